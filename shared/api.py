@@ -1,0 +1,134 @@
+"""What every HTTP handler shares: the resolver, the error envelope, the caller, the guards.
+
+Errors always leave as `{"error": {"code", "message"}}` (SPEC §5) with the status of their
+class; nothing else about an exception (no trace, no internal name) reaches a client.
+"""
+
+import base64
+import json
+import re
+from http import HTTPStatus
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+
+from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
+from shared.routes import ROUTES
+
+MAX_BODY_BYTES = 4096
+
+logger = Logger()
+
+_STATUS: dict[type[GameError], int] = {
+    BadRequest: 400,
+    Unauthorized: 401,
+    NotFound: 404,
+    Conflict: 409,
+    Throttled: 429,
+}
+
+_ACCESS = {f"{r.method} {r.path}": r.access for r in ROUTES}
+_TEMPLATES = [(re.compile("^" + re.sub(r"\{[^/]+\}", "[^/]+", r.path) + "$"), r) for r in ROUTES]
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
+    """The SPEC §5 error envelope as a Powertools response."""
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps({"error": {"code": code, "message": message}, **extra}),
+    )
+
+
+def make_resolver() -> APIGatewayHttpResolver:
+    """An HTTP API resolver whose errors all come out in the SPEC envelope."""
+    app = APIGatewayHttpResolver(enable_validation=True)
+
+    @app.exception_handler(GameError)
+    def game_error(error: GameError) -> Response:
+        extra = {"run": error.run} if isinstance(error, Conflict) and error.run else {}
+        return error_response(_STATUS[type(error)], error.code, error.message, **extra)
+
+    @app.exception_handler(RequestValidationError)
+    def invalid_request(error: RequestValidationError) -> Response:
+        return error_response(400, "bad_request", _describe(error.errors()))
+
+    @app.not_found
+    def not_found(_: Exception) -> Response:
+        event = app.current_event
+        if any(t.match(event.path) for t, _ in _TEMPLATES):
+            return error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
+        return error_response(404, "not_found", "No such route")
+
+    @app.exception_handler(Exception)
+    def unexpected(error: Exception) -> Response:
+        logger.exception("Unhandled error")
+        return error_response(500, "internal_error", "Something went wrong on our side")
+
+    return app
+
+
+def _describe(errors: Any) -> str:
+    """A short human message from pydantic's error list, without echoing internals."""
+    parts = []
+    for item in list(errors)[:3]:
+        where = ".".join(str(p) for p in item.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {item.get('msg', 'invalid')}")
+    return "; ".join(parts) or "Malformed request"
+
+
+def guard(event: dict) -> dict | None:
+    """Checks that come before any parsing: a player route needs a verified caller (401 first),
+    and a body may not exceed 4 KiB (413). Returns the error reply, or None to go on."""
+    if _ACCESS.get(event.get("routeKey", "")) == "player" and not caller_claims(event):
+        return _raw_error(401, "unauthorized", "A valid token is required")
+    body = event.get("body") or ""
+    try:
+        size = len(base64.b64decode(body)) if event.get("isBase64Encoded") else len(body.encode())
+    except (ValueError, UnicodeEncodeError):
+        return _raw_error(400, "bad_request", "The body could not be decoded")
+    if size > MAX_BODY_BYTES:
+        return _raw_error(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
+    return None
+
+
+def _raw_error(status: int, code: str, message: str) -> dict:
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json"},
+        "body": json.dumps({"error": {"code": code, "message": message}}),
+        "isBase64Encoded": False,
+    }
+
+
+def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:
+    """Guard, then route the API Gateway v2 event through `app`."""
+    return guard(event) or app.resolve(event, context)
+
+
+def caller_claims(event: dict) -> dict:
+    """The JWT claims API Gateway verified for this request ({} when there are none)."""
+    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
+    claims = (authorizer.get("jwt") or {}).get("claims") or {}
+    return claims if claims.get("sub") else {}
+
+
+def caller_id(app: APIGatewayHttpResolver) -> str:
+    """The verified caller's id (the token's `sub`); never a user id from the body."""
+    claims = caller_claims(app.current_event.raw_event)
+    if not claims:
+        raise Unauthorized("A valid token is required")
+    return str(claims["sub"])
+
+
+def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | None = None) -> Response:
+    """A JSON reply with an explicit status (and optional Cache-Control)."""
+    headers = {"Cache-Control": cache_control} if cache_control else None
+    return Response(
+        status_code=int(status),
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps(body),
+        headers=headers,
+    )
