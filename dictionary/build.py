@@ -16,7 +16,6 @@ import argparse
 import hashlib
 import itertools
 import re
-import shutil
 import string
 import subprocess
 import sys
@@ -38,7 +37,7 @@ COPYRIGHT_FILE = Path("usr/share/doc/scowl/copyright")
 
 # Plain vocabulary plus both American and British spellings, so that players
 # from either side are accepted. "variant_1" holds common alternative
-# spellings (e.g. "judgement"); variant_2/3 are rare ones and are left out.
+# spellings (e.g. "aeon", "acknowledgement"); variant_2/3 are rarer ones.
 # Only "-words" lists are used: proper-names, abbreviations, contractions
 # and upper lists are not playable words.
 CATEGORIES = ("english", "american", "british", "variant_1", "british_variant_1")
@@ -60,10 +59,14 @@ def download_deb(dest: Path) -> Path:
     try:
         subprocess.run(["apt-get", "download", spec], cwd=dest, check=True)
     except FileNotFoundError:
-        raise BuildError("apt-get not found; download the .deb elsewhere and pass --deb PATH")
+        raise BuildError(
+            "apt-get not found; download the .deb elsewhere and pass --deb PATH"
+        ) from None
     except subprocess.CalledProcessError as exc:
-        raise BuildError(f"`apt-get download {spec}` failed (exit {exc.returncode}); "
-                         "try `apt-get update`, or pass --deb PATH")
+        raise BuildError(
+            f"`apt-get download {spec}` failed (exit {exc.returncode}); "
+            "try `apt-get update`, or pass --deb PATH"
+        ) from None
     debs = list(dest.glob("*.deb"))
     if len(debs) != 1:
         raise BuildError(f"expected exactly one .deb after download, found {debs}")
@@ -73,12 +76,17 @@ def download_deb(dest: Path) -> Path:
 def verify_sha256(deb: Path) -> None:
     digest = hashlib.sha256(deb.read_bytes()).hexdigest()
     if digest != SHA256:
-        raise BuildError(f"sha256 mismatch for {deb}:\n  expected {SHA256}\n  got      {digest}\n"
-                         f"Refusing to build from anything but {PACKAGE} {VERSION}.")
+        raise BuildError(
+            f"sha256 mismatch for {deb}:\n  expected {SHA256}\n  got      {digest}\n"
+            f"Refusing to build from anything but {PACKAGE} {VERSION}."
+        )
 
 
 def extract(deb: Path, dest: Path) -> Path:
-    subprocess.run(["dpkg-deb", "-x", str(deb), str(dest)], check=True)
+    try:
+        subprocess.run(["dpkg-deb", "-x", str(deb), str(dest)], check=True)
+    except FileNotFoundError:
+        raise BuildError("dpkg-deb not found; it is part of dpkg (Debian/Ubuntu)") from None
     return dest
 
 
@@ -163,7 +171,9 @@ def build(deb: Path | None, out_dir: Path) -> dict[str, bytes]:
         blocked = read_blocklist(HERE / "blocklist.txt")
         words = read_playable(select_lists(lists_dir, MAX_SIZE)) - blocked
         common = read_playable(select_lists(lists_dir, COMMON_MAX_SIZE)) - blocked
-        assert common <= words, "size <= 35 lists must be a subset of size <= 70 lists"
+        # SCOWL sizes are cumulative, so this only fails if the selection logic breaks.
+        if not common <= words:
+            raise BuildError("common.txt would contain words missing from words.txt")
         licence = (root / COPYRIGHT_FILE).read_bytes()
 
     outputs = {
@@ -188,8 +198,11 @@ def check(deb: Path | None) -> int:
         if not committed.is_file() or committed.read_bytes() != fresh[name]:
             differing.append(name)
     if differing:
-        print(f"DIFFERS from a fresh build: {', '.join(differing)} "
-              "(run `python dictionary/build.py` and commit the result)", file=sys.stderr)
+        print(
+            f"DIFFERS from a fresh build: {', '.join(differing)} "
+            "(run `python dictionary/build.py` and commit the result)",
+            file=sys.stderr,
+        )
         return 1
     print("committed dictionary files match a fresh build", file=sys.stderr)
     return 0
@@ -198,12 +211,21 @@ def check(deb: Path | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deb", type=Path, help="use this already-downloaded scowl .deb")
-    parser.add_argument("--check", action="store_true",
-                        help="rebuild in a temp dir and exit 1 if committed files differ")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="rebuild in a temp dir and exit 1 if committed files differ",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
-        status = check(args.deb) if args.check else (build(args.deb, HERE) and 0)
+        if args.deb is not None and not args.deb.is_file():
+            raise BuildError(f"--deb {args.deb}: no such file")
+        if args.check:
+            status = check(args.deb)
+        else:
+            build(args.deb, HERE)
+            status = 0
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,234 @@
+"""The run engine (SPEC §3): one attempt at a puzzle, its rounds, attempts, combo and score.
+
+Pure: every function takes the run and `now` and changes the run in memory; shared/game.py
+loads and saves it. The server holds the whole state: a client never sends a score.
+"""
+
+from collections.abc import Set
+from datetime import datetime, timedelta
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel
+
+from shared.clock import iso, parse_iso
+from shared.constants import ATTEMPTS_PER_ROUND, TIME_LIMIT_SECONDS
+from shared.errors import Conflict
+from shared.puzzles import Round
+from shared.rules import judge
+from shared.scoring import points_for
+
+Outcome = Literal["accepted", "lost", "skipped"]
+
+
+class Attempt(BaseModel):
+    word: str
+    accepted: bool
+    reason: str | None
+
+
+class RoundRecord(BaseModel):
+    """One round as played; `outcome` is None while the round is still open."""
+
+    round: int
+    prompt: str
+    forbidden: str
+    attempts: list[Attempt] = []
+    outcome: Outcome | None = None
+    points: int = 0
+
+
+class Run(BaseModel):
+    run_id: str
+    kind: Literal["daily", "challenge"]
+    date: str
+    challenge_id: str | None = None
+    player: str | None = None  # None for a guest run
+    official: bool = False
+    puzzle: list[Round]
+    history: list[RoundRecord] = []
+    score: int = 0
+    combo: int = 0
+    best_combo: int = 0
+    longest_word_length: int = 0
+    started_at: str
+    deadline: str
+    completed_at: str | None = None
+    ended_by: Literal["finished", "expired"] | None = None
+    version: int = 0
+
+    @property
+    def completed(self) -> bool:
+        return self.completed_at is not None
+
+    @property
+    def round_number(self) -> int:
+        """The 1-based round in play (len(puzzle) + 1 once every round is closed)."""
+        closed = sum(1 for record in self.history if record.outcome)
+        return closed + 1
+
+    @property
+    def attempt_number(self) -> int:
+        """The next attempt (1-3) in the round in play."""
+        record = self._open_record()
+        return len(record.attempts) + 1 if record else 1
+
+    @property
+    def scope(self) -> str:
+        """What the run counts for: one Daily date or one challenge (its board)."""
+        return f"CHALLENGE#{self.challenge_id}" if self.kind == "challenge" else f"DAILY#{self.date}"
+
+    def accepted_words(self) -> list[str]:
+        return [a.word for record in self.history for a in record.attempts if a.accepted]
+
+    def _open_record(self) -> RoundRecord | None:
+        if self.history and self.history[-1].outcome is None:
+            return self.history[-1]
+        return None
+
+    def _record_for_play(self) -> RoundRecord:
+        record = self._open_record()
+        if record is None:
+            number = self.round_number
+            current = self.puzzle[number - 1]
+            record = RoundRecord(round=number, prompt=current.prompt, forbidden=current.forbidden)
+            self.history.append(record)
+        return record
+
+
+class AnswerResult(NamedTuple):
+    accepted: bool
+    reason: str | None
+    points: int
+    replayed: bool = False
+
+
+def new_run(
+    run_id: str,
+    kind: Literal["daily", "challenge"],
+    date: str,
+    puzzle: list[Round],
+    now: datetime,
+    player: str | None = None,
+    official: bool = False,
+    challenge_id: str | None = None,
+) -> Run:
+    """A fresh run: round 1, attempt 1, with the time limit counted from `now`."""
+    return Run(
+        run_id=run_id,
+        kind=kind,
+        date=date,
+        challenge_id=challenge_id,
+        player=player,
+        official=official,
+        puzzle=puzzle,
+        started_at=iso(now),
+        deadline=iso(now + timedelta(seconds=TIME_LIMIT_SECONDS)),
+    )
+
+
+def expire_if_due(run: Run, now: datetime) -> bool:
+    """A run whose time limit has passed completes with what it had scored, at its deadline.
+    Returns True when this call completed it."""
+    if run.completed or now < parse_iso(run.deadline):
+        return False
+    run.completed_at = run.deadline
+    run.ended_by = "expired"
+    return True
+
+
+def answer(run: Run, round_number: int, attempt_number: int, word: str, now: datetime,
+           dictionary: Set[str]) -> AnswerResult:
+    """Judge `word` in its slot (round, attempt). A repeat of an applied answer replays its reply;
+    any other slot than the next one, or a completed run, is a Conflict."""
+    replay = _replay_of(run, round_number, attempt_number, word)
+    if replay:
+        return replay
+    expire_if_due(run, now)
+    _require_next_slot(run, round_number, attempt_number)
+    record = run._record_for_play()
+    verdict = judge(word, record.prompt, dictionary, record.forbidden)
+    record.attempts.append(Attempt(word=verdict.word, accepted=verdict.valid, reason=verdict.reason))
+    if verdict.valid:
+        run.combo += 1
+        run.best_combo = max(run.best_combo, run.combo)
+        run.longest_word_length = max(run.longest_word_length, len(verdict.word))
+        record.points = points_for(len(verdict.word), bool(record.forbidden), run.combo)
+        run.score += record.points
+        _close_round(run, record, "accepted", now)
+    else:
+        run.combo = 0
+        if len(record.attempts) == ATTEMPTS_PER_ROUND:
+            _close_round(run, record, "lost", now)
+    return AnswerResult(verdict.valid, verdict.reason, record.points)
+
+
+def skip(run: Run, round_number: int, now: datetime) -> bool:
+    """Skip the round in play: the combo breaks and the run moves on. Returns False when this
+    is a replay of the skip that closed that round."""
+    if round_number <= len(run.history) and run.history[round_number - 1].outcome == "skipped":
+        return False
+    expire_if_due(run, now)
+    _require_next_slot(run, round_number, None)
+    record = run._record_for_play()
+    run.combo = 0
+    _close_round(run, record, "skipped", now)
+    return True
+
+
+def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> AnswerResult | None:
+    if round_number > len(run.history):
+        return None
+    attempts = run.history[round_number - 1].attempts
+    if attempt_number > len(attempts):
+        return None
+    applied = attempts[attempt_number - 1]
+    if word.lower() != applied.word:
+        raise Conflict("That attempt was already used with another word", "slot_used", run)
+    points = run.history[round_number - 1].points if applied.accepted else 0
+    return AnswerResult(applied.accepted, applied.reason, points, replayed=True)
+
+
+def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) -> None:
+    if run.completed:
+        raise Conflict("The run is over", "run_completed", run)
+    if round_number != run.round_number or attempt_number not in (None, run.attempt_number):
+        raise Conflict(
+            f"Expected round {run.round_number}, attempt {run.attempt_number}", "not_next_slot", run
+        )
+
+
+def _close_round(run: Run, record: RoundRecord, outcome: Outcome, now: datetime) -> None:
+    record.outcome = outcome
+    if run.round_number > len(run.puzzle):
+        run.completed_at = iso(now)
+        run.ended_by = "finished"
+
+
+def public_view(run: Run) -> dict:
+    """The run as the API shows it to its owner (SPEC §5 field names)."""
+    active = not run.completed
+    number = run.round_number if active else None
+    current = run.puzzle[number - 1] if number else None
+    return {
+        "run_id": run.run_id,
+        "kind": run.kind,
+        "date": run.date,
+        "challenge_id": run.challenge_id,
+        "status": "active" if active else "completed",
+        "ended_by": run.ended_by,
+        "official": run.official,
+        "round": number,
+        "rounds": len(run.puzzle),
+        "prompt": current.prompt if current else None,
+        "forbidden": current.forbidden if current else None,
+        "attempt": run.attempt_number if active else None,
+        "attempts_left": ATTEMPTS_PER_ROUND - run.attempt_number + 1 if active else 0,
+        "score": run.score,
+        "combo": run.combo,
+        "best_combo": run.best_combo,
+        "longest_word_length": run.longest_word_length,
+        "started_at": run.started_at,
+        "deadline": run.deadline,
+        "completed_at": run.completed_at,
+        "history": [record.model_dump() for record in run.history],
+    }

@@ -1,0 +1,24 @@
+"""Scoring (SPEC §3): integers only."""
+
+from shared.constants import (
+    COMBO_BONUS_MAX_STEPS,
+    COMBO_BONUS_PER_STEP,
+    POINTS_PER_LETTER,
+    POINTS_PER_LETTER_FORBIDDEN,
+)
+
+
+def word_points(length: int, forbidden_mode: bool) -> int:
+    """An accepted word of length n scores 10 × n (20 × n in forbidden mode)."""
+    return length * (POINTS_PER_LETTER_FORBIDDEN if forbidden_mode else POINTS_PER_LETTER)
+
+
+def combo_bonus(combo: int) -> int:
+    """Plus a combo bonus 5 × min(c − 1, 10), never doubled, where c is the number of
+    consecutive accepted answers ending with this one."""
+    return COMBO_BONUS_PER_STEP * min(combo - 1, COMBO_BONUS_MAX_STEPS)
+
+
+def points_for(length: int, forbidden_mode: bool, combo: int) -> int:
+    """What one accepted answer scores."""
+    return word_points(length, forbidden_mode) + combo_bonus(combo)
