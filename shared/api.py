@@ -53,6 +53,9 @@ def make_resolver() -> APIGatewayHttpResolver:
 
     @app.exception_handler(RequestValidationError)
     def invalid_request(error: RequestValidationError) -> Response:
+        if any(item.get("loc", ("",))[0] == "response" for item in error.errors()):
+            logger.error("Reply does not match its model", extra={"errors": str(error.errors())[:2000]})
+            return error_response(500, "internal_error", "Something went wrong on our side")
         return error_response(400, "bad_request", _describe(error.errors()))
 
     @app.not_found
@@ -129,6 +132,29 @@ def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | N
     return Response(
         status_code=int(status),
         content_type=content_types.APPLICATION_JSON,
-        body=json.dumps(body),
+        body=body,
         headers=headers,
     )
+
+
+_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def run_id(value: str) -> str:
+    """A run id from the path; anything that cannot be one is simply not found."""
+    if not _ID.fullmatch(value):
+        raise NotFound("No such run", "run_not_found")
+    return value
+
+
+def challenge_id(value: str) -> str:
+    """A challenge id from the path; anything that cannot be one is simply not found."""
+    if not _ID.fullmatch(value):
+        raise NotFound("No such challenge", "challenge_not_found")
+    return value
+
+
+def board_cache_control(status: str) -> str:
+    """Boards may be cached briefly while live (they change every second at the rush) and for
+    a day once closed (they never change again)."""
+    return "public, max-age=86400" if status == "closed" else "public, max-age=5"

@@ -16,6 +16,12 @@ def advance(seconds: float) -> None:
     _offset += timedelta(seconds=seconds)
 
 
+def travel_to(instant: datetime) -> None:
+    """Make `now()` read INSTANT (then run on from there)."""
+    global _offset
+    _offset = instant - datetime.now(UTC)
+
+
 def reset() -> None:
     """Undo every `advance`."""
     global _offset

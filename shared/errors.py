@@ -1,4 +1,4 @@
-"""Domain errors. Each carries a stable `code` for clients; shared/api.py maps each class to an HTTP status."""
+"""Domain errors, each with a stable `code` for clients; shared/api.py maps each class to a status."""
 
 from typing import Any
 

@@ -1,6 +1,7 @@
 """Request and reply models of the HTTP API (SPEC §5): the JSON names web clients code against."""
 
 import re
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator, model_validator
@@ -13,6 +14,7 @@ from shared.constants import (
     CHALLENGE_MAX_ROUNDS,
     CHALLENGE_MIN_ROUNDS,
 )
+from shared.rules import Reason
 
 _THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
 
@@ -61,7 +63,7 @@ class ValidateRequest(Request):
 class ValidateReply(BaseModel):
     valid: bool
     word: str
-    reason: Literal["empty", "too_long", "not_letters", "letter_order", "forbidden_letter", "not_a_word"] | None
+    reason: Reason | None
 
 
 class AnswerRequest(Request):
@@ -85,3 +87,120 @@ class ChallengeRequest(Request):
 
 class ProfileRequest(Request):
     display_name: StrictStr
+
+
+# Replies ----------------------------------------------------------------------------------
+
+
+class DailyInfo(BaseModel):
+    date: str = Field(examples=["2026-11-29"])
+    rounds: int
+    time_limit_seconds: int
+    status: Literal["live", "closed"]
+    resets_at: str = Field(examples=["2026-11-30T06:00:00.000Z"])
+
+
+class AttemptView(BaseModel):
+    word: str
+    accepted: bool
+    reason: Reason | None
+
+
+class RoundView(BaseModel):
+    round: int
+    prompt: str
+    forbidden: str = Field(description='3 uppercase letters in a forbidden round, "" in a classic one')
+    attempts: list[AttemptView]
+    outcome: Literal["accepted", "lost", "skipped"] | None = Field(
+        description="null while the round is open (or was open when the run expired)"
+    )
+    points: int
+
+
+class RunView(BaseModel):
+    run_id: str
+    kind: Literal["daily", "challenge"]
+    date: str
+    challenge_id: str | None
+    status: Literal["active", "completed"]
+    ended_by: Literal["finished", "expired"] | None
+    official: bool
+    round: int | None
+    rounds: int
+    prompt: str | None
+    forbidden: str | None
+    attempt: int | None
+    attempts_left: int
+    score: int
+    combo: int
+    best_combo: int
+    longest_word_length: int
+    started_at: str
+    deadline: str
+    completed_at: str | None
+    history: list[RoundView]
+
+
+class AnswerReply(BaseModel):
+    accepted: bool
+    reason: Reason | None
+    points: int
+    run: RunView
+
+
+class SkipReply(BaseModel):
+    run: RunView
+
+
+class BoardRow(BaseModel):
+    rank: int
+    display_name: str
+    score: int
+    best_combo: int
+    longest_word_length: int
+    words: list[str] | None = Field(description="null while the board is live")
+
+
+class BoardPage(BaseModel):
+    date: str
+    status: Literal["live", "closed"]
+    rows: list[BoardRow]
+    next_cursor: str | None
+
+
+class MyRank(BoardRow):
+    date: str
+    status: Literal["live", "closed"]
+
+
+class ChallengeView(BaseModel):
+    challenge_id: str
+    rounds: int
+    forbidden_rounds: int
+    time_limit_seconds: int
+    created_at: str
+    closes_at: str
+    open: bool
+    status: Literal["live", "closed"]
+    rows: list[BoardRow]
+    next_cursor: str | None
+
+
+class Profile(BaseModel):
+    display_name: str
+
+
+class HistoryItem(BaseModel):
+    kind: Literal["daily", "challenge"]
+    date: str
+    challenge_id: str | None
+    score: int
+    best_combo: int
+    longest_word_length: int
+    completed_at: str
+    rank: int | None
+
+
+class HistoryPage(BaseModel):
+    items: list[HistoryItem]
+    next_cursor: str | None

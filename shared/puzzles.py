@@ -46,8 +46,11 @@ def _word_text(name: str) -> str:
 
 def answers(prompt: str, forbidden: str = "", list_name: str = "words.txt") -> list[str]:
     """Every word of a dictionary file accepted for PROMPT with FORBIDDEN letters (rules 3-5)."""
-    allowed = "a-z" if not forbidden else "".join(c for c in "abcdefghijklmnopqrstuvwxyz"
-                                                   if c not in forbidden.lower())
+    allowed = (
+        "a-z"
+        if not forbidden
+        else "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in forbidden.lower())
+    )
     letter = f"[{allowed}]*"
     pattern = "^" + letter + letter.join(prompt.lower()) + letter + "$"
     return re.findall(pattern, _word_text(list_name), flags=re.MULTILINE)
@@ -65,7 +68,7 @@ def generate_puzzle(seed: bytes, rounds: int, forbidden_rounds: int) -> list[Rou
     prompts = list(prompt_pool())
     rng.shuffle(prompts)
     chosen: list[Round] = [Round(p, "") for p in prompts[: rounds - forbidden_rounds]]
-    for prompt in prompts[rounds - forbidden_rounds:]:
+    for prompt in prompts[rounds - forbidden_rounds :]:
         if len(chosen) == rounds:
             break
         forbidden = _forbidden_letters_for(prompt, rng)
@@ -79,7 +82,9 @@ def _forbidden_letters_for(prompt: str, rng: random.Random, tries: int = 20) -> 
     others = [c for c in _ALPHABET if c not in prompt]
     for _ in range(tries):
         forbidden = "".join(sorted(rng.sample(others, 3)))
-        if (len(answers(prompt, forbidden)) >= MIN_ANSWERS_FORBIDDEN
-                and len(answers(prompt, forbidden, "common.txt")) >= MIN_COMMON_ANSWERS_FORBIDDEN):
+        if (
+            len(answers(prompt, forbidden)) >= MIN_ANSWERS_FORBIDDEN
+            and len(answers(prompt, forbidden, "common.txt")) >= MIN_COMMON_ANSWERS_FORBIDDEN
+        ):
             return forbidden
     return None

@@ -136,8 +136,9 @@ def expire_if_due(run: Run, now: datetime) -> bool:
     return True
 
 
-def answer(run: Run, round_number: int, attempt_number: int, word: str, now: datetime,
-           dictionary: Set[str]) -> AnswerResult:
+def answer(
+    run: Run, round_number: int, attempt_number: int, word: str, now: datetime, dictionary: Set[str]
+) -> AnswerResult:
     """Judge `word` in its slot (round, attempt). A repeat of an applied answer replays its reply;
     any other slot than the next one, or a completed run, is a Conflict."""
     replay = _replay_of(run, round_number, attempt_number, word)
@@ -183,18 +184,17 @@ def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> A
         return None
     applied = attempts[attempt_number - 1]
     if word.lower() != applied.word:
-        raise Conflict("That attempt was already used with another word", "slot_used", run)
+        raise Conflict("That attempt was already used with another word", "slot_used", public_view(run))
     points = run.history[round_number - 1].points if applied.accepted else 0
     return AnswerResult(applied.accepted, applied.reason, points, replayed=True)
 
 
 def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) -> None:
     if run.completed:
-        raise Conflict("The run is over", "run_completed", run)
+        raise Conflict("The run is over", "run_completed", public_view(run))
     if round_number != run.round_number or attempt_number not in (None, run.attempt_number):
-        raise Conflict(
-            f"Expected round {run.round_number}, attempt {run.attempt_number}", "not_next_slot", run
-        )
+        expected = f"Expected round {run.round_number}, attempt {run.attempt_number}"
+        raise Conflict(expected, "not_next_slot", public_view(run))
 
 
 def _close_round(run: Run, record: RoundRecord, outcome: Outcome, now: datetime) -> None:

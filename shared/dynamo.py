@@ -1,0 +1,407 @@
+"""The Store on DynamoDB: one table (shared/table.py), items and keys described in docs/data-model.md.
+
+Requests per API call are kept small on purpose: an answer is one GetItem and one PutItem
+(a TransactWriteItems instead when it completes the run). DynamoDB's conditional-check
+failures, transaction cancellations and throttling become the domain errors of shared/store.py.
+"""
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from shared.boards import BOARD_SHARDS, rank_key, shard_of
+from shared.clock import parse_iso
+from shared.constants import GUEST_RUN_TTL_SECONDS
+from shared.errors import Throttled
+from shared.puzzles import Round
+from shared.runs import Run
+from shared.store import ActiveRunExists, Challenge, NameTaken, OfficialResult, OfficialTaken, StaleRun
+
+_serializer = TypeSerializer()
+_deserializer = TypeDeserializer()
+_THROTTLING = {
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+}
+
+
+def _item(**attributes: Any) -> dict:
+    return {k: _serializer.serialize(v) for k, v in attributes.items() if v is not None}
+
+
+def _plain(item: dict) -> dict:
+    return {k: _deserializer.deserialize(v) for k, v in item.items()}
+
+
+def _key(pk: str, sk: str) -> dict:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def _run_key(run_id: str) -> dict:
+    return _key(f"RUN#{run_id}", "RUN")
+
+
+def _active_partition(date: str, shard: int) -> str:
+    return f"ACTIVE#{date}#{shard}"
+
+
+class DynamoStore:
+    """The Store on one DynamoDB table."""
+
+    def __init__(self, table_name: str, client: Any = None):
+        self.table = table_name
+        self.client = client or boto3.client(
+            "dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 3})
+        )
+
+    def _call(self, operation: str, **kwargs: Any) -> dict:
+        try:
+            return getattr(self.client, operation)(TableName=self.table, **kwargs)
+        except ClientError as error:
+            if error.response["Error"]["Code"] in _THROTTLING:
+                raise Throttled("The game is busy; try again shortly") from error
+            raise
+
+    def _transact(self, items: list[dict]) -> list[str]:
+        """Run a transaction; returns [] on success, else each item's cancellation code."""
+        for entry in items:
+            next(iter(entry.values()))["TableName"] = self.table
+        try:
+            self.client.transact_write_items(TransactItems=items)
+            return []
+        except ClientError as error:
+            code = error.response["Error"]["Code"]
+            if code == "TransactionCanceledException":
+                reasons = error.response.get("CancellationReasons") or []
+                codes = [r.get("Code", "None") for r in reasons]
+                if (
+                    any(c in _THROTTLING or c == "TransactionConflict" for c in codes)
+                    and "ConditionalCheckFailed" not in codes
+                ):
+                    raise Throttled("The game is busy; try again shortly") from error
+                return codes or ["ConditionalCheckFailed"]
+            if code in _THROTTLING:
+                raise Throttled("The game is busy; try again shortly") from error
+            raise
+
+    # Puzzles and challenges ---------------------------------------------------------------
+
+    def get_puzzle(self, scope: str) -> list[Round] | None:
+        item = self._call("get_item", Key=_key(f"PUZZLE#{scope}", "PUZZLE")).get("Item")
+        return [Round(*r) for r in json.loads(item["rounds"]["S"])] if item else None
+
+    def put_puzzle(self, scope: str, puzzle: list[Round]) -> list[Round]:
+        """Store the puzzle unless one is there already; either way return the stored one."""
+        try:
+            self._call(
+                "put_item",
+                Item={**_key(f"PUZZLE#{scope}", "PUZZLE"), **_item(rounds=json.dumps(puzzle))},
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+            return puzzle
+        except ClientError as error:
+            if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+            return self.get_puzzle(scope) or puzzle
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None:
+        item = self._call("get_item", Key=_key(f"CHALLENGE#{challenge_id}", "CHALLENGE")).get("Item")
+        return Challenge.model_validate_json(item["data"]["S"]) if item else None
+
+    def put_challenge(self, challenge: Challenge) -> None:
+        self._call(
+            "put_item",
+            Item={
+                **_key(f"CHALLENGE#{challenge.challenge_id}", "CHALLENGE"),
+                **_item(data=challenge.model_dump_json()),
+            },
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+
+    # Runs ----------------------------------------------------------------------------------
+
+    def get_run(self, run_id: str) -> Run | None:
+        item = self._call("get_item", Key=_run_key(run_id), ConsistentRead=True).get("Item")
+        return Run.model_validate_json(item["data"]["S"]) if item else None
+
+    def player_status(self, player: str, scope: str) -> tuple[str | None, bool]:
+        """(the player's active run id for SCOPE or None, whether they have an official result)."""
+        keys = [_key(f"PLAYER#{player}", f"ACTIVE#{scope}"), _key(f"PLAYER#{player}", f"OFFICIAL#{scope}")]
+        try:
+            found = self.client.batch_get_item(
+                RequestItems={self.table: {"Keys": keys, "ConsistentRead": True}}
+            )["Responses"][self.table]
+        except ClientError as error:
+            if error.response["Error"]["Code"] in _THROTTLING:
+                raise Throttled("The game is busy; try again shortly") from error
+            raise
+        active = next((i["run_id"]["S"] for i in found if i["sk"]["S"].startswith("ACTIVE#")), None)
+        official = any(i["sk"]["S"].startswith("OFFICIAL#") for i in found)
+        return active, official
+
+    def _run_item(self, run: Run) -> dict:
+        attributes: dict[str, Any] = {"data": run.model_dump_json(), "version": run.version}
+        if not run.completed:
+            attributes["active_pk"] = _active_partition(run.date, shard_of(run.run_id))
+            attributes["active_sk"] = f"{run.deadline}#{run.run_id}"
+        if run.player is None:
+            started = int(parse_iso(run.started_at).timestamp())
+            attributes["expires_at"] = started + GUEST_RUN_TTL_SECONDS
+        return {**_run_key(run.run_id), **_item(**attributes)}
+
+    def create_run(self, run: Run) -> None:
+        """Store a new run; a player's run also takes the player's one active-run slot."""
+        run_put = {"Put": {"Item": self._run_item(run), "ConditionExpression": "attribute_not_exists(pk)"}}
+        if run.player is None:
+            self._call("put_item", **run_put["Put"])
+            return
+        slot = _key(f"PLAYER#{run.player}", f"ACTIVE#{run.scope}")
+        slot_put = {
+            "Put": {
+                "Item": {**slot, **_item(run_id=run.run_id)},
+                "ConditionExpression": "attribute_not_exists(pk)",
+            }
+        }
+        if self._transact([run_put, slot_put]):
+            active, _ = self.player_status(run.player, run.scope)
+            raise ActiveRunExists(active or "")
+
+    def save_run(self, run: Run) -> None:
+        """Write the run if nobody else changed it since it was read (optimistic lock on version)."""
+        expected = run.version
+        run.version += 1
+        try:
+            self._call(
+                "put_item",
+                Item=self._run_item(run),
+                ConditionExpression="version = :v",
+                ExpressionAttributeValues={":v": {"N": str(expected)}},
+            )
+        except ClientError as error:
+            run.version = expected
+            if error.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise StaleRun(run.run_id) from error
+            raise
+
+    def complete_run(self, run: Run, official: OfficialResult | None) -> None:
+        """Write a completed run, free the player's active slot and, if OFFICIAL is given, record
+        it and count it for ranks, all in one transaction. Raises StaleRun or OfficialTaken."""
+        expected = run.version
+        run.version += 1
+        items = [
+            {
+                "Put": {
+                    "Item": self._run_item(run),
+                    "ConditionExpression": "version = :v",
+                    "ExpressionAttributeValues": {":v": {"N": str(expected)}},
+                }
+            }
+        ]
+        if run.player is not None:
+            items.append(
+                {
+                    "Delete": {
+                        "Key": _key(f"PLAYER#{run.player}", f"ACTIVE#{run.scope}"),
+                        "ConditionExpression": "attribute_not_exists(pk) OR run_id = :r",
+                        "ExpressionAttributeValues": {":r": {"S": run.run_id}},
+                    }
+                }
+            )
+        if official is not None:
+            items.extend(self._official_writes(official))
+        codes = self._transact(items)
+        if not codes:
+            return
+        run.version = expected
+        if codes[0] == "ConditionalCheckFailed":
+            raise StaleRun(run.run_id)
+        if official is not None and "ConditionalCheckFailed" in codes[2:]:
+            raise OfficialTaken(run.run_id)
+        raise StaleRun(run.run_id)
+
+    def _official_writes(self, result: OfficialResult) -> list[dict]:
+        shard = shard_of(result.player)
+        counters = f"COUNT#{result.scope}#{shard}"
+        item = {
+            **_key(f"PLAYER#{result.player}", f"OFFICIAL#{result.scope}"),
+            **_item(
+                data=result.model_dump_json(),
+                board_pk=f"BOARD#{result.scope}#{shard}",
+                board_sk=rank_key(
+                    result.score,
+                    result.best_combo,
+                    result.longest_word_length,
+                    result.completed_at,
+                    result.player,
+                ),
+                history_pk=f"HISTORY#{result.player}",
+                history_sk=f"{result.completed_at}#{result.scope}",
+            ),
+        }
+        return [
+            {"Put": {"Item": item, "ConditionExpression": "attribute_not_exists(pk)"}},
+            {
+                "Update": {
+                    "Key": _key(counters, "SCORES"),
+                    "UpdateExpression": "ADD #s :one",
+                    "ExpressionAttributeNames": {"#s": f"s{result.score}"},
+                    "ExpressionAttributeValues": {":one": {"N": "1"}},
+                }
+            },
+            {
+                "Update": {
+                    "Key": _key(counters, f"SCORE#{result.score}"),
+                    "UpdateExpression": "ADD #t :one",
+                    "ExpressionAttributeNames": {"#t": f"t{result.best_combo}_{result.longest_word_length}"},
+                    "ExpressionAttributeValues": {":one": {"N": "1"}},
+                }
+            },
+        ]
+
+    def active_run_ids(self, date: str) -> Iterator[str]:
+        """Ids of runs started on DATE that are still marked active, shard by shard."""
+        for shard in range(BOARD_SHARDS):
+            kwargs: dict[str, Any] = {
+                "IndexName": "active",
+                "KeyConditionExpression": "active_pk = :p",
+                "ExpressionAttributeValues": {":p": {"S": _active_partition(date, shard)}},
+            }
+            while True:
+                page = self._call("query", **kwargs)
+                for item in page["Items"]:
+                    yield item["pk"]["S"].removeprefix("RUN#")
+                if "LastEvaluatedKey" not in page:
+                    break
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    # Boards and history --------------------------------------------------------------------
+
+    def board_page(self, scope: str, after: str | None, limit: int) -> list[OfficialResult]:
+        """The best LIMIT official results after rank key AFTER: the top of each shard, merged."""
+        rows: list[tuple[str, OfficialResult]] = []
+        for shard in range(BOARD_SHARDS):
+            condition = "board_pk = :p" + (" AND board_sk > :a" if after else "")
+            values = {":p": {"S": f"BOARD#{scope}#{shard}"}}
+            if after:
+                values[":a"] = {"S": after}
+            page = self._call(
+                "query",
+                IndexName="board",
+                KeyConditionExpression=condition,
+                ExpressionAttributeValues=values,
+                Limit=limit,
+            )
+            rows.extend(
+                (i["board_sk"]["S"], OfficialResult.model_validate_json(i["data"]["S"]))
+                for i in page["Items"]
+            )
+        rows.sort(key=lambda row: row[0])
+        return [result for _, result in rows[:limit]]
+
+    def count_better(self, scope: str, score: int, best_combo: int, longest: int) -> int:
+        """How many official results of SCOPE rank strictly better than (score, combo, longest):
+        one BatchGetItem of 2 counter items per shard, whatever the number of players."""
+        keys = []
+        for shard in range(BOARD_SHARDS):
+            keys.append(_key(f"COUNT#{scope}#{shard}", "SCORES"))
+            keys.append(_key(f"COUNT#{scope}#{shard}", f"SCORE#{score}"))
+        better = 0
+        for item in self._batch_get(keys):
+            for name, value in item.items():
+                if item["sk"]["S"] == "SCORES" and name.startswith("s") and name != "sk":
+                    if int(name[1:]) > score:
+                        better += int(value["N"])
+                elif item["sk"]["S"] != "SCORES" and name.startswith("t"):
+                    combo, length = (int(x) for x in name[1:].split("_"))
+                    if (combo, length) > (best_combo, longest):
+                        better += int(value["N"])
+        return better
+
+    def official_result(self, player: str, scope: str) -> OfficialResult | None:
+        item = self._call("get_item", Key=_key(f"PLAYER#{player}", f"OFFICIAL#{scope}")).get("Item")
+        return OfficialResult.model_validate_json(item["data"]["S"]) if item else None
+
+    def history(self, player: str, after: str | None, limit: int) -> list[OfficialResult]:
+        """The player's official results, newest first, after history key AFTER."""
+        condition = "history_pk = :p" + (" AND history_sk < :a" if after else "")
+        values = {":p": {"S": f"HISTORY#{player}"}}
+        if after:
+            values[":a"] = {"S": after}
+        page = self._call(
+            "query",
+            IndexName="history",
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [OfficialResult.model_validate_json(i["data"]["S"]) for i in page["Items"]]
+
+    # Profiles ------------------------------------------------------------------------------
+
+    def display_names(self, players: list[str]) -> dict[str, str]:
+        """The chosen display name of each player who has set one."""
+        unique = list(dict.fromkeys(players))
+        keys = [_key(f"PLAYER#{p}", "PROFILE") for p in unique]
+        return {
+            item["pk"]["S"].removeprefix("PLAYER#"): item["display_name"]["S"]
+            for item in self._batch_get(keys)
+            if "display_name" in item
+        }
+
+    def set_display_name(self, player: str, name: str) -> None:
+        """Claim NAME (case-insensitively unique), release the old one, and update the profile."""
+        profile_key = _key(f"PLAYER#{player}", "PROFILE")
+        old = self._call("get_item", Key=profile_key, ConsistentRead=True).get("Item", {})
+        old_name = old.get("display_name", {}).get("S")
+        items: list[dict] = [
+            {
+                "Put": {
+                    "Item": {**_key(f"NAME#{name.lower()}", "NAME"), **_item(player=player)},
+                    "ConditionExpression": "attribute_not_exists(pk) OR player = :me",
+                    "ExpressionAttributeValues": {":me": {"S": player}},
+                }
+            },
+            {"Put": {"Item": {**profile_key, **_item(display_name=name)}}},
+        ]
+        if old_name and old_name.lower() != name.lower():
+            items.append(
+                {
+                    "Delete": {
+                        "Key": _key(f"NAME#{old_name.lower()}", "NAME"),
+                        "ConditionExpression": "player = :me",
+                        "ExpressionAttributeValues": {":me": {"S": player}},
+                    }
+                }
+            )
+        codes = self._transact(items)
+        if codes and codes[0] == "ConditionalCheckFailed":
+            raise NameTaken(name)
+        if codes:
+            raise StaleRun(player)
+
+    def _batch_get(self, keys: list[dict]) -> list[dict]:
+        """BatchGetItem in chunks of 100, retrying unprocessed keys with a short backoff."""
+        found: list[dict] = []
+        for start in range(0, len(keys), 100):
+            pending = {self.table: {"Keys": keys[start : start + 100]}}
+            for attempt in range(5):
+                try:
+                    reply = self.client.batch_get_item(RequestItems=pending)
+                except ClientError as error:
+                    if error.response["Error"]["Code"] in _THROTTLING:
+                        raise Throttled("The game is busy; try again shortly") from error
+                    raise
+                found.extend(reply["Responses"].get(self.table, []))
+                pending = reply.get("UnprocessedKeys") or {}
+                if not pending:
+                    break
+                time.sleep(0.05 * 2**attempt)
+        return found

@@ -1,0 +1,239 @@
+"""The Daily Challenge and challenges (SPEC §3, §3a): puzzles, runs and official scores.
+
+This is the game's service layer: it loads state through the Store port, applies the pure
+rules of shared/runs.py, and writes the result back with conditional writes. No AWS here.
+"""
+
+import secrets
+from collections.abc import Callable, Set
+from datetime import datetime, timedelta
+
+from shared import clock
+from shared.clock import iso, parse_iso
+from shared.constants import CHALLENGE_OPEN_DAYS, DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS, TIME_LIMIT_SECONDS
+from shared.daily_date import daily_date, next_reset
+from shared.errors import Conflict, NotFound, Throttled
+from shared.puzzles import Round, generate_puzzle, seed_for_date
+from shared.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
+from shared.store import ActiveRunExists, Challenge, OfficialResult, OfficialTaken, StaleRun, Store
+
+Recorder = Callable[..., None]
+_MAX_TRIES = 5  # optimistic-lock retries before answering 429
+
+
+def _ignore(*_: object, **__: object) -> None:
+    return None
+
+
+class Game:
+    def __init__(
+        self,
+        store: Store,
+        secret: Callable[[], bytes],
+        dictionary: Callable[[], Set[str]],
+        record: Recorder = _ignore,
+        now: Callable[[], datetime] = clock.now,
+    ):
+        self.store = store
+        self.secret = secret
+        self.dictionary = dictionary
+        self.record = record  # record("RunsStarted") etc.; the handlers wire it to metrics
+        self.now = now
+        self._puzzles: dict[str, list[Round]] = {}  # puzzles never change once stored
+
+    # The Daily -----------------------------------------------------------------------------
+
+    def today(self) -> str:
+        return daily_date(self.now()).isoformat()
+
+    def daily_info(self) -> dict:
+        now = self.now()
+        return {
+            "date": daily_date(now).isoformat(),
+            "rounds": DAILY_ROUNDS,
+            "time_limit_seconds": TIME_LIMIT_SECONDS,
+            "status": "live",
+            "resets_at": iso(next_reset(now)),
+        }
+
+    def daily_puzzle(self, day: str) -> list[Round]:
+        """The puzzle of DAY: stored once (by the reset job or the first player), then cached."""
+        scope = f"DAILY#{day}"
+        if scope not in self._puzzles:
+            stored = self.store.get_puzzle(scope)
+            if stored is None:
+                generated = generate_puzzle(
+                    seed_for_date(self.secret(), day), DAILY_ROUNDS, DAILY_FORBIDDEN_ROUNDS
+                )
+                stored = self.store.put_puzzle(scope, generated)
+            self._puzzles[scope] = stored
+        return self._puzzles[scope]
+
+    def start_daily(self, player: str | None) -> tuple[Run, bool]:
+        """Start a Daily run (True), or return the player's active one (False)."""
+        day = self.today()
+        return self._start(player, "daily", day, self.daily_puzzle(day), None)
+
+    # Challenges ----------------------------------------------------------------------------
+
+    def create_challenge(self, player: str, rounds: int, forbidden_rounds: int) -> Challenge:
+        now = self.now()
+        challenge = Challenge(
+            challenge_id=secrets.token_urlsafe(12),
+            creator=player,
+            puzzle=generate_puzzle(secrets.token_bytes(32), rounds, forbidden_rounds),
+            created_at=iso(now),
+            closes_at=iso(now + timedelta(days=CHALLENGE_OPEN_DAYS)),
+        )
+        self.store.put_challenge(challenge)
+        return challenge
+
+    def challenge(self, challenge_id: str) -> Challenge:
+        found = self.store.get_challenge(challenge_id)
+        if found is None:
+            raise NotFound("No such challenge", "challenge_not_found")
+        return found
+
+    def start_challenge(self, player: str, challenge_id: str) -> tuple[Run, bool]:
+        found = self.challenge(challenge_id)
+        if self.now() >= parse_iso(found.closes_at):
+            raise Conflict("This challenge has closed", "challenge_closed")
+        return self._start(player, "challenge", self.today(), found.puzzle, challenge_id)
+
+    # Runs ----------------------------------------------------------------------------------
+
+    def _start(
+        self, player: str | None, kind: str, day: str, puzzle: list[Round], challenge_id: str | None
+    ) -> tuple[Run, bool]:
+        scope = f"CHALLENGE#{challenge_id}" if challenge_id else f"DAILY#{day}"
+        for _ in range(_MAX_TRIES):
+            official = False
+            if player is not None:
+                active_id, has_official = self.store.player_status(player, scope)
+                if active_id:
+                    active = self._refresh(self.store.get_run(active_id))
+                    if active is not None and not active.completed:
+                        return active, False
+                    continue  # it just expired and completed: look again
+                official = not has_official
+            run = new_run(
+                secrets.token_urlsafe(16), kind, day, puzzle, self.now(), player, official, challenge_id
+            )
+            try:
+                self.store.create_run(run)
+            except ActiveRunExists:
+                continue
+            self.record("RunsStarted")
+            return run, True
+        raise Throttled("Too many concurrent starts; try again")
+
+    def get_run(self, run_id: str, player: str | None) -> Run:
+        """The caller's run (a guest's by its id alone), completed first if its time is up."""
+        for _ in range(_MAX_TRIES):
+            try:
+                return self._refresh(self._load(run_id, player))
+            except StaleRun:
+                continue
+        raise Throttled("The run is busy; try again")
+
+    def answer(
+        self, run_id: str, player: str | None, round_number: int, attempt: int, word: str
+    ) -> tuple[AnswerResult, Run]:
+        for _ in range(_MAX_TRIES):
+            run = self._refresh(self._load(run_id, player))
+            result = answer(run, round_number, attempt, word, self.now(), self.dictionary())
+            if result.replayed:
+                return result, run
+            try:
+                self._persist(run)
+            except StaleRun:
+                continue
+            self.record("Answers", reason=result.reason or "accepted")
+            return result, run
+        raise Throttled("The run is busy; try again")
+
+    def skip(self, run_id: str, player: str | None, round_number: int) -> Run:
+        for _ in range(_MAX_TRIES):
+            run = self._refresh(self._load(run_id, player))
+            if not skip(run, round_number, self.now()):
+                return run
+            try:
+                self._persist(run)
+            except StaleRun:
+                continue
+            return run
+        raise Throttled("The run is busy; try again")
+
+    def _load(self, run_id: str, player: str | None) -> Run:
+        run = self.store.get_run(run_id)
+        if run is None or run.player != player:
+            raise NotFound("No such run", "run_not_found")
+        return run
+
+    def _refresh(self, run: Run | None) -> Run | None:
+        """Complete RUN if its time limit has passed (it completes when next touched)."""
+        if run is not None and expire_if_due(run, self.now()):
+            self._persist(run)
+        return run
+
+    def _persist(self, run: Run) -> None:
+        if not run.completed:
+            self.store.save_run(run)
+            return
+        official = self._official_result(run) if run.official else None
+        try:
+            self.store.complete_run(run, official)
+        except OfficialTaken:
+            run.official = False  # a racing run of the same player became official first
+            self.store.complete_run(run, None)
+            official = None
+        self.record("RunsCompleted")
+        if official:
+            self.record("OfficialScores")
+
+    @staticmethod
+    def _official_result(run: Run) -> OfficialResult:
+        return OfficialResult(
+            player=run.player or "",
+            scope=run.scope,
+            kind=run.kind,
+            date=run.date,
+            challenge_id=run.challenge_id,
+            run_id=run.run_id,
+            score=run.score,
+            best_combo=run.best_combo,
+            longest_word_length=run.longest_word_length,
+            completed_at=run.completed_at or "",
+            words=run.accepted_words(),
+        )
+
+    # The reset job -------------------------------------------------------------------------
+
+    def reset(self, sleep: Callable[[float], None]) -> dict:
+        """At 00:00 Central: store the new date's puzzle, and complete the runs of the two
+        previous dates still marked active, waiting for the last ones' time limits (at most
+        TIME_LIMIT_SECONDS) so the closed date's board is whole. Idempotent."""
+        today = daily_date(self.now())
+        self.daily_puzzle(today.isoformat())
+        completed = 0
+        for day in (today - timedelta(days=2), today - timedelta(days=1)):
+            for run_id in list(self.store.active_run_ids(day.isoformat())):
+                completed += self._complete_when_due(run_id, sleep)
+        return {"date": today.isoformat(), "runs_completed": completed}
+
+    def _complete_when_due(self, run_id: str, sleep: Callable[[float], None]) -> int:
+        run = self.store.get_run(run_id)
+        if run is None or run.completed:
+            return 0
+        wait = (parse_iso(run.deadline) - self.now()).total_seconds()
+        if wait > 0:
+            sleep(wait)
+        for _ in range(_MAX_TRIES):
+            run = self.store.get_run(run_id)
+            if run is None or run.completed:
+                return 0
+            try:
+                return 1 if self._refresh(run) and run.completed else 0
+            except StaleRun:
+                continue
+        return 0

@@ -1,0 +1,44 @@
+"""Builds the objects the stateful handlers share, once per container (cold start)."""
+
+from functools import cache
+
+from aws_lambda_powertools.metrics import MetricUnit, single_metric
+
+from shared.dictionary import words
+from shared.dynamo import DynamoStore
+from shared.game import Game
+from shared.leaderboard import Boards
+from shared.observability import metrics
+from shared.secrets import cursor_key, deployment_secret
+from shared.settings import settings
+
+
+def record(metric: str, reason: str | None = None) -> None:
+    """Game events become Powertools metrics (EMF); the answer's reason is a dimension of its own
+    metric only, so it does not leak onto the other metrics of the invocation."""
+    if reason is None:
+        metrics.add_metric(name=metric, unit=MetricUnit.Count, value=1)
+        return
+    with single_metric(
+        name=metric,
+        unit=MetricUnit.Count,
+        value=1,
+        namespace=metrics.namespace,
+        default_dimensions=metrics.default_dimensions,
+    ) as metric_with_reason:
+        metric_with_reason.add_dimension(name="reason", value=reason)
+
+
+@cache
+def store() -> DynamoStore:
+    return DynamoStore(settings().table_name)
+
+
+@cache
+def game() -> Game:
+    return Game(store(), deployment_secret, words, record=record)
+
+
+@cache
+def boards() -> Boards:
+    return Boards(store(), cursor_key)
