@@ -1,0 +1,69 @@
+# The project's vocabulary. `make run` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+export PYTHONPATH := $(CURDIR)
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
+export CDK_DISABLE_CLI_TELEMETRY := true
+
+.PHONY: run test unit server infra-tests lint format bench openapi build synth dictionary clean
+
+$(VENV)/.dev: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet ".[dev]"
+	touch $@
+
+$(VENV)/.infra: $(VENV)/.dev
+	$(PY) -m pip install --quiet ".[dev,infra]"
+	touch $@
+
+## run: serve the API on http://127.0.0.1:$${PORT:-8000} with an embedded DynamoDB store
+run: $(VENV)/.dev
+	$(PY) -m local.server
+
+## test: lint, then every test (unit, handler, moto server races, local server, CDK template)
+test: $(VENV)/.infra lint
+	$(PY) -m pytest -n 2 --dist loadgroup
+
+unit: $(VENV)/.dev
+	$(PY) -m pytest -m "not server and not infra"
+
+server: $(VENV)/.dev
+	$(PY) -m pytest -m server
+
+infra-tests: $(VENV)/.infra
+	$(PY) -m pytest -m infra tests/infra
+
+lint: $(VENV)/.dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: $(VENV)/.dev
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+## bench: print cold start, warm cost and DynamoDB requests per call (figures, not assertions)
+bench: $(VENV)/.dev
+	$(PY) benchmarks/validate.py
+	$(PY) benchmarks/daily.py
+	$(PY) benchmarks/boards.py
+
+## openapi: regenerate openapi.json from the handlers' routes
+openapi: $(VENV)/.dev
+	$(PY) -m shared.openapi > openapi.json
+
+## build: the Lambda asset (runtime dependencies for arm64 + code + word list) in build/lambda
+build: $(VENV)/.infra
+	$(PY) -m infra.build_asset
+
+## synth: the CloudFormation template in cdk.out/
+synth: build
+	CDK_OUTDIR=cdk.out $(PY) -m infra.app
+
+## dictionary: rebuild the word list from Debian's scowl package (byte for byte)
+dictionary: $(VENV)/.dev
+	$(PY) dictionary/build.py
+
+clean:
+	rm -rf build cdk.out .pytest_cache .ruff_cache

@@ -1,0 +1,311 @@
+"""`make run`'s server (local/server.py) as a user meets it: a real process, real HTTP, a real store.
+
+Each test starts `python -m local.server` on a free port with its own DATA_DIR; every process
+is stopped (or killed) before its test ends.
+"""
+
+import http.client
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import boto3
+import jwt
+import pytest
+
+from local import auth
+
+REPO = Path(__file__).parents[1]
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 15.0
+SECRET = "a-test-signing-secret-of-32-bytes"
+# Left to the server to choose, as `make run` does (the test set-up may have set them).
+SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB", "PUZZLE_SEED")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """One `python -m local.server` process and a small HTTP client for it."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, **env: str):
+        self.data_dir = data_dir
+        self.port = port or _free_port()
+        self.env = {
+            **{k: v for k, v in os.environ.items() if k not in SERVER_CHOOSES},
+            "PORT": str(self.port),
+            "DATA_DIR": str(data_dir),
+            "TABLE_NAME": "wordsqd",
+            "LOCAL_CLOCK_CONTROL": "1",
+            **env,
+        }
+        self.stderr_path = data_dir.parent / f"{data_dir.name}-{self.port}-{uuid.uuid4().hex[:6]}.err"
+        self.process: subprocess.Popen | None = None
+        self.endpoint = ""
+        self.start_line = ""
+
+    def start(self) -> "Server":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.stderr_path, "w") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "local.server"],
+                cwd=REPO,
+                env=self.env,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+            )
+        lines: queue.Queue[str] = queue.Queue()
+        # Drain stdout for the life of the process, so the pipe never fills and blocks it.
+        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
+        try:
+            self.start_line = lines.get(timeout=START_TIMEOUT)
+        except queue.Empty:
+            pytest.fail(f"server did not start within {START_TIMEOUT} s:\n{self.stderr()}")
+        if not self.start_line:
+            pytest.fail(f"server exited at start ({self.process.wait()}):\n{self.stderr()}")
+        self.endpoint = re.search(r"DynamoDB: (\S+)", self.start_line).group(1)
+        return self
+
+    def _drain(self, lines: queue.Queue) -> None:
+        for line in self.process.stdout:
+            lines.put(line)
+        lines.put("")
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text() if self.stderr_path.exists() else ""
+
+    def stop(self) -> int:
+        """Ctrl-C, as a user would; returns the exit code."""
+        self.process.send_signal(signal.SIGINT)
+        return self.process.wait(timeout=STOP_TIMEOUT)
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=STOP_TIMEOUT)
+
+    def request(
+        self, method: str, path: str, body: object = None, token: str | None = None
+    ) -> tuple[int, dict, object]:
+        """(status, headers, decoded JSON body or the text) for one request."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=data, method=method, headers=headers
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                status, reply_headers, raw = response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            status, reply_headers, raw = error.code, dict(error.headers), error.read()
+        try:
+            return status, reply_headers, json.loads(raw)
+        except ValueError:
+            return status, reply_headers, raw.decode()
+
+    def login(self, username: str) -> str:
+        status, _, body = self.request("POST", "/local/login", {"username": username})
+        assert status == 200, body
+        return body["id_token"]
+
+    def dynamodb(self):
+        return boto3.client(
+            "dynamodb",
+            endpoint_url=self.endpoint,
+            region_name="us-east-1",
+            aws_access_key_id="local",
+            aws_secret_access_key="local",
+        )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = Server(tmp_path_factory.mktemp("data"))
+    try:
+        yield running.start()
+    finally:
+        running.kill()
+
+
+@pytest.mark.server
+def test_validate_is_served_by_its_handler(server):
+    status, headers, body = server.request("POST", "/validate", {"prompt": "TMR", "word": "Timer"})
+    assert (status, body) == (200, {"valid": True, "word": "timer", "reason": None})
+    assert headers["Access-Control-Allow-Origin"] == "*"
+
+
+@pytest.mark.server
+def test_unknown_path_is_404_and_wrong_method_is_405(server):
+    status, _, body = server.request("GET", "/no/such/route")
+    assert status == 404 and body["error"]["code"] == "not_found"
+    status, _, body = server.request("GET", "/validate")
+    assert status == 405 and set(body["error"]) == {"code", "message"}
+    status, _, body = server.request("GET", "/local/login")
+    assert status == 405
+
+
+@pytest.mark.server
+def test_player_route_without_a_valid_token_is_401(server):
+    forged = jwt.encode({"sub": "x", "aud": "wordsqd-local"}, SECRET, "HS256")
+    for token in (None, "not-a-jwt", forged):
+        status, _, body = server.request("POST", "/daily/runs", token=token)
+        assert status == 401 and body["error"]["code"] == "unauthorized", (token, body)
+
+
+@pytest.mark.server
+def test_login_gives_a_token_the_authorizer_accepts(server):
+    token = server.login("alice")
+    claims = jwt.decode(token, options={"verify_signature": False})
+    assert claims["cognito:username"] == "alice" and claims["token_use"] == "id"
+    assert claims["aud"] == "wordsqd-local" and claims["exp"] - claims["iat"] == 12 * 3600
+    assert claims["sub"] == jwt.decode(server.login("alice"), options={"verify_signature": False})["sub"]
+    # The handler's own guard answers 401 when the claims are missing from the event.
+    status, _, body = server.request("POST", "/daily/runs", token=token)
+    assert status != 401, body
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("body", [{"username": ""}, {"username": "a" * 33}, {"username": "al ice"}, {}, []])
+def test_login_refuses_a_bad_username(server, body):
+    status, _, reply = server.request("POST", "/local/login", body)
+    assert status == 400 and reply["error"]["code"] == "bad_request"
+
+
+@pytest.mark.server
+def test_clock_control_advances_the_game_clock(server):
+    assert server.request("POST", "/local/clock", {"advance_seconds": 1.5})[::2] == (200, {"advanced": 1.5})
+    assert server.request("POST", "/local/clock", {"advance_seconds": "soon"})[0] == 400
+
+
+@pytest.mark.server
+def test_body_over_api_gateway_limit_is_413_without_reading_it(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.putrequest("POST", "/validate")
+        connection.putheader("Content-Length", str(10 * 1024 * 1024 + 1))
+        connection.endheaders()
+        response = connection.getresponse()
+        assert response.status == 413
+        assert json.loads(response.read())["error"]["code"] == "payload_too_large"
+    finally:
+        connection.close()
+
+
+@pytest.mark.server
+def test_cors_preflight_and_the_page(server):
+    status, headers, _ = server.request("OPTIONS", "/daily/runs")
+    assert status == 204 and headers["Access-Control-Allow-Origin"] == "*"
+    assert "authorization" in headers["Access-Control-Allow-Headers"]
+    status, headers, page = server.request("GET", "/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html") and "WordSQD" in page
+
+
+@pytest.mark.server
+def test_data_survives_a_restart(tmp_path):
+    data_dir = tmp_path / "data"
+    later = str(int(time.time()) + 3600)
+    kept = {
+        "pk": {"S": "TEST#kept"},
+        "sk": {"S": "A"},
+        "blob": {"B": b"\x00\xff"},
+        "expires_at": {"N": later},
+    }
+    expired = {"pk": {"S": "TEST#expired"}, "sk": {"S": "A"}, "expires_at": {"N": "1000"}}
+
+    first = Server(data_dir)
+    try:
+        first.start()
+        token = first.login("bob")
+        for item in (kept, expired):
+            first.dynamodb().put_item(TableName="wordsqd", Item=item)
+        assert first.stop() == 0, first.stderr()
+    finally:
+        first.kill()
+    assert (data_dir / "dynamodb.json").exists()
+    for secret in ("jwt-secret", "puzzle-seed"):
+        assert (data_dir / secret).stat().st_mode & 0o777 == 0o600
+
+    second = Server(data_dir)
+    try:
+        second.start()
+        table = second.dynamodb()
+        assert table.get_item(TableName="wordsqd", Key={"pk": kept["pk"], "sk": kept["sk"]})["Item"] == kept
+        # Its TTL had passed: DynamoDB would have deleted it, so it is not brought back.
+        assert "Item" not in table.get_item(
+            TableName="wordsqd", Key={"pk": expired["pk"], "sk": expired["sk"]}
+        )
+        # Same DATA_DIR, same signing secret: a token from before the restart still works.
+        assert second.request("POST", "/daily/runs", token=token)[0] != 401
+        assert second.stop() == 0, second.stderr()
+    finally:
+        second.kill()
+
+
+@pytest.mark.server
+def test_a_given_endpoint_is_used_as_is(server, tmp_path):
+    data_dir = tmp_path / "data"
+    other = Server(data_dir, AWS_ENDPOINT_URL_DYNAMODB=server.endpoint, TABLE_NAME="wordsqd-other")
+    try:
+        other.start()
+        assert other.endpoint == server.endpoint and "(external)" in other.start_line
+        assert "wordsqd-other" in server.dynamodb().list_tables()["TableNames"]
+        assert other.stop() == 0, other.stderr()
+    finally:
+        other.kill()
+    assert not (data_dir / "dynamodb.json").exists()
+    assert not (data_dir / "moto.log").exists()
+
+
+@pytest.mark.server
+def test_a_busy_port_is_a_clear_error(server, tmp_path):
+    process = subprocess.run(
+        [sys.executable, "-m", "local.server"],
+        cwd=REPO,
+        env={**os.environ, "PORT": str(server.port), "DATA_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=START_TIMEOUT,
+    )
+    assert process.returncode != 0
+    assert f"port {server.port} is already in use" in process.stderr
+
+
+def test_claims_reach_handlers_as_api_gateway_passes_them():
+    token = auth.issue_id_token("carol", SECRET, "http://127.0.0.1:8000/local")
+    claims = auth.verified_claims(f"Bearer {token}", SECRET)
+    assert claims["cognito:username"] == "carol" and claims["token_use"] == "id"
+    assert all(isinstance(value, str) for value in claims.values())  # HTTP API stringifies claims
+    assert claims["sub"] == str(uuid.UUID(claims["sub"]))
+
+
+def test_bad_tokens_are_refused():
+    now = int(time.time())
+    good = {"sub": "s", "aud": auth.AUDIENCE, "iat": now, "exp": now + 60}
+
+    def verify(claims: dict, key: str = SECRET, scheme: str = "Bearer ") -> dict | None:
+        return auth.verified_claims(scheme + jwt.encode(claims, key, "HS256"), SECRET)
+
+    assert verify(good) is not None
+    assert verify(good, key=SECRET.upper()) is None
+    assert verify({**good, "exp": now - 1}) is None
+    assert verify({**good, "aud": "someone-else"}) is None
+    assert verify(good, scheme="") is None
+    assert auth.verified_claims(None, SECRET) is None

@@ -1,0 +1,172 @@
+"""SPEC §3: the run engine and scoring, pure (no storage): rounds, attempts, combo, expiry, replays."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from shared.errors import Conflict
+from shared.puzzles import Round
+from shared.runs import answer, expire_if_due, new_run, public_view, skip
+from shared.scoring import combo_bonus, points_for, word_points
+
+START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+WORDS = frozenset({"timer", "alley", "dogs", "braid", "timers", "bird", "board"})
+PUZZLE = [Round("TMR", "")] * 7 + [Round("BRD", "AEO"), Round("DGS", "AEI"), Round("TMR", "ABC")]
+
+
+def fresh(**kwargs):
+    return new_run("run-1", "daily", "2026-11-29", PUZZLE, START, **kwargs)
+
+
+def at(seconds):
+    return START + timedelta(seconds=seconds)
+
+
+def test_scoring_word_points_are_10_per_letter_and_20_in_forbidden_mode():
+    assert word_points(5, False) == 50
+    assert word_points(5, True) == 100
+
+
+def test_scoring_combo_bonus_is_5_times_min_c_minus_1_and_10():
+    assert [combo_bonus(c) for c in (1, 2, 3, 11, 12, 50)] == [0, 5, 10, 50, 50, 50]
+
+
+def test_scoring_combo_bonus_is_never_doubled_in_forbidden_mode():
+    assert points_for(4, True, 3) == 80 + 10
+
+
+def test_accepted_answer_scores_and_moves_to_the_next_round():
+    run = fresh()
+    result = answer(run, 1, 1, "TIMER", at(1), WORDS)
+    assert (result.accepted, result.reason, result.points) == (True, None, 50)
+    view = public_view(run)
+    assert (view["round"], view["attempt"], view["score"], view["combo"]) == (2, 1, 50, 1)
+    assert view["history"][0] == {
+        "round": 1,
+        "prompt": "TMR",
+        "forbidden": "",
+        "attempts": [{"word": "timer", "accepted": True, "reason": None}],
+        "outcome": "accepted",
+        "points": 50,
+    }
+
+
+def test_combo_counts_consecutive_accepted_answers_and_best_combo_keeps_the_largest():
+    run = fresh()
+    points = [answer(run, r, 1, "timer", at(r), WORDS).points for r in (1, 2, 3)]
+    assert points == [50, 55, 60]
+    answer(run, 4, 1, "meter", at(5), WORDS)  # rejected: the combo breaks
+    assert run.combo == 0 and run.best_combo == 3
+    assert answer(run, 4, 2, "timers", at(6), WORDS).points == 60  # c = 1 again, 6 letters
+
+
+def test_third_rejection_in_a_round_loses_it_for_0_points_and_moves_on():
+    run = fresh()
+    for attempt in (1, 2, 3):
+        result = answer(run, 1, attempt, "meter", at(attempt), WORDS)
+        assert not result.accepted and result.reason == "letter_order"
+    assert run.history[0].outcome == "lost" and run.history[0].points == 0
+    assert public_view(run)["round"] == 2 and public_view(run)["attempts_left"] == 3
+
+
+def test_rejection_keeps_the_round_and_counts_attempts_left():
+    run = fresh()
+    answer(run, 1, 1, "xyz", at(1), WORDS)
+    view = public_view(run)
+    assert (view["round"], view["attempt"], view["attempts_left"]) == (1, 2, 2)
+    assert view["history"][0]["outcome"] is None
+
+
+def test_skip_breaks_the_combo_and_moves_on():
+    run = fresh()
+    answer(run, 1, 1, "timer", at(1), WORDS)
+    assert skip(run, 2, at(2))
+    assert run.combo == 0 and run.history[1].outcome == "skipped" and public_view(run)["round"] == 3
+
+
+def test_forbidden_rounds_use_forbidden_letters_and_double_points():
+    run = fresh()
+    for r in range(1, 8):
+        skip(run, r, at(r))
+    view = public_view(run)
+    assert (view["round"], view["prompt"], view["forbidden"]) == (8, "BRD", "AEO")
+    assert answer(run, 8, 1, "braid", at(9), WORDS).reason == "forbidden_letter"
+    assert answer(run, 8, 2, "bird", at(10), WORDS).points == 80
+
+
+def test_run_completes_when_its_last_round_ends():
+    run = fresh()
+    for r in range(1, 10):
+        skip(run, r, at(r))
+    answer(run, 10, 1, "timer", at(20), frozenset({"timer"}))  # TMR forbidding ABC
+    view = public_view(run)
+    assert view["status"] == "completed" and view["ended_by"] == "finished"
+    assert view["round"] is None and view["prompt"] is None and view["forbidden"] is None
+    assert view["attempt"] is None and view["attempts_left"] == 0
+    assert view["completed_at"] == "2026-11-29T18:00:20.000Z"
+
+
+def test_time_limit_180_s_an_expired_run_completes_at_its_deadline_with_what_it_had():
+    run = fresh()
+    answer(run, 1, 1, "timer", at(10), WORDS)
+    assert not expire_if_due(run, at(179.999))
+    assert expire_if_due(run, at(500))
+    assert run.completed_at == "2026-11-29T18:03:00.000Z" and run.ended_by == "expired" and run.score == 50
+
+
+def test_an_answer_after_the_deadline_completes_the_run_and_is_409():
+    run = fresh()
+    with pytest.raises(Conflict) as caught:
+        answer(run, 1, 1, "timer", at(181), WORDS)
+    assert caught.value.code == "run_completed" and caught.value.run["ended_by"] == "expired"
+
+
+def test_retries_a_repeat_with_the_same_word_in_any_case_replays_the_first_reply():
+    run = fresh()
+    first = answer(run, 1, 1, "timer", at(1), WORDS)
+    again = answer(run, 1, 1, "TIMER", at(2), WORDS)
+    assert (again.accepted, again.reason, again.points, again.replayed) == (True, None, 50, True)
+    assert first.points == again.points and run.score == 50 and len(run.history) == 1
+
+
+def test_retries_a_repeat_replays_even_after_the_run_completed():
+    run = fresh()
+    for r in range(1, 10):
+        skip(run, r, at(r))
+    answer(run, 10, 1, "timer", at(20), frozenset({"timer"}))
+    assert answer(run, 10, 1, "timer", at(21), WORDS).replayed
+    assert not skip(run, 9, at(22))  # a repeated skip of a round closed by that skip replays
+
+
+@pytest.mark.parametrize(
+    ("round_number", "attempt", "word", "code"),
+    [
+        (1, 1, "alley", "slot_used"),  # a different word for a used slot
+        (1, 2, "timer", "not_next_slot"),  # an attempt of a closed round
+        (3, 1, "timer", "not_next_slot"),  # a round ahead
+        (2, 2, "timer", "not_next_slot"),  # an attempt ahead
+    ],
+)
+def test_retries_any_slot_that_is_not_the_next_one_is_409_with_the_run(round_number, attempt, word, code):
+    run = fresh()
+    answer(run, 1, 1, "timer", at(1), WORDS)
+    with pytest.raises(Conflict) as caught:
+        answer(run, round_number, attempt, word, at(2), WORDS)
+    assert caught.value.code == code and caught.value.run["round"] == 2
+
+
+def test_anything_sent_to_a_completed_run_is_409():
+    run = fresh()
+    expire_if_due(run, at(200))
+    for attempt_call in (lambda: answer(run, 1, 1, "timer", at(201), WORDS), lambda: skip(run, 1, at(201))):
+        with pytest.raises(Conflict) as caught:
+            attempt_call()
+        assert caught.value.code == "run_completed"
+
+
+def test_longest_word_is_the_length_of_the_longest_accepted_word():
+    run = fresh()
+    answer(run, 1, 1, "timers", at(1), WORDS)
+    answer(run, 2, 1, "timer", at(2), WORDS)
+    answer(run, 3, 1, "tmrtmrtmrtmr", at(3), WORDS)  # rejected: never counts
+    assert run.longest_word_length == 6

@@ -1,0 +1,103 @@
+"""POST /validate through real API Gateway v2 events: SPEC §5 shapes, statuses and the error envelope."""
+
+import base64
+import json
+
+import pytest
+
+from functions.validate.handler import handler
+from tests.conftest import Api
+
+call = Api(handler)
+
+
+def assert_error(status, body, expected_status, code=None):
+    assert status == expected_status
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    if code:
+        assert body["error"]["code"] == code
+    assert "Traceback" not in body["error"]["message"]
+
+
+def test_spec_example_timer_for_tmr_with_forbidden_letters():
+    status, body, raw = call("POST", "/validate", {"prompt": "TMR", "word": "Timer", "forbidden": "AEO"})
+    # TIMER contains E, which AEO forbids
+    assert (status, body) == (200, {"valid": False, "word": "timer", "reason": "forbidden_letter"})
+    status, body, raw = call("POST", "/validate", {"prompt": "TMR", "word": "Timer", "forbidden": "ABC"})
+    assert (status, body) == (200, {"valid": True, "word": "timer", "reason": None})
+    assert raw["headers"]["Content-Type"] == "application/json"
+
+
+def test_prompt_and_forbidden_are_case_insensitive():
+    assert call("POST", "/validate", {"prompt": "tmr", "word": "timer", "forbidden": "abc"})[1]["valid"]
+
+
+def test_meter_for_tmr_is_rejected_with_letter_order():
+    assert call("POST", "/validate", {"prompt": "TMR", "word": "meter"})[1] == {
+        "valid": False,
+        "word": "meter",
+        "reason": "letter_order",
+    }
+
+
+def test_empty_forbidden_means_classic_mode():
+    assert call("POST", "/validate", {"prompt": "BRD", "word": "braid", "forbidden": ""})[1]["valid"]
+    assert call("POST", "/validate", {"prompt": "BRD", "word": "braid", "forbidden": None})[1]["valid"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"word": "timer"},
+        {"prompt": "TM", "word": "timer"},
+        {"prompt": "TMRS", "word": "timer"},
+        {"prompt": "T-R", "word": "timer"},
+        {"prompt": "ТMR", "word": "timer"},  # Cyrillic Т
+        {"prompt": "TMR\n", "word": "timer"},
+        {"prompt": 123, "word": "timer"},
+        {"prompt": "TMR"},
+        {"prompt": "TMR", "word": 5},
+        {"prompt": "TMR", "word": None},
+        {"prompt": "TMR", "word": ["timer"]},
+        {"prompt": "TMR", "word": "timer", "forbidden": "AB"},
+        {"prompt": "TMR", "word": "timer", "forbidden": "AAB"},
+        {"prompt": "TMR", "word": "timer", "forbidden": "TAB"},  # overlaps the prompt
+        {"prompt": "TMR", "word": "timer", "forbidden": 7},
+        {"prompt": "TMR", "word": "timer", "extra": 1},
+    ],
+)
+def test_malformed_requests_get_400_with_the_envelope(body):
+    status, reply, _ = call("POST", "/validate", body)
+    assert_error(status, reply, 400, "bad_request")
+
+
+@pytest.mark.parametrize("raw", ["{not json", "[]", '"timer"', "null", "", "\xff"])
+def test_bodies_that_are_not_a_json_object_get_400(raw):
+    status, reply, _ = call("POST", "/validate", raw_body=raw)
+    assert_error(status, reply, 400)
+
+
+def test_body_over_4_kib_gets_413():
+    big = {"prompt": "TMR", "word": "t" * 5000}
+    assert_error(*call("POST", "/validate", big)[:2], 413, "payload_too_large")
+
+
+def test_body_size_is_counted_in_bytes_not_characters():
+    word = "é" * 2100  # 2,100 characters, 4,200 bytes
+    assert_error(*call("POST", "/validate", raw_body=json.dumps({"prompt": "TMR", "word": word}, ensure_ascii=False))[:2], 413)
+
+
+def test_a_base64_body_is_decoded_before_judging():
+    body = json.dumps({"prompt": "TMR", "word": "timer"}).encode()
+    status, reply, _ = call("POST", "/validate", raw_body=body)
+    assert (status, reply["valid"]) == (200, True)
+    assert base64.b64encode(body)  # sanity: the event carried it encoded
+
+
+def test_a_long_word_is_judged_too_long_not_refused():
+    assert call("POST", "/validate", {"prompt": "TMR", "word": "t" * 46})[1]["reason"] == "too_long"
+
+
+def test_wrong_method_is_405_and_unknown_route_is_404():
+    assert_error(*call("GET", "/validate")[:2], 405, "method_not_allowed")
+    assert_error(*call("POST", "/nope")[:2], 404, "not_found")
