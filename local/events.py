@@ -13,9 +13,7 @@ from typing import Any
 
 from shared.routes import ROUTES, Route
 
-_MATCHERS = [
-    (re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES
-]
+_MATCHERS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
 
 
 def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:

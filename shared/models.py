@@ -1,7 +1,6 @@
 """Request and reply models of the HTTP API (SPEC §5): the JSON names web clients code against."""
 
 import re
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator, model_validator

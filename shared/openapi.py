@@ -50,8 +50,12 @@ def document() -> dict:
     merged["components"] = {
         "schemas": dict(sorted(schemas.items())),
         "securitySchemes": {
-            "cognito": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
-                        "description": "A Cognito ID token, verified by API Gateway's JWT authorizer"}
+            "cognito": {
+                "type": "http",
+                "scheme": "bearer",
+                "bearerFormat": "JWT",
+                "description": "A Cognito ID token, verified by API Gateway's JWT authorizer",
+            }
         },
     }
     access = {(r.method.lower(), r.path): r.access for r in ROUTES}

@@ -95,7 +95,12 @@ def test_a_run_is_reached_only_by_its_owner(table):
 
 
 def test_player_routes_without_a_token_are_401_before_anything_else(table):
-    for method, path in [("POST", "/daily/runs"), ("GET", "/runs/x"), ("POST", "/runs/x/answers"), ("POST", "/challenges")]:
+    for method, path in [
+        ("POST", "/daily/runs"),
+        ("GET", "/runs/x"),
+        ("POST", "/runs/x/answers"),
+        ("POST", "/challenges"),
+    ]:
         status, reply, _ = call(method, path, raw_body="x" * 10_000)
         assert (status, reply["error"]["code"]) == (401, "unauthorized")
 
@@ -139,7 +144,11 @@ def test_a_different_word_for_a_used_slot_or_a_wrong_slot_is_409_with_the_run(ta
     run = call("POST", "/guest/daily/runs")[1]
     path = f"/guest/runs/{run['run_id']}/answers"
     call("POST", path, {"round": 1, "attempt": 1, "word": "qqqq"})
-    for body in ({"round": 1, "attempt": 1, "word": "zzzz"}, {"round": 1, "attempt": 3, "word": "x"}, {"round": 2, "attempt": 1, "word": "x"}):
+    for body in (
+        {"round": 1, "attempt": 1, "word": "zzzz"},
+        {"round": 1, "attempt": 3, "word": "x"},
+        {"round": 2, "attempt": 1, "word": "x"},
+    ):
         status, reply, _ = call("POST", path, body)
         assert status == 409 and reply["run"]["attempt"] == 2 and "code" in reply["error"]
 
@@ -152,13 +161,22 @@ def test_a_repeated_skip_replays_and_a_completed_run_refuses_everything(table):
     assert call("POST", skip_path, {"round": 1})[:2] == first[:2]
     for r in range(2, 11):
         call("POST", skip_path, {"round": r})
-    status, reply, _ = call("POST", f"/guest/runs/{run['run_id']}/answers", {"round": 10, "attempt": 1, "word": "x"})
-    assert status == 409 and reply["error"]["code"] == "run_completed" and reply["run"]["status"] == "completed"
+    status, reply, _ = call(
+        "POST", f"/guest/runs/{run['run_id']}/answers", {"round": 10, "attempt": 1, "word": "x"}
+    )
+    assert (
+        status == 409 and reply["error"]["code"] == "run_completed" and reply["run"]["status"] == "completed"
+    )
 
 
 def test_an_expired_run_completes_with_what_it_had_when_next_touched(table):
     run = call("POST", "/daily/runs", user="ann")[1]
-    reply = call("POST", f"/runs/{run['run_id']}/answers", {"round": 1, "attempt": 1, "word": good_word(run)}, user="ann")[1]
+    reply = call(
+        "POST",
+        f"/runs/{run['run_id']}/answers",
+        {"round": 1, "attempt": 1, "word": good_word(run)},
+        user="ann",
+    )[1]
     clock.advance(181)
     status, expired, _ = call("GET", f"/runs/{run['run_id']}", user="ann")
     assert status == 200 and expired["status"] == "completed" and expired["ended_by"] == "expired"
@@ -190,7 +208,12 @@ def test_challenge_create_read_and_play_first_completion_is_official(table):
     challenge_id = challenge["challenge_id"]
     assert len(challenge_id) >= 16
     status, run, _ = call("POST", f"/challenges/{challenge_id}/runs", user="bob")
-    assert status == 201 and run["kind"] == "challenge" and run["challenge_id"] == challenge_id and run["rounds"] == 5
+    assert (
+        status == 201
+        and run["kind"] == "challenge"
+        and run["challenge_id"] == challenge_id
+        and run["rounds"] == 5
+    )
     assert call("POST", f"/challenges/{challenge_id}/runs", user="bob")[1]["run_id"] == run["run_id"]
     final = play_out(run, "bob")["run"]
     assert final["official"] is True
@@ -204,7 +227,10 @@ def test_challenge_defaults_are_10_rounds_3_forbidden(table):
     assert (challenge["rounds"], challenge["forbidden_rounds"]) == (10, 3)
 
 
-@pytest.mark.parametrize("body", [{"rounds": 4}, {"rounds": 11}, {"forbidden_rounds": 4}, {"forbidden_rounds": -1}, {"rounds": "5"}])
+@pytest.mark.parametrize(
+    "body",
+    [{"rounds": 4}, {"rounds": 11}, {"forbidden_rounds": 4}, {"forbidden_rounds": -1}, {"rounds": "5"}],
+)
 def test_challenge_bounds_are_5_to_10_rounds_and_0_to_3_forbidden(table, body):
     assert call("POST", "/challenges", body, user="ann")[0] == 400
 

@@ -21,7 +21,27 @@ def test_openapi_documents_every_route_and_marks_player_routes():
 
 def test_openapi_uses_the_spec_json_names_for_a_run():
     run = document()["components"]["schemas"]["RunView"]["properties"]
-    for name in ("run_id", "kind", "date", "challenge_id", "status", "ended_by", "official", "round", "rounds",
-                 "prompt", "forbidden", "attempt", "attempts_left", "score", "combo", "best_combo",
-                 "longest_word_length", "started_at", "deadline", "completed_at", "history"):
+    for name in (
+        "run_id",
+        "kind",
+        "date",
+        "challenge_id",
+        "status",
+        "ended_by",
+        "official",
+        "round",
+        "rounds",
+        "prompt",
+        "forbidden",
+        "attempt",
+        "attempts_left",
+        "score",
+        "combo",
+        "best_combo",
+        "longest_word_length",
+        "started_at",
+        "deadline",
+        "completed_at",
+        "history",
+    ):
         assert name in run

@@ -84,7 +84,12 @@ def test_body_over_4_kib_gets_413():
 
 def test_body_size_is_counted_in_bytes_not_characters():
     word = "é" * 2100  # 2,100 characters, 4,200 bytes
-    assert_error(*call("POST", "/validate", raw_body=json.dumps({"prompt": "TMR", "word": word}, ensure_ascii=False))[:2], 413)
+    assert_error(
+        *call("POST", "/validate", raw_body=json.dumps({"prompt": "TMR", "word": word}, ensure_ascii=False))[
+            :2
+        ],
+        413,
+    )
 
 
 def test_a_base64_body_is_decoded_before_judging():
