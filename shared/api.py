@@ -107,8 +107,15 @@ def _raw_error(status: int, code: str, message: str) -> dict:
 
 
 def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:
-    """Guard, then route the API Gateway v2 event through `app`."""
-    return guard(event) or app.resolve(event, context)
+    """Guard, then route the API Gateway v2 event through `app`. The API speaks only JSON, so a
+    body is read as JSON whatever Content-Type says (`curl -d` sends a form type by default)."""
+    refused = guard(event)
+    if refused:
+        return refused
+    if event.get("body"):
+        headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
+        event = {**event, "headers": {**headers, "content-type": "application/json"}}
+    return app.resolve(event, context)
 
 
 def caller_claims(event: dict) -> dict:

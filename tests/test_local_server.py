@@ -26,6 +26,9 @@ import pytest
 
 from local import auth
 
+# One xdist worker runs this file, so the module's server starts once.
+pytestmark = pytest.mark.xdist_group("local_server")
+
 REPO = Path(__file__).parents[1]
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 15.0
@@ -56,6 +59,7 @@ class Server:
         }
         self.stderr_path = data_dir.parent / f"{data_dir.name}-{self.port}-{uuid.uuid4().hex[:6]}.err"
         self.process: subprocess.Popen | None = None
+        self._drainer: threading.Thread | None = None
         self.endpoint = ""
         self.start_line = ""
 
@@ -72,7 +76,8 @@ class Server:
             )
         lines: queue.Queue[str] = queue.Queue()
         # Drain stdout for the life of the process, so the pipe never fills and blocks it.
-        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, args=(lines,), daemon=True)
+        self._drainer.start()
         try:
             self.start_line = lines.get(timeout=START_TIMEOUT)
         except queue.Empty:
@@ -83,8 +88,9 @@ class Server:
         return self
 
     def _drain(self, lines: queue.Queue) -> None:
-        for line in self.process.stdout:
-            lines.put(line)
+        with self.process.stdout:
+            for line in self.process.stdout:
+                lines.put(line)
         lines.put("")
 
     def stderr(self) -> str:
@@ -93,12 +99,16 @@ class Server:
     def stop(self) -> int:
         """Ctrl-C, as a user would; returns the exit code."""
         self.process.send_signal(signal.SIGINT)
-        return self.process.wait(timeout=STOP_TIMEOUT)
+        code = self.process.wait(timeout=STOP_TIMEOUT)
+        self._drainer.join(timeout=STOP_TIMEOUT)
+        return code
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=STOP_TIMEOUT)
+        if self._drainer:
+            self._drainer.join(timeout=STOP_TIMEOUT)
 
     def request(
         self, method: str, path: str, body: object = None, token: str | None = None

@@ -106,3 +106,12 @@ def test_a_long_word_is_judged_too_long_not_refused():
 def test_wrong_method_is_405_and_unknown_route_is_404():
     assert_error(*call("GET", "/validate")[:2], 405, "method_not_allowed")
     assert_error(*call("POST", "/nope")[:2], 404, "not_found")
+
+
+def test_a_json_body_sent_with_a_form_content_type_is_still_read_as_json():
+    body = {"prompt": "TMR", "word": "timer"}
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    assert call("POST", "/validate", body, headers=headers)[:2] == (
+        200,
+        {"valid": True, "word": "timer", "reason": None},
+    )

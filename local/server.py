@@ -1,0 +1,333 @@
+"""`make run`: the Lambda handlers served over HTTP on 127.0.0.1, called the way API Gateway calls them.
+
+Each request becomes the API Gateway v2 event of its route (local/events.py) and goes to that
+function's `handler(event, context)` in this process, after the local JWT check (local/auth.py).
+The table lives in the embedded store (local/store.py). Local-only extras, never deployed:
+`GET /` (a page to play), `POST /local/login`, and `POST /local/clock` when LOCAL_CLOCK_CONTROL=1.
+
+Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd), PUZZLE_SEED
+(generated once and kept in DATA_DIR), AWS_ENDPOINT_URL_DYNAMODB (use that store instead).
+"""
+
+import base64
+import errno
+import importlib
+import json
+import math
+import os
+import secrets
+import signal
+import socketserver
+import sys
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from local import auth
+from local.events import LambdaContext, http_event, match_route, path_exists
+from local.store import LocalStore
+from shared import clock
+from shared.routes import HANDLERS, Route
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+INDEX_HTML = Path(__file__).with_name("static") / "index.html"
+MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway HTTP API's own payload limit
+PREFLIGHT_HEADERS = [
+    ("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS"),
+    ("Access-Control-Allow-Headers", "authorization, content-type"),
+    ("Access-Control-Max-Age", "600"),
+]
+HANDLER_DEFAULTS = {
+    "TABLE_NAME": "wordsqd",
+    "POWERTOOLS_SERVICE_NAME": "wordsqd",
+    "POWERTOOLS_METRICS_NAMESPACE": "WordSQD",
+    # The handlers' JSON logs and metrics would drown the one line per request.
+    "POWERTOOLS_LOG_LEVEL": "WARNING",
+    "POWERTOOLS_METRICS_DISABLED": "true",
+}
+
+Headers = list[tuple[str, str]]
+Reply = tuple[int, Headers, bytes]
+
+
+class HttpError(Exception):
+    """A refusal that leaves as the SPEC §5 error envelope."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.reply = _json(status, {"error": {"code": code, "message": message}})
+
+
+class LocalServer(ThreadingHTTPServer):
+    """The HTTP server and what its requests share: the token secret, the store, the handlers."""
+
+    def __init__(self, port: int, secret: str, clock_control: bool):
+        super().__init__(("127.0.0.1", port), RequestHandler)
+        self.secret = secret
+        self.issuer = f"http://127.0.0.1:{port}/local"
+        self.clock_control = clock_control
+        self.store: LocalStore | None = None
+        # A Lambda instance handles one event at a time, and Powertools keeps the current event
+        # on a module-level resolver, so each function serves one request at a time here too.
+        self.function_locks = {function: threading.Lock() for function in HANDLERS}
+        self._handlers: dict[str, Callable[[dict, Any], Any]] = {}
+
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind would look the host name up (DNS); the address is known.
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = self.server_address[:2]
+
+    def handler(self, function: str) -> Callable[[dict, Any], Any]:
+        """The function's Lambda entry point, imported on first use (its cold start)."""
+        if function not in self._handlers:
+            module, _, name = HANDLERS[function].partition(":")
+            self._handlers[function] = getattr(importlib.import_module(module), name)
+        return self._handlers[function]
+
+    def finish_requests(self) -> None:
+        """Wait for handlers still running (and let no new one start) before the last save."""
+        for lock in self.function_locks.values():
+            lock.acquire(timeout=30)
+
+
+class RequestHandler(BaseHTTPRequestHandler):
+    server: LocalServer
+    timeout = 30  # a connection that sends nothing does not hold a thread forever
+
+    def serve(self) -> None:
+        started = time.perf_counter()
+        try:
+            status, headers, body = self._reply()
+        except HttpError as error:
+            status, headers, body = error.reply
+        except Exception:
+            # An uncaught error: API Gateway answers 500 without details; the trace is for you.
+            traceback.print_exc()
+            status, headers, body = HttpError(500, "internal_error", "Something went wrong").reply
+        self._respond(status, headers, body)
+        if self.command not in ("GET", "OPTIONS") and self.server.store:
+            self.server.store.mark_written()
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        print(f"{self.command} {urlsplit(self.path).path} {status} {elapsed_ms:.0f}ms", file=sys.stderr)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = serve
+
+    def log_request(self, code: Any = "-", size: Any = "-") -> None:
+        """Silenced: `serve` logs its own line with the time taken."""
+
+    def _reply(self) -> Reply:
+        if self.command == "OPTIONS":
+            # CORS preflight: API Gateway answers it itself, for any path, when CORS is configured.
+            return 204, PREFLIGHT_HEADERS, b""
+        body = self._read_body()
+        url = urlsplit(self.path)
+        local = self._local_routes().get(url.path)
+        if local is not None:
+            if self.command not in local:
+                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here")
+            return local[self.command](body)
+        matched = match_route(self.command, url.path)
+        if matched is None:
+            if path_exists(url.path):
+                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here")
+            raise HttpError(404, "not_found", "No such route")
+        route, _ = matched
+        claims = None
+        if route.access == "player":
+            claims = auth.verified_claims(self.headers.get("Authorization"), self.server.secret)
+            if claims is None:
+                raise HttpError(401, "unauthorized", "A valid token is required")
+        return self._invoke(route, url.path, url.query, body, claims)
+
+    def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self.close_connection = True
+            raise HttpError(411, "length_required", "Send the body with a Content-Length")
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.close_connection = True
+            raise HttpError(400, "bad_request", "Invalid Content-Length")
+        if length > MAX_BODY_BYTES:
+            self.close_connection = True  # the body stays unread, so the connection cannot go on
+            raise HttpError(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
+        return self.rfile.read(length)
+
+    def _invoke(self, route: Route, path: str, query: str, body: bytes, claims: dict | None) -> Reply:
+        """Call the route's function with the event API Gateway would send, and turn its reply
+        into an HTTP response."""
+        # Repeated query keys and headers arrive comma-joined, as API Gateway sends them.
+        parameters: dict[str, list[str]] = {}
+        for name, value in parse_qsl(query, keep_blank_values=True):
+            parameters.setdefault(name, []).append(value)
+        headers = {name.lower(): ",".join(self.headers.get_all(name)) for name in self.headers}
+        try:
+            raw_body: bytes | str | None = body.decode() if body else None
+        except UnicodeDecodeError:
+            raw_body = body  # binary: the event carries it base64-encoded
+        event = http_event(
+            self.command,
+            path,
+            query={name: ",".join(values) for name, values in parameters.items()},
+            headers=headers,
+            claims=claims,
+            raw_body=raw_body,
+        )
+        context = LambdaContext(aws_request_id=str(uuid.uuid4()))
+        with self.server.function_locks[route.function]:
+            result = self.server.handler(route.function)(event, context)
+        return _lambda_reply(result)
+
+    def _local_routes(self) -> dict[str, dict[str, Callable[[bytes], Reply]]]:
+        routes = {"/": {"GET": self._index}, "/local/login": {"POST": self._login}}
+        if self.server.clock_control:
+            routes["/local/clock"] = {"POST": self._advance_clock}
+        return routes
+
+    def _index(self, _: bytes) -> Reply:
+        headers = [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")]
+        return 200, headers, INDEX_HTML.read_bytes()
+
+    def _login(self, body: bytes) -> Reply:
+        username = _json_object(body).get("username")
+        if not auth.valid_username(username):
+            raise HttpError(400, "bad_request", "username: 1-32 letters, digits, '_', '.' or '-'")
+        return _json(200, {"id_token": auth.issue_id_token(username, self.server.secret, self.server.issuer)})
+
+    def _advance_clock(self, body: bytes) -> Reply:
+        seconds = _json_object(body).get("advance_seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
+            raise HttpError(400, "bad_request", "advance_seconds: a number of seconds")
+        try:
+            clock.advance(seconds)
+        except OverflowError:
+            raise HttpError(400, "bad_request", "advance_seconds is out of range") from None
+        return _json(200, {"advanced": seconds})
+
+    def _respond(self, status: int, headers: Headers, body: bytes) -> None:
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        # Any origin may call the local server (a web client on another port, for one).
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _lambda_reply(result: Any) -> Reply:
+    """An HTTP response from a payload 2.0 Lambda reply, by API Gateway's rules."""
+    if not (isinstance(result, dict) and "statusCode" in result):
+        # No statusCode: API Gateway takes the whole reply as a JSON body with 200.
+        return 200, [("Content-Type", "application/json")], json.dumps(result).encode()
+    body = result.get("body") or ""
+    data = base64.b64decode(body) if result.get("isBase64Encoded") else body.encode()
+    # This server frames the body itself, and API Gateway's CORS settings replace any CORS
+    # header a function returns.
+    headers = [
+        (name, str(value))
+        for name, value in (result.get("headers") or {}).items()
+        if name.lower() not in ("content-length", "connection", "transfer-encoding")
+        and not name.lower().startswith("access-control-")
+    ]
+    headers += [("Set-Cookie", cookie) for cookie in result.get("cookies") or []]
+    return int(result["statusCode"]), headers, data
+
+
+def _json(status: int, payload: Any) -> Reply:
+    return status, [("Content-Type", "application/json")], json.dumps(payload).encode()
+
+
+def _json_object(body: bytes) -> dict:
+    try:
+        data = json.loads(body or b"null")
+    except ValueError:
+        raise HttpError(400, "bad_request", "The body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise HttpError(400, "bad_request", "The body must be a JSON object")
+    return data
+
+
+def stored_secret(path: Path) -> str:
+    """The secret kept at PATH, created (readable by the owner only) on first use."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    value = secrets.token_hex(32)
+    with os.fdopen(fd, "w") as file:
+        file.write(value + "\n")
+    return value
+
+
+def configure_handlers(data_dir: Path) -> None:
+    """The environment the in-process handlers read, keeping whatever the caller already set.
+    The puzzle seed is kept in DATA_DIR so each date's puzzle survives a restart."""
+    if not os.environ.get("PUZZLE_SEED"):
+        os.environ["PUZZLE_SEED"] = stored_secret(data_dir / "puzzle-seed")
+    for name, value in HANDLER_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+
+
+def main() -> int:
+    try:
+        port = int(os.environ.get("PORT") or 8000)
+        if not 0 < port < 65536:
+            raise ValueError
+    except ValueError:
+        print(f"wordsqd: PORT must be a port number, not {os.environ['PORT']!r}", file=sys.stderr)
+        return 2
+    data_dir = Path(os.environ.get("DATA_DIR") or REPO_ROOT / ".local").resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    clock_control = os.environ.get("LOCAL_CLOCK_CONTROL") == "1"
+
+    # Bind first, so a busy port fails fast, before any store starts.
+    try:
+        server = LocalServer(port, stored_secret(data_dir / "jwt-secret"), clock_control)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            print(f"wordsqd: port {port} is already in use (stop that server or set PORT)", file=sys.stderr)
+            return 1
+        raise
+
+    stopping = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stopping.set())
+
+    configure_handlers(data_dir)
+    store = LocalStore(data_dir, os.environ["TABLE_NAME"])
+    try:
+        loaded = store.start()
+    except Exception as error:
+        print(f"wordsqd: the store could not start: {error}", file=sys.stderr)
+        store.stop()
+        server.server_close()
+        return 1
+    server.store = store
+
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+    kind = f"embedded, {loaded} items loaded" if store.embedded else "external"
+    print(
+        f"WordSQD local: http://127.0.0.1:{port}/ | DynamoDB: {store.endpoint} ({kind}) | data: {data_dir}",
+        flush=True,
+    )
+    while not stopping.wait(0.5):
+        pass
+
+    print("wordsqd: stopping", file=sys.stderr)
+    server.shutdown()
+    server.finish_requests()
+    server.server_close()
+    return 0 if store.stop() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

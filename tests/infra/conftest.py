@@ -1,0 +1,134 @@
+"""Synthesize the CDK app once per test session: a dev and a prod stack in one app, with the same
+cdk-nag plugin as `python -m infra.app`, on a small stand-in asset (the real asset has its own test,
+test_lambda_asset.py). The first synth of a session takes ~15 s, so every template test shares it.
+"""
+
+import json
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+# jsii prints a Node end-of-life banner on every start under Node 20; it says nothing about us.
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+
+import pytest  # noqa: E402
+from aws_cdk import App  # noqa: E402
+from aws_cdk.assertions import Template  # noqa: E402
+
+from infra.checks import add_checks  # noqa: E402
+from infra.config import StageConfig  # noqa: E402
+from infra.functions import FUNCTIONS, lambda_handler  # noqa: E402
+from infra.stack import WordSQDStack  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+PROD_CONTEXT = {
+    "stage": "prod",
+    "allowed_origins": "https://play.example.com, https://www.example.com",
+    "throttle_rate": "25",
+    "throttle_burst": "50",
+    "alarm_topic_arn": "arn:aws:sns:us-east-1:123456789012:wordsqd-alarms",
+}
+
+
+@dataclass
+class Synthesized:
+    """One stack's synthesized template, as raw JSON and as an assertions Template."""
+
+    config: StageConfig
+    json: dict[str, Any]
+    template_file: Path
+    _template: Template | None = field(default=None, repr=False)
+
+    @property
+    def template(self) -> Template:
+        if self._template is None:
+            self._template = Template.from_json(self.json)
+        return self._template
+
+    def resources(self, type_: str) -> dict[str, dict]:
+        return {k: r for k, r in self.json["Resources"].items() if r["Type"] == type_}
+
+    def only(self, type_: str) -> tuple[str, dict]:
+        [(logical_id, resource)] = self.resources(type_).items()
+        return logical_id, resource
+
+    @cached_property
+    def functions(self) -> dict[str, tuple[str, dict]]:
+        """Our function name (validate, daily, ...) -> (logical id, its properties)."""
+        names = {lambda_handler(spec.handler): name for name, spec in FUNCTIONS.items()}
+        return {
+            names[r["Properties"]["Handler"]]: (logical_id, r["Properties"])
+            for logical_id, r in self.resources("AWS::Lambda::Function").items()
+        }
+
+
+@dataclass
+class Synth:
+    stacks: dict[str, Synthesized]
+    outdir: Path
+    validation_error: str | None
+
+
+def config_from(context: dict[str, str]) -> StageConfig:
+    """A StageConfig read the way the app reads it: from a CDK App's context (strings, as `-c`)."""
+    return StageConfig.from_context(App(context=context).node)
+
+
+@pytest.fixture(scope="session", name="config_from")
+def config_from_fixture():
+    return config_from
+
+
+@pytest.fixture(scope="session")
+def synth(tmp_path_factory: pytest.TempPathFactory) -> Synth:
+    asset = tmp_path_factory.mktemp("asset")
+    (asset / "README.txt").write_text("Stand-in for build/lambda: template tests only.\n")
+    outdir = tmp_path_factory.mktemp("cdk.out")
+
+    app = App(outdir=str(outdir))
+    configs = {
+        "dev": config_from({"asset_dir": str(asset)}),
+        "prod": config_from({**PROD_CONTEXT, "asset_dir": str(asset)}),
+    }
+    stacks = {stage: WordSQDStack(app, config) for stage, config in configs.items()}
+    add_checks(app)
+    # The templates are written before the validation plugins run, so a cdk-nag failure is
+    # recorded for its own test instead of hiding every other result.
+    try:
+        app.synth()
+        error = None
+    except RuntimeError as failure:
+        error = str(failure)
+
+    synthesized = {}
+    for stage, stack in stacks.items():
+        template_file = outdir / stack.template_file
+        synthesized[stage] = Synthesized(
+            config=configs[stage],
+            json=json.loads(template_file.read_text()),
+            template_file=template_file,
+        )
+    return Synth(stacks=synthesized, outdir=outdir, validation_error=error)
+
+
+@pytest.fixture(scope="session")
+def dev(synth: Synth) -> Synthesized:
+    return synth.stacks["dev"]
+
+
+@pytest.fixture(scope="session")
+def prod(synth: Synth) -> Synthesized:
+    return synth.stacks["prod"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Under `pytest -n ... --dist loadgroup`, keep these tests on one worker: one synth, not one
+    # per worker.
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.xdist_group("infra"))

@@ -1,0 +1,311 @@
+"""Profiles and history through real API Gateway v2 events (SPEC §5): default and chosen display
+names, their rules and case-insensitive uniqueness, and a player's official results, newest first."""
+
+import re
+from datetime import timedelta
+
+import pytest
+
+from functions.leaderboard.handler import handler
+from shared import clock, wiring
+from shared.clock import iso
+from shared.dynamo import DynamoStore
+from tests.conftest import Api
+from tests.test_boards import CLOSES, DAY, NOON, assert_error, completion, player, record_official
+
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+
+call = Api(handler)
+
+
+def name_of(user: str) -> str:
+    status, body, _ = call("GET", "/me", user=user)
+    assert status == 200, body
+    return body["display_name"]
+
+
+def rename(user: str, name: str) -> tuple[int, dict]:
+    status, body, _ = call("PUT", "/me", {"display_name": name}, user=user)
+    return status, body
+
+
+@pytest.fixture
+def live(table):
+    clock.travel_to(NOON)
+    return table
+
+
+# Display names --------------------------------------------------------------------------------
+
+
+def test_default_display_name_is_player_dash_and_4_characters_from_the_id(table):
+    ann, bob = name_of("ann"), name_of("bob")
+
+    assert re.fullmatch(r"player-[0-9a-z]{4}", ann) and re.fullmatch(r"player-[0-9a-z]{4}", bob)
+    assert ann == name_of("ann") and ann != bob
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ann", "abc", "a" * 20, "Ann Lee", "x_y-z", "123", "Player One", "players-club", "-_-", "a  b"],
+)
+def test_a_valid_display_name_is_set_and_shown(table, name):
+    assert rename("ann", name) == (200, {"display_name": name})
+    assert name_of("ann") == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "<b>x</b>",
+        "<script>",
+        "a" * 500,
+        "a" * 21,
+        "ab",
+        "",
+        " Ann",
+        "Ann ",
+        "player-abc",
+        "PLAYER-abc",
+        "Player-Xyz",
+        "\u0410nn",  # Cyrillic А
+        "Ann\u0435",  # Cyrillic е
+        "\uff21nn",  # fullwidth Ａ
+        "Ann\n",
+        "Ann\tLee",
+        "Ann\u00a0Lee",  # no-break space
+        "Zoë",
+        "Ann!",
+        "ann@example.com",
+        "😀😀😀",
+    ],
+)
+def test_an_invalid_display_name_is_400_and_changes_nothing(table, name):
+    before = name_of("ann")
+
+    status, body = rename("ann", name)
+
+    assert_error(status, body, 400, "invalid_display_name")
+    assert name_of("ann") == before
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"display_name": None}, {"display_name": 123}, {"display_name": ["Ann"]}, {"display_name": "Ann", "x": 1}]
+)
+def test_a_malformed_profile_body_is_400(table, body):
+    status, reply, _ = call("PUT", "/me", body, user="ann")
+    assert_error(status, reply, 400)
+
+
+def test_a_body_that_is_not_json_is_400(table):
+    status, body, _ = call("PUT", "/me", raw_body="display_name=Ann", user="ann")
+    assert_error(status, body, 400)
+
+
+def test_the_default_name_of_another_player_cannot_be_claimed(table):
+    status, body = rename("ann", name_of("bob"))
+    assert_error(status, body, 400, "invalid_display_name")
+
+
+@pytest.mark.parametrize("taken", ["ann", "ANN", "aNn", "Ann"])
+def test_display_names_are_unique_case_insensitively(table, taken):
+    assert rename("ann", "Ann")[0] == 200
+    bob = name_of("bob")
+
+    status, body = rename("bob", taken)
+
+    assert_error(status, body, 409, "display_name_taken")
+    assert name_of("bob") == bob and name_of("ann") == "Ann"
+
+
+def test_a_player_can_change_the_case_of_their_own_name_and_keep_it(table):
+    assert rename("ann", "Ann")[0] == 200
+    assert rename("ann", "ANN") == (200, {"display_name": "ANN"})
+    assert rename("ann", "ANN") == (200, {"display_name": "ANN"})  # setting it again is harmless
+
+    assert name_of("ann") == "ANN"
+    assert rename("bob", "ann")[0] == 409
+
+
+def test_changing_a_name_releases_the_old_one_for_others(table):
+    assert rename("ann", "Ann")[0] == 200
+    assert rename("ann", "Annie")[0] == 200
+
+    assert rename("bob", "ann") == (200, {"display_name": "ann"})
+    assert rename("carol", "ANNIE")[0] == 409
+    assert rename("ann", "Ann")[0] == 409  # bob holds it now
+
+
+def test_the_board_shows_the_current_name(live):
+    record_official("ann", 300, completed_at=completion(5))
+    record_official("bob", 200, completed_at=completion(6))
+    board = f"/leaderboard/daily/{DAY}"
+
+    def names_on_board() -> list[str]:
+        return [row["display_name"] for row in call("GET", board)[1]["rows"]]
+
+    assert names_on_board() == [name_of("ann"), name_of("bob")]
+    assert rename("ann", "Ann")[0] == 200
+    assert names_on_board() == ["Ann", name_of("bob")]
+    assert rename("ann", "Annie")[0] == 200
+    assert names_on_board() == ["Annie", name_of("bob")]
+    assert call("GET", "/leaderboard/daily/me", user="ann")[1]["display_name"] == "Annie"
+
+
+def interleave(monkeypatch, racing_rename) -> None:
+    """Run RACING_RENAME between the next rename's read of the old name and its write, as a
+    concurrent request of the same player would."""
+    original = DynamoStore._transact
+    pending = [racing_rename]
+
+    def transact(self, items):
+        if pending:
+            pending.pop()()
+        return original(self, items)
+
+    monkeypatch.setattr(DynamoStore, "_transact", transact)
+
+
+def assert_names_consistent(owner: str, names: list[str]) -> None:
+    """OWNER holds exactly the name their profile shows; every other name in NAMES is free."""
+    current = name_of(owner)
+    for name in names:
+        if name.lower() != current.lower():
+            assert rename("bystander", name)[0] == 200, f"{name} is still held"
+    assert rename("bystander", current)[0] == 409
+
+
+def test_two_renames_racing_for_one_player_are_not_a_500_and_leave_names_consistent(table, monkeypatch):
+    assert rename("ann", "Alpha")[0] == 200
+    interleave(monkeypatch, lambda: wiring.store().set_display_name(player("ann"), "Beta"))
+
+    status, body = rename("ann", "Gamma")
+
+    assert status in (200, 409, 429), body
+    monkeypatch.undo()
+    assert_names_consistent("ann", ["Alpha", "Beta", "Gamma"])
+
+
+def test_a_case_change_racing_a_rename_does_not_keep_the_other_name_held(table, monkeypatch):
+    assert rename("ann", "Alpha")[0] == 200
+    interleave(monkeypatch, lambda: wiring.store().set_display_name(player("ann"), "Beta"))
+
+    status, body = rename("ann", "ALPHA")
+
+    assert status in (200, 409, 429), body
+    monkeypatch.undo()
+    assert_names_consistent("ann", ["Alpha", "Beta"])
+
+
+def test_profile_routes_need_a_token(table):
+    for method, path, body in (("GET", "/me", None), ("PUT", "/me", {"display_name": "Ann"}), ("GET", "/me/history", None)):
+        status, reply, _ = call(method, path, body)
+        assert_error(status, reply, 401, "unauthorized")
+
+
+# History --------------------------------------------------------------------------------------
+
+
+def ann_history() -> list[tuple[str, str | None, str]]:
+    """Ann's official results on 4 Daily dates and 2 challenges (one closed), with rivals that
+    put her second on the closed date. Returns (date, challenge_id, completed_at), newest first."""
+    game = wiring.game()
+    clock.travel_to(NOON - timedelta(days=10))
+    closed = game.create_challenge(player("maker"), 5, 0)  # open 7 days: closed 3 days before NOON
+    clock.travel_to(NOON - timedelta(days=1))
+    still_open = game.create_challenge(player("maker"), 5, 0)
+    clock.travel_to(NOON)
+
+    written = []
+    for days_ago in (3, 2, 1, 0):
+        day = DAY - timedelta(days=days_ago)
+        result = record_official("ann", 100 + days_ago, 2, 5, completed_at=completion(3600, day), day=day)
+        written.append((result.date, None, result.completed_at))
+    record_official("bob", 500, completed_at=completion(60, DAY - timedelta(days=1)), day=DAY - timedelta(days=1))
+    record_official("bob", 500, completed_at=completion(60), day=DAY)
+    for challenge, days_ago in ((closed, 9), (still_open, 1)):
+        done = NOON - timedelta(days=days_ago, hours=-1)
+        day = DAY - timedelta(days=days_ago)
+        result = record_official(
+            "ann", 77, 1, 4, completed_at=iso(done), day=day, challenge_id=challenge.challenge_id
+        )
+        record_official(
+            "carol", 99, completed_at=iso(done - timedelta(minutes=1)), day=day, challenge_id=challenge.challenge_id
+        )
+        written.append((result.date, challenge.challenge_id, result.completed_at))
+    return sorted(written, key=lambda item: item[2], reverse=True)
+
+
+def whole_history(user: str, limit: int) -> list[list[dict]]:
+    pages, cursor = [], None
+    while True:
+        query = {"limit": str(limit), **({"cursor": cursor} if cursor else {})}
+        status, body, _ = call("GET", "/me/history", user=user, query=query)
+        assert status == 200, body
+        pages.append(body["items"])
+        cursor = body["next_cursor"]
+        if cursor is None:
+            return pages
+
+
+def test_history_lists_official_results_newest_first_and_pages(live):
+    expected = ann_history()
+
+    for limit in (1, 2, 4, 6, 50):
+        items = [item for page in whole_history("ann", limit) for item in page]
+        assert [(i["date"], i["challenge_id"], i["completed_at"]) for i in items] == expected, f"limit={limit}"
+
+
+def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(live):
+    ann_history()
+    items = whole_history("ann", 50)[0]
+    by_key = {(i["kind"], i["date"]): i for i in items}
+
+    today = by_key[("daily", DAY.isoformat())]
+    assert today == {
+        "kind": "daily",
+        "date": DAY.isoformat(),
+        "challenge_id": None,
+        "score": 100,
+        "best_combo": 2,
+        "longest_word_length": 5,
+        "completed_at": completion(3600),
+        "rank": None,
+    }
+    assert by_key[("daily", (DAY - timedelta(days=1)).isoformat())]["rank"] == 2  # bob scored more
+    assert by_key[("daily", (DAY - timedelta(days=2)).isoformat())]["rank"] == 1
+    challenges = {i["date"]: i for i in items if i["kind"] == "challenge"}
+    assert challenges[(DAY - timedelta(days=9)).isoformat()]["rank"] == 2  # closed: carol scored more
+    assert challenges[(DAY - timedelta(days=1)).isoformat()]["rank"] is None  # still open
+
+    clock.travel_to(CLOSES - timedelta(seconds=1))
+    assert whole_history("ann", 1)[0][0]["rank"] is None
+    clock.travel_to(CLOSES)
+    assert whole_history("ann", 1)[0][0]["rank"] == 2
+
+
+def test_history_is_only_the_callers(live):
+    ann_history()
+
+    bob = [item for page in whole_history("bob", 50) for item in page]
+    assert [i["date"] for i in bob] == [DAY.isoformat(), (DAY - timedelta(days=1)).isoformat()]
+    assert whole_history("dave", 50) == [[]]
+
+
+@pytest.mark.parametrize("limit", ["0", "51", "10000", "abc", ""])
+def test_a_history_limit_outside_1_to_50_is_400(table, limit):
+    status, body, _ = call("GET", "/me/history", user="ann", query={"limit": limit})
+    assert_error(status, body, 400)
+
+
+def test_a_forged_or_another_players_history_cursor_is_400(live):
+    ann_history()
+    _, page, _ = call("GET", "/me/history", user="ann", query={"limit": "1"})
+    cursor = page["next_cursor"]
+    _, board, _ = call("GET", f"/leaderboard/daily/{DAY}", query={"limit": "1"})
+
+    for forged in (cursor[:-4], cursor[:20] + ("A" if cursor[20] != "A" else "B") + cursor[21:], "abc", board["next_cursor"]):
+        status, body, _ = call("GET", "/me/history", user="ann", query={"cursor": forged})
+        assert_error(status, body, 400, "invalid_cursor")
+    status, body, _ = call("GET", "/me/history", user="bob", query={"cursor": cursor})
+    assert_error(status, body, 400, "invalid_cursor")

@@ -1,0 +1,368 @@
+"""Races on the conditional writes (SPEC §3, §5), against moto's SERVER mode over real HTTP.
+
+In-process `mock_aws` was seen letting two racing conditional puts on one key both succeed, so
+these tests start moto's `ThreadedMotoServer` on a free port and talk to it with a real boto3
+client, as the Lambda talks to DynamoDB. Every racer waits on a `threading.Barrier`, so the
+requests really start together, and each race is repeated ROUNDS times so a lucky pass is unlikely.
+
+moto applies one request at a time only by luck: its TransactWriteItems deep-copies the whole
+table to roll back with, so two concurrent transactions can fail with "dictionary changed size
+during iteration" (a 500), and a cancelled one restores a snapshot that erases writes other
+requests made meanwhile. DynamoDB applies each request atomically, so the server here does too
+(one lock around each request, see SerializedMotoServer); the races under test are the game's
+own, between its reads and its conditional writes, which still interleave freely.
+(RACES_RAW_MOTO=1 runs them on the plain ThreadedMotoServer, to see moto's own failures.)
+
+Each repetition plays on its own date (a Game with a fixed clock), so its puzzle, official
+results and rank counters start empty.
+"""
+
+import logging
+import os
+import secrets
+import socket
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from functools import cache, partial
+from typing import Any
+
+import boto3
+import pytest
+from botocore.config import Config
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+from moto.server import ThreadedMotoServer
+from werkzeug.serving import make_server
+
+from shared.dictionary import words
+from shared.dynamo import DynamoStore
+from shared.errors import Conflict
+from shared.game import Game
+from shared.leaderboard import Boards
+from shared.puzzles import answers, generate_puzzle, seed_for_date
+from shared.runs import Run, new_run, public_view
+from shared.runs import answer as play_answer
+from shared.runs import skip as play_skip
+from shared.table import create_table_request
+
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
+
+SECRET = b"seed"
+ROUNDS = 5  # repetitions of each race
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class SerializedMotoServer(ThreadedMotoServer):
+    """moto's threaded server, with each request applied atomically as DynamoDB applies it."""
+
+    def _server_entry(self) -> None:
+        app = DomainDispatcherApplication(create_backend_app)
+        lock = threading.Lock()
+
+        def one_request_at_a_time(environ, start_response):
+            with lock:
+                return list(app(environ, start_response))
+
+        self._server = make_server(
+            self._ip_address, self._port, one_request_at_a_time, True, request_handler=MotoRequestHandler
+        )
+        self._server_ready_event.set()
+        self._server.serve_forever()
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A boto3 DynamoDB client talking HTTP to a moto server started for this module."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    port = _free_port()
+    server_class = ThreadedMotoServer if os.environ.get("RACES_RAW_MOTO") else SerializedMotoServer
+    server = server_class(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        dynamodb = boto3.client(
+            "dynamodb",
+            endpoint_url=f"http://127.0.0.1:{port}",
+            region_name="us-east-1",
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+            config=Config(max_pool_connections=64, retries={"mode": "standard", "max_attempts": 3}),
+        )
+        yield dynamodb
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def store(client, request) -> DynamoStore:
+    """The game's table, one per test (moto copies a whole table on each transaction)."""
+    name = f"races-{request.node.name[5:40]}"
+    client.create_table(**create_table_request(name))
+    return DynamoStore(name, client)
+
+
+def game_on(store: DynamoStore, month: int, day: int) -> Game:
+    """A Game whose clock stands still at midday (Central) on 2031-MONTH-DAY."""
+    instant = datetime(2031, month, day, 18, 0, tzinfo=UTC)
+    return Game(store, lambda: SECRET, words, now=lambda: instant)
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Run each call on its own thread, all released together; each one's result or exception."""
+    barrier = threading.Barrier(len(calls))
+
+    def racer(call: Callable[[], Any]) -> Any:
+        barrier.wait(timeout=30)
+        try:
+            return call()
+        except Exception as error:  # the race's outcome, inspected by the test
+            return error
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(racer, calls))
+
+
+def scan(store: DynamoStore, prefix: str) -> list[dict]:
+    """Every item whose partition key starts with PREFIX (the tables here are small)."""
+    items: list[dict] = []
+    kwargs: dict[str, Any] = {
+        "TableName": store.table,
+        "FilterExpression": "begins_with(pk, :p)",
+        "ExpressionAttributeValues": {":p": {"S": prefix}},
+        "ConsistentRead": True,
+    }
+    while True:
+        page = store.client.scan(**kwargs)
+        items.extend(page["Items"])
+        if "LastEvaluatedKey" not in page:
+            return items
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def runs_of(store: DynamoStore, player: str) -> list[Run]:
+    runs = [Run.model_validate_json(item["data"]["S"]) for item in scan(store, "RUN#")]
+    return [run for run in runs if run.player == player]
+
+
+def counter_totals(store: DynamoStore, scope: str) -> tuple[int, int]:
+    """(sum of the per-score counters, sum of the per-tie counters) over the board's shards."""
+    by_score = by_tie = 0
+    for item in scan(store, f"COUNT#{scope}#"):
+        for name, value in item.items():
+            if "N" not in value:
+                continue
+            if item["sk"]["S"] == "SCORES" and name.startswith("s"):
+                by_score += int(value["N"])
+            elif item["sk"]["S"].startswith("SCORE#") and name.startswith("t"):
+                by_tie += int(value["N"])
+    return by_score, by_tie
+
+
+@cache
+def accepted_words(prompt: str, forbidden: str) -> list[str]:
+    return answers(prompt, forbidden)
+
+
+def word_for(run: Run, choice: int = 0) -> str:
+    """An accepted answer for the round in play."""
+    current = run.puzzle[run.round_number - 1]
+    found = accepted_words(current.prompt, current.forbidden)
+    return found[choice % len(found)]
+
+
+def answer_reply(result, run: Run) -> dict:
+    """What the handler sends back for an answer (functions/daily/handler.py)."""
+    return {
+        "accepted": result.accepted,
+        "reason": result.reason,
+        "points": result.points,
+        "run": public_view(run),
+    }
+
+
+# (a) One official score ------------------------------------------------------------------------
+
+
+def test_16_concurrent_completions_of_one_players_runs_give_exactly_one_official_score(store):
+    for repetition in range(ROUNDS):
+        game = game_on(store, 1, repetition + 1)
+        day = game.today()
+        scope = f"DAILY#{day}"
+        puzzle = game.daily_puzzle(day)
+        player = f"racer-a-{secrets.token_hex(4)}"
+        runs = []
+        for index in range(16):
+            # A player's runs normally take the one active slot in turn (store.create_run); to
+            # race 16 completions of one player, store the runs directly, each still flagged as
+            # the would-be official attempt, then play them to their last round in memory.
+            run = new_run(secrets.token_urlsafe(16), "daily", day, puzzle, game.now(), player, official=True)
+            store.client.put_item(
+                TableName=store.table,
+                Item=store._run_item(run),
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+            for number in range(1, len(puzzle) + 1):
+                if number <= index % 4:
+                    play_skip(run, number, game.now())
+                else:
+                    play_answer(run, number, 1, word_for(run, index), game.now(), words())
+            assert run.completed and run.score > 0
+            runs.append(run)
+
+        outcomes = race([partial(game._persist, run) for run in runs])
+
+        assert [o for o in outcomes if o is not None] == [], f"repetition {repetition}"
+        official = store.official_result(player, scope)
+        assert official is not None
+        winners = [run for run in runs if run.official]
+        assert [run.run_id for run in winners] == [official.run_id], "the callers see one official run"
+        stored = {run.run_id: run for run in runs_of(store, player)}
+        assert len(stored) == 16
+        assert all(run.completed and run.version == 1 for run in stored.values())
+        assert [rid for rid, run in stored.items() if run.official] == [official.run_id]
+        assert official.score == stored[official.run_id].score
+        assert len(scan(store, f"PLAYER#{player}")) == 1  # the official item; no active slot left
+        assert counter_totals(store, scope) == (1, 1)
+        assert store.count_better(scope, 0, 0, 0) == 1
+
+
+# (b) One answer per slot ------------------------------------------------------------------------
+
+
+def _race_one_slot(
+    game: Game, store: DynamoStore, run: Run, player: str | None, repetition: int, rejected: bool = True
+) -> Run:
+    """12 callers answer the slot in play at once: 8 with one word (in several cases), 4 with
+    other words (accepted ones, and rejected ones if REJECTED). Returns the stored run afterwards."""
+    number, attempt = run.round_number, run.attempt_number
+    same = word_for(run, repetition)
+    others = [word_for(run, repetition + k) for k in (1, 2, 3, 4)]
+    if rejected:
+        others[2:] = ["qzqzq", same + "zq"]
+    submitted = [same, same.upper(), same.title(), same, same.upper(), same, same.swapcase(), same] + others
+    before = store.get_run(run.run_id)
+
+    outcomes = race([partial(game.answer, run.run_id, player, number, attempt, word) for word in submitted])
+
+    after = store.get_run(run.run_id)
+    assert after.version == before.version + 1, "exactly one write applied the answer"
+    record = after.history[number - 1]
+    assert len(record.attempts) == attempt, "exactly one attempt fills the slot"
+    applied = record.attempts[attempt - 1].word
+    gained = record.points if record.attempts[attempt - 1].accepted else 0
+    assert after.score == before.score + gained, "the score is counted once"
+    replies = []
+    for word, outcome in zip(submitted, outcomes, strict=True):
+        if word.lower() == applied:
+            assert not isinstance(outcome, Exception), (word, outcome)
+            replies.append(answer_reply(*outcome))
+        else:
+            assert isinstance(outcome, Conflict), (word, outcome)
+            assert outcome.code == "slot_used"
+            assert outcome.run["history"][number - 1]["attempts"][attempt - 1]["word"] == applied
+    assert replies and all(reply == replies[0] for reply in replies), "same word, same reply"
+    assert replies[0]["run"] == public_view(after)
+    return after
+
+
+def test_12_concurrent_answers_to_the_same_slot_apply_once(store):
+    for repetition in range(ROUNDS):
+        game = game_on(store, 2, repetition + 1)
+        player = None if repetition == ROUNDS - 1 else f"racer-b-{secrets.token_hex(4)}"  # last: a guest
+        run, created = game.start_daily(player)
+        assert created
+        if repetition % 2:  # also race a later slot: round 2 after a rejected first attempt
+            game.answer(run.run_id, player, 1, 1, "qzqzq")
+            game.answer(run.run_id, player, 1, 2, word_for(run))
+            run = store.get_run(run.run_id)
+        _race_one_slot(game, store, run, player, repetition)
+
+
+def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
+    for repetition in range(ROUNDS):
+        game = game_on(store, 3, repetition + 1)
+        player = f"racer-b2-{secrets.token_hex(4)}"
+        run, _ = game.start_daily(player)
+        for number in range(1, len(run.puzzle)):
+            _, run = game.answer(run.run_id, player, number, 1, word_for(run))
+
+        after = _race_one_slot(game, store, run, player, repetition, rejected=False)
+
+        assert after.completed and after.ended_by == "finished" and after.official
+        official = store.official_result(player, run.scope)
+        assert official is not None and official.run_id == run.run_id and official.score == after.score
+        assert counter_totals(store, run.scope) == (1, 1)
+        assert store.player_status(player, run.scope) == (None, True), "the active slot is free"
+
+
+# (c) One run per player ------------------------------------------------------------------------
+
+
+def test_12_concurrent_starts_by_one_player_create_one_run(store):
+    for repetition in range(ROUNDS):
+        game = game_on(store, 4, repetition + 1)  # a fresh date
+        day = game.today()
+        if repetition:  # the first race also creates the date's puzzle (12 racing generators)
+            game.daily_puzzle(day)
+        player = f"racer-c-{secrets.token_hex(4)}"
+
+        outcomes = race([partial(game.start_daily, player)] * 12)
+
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        assert len({run.run_id for run, _ in outcomes}) == 1, "every caller gets the same run"
+        assert sum(created for _, created in outcomes) == 1, "one 201, the rest 200"
+        stored = runs_of(store, player)
+        assert [run.run_id for run in stored] == [outcomes[0][0].run_id]
+        assert stored[0].official and not stored[0].completed
+        assert store.player_status(player, f"DAILY#{day}") == (stored[0].run_id, False)
+        expected = [list(r) for r in generate_puzzle(seed_for_date(SECRET, day), 10, 3)]
+        assert [list(r) for r in store.get_puzzle(f"DAILY#{day}")] == expected
+        assert all([list(r) for r in run.puzzle] == expected for run, _ in outcomes)
+
+
+# (d) Display names -----------------------------------------------------------------------------
+
+
+def test_concurrent_claims_of_one_display_name_by_different_players_give_it_to_one(store):
+    boards = Boards(store, lambda: b"cursor-key")
+    for repetition in range(ROUNDS):
+        name = f"Racer {repetition} {secrets.token_hex(3)}"
+        claims = [name, name.upper(), name.lower(), name.swapcase()] * 2
+        players = [f"racer-d-{secrets.token_hex(4)}" for _ in claims]
+
+        outcomes = race(
+            [partial(boards.set_display_name, *claim) for claim in zip(players, claims, strict=True)]
+        )
+
+        winners = [i for i, o in enumerate(outcomes) if not isinstance(o, Exception)]
+        assert len(winners) == 1, outcomes
+        losers = [o for o in outcomes if isinstance(o, Exception)]
+        assert all(isinstance(o, Conflict) and o.code == "display_name_taken" for o in losers), losers
+        holder = scan(store, f"NAME#{name.lower()}")
+        assert [item["player"]["S"] for item in holder] == [players[winners[0]]]
+        assert store.display_names(players) == {players[winners[0]]: claims[winners[0]]}
+
+
+def test_concurrent_renames_by_one_player_leave_exactly_the_name_the_profile_shows(store):
+    """A double-clicked or retried PUT /me: every call succeeds or is refused cleanly (never a
+    StaleRun, which the API turns into a 500), and afterwards the player holds one name only,
+    the one the profile shows, so no other name stays reserved for nobody to use."""
+    boards = Boards(store, lambda: b"cursor-key")
+    for repetition in range(ROUNDS):
+        player = f"racer-e-{secrets.token_hex(4)}"
+        if repetition % 2:
+            boards.set_display_name(player, f"Old {secrets.token_hex(4)}")
+        names = [f"Rename {secrets.token_hex(4)}" for _ in range(8)]
+
+        outcomes = race([partial(boards.set_display_name, player, name) for name in names])
+
+        unexpected = [o for o in outcomes if isinstance(o, Exception) and not isinstance(o, Conflict)]
+        assert unexpected == [], f"repetition {repetition}: {unexpected!r}"
+        shown = store.display_names([player])[player]
+        held = [item["pk"]["S"] for item in scan(store, "NAME#") if item["player"]["S"] == player]
+        assert held == [f"NAME#{shown.lower()}"], f"repetition {repetition}"
