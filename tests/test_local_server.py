@@ -319,3 +319,52 @@ def test_bad_tokens_are_refused():
     assert verify({**good, "aud": "someone-else"}) is None
     assert verify(good, scheme="") is None
     assert auth.verified_claims(None, SECRET) is None
+
+
+def _play_out(server, run, token=None):
+    """Answer every round of RUN correctly over HTTP; returns the final run."""
+    from shared.puzzles import answers
+
+    prefix = "/runs" if token else "/guest/runs"
+    while run["status"] == "active":
+        word = answers(run["prompt"], run["forbidden"])[0]
+        body = {"round": run["round"], "attempt": run["attempt"], "word": word}
+        status, _, reply = server.request("POST", f"{prefix}/{run['run_id']}/answers", body, token=token)
+        assert status == 200, reply
+        run = reply["run"]
+    return run
+
+
+@pytest.mark.server
+def test_over_http_a_guest_plays_a_whole_daily(server):
+    status, _, run = server.request("POST", "/guest/daily/runs")
+    assert status == 201 and run["rounds"] == 10
+    final = _play_out(server, run)
+    assert final["status"] == "completed" and final["ended_by"] == "finished" and final["official"] is False
+    assert server.request("GET", f"/guest/runs/{run['run_id']}")[2] == final
+
+
+@pytest.mark.server
+def test_over_http_a_local_user_gets_an_official_score_and_a_second_run_is_practice(server):
+    token = server.login("official-olive")
+    status, _, run = server.request("POST", "/daily/runs", token=token)
+    assert status == 201 and run["official"] is True
+    final = _play_out(server, run, token)
+    assert final["official"] is True
+    status, _, practice = server.request("POST", "/daily/runs", token=token)
+    assert status == 201 and practice["official"] is False
+    status, _, mine = server.request("GET", "/leaderboard/daily/me", token=token)
+    assert status == 200 and mine["score"] == final["score"] and mine["rank"] >= 1
+    status, _, board = server.request("GET", "/leaderboard/daily")
+    assert final["score"] in [row["score"] for row in board["rows"]]
+    assert all(row["words"] is None for row in board["rows"])  # the date is live
+
+
+@pytest.mark.server
+def test_over_http_an_expired_run_completes_by_the_injectable_clock(server):
+    token = server.login("late-larry")
+    run = server.request("POST", "/daily/runs", token=token)[2]
+    assert server.request("POST", "/local/clock", {"advance_seconds": 181})[0] == 200
+    status, _, expired = server.request("GET", f"/runs/{run['run_id']}", token=token)
+    assert status == 200 and expired["status"] == "completed" and expired["ended_by"] == "expired"
+    assert expired["completed_at"] == run["deadline"]
