@@ -1,6 +1,7 @@
 """Boards, a player's rank, and history (SPEC §4): ordered reads that cost the same for 10 or
 10 million players. See docs/leaderboards.md for the design and its limits."""
 
+import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
@@ -13,6 +14,7 @@ from shared.errors import BadRequest, Conflict, NotFound
 from shared.profiles import check_display_name, default_display_name
 from shared.store import Challenge, NameTaken, OfficialResult, Store
 
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 HISTORY_PAGE_DEFAULT = 20
 HISTORY_PAGE_MAX = 50
 
@@ -45,15 +47,16 @@ class Boards:
         return {"date": board_day.isoformat(), "status": "closed" if visible else "live", **row}
 
     def _board_date(self, day: str | None) -> date:
+        """The board's date: today by default; a past or present YYYY-MM-DD, else 400."""
         today = daily_date(self.now())
         if day is None:
             return today
         try:
+            if not _ISO_DATE.fullmatch(day):
+                raise ValueError(day)
             parsed = date.fromisoformat(day)
-        except ValueError:
-            parsed = None
-        if parsed is None or len(day) != 10:
-            raise BadRequest("A date is YYYY-MM-DD", "invalid_date")
+        except ValueError as error:
+            raise BadRequest("A date is YYYY-MM-DD", "invalid_date") from error
         if parsed > today:
             raise BadRequest("That date has not started yet", "future_date")
         return parsed
