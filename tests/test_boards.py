@@ -154,7 +154,14 @@ def test_board_orders_by_score_then_best_combo_then_longest_word(live):
         (300, 1, 4),
         (100, 9, 12),
     ]
-    assert set(body["rows"][0]) == {"rank", "display_name", "score", "best_combo", "longest_word_length", "words"}
+    assert set(body["rows"][0]) == {
+        "rank",
+        "display_name",
+        "score",
+        "best_combo",
+        "longest_word_length",
+        "words",
+    }
 
 
 def test_equal_rows_share_a_rank_1_2_2_4(live):
@@ -208,7 +215,10 @@ def test_equal_scores_differing_only_in_longest_word_rank_differently(live):
 
 def test_an_empty_board_has_no_rows_and_no_cursor(live):
     status, body, _ = board()
-    assert (status, body) == (200, {"date": DAY.isoformat(), "status": "live", "rows": [], "next_cursor": None})
+    assert (status, body) == (
+        200,
+        {"date": DAY.isoformat(), "status": "live", "rows": [], "next_cursor": None},
+    )
 
 
 def test_daily_board_without_a_date_is_today_in_central_time(live):
@@ -224,7 +234,9 @@ def test_daily_board_without_a_date_is_today_in_central_time(live):
 
 def test_board_shows_one_row_per_official_result_of_that_date_only(live):
     record_official("ann", 120, completed_at=completion(60))
-    record_official("bob", 130, completed_at=completion(60, DAY - timedelta(days=1)), day=DAY - timedelta(days=1))
+    record_official(
+        "bob", 130, completed_at=completion(60, DAY - timedelta(days=1)), day=DAY - timedelta(days=1)
+    )
 
     _, today_board, _ = board()
     _, yesterday_board, _ = board(DAY - timedelta(days=1))
@@ -241,7 +253,13 @@ def many_results(count: int, seed: int = 7) -> list[tuple[str, int, int, int, st
     a distinct completion time, written in a shuffled order."""
     rng = random.Random(seed)
     results = [
-        (f"p{i:02d}", rng.choice((100, 200, 300)), rng.choice((1, 2)), rng.choice((5, 6)), completion(1000 - i))
+        (
+            f"p{i:02d}",
+            rng.choice((100, 200, 300)),
+            rng.choice((1, 2)),
+            rng.choice((5, 6)),
+            completion(1000 - i),
+        )
         for i in range(count)
     ]
     for name, score, combo, longest, completed_at in results:
@@ -253,7 +271,8 @@ def expected_board(results: list[tuple[str, int, int, int, str]]) -> list[tuple[
     """Board order and ranks computed independently: rank = 1 + rows strictly better."""
     ordered = sorted(results, key=lambda r: (-r[1], -r[2], -r[3], r[4]))
     return [
-        (1 + sum(1 for o in results if (o[1], o[2], o[3]) > (r[1], r[2], r[3])), name_of(r[0])) for r in ordered
+        (1 + sum(1 for o in results if (o[1], o[2], o[3]) > (r[1], r[2], r[3])), name_of(r[0]))
+        for r in ordered
     ]
 
 
@@ -331,7 +350,9 @@ def test_my_rank_without_a_date_is_today(live):
 
 
 def test_my_rank_is_404_not_ranked_without_an_official_result_that_date(live):
-    record_official("ann", 100, completed_at=completion(5, DAY - timedelta(days=1)), day=DAY - timedelta(days=1))
+    record_official(
+        "ann", 100, completed_at=completion(5, DAY - timedelta(days=1)), day=DAY - timedelta(days=1)
+    )
 
     status, body, _ = call("GET", "/leaderboard/daily/me", user="ann", query={"date": DAY.isoformat()})
     assert_error(status, body, 404, "not_ranked")
@@ -350,7 +371,11 @@ def test_my_rank_needs_a_token(live):
 def test_words_are_hidden_while_the_date_is_live(live):
     record_official("ann", 100, completed_at=completion(5), words=("zygote", "quixotic"))
 
-    for path, user in (("/leaderboard/daily", None), (f"/leaderboard/daily/{DAY}", None), ("/leaderboard/daily/me", "ann")):
+    for path, user in (
+        ("/leaderboard/daily", None),
+        (f"/leaderboard/daily/{DAY}", None),
+        ("/leaderboard/daily/me", "ann"),
+    ):
         status, body, raw = call("GET", path, user=user)
         assert status == 200 and body["status"] == "live"
         rows = body.get("rows") or [body]
@@ -392,9 +417,7 @@ def test_words_are_shown_from_the_reset_plus_the_time_limit(table, day, reset_ut
 
 
 def max_age(raw: dict) -> int:
-    directives = dict(
-        part.strip().partition("=")[::2] for part in raw["headers"]["Cache-Control"].split(",")
-    )
+    directives = dict(part.strip().partition("=")[::2] for part in raw["headers"]["Cache-Control"].split(","))
     return int(directives["max-age"])
 
 
@@ -413,7 +436,9 @@ def test_cache_control_is_short_while_live_and_long_once_closed(live):
 
 def test_today_board_stays_short_cached_and_wordless_while_yesterday_closes(live):
     clock.travel_to(CLOSES + timedelta(hours=1))
-    record_official("ann", 100, completed_at=completion(5, DAY + timedelta(days=1)), day=DAY + timedelta(days=1))
+    record_official(
+        "ann", 100, completed_at=completion(5, DAY + timedelta(days=1)), day=DAY + timedelta(days=1)
+    )
 
     _, body, raw = call("GET", "/leaderboard/daily")
 
@@ -434,7 +459,12 @@ def test_challenge_board_ranks_like_the_daily_and_hides_words_until_closed_plus_
 
     status, body, raw = call_daily("GET", path)
     assert status == 200 and body["status"] == "live"
-    assert ranks_and_names(body["rows"]) == [(1, name_of("c")), (2, name_of("b")), (2, name_of("a")), (4, name_of("d"))]
+    assert ranks_and_names(body["rows"]) == [
+        (1, name_of("c")),
+        (2, name_of("b")),
+        (2, name_of("a")),
+        (4, name_of("d")),
+    ]
     assert all(row["words"] is None for row in body["rows"]) and "timer" not in raw["body"]
 
     shown_from = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
@@ -482,7 +512,9 @@ def test_a_future_date_is_400(live, day):
 
 
 def test_tomorrow_in_central_time_is_future_even_when_it_is_already_that_date_in_utc(table):
-    clock.travel_to(reset_instant(DAY + timedelta(days=1)) - timedelta(minutes=30))  # 23:30 Central, 05:30 UTC
+    clock.travel_to(
+        reset_instant(DAY + timedelta(days=1)) - timedelta(minutes=30)
+    )  # 23:30 Central, 05:30 UTC
     status, body, _ = board(DAY + timedelta(days=1))
     assert_error(status, body, 400, "future_date")
     assert board(DAY)[0] == 200

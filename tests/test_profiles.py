@@ -90,7 +90,14 @@ def test_an_invalid_display_name_is_400_and_changes_nothing(table, name):
 
 
 @pytest.mark.parametrize(
-    "body", [{}, {"display_name": None}, {"display_name": 123}, {"display_name": ["Ann"]}, {"display_name": "Ann", "x": 1}]
+    "body",
+    [
+        {},
+        {"display_name": None},
+        {"display_name": 123},
+        {"display_name": ["Ann"]},
+        {"display_name": "Ann", "x": 1},
+    ],
 )
 def test_a_malformed_profile_body_is_400(table, body):
     status, reply, _ = call("PUT", "/me", body, user="ann")
@@ -198,7 +205,11 @@ def test_a_case_change_racing_a_rename_does_not_keep_the_other_name_held(table, 
 
 
 def test_profile_routes_need_a_token(table):
-    for method, path, body in (("GET", "/me", None), ("PUT", "/me", {"display_name": "Ann"}), ("GET", "/me/history", None)):
+    for method, path, body in (
+        ("GET", "/me", None),
+        ("PUT", "/me", {"display_name": "Ann"}),
+        ("GET", "/me/history", None),
+    ):
         status, reply, _ = call(method, path, body)
         assert_error(status, reply, 401, "unauthorized")
 
@@ -221,7 +232,9 @@ def ann_history() -> list[tuple[str, str | None, str]]:
         day = DAY - timedelta(days=days_ago)
         result = record_official("ann", 100 + days_ago, 2, 5, completed_at=completion(3600, day), day=day)
         written.append((result.date, None, result.completed_at))
-    record_official("bob", 500, completed_at=completion(60, DAY - timedelta(days=1)), day=DAY - timedelta(days=1))
+    record_official(
+        "bob", 500, completed_at=completion(60, DAY - timedelta(days=1)), day=DAY - timedelta(days=1)
+    )
     record_official("bob", 500, completed_at=completion(60), day=DAY)
     for challenge, days_ago in ((closed, 9), (still_open, 1)):
         done = NOON - timedelta(days=days_ago, hours=-1)
@@ -230,7 +243,11 @@ def ann_history() -> list[tuple[str, str | None, str]]:
             "ann", 77, 1, 4, completed_at=iso(done), day=day, challenge_id=challenge.challenge_id
         )
         record_official(
-            "carol", 99, completed_at=iso(done - timedelta(minutes=1)), day=day, challenge_id=challenge.challenge_id
+            "carol",
+            99,
+            completed_at=iso(done - timedelta(minutes=1)),
+            day=day,
+            challenge_id=challenge.challenge_id,
         )
         written.append((result.date, challenge.challenge_id, result.completed_at))
     return sorted(written, key=lambda item: item[2], reverse=True)
@@ -253,7 +270,9 @@ def test_history_lists_official_results_newest_first_and_pages(live):
 
     for limit in (1, 2, 4, 6, 50):
         items = [item for page in whole_history("ann", limit) for item in page]
-        assert [(i["date"], i["challenge_id"], i["completed_at"]) for i in items] == expected, f"limit={limit}"
+        assert [(i["date"], i["challenge_id"], i["completed_at"]) for i in items] == expected, (
+            f"limit={limit}"
+        )
 
 
 def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(live):
@@ -304,7 +323,12 @@ def test_a_forged_or_another_players_history_cursor_is_400(live):
     cursor = page["next_cursor"]
     _, board, _ = call("GET", f"/leaderboard/daily/{DAY}", query={"limit": "1"})
 
-    for forged in (cursor[:-4], cursor[:20] + ("A" if cursor[20] != "A" else "B") + cursor[21:], "abc", board["next_cursor"]):
+    for forged in (
+        cursor[:-4],
+        cursor[:20] + ("A" if cursor[20] != "A" else "B") + cursor[21:],
+        "abc",
+        board["next_cursor"],
+    ):
         status, body, _ = call("GET", "/me/history", user="ann", query={"cursor": forged})
         assert_error(status, body, 400, "invalid_cursor")
     status, body, _ = call("GET", "/me/history", user="bob", query={"cursor": cursor})

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.dictionary import words
 from shared.models import (
     AnswerReply,
     AnswerRequest,
@@ -26,6 +27,7 @@ from shared.runs import public_view
 from shared.wiring import boards, game
 
 app = api.make_resolver()
+words()  # load the dictionary during the cold start, not on the first answer
 
 
 def _started(run_and_created: tuple) -> Response[RunView]:

@@ -124,6 +124,7 @@ def prod(synth: Synth) -> Synthesized:
     return synth.stacks["prod"]
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # Under `pytest -n ... --dist loadgroup`, keep these tests on one worker: one synth, not one
     # per worker.
