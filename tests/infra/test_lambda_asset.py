@@ -18,7 +18,7 @@ import pytest
 from infra.build_asset import PYTHON_VERSION, build, folder_size
 from shared.routes import HANDLERS, RESET_HANDLER
 
-pytestmark = pytest.mark.infra
+pytestmark = pytest.mark.infra  # pip-installs the dependencies on its first run
 
 ELF_MAGIC = b"\x7fELF"
 EM_AARCH64 = 183  # e_machine of an arm64 ELF file

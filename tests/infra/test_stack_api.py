@@ -3,11 +3,14 @@ routes only; plus Cognito, CORS, throttling and access logs."""
 
 import json
 
+import pytest
 from aws_cdk.assertions import Match
 
 from infra.api import ACCESS_LOG_FORMAT
 from infra.config import DEV_ORIGINS
 from shared.routes import ROUTES
+
+pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
 
 def _routes(synth):
@@ -60,6 +63,7 @@ def test_user_pool_allows_self_sign_up_with_email(dev):
         {
             "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": False},
             "UsernameAttributes": ["email"],
+            "UsernameConfiguration": {"CaseSensitive": False},
             "AutoVerifiedAttributes": ["email"],
         },
     )

@@ -11,6 +11,8 @@ from cfnlint.api import ManualArgs, lint_file
 from infra.checks import add_checks
 from shared.routes import ROUTES
 
+pytestmark = pytest.mark.infra  # synthesizes the CDK app
+
 # cfn-lint's W3005 flags the DependsOn that CDK's Function adds on its own role, which the GetAtt
 # of the role already implies: redundant, harmless, and not ours to remove.
 CFN_LINT_IGNORED = ["W3005"]

@@ -4,6 +4,8 @@ import pytest
 
 from infra.config import ConfigError
 
+pytestmark = pytest.mark.infra  # needs aws-cdk-lib (the infra extra)
+
 
 @pytest.fixture
 def asset(tmp_path):

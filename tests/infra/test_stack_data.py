@@ -1,8 +1,11 @@
 """The table and the puzzle seed: built from shared.table, protected in prod only."""
 
+import pytest
 from aws_cdk.assertions import Match
 
 from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
+
+pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
 
 def test_table_is_on_demand_with_point_in_time_recovery_and_ttl(dev):

@@ -8,6 +8,8 @@ from infra.build_asset import PYTHON_VERSION
 from infra.functions import RUNTIME
 from shared.routes import HANDLERS, RESET_HANDLER
 
+pytestmark = pytest.mark.infra  # synthesizes the CDK app
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ENTRY_POINTS = {**HANDLERS, "reset": RESET_HANDLER}
 MEMORY = {"validate": 512, "daily": 1024, "leaderboard": 1024, "reset": 1024}

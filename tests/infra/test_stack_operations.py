@@ -6,6 +6,8 @@ import pytest
 
 from infra.operations import GAME_COUNTERS
 
+pytestmark = pytest.mark.infra  # synthesizes the CDK app
+
 
 def _alarms(synth):
     return {

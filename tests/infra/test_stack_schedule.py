@@ -2,6 +2,10 @@
 
 import json
 
+import pytest
+
+pytestmark = pytest.mark.infra  # synthesizes the CDK app
+
 
 def test_schedule_is_midnight_in_chicago_time(dev):
     _, schedule = dev.only("AWS::Scheduler::Schedule")

@@ -1,0 +1,180 @@
+"""The HTTP API: every route of shared.routes, Cognito sign-in, and a JWT authorizer on player routes.
+
+API Gateway verifies the token before a player route's function runs; the handlers read the
+caller from `requestContext.authorizer.jwt.claims`, exactly as `make run`'s stand-in hands them.
+"""
+
+import json
+from collections.abc import Mapping, Sequence
+
+import jsii
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_apigateway as apigateway
+from aws_cdk import aws_apigatewayv2 as apigwv2
+from aws_cdk import aws_apigatewayv2_authorizers as authorizers
+from aws_cdk import aws_apigatewayv2_integrations as integrations
+from aws_cdk import aws_cognito as cognito
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from infra.checks import acknowledge
+from shared.routes import ROUTES
+
+# One JSON object per request, with the HTTP API's own $context variables. No claims or bodies:
+# a request is traced by its id and route, not by who sent it.
+ACCESS_LOG_FORMAT = {
+    "requestId": "$context.requestId",
+    "requestTime": "$context.requestTime",
+    "ip": "$context.identity.sourceIp",
+    "userAgent": "$context.identity.userAgent",
+    "routeKey": "$context.routeKey",
+    "status": "$context.status",
+    "protocol": "$context.protocol",
+    "responseLength": "$context.responseLength",
+    "responseLatency": "$context.responseLatency",
+    "integrationLatency": "$context.integrationLatency",
+    "integrationError": "$context.integrationErrorMessage",
+    "authorizerError": "$context.authorizer.error",
+}
+
+
+@jsii.implements(apigwv2.IAccessLogSettings)
+class _AccessLogSettings:
+    """The stage's access-log settings (an interface in CDK, so Python implements it)."""
+
+    def __init__(self, log_group: logs.ILogGroup) -> None:
+        self._destination = apigwv2.LogGroupLogDestination(log_group)
+
+    @property
+    def destination(self) -> apigwv2.IAccessLogDestination:
+        return self._destination
+
+    @property
+    def format(self) -> apigateway.AccessLogFormat:
+        return apigateway.AccessLogFormat.custom(json.dumps(ACCESS_LOG_FORMAT))
+
+
+class Api(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        stage: str,
+        production: bool,
+        functions: Mapping[str, lambda_.IFunction],
+        allowed_origins: Sequence[str],
+        throttle_rate: float,
+        throttle_burst: int,
+        log_retention: logs.RetentionDays,
+        log_removal: RemovalPolicy,
+    ) -> None:
+        super().__init__(scope, id)
+        self._cognito(production)
+
+        self.api = apigwv2.HttpApi(
+            self,
+            "HttpApi",
+            api_name=f"WordSQD-{stage}",
+            description="WordSQD game API",
+            # Our own $default stage below carries the throttling and access logs.
+            create_default_stage=False,
+            # API Gateway answers CORS preflights itself, before any authorizer runs.
+            cors_preflight=apigwv2.CorsPreflightOptions(
+                allow_origins=list(allowed_origins),
+                allow_methods=[
+                    apigwv2.CorsHttpMethod.GET,
+                    apigwv2.CorsHttpMethod.POST,
+                    apigwv2.CorsHttpMethod.PUT,
+                ],
+                allow_headers=["authorization", "content-type"],
+                max_age=Duration.hours(1),
+            ),
+        )
+        self.access_logs = logs.LogGroup(
+            self, "AccessLogs", retention=log_retention, removal_policy=log_removal
+        )
+        self.stage = apigwv2.HttpStage(
+            self,
+            "DefaultStage",
+            http_api=self.api,
+            stage_name="$default",
+            auto_deploy=True,
+            throttle=apigwv2.ThrottleSettings(rate_limit=throttle_rate, burst_limit=throttle_burst),
+            access_log_settings=_AccessLogSettings(self.access_logs),
+        )
+
+        # The route table is the single source of truth: `make run` serves the same one.
+        targets = {
+            name: integrations.HttpLambdaIntegration(f"{name.capitalize()}Integration", function)
+            for name, function in functions.items()
+        }
+        for route in ROUTES:
+            [created] = self.api.add_routes(
+                path=route.path,
+                methods=[apigwv2.HttpMethod[route.method]],
+                integration=targets[route.function],
+                authorizer=(self.authorizer if route.access == "player" else apigwv2.HttpNoneAuthorizer()),
+            )
+            if route.access == "public":
+                acknowledge(
+                    created,
+                    "AwsSolutions-APIG4",
+                    "Public by design (SPEC §5): no account needed for this route.",
+                )
+
+    def _cognito(self, production: bool) -> None:
+        self.user_pool = cognito.UserPool(
+            self,
+            "Players",
+            self_sign_up_enabled=True,
+            sign_in_aliases=cognito.SignInAliases(email=True),
+            sign_in_case_sensitive=False,  # Ann@Example.com is ann@example.com; fixed at creation
+            auto_verify=cognito.AutoVerifiedAttrs(email=True),
+            standard_attributes=cognito.StandardAttributes(
+                email=cognito.StandardAttribute(required=True, mutable=True)
+            ),
+            account_recovery=cognito.AccountRecovery.EMAIL_ONLY,
+            password_policy=cognito.PasswordPolicy(
+                min_length=10,
+                require_lowercase=True,
+                require_uppercase=True,
+                require_digits=True,
+                require_symbols=True,
+            ),
+            # Players may add an authenticator app; nobody is forced to (see the acknowledgement).
+            mfa=cognito.Mfa.OPTIONAL,
+            mfa_second_factor=cognito.MfaSecondFactor(otp=True, sms=False),
+            feature_plan=cognito.FeaturePlan.ESSENTIALS,
+            deletion_protection=production,
+            removal_policy=RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY,
+        )
+        acknowledge(
+            self.user_pool,
+            "AwsSolutions-COG2",
+            "A casual game: MFA is offered (authenticator app) but not forced on players.",
+        )
+        acknowledge(
+            self.user_pool,
+            "AwsSolutions-COG8",
+            "Plus tier threat protection is billed per player; accounts hold only game scores.",
+        )
+        # A browser app cannot keep a secret; it signs in with SRP and gets tokens directly.
+        self.client = self.user_pool.add_client(
+            "WebClient",
+            generate_secret=False,
+            auth_flows=cognito.AuthFlow(user_srp=True),
+            disable_o_auth=True,
+            prevent_user_existence_errors=True,
+            id_token_validity=Duration.hours(1),
+            access_token_validity=Duration.hours(1),
+            refresh_token_validity=Duration.days(30),
+        )
+        self.authorizer = authorizers.HttpUserPoolAuthorizer(
+            "PlayerAuthorizer", self.user_pool, user_pool_clients=[self.client]
+        )
+
+    @property
+    def url(self) -> str:
+        return self.stage.url

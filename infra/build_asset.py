@@ -1,0 +1,149 @@
+"""Build the one Lambda asset folder without Docker: `python -m infra.build_asset` (`make build`).
+
+The folder (build/lambda by default) holds
+- the runtime dependencies of pyproject.toml's `[project].dependencies`, installed by pip as
+  prebuilt wheels for the Lambda platform (Linux arm64, CPython 3.12), whatever this machine is;
+- the code every function imports from the repository root: functions/ and shared/;
+- the word list: dictionary/'s data files (*.txt, *.tsv), not its build script.
+
+pip runs only when the dependency list or the target platform changed (a stamp file beside the
+folder records what was installed), and only changed code files are rewritten, so a second build
+takes a fraction of a second. Same inputs give byte-identical files, hence the same CDK asset hash and
+no needless redeploys.
+"""
+
+import argparse
+import fcntl
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "build" / "lambda"
+
+# The Lambda runtime the wheels are for; infra.functions.RUNTIME must name the same Python.
+PYTHON_VERSION = "3.12"
+PLATFORM = "manylinux2014_aarch64"  # Lambda arm64 (Graviton), glibc 2.17+
+
+CODE_DIRS = ("functions", "shared")
+DICTIONARY_FILES = ("*.txt", "*.tsv")
+
+
+def runtime_dependencies() -> list[str]:
+    with (REPO_ROOT / "pyproject.toml").open("rb") as f:
+        return list(tomllib.load(f)["project"]["dependencies"])
+
+
+def _stamp_path(out: Path) -> Path:
+    # Beside the folder, not in it: the stamp must not become part of the deployed asset.
+    return out.with_name(out.name + ".stamp.json")
+
+
+def _install_dependencies(out: Path, dependencies: list[str]) -> None:
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    subprocess.run(
+        [
+            sys.executable, "-m", "pip", "install",
+            "--quiet", "--disable-pip-version-check", "--no-warn-script-location",
+            "--platform", PLATFORM,
+            "--implementation", "cp",
+            "--python-version", PYTHON_VERSION,
+            "--only-binary=:all:",  # never build from source: it would build for this machine
+            "--no-compile",  # this interpreter's .pyc files would be useless on Lambda's
+            "--target", str(out),
+            *dependencies,
+        ],
+        check=True,
+    )  # fmt: skip
+    # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
+    shutil.rmtree(out / "bin", ignore_errors=True)
+
+
+def _code_files() -> dict[str, Path]:
+    """Asset-relative path -> source file, for everything copied from the repository."""
+    files = {}
+    for name in CODE_DIRS:
+        for path in (REPO_ROOT / name).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                files[path.relative_to(REPO_ROOT).as_posix()] = path
+    for pattern in DICTIONARY_FILES:
+        for path in (REPO_ROOT / "dictionary").glob(pattern):
+            files[f"dictionary/{path.name}"] = path
+    return files
+
+
+def _sync_code(out: Path) -> None:
+    """Make out/functions, out/shared and out/dictionary mirror the repository. Only changed files
+    are rewritten, each by an atomic rename, so a synth reading the folder never sees a hole."""
+    wanted = _code_files()
+    for name in (*CODE_DIRS, "dictionary"):
+        for path in sorted((out / name).rglob("*"), reverse=True):  # files before their folders
+            relative = path.relative_to(out).as_posix()
+            if path.is_file() and relative not in wanted:
+                path.unlink()
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+    for relative, source in wanted.items():
+        target = out / relative
+        if target.is_file() and filecmp.cmp(source, target, shallow=False):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        shutil.copy2(source, partial)
+        os.replace(partial, target)
+
+
+def build(out: Path = DEFAULT_OUT, *, force: bool = False) -> Path:
+    """Write the asset folder `out` and return it; reinstall dependencies only when needed."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # One build at a time per folder: `make build` and a test run may overlap.
+    with out.with_name(out.name + ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(out, force)
+
+
+def _build(out: Path, force: bool) -> Path:
+    stamp = {
+        "python": PYTHON_VERSION,
+        "platform": PLATFORM,
+        "dependencies": runtime_dependencies(),
+    }
+    stamp_path = _stamp_path(out)
+    current = json.loads(stamp_path.read_text()) if stamp_path.exists() else None
+    if force or current != stamp or not out.is_dir():
+        stamp_path.unlink(missing_ok=True)  # a failed install must not look finished
+        _install_dependencies(out, stamp["dependencies"])
+        stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
+    _sync_code(out)
+    # Bytecode of this machine's interpreter (left by anything that imported from the folder) is
+    # dead weight on Lambda's.
+    for cache in list(out.rglob("__pycache__")):
+        shutil.rmtree(cache)
+    return out
+
+
+def folder_size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="asset folder to write")
+    parser.add_argument("--force", action="store_true", help="reinstall the dependencies")
+    args = parser.parse_args()
+    started = time.monotonic()
+    out = build(args.out, force=args.force)
+    size_mb = folder_size(out) / 1e6
+    print(f"{out}: {size_mb:.0f} MB, built in {time.monotonic() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
