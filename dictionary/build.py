@@ -59,9 +59,7 @@ def download_deb(dest: Path) -> Path:
     try:
         subprocess.run(["apt-get", "download", spec], cwd=dest, check=True)
     except FileNotFoundError:
-        raise BuildError(
-            "apt-get not found; download the .deb elsewhere and pass --deb PATH"
-        ) from None
+        raise BuildError("apt-get not found; download the .deb elsewhere and pass --deb PATH") from None
     except subprocess.CalledProcessError as exc:
         raise BuildError(
             f"`apt-get download {spec}` failed (exit {exc.returncode}); "

@@ -124,6 +124,21 @@ class Api(Construct):
                     "Public by design (SPEC §5): no account needed for this route.",
                 )
 
+        # Without a catch-all, API Gateway itself answers an unknown route or a wrong method with
+        # {"message": "Not Found"}; this route lets a function answer 404/405 in the SPEC envelope.
+        catch_all = apigwv2.HttpRoute(
+            self,
+            "CatchAll",
+            http_api=self.api,
+            route_key=apigwv2.HttpRouteKey.DEFAULT,
+            integration=targets["validate"],
+        )
+        acknowledge(
+            catch_all,
+            "AwsSolutions-APIG4",
+            "Answers only 404/405 errors for routes that do not exist; no data behind it.",
+        )
+
     def _cognito(self, production: bool) -> None:
         self.user_pool = cognito.UserPool(
             self,

@@ -32,9 +32,10 @@ def tie_key(score: int, best_combo: int, longest: int) -> tuple[int, int, int]:
     return (score, best_combo, longest)
 
 
-def rank_key(score: int, best_combo: int, longest: int, completed_at: str, player: str) -> str:
-    """A string that sorts rows in board order (best first; earlier completion first on ties)."""
-    return f"{_MAX - score:08d}#{_MAX - best_combo:08d}#{_MAX - longest:08d}#{completed_at}#{player}"
+def rank_key(score: int, best_combo: int, longest: int, completed_at: str, run_id: str) -> str:
+    """A string that sorts rows in board order (best first; earlier completion first on ties).
+    It ends with the run id, not the player's, because cursors carry it to clients."""
+    return f"{_MAX - score:08d}#{_MAX - best_combo:08d}#{_MAX - longest:08d}#{completed_at}#{run_id}"
 
 
 def assign_ranks(

@@ -112,7 +112,7 @@ class Boards:
                     "rank": ranks[-1],
                     "tie": list(keys[-1]),
                     "after": rank_key(
-                        last.score, last.best_combo, last.longest_word_length, last.completed_at, last.player
+                        last.score, last.best_combo, last.longest_word_length, last.completed_at, last.run_id
                     ),
                 },
                 self.cursor_key(),

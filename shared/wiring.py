@@ -3,6 +3,7 @@
 from functools import cache
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
+from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
 from shared.dictionary import words
 from shared.dynamo import DynamoStore
@@ -16,6 +17,8 @@ from shared.settings import settings
 def record(metric: str, reason: str | None = None) -> None:
     """Game events become Powertools metrics (EMF); the answer's reason is a dimension of its own
     metric only, so it does not leak onto the other metrics of the invocation."""
+    if is_metrics_disabled():  # single_metric would print even when metrics are disabled
+        return
     if reason is None:
         metrics.add_metric(name=metric, unit=MetricUnit.Count, value=1)
         return

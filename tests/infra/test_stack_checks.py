@@ -80,4 +80,5 @@ def test_only_public_routes_are_acknowledged_as_unauthorized(dev):
         for route in dev.resources("AWS::ApiGatewayV2::Route").values()
         if any(rule["id"] == "AwsSolutions-APIG4" for rule in _acknowledged(route))
     }
-    assert acknowledged == {f"{r.method} {r.path}" for r in ROUTES if r.access == "public"}
+    public = {f"{r.method} {r.path}" for r in ROUTES if r.access == "public"}
+    assert acknowledged == public | {"$default"}  # the catch-all answers only 404/405
