@@ -6,6 +6,7 @@ failures, transaction cancellations and throttling become the domain errors of s
 """
 
 import json
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -25,10 +26,14 @@ from shared.store import ActiveRunExists, Challenge, NameTaken, OfficialResult, 
 
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
+_TRANSACTION_TRIES = 4
+# Error codes of a throttled request, and the cancellation-reason codes of a throttled transaction.
 _THROTTLING = {
     "ProvisionedThroughputExceededException",
     "ThrottlingException",
     "RequestLimitExceeded",
+    "ProvisionedThroughputExceeded",
+    "ThrottlingError",
 }
 
 
@@ -70,26 +75,30 @@ class DynamoStore:
             raise
 
     def _transact(self, items: list[dict]) -> list[str]:
-        """Run a transaction; returns [] on success, else each item's cancellation code."""
+        """Run a transaction; returns [] on success, else each item's cancellation code.
+
+        A transaction that collides with another on the same item (the rank counters at the
+        midnight rush) is cancelled with TransactionConflict: it is tried again after a short
+        random pause, and only a lasting conflict becomes Throttled (429)."""
         for entry in items:
             next(iter(entry.values()))["TableName"] = self.table
-        try:
-            self.client.transact_write_items(TransactItems=items)
-            return []
-        except ClientError as error:
-            code = error.response["Error"]["Code"]
-            if code == "TransactionCanceledException":
-                reasons = error.response.get("CancellationReasons") or []
-                codes = [r.get("Code", "None") for r in reasons]
-                if (
-                    any(c in _THROTTLING or c == "TransactionConflict" for c in codes)
-                    and "ConditionalCheckFailed" not in codes
-                ):
+        for attempt in range(_TRANSACTION_TRIES):
+            try:
+                self.client.transact_write_items(TransactItems=items)
+                return []
+            except ClientError as error:
+                code = error.response["Error"]["Code"]
+                if code in _THROTTLING:
                     raise Throttled("The game is busy; try again shortly") from error
-                return codes or ["ConditionalCheckFailed"]
-            if code in _THROTTLING:
-                raise Throttled("The game is busy; try again shortly") from error
-            raise
+                if code != "TransactionCanceledException":
+                    raise
+                codes = [r.get("Code", "None") for r in error.response.get("CancellationReasons") or []]
+                if "ConditionalCheckFailed" in codes or not codes:
+                    return codes or ["ConditionalCheckFailed"]
+                if any(c in _THROTTLING for c in codes) or attempt == _TRANSACTION_TRIES - 1:
+                    raise Throttled("The game is busy; try again shortly") from error
+                time.sleep(random.uniform(0.01, 0.04) * 2**attempt)
+        raise AssertionError("unreachable")
 
     # Puzzles and challenges ---------------------------------------------------------------
 
