@@ -8,24 +8,15 @@ not assertions. `make bench`. The board is filled with the store's own item shap
 """
 
 import math
-import os
 import random
-import sys
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-for name, value in {
-    "AWS_ACCESS_KEY_ID": "testing",
-    "AWS_SECRET_ACCESS_KEY": "testing",
-    "AWS_SESSION_TOKEN": "testing",
-    "AWS_DEFAULT_REGION": "us-east-1",
-}.items():
-    os.environ[name] = value
-os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
+from offline import use_offline_env
+
+use_offline_env()
 
 import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402

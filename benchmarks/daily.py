@@ -12,28 +12,12 @@ import contextlib
 import io
 import json
 import os
-import sys
 import warnings
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.update(
-    {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_SESSION_TOKEN": "testing",
-        "AWS_DEFAULT_REGION": "us-east-1",
-        "TABLE_NAME": "wordsqd-bench",
-        "PUZZLE_SEED": "bench-seed",
-        "POWERTOOLS_SERVICE_NAME": "wordsqd",
-        "POWERTOOLS_METRICS_NAMESPACE": "WordSQD",
-        "POWERTOOLS_TRACE_DISABLED": "true",
-        "POWERTOOLS_METRICS_DISABLED": "true",
-        "POWERTOOLS_LOG_LEVEL": "WARNING",
-    }
-)
-os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
+from offline import use_offline_env
+
+use_offline_env()
 
 import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402

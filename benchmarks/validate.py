@@ -16,24 +16,10 @@ import subprocess
 import sys
 import time
 import timeit
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-ENV = {
-    "AWS_ACCESS_KEY_ID": "testing",
-    "AWS_SECRET_ACCESS_KEY": "testing",
-    "AWS_SESSION_TOKEN": "testing",
-    "AWS_DEFAULT_REGION": "us-east-1",
-    "TABLE_NAME": "wordsqd-bench",
-    "PUZZLE_SEED": "bench-seed",
-    "POWERTOOLS_SERVICE_NAME": "wordsqd",
-    "POWERTOOLS_METRICS_NAMESPACE": "WordSQD",
-    "POWERTOOLS_TRACE_DISABLED": "true",
-    "POWERTOOLS_LOG_LEVEL": "WARNING",
-}
-os.environ.update(ENV)
-os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
+from offline import REPO, use_offline_env
+
+use_offline_env()
 CHILD_ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 from local.events import LambdaContext, http_event  # noqa: E402
