@@ -7,6 +7,7 @@ rules of shared/runs.py, and writes the result back with conditional writes. No 
 import secrets
 from collections.abc import Callable, Set
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from shared import clock
 from shared.clock import iso, parse_iso
@@ -18,6 +19,7 @@ from shared.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
 from shared.store import ActiveRunExists, Challenge, OfficialResult, OfficialTaken, StaleRun, Store
 
 Recorder = Callable[..., None]
+T = TypeVar("T")
 _MAX_TRIES = 5  # optimistic-lock retries before answering 429
 
 
@@ -106,7 +108,8 @@ class Game:
         self, player: str | None, kind: str, day: str, puzzle: list[Round], challenge_id: str | None
     ) -> tuple[Run, bool]:
         scope = f"CHALLENGE#{challenge_id}" if challenge_id else f"DAILY#{day}"
-        for _ in range(_MAX_TRIES):
+
+        def attempt() -> tuple[Run, bool]:
             official = False
             if player is not None:
                 active_id, has_official = self.store.player_status(player, scope)
@@ -114,54 +117,55 @@ class Game:
                     active = self._refresh(self.store.get_run(active_id))
                     if active is not None and not active.completed:
                         return active, False
-                    continue  # it just expired and completed: look again
+                    raise StaleRun(active_id)  # it has just completed: look again
                 official = not has_official
             run = new_run(
                 secrets.token_urlsafe(16), kind, day, puzzle, self.now(), player, official, challenge_id
             )
             try:
                 self.store.create_run(run)
-            except ActiveRunExists:
-                continue
+            except ActiveRunExists as error:
+                raise StaleRun(run.run_id) from error  # a concurrent start won: return its run
             self.record("RunsStarted")
             return run, True
-        raise Throttled("Too many concurrent starts; try again")
+
+        return self._retry(attempt)
 
     def get_run(self, run_id: str, player: str | None) -> Run:
         """The caller's run (a guest's by its id alone), completed first if its time is up."""
-        for _ in range(_MAX_TRIES):
-            try:
-                return self._refresh(self._load(run_id, player))
-            except StaleRun:
-                continue
-        raise Throttled("The run is busy; try again")
+        return self._retry(lambda: self._refresh(self._load(run_id, player)))
 
     def answer(
-        self, run_id: str, player: str | None, round_number: int, attempt: int, word: str
+        self, run_id: str, player: str | None, round_number: int, attempt_number: int, word: str
     ) -> tuple[AnswerResult, Run]:
-        for _ in range(_MAX_TRIES):
+        def attempt() -> tuple[AnswerResult, Run]:
             run = self._refresh(self._load(run_id, player))
-            result = answer(run, round_number, attempt, word, self.now(), self.dictionary())
-            if result.replayed:
-                return result, run
-            try:
+            result = answer(run, round_number, attempt_number, word, self.now(), self.dictionary())
+            if not result.replayed:
                 self._persist(run)
-            except StaleRun:
-                continue
-            self.record("Answers", reason=result.reason or "accepted")
+                self.record("Answers", reason=result.reason or "accepted")
             return result, run
-        raise Throttled("The run is busy; try again")
+
+        return self._retry(attempt)
 
     def skip(self, run_id: str, player: str | None, round_number: int) -> Run:
-        for _ in range(_MAX_TRIES):
+        def attempt() -> Run:
             run = self._refresh(self._load(run_id, player))
-            if not skip(run, round_number, self.now()):
-                return run
-            try:
+            if skip(run, round_number, self.now()):
                 self._persist(run)
+            return run
+
+        return self._retry(attempt)
+
+    @staticmethod
+    def _retry(attempt: Callable[[], T]) -> T:
+        """Run ATTEMPT again from a fresh read when another request changed the state first
+        (every write is conditional on what was read); a lasting contest is 429."""
+        for _ in range(_MAX_TRIES):
+            try:
+                return attempt()
             except StaleRun:
                 continue
-            return run
         raise Throttled("The run is busy; try again")
 
     def _load(self, run_id: str, player: str | None) -> Run:
@@ -228,12 +232,9 @@ class Game:
         wait = (parse_iso(run.deadline) - self.now()).total_seconds()
         if wait > 0:
             sleep(wait)
-        for _ in range(_MAX_TRIES):
-            run = self.store.get_run(run_id)
-            if run is None or run.completed:
-                return 0
-            try:
-                return 1 if self._refresh(run) and run.completed else 0
-            except StaleRun:
-                continue
-        return 0
+
+        def attempt() -> int:
+            fresh = self._refresh(self.store.get_run(run_id))
+            return 1 if fresh is not None and fresh.completed and fresh.ended_by == "expired" else 0
+
+        return self._retry(attempt)

@@ -9,6 +9,7 @@ from functions.daily.handler import handler
 from local.events import LambdaContext
 from shared import clock, wiring
 from shared.puzzles import answers
+from shared.store import StaleRun
 from tests.conftest import Api
 
 call = Api(handler)
@@ -279,3 +280,22 @@ def test_reset_job_stores_the_puzzle_and_completes_the_previous_dates_expired_ru
 def test_reset_handler_runs_as_the_schedule_invokes_it(table):
     summary = reset.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="r"))
     assert summary["runs_completed"] == 0 and wiring.store().get_puzzle(f"DAILY#{summary['date']}")
+
+
+def test_a_write_that_loses_a_race_while_expiring_a_run_is_retried_not_a_500(table, monkeypatch):
+    run = call("POST", "/daily/runs", user="ann")[1]
+    store = wiring.store()
+    original, lost = store.complete_run, []
+
+    def lose_first_race(stored_run, official):
+        if not lost:
+            lost.append(stored_run.run_id)
+            raise StaleRun(stored_run.run_id)
+        return original(stored_run, official)
+
+    monkeypatch.setattr(store, "complete_run", lose_first_race)
+    clock.advance(181)
+    body = {"round": 1, "attempt": 1, "word": good_word(run)}
+    status, reply, _ = call("POST", f"/runs/{run['run_id']}/answers", body, user="ann")
+    assert lost and status == 409 and reply["error"]["code"] == "run_completed"
+    assert reply["run"]["ended_by"] == "expired"
