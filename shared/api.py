@@ -82,39 +82,56 @@ def _describe(errors: Any) -> str:
     return "; ".join(parts) or "Malformed request"
 
 
-def guard(event: dict) -> dict | None:
-    """Checks that come before any parsing: a player route needs a verified caller (401 first),
-    and a body may not exceed 4 KiB (413). Returns the error reply, or None to go on."""
+class _Refused(Exception):
+    """A request refused before routing, with its reply."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.reply = {
+            "statusCode": status,
+            "headers": {"Content-Type": "application/json"},
+            "body": json.dumps({"error": {"code": code, "message": message}}),
+            "isBase64Encoded": False,
+        }
+
+
+def checked_event(event: dict) -> dict:
+    """Checks that come before any routing, in SPEC order: a player route needs a verified caller
+    (401 first); a body may not exceed 4 KiB (413) and must be UTF-8 JSON (400). Returns the event
+    with its body as plain JSON text, whatever Content-Type said (the API speaks only JSON, and
+    `curl -d` sends a form type by default); raises _Refused otherwise."""
     if _ACCESS.get(event.get("routeKey", "")) == "player" and not caller_claims(event):
-        return _raw_error(401, "unauthorized", "A valid token is required")
+        raise _Refused(401, "unauthorized", "A valid token is required")
     body = event.get("body") or ""
     try:
-        size = len(base64.b64decode(body)) if event.get("isBase64Encoded") else len(body.encode())
-    except (ValueError, UnicodeEncodeError):
-        return _raw_error(400, "bad_request", "The body could not be decoded")
-    if size > MAX_BODY_BYTES:
-        return _raw_error(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
-    return None
-
-
-def _raw_error(status: int, code: str, message: str) -> dict:
+        raw = base64.b64decode(body, validate=True) if event.get("isBase64Encoded") else body.encode()
+    except (ValueError, UnicodeEncodeError) as error:
+        raise _Refused(400, "bad_request", "The body could not be decoded") from error
+    if len(raw) > MAX_BODY_BYTES:
+        raise _Refused(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
+    if not raw:
+        return event
+    try:
+        text = raw.decode("utf-8")
+        # Parsing here also refuses what would break later: lone surrogates and deep nesting.
+        json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")
+    except (ValueError, RecursionError, UnicodeError) as error:
+        raise _Refused(400, "bad_request", "The body is not UTF-8 JSON") from error
+    headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
     return {
-        "statusCode": status,
-        "headers": {"Content-Type": "application/json"},
-        "body": json.dumps({"error": {"code": code, "message": message}}),
+        **event,
+        "body": text,
         "isBase64Encoded": False,
+        "headers": {**headers, "content-type": "application/json"},
     }
 
 
 def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:
-    """Guard, then route the API Gateway v2 event through `app`. The API speaks only JSON, so a
-    body is read as JSON whatever Content-Type says (`curl -d` sends a form type by default)."""
-    refused = guard(event)
-    if refused:
-        return refused
-    if event.get("body"):
-        headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
-        event = {**event, "headers": {**headers, "content-type": "application/json"}}
+    """Check, then route the API Gateway v2 event through `app`."""
+    try:
+        event = checked_event(event)
+    except _Refused as refused:
+        return refused.reply
     return app.resolve(event, context)
 
 

@@ -53,6 +53,11 @@ def _run_key(run_id: str) -> dict:
     return _key(f"RUN#{run_id}", "RUN")
 
 
+def _active_slot(player: str) -> dict:
+    """The player's one active-run slot: a player has at most one active run at a time."""
+    return _key(f"PLAYER#{player}", "ACTIVE")
+
+
 def _active_partition(date: str, shard: int) -> str:
     return f"ACTIVE#{date}#{shard}"
 
@@ -141,17 +146,10 @@ class DynamoStore:
         return Run.model_validate_json(item["data"]["S"]) if item else None
 
     def player_status(self, player: str, scope: str) -> tuple[str | None, bool]:
-        """(the player's active run id for SCOPE or None, whether they have an official result)."""
-        keys = [_key(f"PLAYER#{player}", f"ACTIVE#{scope}"), _key(f"PLAYER#{player}", f"OFFICIAL#{scope}")]
-        try:
-            found = self.client.batch_get_item(
-                RequestItems={self.table: {"Keys": keys, "ConsistentRead": True}}
-            )["Responses"][self.table]
-        except ClientError as error:
-            if error.response["Error"]["Code"] in _THROTTLING:
-                raise Throttled("The game is busy; try again shortly") from error
-            raise
-        active = next((i["run_id"]["S"] for i in found if i["sk"]["S"].startswith("ACTIVE#")), None)
+        """(the player's active run id or None, whether they have an official result for SCOPE)."""
+        keys = [_active_slot(player), _key(f"PLAYER#{player}", f"OFFICIAL#{scope}")]
+        found = self._batch_get(keys, consistent=True)
+        active = next((i["run_id"]["S"] for i in found if i["sk"]["S"] == "ACTIVE"), None)
         official = any(i["sk"]["S"].startswith("OFFICIAL#") for i in found)
         return active, official
 
@@ -171,7 +169,7 @@ class DynamoStore:
         if run.player is None:
             self._call("put_item", **run_put["Put"])
             return
-        slot = _key(f"PLAYER#{run.player}", f"ACTIVE#{run.scope}")
+        slot = _active_slot(run.player)
         slot_put = {
             "Put": {
                 "Item": {**slot, **_item(run_id=run.run_id)},
@@ -217,7 +215,7 @@ class DynamoStore:
             items.append(
                 {
                     "Delete": {
-                        "Key": _key(f"PLAYER#{run.player}", f"ACTIVE#{run.scope}"),
+                        "Key": _active_slot(run.player),
                         "ConditionExpression": "attribute_not_exists(pk) OR run_id = :r",
                         "ExpressionAttributeValues": {":r": {"S": run.run_id}},
                     }
@@ -415,11 +413,12 @@ class DynamoStore:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 
-    def _batch_get(self, keys: list[dict]) -> list[dict]:
-        """BatchGetItem in chunks of 100, retrying unprocessed keys with a short backoff."""
+    def _batch_get(self, keys: list[dict], consistent: bool = False) -> list[dict]:
+        """BatchGetItem in chunks of 100, retrying unprocessed keys with a short backoff; keys
+        still unprocessed after that are Throttled, never silently missing."""
         found: list[dict] = []
         for start in range(0, len(keys), 100):
-            pending = {self.table: {"Keys": keys[start : start + 100]}}
+            pending = {self.table: {"Keys": keys[start : start + 100], "ConsistentRead": consistent}}
             for attempt in range(5):
                 try:
                     reply = self.client.batch_get_item(RequestItems=pending)
@@ -432,4 +431,6 @@ class DynamoStore:
                 if not pending:
                     break
                 time.sleep(0.05 * 2**attempt)
+            if pending:
+                raise Throttled("The game is busy; try again shortly")
         return found

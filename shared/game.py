@@ -11,7 +11,13 @@ from typing import TypeVar
 
 from shared import clock
 from shared.clock import iso, parse_iso
-from shared.constants import CHALLENGE_OPEN_DAYS, DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS, TIME_LIMIT_SECONDS
+from shared.constants import (
+    CHALLENGE_OPEN_DAYS,
+    DAILY_FORBIDDEN_ROUNDS,
+    DAILY_ROUNDS,
+    GUEST_RUN_TTL_SECONDS,
+    TIME_LIMIT_SECONDS,
+)
 from shared.daily_date import daily_date, next_reset
 from shared.errors import Conflict, NotFound, Throttled
 from shared.puzzles import Round, generate_puzzle, seed_for_date
@@ -45,9 +51,6 @@ class Game:
 
     # The Daily -----------------------------------------------------------------------------
 
-    def today(self) -> str:
-        return daily_date(self.now()).isoformat()
-
     def daily_info(self) -> dict:
         now = self.now()
         return {
@@ -72,9 +75,10 @@ class Game:
         return self._puzzles[scope]
 
     def start_daily(self, player: str | None) -> tuple[Run, bool]:
-        """Start a Daily run (True), or return the player's active one (False)."""
-        day = self.today()
-        return self._start(player, "daily", day, self.daily_puzzle(day), None)
+        """Start a Daily run (True), or return the player's active run (False)."""
+        now = self.now()  # read once: the run's date and start must agree, even at midnight
+        day = daily_date(now).isoformat()
+        return self._start(player, "daily", day, self.daily_puzzle(day), None, now)
 
     # Challenges ----------------------------------------------------------------------------
 
@@ -97,16 +101,27 @@ class Game:
         return found
 
     def start_challenge(self, player: str, challenge_id: str) -> tuple[Run, bool]:
+        """Start a run of a challenge (True), or return the player's active run (False)."""
+        now = self.now()
         found = self.challenge(challenge_id)
-        if self.now() >= parse_iso(found.closes_at):
-            raise Conflict("This challenge has closed", "challenge_closed")
-        return self._start(player, "challenge", self.today(), found.puzzle, challenge_id)
+        closed = now >= parse_iso(found.closes_at)
+        day = daily_date(now).isoformat()
+        return self._start(player, "challenge", day, found.puzzle, challenge_id, now, closed)
 
     # Runs ----------------------------------------------------------------------------------
 
     def _start(
-        self, player: str | None, kind: str, day: str, puzzle: list[Round], challenge_id: str | None
+        self,
+        player: str | None,
+        kind: str,
+        day: str,
+        puzzle: list[Round],
+        challenge_id: str | None,
+        now: datetime,
+        closed: bool = False,
     ) -> tuple[Run, bool]:
+        """A player has at most one active run at a time: starting while one is active returns it,
+        whatever it is a run of, so a first (official) run cannot be abandoned and restarted."""
         scope = f"CHALLENGE#{challenge_id}" if challenge_id else f"DAILY#{day}"
 
         def attempt() -> tuple[Run, bool]:
@@ -119,9 +134,9 @@ class Game:
                         return active, False
                     raise StaleRun(active_id)  # it has just completed: look again
                 official = not has_official
-            run = new_run(
-                secrets.token_urlsafe(16), kind, day, puzzle, self.now(), player, official, challenge_id
-            )
+            if closed:
+                raise Conflict("This challenge has closed", "challenge_closed")
+            run = new_run(secrets.token_urlsafe(16), kind, day, puzzle, now, player, official, challenge_id)
             try:
                 self.store.create_run(run)
             except ActiveRunExists as error:
@@ -169,10 +184,15 @@ class Game:
         raise Throttled("The run is busy; try again")
 
     def _load(self, run_id: str, player: str | None) -> Run:
+        """The run if it is the caller's; a guest run is gone after 2 days even before DynamoDB's
+        TTL (which deletes within days, not on the second) removes it."""
         run = self.store.get_run(run_id)
-        if run is None or run.player != player:
+        if run is None or run.player != player or (player is None and self._guest_run_gone(run)):
             raise NotFound("No such run", "run_not_found")
         return run
+
+    def _guest_run_gone(self, run: Run) -> bool:
+        return self.now() >= parse_iso(run.started_at) + timedelta(seconds=GUEST_RUN_TTL_SECONDS)
 
     def _refresh(self, run: Run | None) -> Run | None:
         """Complete RUN if its time limit has passed (it completes when next touched)."""

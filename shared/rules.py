@@ -3,6 +3,7 @@
 The first rule that fails is the verdict's reason. No AWS here: this module is the game.
 """
 
+import string
 from collections.abc import Set
 from typing import Literal, NamedTuple
 
@@ -10,7 +11,14 @@ from shared.constants import MAX_WORD_LENGTH
 
 Reason = Literal["empty", "too_long", "not_letters", "letter_order", "forbidden_letter", "not_a_word"]
 
-_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LETTERS = frozenset(string.ascii_letters)
+# str.lower() maps some non-ASCII look-alikes to ASCII (the Kelvin sign K becomes k); this does not.
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def ascii_lower(word: str) -> str:
+    """Lowercase A-Z only, so no other character can turn into a letter."""
+    return word.translate(_ASCII_LOWER)
 
 
 class Verdict(NamedTuple):
@@ -60,10 +68,10 @@ def judge(word: str, prompt: str, dictionary: Set[str], forbidden: str = "") -> 
     """Apply the rules in order; the first that fails is the reason. `word` in the verdict is lowercased."""
     reason = length_reason(word)
     if reason:
-        return Verdict(False, word.lower(), reason)
+        return Verdict(False, ascii_lower(word), reason)
     if not is_plain_letters(word):
-        return Verdict(False, word.lower(), "not_letters")
-    word = word.lower()
+        return Verdict(False, ascii_lower(word), "not_letters")
+    word = ascii_lower(word)
     if not preserves_letter_order(word, prompt):
         return Verdict(False, word, "letter_order")
     if not avoids_forbidden_letters(word, forbidden):

@@ -4,6 +4,7 @@ Pure: every function takes the run and `now` and changes the run in memory; shar
 loads and saves it. The server holds the whole state: a client never sends a score.
 """
 
+import hashlib
 from collections.abc import Set
 from datetime import datetime, timedelta
 from typing import Literal, NamedTuple
@@ -11,19 +12,39 @@ from typing import Literal, NamedTuple
 from pydantic import BaseModel
 
 from shared.clock import iso, parse_iso
-from shared.constants import ATTEMPTS_PER_ROUND, TIME_LIMIT_SECONDS
+from shared.constants import ATTEMPTS_PER_ROUND, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 from shared.errors import Conflict
 from shared.puzzles import Round
-from shared.rules import judge
+from shared.rules import ascii_lower, judge
 from shared.scoring import points_for
 
 Outcome = Literal["accepted", "lost", "skipped"]
 
 
 class Attempt(BaseModel):
+    """One judged submission. A word longer than the rules allow is kept cut to MAX_WORD_LENGTH + 1
+    characters with the digest of the whole word, so a run item stays small and a retry of the
+    same long word still replays."""
+
     word: str
     accepted: bool
     reason: str | None
+    digest: str | None = None
+
+    @classmethod
+    def of(cls, word: str, accepted: bool, reason: str | None) -> "Attempt":
+        if len(word) <= MAX_WORD_LENGTH + 1:
+            return cls(word=word, accepted=accepted, reason=reason)
+        return cls(word=word[: MAX_WORD_LENGTH + 1], accepted=accepted, reason=reason, digest=_digest(word))
+
+    def same_word(self, word: str) -> bool:
+        """Whether WORD (any case) is the word judged here."""
+        word = ascii_lower(word)
+        return _digest(word) == self.digest if self.digest else word == self.word
+
+
+def _digest(word: str) -> str:
+    return hashlib.sha256(word.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class RoundRecord(BaseModel):
@@ -148,7 +169,7 @@ def answer(
     _require_next_slot(run, round_number, attempt_number)
     record = run._record_for_play()
     verdict = judge(word, record.prompt, dictionary, record.forbidden)
-    record.attempts.append(Attempt(word=verdict.word, accepted=verdict.valid, reason=verdict.reason))
+    record.attempts.append(Attempt.of(verdict.word, verdict.valid, verdict.reason))
     if verdict.valid:
         run.combo += 1
         run.best_combo = max(run.best_combo, run.combo)
@@ -183,7 +204,7 @@ def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> A
     if attempt_number > len(attempts):
         return None
     applied = attempts[attempt_number - 1]
-    if word.lower() != applied.word:
+    if not applied.same_word(word):
         raise Conflict("That attempt was already used with another word", "slot_used", public_view(run))
     points = run.history[round_number - 1].points if applied.accepted else 0
     return AnswerResult(applied.accepted, applied.reason, points, replayed=True)
@@ -230,5 +251,7 @@ def public_view(run: Run) -> dict:
         "started_at": run.started_at,
         "deadline": run.deadline,
         "completed_at": run.completed_at,
-        "history": [record.model_dump() for record in run.history],
+        "history": [
+            record.model_dump(exclude={"attempts": {"__all__": {"digest"}}}) for record in run.history
+        ],
     }

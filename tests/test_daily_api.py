@@ -299,3 +299,65 @@ def test_a_write_that_loses_a_race_while_expiring_a_run_is_retried_not_a_500(tab
     status, reply, _ = call("POST", f"/runs/{run['run_id']}/answers", body, user="ann")
     assert lost and status == 409 and reply["error"]["code"] == "run_completed"
     assert reply["run"]["ended_by"] == "expired"
+
+
+def test_a_player_has_at_most_one_active_run_at_a_time_across_midnight_and_challenges(table):
+    challenge = call("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, user="bob")[1]
+    clock.travel_to(datetime(2026, 11, 30, 5, 59, 0, tzinfo=UTC))  # 23:59 CST on 29 November
+    run = call("POST", "/daily/runs", user="ann")[1]
+    clock.advance(90)  # 30 November has begun; the run is still in play
+    status, again, _ = call("POST", "/daily/runs", user="ann")
+    assert (status, again["run_id"], again["date"]) == (200, run["run_id"], "2026-11-29")
+    status, same, _ = call("POST", f"/challenges/{challenge['challenge_id']}/runs", user="ann")
+    assert (status, same["run_id"]) == (200, run["run_id"])
+    clock.advance(91)  # its time limit has passed: it completes, and a new run may start
+    status, today, _ = call("POST", "/daily/runs", user="ann")
+    assert status == 201 and today["date"] == "2026-11-30" and today["official"] is True
+
+
+def test_a_closed_challenge_still_returns_the_callers_active_run_of_it(table):
+    challenge = call("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, user="ann")[1]
+    clock.advance(7 * 24 * 3600 - 60)
+    run = call("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1]
+    clock.advance(90)  # closed now, with 90 s left on bob's run
+    status, again, _ = call("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")
+    assert (status, again["run_id"], again["status"]) == (200, run["run_id"], "active")
+
+
+def test_a_run_started_at_midnight_reads_the_clock_once(table):
+    instants = iter(
+        datetime(2026, 11, 30, 5, 59, 59, 970000 + i * 20000, tzinfo=UTC)
+        if i < 2
+        else datetime(2026, 11, 30, 6, 0, 0, (i - 2) * 20000 + 10000, tzinfo=UTC)
+        for i in range(1000)
+    )
+    game = wiring.game()
+    game.now = lambda: next(instants)
+    run, _ = game.start_daily("sub-ann")
+    assert run.date == "2026-11-29" and run.started_at.startswith("2026-11-30T05:59:59")
+
+
+def test_guest_runs_are_gone_2_days_after_they_start(table):
+    run = call("POST", "/guest/daily/runs")[1]
+    clock.advance(2 * 24 * 3600 - 1)
+    assert call("GET", f"/guest/runs/{run['run_id']}")[0] == 200
+    clock.advance(1)
+    assert call("GET", f"/guest/runs/{run['run_id']}")[0] == 404
+
+
+def test_a_huge_rejected_word_is_stored_cut_and_its_retry_still_replays(table):
+    run = call("POST", "/guest/daily/runs")[1]
+    path = f"/guest/runs/{run['run_id']}/answers"
+    huge = {"round": 1, "attempt": 1, "word": "q" * 4000}
+    first = call("POST", path, huge)
+    assert first[0] == 200 and first[1]["reason"] == "too_long"
+    assert len(first[2]["body"]) < 2000
+    assert call("POST", path, huge)[:2] == first[:2]
+    other = {"round": 1, "attempt": 1, "word": "q" * 3999 + "x"}
+    assert call("POST", path, other)[0] == 409
+
+
+def test_a_lone_surrogate_in_an_answer_is_400_not_500(table):
+    run = call("POST", "/guest/daily/runs")[1]
+    raw = '{"round": 1, "attempt": 1, "word": "\\ud800x"}'
+    assert call("POST", f"/guest/runs/{run['run_id']}/answers", raw_body=raw)[0] == 400

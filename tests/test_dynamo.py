@@ -121,3 +121,12 @@ def test_throttling_becomes_429_not_500():
 
     with pytest.raises(Throttled):
         DynamoStore("t", Throttling()).get_run("run-00000001")
+
+
+def test_keys_left_unprocessed_by_batch_get_are_throttled_not_silently_missing(store):
+    class Unprocessing:
+        def batch_get_item(self, RequestItems):  # noqa: N803 - boto3's name
+            return {"Responses": {"t": []}, "UnprocessedKeys": RequestItems}
+
+    with pytest.raises(Throttled):
+        DynamoStore("t", Unprocessing()).player_status("p1", "DAILY#2026-11-29")

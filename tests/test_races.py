@@ -35,6 +35,7 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoReque
 from moto.server import ThreadedMotoServer
 from werkzeug.serving import make_server
 
+from shared.daily_date import daily_date
 from shared.dictionary import words
 from shared.dynamo import DynamoStore
 from shared.errors import Conflict, GameError
@@ -191,7 +192,7 @@ def answer_reply(result, run: Run) -> dict:
 def test_16_concurrent_completions_of_one_players_runs_give_exactly_one_official_score(store):
     for repetition in range(ROUNDS):
         game = game_on(store, 1, repetition + 1)
-        day = game.today()
+        day = daily_date(game.now()).isoformat()
         scope = f"DAILY#{day}"
         puzzle = game.daily_puzzle(day)
         player = f"racer-a-{secrets.token_hex(4)}"
@@ -306,7 +307,7 @@ def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
 def test_12_concurrent_starts_by_one_player_create_one_run(store):
     for repetition in range(ROUNDS):
         game = game_on(store, 4, repetition + 1)  # a fresh date
-        day = game.today()
+        day = daily_date(game.now()).isoformat()
         if repetition:  # the first race also creates the date's puzzle (12 racing generators)
             game.daily_puzzle(day)
         player = f"racer-c-{secrets.token_hex(4)}"

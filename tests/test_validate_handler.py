@@ -115,3 +115,23 @@ def test_a_json_body_sent_with_a_form_content_type_is_still_read_as_json():
         200,
         {"valid": True, "word": "timer", "reason": None},
     )
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        ('{"prompt": "TMR", "word": "\\ud800x"}', "a lone surrogate cannot be stored or echoed"),
+        ("[" * 3000, "deep nesting must not reach the JSON parser's recursion limit"),
+        (b"\xff\xfe{}", "a base64 body that is not UTF-8"),
+    ],
+)
+def test_odd_bodies_are_400_never_500(raw, why):
+    status, reply, _ = call("POST", "/validate", raw_body=raw)
+    assert status == 400, why
+    assert_error(status, reply, 400, "bad_request")
+
+
+def test_the_kelvin_sign_does_not_lowercase_into_a_letter():
+    status, reply, _ = call("POST", "/validate", {"prompt": "KTE", "word": "\u212aite"})
+    assert (status, reply["valid"], reply["reason"]) == (200, False, "not_letters")
+    assert reply["word"] == "\u212aite"
