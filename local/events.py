@@ -5,30 +5,14 @@ Used by the local server and by the tests, so both exercise the handlers with th
 
 import base64
 import json
-import re
 import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from shared.routes import ROUTES, Route
+from shared.routes import match_route, path_exists
 
-_MATCHERS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
-
-
-def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
-    """The route for METHOD PATH and its path parameters, by API Gateway's rule that a literal
-    segment beats a `{param}` (so /leaderboard/daily/me is not the date `me`)."""
-    found = [(r, m.groupdict()) for pattern, r in _MATCHERS if (m := pattern.match(path))]
-    found = [(r, p) for r, p in found if r.method == method]
-    if not found:
-        return None
-    return min(found, key=lambda item: len(item[1]))
-
-
-def path_exists(path: str) -> bool:
-    """True when some route serves PATH with any method (so a wrong method is 405, not 404)."""
-    return any(pattern.match(path) for pattern, _ in _MATCHERS)
+__all__ = ["LambdaContext", "http_event", "match_route", "path_exists"]
 
 
 @dataclass

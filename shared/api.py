@@ -15,7 +15,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
-from shared.routes import ROUTES
+from shared.routes import ROUTES, path_exists
 
 MAX_BODY_BYTES = 4096
 
@@ -30,7 +30,6 @@ _STATUS: dict[type[GameError], int] = {
 }
 
 _ACCESS = {f"{r.method} {r.path}": r.access for r in ROUTES}
-_TEMPLATES = [(re.compile("^" + re.sub(r"\{[^/]+\}", "[^/]+", r.path) + "$"), r) for r in ROUTES]
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
@@ -61,7 +60,7 @@ def make_resolver() -> APIGatewayHttpResolver:
     @app.not_found
     def not_found(_: Exception) -> Response:
         event = app.current_event
-        if any(t.match(event.path) for t, _ in _TEMPLATES):
+        if path_exists(event.path):
             return error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
         return error_response(404, "not_found", "No such route")
 

@@ -52,11 +52,6 @@ def assign_ranks(
     return ranks
 
 
-def words_visible(board_closes_at: datetime, now: datetime) -> bool:
-    """Words are shown only once no run of the board can still be in play."""
-    return now >= board_closes_at
-
-
 def daily_closes_at(day: date) -> datetime:
     """A Daily date's words may be shown from its reset plus the run time limit: a run started
     just before midnight may still be played until then."""

@@ -4,6 +4,7 @@ Each route names the Lambda function that answers it and whether API Gateway's J
 authorizer guards it (`player`) or not (`public`).
 """
 
+import re
 from typing import Literal, NamedTuple
 
 Function = Literal["validate", "daily", "leaderboard"]
@@ -46,3 +47,21 @@ HANDLERS: dict[Function, str] = {
     "leaderboard": "functions.leaderboard.handler:handler",
 }
 RESET_HANDLER = "functions.daily.reset:handler"
+
+_PATTERNS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
+
+
+def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+    """The route for METHOD PATH and its path parameters, by API Gateway's rule that a literal
+    segment beats a `{param}` (so /leaderboard/daily/me is not the date `me`)."""
+    found = [
+        (route, match.groupdict())
+        for pattern, route in _PATTERNS
+        if route.method == method and (match := pattern.match(path))
+    ]
+    return min(found, key=lambda item: len(item[1])) if found else None
+
+
+def path_exists(path: str) -> bool:
+    """True when some route serves PATH with any method (so a wrong method is 405, not 404)."""
+    return any(pattern.match(path) for pattern, _ in _PATTERNS)
