@@ -2,7 +2,6 @@
 
 from typing import Annotated
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from shared import api
@@ -10,7 +9,6 @@ from shared.dictionary import words
 from shared.models import ValidateReply, ValidateRequest
 from shared.rules import judge
 
-logger = Logger()
 app = api.make_resolver()
 words()  # load the dictionary during the cold start, not on the first request
 
@@ -21,6 +19,6 @@ def validate(request: Annotated[ValidateRequest, Body()]) -> ValidateReply:
     return ValidateReply(valid=verdict.valid, word=verdict.word, reason=verdict.reason)
 
 
-@logger.inject_lambda_context
+@api.logger.inject_lambda_context
 def handler(event: dict, context: object) -> dict:
     return api.serve(app, event, context)
