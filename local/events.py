@@ -10,9 +10,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from shared.routes import match_route, path_exists
-
-__all__ = ["LambdaContext", "http_event", "match_route", "path_exists"]
+from shared.routes import match_route
 
 
 @dataclass

@@ -30,10 +30,10 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from local import auth
-from local.events import LambdaContext, http_event, match_route, path_exists
+from local.events import LambdaContext, http_event
 from local.store import LocalStore
 from shared import clock
-from shared.routes import HANDLERS, Route
+from shared.routes import HANDLERS, Route, match_route, path_exists
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 INDEX_HTML = Path(__file__).with_name("static") / "index.html"
