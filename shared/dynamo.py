@@ -155,7 +155,9 @@ class DynamoStore:
 
     def _run_item(self, run: Run) -> dict:
         attributes: dict[str, Any] = {"data": run.model_dump_json(), "version": run.version}
-        if not run.completed:
+        # Only a player's run needs the reset job (its completion may be an official score); a
+        # guest run that expired untouched completes when next read, or is deleted by TTL.
+        if run.player is not None and not run.completed:
             attributes["active_pk"] = _active_partition(run.date, shard_of(run.run_id))
             attributes["active_sk"] = f"{run.deadline}#{run.run_id}"
         if run.player is None:

@@ -130,3 +130,9 @@ def test_keys_left_unprocessed_by_batch_get_are_throttled_not_silently_missing(s
 
     with pytest.raises(Throttled):
         DynamoStore("t", Unprocessing()).player_status("p1", "DAILY#2026-11-29")
+
+
+def test_only_players_runs_wait_in_the_active_index_for_the_reset_job(store):
+    store.create_run(run_for(None, "guest-run-001"))
+    store.create_run(run_for("p1", "player-run-01"))
+    assert list(store.active_run_ids("2026-11-29")) == ["player-run-01"]
