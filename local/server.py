@@ -23,6 +23,7 @@ import threading
 import time
 import traceback
 import uuid
+import warnings
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -43,6 +44,8 @@ PREFLIGHT_HEADERS = [
     ("Access-Control-Allow-Headers", "authorization, content-type"),
     ("Access-Control-Max-Age", "600"),
 ]
+# With metrics disabled, every handler's @metrics.log_metrics would warn that it has none.
+warnings.filterwarnings("ignore", message="No application metrics to publish")
 HANDLER_DEFAULTS = {
     "TABLE_NAME": "wordsqd",
     "POWERTOOLS_SERVICE_NAME": "wordsqd",
