@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: run test unit server infra-tests lint format bench openapi build synth dictionary clean
+.PHONY: run test unit server infra-tests lint format bench openapi build lock synth dictionary clean
 
 $(VENV)/.dev: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ openapi: $(VENV)/.dev
 ## build: the Lambda asset (runtime dependencies for arm64 + code + word list) in build/lambda
 build: $(VENV)/.infra
 	$(PY) -m infra.build_asset
+
+## lock: re-resolve the Lambda asset's packages (infra/lambda-requirements.txt) after changing dependencies
+lock: $(VENV)/.infra
+	$(PY) -m infra.build_asset --lock
 
 ## synth: the CloudFormation template in cdk.out/
 synth: build

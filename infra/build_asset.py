@@ -6,7 +6,11 @@ The folder (build/lambda by default) holds
 - the code every function imports from the repository root: functions/ and shared/;
 - the word list: dictionary/'s data files (*.txt, *.tsv), not its build script.
 
-pip runs only when the dependency list or the target platform changed (a stamp file beside the
+The exact set of wheels is locked in infra/lambda-requirements.txt (every package, transitive ones
+included, at one version), so two builds months apart ship the same code; `make lock` (this script
+with --lock) rewrites it from pyproject.toml after a dependency change.
+
+pip runs only when the locked list or the target platform changed (a stamp file beside the
 folder records what was installed), and only changed code files are rewritten, so a second build
 takes a fraction of a second. Same inputs give byte-identical files, hence the same CDK asset hash and
 no needless redeploys.
@@ -20,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 from pathlib import Path
@@ -31,6 +36,7 @@ DEFAULT_OUT = REPO_ROOT / "build" / "lambda"
 PYTHON_VERSION = "3.12"
 PLATFORM = "manylinux2014_aarch64"  # Lambda arm64 (Graviton), glibc 2.17+
 
+LOCK_FILE = REPO_ROOT / "infra" / "lambda-requirements.txt"
 CODE_DIRS = ("functions", "shared")
 DICTIONARY_FILES = ("*.txt", "*.tsv")
 
@@ -45,9 +51,13 @@ def _stamp_path(out: Path) -> Path:
     return out.with_name(out.name + ".stamp.json")
 
 
-def _install_dependencies(out: Path, dependencies: list[str]) -> None:
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+def locked_requirements() -> list[str]:
+    """The `name==version` lines of the lock file."""
+    lines = LOCK_FILE.read_text().splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def _pip_install(out: Path, *requirements: str) -> None:
     subprocess.run(
         [
             sys.executable, "-m", "pip", "install",
@@ -58,12 +68,44 @@ def _install_dependencies(out: Path, dependencies: list[str]) -> None:
             "--only-binary=:all:",  # never build from source: it would build for this machine
             "--no-compile",  # this interpreter's .pyc files would be useless on Lambda's
             "--target", str(out),
-            *dependencies,
+            *requirements,
         ],
         check=True,
     )  # fmt: skip
+
+
+def _install_dependencies(out: Path, locked: list[str]) -> None:
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    _pip_install(out, "--no-deps", *locked)  # the lock already names every package
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
     shutil.rmtree(out / "bin", ignore_errors=True)
+
+
+def write_lock() -> list[str]:
+    """Resolve pyproject.toml's runtime dependencies for the Lambda platform and lock the result."""
+    with tempfile.TemporaryDirectory() as scratch:
+        _pip_install(Path(scratch), *runtime_dependencies())
+        locked = sorted(
+            f"{name}=={version}"
+            for metadata in Path(scratch).glob("*.dist-info/METADATA")
+            for name, version in [_name_and_version(metadata)]
+        )
+    header = [
+        f"# The Lambda asset's packages for {PLATFORM}, CPython {PYTHON_VERSION}: written by",
+        "# `make lock` from pyproject.toml's [project].dependencies; do not edit by hand.",
+    ]
+    LOCK_FILE.write_text("\n".join([*header, *locked]) + "\n")
+    return locked
+
+
+def _name_and_version(metadata: Path) -> tuple[str, str]:
+    fields = dict(
+        line.split(": ", 1)
+        for line in metadata.read_text().splitlines()
+        if line.startswith(("Name: ", "Version: "))
+    )
+    return fields["Name"].lower().replace("_", "-"), fields["Version"]
 
 
 def _code_files() -> dict[str, Path]:
@@ -114,7 +156,7 @@ def _build(out: Path, force: bool) -> Path:
     stamp = {
         "python": PYTHON_VERSION,
         "platform": PLATFORM,
-        "dependencies": runtime_dependencies(),
+        "dependencies": locked_requirements(),
     }
     stamp_path = _stamp_path(out)
     current = json.loads(stamp_path.read_text()) if stamp_path.exists() else None
@@ -138,8 +180,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="asset folder to write")
     parser.add_argument("--force", action="store_true", help="reinstall the dependencies")
+    parser.add_argument("--lock", action="store_true", help=f"rewrite {LOCK_FILE.name} first")
     args = parser.parse_args()
     started = time.monotonic()
+    if args.lock:
+        print(f"{LOCK_FILE.relative_to(REPO_ROOT)}: {len(write_lock())} packages")
     out = build(args.out, force=args.force)
     size_mb = folder_size(out) / 1e6
     print(f"{out}: {size_mb:.0f} MB, built in {time.monotonic() - started:.1f} s")

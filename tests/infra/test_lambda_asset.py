@@ -78,3 +78,24 @@ for module in (aws_lambda_powertools, shared):
 
 def test_asset_fits_lambda(asset):
     assert folder_size(asset) < LAMBDA_UNZIPPED_LIMIT
+
+
+def test_the_lock_pins_every_runtime_dependency_at_its_pyproject_version():
+    from infra.build_asset import locked_requirements, runtime_dependencies
+
+    locked = dict(line.split("==") for line in locked_requirements())
+    for requirement in runtime_dependencies():
+        spec = requirement.split(";")[0].split("#")[0].strip()
+        name, version = spec.split("==")
+        name = name.split("[")[0].lower().replace("_", "-")
+        assert locked.get(name) == version.strip(), f"{name}: run `make lock` after changing pyproject.toml"
+
+
+def test_the_asset_holds_exactly_the_locked_packages(asset):
+    from infra.build_asset import locked_requirements
+
+    installed = set()
+    for path in asset.glob("*.dist-info"):
+        name, version = path.name.removesuffix(".dist-info").rsplit("-", 1)
+        installed.add(f"{name.lower().replace('_', '-')}=={version}")
+    assert installed == set(locked_requirements())
