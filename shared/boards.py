@@ -22,6 +22,12 @@ BOARD_SHARDS = 8
 _MAX = 10**8 - 1  # rank keys store `_MAX - value`, so ascending keys mean descending values
 
 
+def scope_of(day: str, challenge_id: str | None = None) -> str:
+    """What a run counts for, and whose board it is: a challenge if it names one, else the Daily
+    of DAY. Stored keys (official results, counters, board partitions) are built from it."""
+    return f"CHALLENGE#{challenge_id}" if challenge_id else f"DAILY#{day}"
+
+
 def shard_of(key: str, shards: int = BOARD_SHARDS) -> int:
     """A stable shard number for a player or run id."""
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") % shards

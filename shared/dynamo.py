@@ -71,13 +71,18 @@ class DynamoStore:
             "dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 3})
         )
 
-    def _call(self, operation: str, **kwargs: Any) -> dict:
+    def _request(self, operation: str, **kwargs: Any) -> dict:
+        """One DynamoDB request; throttling becomes Throttled (429), other errors pass through."""
         try:
-            return getattr(self.client, operation)(TableName=self.table, **kwargs)
+            return getattr(self.client, operation)(**kwargs)
         except ClientError as error:
             if error.response["Error"]["Code"] in _THROTTLING:
                 raise Throttled("The game is busy; try again shortly") from error
             raise
+
+    def _call(self, operation: str, **kwargs: Any) -> dict:
+        """A request on the game's table."""
+        return self._request(operation, TableName=self.table, **kwargs)
 
     def _transact(self, items: list[dict]) -> list[str]:
         """Run a transaction; returns [] on success, else each item's cancellation code.
@@ -89,13 +94,10 @@ class DynamoStore:
             next(iter(entry.values()))["TableName"] = self.table
         for attempt in range(_TRANSACTION_TRIES):
             try:
-                self.client.transact_write_items(TransactItems=items)
+                self._request("transact_write_items", TransactItems=items)
                 return []
             except ClientError as error:
-                code = error.response["Error"]["Code"]
-                if code in _THROTTLING:
-                    raise Throttled("The game is busy; try again shortly") from error
-                if code != "TransactionCanceledException":
+                if error.response["Error"]["Code"] != "TransactionCanceledException":
                     raise
                 codes = [r.get("Code", "None") for r in error.response.get("CancellationReasons") or []]
                 if "ConditionalCheckFailed" in codes or not codes:
@@ -182,19 +184,24 @@ class DynamoStore:
             active, _ = self.player_status(run.player, run.scope)
             raise ActiveRunExists(active or "")
 
-    def save_run(self, run: Run) -> None:
-        """Write the run if nobody else changed it since it was read (optimistic lock on version)."""
+    def _versioned_put(self, run: Run) -> dict:
+        """A put of RUN (its version moved on by one) that holds only if the stored run still has
+        the version that was read: the optimistic lock every run write goes through."""
         expected = run.version
         run.version += 1
+        return {
+            "Item": self._run_item(run),
+            "ConditionExpression": "version = :v",
+            "ExpressionAttributeValues": {":v": {"N": str(expected)}},
+        }
+
+    def save_run(self, run: Run) -> None:
+        """Write the run if nobody else changed it since it was read. Raises StaleRun."""
+        put = self._versioned_put(run)
         try:
-            self._call(
-                "put_item",
-                Item=self._run_item(run),
-                ConditionExpression="version = :v",
-                ExpressionAttributeValues={":v": {"N": str(expected)}},
-            )
+            self._call("put_item", **put)
         except ClientError as error:
-            run.version = expected
+            run.version -= 1
             if error.response["Error"]["Code"] == "ConditionalCheckFailedException":
                 raise StaleRun(run.run_id) from error
             raise
@@ -202,42 +209,25 @@ class DynamoStore:
     def complete_run(self, run: Run, official: OfficialResult | None) -> None:
         """Write a completed run, free the player's active slot and, if OFFICIAL is given, record
         it and count it for ranks, all in one transaction. Raises StaleRun or OfficialTaken."""
-        expected = run.version
-        run.version += 1
-        items = [
+        if run.player is None:  # a guest run has no slot and no score to record: one put
+            self.save_run(run)
+            return
+        items: list[dict] = [
+            {"Put": self._versioned_put(run)},
             {
-                "Put": {
-                    "Item": self._run_item(run),
-                    "ConditionExpression": "version = :v",
-                    "ExpressionAttributeValues": {":v": {"N": str(expected)}},
+                "Delete": {
+                    "Key": _active_slot(run.player),
+                    "ConditionExpression": "attribute_not_exists(pk) OR run_id = :r",
+                    "ExpressionAttributeValues": {":r": {"S": run.run_id}},
                 }
-            }
+            },
         ]
-        if run.player is not None:
-            items.append(
-                {
-                    "Delete": {
-                        "Key": _active_slot(run.player),
-                        "ConditionExpression": "attribute_not_exists(pk) OR run_id = :r",
-                        "ExpressionAttributeValues": {":r": {"S": run.run_id}},
-                    }
-                }
-            )
         if official is not None:
             items.extend(self._official_writes(official))
-        if len(items) == 1:  # a guest run: a conditional put costs half a one-item transaction
-            try:
-                self._call("put_item", **items[0]["Put"])
-                return
-            except ClientError as error:
-                run.version = expected
-                if error.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                    raise StaleRun(run.run_id) from error
-                raise
         codes = self._transact(items)
         if not codes:
             return
-        run.version = expected
+        run.version -= 1
         if codes[0] == "ConditionalCheckFailed":
             raise StaleRun(run.run_id)
         if official is not None and "ConditionalCheckFailed" in codes[2:]:
@@ -422,12 +412,7 @@ class DynamoStore:
         for start in range(0, len(keys), 100):
             pending = {self.table: {"Keys": keys[start : start + 100], "ConsistentRead": consistent}}
             for attempt in range(5):
-                try:
-                    reply = self.client.batch_get_item(RequestItems=pending)
-                except ClientError as error:
-                    if error.response["Error"]["Code"] in _THROTTLING:
-                        raise Throttled("The game is busy; try again shortly") from error
-                    raise
+                reply = self._request("batch_get_item", RequestItems=pending)
                 found.extend(reply["Responses"].get(self.table, []))
                 pending = reply.get("UnprocessedKeys") or {}
                 if not pending:

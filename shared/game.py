@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from shared import clock
+from shared.boards import scope_of
 from shared.clock import iso, parse_iso
 from shared.constants import (
     CHALLENGE_OPEN_DAYS,
@@ -63,7 +64,7 @@ class Game:
 
     def daily_puzzle(self, day: str) -> list[Round]:
         """The puzzle of DAY: stored once (by the reset job or the first player), then cached."""
-        scope = f"DAILY#{day}"
+        scope = scope_of(day)
         if scope not in self._puzzles:
             stored = self.store.get_puzzle(scope)
             if stored is None:
@@ -122,7 +123,7 @@ class Game:
     ) -> tuple[Run, bool]:
         """A player has at most one active run at a time: starting while one is active returns it,
         whatever it is a run of, so a first (official) run cannot be abandoned and restarted."""
-        scope = f"CHALLENGE#{challenge_id}" if challenge_id else f"DAILY#{day}"
+        scope = scope_of(day, challenge_id)
 
         def attempt() -> tuple[Run, bool]:
             official = False

@@ -6,7 +6,15 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
 from shared import clock
-from shared.boards import assign_ranks, daily_closes_at, decode_cursor, encode_cursor, rank_key, tie_key
+from shared.boards import (
+    assign_ranks,
+    daily_closes_at,
+    decode_cursor,
+    encode_cursor,
+    rank_key,
+    scope_of,
+    tie_key,
+)
 from shared.clock import parse_iso
 from shared.constants import TIME_LIMIT_SECONDS
 from shared.daily_date import daily_date
@@ -33,12 +41,12 @@ class Boards:
         board_day = self._board_date(day)
         return {
             "date": board_day.isoformat(),
-            **self._page(f"DAILY#{board_day.isoformat()}", daily_closes_at(board_day), cursor, limit),
+            **self._page(scope_of(board_day.isoformat()), daily_closes_at(board_day), cursor, limit),
         }
 
     def daily_rank(self, day: str | None, player: str) -> dict:
         board_day = self._board_date(day)
-        scope = f"DAILY#{board_day.isoformat()}"
+        scope = scope_of(board_day.isoformat())
         result = self.store.official_result(player, scope)
         if result is None:
             raise NotFound("No official result for that date", "not_ranked")
@@ -74,7 +82,7 @@ class Boards:
             "closes_at": challenge.closes_at,
             "open": self.now() < closes,
             **self._page(
-                f"CHALLENGE#{challenge.challenge_id}",
+                scope_of(day="", challenge_id=challenge.challenge_id),
                 closes + timedelta(seconds=TIME_LIMIT_SECONDS),
                 cursor,
                 limit,

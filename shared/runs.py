@@ -11,6 +11,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel
 
+from shared.boards import scope_of
 from shared.clock import iso, parse_iso
 from shared.constants import ATTEMPTS_PER_ROUND, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 from shared.errors import Conflict
@@ -96,7 +97,7 @@ class Run(BaseModel):
     @property
     def scope(self) -> str:
         """What the run counts for: one Daily date or one challenge (its board)."""
-        return f"CHALLENGE#{self.challenge_id}" if self.kind == "challenge" else f"DAILY#{self.date}"
+        return scope_of(self.date, self.challenge_id)
 
     def accepted_words(self) -> list[str]:
         return [a.word for record in self.history for a in record.attempts if a.accepted]
