@@ -17,6 +17,7 @@ GUEST_RUN_TTL_SECONDS = 2 * 24 * 3600
 # §3 scoring
 POINTS_PER_LETTER = 10
 POINTS_PER_LETTER_FORBIDDEN = 20
+SCORED_LENGTH_CAP = 12  # letters beyond the 12th score nothing (longest_word_length is uncapped)
 COMBO_BONUS_PER_STEP = 5
 COMBO_BONUS_MAX_STEPS = 10
 

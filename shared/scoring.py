@@ -5,12 +5,16 @@ from shared.constants import (
     COMBO_BONUS_PER_STEP,
     POINTS_PER_LETTER,
     POINTS_PER_LETTER_FORBIDDEN,
+    SCORED_LENGTH_CAP,
 )
 
 
 def word_points(length: int, forbidden_mode: bool) -> int:
-    """An accepted word of length n scores 10 × n (20 × n in forbidden mode)."""
-    return length * (POINTS_PER_LETTER_FORBIDDEN if forbidden_mode else POINTS_PER_LETTER)
+    """An accepted word of length n scores 10 × min(n, 12) (20 × min(n, 12) in forbidden mode):
+    length stops paying at a cap, so a memorised 30-letter novelty word wins no more than a good
+    12-letter word."""
+    per_letter = POINTS_PER_LETTER_FORBIDDEN if forbidden_mode else POINTS_PER_LETTER
+    return per_letter * min(length, SCORED_LENGTH_CAP)
 
 
 def combo_bonus(combo: int) -> int:

@@ -22,9 +22,10 @@ def at(seconds):
     return START + timedelta(seconds=seconds)
 
 
-def test_scoring_word_points_are_10_per_letter_and_20_in_forbidden_mode():
+def test_scoring_word_points_are_10_per_letter_and_20_in_forbidden_mode_up_to_12_letters():
     assert word_points(5, False) == 50
     assert word_points(5, True) == 100
+    assert word_points(12, False) == 120 and word_points(13, False) == 120
 
 
 def test_scoring_combo_bonus_is_5_times_min_c_minus_1_and_10():
