@@ -14,6 +14,7 @@ from shared.constants import (
     CHALLENGE_MIN_ROUNDS,
 )
 from shared.rules import Reason
+from shared.runs import AnswerReason
 
 _THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
 
@@ -102,7 +103,7 @@ class DailyInfo(BaseModel):
 class AttemptView(BaseModel):
     word: str
     accepted: bool
-    reason: Reason | None
+    reason: AnswerReason | None
 
 
 class RoundView(BaseModel):
@@ -142,7 +143,7 @@ class RunView(BaseModel):
 
 class AnswerReply(BaseModel):
     accepted: bool
-    reason: Reason | None
+    reason: AnswerReason | None
     points: int
     run: RunView
 

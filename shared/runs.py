@@ -16,10 +16,12 @@ from shared.clock import iso, parse_iso
 from shared.constants import ATTEMPTS_PER_ROUND, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 from shared.errors import Conflict
 from shared.puzzles import Round
-from shared.rules import ascii_lower, judge
+from shared.rules import Reason, ascii_lower, judge
 from shared.scoring import points_for
 
 Outcome = Literal["accepted", "lost", "skipped"]
+# Why a run rejected an answer: a §2 reason, or a word the run already accepted (SPEC §3).
+AnswerReason = Literal[Reason, "already_used"]
 
 
 class Attempt(BaseModel):
@@ -29,11 +31,11 @@ class Attempt(BaseModel):
 
     word: str
     accepted: bool
-    reason: str | None
+    reason: AnswerReason | None
     digest: str | None = None
 
     @classmethod
-    def of(cls, word: str, accepted: bool, reason: str | None) -> "Attempt":
+    def of(cls, word: str, accepted: bool, reason: AnswerReason | None) -> "Attempt":
         if len(word) <= MAX_WORD_LENGTH + 1:
             return cls(word=word, accepted=accepted, reason=reason)
         return cls(word=word[: MAX_WORD_LENGTH + 1], accepted=accepted, reason=reason, digest=_digest(word))
@@ -119,7 +121,7 @@ class Run(BaseModel):
 
 class AnswerResult(NamedTuple):
     accepted: bool
-    reason: str | None
+    reason: AnswerReason | None
     points: int
     replayed: bool = False
 
@@ -170,8 +172,11 @@ def answer(
     _require_next_slot(run, round_number, attempt_number)
     record = run._record_for_play()
     verdict = judge(word, record.prompt, dictionary, record.forbidden)
-    record.attempts.append(Attempt.of(verdict.word, verdict.valid, verdict.reason))
-    if verdict.valid:
+    accepted, reason = verdict.valid, verdict.reason
+    if accepted and is_already_used(run, verdict.word):
+        accepted, reason = False, "already_used"
+    record.attempts.append(Attempt.of(verdict.word, accepted, reason))
+    if accepted:
         run.combo += 1
         run.best_combo = max(run.best_combo, run.combo)
         run.longest_word_length = max(run.longest_word_length, len(verdict.word))
@@ -182,7 +187,13 @@ def answer(
         run.combo = 0
         if len(record.attempts) == ATTEMPTS_PER_ROUND:
             _close_round(run, record, "lost", now)
-    return AnswerResult(verdict.valid, verdict.reason, record.points)
+    return AnswerResult(accepted, reason, record.points)
+
+
+def is_already_used(run: Run, word: str) -> bool:
+    """A word accepted once in a run is not accepted again in that run: a repeat is rejected with
+    reason `already_used` (checked after the §2 checks pass; it counts as a rejection)."""
+    return word in run.accepted_words()
 
 
 def skip(run: Run, round_number: int, now: datetime) -> bool:

@@ -10,7 +10,7 @@ from shared.runs import answer, expire_if_due, new_run, public_view, skip
 from shared.scoring import combo_bonus, points_for, word_points
 
 START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
-WORDS = frozenset({"timer", "alley", "dogs", "braid", "timers", "bird", "board"})
+WORDS = frozenset({"timer", "tamer", "tumor", "alley", "dogs", "braid", "timers", "bird", "board"})
 PUZZLE = [Round("TMR", "")] * 7 + [Round("BRD", "AEO"), Round("DGS", "AEI"), Round("TMR", "ABC")]
 
 
@@ -54,7 +54,9 @@ def test_accepted_answer_scores_and_moves_to_the_next_round():
 
 def test_combo_counts_consecutive_accepted_answers_and_best_combo_keeps_the_largest():
     run = fresh()
-    points = [answer(run, r, 1, "timer", at(r), WORDS).points for r in (1, 2, 3)]
+    points = [
+        answer(run, r, 1, word, at(r), WORDS).points for r, word in ((1, "timer"), (2, "tamer"), (3, "tumor"))
+    ]
     assert points == [50, 55, 60]
     answer(run, 4, 1, "meter", at(5), WORDS)  # rejected: the combo breaks
     assert run.combo == 0 and run.best_combo == 3
@@ -171,3 +173,68 @@ def test_longest_word_is_the_length_of_the_longest_accepted_word():
     answer(run, 2, 1, "timer", at(2), WORDS)
     answer(run, 3, 1, "tmrtmrtmrtmr", at(3), WORDS)  # rejected: never counts
     assert run.longest_word_length == 6
+
+
+LONGEST = "pneumonoultramicroscopicsilicovolcanoconiosis"  # 45 letters, in the dictionary
+
+
+def test_already_used_a_word_accepted_once_in_a_run_is_rejected_again():
+    run = fresh()
+    assert answer(run, 1, 1, "timer", at(1), WORDS).accepted
+    again = answer(run, 2, 1, "TIMER", at(2), WORDS)
+    assert (again.accepted, again.reason, again.points) == (False, "already_used", 0)
+    assert public_view(run)["history"][1]["attempts"] == [
+        {"word": "timer", "accepted": False, "reason": "already_used"}
+    ]
+
+
+def test_already_used_counts_as_a_rejection_the_combo_breaks_and_the_attempt_is_used():
+    run = fresh()
+    answer(run, 1, 1, "timer", at(1), WORDS)
+    answer(run, 2, 1, "timer", at(2), WORDS)
+    view = public_view(run)
+    assert (view["combo"], view["best_combo"], view["round"], view["attempt"]) == (0, 1, 2, 2)
+    assert answer(run, 2, 2, "timers", at(3), WORDS).points == 60  # c = 1 again
+
+
+def test_already_used_third_rejection_loses_the_round():
+    run = fresh()
+    answer(run, 1, 1, "timer", at(1), WORDS)
+    for attempt in (1, 2, 3):
+        assert answer(run, 2, attempt, "timer", at(1 + attempt), WORDS).reason == "already_used"
+    assert run.history[1].outcome == "lost" and run.history[1].points == 0 and run.score == 50
+
+
+def test_already_used_is_checked_after_the_rules_of_section_2():
+    puzzle = [Round("TMR", ""), Round("DGS", ""), Round("TMR", "EIO")] + [Round("TMR", "")] * 7
+    run = new_run("run-2", "daily", "2026-11-29", puzzle, START)
+    answer(run, 1, 1, "timer", at(1), WORDS)
+    assert answer(run, 2, 1, "timer", at(2), WORDS).reason == "letter_order"
+    skip(run, 2, at(3))
+    assert answer(run, 3, 1, "timer", at(4), WORDS).reason == "forbidden_letter"
+
+
+def test_already_used_a_retry_of_the_same_slot_replays_the_original_reply():
+    run = fresh()
+    answer(run, 1, 1, "timer", at(1), WORDS)
+    first = answer(run, 2, 1, "timer", at(2), WORDS)
+    again = answer(run, 2, 1, "Timer", at(3), WORDS)
+    assert again.replayed and (again.accepted, again.reason, again.points) == (False, "already_used", 0)
+    assert first.reason == "already_used" and len(run.history[1].attempts) == 1
+    # The slot that first accepted the word still replays its acceptance.
+    replay = answer(run, 1, 1, "timer", at(4), WORDS)
+    assert replay.replayed and replay.accepted and replay.points == 50
+
+
+def test_already_used_the_same_45_letter_word_is_accepted_in_one_round_only():
+    # The guest run of issue #10 had this word accepted in 4 rounds; now only the first counts.
+    puzzle = [Round("PNS", "")] * 7 + [Round("PNS", "BDF")] * 3
+    run = new_run("guest-run", "daily", "2026-11-29", puzzle, START)
+    dictionary = frozenset({LONGEST})
+    replies = []
+    for second in range(1, 5):
+        view = public_view(run)
+        replies.append(answer(run, view["round"], view["attempt"], LONGEST, at(second), dictionary))
+    assert [(r.accepted, r.reason) for r in replies] == [(True, None)] + [(False, "already_used")] * 3
+    assert run.score == 120 and run.accepted_words() == [LONGEST]
+    assert run.history[1].outcome == "lost"
