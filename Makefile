@@ -65,9 +65,14 @@ lock: $(VENV)/.infra
 synth: build
 	CDK_OUTDIR=cdk.out $(PY) -m infra.app
 
-## dictionary: rebuild the word list from Debian's scowl package (byte for byte)
-dictionary: $(VENV)/.dev
+$(VENV)/.dictionary: $(VENV)/.dev
+	$(PY) -m pip install --quiet ".[dev,dictionary]"
+	touch $@
+
+## dictionary: rebuild the word list from Debian's scowl package and wordfreq (byte for byte); prints coverage
+dictionary: $(VENV)/.dictionary
 	$(PY) dictionary/build.py
+	$(PY) dictionary/build.py --report
 
 clean:
 	rm -rf build cdk.out .pytest_cache .ruff_cache

@@ -48,12 +48,66 @@ def test_expected_words_present(word):
     assert word in set(read_words("words.txt"))
 
 
-def test_no_blocklisted_words():
+@cache
+def blocklist() -> list[str]:
     lines = (DICT_DIR / "blocklist.txt").read_text(encoding="utf-8").splitlines()
-    blocked = {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def test_no_blocklisted_words():
+    blocked = set(blocklist())
     assert blocked, "blocklist should not be empty"
     for name in ("words.txt", "common.txt"):
         assert blocked.isdisjoint(read_words(name)), name
+
+
+def test_blocklist_entries_are_lowercase_unique_and_sorted_within_each_section():
+    entries = blocklist()
+    assert all(re.fullmatch(r"[a-z]+", word) for word in entries)
+    assert len(entries) == len(set(entries))
+    sections = (DICT_DIR / "blocklist.txt").read_text(encoding="utf-8").split("\n\n")[1:]
+    assert len(sections) == 5  # ethnic/racial, religious, sexual/gender, ableist, profanity
+    for section in sections:
+        words = [line for line in section.splitlines() if not line.startswith("#")]
+        assert words == sorted(words)
+
+
+def test_slurs_and_common_profanity_are_rejected_as_not_a_word():
+    from shared.dictionary import words
+    from shared.rules import judge
+
+    for word in blocklist():
+        if len(word) >= 3:
+            verdict = judge(word, word[:3].upper(), words())
+            assert (verdict.valid, verdict.reason) == (False, "not_a_word")
+
+
+@pytest.mark.parametrize("word", ["app", "intro", "admin", "maths"])
+def test_frequent_abbreviations_and_clippings_of_scowl_are_accepted(word):
+    from shared.dictionary import words
+    from shared.rules import judge
+
+    assert judge(word, word[:3].upper(), words()).valid
+
+
+@pytest.mark.parametrize("word", ["ebook", "roadmap", "timeframe", "lockdown"])
+def test_frequent_words_of_the_next_scowl_size_are_accepted(word):
+    assert word in set(read_words("words.txt")) and word in set(read_words("common.txt"))
+
+
+def test_lowercase_names_of_the_next_scowl_size_are_not_taken_in_for_their_frequency():
+    # "boston" is a lowercase entry of SCOWL 80, but its frequency is the city's (README.md).
+    assert "boston" not in set(read_words("words.txt"))
+
+
+@pytest.mark.parametrize("word", ["timer", "alley", "dogs", "braid", "colour"])
+def test_common_words_are_those_people_use_zipf_3_or_more(word):
+    assert word in set(read_words("common.txt"))
+
+
+@pytest.mark.parametrize("word", ["profusions", "skinflints", "aeon"])
+def test_rare_dictionary_words_are_not_common(word):
+    assert word in set(read_words("words.txt")) and word not in set(read_words("common.txt"))
 
 
 def test_prompt_counts_cover_every_prompt_in_order():
