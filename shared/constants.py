@@ -8,8 +8,10 @@ MAX_WORD_LENGTH = 45
 # §3 the Daily Challenge
 DAILY_ROUNDS = 10
 DAILY_FORBIDDEN_ROUNDS = 3  # the last three rounds (8-10)
-MIN_ANSWERS_CLASSIC = 30
-MIN_ANSWERS_FORBIDDEN = 10
+MIN_ANSWERS_CLASSIC = 30  # accepted answers of a classic prompt
+MIN_COMMON_ANSWERS_CLASSIC = 15  # of which common (Zipf >= 3.0, dictionary/common.txt)
+MIN_ANSWERS_FORBIDDEN = 10  # common answers a forbidden round keeps
+PROMPT_REST_DAYS = 60  # no prompt is used again within 60 days of its last use
 TIME_LIMIT_SECONDS = 180
 ATTEMPTS_PER_ROUND = 3
 GUEST_RUN_TTL_SECONDS = 2 * 24 * 3600

@@ -1,55 +1,153 @@
-"""SPEC §3: the Daily puzzle's shape, and that it comes from the date and a secret seed."""
+"""SPEC §3: the Daily puzzle's shape, its guarantees over many dates, and its secret seed."""
 
 from datetime import date, timedelta
+from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from shared.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS, MIN_ANSWERS_CLASSIC, MIN_ANSWERS_FORBIDDEN
-from shared.puzzles import answers, generate_puzzle, prompt_pool, seed_for_date
+from shared.constants import (
+    DAILY_FORBIDDEN_ROUNDS,
+    DAILY_ROUNDS,
+    MIN_ANSWERS_CLASSIC,
+    MIN_ANSWERS_FORBIDDEN,
+    MIN_COMMON_ANSWERS_CLASSIC,
+    PROMPT_REST_DAYS,
+)
+from shared.dictionary import DICTIONARY_DIR
+from shared.puzzles import REST_SLOTS, answers, generate_puzzle, prompt_pool, seed_for_date
 
-DATES = [(date(2026, 11, 1) + timedelta(days=i)).isoformat() for i in range(20)]
+SECRET = b"secret"
 
 
-def daily(secret: bytes, day: str):
-    return generate_puzzle(seed_for_date(secret, day), DAILY_ROUNDS, DAILY_FORBIDDEN_ROUNDS)
+def daily(secret: bytes, day: date):
+    return generate_puzzle(seed_for_date(secret, day.isoformat()), DAILY_ROUNDS, DAILY_FORBIDDEN_ROUNDS)
 
 
-@pytest.mark.parametrize("day", DATES)
-def test_each_date_has_10_rounds_1_to_7_classic_8_to_10_forbidden(day):
-    puzzle = daily(b"secret", day)
-    assert len(puzzle) == 10
+@cache
+def prompt_counts() -> dict[str, tuple[int, int]]:
+    """prompt_counts.tsv (its counts are checked against a recount in test_dictionary.py)."""
+    lines = (DICTIONARY_DIR / "prompt_counts.tsv").read_text(encoding="ascii").splitlines()[1:]
+    return {p: (int(a), int(c)) for p, a, c in (line.split("\t") for line in lines)}
+
+
+def count(prompt: str) -> int:
+    return prompt_counts()[prompt][0]
+
+
+@cache
+def common(prompt: str, forbidden: str = "") -> int:
+    if not forbidden:
+        return prompt_counts()[prompt][1]
+    return len(answers(prompt, forbidden, "common.txt"))
+
+
+def cycle_boundary_day(cycle: int) -> date:
+    """The date whose slots hold the first prompt of walk cycle CYCLE."""
+    first_slot = cycle * len(prompt_pool())
+    return date.fromordinal(first_slot // DAILY_ROUNDS)
+
+
+def days_around(middle: date, before: int, after: int) -> list[date]:
+    return [middle + timedelta(days=offset) for offset in range(-before, after)]
+
+
+def assert_puzzle_keeps_the_rules(puzzle) -> None:
+    assert len(puzzle) == DAILY_ROUNDS
     assert [bool(r.forbidden) for r in puzzle] == [False] * 7 + [True] * 3
+    assert len({r.prompt for r in puzzle}) == DAILY_ROUNDS  # never twice in a day
+    classic, forbidden = puzzle[:7], puzzle[7:]
+    for current in classic:
+        assert count(current.prompt) >= MIN_ANSWERS_CLASSIC
+        assert common(current.prompt) >= MIN_COMMON_ANSWERS_CLASSIC
+    for current in forbidden:
+        assert len(set(current.forbidden)) == 3 and not set(current.forbidden) & set(current.prompt)
+        assert current.forbidden == "".join(sorted(current.forbidden)) and current.forbidden.isupper()
+        assert common(current.prompt, current.forbidden) >= MIN_ANSWERS_FORBIDDEN
+    # Easiest to hardest: most common answers first, within classic and within forbidden rounds.
+    classic_counts = [common(r.prompt) for r in classic]
+    forbidden_counts = [common(r.prompt, r.forbidden) for r in forbidden]
+    assert classic_counts == sorted(classic_counts, reverse=True)
+    assert forbidden_counts == sorted(forbidden_counts, reverse=True)
 
 
-@pytest.mark.parametrize("day", DATES)
-def test_every_prompt_has_30_answers_10_in_forbidden_mode_and_none_repeats(day):
-    puzzle = daily(b"secret", day)
-    assert len({r.prompt for r in puzzle}) == 10
-    for current in puzzle:
-        assert len(current.prompt) == 3 and current.prompt.isupper()
-        if current.forbidden:
-            assert len(set(current.forbidden)) == 3 and not set(current.forbidden) & set(current.prompt)
-            assert len(answers(current.prompt, current.forbidden)) >= MIN_ANSWERS_FORBIDDEN
-        else:
-            assert len(answers(current.prompt)) >= MIN_ANSWERS_CLASSIC
+def assert_no_prompt_again_within_60_days(days: list[date], puzzles) -> None:
+    last_use: dict[str, date] = {}
+    for day, puzzle in zip(days, puzzles, strict=True):
+        for current in puzzle:
+            if current.prompt in last_use:
+                assert (day - last_use[current.prompt]).days > PROMPT_REST_DAYS, (current.prompt, day)
+            last_use[current.prompt] = day
+
+
+@cache
+def year_across_a_cycle_boundary() -> tuple[list[date], list]:
+    """400 consecutive Dailies whose walk crosses from one shuffle of the pool into the next."""
+    boundary = next(
+        cycle_boundary_day(k) for k in range(1, 2000) if cycle_boundary_day(k) >= date(2027, 1, 1)
+    )
+    days = days_around(boundary, 200, 200)
+    return days, [daily(SECRET, day) for day in days]
+
+
+def test_400_consecutive_dailies_keep_every_puzzle_rule():
+    days, puzzles = year_across_a_cycle_boundary()
+    for puzzle in puzzles:
+        assert_puzzle_keeps_the_rules(puzzle)
+
+
+def test_no_prompt_is_used_again_within_60_days_across_the_permutation_boundary():
+    days, puzzles = year_across_a_cycle_boundary()
+    assert_no_prompt_again_within_60_days(days, puzzles)
+
+
+def test_the_walk_does_reuse_prompts_once_a_whole_cycle_has_passed():
+    # The rule bites only at cycle boundaries; this shows the walk does come round again.
+    pool = len(prompt_pool())
+    assert pool >= 3 * REST_SLOTS  # room to keep 60 days between uses
+    days = [date(2027, 1, 1) + timedelta(days=i) for i in range(pool // DAILY_ROUNDS + 2)]
+    seen = [r.prompt for day in days for r in daily(SECRET, day)]
+    assert len(seen) > len(set(seen))
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(secret=st.binary(min_size=1, max_size=32), cycle=st.integers(min_value=900, max_value=1100))
+def test_any_secret_keeps_60_days_between_uses_where_two_cycles_meet(secret, cycle):
+    days = days_around(cycle_boundary_day(cycle), PROMPT_REST_DAYS + 3, PROMPT_REST_DAYS + 3)
+    puzzles = [daily(secret, day) for day in days]
+    assert_no_prompt_again_within_60_days(days, puzzles)
+    for puzzle in (puzzles[0], puzzles[-1]):
+        assert_puzzle_keeps_the_rules(puzzle)
 
 
 def test_the_puzzle_is_deterministic_from_date_and_seed_so_racing_generators_agree():
-    assert daily(b"secret", "2026-11-29") == daily(b"secret", "2026-11-29")
+    assert daily(SECRET, date(2026, 11, 29)) == daily(SECRET, date(2026, 11, 29))
 
 
 def test_the_puzzle_cannot_be_predicted_without_the_secret_seed():
-    assert daily(b"secret", "2026-11-29") != daily(b"another secret", "2026-11-29")
-    assert daily(b"secret", "2026-11-29") != daily(b"secret", "2026-11-30")
+    assert daily(SECRET, date(2026, 11, 29)) != daily(b"another secret", date(2026, 11, 29))
+    assert daily(SECRET, date(2026, 11, 29)) != daily(SECRET, date(2026, 11, 30))
 
 
-def test_prompt_pool_policy_is_prompts_a_person_can_solve():
+def test_prompt_pool_is_every_prompt_with_30_answers_and_15_common_ones():
     pool = prompt_pool()
-    assert len(pool) > 1000 and "TMR" in pool and "ALL" in pool
+    assert len(pool) > 3 * REST_SLOTS and "TMR" in pool and "ALL" in pool
     assert "ZZZ" not in pool and "QXJ" not in pool
+    for prompt in pool[::250]:  # recounted from the word lists, not taken from the .tsv
+        assert len(answers(prompt)) >= MIN_ANSWERS_CLASSIC
+        assert len(answers(prompt, "", "common.txt")) >= MIN_COMMON_ANSWERS_CLASSIC
 
 
-def test_challenges_choose_their_forbidden_round_count():
-    puzzle = generate_puzzle(b"fresh", 5, 0)
-    assert len(puzzle) == 5 and not any(r.forbidden for r in puzzle)
-    assert [bool(r.forbidden) for r in generate_puzzle(b"fresh", 6, 3)] == [False] * 3 + [True] * 3
+@pytest.mark.parametrize(("rounds", "forbidden_rounds"), [(5, 0), (6, 3), (10, 3), (10, 1)])
+def test_challenges_choose_their_round_counts_and_keep_the_same_rules(rounds, forbidden_rounds):
+    for seed in (b"fresh", b"another", b"third"):
+        puzzle = generate_puzzle(seed, rounds, forbidden_rounds)
+        classic = rounds - forbidden_rounds
+        assert [bool(r.forbidden) for r in puzzle] == [False] * classic + [True] * forbidden_rounds
+        assert len({r.prompt for r in puzzle}) == rounds
+        classic_counts = [common(r.prompt) for r in puzzle[:classic]]
+        forbidden_counts = [common(r.prompt, r.forbidden) for r in puzzle[classic:]]
+        assert classic_counts == sorted(classic_counts, reverse=True)
+        assert forbidden_counts == sorted(forbidden_counts, reverse=True)
+        assert all(c >= MIN_ANSWERS_FORBIDDEN for c in forbidden_counts)
