@@ -20,6 +20,7 @@ from shared.boards import BOARD_SHARDS, rank_key, shard_of
 from shared.clock import parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS
 from shared.errors import Throttled
+from shared.profiles import name_skeleton
 from shared.puzzles import Round
 from shared.runs import Run
 from shared.store import ActiveRunExists, Challenge, NameTaken, OfficialResult, OfficialTaken, StaleRun
@@ -365,7 +366,7 @@ class DynamoStore:
         }
 
     def set_display_name(self, player: str, name: str) -> None:
-        """Claim NAME (case-insensitively unique), release the old one and update the profile, in
+        """Claim NAME (unique by its look-alike skeleton), release the old one and update the profile, in
         one transaction that holds only if the profile still shows the name read first (a
         concurrent rename by the same player makes it read again)."""
         profile_key = _key(f"PLAYER#{player}", "PROFILE")
@@ -378,30 +379,50 @@ class DynamoStore:
                 profile_put["ExpressionAttributeValues"] = {":old": {"S": old_name}}
             else:
                 profile_put["ConditionExpression"] = "attribute_not_exists(display_name)"
+            # The claim is keyed by the name's look-alike skeleton; names claimed before skeletons
+            # were keyed by name.lower(): that key is still checked and released (docs/game.md).
+            claim, legacy = name_skeleton(name), name.lower()
+            mine = {":me": {"S": player}}
             items: list[dict] = [
                 {
                     "Put": {
-                        "Item": {**_key(f"NAME#{name.lower()}", "NAME"), **_item(player=player)},
+                        "Item": {**_key(f"NAME#{claim}", "NAME"), **_item(player=player)},
                         "ConditionExpression": "attribute_not_exists(pk) OR player = :me",
-                        "ExpressionAttributeValues": {":me": {"S": player}},
+                        "ExpressionAttributeValues": mine,
                     }
                 },
-                {"Put": profile_put},
             ]
-            if old_name and old_name.lower() != name.lower():
+            if legacy != claim:
                 items.append(
                     {
-                        "Delete": {
-                            "Key": _key(f"NAME#{old_name.lower()}", "NAME"),
-                            "ConditionExpression": "player = :me",
-                            "ExpressionAttributeValues": {":me": {"S": player}},
+                        "ConditionCheck": {
+                            "Key": _key(f"NAME#{legacy}", "NAME"),
+                            "ConditionExpression": "attribute_not_exists(pk) OR player = :me",
+                            "ExpressionAttributeValues": mine,
                         }
                     }
                 )
+            claims = len(items)
+            items.append({"Put": profile_put})
+            released = {name_skeleton(old_name), old_name.lower()} - {claim, legacy} if old_name else set()
+            for old_key in sorted(released):
+                # Of two look-alike names taken before skeletons, only one holds the skeleton.
+                old_claim = _key(f"NAME#{old_key}", "NAME")
+                holder = self._call("get_item", Key=old_claim, ConsistentRead=True).get("Item", {})
+                if holder.get("player", {}).get("S") == player:
+                    items.append(
+                        {
+                            "Delete": {
+                                "Key": old_claim,
+                                "ConditionExpression": "player = :me",
+                                "ExpressionAttributeValues": mine,
+                            }
+                        }
+                    )
             codes = self._transact(items)
             if not codes:
                 return
-            if codes[0] == "ConditionalCheckFailed":
+            if "ConditionalCheckFailed" in codes[:claims]:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 

@@ -1,0 +1,142 @@
+"""SPEC §5 display names: names that look alike are the same name (the skeleton), the reserved
+`player-` prefix compares skeletons, and a name containing a blocklisted word is refused."""
+
+import boto3
+import pytest
+
+from shared.errors import BadRequest
+from shared.profiles import check_display_name, contains_blocked_word, name_skeleton
+from shared.store import NameTaken
+from tests.test_dictionary import blocklist
+
+
+@pytest.mark.parametrize(
+    ("name", "skeleton"),
+    [
+        ("Bill", "blll"),
+        ("BiII", "blll"),
+        ("Bi11", "blll"),
+        ("B0b5", "bobs"),
+        ("Ann  Lee", "ann-lee"),
+        ("ann_-_lee", "ann-lee"),
+        ("ANN-LEE", "ann-lee"),
+    ],
+)
+def test_skeleton_lowercases_and_maps_0_to_o_1_i_l_to_l_5_to_s_and_runs_of_separators_to_one_dash(
+    name, skeleton
+):
+    assert name_skeleton(name) == skeleton
+
+
+def test_skeleton_bill_biii_and_bi11_are_the_same_name():
+    assert name_skeleton("BiII") == name_skeleton("Bi11") == name_skeleton("Bill")
+    assert name_skeleton("Bell") != name_skeleton("Bill")
+
+
+@pytest.mark.parametrize("name", ["player-d9aa", "pIayer-d9aa", "player_d9aa", "p1ayer-d9aa", "PLAYER d9aa"])
+def test_reserved_prefix_player_compares_skeletons(name):
+    with pytest.raises(BadRequest) as refused:
+        check_display_name(name)
+    assert refused.value.code == "invalid_display_name"
+
+
+@pytest.mark.parametrize("name", ["players", "Player1", "playerd9aa"])
+def test_reserved_prefix_only_refuses_names_that_look_like_player_dash(name):
+    assert check_display_name(name) == name
+
+
+def test_blocklisted_words_are_refused_as_display_name_not_allowed():
+    for word in blocklist():
+        if not 3 <= len(word) <= 20:
+            continue
+        with pytest.raises(BadRequest) as refused:
+            check_display_name(word.capitalize())
+        assert refused.value.code == "display_name_not_allowed", word
+
+
+def test_blocklisted_words_are_found_inside_names_through_look_alikes_and_separators():
+    longer = sorted(w for w in blocklist() if 4 <= len(w) <= 8)[:40]
+    for word in longer:
+        disguised = word.replace("o", "0").replace("s", "5").replace("i", "1").replace("l", "I")
+        spaced = "_".join(word)[:20]
+        for name in (f"x{disguised}x", spaced, f"The {word}"[:20]):
+            assert contains_blocked_word(name), name
+
+
+def test_three_letter_blocklisted_words_count_only_as_a_whole_word_of_the_name():
+    short = [w for w in blocklist() if len(w) == 3]
+    assert short
+    for word in short:
+        assert contains_blocked_word(f"Mr {word}") and contains_blocked_word(f"{word}_99")
+    assert not contains_blocked_word("About me") and not contains_blocked_word("Jewel")
+
+
+@pytest.mark.parametrize("name", ["Ann", "Bill", "Ann Lee", "dragon_99", "Cucumber"])
+def test_ordinary_names_are_allowed(name):
+    assert check_display_name(name) == name
+
+
+# Through the store: a name claim is keyed by the skeleton -------------------------------------
+
+
+@pytest.fixture
+def store(table):
+    from shared.dynamo import DynamoStore
+
+    return DynamoStore(table)
+
+
+def claims(table: str) -> dict[str, str]:
+    items = boto3.client("dynamodb").scan(TableName=table)["Items"]
+    return {i["pk"]["S"]: i["player"]["S"] for i in items if i["pk"]["S"].startswith("NAME#")}
+
+
+def test_look_alike_names_clash_in_the_store(store, table):
+    store.set_display_name("p-bill", "Bill")
+    for look_alike in ("BiII", "Bi11", "bill", "B1LL"):
+        with pytest.raises(NameTaken):
+            store.set_display_name("p-other", look_alike)
+    store.set_display_name("p-bill", "BiII")  # the holder may change how it looks
+    assert store.display_names(["p-bill", "p-other"]) == {"p-bill": "BiII"}
+    assert claims(table) == {"NAME#blll": "p-bill"}
+
+
+def test_existing_names_that_now_clash_both_keep_working_until_one_renames(store, table):
+    """Names claimed before skeletons were keyed by name.lower(), so `Bill` and `BiII` could both
+    be taken. Both keep their names; each old claim stays checked (nobody else can take `bill`)
+    and is released when its holder renames. Setting a name again claims its skeleton (the
+    migration, docs/game.md); of two clashing names only the first to do so gets it."""
+    client = boto3.client("dynamodb")
+    for player, name in (("p-first", "Bill"), ("p-second", "BiII")):
+        claim = {"pk": {"S": f"NAME#{name.lower()}"}, "sk": {"S": "NAME"}, "player": {"S": player}}
+        profile = {"pk": {"S": f"PLAYER#{player}"}, "sk": {"S": "PROFILE"}, "display_name": {"S": name}}
+        client.put_item(TableName=table, Item=claim)
+        client.put_item(TableName=table, Item=profile)
+    assert store.display_names(["p-first", "p-second"]) == {"p-first": "Bill", "p-second": "BiII"}
+    with pytest.raises(NameTaken):
+        store.set_display_name("p-third", "bill")  # the old lowercase claim still holds
+
+    store.set_display_name("p-second", "BiII")  # migrated: it now holds the skeleton too
+    with pytest.raises(NameTaken):
+        store.set_display_name("p-first", "Bill")  # the clashing name cannot claim it ...
+    with pytest.raises(NameTaken):
+        store.set_display_name("p-third", "Bi11")  # ... nor can a newcomer
+    assert store.display_names(["p-first", "p-second"]) == {"p-first": "Bill", "p-second": "BiII"}
+
+    store.set_display_name("p-first", "Wilma")  # renaming releases the old lowercase claim
+    assert claims(table) == {"NAME#biii": "p-second", "NAME#blll": "p-second", "NAME#wllma": "p-first"}
+    with pytest.raises(NameTaken):
+        store.set_display_name("p-third", "bill")  # the skeleton is p-second's now
+
+
+def test_put_me_with_a_blocklisted_word_is_400_display_name_not_allowed(table):
+    from functions.leaderboard.handler import handler
+    from tests.conftest import Api
+
+    word = next(w for w in blocklist() if 4 <= len(w) <= 10)
+    status, body, _ = Api(handler)("PUT", "/me", {"display_name": f"The {word}"}, user="ann")
+    assert status == 400 and body["error"]["code"] == "display_name_not_allowed"
+    status, body, _ = Api(handler)("PUT", "/me", {"display_name": "BiII"}, user="bob")
+    assert status == 200
+    status, body, _ = Api(handler)("PUT", "/me", {"display_name": "Bi11"}, user="cat")
+    assert status == 409 and body["error"]["code"] == "display_name_taken"
