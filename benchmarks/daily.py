@@ -75,7 +75,8 @@ def call(label: str | None, method: str, path: str, body=None, user: str | None 
 
 
 def word_for(run: dict, choice: int = 0) -> str:
-    return answers(run["prompt"], run["forbidden"])[choice]
+    used = {a["word"] for record in run["history"] for a in record["attempts"] if a["accepted"]}
+    return [w for w in answers(run["prompt"], run["forbidden"]) if w not in used][choice]
 
 
 def runs_path(run: dict, guest: bool) -> str:

@@ -16,7 +16,9 @@ call = Api(handler)
 
 
 def good_word(run):
-    return answers(run["prompt"], run["forbidden"])[0]
+    """The first answer of the round in play that the run has not accepted yet (already_used)."""
+    used = {a["word"] for record in run["history"] for a in record["attempts"] if a["accepted"]}
+    return next(w for w in answers(run["prompt"], run["forbidden"]) if w not in used)
 
 
 def play_out(run, user=None, base="/runs"):

@@ -327,7 +327,8 @@ def _play_out(server, run, token=None):
 
     prefix = "/runs" if token else "/guest/runs"
     while run["status"] == "active":
-        word = answers(run["prompt"], run["forbidden"])[0]
+        used = {a["word"] for record in run["history"] for a in record["attempts"] if a["accepted"]}
+        word = next(w for w in answers(run["prompt"], run["forbidden"]) if w not in used)
         body = {"round": run["round"], "attempt": run["attempt"], "word": word}
         status, _, reply = server.request("POST", f"{prefix}/{run['run_id']}/answers", body, token=token)
         assert status == 200, reply

@@ -173,7 +173,8 @@ def accepted_words(prompt: str, forbidden: str) -> list[str]:
 def word_for(run: Run, choice: int = 0) -> str:
     """An accepted answer for the round in play."""
     current = run.puzzle[run.round_number - 1]
-    found = accepted_words(current.prompt, current.forbidden)
+    used = set(run.accepted_words())  # a word accepted once in a run is already_used after
+    found = [w for w in accepted_words(current.prompt, current.forbidden) if w not in used]
     return found[choice % len(found)]
 
 
