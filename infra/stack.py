@@ -14,7 +14,7 @@ from infra.checks import acknowledge
 from infra.config import StageConfig
 from infra.data import Data
 from infra.edge import Edge, synth_env
-from infra.edge_waf import EdgeSecurityStack
+from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import Functions
 from infra.operations import Operations
 from infra.schedule import ResetSchedule
@@ -25,7 +25,7 @@ class WordSQDStack(Stack):
         env = synth_env(config, scope.node)
         self.edge_security = EdgeSecurityStack(
             scope,
-            f"{config.stack_name}-EdgeSecurity",
+            security_stack_name(config.stack_name),
             stage=config.stage,
             account=env.account,
             production=config.production,
