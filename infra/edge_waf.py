@@ -25,15 +25,16 @@ from shared.routes import ROUTES
 EVALUATION_WINDOW_S = 300
 
 # Any request at all (page files, cached board reads, API calls): WAF counts cache hits too.
-# 2,000 in 5 min is ~20 heavy players (or ~50 ordinary ones) behind one address; a script sending
-# 100 requests/s (the default stage throttle) reaches it in 20 s and is blocked until it slows down.
+# 2,000 in 5 min is ~35 of the heaviest honest sessions (56 requests, see the tests) behind one
+# address; a script sending 100 requests/s (the default stage throttle) reaches it in 20 s and is
+# blocked until it slows down.
 ALL_REQUESTS_LIMIT = 2_000
 # The public (no-account) writes, which any script can send without signing up: POST /validate
 # and POST /guest/... One guest's whole run is ~25 of them (31 with every attempt used); 500 is
 # ~16 such guests at once behind one address, and a script still gets under 2 writes/s.
 PUBLIC_WRITES_LIMIT = 500
 # Starting a guest Daily run (POST /guest/daily/runs) writes a new run item each time; a guest
-# starts one a day (a refresh resumes from the page). 50 leaves a classroom room to start.
+# plays one Daily a day. 50 leaves a classroom behind one address room to start theirs.
 GUEST_STARTS_LIMIT = 50
 
 # The JSON error envelope of SPEC §5, so a client reads WAF's 429 like the API's own.
