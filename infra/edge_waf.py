@@ -15,7 +15,7 @@ carrier's NAT), and still stop a script long before it can eat the API's stage t
 
 from dataclasses import dataclass
 
-from aws_cdk import ArnFormat, RemovalPolicy, Stack
+from aws_cdk import ArnFormat, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
@@ -158,6 +158,8 @@ class EdgeSecurityStack(Stack):
             cross_region_references=True,
             description=f"WordSQD edge firewall ({stage}): the CloudFront distribution's AWS WAF web ACL",
         )
+        Tags.of(self).add("app", "wordsqd")
+        Tags.of(self).add("stage", stage)
         prefix = f"wordsqd-{stage}"
         rules = []
         for priority, rule in enumerate(RATE_RULES):
