@@ -98,8 +98,9 @@ def _visibility(metric: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
 
 def _request(method: str, match: str, path: str) -> wafv2.CfnWebACL.StatementProperty:
     """METHOD and a URI path test, both as WAF byte matches (paths are case-sensitive, as in
-    API Gateway)."""
+    API Gateway). The path is URL-decoded first, so `/guest/daily/%72uns` is counted too."""
     none = [wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="NONE")]
+    decoded = [wafv2.CfnWebACL.TextTransformationProperty(priority=0, type="URL_DECODE")]
     return wafv2.CfnWebACL.StatementProperty(
         and_statement=wafv2.CfnWebACL.AndStatementProperty(
             statements=[
@@ -116,7 +117,7 @@ def _request(method: str, match: str, path: str) -> wafv2.CfnWebACL.StatementPro
                         field_to_match=wafv2.CfnWebACL.FieldToMatchProperty(uri_path={}),
                         positional_constraint=match,
                         search_string=path,
-                        text_transformations=none,
+                        text_transformations=decoded,
                     )
                 ),
             ]

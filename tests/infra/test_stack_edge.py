@@ -9,6 +9,7 @@ import json
 import re
 from fnmatch import fnmatchcase
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from aws_cdk import App
@@ -16,12 +17,7 @@ from aws_cdk import aws_cloudfront as cloudfront
 from cfnlint.api import ManualArgs, lint_file
 
 from infra import edge_waf
-from infra.edge import (
-    SYNTH_ONLY_ACCOUNT,
-    SYNTH_ONLY_REGION,
-    api_behaviours,
-    synth_env,
-)
+from infra.edge import SYNTH_ONLY_ACCOUNT, SYNTH_ONLY_REGION, api_behaviours, synth_env
 from shared.routes import ROUTES, Route
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
@@ -62,6 +58,18 @@ def security(synth):
     return template, manifest["artifacts"][name]["environment"]
 
 
+def _environment(synth, stack_name: str) -> tuple[str, str]:
+    """(account, region) of a synthesized stack, from the cloud assembly's manifest."""
+    manifest = json.loads((synth.outdir / "manifest.json").read_text())
+    account, region = manifest["artifacts"][stack_name]["environment"].removeprefix("aws://").split("/")
+    return account, region
+
+
+@pytest.fixture(scope="module")
+def dev_env(synth, dev):
+    return _environment(synth, dev.config.stack_name)
+
+
 def _resources(template: dict, type_: str) -> dict[str, dict]:
     return {k: r for k, r in template["Resources"].items() if r["Type"] == type_}
 
@@ -89,28 +97,42 @@ def _behaviour_for(synth, path: str) -> dict | None:
 # --- The web ACL and its stack ---------------------------------------------------------------
 
 
-def test_web_acl_stack_is_in_us_east_1_with_cloudfront_scope(security, dev, synth):
+def test_web_acl_stack_is_in_us_east_1_with_cloudfront_scope(security, dev_env):
     _, environment = security
-    assert environment == f"aws://{SYNTH_ONLY_ACCOUNT}/us-east-1"
+    account, _ = dev_env
+    assert environment == f"aws://{account}/us-east-1"
     assert _web_acl(security)["Scope"] == "CLOUDFRONT"
-    # ... while the stage itself stays in its own region (the placeholder for synth: not us-east-1).
-    manifest = json.loads((synth.outdir / "manifest.json").read_text())
-    assert manifest["artifacts"][dev.config.stack_name]["environment"] == (
-        f"aws://{SYNTH_ONLY_ACCOUNT}/{SYNTH_ONLY_REGION}"
-    )
 
 
-def test_distribution_uses_the_web_acl_across_regions(security, dev):
-    """The ACL's ARN is written to SSM in us-east-1 and read back in the stage's region."""
+def test_distribution_uses_the_web_acl_across_regions(security, dev, dev_env):
+    """The ACL's ARN is written to SSM in us-east-1 and read back in the stage's region (or, for a
+    stage in us-east-1 itself, a plain CloudFormation export)."""
+    [acl_id] = _resources(security[0], "AWS::WAFv2::WebACL")
+    _, region = dev_env
+    if region == "us-east-1":
+        [(export, output)] = [
+            (o["Export"]["Name"], o) for o in security[0]["Outputs"].values() if "Export" in o
+        ]
+        assert output["Value"] == {"Fn::GetAtt": [acl_id, "Arn"]}
+        assert _distribution(dev)["WebACLId"] == {"Fn::ImportValue": export}
+        return
     [writer] = _resources(security[0], "Custom::CrossRegionExportWriter").values()
     [(parameter, value)] = writer["Properties"]["WriterProps"]["exports"].items()
-    [acl_id] = _resources(security[0], "AWS::WAFv2::WebACL")
     assert value == {"Fn::GetAtt": [acl_id, "Arn"]}
-    assert writer["Properties"]["WriterProps"]["region"] == SYNTH_ONLY_REGION
+    assert writer["Properties"]["WriterProps"]["region"] == region
 
     reader_id, reader = dev.only("Custom::CrossRegionExportReader")
     assert parameter in reader["Properties"]["ReaderProps"]["imports"]
     assert _distribution(dev)["WebACLId"] == {"Fn::GetAtt": [reader_id, parameter]}
+
+
+def test_stage_stack_without_configured_environment_synthesizes_outside_us_east_1(synth, dev):
+    # The tests' stages name no account or region: the placeholders put the stage elsewhere
+    # than us-east-1, so the cross-region path above is the one exercised.
+    if getattr(dev.config, "region", None) is None:
+        assert _environment(synth, dev.config.stack_name) == (SYNTH_ONLY_ACCOUNT, SYNTH_ONLY_REGION)
+    else:
+        assert _environment(synth, dev.config.stack_name)[1] == dev.config.region
 
 
 def _rate_rules(security) -> dict[str, dict]:
@@ -148,7 +170,13 @@ def _matches(statement: dict | None, method: str, path: str) -> bool:
     if "OrStatement" in statement:
         return any(_matches(s, method, path) for s in statement["OrStatement"]["Statements"])
     match = statement["ByteMatchStatement"]
-    field = method if "Method" in match["FieldToMatch"] else path
+    [transformation] = match["TextTransformations"]
+    if "Method" in match["FieldToMatch"]:
+        field = method
+        assert transformation["Type"] == "NONE"
+    else:
+        field = unquote(path)
+        assert transformation["Type"] == "URL_DECODE"  # %-encoding does not dodge the limits
     wanted = match["SearchString"]
     return {"EXACTLY": field == wanted, "STARTS_WITH": field.startswith(wanted)}[
         match["PositionalConstraint"]
@@ -176,6 +204,7 @@ def test_guest_start_rule_counts_only_guest_daily_starts(security, route: Route)
 # used (3 attempts in each of 10 rounds, reading the run back after each), then read boards.
 PAGE_LOAD = [("GET", p) for p in ("/", "/app.js", "/style.css", "/config.json", "/daily")]
 RUN = "/guest/runs/AbCdEfGh12345678"
+ENCODED_GUEST_START = "/guest/daily/%72uns"
 HONEST_SESSION = (
     PAGE_LOAD
     + [("POST", "/guest/daily/runs")]
@@ -218,7 +247,7 @@ def test_managed_rule_groups_block_without_overrides(security):
         assert "RuleActionOverrides" not in statement and "ExcludedRules" not in statement
 
 
-def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(security):
+def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(security, dev_env):
     template, _ = security
     [logging] = _resources(template, "AWS::WAFv2::LoggingConfiguration").values()
     props = logging["Properties"]
@@ -226,7 +255,7 @@ def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(secur
     assert props["ResourceArn"] == {"Fn::GetAtt": [acl_id, "Arn"]}
     [destination] = props["LogDestinationConfigs"]
     arn = "".join(p if isinstance(p, str) else "<partition>" for p in destination["Fn::Join"][1])
-    assert arn == f"arn:<partition>:logs:us-east-1:{SYNTH_ONLY_ACCOUNT}:log-group:aws-waf-logs-wordsqd-dev"
+    assert arn == f"arn:<partition>:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev"
     [group] = _resources(template, "AWS::Logs::LogGroup").values()
     assert group["Properties"]["LogGroupName"] == "aws-waf-logs-wordsqd-dev"
     assert group["Properties"]["RetentionInDays"] == 7
@@ -373,7 +402,7 @@ def test_the_managed_policy_ids_above_are_the_policies_they_are_named_after(dev)
 # --- The web client's deployment and sign-in ------------------------------------------------
 
 
-def test_web_client_is_deployed_with_a_config_json_for_the_stages_cognito(dev):
+def test_web_client_is_deployed_with_a_config_json_for_the_stages_cognito(dev, dev_env):
     [deployment] = dev.resources("Custom::CDKBucketDeployment").values()
     props = deployment["Properties"]
     bucket_id, _ = dev.only("AWS::S3::Bucket")
@@ -399,14 +428,15 @@ def test_web_client_is_deployed_with_a_config_json_for_the_stages_cognito(dev):
 
     assert set(config) == {"auth", "region", "user_pool_id", "client_id", "domain"}
     assert config["auth"] == "cognito"
-    assert config["region"] == SYNTH_ONLY_REGION
+    region = dev_env[1]
+    assert config["region"] == region
     pool_id, _ = dev.only("AWS::Cognito::UserPool")
     client_id, _ = dev.only("AWS::Cognito::UserPoolClient")
     domain_id, _ = dev.only("AWS::Cognito::UserPoolDomain")
     assert {"Ref": pool_id} in resolved(config["user_pool_id"])["Fn::Join"][1]
     assert {"Ref": client_id} in resolved(config["client_id"])["Fn::Join"][1]
     domain = resolved(config["domain"])["Fn::Join"][1]
-    assert domain == ['"https://', {"Ref": domain_id}, f'.auth.{SYNTH_ONLY_REGION}.amazoncognito.com"']
+    assert domain == ['"https://', {"Ref": domain_id}, f'.auth.{region}.amazoncognito.com"']
 
 
 def _site_url(synth) -> dict:
@@ -414,7 +444,7 @@ def _site_url(synth) -> dict:
     return {"Fn::Join": ["", ["https://", {"Fn::GetAtt": [distribution_id, "DomainName"]}, "/"]]}
 
 
-def test_cognito_client_callback_urls_are_the_distribution_and_the_configured_origins(dev, prod):
+def test_cognito_client_callback_urls_are_the_distribution_and_the_configured_origins(synth, dev, prod):
     expected = [
         (dev, ["http://localhost:8000/", _site_url(dev)]),
         (prod, ["https://play.example.com/", "https://www.example.com/", _site_url(prod)]),
@@ -426,7 +456,8 @@ def test_cognito_client_callback_urls_are_the_distribution_and_the_configured_or
         assert client["Properties"]["AllowedOAuthFlows"] == ["code"]
         assert set(client["Properties"]["AllowedOAuthScopes"]) == {"openid", "email", "profile"}
         _, domain = stage.only("AWS::Cognito::UserPoolDomain")
-        assert domain["Properties"]["Domain"] == f"wordsqd-{stage.config.stage}-{SYNTH_ONLY_ACCOUNT}"
+        account, _ = _environment(synth, stage.config.stack_name)
+        assert domain["Properties"]["Domain"] == f"wordsqd-{stage.config.stage}-{account}"
 
 
 # --- Pure helpers (no synth) ------------------------------------------------------------------
@@ -463,3 +494,8 @@ def test_stage_environment_prefers_config_then_context_then_the_cli_then_placeho
         SYNTH_ONLY_ACCOUNT,
         SYNTH_ONLY_REGION,
     )
+
+
+def test_a_percent_encoded_guest_start_is_counted_like_a_plain_one(security):
+    assert _counted_by(security, "per-ip-guest-starts", "POST", ENCODED_GUEST_START)
+    assert _counted_by(security, "per-ip-public-writes", "POST", ENCODED_GUEST_START)
