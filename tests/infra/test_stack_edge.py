@@ -225,9 +225,9 @@ def test_one_players_heaviest_five_minutes_stay_far_under_every_rate_limit(secur
     assert counted * PLAYERS_PER_ADDRESS * 2 <= limit
 
 
-def test_a_script_at_the_stage_throttle_is_blocked_within_a_minute(security):
-    """A script sending 100 requests/s (the default stage throttle) of guest starts crosses every
-    limit in its first 20 s; WAF then blocks it (WAF reacts within about a minute)."""
+def test_a_script_at_the_stage_throttle_crosses_every_limit_within_20_seconds(security):
+    """A script sending 100 requests/s (the default stage throttle) crosses every limit in its
+    first 20 s; WAF then blocks it after its detection lag (usually under 30 s, says AWS)."""
     for name, rule in _rate_rules(security).items():
         assert rule["Statement"]["RateBasedStatement"]["Limit"] / 100 <= 20, name
 
