@@ -5,10 +5,11 @@ caller from `requestContext.authorizer.jwt.claims`, exactly as `make run`'s stan
 """
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 
 import jsii
-from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import Duration, IStableListProducer, Lazy, RemovalPolicy, Stack
 from aws_cdk import aws_apigateway as apigateway
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_apigatewayv2_authorizers as authorizers
@@ -55,6 +56,17 @@ class _AccessLogSettings:
         return apigateway.AccessLogFormat.custom(json.dumps(ACCESS_LOG_FORMAT))
 
 
+@jsii.implements(IStableListProducer)
+class _Urls:
+    """A list read at synth time, so URLs known only later (the distribution's) can join it."""
+
+    def __init__(self, urls: list[str]) -> None:
+        self._urls = urls
+
+    def produce(self) -> list[str]:
+        return list(self._urls)
+
+
 class Api(Construct):
     def __init__(
         self,
@@ -71,7 +83,7 @@ class Api(Construct):
         log_removal: RemovalPolicy,
     ) -> None:
         super().__init__(scope, id)
-        self._cognito(production)
+        self._cognito(production, stage, allowed_origins)
 
         self.api = apigwv2.HttpApi(
             self,
@@ -139,7 +151,7 @@ class Api(Construct):
             "Answers only 404/405 errors for routes that do not exist; no data behind it.",
         )
 
-    def _cognito(self, production: bool) -> None:
+    def _cognito(self, production: bool, stage: str, allowed_origins: Sequence[str]) -> None:
         self.user_pool = cognito.UserPool(
             self,
             "Players",
@@ -175,12 +187,20 @@ class Api(Construct):
             "AwsSolutions-COG8",
             "Plus tier threat protection is billed per player; accounts hold only game scores.",
         )
-        # A browser app cannot keep a secret; it signs in with SRP and gets tokens directly.
+        self._hosted_ui(stage, allowed_origins)
+        # A browser app cannot keep a secret: it signs in on the Hosted UI with the authorization
+        # code grant and PKCE (no implicit grant), or with SRP, and gets tokens directly.
         self.client = self.user_pool.add_client(
             "WebClient",
             generate_secret=False,
             auth_flows=cognito.AuthFlow(user_srp=True),
-            disable_o_auth=True,
+            o_auth=cognito.OAuthSettings(
+                flows=cognito.OAuthFlows(authorization_code_grant=True),
+                scopes=[cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
+                callback_urls=Lazy.list(_Urls(self.sign_in_urls)),
+                logout_urls=Lazy.list(_Urls(self.sign_in_urls)),
+            ),
+            supported_identity_providers=[cognito.UserPoolClientIdentityProvider.COGNITO],
             prevent_user_existence_errors=True,
             id_token_validity=Duration.hours(1),
             access_token_validity=Duration.hours(1),
@@ -189,6 +209,28 @@ class Api(Construct):
         self.authorizer = authorizers.HttpUserPoolAuthorizer(
             "PlayerAuthorizer", self.user_pool, user_pool_clients=[self.client]
         )
+
+    def _hosted_ui(self, stage: str, allowed_origins: Sequence[str]) -> None:
+        """Cognito's Hosted UI on a prefix domain (`<prefix>.auth.<region>.amazoncognito.com`),
+        where the web client sends players to sign in. A prefix is unique per region across every
+        AWS account, hence the account id in it. The pages that may receive the sign-in code (and
+        where sign-out returns) are the configured origins' roots, plus the CloudFront site
+        (`allow_sign_in_from`, called once the distribution exists). Cognito takes http only for
+        localhost, so another http origin (a dev stage's) can call the API but not sign in."""
+        account = Stack.of(self).account
+        self.domain = self.user_pool.add_domain(
+            "HostedUi",
+            cognito_domain=cognito.CognitoDomainOptions(domain_prefix=f"wordsqd-{stage}-{account}"),
+        )
+        self.sign_in_urls: list[str] = [
+            f"{origin}/"
+            for origin in allowed_origins
+            if origin.startswith("https://") or re.fullmatch(r"http://localhost(:[0-9]+)?", origin)
+        ]
+
+    def allow_sign_in_from(self, site_url: str) -> None:
+        """Register SITE_URL (`https://host`) as a Hosted UI callback and sign-out URL."""
+        self.sign_in_urls.append(f"{site_url}/")
 
     @property
     def url(self) -> str:

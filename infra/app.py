@@ -1,6 +1,8 @@
 """The CDK app: `python -m infra.app` (writes cdk.out/), or `cdk synth|deploy` through cdk.json.
 
-Context: `-c stage=prod -c allowed_origins=https://play.example.com` (see infra.config).
+Context: `-c stage=prod -c allowed_origins=https://play.example.com` (see infra.config), and
+`-c account=... -c region=...` unless the stage config names them (see infra.edge.synth_env).
+Each stage is two stacks: `WordSQD-<stage>` and its us-east-1 `WordSQD-<stage>-EdgeSecurity`.
 """
 
 import os

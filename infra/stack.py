@@ -1,6 +1,8 @@
-"""One WordSQD deployment: a stage's table, functions, API, schedule and operations.
+"""One WordSQD deployment: a stage's table, functions, API, schedule, operations and edge.
 
-Environment-agnostic (no account, region or lookups), so it synthesizes without credentials.
+The edge's web ACL lives in a second stack in us-east-1 (infra.edge_waf), created beside this
+one; both have an explicit account and region (infra.edge.synth_env), and no lookups, so they
+synthesize without credentials.
 """
 
 from aws_cdk import CfnOutput, RemovalPolicy, Stack, Tags
@@ -11,6 +13,8 @@ from infra.api import Api
 from infra.checks import acknowledge
 from infra.config import StageConfig
 from infra.data import Data
+from infra.edge import Edge, synth_env
+from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import Functions
 from infra.operations import Operations
 from infra.schedule import ResetSchedule
@@ -18,10 +22,20 @@ from infra.schedule import ResetSchedule
 
 class WordSQDStack(Stack):
     def __init__(self, scope: Construct, config: StageConfig) -> None:
+        env = synth_env(config, scope.node)
+        self.edge_security = EdgeSecurityStack(
+            scope,
+            security_stack_name(config.stack_name),
+            stage=config.stage,
+            account=env.account,
+            production=config.production,
+        )
         super().__init__(
             scope,
             config.stack_name,
             description=f"WordSQD word game backend ({config.stage})",
+            env=env,
+            cross_region_references=True,  # the web ACL's ARN, from us-east-1
         )
         Tags.of(self).add("app", "wordsqd")
         Tags.of(self).add("stage", config.stage)
@@ -51,6 +65,16 @@ class WordSQDStack(Stack):
             log_retention=log_retention,
             log_removal=log_removal,
         )
+        self.edge = Edge(
+            self,
+            "Edge",
+            api=self.api.api,
+            user_pool=self.api.user_pool,
+            client=self.api.client,
+            hosted_ui=self.api.domain,
+            web_acl_arn=self.edge_security.web_acl_arn,
+        )
+        self.api.allow_sign_in_from(self.edge.url)
         self.schedule = ResetSchedule(self, "Schedule", reset=self.functions.reset)
         self.operations = Operations(
             self,

@@ -57,11 +57,13 @@ class Synthesized:
 
     @cached_property
     def functions(self) -> dict[str, tuple[str, dict]]:
-        """Our function name (validate, daily, ...) -> (logical id, its properties)."""
+        """Our function name (validate, daily, ...) -> (logical id, its properties). CDK's own
+        functions (the web client's BucketDeployment, custom resource providers) are left out."""
         names = {lambda_handler(spec.handler): name for name, spec in FUNCTIONS.items()}
         return {
             names[r["Properties"]["Handler"]]: (logical_id, r["Properties"])
             for logical_id, r in self.resources("AWS::Lambda::Function").items()
+            if r["Properties"].get("Handler") in names
         }
 
 

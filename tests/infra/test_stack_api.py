@@ -70,12 +70,15 @@ def test_user_pool_allows_self_sign_up_with_email(dev):
     )
 
 
-def test_web_client_has_no_secret_and_no_oauth(dev):
+def test_web_client_has_no_secret_and_only_the_code_grant(dev):
+    # A browser keeps no secret: the Hosted UI's authorization code grant with PKCE (#14), never
+    # the implicit grant that hands tokens over in the URL. Callback URLs: test_stack_edge.py.
     dev.template.has_resource_properties(
         "AWS::Cognito::UserPoolClient",
         {
             "GenerateSecret": False,
-            "AllowedOAuthFlowsUserPoolClient": False,
+            "AllowedOAuthFlowsUserPoolClient": True,
+            "AllowedOAuthFlows": ["code"],
             "ExplicitAuthFlows": Match.array_with(["ALLOW_USER_SRP_AUTH"]),
         },
     )

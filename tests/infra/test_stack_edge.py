@@ -1,0 +1,501 @@
+"""The edge (#12, #14): CloudFront in front of the web client and the API, AWS WAF in us-east-1.
+
+The behaviour tests read the synthesized CacheBehaviors back and match paths against them the way
+CloudFront does (first pattern in order, `*` matching anything), so they check what CloudFront will
+do with each route of shared.routes, not how infra.edge chose the patterns.
+"""
+
+import json
+import re
+from fnmatch import fnmatchcase
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from aws_cdk import App
+from aws_cdk import aws_cloudfront as cloudfront
+from cfnlint.api import ManualArgs, lint_file
+
+from infra import edge_waf
+from infra.edge import SYNTH_ONLY_ACCOUNT, SYNTH_ONLY_REGION, api_behaviours, synth_env
+from shared.routes import ROUTES, Route
+
+pytestmark = pytest.mark.infra  # synthesizes the CDK app
+
+# CloudFront's managed policies, by their fixed ids.
+CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
+ALL_VIEWER_EXCEPT_HOST_HEADER = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
+CORS_CUSTOM_ORIGIN = "59781a5b-3903-41f3-afcb-af62929ccde1"
+ALL_METHODS = {"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"}
+
+# The reads the brief names as public and the same for everyone (SPEC §6).
+EDGE_CACHED_READS = {
+    ("GET", "/daily"),
+    ("GET", "/leaderboard/daily"),
+    ("GET", "/leaderboard/daily/{date}"),
+    ("GET", "/challenges/{challenge_id}"),
+}
+
+
+def _sample(path: str) -> str:
+    """A concrete request path for a route: each {param} becomes a plausible value."""
+    return re.sub(
+        r"\{([^}]+)\}", lambda m: "2026-03-08" if m.group(1) == "date" else "AbCdEfGh12345678", path
+    )
+
+
+@pytest.fixture(scope="module", params=["dev", "prod"])
+def stage(request, synth):
+    return synth.stacks[request.param]
+
+
+@pytest.fixture(scope="module")
+def security(synth):
+    """The dev stage's us-east-1 stack: (its template JSON, its manifest environment)."""
+    name = edge_waf.security_stack_name(synth.stacks["dev"].config.stack_name)
+    manifest = json.loads((synth.outdir / "manifest.json").read_text())
+    template = json.loads((synth.outdir / f"{name}.template.json").read_text())
+    return template, manifest["artifacts"][name]["environment"]
+
+
+def _environment(synth, stack_name: str) -> tuple[str, str]:
+    """(account, region) of a synthesized stack, from the cloud assembly's manifest."""
+    manifest = json.loads((synth.outdir / "manifest.json").read_text())
+    account, region = manifest["artifacts"][stack_name]["environment"].removeprefix("aws://").split("/")
+    return account, region
+
+
+@pytest.fixture(scope="module")
+def dev_env(synth, dev):
+    return _environment(synth, dev.config.stack_name)
+
+
+def _resources(template: dict, type_: str) -> dict[str, dict]:
+    return {k: r for k, r in template["Resources"].items() if r["Type"] == type_}
+
+
+def _web_acl(security) -> dict:
+    [acl] = _resources(security[0], "AWS::WAFv2::WebACL").values()
+    return acl["Properties"]
+
+
+def _distribution(synth) -> dict:
+    _, distribution = synth.only("AWS::CloudFront::Distribution")
+    return distribution["Properties"]["DistributionConfig"]
+
+
+def _behaviour_for(synth, path: str) -> dict | None:
+    """The cache behaviour CloudFront picks for PATH (None: the default one, the site bucket)."""
+    for behaviour in _distribution(synth)["CacheBehaviors"]:
+        # CloudFront's wildcards are fnmatch's `*` and `?` (no `[`, which fnmatch would read as a set).
+        assert "[" not in behaviour["PathPattern"]
+        if fnmatchcase(path, behaviour["PathPattern"]):
+            return behaviour
+    return None
+
+
+# --- The web ACL and its stack ---------------------------------------------------------------
+
+
+def test_web_acl_stack_is_in_us_east_1_with_cloudfront_scope(security, dev_env):
+    _, environment = security
+    account, _ = dev_env
+    assert environment == f"aws://{account}/us-east-1"
+    assert _web_acl(security)["Scope"] == "CLOUDFRONT"
+
+
+def test_distribution_uses_the_web_acl_across_regions(security, dev, dev_env):
+    """The ACL's ARN is written to SSM in us-east-1 and read back in the stage's region (or, for a
+    stage in us-east-1 itself, a plain CloudFormation export)."""
+    [acl_id] = _resources(security[0], "AWS::WAFv2::WebACL")
+    _, region = dev_env
+    if region == "us-east-1":
+        [(export, output)] = [
+            (o["Export"]["Name"], o) for o in security[0]["Outputs"].values() if "Export" in o
+        ]
+        assert output["Value"] == {"Fn::GetAtt": [acl_id, "Arn"]}
+        assert _distribution(dev)["WebACLId"] == {"Fn::ImportValue": export}
+        return
+    [writer] = _resources(security[0], "Custom::CrossRegionExportWriter").values()
+    [(parameter, value)] = writer["Properties"]["WriterProps"]["exports"].items()
+    assert value == {"Fn::GetAtt": [acl_id, "Arn"]}
+    assert writer["Properties"]["WriterProps"]["region"] == region
+
+    reader_id, reader = dev.only("Custom::CrossRegionExportReader")
+    assert parameter in reader["Properties"]["ReaderProps"]["imports"]
+    assert _distribution(dev)["WebACLId"] == {"Fn::GetAtt": [reader_id, parameter]}
+
+
+def test_stage_stack_without_configured_environment_synthesizes_outside_us_east_1(synth, dev):
+    # The tests' stages name no account or region: the placeholders put the stage elsewhere
+    # than us-east-1, so the cross-region path above is the one exercised.
+    if getattr(dev.config, "region", None) is None:
+        assert _environment(synth, dev.config.stack_name) == (SYNTH_ONLY_ACCOUNT, SYNTH_ONLY_REGION)
+    else:
+        assert _environment(synth, dev.config.stack_name)[1] == dev.config.region
+
+
+def _rate_rules(security) -> dict[str, dict]:
+    return {r["Name"]: r for r in _web_acl(security)["Rules"] if "RateBasedStatement" in r["Statement"]}
+
+
+def test_rate_rules_limit_each_client_address_and_answer_429_in_the_error_envelope(security):
+    acl = _web_acl(security)
+    rules = _rate_rules(security)
+    assert {name: r["Statement"]["RateBasedStatement"]["Limit"] for name, r in rules.items()} == {
+        "per-ip-all-requests": 2_000,
+        "per-ip-public-writes": 500,
+        "per-ip-guest-starts": 50,
+    }
+    for rule in rules.values():
+        statement = rule["Statement"]["RateBasedStatement"]
+        assert statement["AggregateKeyType"] == "IP"
+        assert statement["EvaluationWindowSec"] == 300
+        response = rule["Action"]["Block"]["CustomResponse"]
+        assert response["ResponseCode"] == 429
+        body = acl["CustomResponseBodies"][response["CustomResponseBodyKey"]]
+        assert body["ContentType"] == "APPLICATION_JSON"
+        assert json.loads(body["Content"])["error"]["code"] == "throttled"
+    # Rate limits come first: a flood is stopped before the managed rules spend effort on it.
+    managed = [r["Priority"] for r in acl["Rules"] if "ManagedRuleGroupStatement" in r["Statement"]]
+    assert max(r["Priority"] for r in rules.values()) < min(managed)
+
+
+def _matches(statement: dict | None, method: str, path: str) -> bool:
+    """WAF's evaluation of the statements this ACL uses (and/or, byte matches on method and path)."""
+    if statement is None:
+        return True
+    if "AndStatement" in statement:
+        return all(_matches(s, method, path) for s in statement["AndStatement"]["Statements"])
+    if "OrStatement" in statement:
+        return any(_matches(s, method, path) for s in statement["OrStatement"]["Statements"])
+    match = statement["ByteMatchStatement"]
+    [transformation] = match["TextTransformations"]
+    if "Method" in match["FieldToMatch"]:
+        field = method
+        assert transformation["Type"] == "NONE"
+    else:
+        field = unquote(path)
+        assert transformation["Type"] == "URL_DECODE"  # %-encoding does not dodge the limits
+    wanted = match["SearchString"]
+    return {"EXACTLY": field == wanted, "STARTS_WITH": field.startswith(wanted)}[
+        match["PositionalConstraint"]
+    ]
+
+
+def _counted_by(security, rule: str, method: str, path: str) -> bool:
+    statement = _rate_rules(security)[rule]["Statement"]["RateBasedStatement"]
+    return _matches(statement.get("ScopeDownStatement"), method, path)
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.path}")
+def test_public_write_rule_counts_every_public_write_and_nothing_else(security, route: Route):
+    public_write = route.access == "public" and route.method != "GET"
+    assert _counted_by(security, "per-ip-public-writes", route.method, _sample(route.path)) == public_write
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.path}")
+def test_guest_start_rule_counts_only_guest_daily_starts(security, route: Route):
+    expected = (route.method, route.path) == ("POST", "/guest/daily/runs")
+    assert _counted_by(security, "per-ip-guest-starts", route.method, _sample(route.path)) == expected
+
+
+# One player's busiest five minutes: load the page, play a whole Daily as a guest with every slot
+# used (3 attempts in each of 10 rounds, reading the run back after each), then read boards.
+PAGE_LOAD = [("GET", p) for p in ("/", "/app.js", "/style.css", "/config.json", "/daily")]
+RUN = "/guest/runs/AbCdEfGh12345678"
+ENCODED_GUEST_START = "/guest/daily/%72uns"
+HONEST_SESSION = (
+    PAGE_LOAD
+    + [("POST", "/guest/daily/runs")]
+    + [("POST", f"{RUN}/answers") for _ in range(30)]
+    + [("GET", RUN) for _ in range(10)]
+    + [("GET", "/leaderboard/daily")] * 5
+    + [("GET", "/leaderboard/daily/2026-03-07")] * 5
+)
+# The limits must leave room for at least this many such players behind one address (NAT).
+PLAYERS_PER_ADDRESS = 5
+
+
+@pytest.mark.parametrize("rule", ["per-ip-all-requests", "per-ip-public-writes", "per-ip-guest-starts"])
+def test_one_players_heaviest_five_minutes_stay_far_under_every_rate_limit(security, rule):
+    limit = _rate_rules(security)[rule]["Statement"]["RateBasedStatement"]["Limit"]
+    counted = sum(_counted_by(security, rule, method, path) for method, path in HONEST_SESSION)
+    assert counted > 0, "the session does exercise the rule"
+    assert counted * PLAYERS_PER_ADDRESS * 2 <= limit
+
+
+def test_a_script_at_the_stage_throttle_crosses_every_limit_within_20_seconds(security):
+    """A script sending 100 requests/s (the default stage throttle) crosses every limit in its
+    first 20 s; WAF then blocks it after its detection lag (usually under 30 s, says AWS)."""
+    for name, rule in _rate_rules(security).items():
+        assert rule["Statement"]["RateBasedStatement"]["Limit"] / 100 <= 20, name
+
+
+def test_managed_rule_groups_block_without_overrides(security):
+    groups = {
+        r["Statement"]["ManagedRuleGroupStatement"]["Name"]: r
+        for r in _web_acl(security)["Rules"]
+        if "ManagedRuleGroupStatement" in r["Statement"]
+    }
+    assert set(groups) == {"AWSManagedRulesCommonRuleSet", "AWSManagedRulesKnownBadInputsRuleSet"}
+    for rule in groups.values():
+        statement = rule["Statement"]["ManagedRuleGroupStatement"]
+        assert statement["VendorName"] == "AWS"
+        assert rule["OverrideAction"] == {"None": {}}  # the groups' own actions: block
+        # SizeRestrictions_BODY blocks bodies over 8 KiB; every legit body is at most 4 KiB.
+        assert "RuleActionOverrides" not in statement and "ExcludedRules" not in statement
+
+
+def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(security, dev_env):
+    template, _ = security
+    [logging] = _resources(template, "AWS::WAFv2::LoggingConfiguration").values()
+    props = logging["Properties"]
+    [acl_id] = _resources(template, "AWS::WAFv2::WebACL")
+    assert props["ResourceArn"] == {"Fn::GetAtt": [acl_id, "Arn"]}
+    [destination] = props["LogDestinationConfigs"]
+    arn = "".join(p if isinstance(p, str) else "<partition>" for p in destination["Fn::Join"][1])
+    assert arn == f"arn:<partition>:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev"
+    [group] = _resources(template, "AWS::Logs::LogGroup").values()
+    assert group["Properties"]["LogGroupName"] == "aws-waf-logs-wordsqd-dev"
+    assert group["Properties"]["RetentionInDays"] == 7
+    assert props["RedactedFields"] == [{"SingleHeader": {"Name": "authorization"}}]
+    kept = props["LoggingFilter"]["Filters"][0]
+    assert props["LoggingFilter"]["DefaultBehavior"] == "DROP"
+    assert kept["Behavior"] == "KEEP"
+    assert {c["ActionCondition"]["Action"] for c in kept["Conditions"]} == {"BLOCK", "COUNT"}
+
+
+def test_edge_security_stack_passes_cfn_lint_and_acknowledges_nothing(security, synth):
+    template, _ = security
+    name = edge_waf.security_stack_name(synth.stacks["dev"].config.stack_name)
+    # W3005: the DependsOn CDK's custom resource provider adds on its own role (as in
+    # test_stack_checks.py): redundant, harmless, and not ours to remove.
+    matches = lint_file(
+        Path(synth.outdir / f"{name}.template.json"), config=ManualArgs(ignore_checks=["W3005"])
+    )
+    assert [str(m) for m in matches] == []
+    # cdk-nag runs over this stack too (test_stack_checks.py); nothing in it needs an exception.
+    assert all("cdk_nag" not in r.get("Metadata", {}) for r in template["Resources"].values())
+
+
+# --- The distribution's behaviours ------------------------------------------------------------
+
+
+def _public_reads_policy(synth) -> dict:
+    [(policy_id, policy)] = synth.resources("AWS::CloudFront::CachePolicy").items()
+    return policy_id, policy["Properties"]["CachePolicyConfig"]
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r.method} {r.path}")
+def test_every_route_reaches_the_api_cached_only_if_public_and_the_same_for_everyone(stage, route: Route):
+    behaviour = _behaviour_for(stage, _sample(route.path))
+    assert behaviour is not None, "an API path must not fall through to the site bucket"
+    api_origins = [o for o in _distribution(stage)["Origins"] if "CustomOriginConfig" in o]
+    [api_origin] = api_origins
+    assert behaviour["TargetOriginId"] == api_origin["Id"]
+    assert set(behaviour["AllowedMethods"]) == ALL_METHODS  # a wrong method still gets the JSON 405
+    assert behaviour["ViewerProtocolPolicy"] == "https-only"  # never a redirect that drops a POST body
+
+    if (route.method, route.path) in EDGE_CACHED_READS:
+        policy_id, _ = _public_reads_policy(stage)
+        assert behaviour["CachePolicyId"] == {"Ref": policy_id}
+        assert behaviour["CachedMethods"] == ["GET", "HEAD"]
+        assert behaviour["OriginRequestPolicyId"] == CORS_CUSTOM_ORIGIN  # no Authorization
+    else:
+        # Player routes, every write, guest runs: never from a cache, with the caller's token.
+        assert behaviour["CachePolicyId"] == CACHING_DISABLED
+        assert behaviour["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST_HEADER
+
+
+def test_every_public_read_of_the_route_table_except_runs_is_cached_at_the_edge():
+    public_reads = {(r.method, r.path) for r in ROUTES if r.method == "GET" and r.access == "public"}
+    runs = {(m, p) for m, p in public_reads if "{run_id}" in p}
+    assert public_reads - runs == EDGE_CACHED_READS
+
+
+@pytest.mark.parametrize(
+    "path, cached",
+    [
+        ("/leaderboard/daily/me", False),  # a player's own rank: the literal beats the date pattern
+        ("/leaderboard/daily/2026-03-08", True),
+        ("/challenges/AbCdEfGh12345678/runs", False),
+        ("/challenges/AbCdEfGh12345678", True),
+        ("/challenges", False),
+        ("/daily/runs", False),
+        ("/daily", True),
+    ],
+)
+def test_overlapping_patterns_take_the_right_behaviour(dev, path, cached):
+    behaviour = _behaviour_for(dev, path)
+    assert (behaviour["CachePolicyId"] != CACHING_DISABLED) == cached
+
+
+def test_cached_reads_follow_the_origins_max_age_keyed_on_page_and_date_never_on_the_caller(stage):
+    _, config = _public_reads_policy(stage)
+    assert (config["MinTTL"], config["DefaultTTL"]) == (0, 0)  # no Cache-Control: not cached
+    assert config["MaxTTL"] >= 3600  # a closed board's hour is honoured
+    key = config["ParametersInCacheKeyAndForwardedToOrigin"]
+    assert key["QueryStringsConfig"]["QueryStringBehavior"] == "whitelist"
+    assert set(key["QueryStringsConfig"]["QueryStrings"]) == {"limit", "cursor", "date"}
+    assert key["HeadersConfig"] == {"HeaderBehavior": "whitelist", "Headers": ["origin"]}
+    assert key["CookiesConfig"] == {"CookieBehavior": "none"}
+    assert key["EnableAcceptEncodingGzip"] and key["EnableAcceptEncodingBrotli"]
+
+
+def test_everything_else_is_the_web_client_from_a_private_bucket_through_origin_access_control(stage):
+    config = _distribution(stage)
+    assert _behaviour_for(stage, "/") is None and _behaviour_for(stage, "/app.js") is None
+    assert config["DefaultRootObject"] == "index.html"
+    default = config["DefaultCacheBehavior"]
+    [site] = [o for o in config["Origins"] if o["Id"] == default["TargetOriginId"]]
+    assert "S3OriginConfig" in site and site["S3OriginConfig"]["OriginAccessIdentity"] == ""
+    oac_id = site["OriginAccessControlId"]["Fn::GetAtt"][0]
+    assert (
+        stage.json["Resources"][oac_id]["Properties"]["OriginAccessControlConfig"]["SigningBehavior"]
+        == "always"
+    )
+    assert default["ViewerProtocolPolicy"] == "redirect-to-https"
+
+    [(bucket_id, bucket)] = stage.resources("AWS::S3::Bucket").items()
+    assert bucket["Properties"]["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    _, policy = stage.only("AWS::S3::BucketPolicy")
+    readers = [
+        s
+        for s in policy["Properties"]["PolicyDocument"]["Statement"]
+        if s["Effect"] == "Allow" and s["Action"] == "s3:GetObject"
+    ]
+    [reader] = readers
+    assert reader["Principal"] == {"Service": "cloudfront.amazonaws.com"}
+    distribution_id, _ = stage.only("AWS::CloudFront::Distribution")
+    assert {"Ref": distribution_id} in reader["Condition"]["StringEquals"]["AWS:SourceArn"]["Fn::Join"][1]
+
+
+def test_security_headers_on_the_site_and_the_api(stage):
+    [(policy_id, policy)] = stage.resources("AWS::CloudFront::ResponseHeadersPolicy").items()
+    headers = policy["Properties"]["ResponseHeadersPolicyConfig"]["SecurityHeadersConfig"]
+    assert headers["StrictTransportSecurity"]["AccessControlMaxAgeSec"] >= 31_536_000
+    assert headers["ContentTypeOptions"]["Override"]
+    assert headers["FrameOptions"]["FrameOption"] == "DENY"
+    csp = headers["ContentSecurityPolicy"]["ContentSecurityPolicy"]
+    csp_text = "".join(p if isinstance(p, str) else "<token>" for p in csp["Fn::Join"][1])
+    assert "script-src 'self';" in csp_text and "frame-ancestors 'none'" in csp_text
+    config = _distribution(stage)
+    for behaviour in [config["DefaultCacheBehavior"], *config["CacheBehaviors"]]:
+        assert behaviour["ResponseHeadersPolicyId"] == {"Ref": policy_id}
+
+
+def test_the_managed_policy_ids_above_are_the_policies_they_are_named_after(dev):
+    assert cloudfront.CachePolicy.CACHING_DISABLED.cache_policy_id == CACHING_DISABLED
+    assert (
+        cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.origin_request_policy_id
+        == ALL_VIEWER_EXCEPT_HOST_HEADER
+    )
+    assert cloudfront.OriginRequestPolicy.CORS_CUSTOM_ORIGIN.origin_request_policy_id == CORS_CUSTOM_ORIGIN
+
+
+# --- The web client's deployment and sign-in ------------------------------------------------
+
+
+def test_web_client_is_deployed_with_a_config_json_for_the_stages_cognito(dev, dev_env):
+    [deployment] = dev.resources("Custom::CDKBucketDeployment").values()
+    props = deployment["Properties"]
+    bucket_id, _ = dev.only("AWS::S3::Bucket")
+    assert props["DestinationBucketName"] == {"Ref": bucket_id}
+    distribution_id, _ = dev.only("AWS::CloudFront::Distribution")
+    assert props["DistributionId"] == {"Ref": distribution_id}  # a deploy invalidates the edge
+    assert props["Prune"] is True
+
+    # Two sources: web/ without its local config.json, and the generated config.json.
+    files_asset, config_asset = props["SourceObjectKeys"]
+    files = Path(dev.template_file).parent / f"asset.{files_asset.removesuffix('.zip')}"
+    assert (files / "index.html").is_file() and not (files / "config.json").exists()
+    config_dir = Path(dev.template_file).parent / f"asset.{config_asset.removesuffix('.zip')}"
+    # Values known only at deploy time are markers the deployment replaces with JSON strings.
+    markers = props["SourceMarkers"][1]
+    text = (config_dir / "config.json").read_text()
+    for marker in markers:
+        text = text.replace(marker, json.dumps(marker))
+    config = json.loads(text)
+
+    def resolved(value: str):
+        return markers.get(value, value)
+
+    assert set(config) == {"auth", "region", "user_pool_id", "client_id", "domain"}
+    assert config["auth"] == "cognito"
+    region = dev_env[1]
+    assert config["region"] == region
+    pool_id, _ = dev.only("AWS::Cognito::UserPool")
+    client_id, _ = dev.only("AWS::Cognito::UserPoolClient")
+    domain_id, _ = dev.only("AWS::Cognito::UserPoolDomain")
+    assert {"Ref": pool_id} in resolved(config["user_pool_id"])["Fn::Join"][1]
+    assert {"Ref": client_id} in resolved(config["client_id"])["Fn::Join"][1]
+    domain = resolved(config["domain"])["Fn::Join"][1]
+    assert domain == ['"https://', {"Ref": domain_id}, f'.auth.{region}.amazoncognito.com"']
+
+
+def _site_url(synth) -> dict:
+    distribution_id, _ = synth.only("AWS::CloudFront::Distribution")
+    return {"Fn::Join": ["", ["https://", {"Fn::GetAtt": [distribution_id, "DomainName"]}, "/"]]}
+
+
+def test_cognito_client_callback_urls_are_the_distribution_and_the_configured_origins(synth, dev, prod):
+    expected = [
+        (dev, ["http://localhost:8000/", _site_url(dev)]),
+        (prod, ["https://play.example.com/", "https://www.example.com/", _site_url(prod)]),
+    ]
+    for stage, urls in expected:
+        _, client = stage.only("AWS::Cognito::UserPoolClient")
+        assert client["Properties"]["CallbackURLs"] == urls
+        assert client["Properties"]["LogoutURLs"] == urls
+        assert client["Properties"]["AllowedOAuthFlows"] == ["code"]
+        assert set(client["Properties"]["AllowedOAuthScopes"]) == {"openid", "email", "profile"}
+        _, domain = stage.only("AWS::Cognito::UserPoolDomain")
+        account, _ = _environment(synth, stage.config.stack_name)
+        assert domain["Properties"]["Domain"] == f"wordsqd-{stage.config.stage}-{account}"
+
+
+# --- Pure helpers (no synth) ------------------------------------------------------------------
+
+
+def test_a_pattern_whose_routes_disagree_on_caching_is_refused():
+    routes = (
+        Route("GET", "/things/{thing_id}", "daily", "public"),
+        Route("PUT", "/things/{thing_id}", "daily", "player"),
+    )
+    with pytest.raises(ValueError, match="disagree"):
+        api_behaviours(routes)
+
+
+def test_stage_environment_prefers_config_then_context_then_the_cli_then_placeholders(monkeypatch):
+    class WithEnv:
+        account = "222222222222"
+        region = "ap-southeast-2"
+
+    monkeypatch.delenv("CDK_DEFAULT_ACCOUNT", raising=False)
+    monkeypatch.delenv("CDK_DEFAULT_REGION", raising=False)
+    bare = App().node
+    assert (synth_env(WithEnv(), bare).account, synth_env(WithEnv(), bare).region) == (
+        "222222222222",
+        "ap-southeast-2",
+    )
+    context = App(context={"account": "333333333333", "region": "us-west-2"}).node
+    assert synth_env(object(), context).account == "333333333333"
+    assert synth_env(object(), context).region == "us-west-2"
+    monkeypatch.setenv("CDK_DEFAULT_ACCOUNT", "444444444444")
+    assert synth_env(object(), bare).account == "444444444444"
+    monkeypatch.delenv("CDK_DEFAULT_ACCOUNT")
+    assert (synth_env(object(), bare).account, synth_env(object(), bare).region) == (
+        SYNTH_ONLY_ACCOUNT,
+        SYNTH_ONLY_REGION,
+    )
+
+
+def test_a_percent_encoded_guest_start_is_counted_like_a_plain_one(security):
+    assert _counted_by(security, "per-ip-guest-starts", "POST", ENCODED_GUEST_START)
+    assert _counted_by(security, "per-ip-public-writes", "POST", ENCODED_GUEST_START)
