@@ -29,7 +29,7 @@ _STATUS: dict[type[GameError], int] = {
     Throttled: 429,
 }
 
-_ACCESS = {f"{r.method} {r.path}": r.access for r in ROUTES}
+_ROUTES = {f"{r.method} {r.path}": r for r in ROUTES}
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
@@ -94,12 +94,15 @@ class _Refused(Exception):
         }
 
 
-def checked_event(event: dict) -> dict:
+def checked_event(event: dict[str, Any]) -> dict[str, Any]:
     """Checks that come before any routing, in SPEC order: a player route needs a verified caller
-    (401 first); a body may not exceed 4 KiB (413) and must be UTF-8 JSON (400). Returns the event
-    with its body as plain JSON text, whatever Content-Type said (the API speaks only JSON, and
-    `curl -d` sends a form type by default); raises _Refused otherwise."""
-    if _ACCESS.get(event.get("routeKey", "")) == "player" and not caller_claims(event):
+    (401 first); a body may not exceed 4 KiB (413), must be UTF-8 JSON (400), and may not be empty
+    on a route that requires one (400). The API speaks only JSON whatever Content-Type said
+    (`curl -d` sends a form type by default; media types are case-insensitive anyway), so the
+    event that goes on to routing says `application/json`, with the body as plain JSON text or no
+    body at all. Raises _Refused otherwise."""
+    route = _ROUTES.get(event.get("routeKey", ""))
+    if route is not None and route.access == "player" and not caller_claims(event):
         raise _Refused(401, "unauthorized", "A valid token is required")
     body = event.get("body") or ""
     try:
@@ -108,21 +111,20 @@ def checked_event(event: dict) -> dict:
         raise _Refused(400, "bad_request", "The body could not be decoded") from error
     if len(raw) > MAX_BODY_BYTES:
         raise _Refused(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
+    headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
+    checked = {**event, "isBase64Encoded": False, "headers": {**headers, "content-type": "application/json"}}
+    checked.pop("body", None)
     if not raw:
-        return event
+        if route is not None and route.body == "required":
+            raise _Refused(400, "bad_request", "A JSON body is required")
+        return checked
     try:
         text = raw.decode("utf-8")
         # Parsing here also refuses what would break later: lone surrogates and deep nesting.
         json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError, UnicodeError) as error:
         raise _Refused(400, "bad_request", "The body is not UTF-8 JSON") from error
-    headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
-    return {
-        **event,
-        "body": text,
-        "isBase64Encoded": False,
-        "headers": {**headers, "content-type": "application/json"},
-    }
+    return {**checked, "body": text}
 
 
 def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:

@@ -1,7 +1,9 @@
 """The API's route table: the one list of routes that `make run` serves and the CDK stack deploys.
 
-Each route names the Lambda function that answers it and whether API Gateway's JWT
-authorizer guards it (`player`) or not (`public`).
+Each route names the Lambda function that answers it, whether API Gateway's JWT authorizer
+guards it (`player`) or not (`public`), and whether it takes a JSON body: `required` (an empty
+body is 400 whatever the Content-Type), `optional` (an empty body means every field's default) or
+`none`. tests/test_openapi.py checks the body column against the handlers' own signatures.
 """
 
 import re
@@ -9,6 +11,7 @@ from typing import Literal, NamedTuple
 
 Function = Literal["validate", "daily", "leaderboard"]
 Access = Literal["public", "player"]
+Body = Literal["none", "optional", "required"]
 
 
 class Route(NamedTuple):
@@ -16,27 +19,28 @@ class Route(NamedTuple):
     path: str
     function: Function
     access: Access
+    body: Body = "none"
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/validate", "validate", "public"),
+    Route("POST", "/validate", "validate", "public", "required"),
     Route("GET", "/daily", "daily", "public"),
     Route("POST", "/daily/runs", "daily", "player"),
     Route("POST", "/guest/daily/runs", "daily", "public"),
     Route("GET", "/runs/{run_id}", "daily", "player"),
-    Route("POST", "/runs/{run_id}/answers", "daily", "player"),
-    Route("POST", "/runs/{run_id}/skip", "daily", "player"),
+    Route("POST", "/runs/{run_id}/answers", "daily", "player", "required"),
+    Route("POST", "/runs/{run_id}/skip", "daily", "player", "required"),
     Route("GET", "/guest/runs/{run_id}", "daily", "public"),
-    Route("POST", "/guest/runs/{run_id}/answers", "daily", "public"),
-    Route("POST", "/guest/runs/{run_id}/skip", "daily", "public"),
-    Route("POST", "/challenges", "daily", "player"),
+    Route("POST", "/guest/runs/{run_id}/answers", "daily", "public", "required"),
+    Route("POST", "/guest/runs/{run_id}/skip", "daily", "public", "required"),
+    Route("POST", "/challenges", "daily", "player", "optional"),
     Route("GET", "/challenges/{challenge_id}", "daily", "public"),
     Route("POST", "/challenges/{challenge_id}/runs", "daily", "player"),
     Route("GET", "/leaderboard/daily", "leaderboard", "public"),
     Route("GET", "/leaderboard/daily/me", "leaderboard", "player"),
     Route("GET", "/leaderboard/daily/{date}", "leaderboard", "public"),
     Route("GET", "/me", "leaderboard", "player"),
-    Route("PUT", "/me", "leaderboard", "player"),
+    Route("PUT", "/me", "leaderboard", "player", "required"),
     Route("GET", "/me/history", "leaderboard", "player"),
 )
 

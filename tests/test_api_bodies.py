@@ -1,0 +1,91 @@
+"""SPEC §5: a request with an empty or undecodable body is 400, whatever its Content-Type.
+
+Every body-taking route of shared/routes.py goes through its own Lambda handler with a real API
+Gateway v2 event (local/events.py), for each Content-Type a client may send. Never a 500.
+"""
+
+import importlib
+import json
+
+import pytest
+
+from local.events import LambdaContext, http_event
+from shared.routes import HANDLERS, ROUTES, Route
+from tests.conftest import player_claims
+
+CONTENT_TYPES = ["text/plain", "multipart/form-data", "APPLICATION/JSON", None]
+REQUIRED = [route for route in ROUTES if route.body == "required"]
+OPTIONAL = [route for route in ROUTES if route.body == "optional"]
+PATH_VALUES = {"run_id": "AAAAAAAAAAAAAAAA", "challenge_id": "AAAAAAAAAAAAAAAA", "date": "2026-11-29"}
+
+
+def _call(route: Route, content_type: str | None, raw_body: str | bytes) -> tuple[int, dict]:
+    path = route.path.format(**PATH_VALUES)
+    claims = player_claims("bodies") if route.access == "player" else None
+    event = http_event(route.method, path, raw_body=raw_body, claims=claims)
+    event["headers"].pop("content-type")
+    if content_type is not None:
+        event["headers"]["content-type"] = content_type
+    module, _, name = HANDLERS[route.function].partition(":")
+    handler = getattr(importlib.import_module(module), name)
+    reply = handler(event, LambdaContext(aws_request_id="bodies"))
+    assert reply["headers"]["Content-Type"] == "application/json"
+    return reply["statusCode"], json.loads(reply["body"])
+
+
+def _route_id(route: Route) -> str:
+    return f"{route.method} {route.path}"
+
+
+def test_the_body_taking_routes_are_the_ones_the_spec_lists():
+    assert {_route_id(r) for r in REQUIRED} == {
+        "POST /validate",
+        "POST /runs/{run_id}/answers",
+        "POST /runs/{run_id}/skip",
+        "POST /guest/runs/{run_id}/answers",
+        "POST /guest/runs/{run_id}/skip",
+        "PUT /me",
+    }
+    assert {_route_id(r) for r in OPTIONAL} == {"POST /challenges"}
+
+
+@pytest.mark.parametrize("content_type", CONTENT_TYPES)
+@pytest.mark.parametrize("route", REQUIRED, ids=_route_id)
+def test_an_empty_body_is_400_whatever_the_content_type(route, content_type):
+    status, body = _call(route, content_type, "")
+    assert status == 400, body
+    assert body == {"error": {"code": "bad_request", "message": "A JSON body is required"}}
+
+
+@pytest.mark.parametrize("content_type", CONTENT_TYPES)
+@pytest.mark.parametrize("route", REQUIRED + OPTIONAL, ids=_route_id)
+@pytest.mark.parametrize(
+    "raw", ["{not json", b"\xff\xfe{}", "[" * 3000], ids=["not-json", "not-utf8", "deep"]
+)
+def test_an_undecodable_body_is_400_whatever_the_content_type(route, content_type, raw):
+    status, body = _call(route, content_type, raw)
+    assert status == 400, body
+    assert body["error"]["code"] == "bad_request" and set(body["error"]) == {"code", "message"}
+
+
+@pytest.mark.parametrize("content_type", CONTENT_TYPES)
+def test_an_empty_body_on_post_challenges_takes_the_defaults_whatever_the_content_type(table, content_type):
+    # POST /challenges's body is optional: no body means 10 rounds, 3 of them forbidden (SPEC §3a).
+    status, body = _call(OPTIONAL[0], content_type, "")
+    assert status == 201, body
+    assert (body["rounds"], body["forbidden_rounds"]) == (10, 3)
+
+
+@pytest.mark.parametrize("content_type", CONTENT_TYPES)
+def test_a_json_body_is_read_as_json_whatever_the_content_type(content_type):
+    route = next(r for r in REQUIRED if r.path == "/validate")
+    status, body = _call(route, content_type, json.dumps({"prompt": "TMR", "word": "timer"}))
+    assert (status, body) == (200, {"valid": True, "word": "timer", "reason": None})
+
+
+def test_a_missing_token_is_401_before_the_body_is_looked_at():
+    route = next(r for r in REQUIRED if r.access == "player")
+    event = http_event(route.method, route.path.format(**PATH_VALUES), raw_body="")
+    module, _, name = HANDLERS[route.function].partition(":")
+    reply = getattr(importlib.import_module(module), name)(event, LambdaContext(aws_request_id="x"))
+    assert reply["statusCode"] == 401
