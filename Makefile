@@ -51,7 +51,7 @@ bench: $(VENV)/.dev
 
 ## openapi: regenerate openapi.json from the handlers' routes
 openapi: $(VENV)/.dev
-	$(PY) -m shared.openapi > openapi.json
+	$(PY) -m functions.openapi > openapi.json
 
 ## build: the Lambda asset (runtime dependencies for arm64 + code + word list) in build/lambda
 build: $(VENV)/.infra

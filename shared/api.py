@@ -8,13 +8,15 @@ import base64
 import json
 import re
 from http import HTTPStatus
-from typing import Any
+from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
+from shared.models import RunView
 from shared.routes import ROUTES, path_exists
 
 MAX_BODY_BYTES = 4096
@@ -28,6 +30,9 @@ _STATUS: dict[type[GameError], int] = {
     Conflict: 409,
     Throttled: 429,
 }
+
+# A request refused for one field whose errors have a code of their own keeps that code.
+_FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date"}
 
 _ROUTES = {f"{r.method} {r.path}": r for r in ROUTES}
 
@@ -47,7 +52,9 @@ def make_resolver() -> APIGatewayHttpResolver:
 
     @app.exception_handler(GameError)
     def game_error(error: GameError) -> Response:
-        extra = {"run": error.run} if isinstance(error, Conflict) and error.run else {}
+        extra = {}
+        if isinstance(error, Conflict) and error.run is not None:
+            extra["run"] = RunView.from_run(error.run).model_dump(mode="json")
         return error_response(_STATUS[type(error)], error.code, error.message, **extra)
 
     @app.exception_handler(RequestValidationError)
@@ -55,7 +62,15 @@ def make_resolver() -> APIGatewayHttpResolver:
         if any(item.get("loc", ("",))[0] == "response" for item in error.errors()):
             logger.error("Reply does not match its model", extra={"errors": str(error.errors())[:2000]})
             return error_response(500, "internal_error", "Something went wrong on our side")
-        return error_response(400, "bad_request", _describe(error.errors()))
+        for item in error.errors():
+            loc = tuple(item.get("loc", ()))
+            if loc[:1] == ("path",) and loc[1:2] in (("run_id",), ("challenge_id",)):
+                # An id that cannot be one names nothing: not found, as an unknown id would be.
+                what = "run" if loc[1] == "run_id" else "challenge"
+                return error_response(404, f"{what}_not_found", f"No such {what}")
+        fields = {str(item.get("loc", ("",))[-1]) for item in error.errors()}
+        code = _FIELD_CODES.get(fields.pop()) if len(fields) == 1 else None
+        return error_response(400, code or "bad_request", _describe(error.errors()))
 
     @app.not_found
     def not_found(_: Exception) -> Response:
@@ -162,7 +177,15 @@ def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | N
     )
 
 
-_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+_ID = re.compile(ID_PATTERN)
+# Path parameters as the document states them; one that does not match is 404 (see make_resolver).
+RunId = Annotated[str, Path(pattern=ID_PATTERN, description="a run id (unguessable for guest runs)")]
+ChallengeId = Annotated[str, Path(pattern=ID_PATTERN, description="a challenge id")]
+DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+BoardDate = Annotated[
+    str, Path(pattern=DATE_PATTERN, description="a Daily date, YYYY-MM-DD (not in the future)")
+]
 
 
 def run_id(value: str) -> str:

@@ -3,7 +3,11 @@
 Each route names the Lambda function that answers it, whether API Gateway's JWT authorizer
 guards it (`player`) or not (`public`), and whether it takes a JSON body: `required` (an empty
 body is 400 whatever the Content-Type), `optional` (an empty body means every field's default) or
-`none`. tests/test_openapi.py checks the body column against the handlers' own signatures.
+`none`, and the statuses it answers beyond those every route may (400, 405, 413, 429, and 401 on
+player routes): its success statuses (201 when it creates) and 404 or 409 where they happen.
+functions/openapi.py writes them into the OpenAPI document; tests/test_openapi.py checks the body
+column against the handlers' own signatures, and the schemathesis run (tests/test_schemathesis.py)
+fails on any status a route answers that the document does not list.
 """
 
 import re
@@ -20,27 +24,28 @@ class Route(NamedTuple):
     function: Function
     access: Access
     body: Body = "none"
+    replies: tuple[int, ...] = (200,)
 
 
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/validate", "validate", "public", "required"),
     Route("GET", "/daily", "daily", "public"),
-    Route("POST", "/daily/runs", "daily", "player"),
-    Route("POST", "/guest/daily/runs", "daily", "public"),
-    Route("GET", "/runs/{run_id}", "daily", "player"),
-    Route("POST", "/runs/{run_id}/answers", "daily", "player", "required"),
-    Route("POST", "/runs/{run_id}/skip", "daily", "player", "required"),
-    Route("GET", "/guest/runs/{run_id}", "daily", "public"),
-    Route("POST", "/guest/runs/{run_id}/answers", "daily", "public", "required"),
-    Route("POST", "/guest/runs/{run_id}/skip", "daily", "public", "required"),
-    Route("POST", "/challenges", "daily", "player", "optional"),
-    Route("GET", "/challenges/{challenge_id}", "daily", "public"),
-    Route("POST", "/challenges/{challenge_id}/runs", "daily", "player"),
+    Route("POST", "/daily/runs", "daily", "player", replies=(201, 200)),
+    Route("POST", "/guest/daily/runs", "daily", "public", replies=(201,)),
+    Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404)),
+    Route("POST", "/runs/{run_id}/answers", "daily", "player", "required", (200, 404, 409)),
+    Route("POST", "/runs/{run_id}/skip", "daily", "player", "required", (200, 404, 409)),
+    Route("GET", "/guest/runs/{run_id}", "daily", "public", replies=(200, 404)),
+    Route("POST", "/guest/runs/{run_id}/answers", "daily", "public", "required", (200, 404, 409)),
+    Route("POST", "/guest/runs/{run_id}/skip", "daily", "public", "required", (200, 404, 409)),
+    Route("POST", "/challenges", "daily", "player", "optional", (201,)),
+    Route("GET", "/challenges/{challenge_id}", "daily", "public", replies=(200, 404)),
+    Route("POST", "/challenges/{challenge_id}/runs", "daily", "player", replies=(201, 200, 404, 409)),
     Route("GET", "/leaderboard/daily", "leaderboard", "public"),
-    Route("GET", "/leaderboard/daily/me", "leaderboard", "player"),
+    Route("GET", "/leaderboard/daily/me", "leaderboard", "player", replies=(200, 404)),
     Route("GET", "/leaderboard/daily/{date}", "leaderboard", "public"),
     Route("GET", "/me", "leaderboard", "player"),
-    Route("PUT", "/me", "leaderboard", "player", "required"),
+    Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
 )
 

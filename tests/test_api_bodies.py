@@ -89,3 +89,18 @@ def test_a_missing_token_is_401_before_the_body_is_looked_at():
     module, _, name = HANDLERS[route.function].partition(":")
     reply = getattr(importlib.import_module(module), name)(event, LambdaContext(aws_request_id="x"))
     assert reply["statusCode"] == 401
+
+
+def test_an_integer_written_2_0_is_the_integer_2_as_json_schema_says(table):
+    from functions.daily.handler import handler
+    from tests.conftest import Api
+
+    call = Api(handler)
+    run = call("POST", "/guest/daily/runs")[1]
+    status, reply, _ = call(
+        "POST", f"/guest/runs/{run['run_id']}/answers", {"round": 1.0, "attempt": 1.0, "word": "zzz"}
+    )
+    assert status == 200 and reply["run"]["attempt"] == 2, reply
+    for bad in ({"round": 1.5}, {"round": "1"}, {"round": True}):
+        status, reply, _ = call("POST", f"/guest/runs/{run['run_id']}/skip", bad)
+        assert status == 400, (bad, reply)
