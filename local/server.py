@@ -35,7 +35,7 @@ from local import auth
 from local.events import LambdaContext, http_event
 from local.store import LocalStore
 from shared import clock
-from shared.routes import HANDLERS, Route, match_route, path_exists
+from shared.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 INDEX_HTML = Path(__file__).with_name("static") / "index.html"
@@ -63,9 +63,10 @@ Reply = tuple[int, Headers, bytes]
 class HttpError(Exception):
     """A refusal that leaves as the SPEC §5 error envelope."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, headers: Headers | None = None):
         super().__init__(message)
-        self.reply = _json(status, {"error": {"code": code, "message": message}})
+        status, json_headers, body = _json(status, {"error": {"code": code, "message": message}})
+        self.reply = status, json_headers + (headers or []), body
 
 
 class LocalServer(ThreadingHTTPServer):
@@ -148,12 +149,14 @@ class RequestHandler(BaseHTTPRequestHandler):
         local = self._local_routes().get(url.path)
         if local is not None:
             if self.command not in local:
-                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here")
+                allow = [("Allow", ", ".join(sorted(local)))]
+                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here", allow)
             return local[self.command](body)
         matched = match_route(self.command, url.path)
         if matched is None:
             if path_exists(url.path):
-                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here")
+                allow = [("Allow", ", ".join(allowed_methods(url.path)))]
+                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here", allow)
             raise HttpError(404, "not_found", "No such route")
         route, _ = matched
         claims = None

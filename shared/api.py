@@ -17,7 +17,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
 from shared.models import RunView
-from shared.routes import ROUTES, path_exists
+from shared.routes import ROUTES, allowed_methods, path_exists
 
 MAX_BODY_BYTES = 4096
 
@@ -76,7 +76,9 @@ def make_resolver() -> APIGatewayHttpResolver:
     def not_found(_: Exception) -> Response:
         event = app.current_event
         if path_exists(event.path):
-            return error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
+            reply = error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
+            reply.headers["Allow"] = ", ".join(allowed_methods(event.path))
+            return reply
         return error_response(404, "not_found", "No such route")
 
     @app.exception_handler(Exception)
@@ -136,9 +138,13 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
         # Parsing here also refuses what would break later: lone surrogates and deep nesting.
-        json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")
+        data = json.loads(text)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError, UnicodeError) as error:
         raise _Refused(400, "bad_request", "The body is not UTF-8 JSON") from error
+    if route is not None and route.body != "none" and not isinstance(data, dict):
+        # Powertools would take the first item of an array for a model (form-data semantics).
+        raise _Refused(400, "bad_request", "The body must be a JSON object")
     return {**checked, "body": text}
 
 

@@ -74,3 +74,8 @@ def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
 def path_exists(path: str) -> bool:
     """True when some route serves PATH with any method (so a wrong method is 405, not 404)."""
     return any(pattern.match(path) for pattern, _ in _PATTERNS)
+
+
+def allowed_methods(path: str) -> list[str]:
+    """The methods some route serves PATH with: a 405's `Allow` header (RFC 9110)."""
+    return sorted({route.method for pattern, route in _PATTERNS if pattern.match(path)})

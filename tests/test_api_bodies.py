@@ -104,3 +104,11 @@ def test_an_integer_written_2_0_is_the_integer_2_as_json_schema_says(table):
     for bad in ({"round": 1.5}, {"round": "1"}, {"round": True}):
         status, reply, _ = call("POST", f"/guest/runs/{run['run_id']}/skip", bad)
         assert status == 400, (bad, reply)
+
+
+@pytest.mark.parametrize("route", REQUIRED + OPTIONAL, ids=_route_id)
+@pytest.mark.parametrize("raw", ["[null, null]", '[{"prompt": "TMR", "word": "timer"}]', "null", "5", '"x"'])
+def test_a_body_that_is_not_a_json_object_is_400(route, raw):
+    # Powertools alone would take the first item of an array as the body (form-data semantics).
+    status, body = _call(route, "application/json", raw)
+    assert (status, body["error"]["code"]) == (400, "bad_request"), body

@@ -14,10 +14,13 @@ def _envelope(raw: bytes) -> dict:
     return body["error"]
 
 
-@pytest.mark.parametrize("path", ["/validate", "/daily", "/"])
-def test_trace_is_405_in_the_envelope(local_server, path):
+@pytest.mark.parametrize(
+    ("path", "allow"), [("/validate", "POST"), ("/daily", "GET"), ("/", "GET"), ("/me", "GET, PUT")]
+)
+def test_trace_is_405_in_the_envelope_with_allow(local_server, path, allow):
     status, headers, raw = local_server.request("TRACE", path)
     assert status == 405 and headers["Content-Type"] == "application/json"
+    assert headers["Allow"] == allow  # RFC 9110: a 405 lists the methods the path serves
     assert _envelope(raw)["code"] == "method_not_allowed"
 
 

@@ -104,7 +104,9 @@ def test_a_long_word_is_judged_too_long_not_refused():
 
 
 def test_wrong_method_is_405_and_unknown_route_is_404():
-    assert_error(*call("GET", "/validate")[:2], 405, "method_not_allowed")
+    status, body, raw = call("GET", "/validate")
+    assert_error(status, body, 405, "method_not_allowed")
+    assert raw["headers"]["Allow"] == "POST"  # RFC 9110
     assert_error(*call("POST", "/nope")[:2], 404, "not_found")
 
 

@@ -27,6 +27,7 @@ from shared.runs import Run
 from shared.wiring import boards, game
 
 app = api.make_resolver()
+DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
 
 
@@ -97,8 +98,9 @@ def guest_skip(run_id: api.RunId, request: Annotated[SkipRequest, Body()]) -> Sk
 
 
 @app.post("/challenges", summary="Create a challenge")
-def create_challenge(request: Annotated[ChallengeRequest | None, Body()] = None) -> Response[ChallengeView]:
-    request = request or ChallengeRequest()
+def create_challenge(
+    request: Annotated[ChallengeRequest, Body()] = DEFAULT_CHALLENGE,
+) -> Response[ChallengeView]:
     challenge = game().create_challenge(api.caller_id(app), request.rounds, request.forbidden_rounds)
     return api.json_response(boards().challenge_view(challenge, None, BOARD_PAGE_DEFAULT), 201)
 
