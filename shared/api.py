@@ -37,7 +37,7 @@ _FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date"}
 _ROUTES = {f"{r.method} {r.path}": r for r in ROUTES}
 
 
-def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
+def error_response(status: int, code: str, message: str, **extra: Any) -> Response[Any]:
     """The SPEC §5 error envelope as a Powertools response."""
     return Response(
         status_code=status,
@@ -50,15 +50,15 @@ def make_resolver() -> APIGatewayHttpResolver:
     """An HTTP API resolver whose errors all come out in the SPEC envelope."""
     app = APIGatewayHttpResolver(enable_validation=True)
 
-    @app.exception_handler(GameError)
-    def game_error(error: GameError) -> Response:
+    @app.exception_handler(GameError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
+    def game_error(error: GameError) -> Response[Any]:
         extra = {}
         if isinstance(error, Conflict) and error.run is not None:
             extra["run"] = RunView.from_run(error.run).model_dump(mode="json")
         return error_response(_STATUS[type(error)], error.code, error.message, **extra)
 
-    @app.exception_handler(RequestValidationError)
-    def invalid_request(error: RequestValidationError) -> Response:
+    @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
+    def invalid_request(error: RequestValidationError) -> Response[Any]:
         if any(item.get("loc", ("",))[0] == "response" for item in error.errors()):
             logger.error("Reply does not match its model", extra={"errors": str(error.errors())[:2000]})
             return error_response(500, "internal_error", "Something went wrong on our side")
@@ -73,7 +73,7 @@ def make_resolver() -> APIGatewayHttpResolver:
         return error_response(400, code or "bad_request", _describe(error.errors()))
 
     @app.not_found
-    def not_found(_: Exception) -> Response:
+    def not_found(_: Exception) -> Response[Any]:
         event = app.current_event
         if path_exists(event.path):
             reply = error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
@@ -81,8 +81,8 @@ def make_resolver() -> APIGatewayHttpResolver:
             return reply
         return error_response(404, "not_found", "No such route")
 
-    @app.exception_handler(Exception)
-    def unexpected(error: Exception) -> Response:
+    @app.exception_handler(Exception)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
+    def unexpected(error: Exception) -> Response[Any]:
         logger.exception("Unhandled error")
         return error_response(500, "internal_error", "Something went wrong on our side")
 
@@ -148,7 +148,7 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
     return {**checked, "body": text}
 
 
-def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:
+def serve(app: APIGatewayHttpResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Check, then route the API Gateway v2 event through `app`."""
     try:
         event = checked_event(event)
@@ -157,7 +157,7 @@ def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:
     return app.resolve(event, context)
 
 
-def caller_claims(event: dict) -> dict:
+def caller_claims(event: dict[str, Any]) -> dict[str, Any]:
     """The JWT claims API Gateway verified for this request ({} when there are none)."""
     authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
     claims = (authorizer.get("jwt") or {}).get("claims") or {}
@@ -172,7 +172,7 @@ def caller_id(app: APIGatewayHttpResolver) -> str:
     return str(claims["sub"])
 
 
-def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | None = None) -> Response:
+def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | None = None) -> Response[Any]:
     """A JSON reply with an explicit status (and optional Cache-Control)."""
     headers = {"Cache-Control": cache_control} if cache_control else None
     return Response(

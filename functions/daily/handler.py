@@ -4,7 +4,7 @@ Thin: parse, call shared.game, shape the reply. Player routes take the caller fr
 JWT claims; guest routes take no caller, and a guest run's unguessable id is its credential.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
@@ -54,7 +54,7 @@ def _skip(run_id: str, player: str | None, request: SkipRequest) -> SkipReply:
 
 @app.get("/daily", summary="Today's Daily: date, rounds, time limit, status, next reset")
 def daily() -> DailyInfo:
-    return game().daily_info()
+    return DailyInfo.model_validate(game().daily_info())
 
 
 @app.post("/daily/runs", summary="Start (or resume) the caller's Daily run")
@@ -124,5 +124,5 @@ def start_challenge(challenge_id: api.ChallengeId) -> Response[RunView]:
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
