@@ -60,12 +60,13 @@ class Request(BaseModel):
 
 class ValidateRequest(Request):
     prompt: StrictStr = Field(
-        description="3 letters A-Z, case-insensitive", examples=["TMR"], pattern=PROMPT_PATTERN
+        description=f"{PROMPT_LENGTH} letters A-Z, case-insensitive", examples=["TMR"], pattern=PROMPT_PATTERN
     )
     word: StrictStr = Field(description="the submission, judged as sent (no trimming)")
     forbidden: StrictStr | None = Field(
         default=None,
-        description="3 different letters A-Z, none in the prompt (forbidden mode); null or empty: classic",
+        description=f"{FORBIDDEN_LETTERS} different letters A-Z, none in the prompt (forbidden mode); "
+        "null or empty: classic",
         examples=["AEO"],
         pattern=FORBIDDEN_PATTERN,
     )
@@ -82,7 +83,7 @@ class ValidateRequest(Request):
             return None
         value = value.upper()
         if len(set(value)) != FORBIDDEN_LETTERS:
-            raise ValueError("forbidden letters must be 3 different letters")
+            raise ValueError(f"forbidden letters must be {FORBIDDEN_LETTERS} different letters")
         return value
 
     @model_validator(mode="after")
