@@ -138,7 +138,7 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
         # Parsing here also refuses what would break later: lone surrogates and deep nesting.
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError, UnicodeError) as error:
         raise _Refused(400, "bad_request", "The body is not UTF-8 JSON") from error
@@ -146,6 +146,11 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
         # Powertools would take the first item of an array for a model (form-data semantics).
         raise _Refused(400, "bad_request", "The body must be a JSON object")
     return {**checked, "body": text}
+
+
+def _not_json(constant: str) -> None:
+    """Python's parser takes NaN and Infinity; JSON (RFC 8259) has no such numbers."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def serve(app: APIGatewayHttpResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -60,7 +60,9 @@ def test_an_empty_body_is_400_whatever_the_content_type(route, content_type):
 @pytest.mark.parametrize("content_type", CONTENT_TYPES)
 @pytest.mark.parametrize("route", REQUIRED + OPTIONAL, ids=_route_id)
 @pytest.mark.parametrize(
-    "raw", ["{not json", b"\xff\xfe{}", "[" * 3000], ids=["not-json", "not-utf8", "deep"]
+    "raw",
+    ["{not json", b"\xff\xfe{}", "[" * 3000, '{"round": NaN}', '{"rounds": -Infinity}'],
+    ids=["not-json", "not-utf8", "deep", "nan", "infinity"],
 )
 def test_an_undecodable_body_is_400_whatever_the_content_type(route, content_type, raw):
     status, body = _call(route, content_type, raw)
