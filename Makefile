@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: run test unit server infra-tests lint format bench puzzles openapi build lock synth dictionary clean
+.PHONY: run test unit server infra-tests lint typecheck format bench puzzles openapi build lock synth dictionary clean
 
 $(VENV)/.dev: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,9 +22,10 @@ $(VENV)/.infra: $(VENV)/.dev
 run: $(VENV)/.dev
 	$(PY) -m local.server
 
-## test: lint, then every test (unit, handler, moto server races, local server, CDK template)
-test: $(VENV)/.infra lint
-	$(PY) -m pytest -n 2 --dist loadgroup
+## test: lint, type check, then every test (unit, handler, moto server races, local server with the
+## schemathesis run, CDK template) with branch coverage; fails under the threshold in pyproject.toml
+test: $(VENV)/.infra lint typecheck
+	$(PY) -m pytest -n 2 --dist loadgroup --cov --cov-report=term
 
 unit: $(VENV)/.dev
 	$(PY) -m pytest -m "not server and not infra"
@@ -38,6 +39,10 @@ infra-tests: $(VENV)/.infra
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+
+## typecheck: mypy, strict, on shared/ and functions/ (configured in pyproject.toml)
+typecheck: $(VENV)/.dev
+	$(PY) -m mypy
 
 format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
@@ -55,7 +60,7 @@ puzzles: $(VENV)/.dev
 
 ## openapi: regenerate openapi.json from the handlers' routes
 openapi: $(VENV)/.dev
-	$(PY) -m shared.openapi > openapi.json
+	$(PY) -m functions.openapi > openapi.json
 
 ## build: the Lambda asset (runtime dependencies for arm64 + code + word list) in build/lambda
 build: $(VENV)/.infra
@@ -79,4 +84,4 @@ dictionary: $(VENV)/.dictionary
 	$(PY) dictionary/build.py --report
 
 clean:
-	rm -rf build cdk.out .pytest_cache .ruff_cache
+	rm -rf build cdk.out .pytest_cache .ruff_cache .mypy_cache .coverage .coverage.*

@@ -25,6 +25,7 @@ import traceback
 import uuid
 import warnings
 from collections.abc import Callable
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from local import auth
 from local.events import LambdaContext, http_event
 from local.store import LocalStore
 from shared import clock
-from shared.routes import HANDLERS, Route, match_route, path_exists
+from shared.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 INDEX_HTML = Path(__file__).with_name("static") / "index.html"
@@ -62,9 +63,10 @@ Reply = tuple[int, Headers, bytes]
 class HttpError(Exception):
     """A refusal that leaves as the SPEC §5 error envelope."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, headers: Headers | None = None):
         super().__init__(message)
-        self.reply = _json(status, {"error": {"code": code, "message": message}})
+        status, json_headers, body = _json(status, {"error": {"code": code, "message": message}})
+        self.reply = status, json_headers + (headers or []), body
 
 
 class LocalServer(ThreadingHTTPServer):
@@ -114,12 +116,26 @@ class RequestHandler(BaseHTTPRequestHandler):
             traceback.print_exc()
             status, headers, body = HttpError(500, "internal_error", "Something went wrong").reply
         self._respond(status, headers, body)
-        if self.command not in ("GET", "OPTIONS") and self.server.store:
+        if self.command not in ("GET", "HEAD", "OPTIONS") and self.server.store:
             self.server.store.mark_written()
         elapsed_ms = (time.perf_counter() - started) * 1000
         print(f"{self.command} {urlsplit(self.path).path} {status} {elapsed_ms:.0f}ms", file=sys.stderr)
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = serve
+    def __getattr__(self, name: str) -> Any:
+        # http.server looks up `do_<METHOD>` for each request and answers a missing one with its
+        # own 501 HTML page; here every method (HEAD, TRACE, anything) is routed like the rest, so
+        # one this API does not serve gets the JSON envelope (405 on a known path, 404 elsewhere).
+        if name.startswith("do_"):
+            return self.serve
+        raise AttributeError(name)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own refusals (a malformed request line, headers too long) in the SPEC
+        §5 envelope instead of its HTML page."""
+        self.close_connection = True
+        name = HTTPStatus(code).phrase.lower().replace(" ", "_") if code in HTTPStatus else "bad_request"
+        status, headers, body = HttpError(code, name, message or "Malformed request").reply
+        self._respond(status, headers, body)
 
     def log_request(self, code: Any = "-", size: Any = "-") -> None:
         """Silenced: `serve` logs its own line with the time taken."""
@@ -133,12 +149,14 @@ class RequestHandler(BaseHTTPRequestHandler):
         local = self._local_routes().get(url.path)
         if local is not None:
             if self.command not in local:
-                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here")
+                allow = [("Allow", ", ".join(sorted(local)))]
+                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here", allow)
             return local[self.command](body)
         matched = match_route(self.command, url.path)
         if matched is None:
             if path_exists(url.path):
-                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here")
+                allow = [("Allow", ", ".join(allowed_methods(url.path)))]
+                raise HttpError(405, "method_not_allowed", f"{self.command} is not allowed here", allow)
             raise HttpError(404, "not_found", "No such route")
         route, _ = matched
         claims = None
@@ -223,7 +241,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":  # a reply to HEAD has the headers of the reply, never its body
+            self.wfile.write(body)
 
 
 def _lambda_reply(result: Any) -> Reply:
@@ -252,7 +271,7 @@ def _json(status: int, payload: Any) -> Reply:
 def _json_object(body: bytes) -> dict:
     try:
         data = json.loads(body or b"null")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise HttpError(400, "bad_request", "The body is not valid JSON") from None
     if not isinstance(data, dict):
         raise HttpError(400, "bad_request", "The body must be a JSON object")

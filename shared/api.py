@@ -8,14 +8,16 @@ import base64
 import json
 import re
 from http import HTTPStatus
-from typing import Any
+from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
-from shared.routes import ROUTES, path_exists
+from shared.models import RunView
+from shared.routes import ROUTES, allowed_methods, path_exists
 
 MAX_BODY_BYTES = 4096
 
@@ -29,10 +31,13 @@ _STATUS: dict[type[GameError], int] = {
     Throttled: 429,
 }
 
-_ACCESS = {f"{r.method} {r.path}": r.access for r in ROUTES}
+# A request refused for one field whose errors have a code of their own keeps that code.
+_FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date"}
+
+_ROUTES = {f"{r.method} {r.path}": r for r in ROUTES}
 
 
-def error_response(status: int, code: str, message: str, **extra: Any) -> Response:
+def error_response(status: int, code: str, message: str, **extra: Any) -> Response[Any]:
     """The SPEC §5 error envelope as a Powertools response."""
     return Response(
         status_code=status,
@@ -45,27 +50,39 @@ def make_resolver() -> APIGatewayHttpResolver:
     """An HTTP API resolver whose errors all come out in the SPEC envelope."""
     app = APIGatewayHttpResolver(enable_validation=True)
 
-    @app.exception_handler(GameError)
-    def game_error(error: GameError) -> Response:
-        extra = {"run": error.run} if isinstance(error, Conflict) and error.run else {}
+    @app.exception_handler(GameError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
+    def game_error(error: GameError) -> Response[Any]:
+        extra = {}
+        if isinstance(error, Conflict) and error.run is not None:
+            extra["run"] = RunView.from_run(error.run).model_dump(mode="json")
         return error_response(_STATUS[type(error)], error.code, error.message, **extra)
 
-    @app.exception_handler(RequestValidationError)
-    def invalid_request(error: RequestValidationError) -> Response:
+    @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
+    def invalid_request(error: RequestValidationError) -> Response[Any]:
         if any(item.get("loc", ("",))[0] == "response" for item in error.errors()):
             logger.error("Reply does not match its model", extra={"errors": str(error.errors())[:2000]})
             return error_response(500, "internal_error", "Something went wrong on our side")
-        return error_response(400, "bad_request", _describe(error.errors()))
+        for item in error.errors():
+            loc = tuple(item.get("loc", ()))
+            if loc[:1] == ("path",) and loc[1:2] in (("run_id",), ("challenge_id",)):
+                # An id that cannot be one names nothing: not found, as an unknown id would be.
+                what = "run" if loc[1] == "run_id" else "challenge"
+                return error_response(404, f"{what}_not_found", f"No such {what}")
+        fields = {str(item.get("loc", ("",))[-1]) for item in error.errors()}
+        code = _FIELD_CODES.get(fields.pop()) if len(fields) == 1 else None
+        return error_response(400, code or "bad_request", _describe(error.errors()))
 
     @app.not_found
-    def not_found(_: Exception) -> Response:
+    def not_found(_: Exception) -> Response[Any]:
         event = app.current_event
         if path_exists(event.path):
-            return error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
+            reply = error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
+            reply.headers["Allow"] = ", ".join(allowed_methods(event.path))
+            return reply
         return error_response(404, "not_found", "No such route")
 
-    @app.exception_handler(Exception)
-    def unexpected(error: Exception) -> Response:
+    @app.exception_handler(Exception)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
+    def unexpected(error: Exception) -> Response[Any]:
         logger.exception("Unhandled error")
         return error_response(500, "internal_error", "Something went wrong on our side")
 
@@ -94,12 +111,15 @@ class _Refused(Exception):
         }
 
 
-def checked_event(event: dict) -> dict:
+def checked_event(event: dict[str, Any]) -> dict[str, Any]:
     """Checks that come before any routing, in SPEC order: a player route needs a verified caller
-    (401 first); a body may not exceed 4 KiB (413) and must be UTF-8 JSON (400). Returns the event
-    with its body as plain JSON text, whatever Content-Type said (the API speaks only JSON, and
-    `curl -d` sends a form type by default); raises _Refused otherwise."""
-    if _ACCESS.get(event.get("routeKey", "")) == "player" and not caller_claims(event):
+    (401 first); a body may not exceed 4 KiB (413), must be UTF-8 JSON (400), and may not be empty
+    on a route that requires one (400). The API speaks only JSON whatever Content-Type said
+    (`curl -d` sends a form type by default; media types are case-insensitive anyway), so the
+    event that goes on to routing says `application/json`, with the body as plain JSON text or no
+    body at all. Raises _Refused otherwise."""
+    route = _ROUTES.get(event.get("routeKey", ""))
+    if route is not None and route.access == "player" and not caller_claims(event):
         raise _Refused(401, "unauthorized", "A valid token is required")
     body = event.get("body") or ""
     try:
@@ -108,24 +128,32 @@ def checked_event(event: dict) -> dict:
         raise _Refused(400, "bad_request", "The body could not be decoded") from error
     if len(raw) > MAX_BODY_BYTES:
         raise _Refused(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
+    headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
+    checked = {**event, "isBase64Encoded": False, "headers": {**headers, "content-type": "application/json"}}
+    checked.pop("body", None)
     if not raw:
-        return event
+        if route is not None and route.body == "required":
+            raise _Refused(400, "bad_request", "A JSON body is required")
+        return checked
     try:
         text = raw.decode("utf-8")
         # Parsing here also refuses what would break later: lone surrogates and deep nesting.
-        json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")
+        data = json.loads(text, parse_constant=_not_json)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError, UnicodeError) as error:
         raise _Refused(400, "bad_request", "The body is not UTF-8 JSON") from error
-    headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
-    return {
-        **event,
-        "body": text,
-        "isBase64Encoded": False,
-        "headers": {**headers, "content-type": "application/json"},
-    }
+    if route is not None and route.body != "none" and not isinstance(data, dict):
+        # Powertools would take the first item of an array for a model (form-data semantics).
+        raise _Refused(400, "bad_request", "The body must be a JSON object")
+    return {**checked, "body": text}
 
 
-def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:
+def _not_json(constant: str) -> None:
+    """Python's parser takes NaN and Infinity; JSON (RFC 8259) has no such numbers."""
+    raise ValueError(f"{constant} is not JSON")
+
+
+def serve(app: APIGatewayHttpResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Check, then route the API Gateway v2 event through `app`."""
     try:
         event = checked_event(event)
@@ -134,7 +162,7 @@ def serve(app: APIGatewayHttpResolver, event: dict, context: Any) -> dict:
     return app.resolve(event, context)
 
 
-def caller_claims(event: dict) -> dict:
+def caller_claims(event: dict[str, Any]) -> dict[str, Any]:
     """The JWT claims API Gateway verified for this request ({} when there are none)."""
     authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
     claims = (authorizer.get("jwt") or {}).get("claims") or {}
@@ -149,7 +177,7 @@ def caller_id(app: APIGatewayHttpResolver) -> str:
     return str(claims["sub"])
 
 
-def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | None = None) -> Response:
+def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | None = None) -> Response[Any]:
     """A JSON reply with an explicit status (and optional Cache-Control)."""
     headers = {"Cache-Control": cache_control} if cache_control else None
     return Response(
@@ -160,7 +188,15 @@ def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | N
     )
 
 
-_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+_ID = re.compile(ID_PATTERN)
+# Path parameters as the document states them; one that does not match is 404 (see make_resolver).
+RunId = Annotated[str, Path(pattern=ID_PATTERN, description="a run id (unguessable for guest runs)")]
+ChallengeId = Annotated[str, Path(pattern=ID_PATTERN, description="a challenge id")]
+DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+BoardDate = Annotated[
+    str, Path(pattern=DATE_PATTERN, description="a Daily date, YYYY-MM-DD (not in the future)")
+]
 
 
 def run_id(value: str) -> str:

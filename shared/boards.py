@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import json
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from shared.constants import TIME_LIMIT_SECONDS
 from shared.daily_date import reset_instant
@@ -45,7 +46,10 @@ def rank_key(score: int, best_combo: int, longest: int, completed_at: str, run_i
 
 
 def assign_ranks(
-    tie_keys: list[tuple[int, int, int]], position: int, previous: tuple | None, previous_rank: int
+    tie_keys: list[tuple[int, int, int]],
+    position: int,
+    previous: tuple[int, int, int] | None,
+    previous_rank: int,
 ) -> list[int]:
     """Ranks for rows in board order that follow `position` rows already shown (the last of them
     with tie key `previous` and rank `previous_rank`): equal rows share a rank, the next row
@@ -64,14 +68,14 @@ def daily_closes_at(day: date) -> datetime:
     return reset_instant(day + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
 
 
-def encode_cursor(payload: dict, key: bytes) -> str:
+def encode_cursor(payload: dict[str, Any], key: bytes) -> str:
     """An opaque, signed cursor: clients pass it back unchanged."""
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
     signature = hmac.new(key, body, hashlib.sha256).digest()[:16]
     return base64.urlsafe_b64encode(signature + body).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, key: bytes) -> dict:
+def decode_cursor(cursor: str, key: bytes) -> dict[str, Any]:
     """The payload of a cursor made by `encode_cursor`; BadRequest for anything else."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))

@@ -1,6 +1,11 @@
-"""Every number that is a rule of the game, in one place (the docs quote them from here)."""
+"""The numbers of the game's rules in SPEC §2-§4, by section (docs/game.md quotes them).
 
-# §2 validating a word
+Numbers that are policy or API limits rather than rules live beside the code they shape: the
+puzzles' common-answer minimums in shared/puzzles.py, the body limit (4 KiB) in shared/api.py,
+display-name lengths in shared/models.py, history page sizes in shared/leaderboard.py.
+"""
+
+# §2 validating a word (shared/models.py writes the 3s into the API's patterns)
 PROMPT_LENGTH = 3
 FORBIDDEN_LETTERS = 3
 MAX_WORD_LENGTH = 45

@@ -38,23 +38,23 @@ _THROTTLING = {
 }
 
 
-def _item(**attributes: Any) -> dict:
+def _item(**attributes: Any) -> dict[str, Any]:
     return {k: _serializer.serialize(v) for k, v in attributes.items() if v is not None}
 
 
-def _plain(item: dict) -> dict:
+def _plain(item: dict[str, Any]) -> dict[str, Any]:
     return {k: _deserializer.deserialize(v) for k, v in item.items()}
 
 
-def _key(pk: str, sk: str) -> dict:
+def _key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
 
 
-def _run_key(run_id: str) -> dict:
+def _run_key(run_id: str) -> dict[str, Any]:
     return _key(f"RUN#{run_id}", "RUN")
 
 
-def _active_slot(player: str) -> dict:
+def _active_slot(player: str) -> dict[str, Any]:
     """The player's one active-run slot: a player has at most one active run at a time."""
     return _key(f"PLAYER#{player}", "ACTIVE")
 
@@ -72,20 +72,21 @@ class DynamoStore:
             "dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 3})
         )
 
-    def _request(self, operation: str, **kwargs: Any) -> dict:
+    def _request(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         """One DynamoDB request; throttling becomes Throttled (429), other errors pass through."""
         try:
-            return getattr(self.client, operation)(**kwargs)
+            reply: dict[str, Any] = getattr(self.client, operation)(**kwargs)
+            return reply
         except ClientError as error:
             if error.response["Error"]["Code"] in _THROTTLING:
                 raise Throttled("The game is busy; try again shortly") from error
             raise
 
-    def _call(self, operation: str, **kwargs: Any) -> dict:
+    def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         """A request on the game's table."""
         return self._request(operation, TableName=self.table, **kwargs)
 
-    def _transact(self, items: list[dict]) -> list[str]:
+    def _transact(self, items: list[dict[str, Any]]) -> list[str]:
         """Run a transaction; returns [] on success, else each item's cancellation code.
 
         A transaction that collides with another on the same item (the rank counters at the
@@ -156,7 +157,7 @@ class DynamoStore:
         official = any(i["sk"]["S"].startswith("OFFICIAL#") for i in found)
         return active, official
 
-    def _run_item(self, run: Run) -> dict:
+    def _run_item(self, run: Run) -> dict[str, Any]:
         attributes: dict[str, Any] = {"data": run.model_dump_json(), "version": run.version}
         # Only a player's run needs the reset job (its completion may be an official score); a
         # guest run that expired untouched completes when next read, or is deleted by TTL.
@@ -185,7 +186,7 @@ class DynamoStore:
             active, _ = self.player_status(run.player, run.scope)
             raise ActiveRunExists(active or "")
 
-    def _versioned_put(self, run: Run) -> dict:
+    def _versioned_put(self, run: Run) -> dict[str, Any]:
         """A put of RUN (its version moved on by one) that holds only if the stored run still has
         the version that was read: the optimistic lock every run write goes through."""
         expected = run.version
@@ -213,7 +214,7 @@ class DynamoStore:
         if run.player is None:  # a guest run has no slot and no score to record: one put
             self.save_run(run)
             return
-        items: list[dict] = [
+        items: list[dict[str, Any]] = [
             {"Put": self._versioned_put(run)},
             {
                 "Delete": {
@@ -235,7 +236,7 @@ class DynamoStore:
             raise OfficialTaken(run.run_id)
         raise StaleRun(run.run_id)
 
-    def _official_writes(self, result: OfficialResult) -> list[dict]:
+    def _official_writes(self, result: OfficialResult) -> list[dict[str, Any]]:
         shard = shard_of(result.player)
         counters = f"COUNT#{result.scope}#{shard}"
         item = {
@@ -373,7 +374,7 @@ class DynamoStore:
         for _ in range(3):
             old = self._call("get_item", Key=profile_key, ConsistentRead=True).get("Item", {})
             old_name = old.get("display_name", {}).get("S")
-            profile_put: dict = {"Item": {**profile_key, **_item(display_name=name)}}
+            profile_put: dict[str, Any] = {"Item": {**profile_key, **_item(display_name=name)}}
             if old_name:
                 profile_put["ConditionExpression"] = "display_name = :old"
                 profile_put["ExpressionAttributeValues"] = {":old": {"S": old_name}}
@@ -383,7 +384,7 @@ class DynamoStore:
             # were keyed by name.lower(): that key is still checked and released (docs/game.md).
             claim, legacy = name_skeleton(name), name.lower()
             mine = {":me": {"S": player}}
-            items: list[dict] = [
+            items: list[dict[str, Any]] = [
                 {
                     "Put": {
                         "Item": {**_key(f"NAME#{claim}", "NAME"), **_item(player=player)},
@@ -426,10 +427,10 @@ class DynamoStore:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 
-    def _batch_get(self, keys: list[dict], consistent: bool = False) -> list[dict]:
+    def _batch_get(self, keys: list[dict[str, Any]], consistent: bool = False) -> list[dict[str, Any]]:
         """BatchGetItem in chunks of 100, retrying unprocessed keys with a short backoff; keys
         still unprocessed after that are Throttled, never silently missing."""
-        found: list[dict] = []
+        found: list[dict[str, Any]] = []
         for start in range(0, len(keys), 100):
             pending = {self.table: {"Keys": keys[start : start + 100], "ConsistentRead": consistent}}
             for attempt in range(5):

@@ -1,6 +1,9 @@
 """Domain errors, each with a stable `code` for clients; shared/api.py maps each class to a status."""
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from shared.runs import Run
 
 
 class GameError(Exception):
@@ -32,11 +35,12 @@ class NotFound(GameError):
 
 
 class Conflict(GameError):
-    """The request does not fit the current state (409); `run` carries that state when there is one."""
+    """The request does not fit the current state (409); `run` carries that state when there is one
+    (the API layer shows it with shared.models.RunView)."""
 
     code = "conflict"
 
-    def __init__(self, message: str, code: str | None = None, run: Any = None):
+    def __init__(self, message: str, code: str | None = None, run: "Run | None" = None):
         super().__init__(message, code)
         self.run = run
 

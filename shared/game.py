@@ -7,7 +7,7 @@ rules of shared/runs.py, and writes the result back with conditional writes. No 
 import secrets
 from collections.abc import Callable, Set
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Any, Literal, TypeVar, overload
 
 from shared import clock
 from shared.boards import scope_of
@@ -52,7 +52,7 @@ class Game:
 
     # The Daily -----------------------------------------------------------------------------
 
-    def daily_info(self) -> dict:
+    def daily_info(self) -> dict[str, Any]:
         now = self.now()
         return {
             "date": daily_date(now).isoformat(),
@@ -114,7 +114,7 @@ class Game:
     def _start(
         self,
         player: str | None,
-        kind: str,
+        kind: Literal["daily", "challenge"],
         day: str,
         puzzle: list[Round],
         challenge_id: str | None,
@@ -195,6 +195,10 @@ class Game:
     def _guest_run_gone(self, run: Run) -> bool:
         return self.now() >= parse_iso(run.started_at) + timedelta(seconds=GUEST_RUN_TTL_SECONDS)
 
+    @overload
+    def _refresh(self, run: Run) -> Run: ...
+    @overload
+    def _refresh(self, run: None) -> None: ...
     def _refresh(self, run: Run | None) -> Run | None:
         """Complete RUN if its time limit has passed (it completes when next touched)."""
         if run is not None and expire_if_due(run, self.now()):
@@ -234,7 +238,7 @@ class Game:
 
     # The reset job -------------------------------------------------------------------------
 
-    def reset(self, sleep: Callable[[float], None]) -> dict:
+    def reset(self, sleep: Callable[[float], None]) -> dict[str, Any]:
         """At 00:00 Central: store the new date's puzzle, and complete the runs of the two
         previous dates still marked active, waiting for the last ones' time limits (at most
         TIME_LIMIT_SECONDS) so the closed date's board is whole. Idempotent."""

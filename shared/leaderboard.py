@@ -4,6 +4,7 @@
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from shared import clock
 from shared.boards import (
@@ -37,14 +38,14 @@ class Boards:
 
     # Daily boards --------------------------------------------------------------------------
 
-    def daily_board(self, day: str | None, cursor: str | None, limit: int) -> dict:
+    def daily_board(self, day: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
         board_day = self._board_date(day)
         return {
             "date": board_day.isoformat(),
             **self._page(scope_of(board_day.isoformat()), daily_closes_at(board_day), cursor, limit),
         }
 
-    def daily_rank(self, day: str | None, player: str) -> dict:
+    def daily_rank(self, day: str | None, player: str) -> dict[str, Any]:
         board_day = self._board_date(day)
         scope = scope_of(board_day.isoformat())
         result = self.store.official_result(player, scope)
@@ -71,7 +72,7 @@ class Boards:
 
     # Challenge boards ----------------------------------------------------------------------
 
-    def challenge_view(self, challenge: Challenge, cursor: str | None, limit: int) -> dict:
+    def challenge_view(self, challenge: Challenge, cursor: str | None, limit: int) -> dict[str, Any]:
         closes = parse_iso(challenge.closes_at)
         return {
             "challenge_id": challenge.challenge_id,
@@ -91,7 +92,7 @@ class Boards:
 
     # Pages and ranks -----------------------------------------------------------------------
 
-    def _page(self, scope: str, words_from: datetime, cursor: str | None, limit: int) -> dict:
+    def _page(self, scope: str, words_from: datetime, cursor: str | None, limit: int) -> dict[str, Any]:
         """One page of a board. The cursor carries where the last page ended (its rank key,
         position and rank), signed, so no page ever counts the rows before it."""
         after, position, previous, previous_rank = None, 0, None, 0
@@ -136,7 +137,9 @@ class Boards:
             result.scope, result.score, result.best_combo, result.longest_word_length
         )
 
-    def _rows(self, results: list[OfficialResult], ranks: list[int], words_visible: bool) -> list[dict]:
+    def _rows(
+        self, results: list[OfficialResult], ranks: list[int], words_visible: bool
+    ) -> list[dict[str, Any]]:
         names = self.store.display_names([r.player for r in results]) if results else {}
         return [
             {
@@ -152,18 +155,18 @@ class Boards:
 
     # Profiles and history ------------------------------------------------------------------
 
-    def profile(self, player: str) -> dict:
+    def profile(self, player: str) -> dict[str, Any]:
         name = self.store.display_names([player]).get(player)
         return {"display_name": name or default_display_name(player)}
 
-    def set_display_name(self, player: str, name: str) -> dict:
+    def set_display_name(self, player: str, name: str) -> dict[str, Any]:
         try:
             self.store.set_display_name(player, check_display_name(name))
         except NameTaken as error:
             raise Conflict("That display name is taken", "display_name_taken") from error
         return {"display_name": name}
 
-    def history(self, player: str, cursor: str | None, limit: int) -> dict:
+    def history(self, player: str, cursor: str | None, limit: int) -> dict[str, Any]:
         after = None
         if cursor:
             state = decode_cursor(cursor, self.cursor_key())

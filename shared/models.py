@@ -1,9 +1,22 @@
-"""Request and reply models of the HTTP API (SPEC §5): the JSON names web clients code against."""
+"""Request and reply models of the HTTP API (SPEC §5): the JSON names web clients code against.
 
-import re
-from typing import Literal
+The JSON Schema of each model is the OpenAPI document's (`make openapi`), so every constraint a
+handler enforces on a field is written here as a pydantic constraint (pattern, range, strictness)
+and the document says it too; the few checks a schema cannot say (forbidden letters distinct and
+not in the prompt) are validators, and their 400 is in the document.
+"""
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator, model_validator
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
 
 from shared.constants import (
     ATTEMPTS_PER_ROUND,
@@ -12,11 +25,32 @@ from shared.constants import (
     CHALLENGE_MAX_FORBIDDEN_ROUNDS,
     CHALLENGE_MAX_ROUNDS,
     CHALLENGE_MIN_ROUNDS,
+    FORBIDDEN_LETTERS,
+    PROMPT_LENGTH,
 )
 from shared.rules import Reason
 from shared.runs import AnswerReason
 
-_THREE_LETTERS = re.compile(r"[A-Za-z]{3}")
+if TYPE_CHECKING:
+    from shared.runs import Run
+
+PROMPT_PATTERN = f"^[A-Za-z]{{{PROMPT_LENGTH}}}$"
+FORBIDDEN_PATTERN = f"^([A-Za-z]{{{FORBIDDEN_LETTERS}}})?$"
+# 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5).
+DISPLAY_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,18}[A-Za-z0-9_-])?$"
+DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
+
+
+def _integral(value: Any) -> Any:
+    """JSON has one number type, and JSON Schema's `integer` is any number with no fractional
+    part: 2.0 is the integer 2. Strings and booleans stay refused (the field is strict)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# An integer as JSON Schema means it: 2 and 2.0, never "2", true or 2.5.
+JsonInt = Annotated[int, BeforeValidator(_integral), Field(strict=True)]
 
 
 class Request(BaseModel):
@@ -25,32 +59,32 @@ class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def _three_letters(value: str, what: str) -> str:
-    if not _THREE_LETTERS.fullmatch(value):
-        raise ValueError(f"{what} must be 3 letters A-Z")
-    return value.upper()
-
-
 class ValidateRequest(Request):
-    prompt: StrictStr = Field(description="3 letters A-Z, case-insensitive", examples=["TMR"])
+    prompt: StrictStr = Field(
+        description=f"{PROMPT_LENGTH} letters A-Z, case-insensitive", examples=["TMR"], pattern=PROMPT_PATTERN
+    )
     word: StrictStr = Field(description="the submission, judged as sent (no trimming)")
     forbidden: StrictStr | None = Field(
-        default=None, description="3 letters A-Z not in the prompt (forbidden mode)", examples=["AEO"]
+        default=None,
+        description=f"{FORBIDDEN_LETTERS} different letters A-Z, none in the prompt (forbidden mode); "
+        "null or empty: classic",
+        examples=["AEO"],
+        pattern=FORBIDDEN_PATTERN,
     )
 
     @field_validator("prompt")
     @classmethod
     def _prompt(cls, value: str) -> str:
-        return _three_letters(value, "prompt")
+        return value.upper()
 
     @field_validator("forbidden")
     @classmethod
     def _forbidden(cls, value: str | None) -> str | None:
-        if value is None or value == "":
+        if not value:
             return None
-        value = _three_letters(value, "forbidden")
-        if len(set(value)) != 3:
-            raise ValueError("forbidden letters must be 3 different letters")
+        value = value.upper()
+        if len(set(value)) != FORBIDDEN_LETTERS:
+            raise ValueError(f"forbidden letters must be {FORBIDDEN_LETTERS} different letters")
         return value
 
     @model_validator(mode="after")
@@ -67,26 +101,32 @@ class ValidateReply(BaseModel):
 
 
 class AnswerRequest(Request):
-    round: int = Field(ge=1, le=CHALLENGE_MAX_ROUNDS, strict=True)
-    attempt: int = Field(ge=1, le=ATTEMPTS_PER_ROUND, strict=True)
+    round: JsonInt = Field(ge=1, le=CHALLENGE_MAX_ROUNDS)
+    attempt: JsonInt = Field(ge=1, le=ATTEMPTS_PER_ROUND)
     word: StrictStr
 
 
 class SkipRequest(Request):
-    round: int = Field(ge=1, le=CHALLENGE_MAX_ROUNDS, strict=True)
+    round: JsonInt = Field(ge=1, le=CHALLENGE_MAX_ROUNDS)
 
 
 class ChallengeRequest(Request):
-    rounds: int = Field(
-        default=CHALLENGE_DEFAULT_ROUNDS, ge=CHALLENGE_MIN_ROUNDS, le=CHALLENGE_MAX_ROUNDS, strict=True
+    rounds: JsonInt = Field(
+        default=CHALLENGE_DEFAULT_ROUNDS, ge=CHALLENGE_MIN_ROUNDS, le=CHALLENGE_MAX_ROUNDS
     )
-    forbidden_rounds: int = Field(
-        default=CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS, ge=0, le=CHALLENGE_MAX_FORBIDDEN_ROUNDS, strict=True
+    forbidden_rounds: JsonInt = Field(
+        default=CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS, ge=0, le=CHALLENGE_MAX_FORBIDDEN_ROUNDS
     )
 
 
 class ProfileRequest(Request):
-    display_name: StrictStr
+    display_name: StrictStr = Field(
+        min_length=DISPLAY_NAME_MIN,
+        max_length=DISPLAY_NAME_MAX,
+        pattern=DISPLAY_NAME_PATTERN,
+        description="3-20 ASCII letters, digits, spaces, _ or -; no leading or trailing space; "
+        "names that look alike are the same name, and some are reserved or not allowed (400)",
+    )
 
 
 # Replies ----------------------------------------------------------------------------------
@@ -139,6 +179,37 @@ class RunView(BaseModel):
     deadline: str
     completed_at: str | None
     history: list[RoundView]
+
+    @classmethod
+    def from_run(cls, run: "Run") -> "RunView":
+        """The run as the API shows it to its owner (SPEC §5): the round in play, or nulls once
+        completed; the attempts without their stored digests."""
+        active = not run.completed
+        number = run.round_number if active else None
+        current = run.puzzle[number - 1] if number else None
+        return cls(
+            run_id=run.run_id,
+            kind=run.kind,
+            date=run.date,
+            challenge_id=run.challenge_id,
+            status="active" if active else "completed",
+            ended_by=run.ended_by,
+            official=run.official,
+            round=number,
+            rounds=len(run.puzzle),
+            prompt=current.prompt if current else None,
+            forbidden=current.forbidden if current else None,
+            attempt=run.attempt_number if active else None,
+            attempts_left=ATTEMPTS_PER_ROUND - run.attempt_number + 1 if active else 0,
+            score=run.score,
+            combo=run.combo,
+            best_combo=run.best_combo,
+            longest_word_length=run.longest_word_length,
+            started_at=run.started_at,
+            deadline=run.deadline,
+            completed_at=run.completed_at,
+            history=[RoundView.model_validate(record, from_attributes=True) for record in run.history],
+        )
 
 
 class AnswerReply(BaseModel):
@@ -204,3 +275,15 @@ class HistoryItem(BaseModel):
 class HistoryPage(BaseModel):
     items: list[HistoryItem]
     next_cursor: str | None
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="stable, machine-readable", examples=["bad_request"])
+    message: str = Field(description="for people; never a stack trace or an internal name")
+
+
+class ErrorReply(BaseModel):
+    """Every error (SPEC §5); a 409 about a run carries the run as it now is."""
+
+    error: ErrorBody
+    run: RunView | None = Field(default=None, description="the current run (409 on a run only)")

@@ -1,7 +1,13 @@
 """The API's route table: the one list of routes that `make run` serves and the CDK stack deploys.
 
-Each route names the Lambda function that answers it and whether API Gateway's JWT
-authorizer guards it (`player`) or not (`public`).
+Each route names the Lambda function that answers it, whether API Gateway's JWT authorizer
+guards it (`player`) or not (`public`), and whether it takes a JSON body: `required` (an empty
+body is 400 whatever the Content-Type), `optional` (an empty body means every field's default) or
+`none`, and the statuses it answers beyond those every route may (400, 405, 413, 429, and 401 on
+player routes): its success statuses (201 when it creates) and 404 or 409 where they happen.
+functions/openapi.py writes them into the OpenAPI document; tests/test_openapi.py checks the body
+column against the handlers' own signatures, and the schemathesis run (tests/test_schemathesis.py)
+fails on any status a route answers that the document does not list.
 """
 
 import re
@@ -9,6 +15,7 @@ from typing import Literal, NamedTuple
 
 Function = Literal["validate", "daily", "leaderboard"]
 Access = Literal["public", "player"]
+Body = Literal["none", "optional", "required"]
 
 
 class Route(NamedTuple):
@@ -16,27 +23,29 @@ class Route(NamedTuple):
     path: str
     function: Function
     access: Access
+    body: Body = "none"
+    replies: tuple[int, ...] = (200,)
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/validate", "validate", "public"),
+    Route("POST", "/validate", "validate", "public", "required"),
     Route("GET", "/daily", "daily", "public"),
-    Route("POST", "/daily/runs", "daily", "player"),
-    Route("POST", "/guest/daily/runs", "daily", "public"),
-    Route("GET", "/runs/{run_id}", "daily", "player"),
-    Route("POST", "/runs/{run_id}/answers", "daily", "player"),
-    Route("POST", "/runs/{run_id}/skip", "daily", "player"),
-    Route("GET", "/guest/runs/{run_id}", "daily", "public"),
-    Route("POST", "/guest/runs/{run_id}/answers", "daily", "public"),
-    Route("POST", "/guest/runs/{run_id}/skip", "daily", "public"),
-    Route("POST", "/challenges", "daily", "player"),
-    Route("GET", "/challenges/{challenge_id}", "daily", "public"),
-    Route("POST", "/challenges/{challenge_id}/runs", "daily", "player"),
+    Route("POST", "/daily/runs", "daily", "player", replies=(201, 200)),
+    Route("POST", "/guest/daily/runs", "daily", "public", replies=(201,)),
+    Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404)),
+    Route("POST", "/runs/{run_id}/answers", "daily", "player", "required", (200, 404, 409)),
+    Route("POST", "/runs/{run_id}/skip", "daily", "player", "required", (200, 404, 409)),
+    Route("GET", "/guest/runs/{run_id}", "daily", "public", replies=(200, 404)),
+    Route("POST", "/guest/runs/{run_id}/answers", "daily", "public", "required", (200, 404, 409)),
+    Route("POST", "/guest/runs/{run_id}/skip", "daily", "public", "required", (200, 404, 409)),
+    Route("POST", "/challenges", "daily", "player", "optional", (201,)),
+    Route("GET", "/challenges/{challenge_id}", "daily", "public", replies=(200, 404)),
+    Route("POST", "/challenges/{challenge_id}/runs", "daily", "player", replies=(201, 200, 404, 409)),
     Route("GET", "/leaderboard/daily", "leaderboard", "public"),
-    Route("GET", "/leaderboard/daily/me", "leaderboard", "player"),
+    Route("GET", "/leaderboard/daily/me", "leaderboard", "player", replies=(200, 404)),
     Route("GET", "/leaderboard/daily/{date}", "leaderboard", "public"),
     Route("GET", "/me", "leaderboard", "player"),
-    Route("PUT", "/me", "leaderboard", "player"),
+    Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
 )
 
@@ -65,3 +74,8 @@ def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
 def path_exists(path: str) -> bool:
     """True when some route serves PATH with any method (so a wrong method is 405, not 404)."""
     return any(pattern.match(path) for pattern, _ in _PATTERNS)
+
+
+def allowed_methods(path: str) -> list[str]:
+    """The methods some route serves PATH with: a 405's `Allow` header (RFC 9110)."""
+    return sorted({route.method for pattern, route in _PATTERNS if pattern.match(path)})

@@ -1,6 +1,8 @@
-"""The rules of SPEC §2: one pure function per rule, and `judge`, which applies them in order.
+"""The checks of SPEC §2: one pure function per check, and `judge`, which applies them in order.
 
-The first rule that fails is the verdict's reason. No AWS here: this module is the game.
+The first check that fails is the verdict's reason. Checks are numbered as in SPEC §2 (1 length,
+2 letters, 3 order, 4 forbidden, 5 dictionary); RULES.txt's rules are named by their titles.
+No AWS here: this module is the game.
 """
 
 import string
@@ -28,7 +30,7 @@ class Verdict(NamedTuple):
 
 
 def length_reason(word: str) -> Reason | None:
-    """Rule 1: non-empty, at most 45 characters (code points)."""
+    """Check 1: non-empty, at most 45 characters (code points)."""
     if not word:
         return "empty"
     if len(word) > MAX_WORD_LENGTH:
@@ -37,13 +39,13 @@ def length_reason(word: str) -> Reason | None:
 
 
 def is_plain_letters(word: str) -> bool:
-    """Rule 2: ASCII letters only: no space, hyphen, apostrophe, digit, punctuation, accent,
+    """Check 2: ASCII letters only: no space, hyphen, apostrophe, digit, punctuation, accent,
     full-width or zero-width character. The server does not trim."""
     return all(ch in _ASCII_LETTERS for ch in word)
 
 
 def preserves_letter_order(word: str, prompt: str) -> bool:
-    """Rule 3: the prompt's letters appear in the (lowercased) word in order, each repeated
+    """Check 3: the prompt's letters appear in the (lowercased) word in order, each repeated
     prompt letter by a separate occurrence (TMR: TIMER yes, METER no; ALL: ALLEY yes, ALONE no)."""
     position = 0
     for letter in prompt.lower():
@@ -54,18 +56,18 @@ def preserves_letter_order(word: str, prompt: str) -> bool:
 
 
 def avoids_forbidden_letters(word: str, forbidden: str) -> bool:
-    """Rule 4: no forbidden letter anywhere in the word (BRD forbidding A: BRAID fails)."""
+    """Check 4: no forbidden letter anywhere in the word (BRD forbidding A: BRAID fails)."""
     return not any(letter in word for letter in forbidden.lower())
 
 
 def is_in_dictionary(word: str, dictionary: Set[str]) -> bool:
-    """Rule 5: exact membership of the lowercased word in the current dictionary. There is no
+    """Check 5: exact membership of the lowercased word in the current dictionary. There is no
     classifier for names, brands, abbreviations or plurals (DOGS for DGS works iff `dogs` is listed)."""
     return word in dictionary
 
 
 def judge(word: str, prompt: str, dictionary: Set[str], forbidden: str = "") -> Verdict:
-    """Apply the rules in order; the first that fails is the reason. `word` in the verdict is lowercased."""
+    """Apply checks 1-5 in order; the first that fails is the reason. `word` in the verdict is lowercased."""
     reason = length_reason(word)
     if reason:
         return Verdict(False, ascii_lower(word), reason)

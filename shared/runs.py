@@ -217,17 +217,17 @@ def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> A
         return None
     applied = attempts[attempt_number - 1]
     if not applied.same_word(word):
-        raise Conflict("That attempt was already used with another word", "slot_used", public_view(run))
+        raise Conflict("That attempt was already used with another word", "slot_used", run)
     points = run.history[round_number - 1].points if applied.accepted else 0
     return AnswerResult(applied.accepted, applied.reason, points, replayed=True)
 
 
 def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) -> None:
     if run.completed:
-        raise Conflict("The run is over", "run_completed", public_view(run))
+        raise Conflict("The run is over", "run_completed", run)
     if round_number != run.round_number or attempt_number not in (None, run.attempt_number):
         expected = f"Expected round {run.round_number}, attempt {run.attempt_number}"
-        raise Conflict(expected, "not_next_slot", public_view(run))
+        raise Conflict(expected, "not_next_slot", run)
 
 
 def _close_round(run: Run, record: RoundRecord, outcome: Outcome, now: datetime) -> None:
@@ -235,35 +235,3 @@ def _close_round(run: Run, record: RoundRecord, outcome: Outcome, now: datetime)
     if run.round_number > len(run.puzzle):
         run.completed_at = iso(now)
         run.ended_by = "finished"
-
-
-def public_view(run: Run) -> dict:
-    """The run as the API shows it to its owner (SPEC §5 field names)."""
-    active = not run.completed
-    number = run.round_number if active else None
-    current = run.puzzle[number - 1] if number else None
-    return {
-        "run_id": run.run_id,
-        "kind": run.kind,
-        "date": run.date,
-        "challenge_id": run.challenge_id,
-        "status": "active" if active else "completed",
-        "ended_by": run.ended_by,
-        "official": run.official,
-        "round": number,
-        "rounds": len(run.puzzle),
-        "prompt": current.prompt if current else None,
-        "forbidden": current.forbidden if current else None,
-        "attempt": run.attempt_number if active else None,
-        "attempts_left": ATTEMPTS_PER_ROUND - run.attempt_number + 1 if active else 0,
-        "score": run.score,
-        "combo": run.combo,
-        "best_combo": run.best_combo,
-        "longest_word_length": run.longest_word_length,
-        "started_at": run.started_at,
-        "deadline": run.deadline,
-        "completed_at": run.completed_at,
-        "history": [
-            record.model_dump(exclude={"attempts": {"__all__": {"digest"}}}) for record in run.history
-        ],
-    }

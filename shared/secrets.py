@@ -4,6 +4,8 @@ import hashlib
 import hmac
 from functools import cache
 
+from pydantic import SecretStr
+
 from shared.settings import settings
 
 
@@ -11,14 +13,12 @@ from shared.settings import settings
 def deployment_secret() -> bytes:
     """PUZZLE_SEED itself (local, tests), or the Secrets Manager secret named by
     PUZZLE_SEED_SECRET_ARN (AWS), read once per container."""
-    config = settings()
-    if config.puzzle_seed:
-        return config.puzzle_seed.encode()
-    if not config.puzzle_seed_secret_arn:
-        raise RuntimeError("Set PUZZLE_SEED or PUZZLE_SEED_SECRET_ARN")
+    source = settings().seed_source()
+    if isinstance(source, SecretStr):
+        return source.get_secret_value().encode()
     from aws_lambda_powertools.utilities.parameters import get_secret
 
-    return str(get_secret(config.puzzle_seed_secret_arn)).encode()
+    return str(get_secret(source)).encode()
 
 
 def cursor_key() -> bytes:

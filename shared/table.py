@@ -7,6 +7,8 @@ Item layout (see docs/data-model.md):
 - GSI `active`:  runs still in play on a date or challenge, so the reset job finds them.
 """
 
+from typing import Any
+
 PARTITION_KEY = "pk"
 SORT_KEY = "sk"
 TTL_ATTRIBUTE = "expires_at"
@@ -19,7 +21,7 @@ INDEXES: dict[str, tuple[str, str, str]] = {
 }
 
 
-def create_table_request(table_name: str) -> dict:
+def create_table_request(table_name: str) -> dict[str, Any]:
     """The boto3 `create_table` arguments for the table (on-demand billing)."""
     attributes = {PARTITION_KEY, SORT_KEY}
     for pk, sk, _ in INDEXES.values():

@@ -13,6 +13,8 @@ from shared.observability import metrics
 from shared.secrets import cursor_key, deployment_secret
 from shared.settings import settings
 
+settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
+
 
 def record(metric: str, reason: str | None = None) -> None:
     """Game events become Powertools metrics (EMF); the answer's reason is a dimension of its own

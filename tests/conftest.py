@@ -71,3 +71,89 @@ class Api:
         )
         reply = self.handler(event, LambdaContext(aws_request_id="test"))
         return reply["statusCode"], json.loads(reply["body"]) if reply.get("body") else None, reply
+
+
+class LocalServer:
+    """`python -m local.server` (what `make run` starts) on a free port, with its own DATA_DIR."""
+
+    def __init__(self, data_dir, **env):
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.data_dir = data_dir
+        self.env = {
+            **{k: v for k, v in os.environ.items() if k not in ("AWS_ENDPOINT_URL_DYNAMODB", "PUZZLE_SEED")},
+            "PORT": str(self.port),
+            "DATA_DIR": str(data_dir),
+            "TABLE_NAME": "wordsqd",
+            **env,
+        }
+        self.process = None
+
+    def start(self, timeout: float = 30.0) -> "LocalServer":
+        import subprocess
+        import sys
+        from pathlib import Path
+
+        self.log = open(self.data_dir / "server.err", "w")  # noqa: SIM115 (closed in stop)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "local.server"],
+            cwd=Path(__file__).resolve().parents[1],
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
+        line = self.process.stdout.readline()  # the start line, once the store is up
+        if not line.startswith("WordSQD local"):
+            self.stop()
+            pytest.fail(f"make run's server did not start: {line!r}\n{self.stderr()}")
+        return self
+
+    def stderr(self) -> str:
+        return (self.data_dir / "server.err").read_text()
+
+    def stop(self) -> None:
+        import signal
+        import subprocess
+
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+        if self.process and self.process.stdout:
+            self.process.stdout.close()
+        self.log.close()
+
+    def request(self, method, path, body=b"", headers=None):
+        """(status, headers, raw body) for one request over its own connection."""
+        import http.client
+
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            connection.close()
+
+    def login(self, username: str) -> str:
+        status, _, body = self.request("POST", "/local/login", json.dumps({"username": username}))
+        assert status == 200, body
+        return json.loads(body)["id_token"]
+
+
+@pytest.fixture(scope="module")
+def local_server(tmp_path_factory):
+    """One `make run` server for a test module (tests using it carry the `server` marker)."""
+    server = LocalServer(tmp_path_factory.mktemp("local-server"))
+    try:
+        yield server.start()
+    finally:
+        server.stop()

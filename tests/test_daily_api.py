@@ -116,7 +116,7 @@ def test_player_routes_without_a_token_are_401_before_anything_else(table):
         {"round": 1, "attempt": 0, "word": "timer"},
         {"round": 1, "attempt": 4, "word": "timer"},
         {"round": "1", "attempt": 1, "word": "timer"},
-        {"round": 1.0, "attempt": 1, "word": "timer"},
+        {"round": 1.5, "attempt": 1, "word": "timer"},  # 1.0 is the integer 1, as JSON Schema says
         {"round": True, "attempt": 1, "word": "timer"},
         {"round": 1, "attempt": 1, "word": 12},
         {"round": 1, "attempt": 1},

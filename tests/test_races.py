@@ -41,9 +41,10 @@ from shared.dynamo import DynamoStore
 from shared.errors import Conflict, GameError
 from shared.game import Game
 from shared.leaderboard import Boards
+from shared.models import RunView
 from shared.profiles import name_skeleton
 from shared.puzzles import answers, generate_puzzle, seed_for_date
-from shared.runs import Run, new_run, public_view
+from shared.runs import Run, new_run
 from shared.runs import answer as play_answer
 from shared.runs import skip as play_skip
 from shared.table import create_table_request
@@ -184,7 +185,7 @@ def answer_reply(result, run: Run) -> dict:
         "accepted": result.accepted,
         "reason": result.reason,
         "points": result.points,
-        "run": public_view(run),
+        "run": RunView.from_run(run).model_dump(mode="json"),
     }
 
 
@@ -267,9 +268,9 @@ def _race_one_slot(
         else:
             assert isinstance(outcome, Conflict), (word, outcome)
             assert outcome.code == "slot_used"
-            assert outcome.run["history"][number - 1]["attempts"][attempt - 1]["word"] == applied
+            assert outcome.run.history[number - 1].attempts[attempt - 1].word == applied
     assert replies and all(reply == replies[0] for reply in replies), "same word, same reply"
-    assert replies[0]["run"] == public_view(after)
+    assert replies[0]["run"] == RunView.from_run(after).model_dump(mode="json")
     return after
 
 

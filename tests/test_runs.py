@@ -5,8 +5,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shared.errors import Conflict
+from shared.models import RunView
 from shared.puzzles import Round
-from shared.runs import answer, expire_if_due, new_run, public_view, skip
+from shared.runs import answer, expire_if_due, new_run, skip
 from shared.scoring import combo_bonus, points_for, word_points
 
 START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
@@ -121,7 +122,7 @@ def test_an_answer_after_the_deadline_completes_the_run_and_is_409():
     run = fresh()
     with pytest.raises(Conflict) as caught:
         answer(run, 1, 1, "timer", at(181), WORDS)
-    assert caught.value.code == "run_completed" and caught.value.run["ended_by"] == "expired"
+    assert caught.value.code == "run_completed" and caught.value.run.ended_by == "expired"
 
 
 def test_retries_a_repeat_with_the_same_word_in_any_case_replays_the_first_reply():
@@ -155,7 +156,7 @@ def test_retries_any_slot_that_is_not_the_next_one_is_409_with_the_run(round_num
     answer(run, 1, 1, "timer", at(1), WORDS)
     with pytest.raises(Conflict) as caught:
         answer(run, round_number, attempt, word, at(2), WORDS)
-    assert caught.value.code == code and caught.value.run["round"] == 2
+    assert caught.value.code == code and RunView.from_run(caught.value.run).round == 2
 
 
 def test_anything_sent_to_a_completed_run_is_409():
@@ -173,6 +174,11 @@ def test_longest_word_is_the_length_of_the_longest_accepted_word():
     answer(run, 2, 1, "timer", at(2), WORDS)
     answer(run, 3, 1, "tmrtmrtmrtmr", at(3), WORDS)  # rejected: never counts
     assert run.longest_word_length == 6
+
+
+def public_view(run):
+    """The run as the API shows it (shared.models.RunView), as JSON."""
+    return RunView.from_run(run).model_dump(mode="json")
 
 
 LONGEST = "pneumonoultramicroscopicsilicovolcanoconiosis"  # 45 letters, in the dictionary

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from functions.validate.handler import handler
+from local.events import LambdaContext, http_event
 from tests.conftest import Api
 
 call = Api(handler)
@@ -94,9 +95,10 @@ def test_body_size_is_counted_in_bytes_not_characters():
 
 def test_a_base64_body_is_decoded_before_judging():
     body = json.dumps({"prompt": "TMR", "word": "timer"}).encode()
-    status, reply, _ = call("POST", "/validate", raw_body=body)
-    assert (status, reply["valid"]) == (200, True)
-    assert base64.b64encode(body)  # sanity: the event carried it encoded
+    event = http_event("POST", "/validate", raw_body=body)
+    assert event["isBase64Encoded"] is True and base64.b64decode(event["body"]) == body
+    reply = handler(event, LambdaContext(aws_request_id="test"))
+    assert (reply["statusCode"], json.loads(reply["body"])["valid"]) == (200, True)
 
 
 def test_a_long_word_is_judged_too_long_not_refused():
@@ -104,7 +106,9 @@ def test_a_long_word_is_judged_too_long_not_refused():
 
 
 def test_wrong_method_is_405_and_unknown_route_is_404():
-    assert_error(*call("GET", "/validate")[:2], 405, "method_not_allowed")
+    status, body, raw = call("GET", "/validate")
+    assert_error(status, body, 405, "method_not_allowed")
+    assert raw["headers"]["Allow"] == "POST"  # RFC 9110
     assert_error(*call("POST", "/nope")[:2], 404, "not_found")
 
 

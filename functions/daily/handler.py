@@ -4,7 +4,7 @@ Thin: parse, call shared.game, shape the reply. Player routes take the caller fr
 JWT claims; guest routes take no caller, and a guest run's unguessable id is its credential.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
@@ -23,35 +23,38 @@ from shared.models import (
     SkipRequest,
 )
 from shared.observability import logger, metrics, tracer
-from shared.runs import public_view
+from shared.runs import Run
 from shared.wiring import boards, game
 
 app = api.make_resolver()
+DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
 
 
-def _started(run_and_created: tuple) -> Response[RunView]:
+def _started(run_and_created: tuple[Run, bool]) -> Response[RunView]:
     run, created = run_and_created
-    return api.json_response(public_view(run), 201 if created else 200)
+    return api.json_response(RunView.from_run(run).model_dump(mode="json"), 201 if created else 200)
 
 
-def _answer(run_id: str, player: str | None, request: AnswerRequest) -> dict:
+def _answer(run_id: str, player: str | None, request: AnswerRequest) -> AnswerReply:
     result, run = game().answer(api.run_id(run_id), player, request.round, request.attempt, request.word)
-    return {
-        "accepted": result.accepted,
-        "reason": result.reason,
-        "points": result.points,
-        "run": public_view(run),
-    }
+    return AnswerReply.model_validate(
+        {
+            "accepted": result.accepted,
+            "reason": result.reason,
+            "points": result.points,
+            "run": RunView.from_run(run),
+        }
+    )
 
 
-def _skip(run_id: str, player: str | None, request: SkipRequest) -> dict:
-    return {"run": public_view(game().skip(api.run_id(run_id), player, request.round))}
+def _skip(run_id: str, player: str | None, request: SkipRequest) -> SkipReply:
+    return SkipReply(run=RunView.from_run(game().skip(api.run_id(run_id), player, request.round)))
 
 
 @app.get("/daily", summary="Today's Daily: date, rounds, time limit, status, next reset")
 def daily() -> DailyInfo:
-    return game().daily_info()
+    return DailyInfo.model_validate(game().daily_info())
 
 
 @app.post("/daily/runs", summary="Start (or resume) the caller's Daily run")
@@ -65,45 +68,46 @@ def start_guest_daily() -> Response[RunView]:
 
 
 @app.get("/runs/<run_id>", summary="The caller's run")
-def get_run(run_id: str) -> RunView:
-    return public_view(game().get_run(api.run_id(run_id), api.caller_id(app)))
+def get_run(run_id: api.RunId) -> RunView:
+    return RunView.from_run(game().get_run(api.run_id(run_id), api.caller_id(app)))
 
 
 @app.post("/runs/<run_id>/answers", summary="Submit a word for a slot (round, attempt)")
-def answer(run_id: str, request: Annotated[AnswerRequest, Body()]) -> AnswerReply:
+def answer(run_id: api.RunId, request: Annotated[AnswerRequest, Body()]) -> AnswerReply:
     return _answer(run_id, api.caller_id(app), request)
 
 
 @app.post("/runs/<run_id>/skip", summary="Skip the round in play")
-def skip(run_id: str, request: Annotated[SkipRequest, Body()]) -> SkipReply:
+def skip(run_id: api.RunId, request: Annotated[SkipRequest, Body()]) -> SkipReply:
     return _skip(run_id, api.caller_id(app), request)
 
 
 @app.get("/guest/runs/<run_id>", summary="A guest run")
-def get_guest_run(run_id: str) -> RunView:
-    return public_view(game().get_run(api.run_id(run_id), None))
+def get_guest_run(run_id: api.RunId) -> RunView:
+    return RunView.from_run(game().get_run(api.run_id(run_id), None))
 
 
 @app.post("/guest/runs/<run_id>/answers", summary="Submit a word in a guest run")
-def guest_answer(run_id: str, request: Annotated[AnswerRequest, Body()]) -> AnswerReply:
+def guest_answer(run_id: api.RunId, request: Annotated[AnswerRequest, Body()]) -> AnswerReply:
     return _answer(run_id, None, request)
 
 
 @app.post("/guest/runs/<run_id>/skip", summary="Skip a round in a guest run")
-def guest_skip(run_id: str, request: Annotated[SkipRequest, Body()]) -> SkipReply:
+def guest_skip(run_id: api.RunId, request: Annotated[SkipRequest, Body()]) -> SkipReply:
     return _skip(run_id, None, request)
 
 
 @app.post("/challenges", summary="Create a challenge")
-def create_challenge(request: Annotated[ChallengeRequest | None, Body()] = None) -> Response[ChallengeView]:
-    request = request or ChallengeRequest()
+def create_challenge(
+    request: Annotated[ChallengeRequest, Body()] = DEFAULT_CHALLENGE,
+) -> Response[ChallengeView]:
     challenge = game().create_challenge(api.caller_id(app), request.rounds, request.forbidden_rounds)
     return api.json_response(boards().challenge_view(challenge, None, BOARD_PAGE_DEFAULT), 201)
 
 
 @app.get("/challenges/<challenge_id>", summary="A challenge's details and its board")
 def get_challenge(
-    challenge_id: str,
+    challenge_id: api.ChallengeId,
     limit: Annotated[int, Query(ge=1, le=BOARD_PAGE_MAX)] = BOARD_PAGE_DEFAULT,
     cursor: Annotated[str | None, Query(max_length=1024)] = None,
 ) -> Response[ChallengeView]:
@@ -113,12 +117,12 @@ def get_challenge(
 
 
 @app.post("/challenges/<challenge_id>/runs", summary="Play a challenge")
-def start_challenge(challenge_id: str) -> Response[RunView]:
+def start_challenge(challenge_id: api.ChallengeId) -> Response[RunView]:
     return _started(game().start_challenge(api.caller_id(app), api.challenge_id(challenge_id)))
 
 
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)

@@ -6,6 +6,7 @@ the Daily date never depends on it (it is computed from the clock).
 """
 
 import time
+from typing import Any
 
 from shared.observability import logger, metrics, tracer
 from shared.wiring import game
@@ -14,7 +15,7 @@ from shared.wiring import game
 @logger.inject_lambda_context(log_event=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     summary = game().reset(sleep=time.sleep)
     logger.info("Reset done", extra=summary)
     return summary

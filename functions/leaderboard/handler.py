@@ -1,6 +1,6 @@
 """Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard, reply."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
@@ -29,34 +29,36 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 
 
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
-def my_rank(date: Annotated[str | None, Query(max_length=10)] = None) -> MyRank:
-    return boards().daily_rank(date, api.caller_id(app))
+def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
+    return MyRank.model_validate(boards().daily_rank(date, api.caller_id(app)))
 
 
 @app.get("/leaderboard/daily/<date>", summary="A page of a date's Daily board")
-def date_board(date: str, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Response[BoardPage]:
+def date_board(
+    date: api.BoardDate, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None
+) -> Response[BoardPage]:
     return _board(date, limit, cursor)
 
 
 @app.get("/me", summary="The caller's profile")
 def get_profile() -> Profile:
-    return boards().profile(api.caller_id(app))
+    return Profile.model_validate(boards().profile(api.caller_id(app)))
 
 
 @app.put("/me", summary="Set the caller's display name")
 def put_profile(request: Annotated[ProfileRequest, Body()]) -> Profile:
-    return boards().set_display_name(api.caller_id(app), request.display_name)
+    return Profile.model_validate(boards().set_display_name(api.caller_id(app), request.display_name))
 
 
 @app.get("/me/history", summary="The caller's official results, newest first")
 def history(
     limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE_MAX)] = HISTORY_PAGE_DEFAULT, cursor: Cursor = None
 ) -> HistoryPage:
-    return boards().history(api.caller_id(app), cursor, limit)
+    return HistoryPage.model_validate(boards().history(api.caller_id(app), cursor, limit))
 
 
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)

@@ -1,6 +1,6 @@
 """POST /validate: judge one word by the rules of SPEC §2. Stateless: no table, no AWS client."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
@@ -20,5 +20,5 @@ def validate(request: Annotated[ValidateRequest, Body()]) -> ValidateReply:
 
 
 @api.logger.inject_lambda_context
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
