@@ -421,9 +421,11 @@ function renderHome() {
     const at = new Date(daily.resets_at);
     $("reset-local").textContent = `(at ${at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })} your time)`;
   }
+  // A Daily in play is resumed, not restarted; a challenge in play leaves the Daily free to start.
   const active = state.run && state.run.status === "active";
   $("resume-run").hidden = !active;
-  $("start-daily").hidden = !!active;
+  $("resume-run").textContent = active && state.run.kind === "challenge" ? "Resume your challenge" : "Resume your run";
+  $("start-daily").hidden = !!active && state.run.kind === "daily";
   const playedToday = !!(daily && state.token && state.officialDates.has(daily.date));
   $("start-daily").textContent = playedToday ? "Play again (practice)" : "Start the Daily";
   $("daily-who").textContent = !state.token

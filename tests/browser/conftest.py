@@ -44,6 +44,7 @@ def open_client(browser: Browser, server: Server, request):
         target = on or server
         context = browser.new_context(viewport={"width": width, "height": height})
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=target.url)
+        context.set_default_timeout(10_000)
         contexts.append(context)
         client = Client(context.new_page(), target, request.node.name)
         clients.append(client)
