@@ -241,6 +241,8 @@ function showView(name) {
   if (name === "me") loadMe();
   if (name === "challenges") renderChallengeForm();
   if (name === "home") renderHome();
+  // The end of a run replaces the game under the player's focus: move it to the result.
+  if (name === "end") $("end-title").focus();
 }
 
 function route() {
@@ -1127,6 +1129,13 @@ async function main() {
     await finishCognitoLogin(params);
   } else {
     state.token = localStorage.getItem(TOKEN_KEY);
+  }
+  const expires = state.token ? Number(jwtClaims(state.token).exp) : 0;
+  if (state.token && expires && expires * 1000 <= Date.now()) {
+    // An expired token would only earn a 401: drop it before asking anything with it.
+    state.token = null;
+    localStorage.removeItem(TOKEN_KEY);
+    notice("Your login has expired: log in again. You are playing as a guest now.");
   }
   $("login-form").hidden = state.config.auth !== "local";
   await Promise.all([loadDaily(), loadIdentity()]);
