@@ -70,16 +70,12 @@ export function shareText(run, origin) {
   for (let number = 1; number <= run.rounds; number += 1) {
     squares.push(roundSquare((run.history || []).find((round) => round.round === number)));
   }
-  // Forbidden rounds come last: a space sets them apart (they are the rounds whose `forbidden` is set).
-  const firstForbidden = (run.history || []).find((round) => round.forbidden);
-  const split = firstForbidden ? firstForbidden.round - 1 : run.rounds;
-  const line = squares.slice(0, split).join("") + (split < run.rounds ? " " + squares.slice(split).join("") : "");
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
   const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}`;
   const time = run.ended_by === "expired" ? "time up" : elapsed(run);
   const lines = [
     title,
-    line,
+    squares.join(""),
     `Score ${run.score} · ${won}/${run.rounds} words · best combo ${run.best_combo} · ${time}`,
   ];
   if (origin) {
@@ -573,6 +569,12 @@ async function submitWord(event) {
   if (!run || run.status !== "active" || state.busy) return;
   // The server judges the exact text and does not trim: a stray space should not cost an attempt.
   const word = $("word").value.trim();
+  if (secondsLeft(run) === 0) {
+    // Past the deadline the server would refuse it (409): read the run, which completes it.
+    say($("status"), "Time is up.", "bad");
+    tick();
+    return;
+  }
   if (!word) {
     say($("status"), "Type a word first.", "bad");
     $("word").focus();
@@ -601,6 +603,10 @@ async function submitWord(event) {
 async function skipRound() {
   const run = state.run;
   if (!run || run.status !== "active" || state.busy) return;
+  if (secondsLeft(run) === 0) {
+    tick();
+    return;
+  }
   const reply = await send("/skip", { round: run.round });
   if (reply.status === 200) say($("status"), `Round ${run.round} skipped: combo reset.`);
   afterReply(reply, run);
@@ -700,13 +706,18 @@ function renderTrail(run) {
   $("trail").replaceChildren(...items);
 }
 
+/** Seconds until the run's deadline, on the server's clock as this page knows it. */
+function secondsLeft(run) {
+  return Math.max(0, (Date.parse(run.deadline) - (Date.now() + state.skewMs)) / 1000);
+}
+
 /** The timer counts to the server's deadline; once it passes, one read lets the server complete the run. */
 function tick() {
   tickCountdown();
   const run = state.run;
   if (!run || run.status !== "active") return;
   const total = (Date.parse(run.deadline) - Date.parse(run.started_at)) / 1000 || 180;
-  const left = Math.max(0, (Date.parse(run.deadline) - (Date.now() + state.skewMs)) / 1000);
+  const left = secondsLeft(run);
   $("time-left").textContent = clockText(Math.ceil(left));
   $("time-left").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").parentElement.classList.toggle("low", left <= 15);

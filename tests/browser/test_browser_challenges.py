@@ -57,7 +57,7 @@ def test_create_share_and_play_a_challenge_then_see_its_board(open_client):
     page.wait_for_selector("#view-end:visible")
     share = page.input_value("#share-text")
     assert share.splitlines()[0] == "WordSQD challenge (5 rounds)"
-    assert share.splitlines()[1] == "🟩🟩🟩🟩 🟩"
+    assert share.splitlines()[1] == "🟩🟩🟩🟩🟩"
     assert share.splitlines()[-1] == link
     assert text_contains_no(share, played)
     assert page.inner_text("#end-note") == "This is your result for the challenge."
@@ -88,7 +88,7 @@ def test_create_share_and_play_a_challenge_then_see_its_board(open_client):
     assert other.inner_text("#run-label") == "Challenge" and other.inner_text("#round") == "2"
     _play_rounds(other, 2, 5, theirs, skip=3)
     other.wait_for_selector("#view-end:visible")
-    assert other.input_value("#share-text").splitlines()[1] == "🟩🟩⬜🟩 🟩"
+    assert other.input_value("#share-text").splitlines()[1] == "🟩🟩⬜🟩🟩"
 
     other.click("#end-board")
     other.wait_for_selector("#view-challenges:visible")

@@ -91,7 +91,7 @@ def test_share_text_has_squares_score_and_date_but_no_word(open_client):
     text = _call(client.page, "app.shareText(args[0], 'https://wordsqd.example')", run)
     assert text.splitlines() == [
         "WordSQD Daily 2026-11-30",
-        "🟩🟥 ⬜⬛",
+        "🟩🟥⬜⬛",
         "Score 321 · 1/4 words · best combo 2 · time up",
         "https://wordsqd.example",
     ]

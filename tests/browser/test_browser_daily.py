@@ -95,7 +95,7 @@ def test_a_guest_plays_a_whole_daily_with_a_rejection_and_a_skip_on_a_phone(open
     share = page.input_value("#share-text")
     lines = share.splitlines()
     assert lines[0] == f"WordSQD Daily {run['date']}"
-    assert lines[1] == "🟨⬜🟩🟩🟩🟩🟩 🟩🟩🟩"  # a miss then a word, a skip, the rest first try
+    assert lines[1] == "🟨⬜🟩🟩🟩🟩🟩🟩🟩🟩"  # a miss then a word, a skip, the rest first try
     assert f"Score {run['score']} · 9/10 words · best combo 8" in lines[2]
     assert lines[3] == client.server.url
     assert text_contains_no(share, played), "the share text spoils no word"

@@ -123,3 +123,26 @@ def test_a_player_sets_a_display_name_shown_on_the_page(open_client):
     page.wait_for_function("document.querySelector('#name-status').textContent.startsWith('Saved')")
     assert page.inner_text("#who") == "Nina Plays" and page.inner_text("#display-name") == "Nina Plays"
     client.check_screen("13-stats-new-player")
+
+
+def test_a_run_past_its_time_limit_ends_with_times_up(open_client, clock_server):
+    """SPEC §3: a run completes when its 180 s pass, with what it had scored; the page shows it
+    (the local clock jumps past the deadline, so the page learns it on its next read)."""
+    client = open_client(width=360, height=780, on=clock_server)
+    page = client.page
+    client.open()
+    page.click("#start-daily")
+    page.wait_for_selector("#view-game:visible")
+    _, prompt, forbidden = shown_round(page)
+    word = answer_for(prompt, forbidden)
+    assert submit(page, word).startswith("Accepted:")
+    wait_for_round(page, 2)
+
+    clock_server.advance_clock(181)
+    page.reload()
+    page.wait_for_selector("#view-end:visible")
+    assert page.inner_text("#end-title") == "Time's up!"
+    share = page.input_value("#share-text").splitlines()
+    assert share[1] == "🟩⬛⬛⬛⬛⬛⬛⬛⬛⬛" and share[2].endswith("time up")
+    assert word not in page.input_value("#share-text").lower()
+    client.check_screen("14-end-times-up-360")
