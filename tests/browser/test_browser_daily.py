@@ -104,6 +104,10 @@ def test_a_guest_plays_a_whole_daily_with_a_rejection_and_a_skip_on_a_phone(open
     page.wait_for_function("document.querySelector('#copy-status').textContent.startsWith('Copied')")
     assert page.evaluate("navigator.clipboard.readText()") == share
     client.check_screen("05-end-guest-360")
+    page.click(".review summary")  # the player's own words, round by round (a table, reflowed)
+    review = page.inner_text("#review")
+    assert all(word.upper() in review for word in played)
+    client.check_screen("05b-end-review-360")
 
     # The run id (a guest run's credential) is never on screen or in the page.
     assert run_id not in page.content()
@@ -211,21 +215,35 @@ def test_already_used_is_explained_in_words(open_client):
 
 def test_already_used_end_to_end(open_client, server):
     """A word accepted once in a run is refused with `already_used` the second time (SPEC §3)."""
-    # Today's prompts are the same for every run: a throwaway guest run shows rounds 1 and 2.
+    # Today's prompts are the same for every run: a throwaway guest run, skipped through, shows them.
     run = server.request("POST", "/guest/daily/runs")[1]
-    first = (run["prompt"], run["forbidden"])
-    run = server.request("POST", f"/guest/runs/{run['run_id']}/skip", {"round": 1})[1]["run"]
-    second = (run["prompt"], run["forbidden"])
-    both = next(word for word in valid_words(*first) if judge(word, *second[:1], words(), second[1]).valid)
+    rounds = []
+    while run["status"] == "active":
+        rounds.append((run["prompt"], run["forbidden"]))
+        run = server.request("POST", f"/guest/runs/{run['run_id']}/skip", {"round": run["round"]})[1]["run"]
+    # The first two rounds one word fits.
+    first, second, both = next(
+        (i, j, word)
+        for i in range(1, 11)
+        for j in range(i + 1, 11)
+        for word in valid_words(*rounds[i - 1])
+        if judge(word, rounds[j - 1][0], words(), rounds[j - 1][1]).valid
+    )
+
     client = open_client()
     page = client.page
     client.open()
     page.click("#start-daily")
     page.wait_for_selector("#view-game:visible")
-    assert submit(page, both).startswith("Accepted:")
-    wait_for_round(page, 2)
-    said = submit(page, both)
-    assert said.startswith(f"Rejected: {both.upper()}. Already used: each word counts once per run.")
+    for number in range(1, second + 1):
+        wait_for_round(page, number)
+        if number == first:
+            assert submit(page, both).startswith("Accepted:")
+        elif number == second:
+            said = submit(page, both)
+            assert said.startswith(f"Rejected: {both.upper()}. Already used: each word counts once per run.")
+        else:
+            page.keyboard.press("Escape")
 
 
 def test_keyboard_only_play_enter_submits_escape_skips(open_client):

@@ -57,6 +57,16 @@ def test_stats_and_history_after_two_days_of_play(open_client, clock_server):
     assert page.inner_text("#start-daily") == "Start the Daily"
     second = _play_a_daily(page)
 
+    # Every other screen fits the phone too, with rows in its tables.
+    page.click("#end-board")
+    page.wait_for_selector("#board tr.mine")
+    page.wait_for_selector("#my-row:visible")
+    client.check_screen("15-board-360")
+    page.click("a[data-view-link=challenges]")
+    page.click("#challenge-create")
+    page.wait_for_selector("#challenge-card:visible")
+    client.check_screen("16-challenges-360")
+
     page.click("a[data-view-link=me]")
     page.wait_for_function("document.querySelectorAll('#history tbody tr').length === 2")
     history = page.locator("#history tbody tr").all_inner_texts()
