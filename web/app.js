@@ -72,7 +72,7 @@ export function shareText(run, origin) {
   }
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
   const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}`;
-  const time = run.ended_by === "expired" ? "time up" : elapsed(run);
+  const time = run.ended_by === "expired" ? "time up" : `in ${elapsed(run)}`;
   const lines = [
     title,
     squares.join(""),
@@ -749,6 +749,7 @@ function renderEnd(run) {
   $("end-squares").textContent = Array.from({ length: run.rounds }, (_, i) =>
     roundSquare((run.history || []).find((round) => round.round === i + 1)),
   ).join("");
+  $("end-legend").textContent = SQUARE_LEGEND;
   $("end-won").textContent = `${won}/${run.rounds}`;
   $("end-combo").textContent = run.best_combo;
   $("end-longest").textContent = run.longest_word_length ? `${run.longest_word_length} letters` : "–";
