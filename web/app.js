@@ -725,10 +725,8 @@ function tick() {
   if (left === 0 && !state.refetching) {
     state.refetching = true;
     api("GET", runPath(run), undefined, { auth: !run.guest }).then((reply) => {
-      if (reply.status === 200 && state.run && state.run.run_id === run.run_id) {
-        keepRun(reply.body, run.guest);
-        if (state.run.status === "completed") go("play");
-      }
+      // keepRun shows the end screen if the player is on the game screen; elsewhere it waits.
+      if (reply.status === 200 && state.run && state.run.run_id === run.run_id) keepRun(reply.body, run.guest);
       setTimeout(() => {
         state.refetching = false;
       }, 2000);
@@ -1155,7 +1153,10 @@ async function main() {
   const shared = new URLSearchParams(location.search).get("challenge");
   if (shared) {
     await openChallenge(shared);
-    history.replaceState(null, "", location.pathname + location.search + "#challenges");
+    // A shared link opens the challenge; a reload in the middle of a game stays in the game.
+    if (!["#play", "#board", "#me"].includes(location.hash)) {
+      history.replaceState(null, "", location.pathname + location.search + "#challenges");
+    }
   }
   route();
   document.documentElement.dataset.ready = "true"; // the page has loaded what it shows (for tests)
