@@ -242,10 +242,12 @@ def answer_for(prompt: str, forbidden: str = "", avoid=frozenset()) -> str:
 def word_failing(prompt: str, forbidden: str, reason: str) -> str:
     """A submission the rules refuse for REASON (checked with shared.rules.judge)."""
     dictionary = words()
-    if reason == "letter_order":
+    if reason in ("letter_order", "forbidden_letter"):
         candidates = (w for w in _dictionary() if len(w) >= 3)
     elif reason == "not_a_word":
         candidates = iter([prompt.lower() + "qzxq", "q" + prompt.lower() + "zzq"])
+    elif reason == "not_letters":
+        candidates = iter([f"{prompt[:2]}-{prompt[2:]}".lower(), f"{prompt.lower()}'s"])
     else:
         raise ValueError(reason)
     for word in candidates:

@@ -40,9 +40,10 @@ def open_client(browser: Browser, server: Server, request):
     it opened saw a console error, an uncaught exception or a failed request."""
     contexts, clients = [], []
 
-    def make(width: int = 1280, height: int = 900, on: Server | None = None) -> Client:
+    def make(width: int = 1280, height: int = 900, on: Server | None = None, **options) -> Client:
         target = on or server
-        context = browser.new_context(viewport={"width": width, "height": height})
+        options.setdefault("locale", "en-US")
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=target.url)
         context.set_default_timeout(10_000)
         contexts.append(context)

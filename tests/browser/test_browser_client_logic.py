@@ -4,7 +4,9 @@ login (authorization code + PKCE) against a stand-in identity provider served by
 import base64
 import hashlib
 import json
+from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -170,3 +172,19 @@ def test_cognito_login_is_the_hosted_ui_code_flow_with_pkce(open_client, server)
     assert page.evaluate("localStorage.getItem('wordsqd.token')") == id_token
     assert "code=" not in page.url and page.evaluate("sessionStorage.getItem('wordsqd.pkce')") is None
     assert page.inner_text("#who").startswith("player-")
+
+
+def test_the_countdown_runs_to_the_next_daily_in_the_players_local_time(open_client, server):
+    """GET /daily's `resets_at` (midnight Central), counted down and shown in the browser's zone."""
+    client = open_client(timezone_id="Asia/Tokyo")
+    page = client.page
+    client.open()
+    resets_at = server.request("GET", "/daily")[1]["resets_at"]
+    at = datetime.fromisoformat(resets_at.replace("Z", "+00:00"))
+    left = (at - datetime.now(UTC)).total_seconds()
+    shown = 0
+    for part in page.inner_text("#countdown").split(":"):
+        shown = shown * 60 + int(part)
+    assert abs(shown - left) <= 3, (page.inner_text("#countdown"), left)
+    tokyo = at.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert page.inner_text("#reset-local") == f"(at {tokyo.strftime('%-I:%M %p')} your time)"

@@ -140,9 +140,17 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
     for number in range(1, 11):
         shown, prompt, forbidden = shown_round(page)
         assert shown == number
-        if number == 2:  # a rejection for a word that is not in the dictionary
+        if number == 2:  # rejections: a word not in the dictionary, then not plain letters
             nonsense = word_failing(prompt, forbidden, "not_a_word")
-            assert "Not in the WordSQD dictionary." in submit(page, nonsense)
+            assert "Not in the WordSQD dictionary. 2 attempts left." in submit(page, nonsense)
+            hyphenated = word_failing(prompt, forbidden, "not_letters")
+            said = submit(page, hyphenated)
+            assert "Letters A to Z only: no spaces, hyphens" in said and "1 attempt left." in said
+        if number == 9:  # a forbidden letter, named
+            banned = word_failing(prompt, forbidden, "forbidden_letter")
+            said = submit(page, banned)
+            used = [letter for letter in forbidden if letter.lower() in banned]
+            assert f"It uses the forbidden letter {' and '.join(used)}: this round bans" in said
         if number == 5:  # the Skip button
             page.click("#skip")
             page.wait_for_function(
@@ -157,7 +165,7 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
             wait_for_round(page, number + 1)
     page.wait_for_selector("#view-end:visible")
     page.wait_for_function("document.querySelector('#end-note').textContent.includes('rank 1')")
-    assert page.inner_text("#end-squares") == "🟩🟨🟩🟩⬜🟩🟩🟩🟩🟩"
+    assert page.inner_text("#end-squares") == "🟩🟨🟩🟩⬜🟩🟩🟩🟨🟩"
     assert text_contains_no(page.input_value("#share-text"), played)
     client.check_screen("07-end-official")
 
