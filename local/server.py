@@ -3,7 +3,7 @@
 Each request becomes the API Gateway v2 event of its route (local/events.py) and goes to that
 function's `handler(event, context)` in this process, after the local JWT check (local/auth.py).
 The table lives in the embedded store (local/store.py). Local-only extras, never deployed:
-`GET /` (a page to play), `POST /local/login`, and `POST /local/clock` when LOCAL_CLOCK_CONTROL=1.
+the web client at `/` (web/), `POST /local/login`, and `POST /local/clock` when LOCAL_CLOCK_CONTROL=1.
 
 Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd), PUZZLE_SEED
 (generated once and kept in DATA_DIR), AWS_ENDPOINT_URL_DYNAMODB (use that store instead).
@@ -38,7 +38,15 @@ from shared import clock
 from shared.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-INDEX_HTML = Path(__file__).with_name("static") / "index.html"
+WEB_DIR = REPO_ROOT / "web"  # the web client: the same files the stack deploys to S3
+# The client's files served at `/`, by URL path, with their media types (nothing else is served).
+WEB_FILES = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/config.json": ("config.json", "application/json"),
+}
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway HTTP API's own payload limit
 PREFLIGHT_HEADERS = [
     ("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS"),
@@ -208,14 +216,18 @@ class RequestHandler(BaseHTTPRequestHandler):
         return _lambda_reply(result)
 
     def _local_routes(self) -> dict[str, dict[str, Callable[[bytes], Reply]]]:
-        routes = {"/": {"GET": self._index}, "/local/login": {"POST": self._login}}
+        routes: dict[str, dict[str, Callable[[bytes], Reply]]] = {
+            path: {"GET": lambda _, path=path: self._web_file(path)} for path in WEB_FILES
+        }
+        routes["/local/login"] = {"POST": self._login}
         if self.server.clock_control:
             routes["/local/clock"] = {"POST": self._advance_clock}
         return routes
 
-    def _index(self, _: bytes) -> Reply:
-        headers = [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")]
-        return 200, headers, INDEX_HTML.read_bytes()
+    def _web_file(self, path: str) -> Reply:
+        name, media_type = WEB_FILES[path]
+        headers = [("Content-Type", media_type), ("Cache-Control", "no-store")]
+        return 200, headers, (WEB_DIR / name).read_bytes()
 
     def _login(self, body: bytes) -> Reply:
         username = _json_object(body).get("username")

@@ -1,0 +1,291 @@
+"""Browser tests' helpers: the web client (web/) in headless Chromium against `python -m local.server`.
+
+Playwright for Python (sync API) drives Debian's Chromium (`/usr/bin/chromium`, or $CHROMIUM):
+Playwright's own browser download is not used. Each server runs on a free port with its own
+DATA_DIR and LOCAL_CLOCK_CONTROL=1. Every page is watched for console errors, uncaught
+exceptions and failed requests (Chromium logs a failed fetch as a console error); a test that
+saw any fails. Screenshots of each screen go to test-artifacts/screens/ (git-ignored).
+"""
+
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from shared.dictionary import words
+from shared.rules import judge
+
+REPO = Path(__file__).parents[2]
+SCREENS = REPO / "test-artifacts" / "screens"
+AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+# Without the background-networking flags Chromium's own connections are refused on a closed network.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 15.0
+SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB",)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """One `python -m local.server` process, the web client's origin."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **{k: v for k, v in os.environ.items() if k not in SERVER_CHOOSES},
+            "PORT": str(self.port),
+            "DATA_DIR": str(data_dir),
+            "TABLE_NAME": "wordsqd",
+            "LOCAL_CLOCK_CONTROL": "1",
+            "PUZZLE_SEED": "browser-tests",  # the same puzzles on every run of the tests
+        }
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> "Server":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        stderr = (self.data_dir / "server.err").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "local.server"],
+            cwd=REPO,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+        )
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
+        try:
+            first = lines.get(timeout=START_TIMEOUT)
+        except queue.Empty:
+            pytest.fail(f"server did not start within {START_TIMEOUT} s:\n{self.stderr()}")
+        if not first.startswith("WordSQD local:"):
+            pytest.fail(f"server exited at start:\n{self.stderr()}")
+        return self
+
+    def _drain(self, lines: queue.Queue) -> None:
+        with self.process.stdout:
+            for line in self.process.stdout:
+                lines.put(line)
+        lines.put("")
+
+    def stderr(self) -> str:
+        path = self.data_dir / "server.err"
+        return path.read_text() if path.exists() else ""
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=STOP_TIMEOUT)
+
+    def request(self, method: str, path: str, body: object = None, token: str | None = None):
+        """(status, decoded JSON) for one API request made by the test itself."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def advance_clock(self, seconds: float) -> None:
+        status, body = self.request("POST", "/local/clock", {"advance_seconds": seconds})
+        assert status == 200, body
+
+
+class Client:
+    """One browser tab on the web client, watched for errors, with the helpers tests share."""
+
+    def __init__(self, page: Page, server: Server, label: str):
+        self.page = page
+        self.server = server
+        self.label = label
+        self.errors: list[str] = []
+        page.on("console", lambda message: self._console(message))
+        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+        page.on("requestfailed", self._request_failed)
+        page.on(
+            "response",
+            lambda response: (
+                response.status >= 400
+                and self.errors.append(f"HTTP {response.status}: {response.request.method} {response.url}")
+            ),
+        )
+
+    def _request_failed(self, request) -> None:
+        # A request still on its way when the test reloads or leaves the page is aborted by the
+        # browser, not refused by the server (and Chromium logs no error for it).
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"request failed ({request.failure}): {request.url}")
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def open(self, path: str = "/") -> None:
+        self.page.goto(self.server.url + path)
+        self.page.wait_for_selector("html[data-ready=true]", timeout=10_000)
+
+    def screen(self, name: str) -> None:
+        """Save a screenshot of what the player sees now (the whole page)."""
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=SCREENS / f"{name}.png", full_page=True)
+
+    def login(self, username: str) -> None:
+        self.page.click("#login-open")
+        self.page.fill("#username", username)
+        self.page.click("#login-form button.primary")
+        self.page.wait_for_selector("#logout:visible")
+        self.page.wait_for_function("document.querySelector('#who').textContent.startsWith('player-')")
+
+    def layout_overflow(self) -> list[str]:
+        """Elements wider than the viewport or reaching past its right edge (sideways scroll)."""
+        return self.page.evaluate(
+            """() => {
+              const width = document.documentElement.clientWidth;
+              const wide = [];
+              const scroll = document.documentElement.scrollWidth;
+              if (scroll > width) wide.push(`page scrollWidth ${scroll} > ${width}`);
+              for (const el of document.querySelectorAll('body *')) {
+                const box = el.getBoundingClientRect();
+                if (!box.width || !box.height) continue;
+                if (box.width > width + 0.5 || box.right > width + 0.5) {
+                  const name = `${el.tagName.toLowerCase()}#${el.id}.${el.className}`;
+                  wide.push(`${name} right=${Math.round(box.right)} width=${Math.round(box.width)}`);
+                }
+              }
+              return wide;
+            }"""
+        )
+
+    def accessibility_violations(self) -> list[str]:
+        """axe-core's serious and critical violations on the screen as it is now."""
+        if not self.page.evaluate("typeof window.axe !== 'undefined'"):
+            self.page.add_script_tag(path=str(AXE))
+        results = self.page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+        return [
+            f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes']][:3]}"
+            for v in results["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+
+    def check_screen(self, name: str) -> None:
+        """Screenshot, no sideways scroll, no serious accessibility violation."""
+        self.screen(name)
+        overflow = self.layout_overflow()
+        assert not overflow, f"{name}: sideways scroll: {overflow}"
+        violations = self.accessibility_violations()
+        assert not violations, f"{name}: accessibility: {violations}"
+
+    def status(self) -> str:
+        return self.page.inner_text("#status")
+
+
+# ---------------------------------------------------------------------------------------------
+# Answers: read from the dictionary, judged by the rules, for the prompt the page shows.
+
+
+@cache
+def _dictionary() -> tuple[str, ...]:
+    # Short words first: quicker to type, and a long word is kept for already_used.
+    return tuple(sorted(words(), key=lambda word: (len(word), word)))
+
+
+def valid_words(prompt: str, forbidden: str = "", avoid: frozenset[str] = frozenset()) -> Iterator[str]:
+    dictionary = words()
+    for word in _dictionary():
+        if word not in avoid and judge(word, prompt, dictionary, forbidden).valid:
+            yield word
+
+
+def answer_for(prompt: str, forbidden: str = "", avoid=frozenset()) -> str:
+    return next(valid_words(prompt, forbidden, frozenset(avoid)))
+
+
+def word_failing(prompt: str, forbidden: str, reason: str) -> str:
+    """A submission the rules refuse for REASON (checked with shared.rules.judge)."""
+    dictionary = words()
+    if reason in ("letter_order", "forbidden_letter"):
+        candidates = (w for w in _dictionary() if len(w) >= 3)
+    elif reason == "not_a_word":
+        candidates = iter([prompt.lower() + "qzxq", "q" + prompt.lower() + "zzq"])
+    elif reason == "not_letters":
+        candidates = iter([f"{prompt[:2]}-{prompt[2:]}".lower(), f"{prompt.lower()}'s"])
+    else:
+        raise ValueError(reason)
+    for word in candidates:
+        if judge(word, prompt, dictionary, forbidden).reason == reason:
+            return word
+    raise AssertionError(f"no word fails {prompt}/{forbidden} for {reason}")
+
+
+def shown_round(page: Page) -> tuple[int, str, str]:
+    """(round, prompt, forbidden letters) as the game screen shows them."""
+    number = int(page.inner_text("#round"))
+    prompt = "".join(page.locator("#prompt-tiles span").all_inner_texts())
+    forbidden = ""
+    if page.locator("#forbidden-banner").is_visible():
+        forbidden = "".join(page.locator("#forbidden-tiles span").all_inner_texts())
+    return number, prompt, forbidden
+
+
+def submit(page: Page, word: str) -> str:
+    """Type WORD and press Enter; returns the status line once the reply is shown."""
+    before = page.evaluate("document.querySelector('#status').textContent")
+    page.fill("#word", word)
+    page.press("#word", "Enter")
+    page.wait_for_function(
+        "([before, word]) => { const s = document.querySelector('#status').textContent;"
+        " return s !== before && s.includes(word.toUpperCase()); }",
+        arg=[before, word],
+    )
+    return page.inner_text("#status")
+
+
+def wait_for_round(page: Page, number: int) -> None:
+    page.wait_for_function(f"document.querySelector('#round').textContent === '{number}'")
+
+
+def run_id_of(page: Page) -> str:
+    return json.loads(page.evaluate("sessionStorage.getItem('wordsqd.run')"))["run_id"]
+
+
+def text_contains_no(text: str, secrets: list[str]) -> bool:
+    return not any(re.search(re.escape(secret), text, re.IGNORECASE) for secret in secrets)

@@ -1,0 +1,58 @@
+"""Fixtures of the browser tests (tests/browser/client.py has the helpers and says how they work)."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.browser.client import CHROMIUM, CHROMIUM_ARGS, Client, Server
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[Server]:
+    """The server most tests share (each test logs in as its own player). Its clock is not moved."""
+    running = Server(tmp_path_factory.mktemp("browser-data"))
+    try:
+        yield running.start()
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}: install Debian's package (apt-get install chromium) "
+            "or set CHROMIUM to its path (README: browser tests)"
+        )
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def open_client(browser: Browser, server: Server, request):
+    """A factory of watched tabs: open_client(width=..., server=...). Each test fails if a tab
+    it opened saw a console error, an uncaught exception or a failed request."""
+    contexts, clients = [], []
+
+    def make(width: int = 1280, height: int = 900, on: Server | None = None, **options) -> Client:
+        target = on or server
+        options.setdefault("locale", "en-US")
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=target.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        client = Client(context.new_page(), target, request.node.name)
+        clients.append(client)
+        return client
+
+    yield make
+    errors = [error for client in clients for error in client.errors]
+    for context in contexts:
+        context.close()
+    assert errors == [], "the page logged errors"

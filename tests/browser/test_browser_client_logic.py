@@ -1,0 +1,190 @@
+"""The client's pure helpers (web/app.js exports), run in the browser, and the Cognito Hosted UI
+login (authorization code + PKCE) against a stand-in identity provider served by Playwright."""
+
+import base64
+import hashlib
+import json
+from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
+
+REASONS = [
+    "empty",
+    "too_long",
+    "not_letters",
+    "letter_order",
+    "forbidden_letter",
+    "not_a_word",
+    "already_used",
+]
+
+
+def _call(page, expression: str, *args):
+    """Evaluate EXPRESSION with `app` bound to web/app.js's exports."""
+    return page.evaluate(
+        f"async (args) => {{ const app = await import('/app.js'); return {expression}; }}", args
+    )
+
+
+def test_pkce_challenge_is_rfc_7636s_example_and_verifiers_are_random(open_client):
+    client = open_client()
+    client.open()
+    # RFC 7636 Appendix B.
+    verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+    assert _call(client.page, "await app.pkceChallenge(args[0])", verifier) == (
+        "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+    )
+    first, second = _call(client.page, "[app.randomVerifier(), app.randomVerifier()]")
+    assert first != second and len(first) == 43
+    assert set(first) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def test_every_rejection_reason_is_explained_in_words(open_client):
+    client = open_client()
+    client.open()
+    texts = {
+        reason: _call(client.page, "app.reasonText(args[0], 'TMR', 'AEO', 'tamer')", reason)
+        for reason in REASONS
+    }
+    assert (
+        texts["letter_order"]
+        == "The letters T, M, R must appear in this order (other letters may come between)."
+    )
+    assert texts["forbidden_letter"] == "It uses the forbidden letter A and E: this round bans A, E, O."
+    assert texts["already_used"] == "Already used: each word counts once per run."
+    assert texts["not_a_word"] == "Not in the WordSQD dictionary."
+    assert "45" in texts["too_long"] and "A to Z" in texts["not_letters"] and "empty" in texts["empty"]
+    assert len(set(texts.values())) == len(REASONS)
+    assert all("_" not in text for text in texts.values())  # words, not codes
+    repeated = _call(client.page, "app.reasonText('letter_order', 'ALL')")
+    assert "each repeated letter as its own copy" in repeated
+
+
+def test_share_text_has_squares_score_and_date_but_no_word(open_client):
+    client = open_client()
+    client.open()
+    attempt = {"accepted": True, "reason": None}
+    run = {
+        "kind": "daily",
+        "date": "2026-11-30",
+        "rounds": 4,
+        "score": 321,
+        "best_combo": 2,
+        "ended_by": "expired",
+        "started_at": "2026-11-30T12:00:00.000Z",
+        "completed_at": "2026-11-30T12:03:00.000Z",
+        "history": [
+            {"round": 1, "forbidden": "", "outcome": "accepted", "attempts": [{**attempt, "word": "timer"}]},
+            {
+                "round": 2,
+                "forbidden": "",
+                "outcome": "lost",
+                "attempts": [
+                    {"word": w, "accepted": False, "reason": "not_a_word"} for w in ("abc", "abd", "abe")
+                ],
+            },
+            {"round": 3, "forbidden": "XYZ", "outcome": "skipped", "attempts": []},
+        ],
+    }
+    text = _call(client.page, "app.shareText(args[0], 'https://wordsqd.example')", run)
+    assert text.splitlines() == [
+        "WordSQD Daily 2026-11-30",
+        "🟩🟥⬜⬛",
+        "Score 321 · 1/4 words · best combo 2 · time up",
+        "https://wordsqd.example",
+    ]
+    assert not any(word in text.lower() for word in ("timer", "abc", "abd", "abe"))
+
+
+def _jwt(claims: dict) -> str:
+    def part(data: dict) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+    return f"{part({'alg': 'HS256'})}.{part(claims)}.c2ln"
+
+
+def test_cognito_login_is_the_hosted_ui_code_flow_with_pkce(open_client, server):
+    """With a Cognito config the page sends the player to the Hosted UI with an S256 challenge,
+    then exchanges the code and its verifier at /oauth2/token and keeps the id token. The Hosted
+    UI is a stand-in here; the id token it hands back is a local one, so the API accepts it."""
+    client = open_client()
+    page = client.page
+    domain = "https://wordsqd-test.auth.us-east-1.amazoncognito.com"
+    config = {
+        "auth": "cognito",
+        "region": "us-east-1",
+        "user_pool_id": "us-east-1_test",
+        "client_id": "client123",
+        "domain": domain,
+    }
+    page.route("**/config.json", lambda route: route.fulfill(json=config))
+    authorize, exchange = [], []
+
+    def hosted_ui(route):
+        authorize.append(route.request.url)
+        route.fulfill(
+            content_type="text/html", body="<!doctype html><title>Sign in</title><main>Sign in</main>"
+        )
+
+    status, body = server.request("POST", "/local/login", {"username": "cora-cognito"})
+    assert status == 200
+    id_token = body["id_token"]
+
+    def token_endpoint(route):
+        exchange.append(route.request.post_data)
+        route.fulfill(
+            json={"id_token": id_token, "access_token": _jwt({}), "token_type": "Bearer", "expires_in": 3600},
+            headers={"Access-Control-Allow-Origin": server.url},
+        )
+
+    page.route(f"{domain}/oauth2/authorize**", hosted_ui)
+    page.route(f"{domain}/oauth2/token", token_endpoint)
+    client.open()
+    page.click("#login-open")
+    page.wait_for_url(f"{domain}/oauth2/authorize**")
+    query = {k: v[0] for k, v in parse_qs(urlsplit(authorize[0]).query).items()}
+    assert {k: query[k] for k in ("response_type", "client_id", "redirect_uri", "code_challenge_method")} == {
+        "response_type": "code",
+        "client_id": "client123",
+        "redirect_uri": server.url + "/",
+        "code_challenge_method": "S256",
+    }
+    assert "openid" in query["scope"].split()
+
+    # The Hosted UI sends the player back with a code and the same state.
+    page.goto(f"{server.url}/?code=the-code&state={query['state']}")
+    page.wait_for_selector("html[data-ready=true]")
+    page.wait_for_selector("#logout:visible")
+    sent = {k: v[0] for k, v in parse_qs(exchange[0]).items()}
+    verifier = sent.pop("code_verifier")
+    assert sent == {
+        "grant_type": "authorization_code",
+        "client_id": "client123",
+        "code": "the-code",
+        "redirect_uri": server.url + "/",
+    }
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    assert challenge == query["code_challenge"]
+    assert page.evaluate("localStorage.getItem('wordsqd.token')") == id_token
+    assert "code=" not in page.url and page.evaluate("sessionStorage.getItem('wordsqd.pkce')") is None
+    assert page.inner_text("#who").startswith("player-")
+
+
+def test_the_countdown_runs_to_the_next_daily_in_the_players_local_time(open_client, server):
+    """GET /daily's `resets_at` (midnight Central), counted down and shown in the browser's zone."""
+    client = open_client(timezone_id="Asia/Tokyo")
+    page = client.page
+    client.open()
+    resets_at = server.request("GET", "/daily")[1]["resets_at"]
+    at = datetime.fromisoformat(resets_at.replace("Z", "+00:00"))
+    left = (at - datetime.now(UTC)).total_seconds()
+    shown = 0
+    for part in page.inner_text("#countdown").split(":"):
+        shown = shown * 60 + int(part)
+    assert abs(shown - left) <= 3, (page.inner_text("#countdown"), left)
+    tokyo = at.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert page.inner_text("#reset-local") == f"(at {tokyo.strftime('%-I:%M %p')} your time)"

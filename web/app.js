@@ -1,0 +1,1165 @@
+// The WordSQD web client: one ES module, no framework, no build, against the API of SPEC §5.
+//
+// How it is put together:
+// - `api()` is the one place that calls the server; player routes carry the id token.
+// - `state` holds what the page knows; each `render*` function paints one part of the page from it.
+// - Views are sections shown one at a time, chosen by the URL hash (#home, #play, #board, #me,
+//   #challenges); `?challenge=<id>` opens a shared challenge.
+// - The run id is a guest run's only credential: it is kept in memory and sessionStorage (this tab)
+//   and never put on screen or in a shared text.
+// - Login comes from config.json: {"auth": "local"} uses `POST /local/login` (make run);
+//   {"auth": "cognito", "region", "user_pool_id", "client_id", "domain"} uses the Cognito Hosted UI
+//   with the authorization-code flow and PKCE (RFC 7636) and keeps the id token.
+//
+// The exports are pure helpers, imported by the browser tests (tests/browser/).
+
+const $ = (id) => document.getElementById(id);
+
+const TOKEN_KEY = "wordsqd.token";
+const RUN_KEY = "wordsqd.run"; // sessionStorage: {run_id, guest, skewMs} of the run in play
+const PKCE_KEY = "wordsqd.pkce"; // sessionStorage: {verifier, state, back} during a Cognito login
+const VIEWS = ["home", "game", "end", "board", "me", "challenges"];
+
+// ---------------------------------------------------------------------------------------------
+// Pure helpers (exported for the tests)
+
+/** Why a word was refused, in words (SPEC §2 reasons and §3 `already_used`). */
+export function reasonText(reason, prompt = "", forbidden = "", word = "") {
+  const letters = (prompt || "").toUpperCase().split("");
+  switch (reason) {
+    case "empty":
+      return "Type a word first: the answer was empty.";
+    case "too_long":
+      return "Too long: a word has at most 45 letters.";
+    case "not_letters":
+      return "Letters A to Z only: no spaces, hyphens, apostrophes, digits or accents.";
+    case "letter_order": {
+      const repeats = new Set(letters).size < letters.length;
+      return `The letters ${letters.join(", ")} must appear in this order` +
+        (repeats ? ", each repeated letter as its own copy." : " (other letters may come between).");
+    }
+    case "forbidden_letter": {
+      const banned = (forbidden || "").toUpperCase().split("");
+      const used = banned.filter((letter) => (word || "").toUpperCase().includes(letter));
+      return used.length
+        ? `It uses the forbidden letter ${used.join(" and ")}: this round bans ${banned.join(", ")}.`
+        : `It uses a forbidden letter: this round bans ${banned.join(", ")}.`;
+    }
+    case "not_a_word":
+      return "Not in the WordSQD dictionary.";
+    case "already_used":
+      return "Already used: each word counts once per run.";
+    default:
+      return reason ? `Not accepted (${reason}).` : "Not accepted.";
+  }
+}
+
+/** The square for one round of a run, for the share text and the trail. */
+export function roundSquare(round) {
+  if (!round || !round.outcome) return "⬛"; // not played, or time ran out during it
+  if (round.outcome === "skipped") return "⬜";
+  if (round.outcome === "lost") return "🟥";
+  return round.attempts.length > 1 ? "🟨" : "🟩";
+}
+
+export const SQUARE_LEGEND = "🟩 first try · 🟨 after a miss · 🟥 lost · ⬜ skipped · ⬛ not played";
+
+/** The shareable result of a completed run: squares, score and date, never a word. */
+export function shareText(run, origin) {
+  const squares = [];
+  for (let number = 1; number <= run.rounds; number += 1) {
+    squares.push(roundSquare((run.history || []).find((round) => round.round === number)));
+  }
+  const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
+  const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}`;
+  const time = run.ended_by === "expired" ? "time up" : `in ${elapsed(run)}`;
+  const lines = [
+    title,
+    squares.join(""),
+    `Score ${run.score} · ${won}/${run.rounds} words · best combo ${run.best_combo} · ${time}`,
+  ];
+  if (origin) {
+    lines.push(run.kind === "challenge" && run.challenge_id ? challengeLink(origin, run.challenge_id) : origin);
+  }
+  return lines.join("\n");
+}
+
+function elapsed(run) {
+  if (!run.completed_at || !run.started_at) return "";
+  const seconds = Math.max(0, Math.round((Date.parse(run.completed_at) - Date.parse(run.started_at)) / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** The link that opens a challenge in this client. */
+export function challengeLink(origin, challengeId) {
+  return `${origin}/?challenge=${encodeURIComponent(challengeId)}`;
+}
+
+/** A challenge id from what a player pasted: a link with ?challenge=, or the id itself. */
+export function challengeIdFrom(text) {
+  const value = (text || "").trim();
+  try {
+    const fromLink = new URL(value).searchParams.get("challenge");
+    if (fromLink) return fromLink;
+  } catch {
+    /* not a URL: the id itself */
+  }
+  return /^[A-Za-z0-9_-]{8,64}$/.test(value) ? value : null;
+}
+
+/** Seconds as h:mm:ss (or m:ss under an hour). */
+export function clockText(totalSeconds) {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return (h ? `${h}:` : "") + `${mm}:${String(s).padStart(2, "0")}`;
+}
+
+/** Base64url without padding (RFC 4648 §5), as PKCE and JWTs use it. */
+export function base64url(bytes) {
+  let binary = "";
+  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A PKCE code verifier: 32 random bytes, 43 characters (RFC 7636 §4.1). */
+export function randomVerifier() {
+  return base64url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** The S256 code challenge of a verifier: base64url(SHA-256(verifier)) (RFC 7636 §4.2). */
+export async function pkceChallenge(verifier) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+  return base64url(digest);
+}
+
+/** The claims of a JWT (not verified: the API verifies it; the page only shows the name). */
+export function jwtClaims(token) {
+  try {
+    const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const json = decodeURIComponent(
+      atob(part).split("").map((c) => "%" + c.charCodeAt(0).toString(16).padStart(2, "0")).join(""),
+    );
+    return JSON.parse(json);
+  } catch {
+    return {};
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// State and the API
+
+const state = {
+  config: { auth: "local" },
+  token: null,
+  username: "",
+  displayName: null,
+  stats: undefined, // GET /me's stats; undefined until read, null when the server has none
+  daily: null, // GET /daily
+  run: null, // the run in play or just finished, with `guest`
+  skewMs: 0, // the server's clock minus this browser's, learnt from a run's started_at
+  busy: false, // an answer or skip is on its way: one at a time, so each names the right slot
+  refetching: false,
+  dailyRefetchAt: 0,
+  officialDates: new Set(), // Daily dates with an official result of this player (from history)
+  historyItems: [],
+  historyCursor: null,
+  historyLoaded: false,
+  boardCursor: null,
+  boardDate: null,
+  challenge: null, // the challenge on screen (GET /challenges/{id})
+  view: "home",
+};
+
+/** One call to the API: resolves to {status, body, date}. `auth` adds the player's token. */
+async function api(method, path, body, { auth = false } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (auth && state.token) headers.Authorization = "Bearer " + state.token;
+  // no-cache: a board or a run read must show what this player just did (boards are cacheable).
+  const init = { method, headers, cache: "no-cache" };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    return { status: 0, body: null, date: null };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    /* an empty or non-JSON body */
+  }
+  if (response.status === 401 && auth && state.token) {
+    await setToken(null);
+    notice("Your login has expired: log in again. You are playing as a guest now.");
+  }
+  return { status: response.status, body: data, date: response.headers.get("Date") };
+}
+
+const ok = (reply) => reply.status === 200 || reply.status === 201;
+
+function problem(reply) {
+  if (reply.status === 0) return "The server cannot be reached. Check your connection and try again.";
+  const error = reply.body && reply.body.error;
+  if (reply.status === 429) return "Too many requests right now: wait a moment and try again.";
+  return error ? error.message : `The server answered ${reply.status}.`;
+}
+
+function notice(text, kind) {
+  const box = $("notice");
+  box.textContent = text || "";
+  box.className = "notice" + (kind ? " " + kind : "");
+  box.hidden = !text;
+}
+
+function say(element, text, kind) {
+  element.textContent = text || "";
+  element.className = "status" + (kind ? " " + kind : "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+function showView(name) {
+  if (!VIEWS.includes(name)) name = "home";
+  state.view = name;
+  for (const view of VIEWS) $("view-" + view).hidden = view !== name;
+  const tab = name === "game" || name === "end" ? "home" : name;
+  for (const link of document.querySelectorAll("[data-view-link]")) {
+    if (link.dataset.viewLink === tab) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (name === "board") loadBoard(true);
+  if (name === "me") loadMe();
+  if (name === "challenges") renderChallengeForm();
+  if (name === "home") renderHome();
+  // The end of a run replaces the game under the player's focus: move it to the result.
+  if (name === "end") $("end-title").focus();
+}
+
+function route() {
+  const hash = location.hash.replace(/^#/, "") || "home";
+  if (hash === "play") {
+    if (!state.run) return showView("home");
+    return showView(state.run.status === "active" ? "game" : "end");
+  }
+  showView(hash);
+}
+
+/** Show a view now and put it in the address (pushState fires no hashchange; Back does). */
+function go(hash) {
+  if (location.hash !== "#" + hash) history.pushState(null, "", location.pathname + location.search + "#" + hash);
+  route();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who is playing
+
+async function setToken(token) {
+  state.token = token;
+  if (token) localStorage.setItem(TOKEN_KEY, token);
+  else localStorage.removeItem(TOKEN_KEY);
+  // A run belongs to whoever started it: a new identity starts afresh.
+  sessionStorage.removeItem(RUN_KEY);
+  state.run = null;
+  state.displayName = null;
+  state.stats = undefined;
+  state.officialDates = new Set();
+  state.historyItems = [];
+  state.historyCursor = null;
+  state.historyLoaded = false;
+  await loadIdentity();
+}
+
+async function loadIdentity() {
+  const claims = state.token ? jwtClaims(state.token) : {};
+  state.username = claims["cognito:username"] || claims.email || claims.username || "";
+  renderAccount();
+  if (!state.token) return;
+  const [me] = await Promise.all([api("GET", "/me", undefined, { auth: true }), loadHistory(true)]);
+  if (me.status === 200) {
+    state.displayName = me.body.display_name;
+    state.stats = me.body.stats || null;
+  }
+  renderAccount();
+}
+
+function renderAccount() {
+  const player = !!state.token;
+  $("who").textContent = player ? state.displayName || state.username || "Player" : "Guest";
+  $("login-open").hidden = player;
+  $("logout").hidden = !player;
+  if (player) $("login-panel").hidden = true;
+  renderHome();
+}
+
+function openLogin() {
+  if (state.config.auth === "cognito") {
+    beginCognitoLogin();
+    return;
+  }
+  $("login-panel").hidden = false;
+  $("username").focus();
+}
+
+async function localLogin(event) {
+  event.preventDefault();
+  const reply = await api("POST", "/local/login", { username: $("username").value.trim() });
+  if (reply.status !== 200) {
+    notice("Login failed: " + problem(reply));
+    return;
+  }
+  notice("");
+  $("login-panel").hidden = true;
+  await setToken(reply.body.id_token);
+  route();
+}
+
+async function logout() {
+  await setToken(null);
+  if (state.config.auth === "cognito") {
+    const { domain, client_id: clientId } = state.config;
+    const back = location.origin + "/";
+    location.assign(`${hostedUi(domain)}/logout?client_id=${encodeURIComponent(clientId)}&logout_uri=${encodeURIComponent(back)}`);
+    return;
+  }
+  go("home");
+}
+
+// Cognito Hosted UI: authorization code with PKCE. The verifier stays in this tab's sessionStorage.
+function hostedUi(domain) {
+  const base = /^https?:\/\//.test(domain) ? domain : "https://" + domain;
+  return base.replace(/\/+$/, "");
+}
+
+function redirectUri() {
+  return location.origin + "/";
+}
+
+async function beginCognitoLogin() {
+  const { domain, client_id: clientId } = state.config;
+  const verifier = randomVerifier();
+  const nonce = randomVerifier();
+  sessionStorage.setItem(PKCE_KEY, JSON.stringify({ verifier, state: nonce, back: location.search + location.hash }));
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirectUri(),
+    scope: "openid profile email",
+    state: nonce,
+    code_challenge_method: "S256",
+    code_challenge: await pkceChallenge(verifier),
+  });
+  location.assign(`${hostedUi(domain)}/oauth2/authorize?${query}`);
+}
+
+/** Back from the Hosted UI with ?code=&state=: exchange the code for tokens, keep the id token. */
+async function finishCognitoLogin(params) {
+  const saved = JSON.parse(sessionStorage.getItem(PKCE_KEY) || "null");
+  sessionStorage.removeItem(PKCE_KEY);
+  const back = saved && saved.back ? saved.back : "";
+  history.replaceState(null, "", location.pathname + back);
+  if (params.get("error")) {
+    notice("Login was cancelled or refused: " + (params.get("error_description") || params.get("error")));
+    return;
+  }
+  if (!saved || saved.state !== params.get("state")) {
+    notice("Login failed: the reply did not match this tab's request. Try again.");
+    return;
+  }
+  const { domain, client_id: clientId } = state.config;
+  let response;
+  try {
+    response = await fetch(`${hostedUi(domain)}/oauth2/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        client_id: clientId,
+        code: params.get("code"),
+        redirect_uri: redirectUri(),
+        code_verifier: saved.verifier,
+      }),
+    });
+  } catch {
+    notice("Login failed: the sign-in service cannot be reached.");
+    return;
+  }
+  const tokens = await response.json().catch(() => ({}));
+  if (!response.ok || !tokens.id_token) {
+    notice("Login failed: " + (tokens.error || `the sign-in service answered ${response.status}`));
+    return;
+  }
+  await setToken(tokens.id_token);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Today's Daily and the countdown
+
+async function loadDaily() {
+  const reply = await api("GET", "/daily");
+  if (reply.status !== 200) {
+    notice("Today's Daily is unavailable: " + problem(reply));
+    return;
+  }
+  state.daily = reply.body;
+  $("board-day").max = state.daily.date;
+  renderHome();
+}
+
+function renderHome() {
+  const daily = state.daily;
+  if (daily) {
+    $("daily-date").textContent = formatDate(daily.date);
+    $("daily-shape").textContent = `${daily.rounds} rounds, ${daily.time_limit_seconds} seconds.`;
+    const at = new Date(daily.resets_at);
+    $("reset-local").textContent = `(at ${at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })} your time)`;
+  }
+  // A Daily in play is resumed, not restarted; a challenge in play leaves the Daily free to start.
+  const active = state.run && state.run.status === "active";
+  $("resume-run").hidden = !active;
+  $("resume-run").textContent = active && state.run.kind === "challenge" ? "Resume your challenge" : "Resume your run";
+  $("start-daily").hidden = !!active && state.run.kind === "daily";
+  const playedToday = !!(daily && state.token && state.officialDates.has(daily.date));
+  $("start-daily").textContent = playedToday ? "Play again (practice)" : "Start the Daily";
+  $("daily-who").textContent = !state.token
+    ? "Playing as a guest: your score is not ranked. Log in to get on the board and keep a streak."
+    : playedToday
+      ? "Your official score for today is in. More runs are practice and stay off the board."
+      : "Your first finished run today is your official score.";
+  tickCountdown();
+}
+
+function tickCountdown() {
+  const daily = state.daily;
+  if (!daily) return;
+  const left = (Date.parse(daily.resets_at) - (Date.now() + state.skewMs)) / 1000;
+  $("countdown").textContent = clockText(left);
+  if (left <= 0 && Date.now() > state.dailyRefetchAt) {
+    // A new Daily: read it (at most every 30 s, should the clocks disagree).
+    state.dailyRefetchAt = Date.now() + 30000;
+    loadDaily().then(() => {
+      if (state.view === "board" && !$("board-day").value) loadBoard(true);
+    });
+  }
+}
+
+function formatDate(day) {
+  const [y, m, d] = day.split("-").map(Number);
+  return new Date(y, m - 1, d).toLocaleDateString([], { weekday: "short", month: "short", day: "numeric", year: "numeric" });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playing a run
+
+function runPath(run) {
+  return (run.guest ? "/guest/runs/" : "/runs/") + encodeURIComponent(run.run_id);
+}
+
+function keepRun(run, guest) {
+  state.run = Object.assign(run, { guest });
+  sessionStorage.setItem(RUN_KEY, JSON.stringify({ run_id: run.run_id, guest, skewMs: state.skewMs }));
+  if (run.status === "completed") onCompleted(run);
+  renderRun();
+}
+
+/** A new run started on the server's clock just now: its timer counts on that clock. */
+function learnSkew(reply, sentAt) {
+  const receivedAt = Date.now();
+  if (reply.status === 201) {
+    state.skewMs = Date.parse(reply.body.started_at) - (sentAt + receivedAt) / 2;
+    return;
+  }
+  const saved = JSON.parse(sessionStorage.getItem(RUN_KEY) || "null");
+  if (saved && saved.run_id === reply.body.run_id) state.skewMs = saved.skewMs || 0;
+  else if (reply.date) state.skewMs = Date.parse(reply.date) + 500 - (sentAt + receivedAt) / 2;
+}
+
+async function startDaily() {
+  const guest = !state.token;
+  const sentAt = Date.now();
+  const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
+  if (!ok(reply)) {
+    notice("The Daily could not start: " + problem(reply));
+    return;
+  }
+  if (reply.body.kind !== "daily") {
+    notice("The server answered with a run that is not a Daily: not started.");
+    return;
+  }
+  notice("");
+  learnSkew(reply, sentAt);
+  keepRun(reply.body, guest);
+  if (state.daily && reply.body.date !== state.daily.date) loadDaily(); // a new day began
+  const run = reply.body;
+  say(
+    $("status"),
+    reply.status === 200
+      ? "Welcome back: your run goes on where you left it."
+      : guest
+        ? "Guest run: go!"
+        : run.official
+          ? "Official run: this one counts for today. Go!"
+          : "Practice run: your official score is already in. Go!",
+  );
+  go("play");
+  $("word").focus();
+}
+
+async function startChallenge() {
+  const challenge = state.challenge;
+  if (!challenge) return;
+  if (!state.token) {
+    openLogin();
+    return;
+  }
+  const sentAt = Date.now();
+  const reply = await api("POST", `/challenges/${encodeURIComponent(challenge.challenge_id)}/runs`, undefined, {
+    auth: true,
+  });
+  if (!ok(reply)) {
+    say($("challenge-status"), "The challenge could not start: " + problem(reply), "bad");
+    return;
+  }
+  if (reply.body.kind !== "challenge" || reply.body.challenge_id !== challenge.challenge_id) {
+    say($("challenge-status"), "The server answered with another run: not started.", "bad");
+    return;
+  }
+  learnSkew(reply, sentAt);
+  keepRun(reply.body, false);
+  say($("status"), reply.status === 200 ? "Welcome back: your run goes on." : reply.body.official ? "Challenge on: your first finished run is your result. Go!" : "Practice run: go!");
+  go("play");
+  $("word").focus();
+}
+
+async function resumeSavedRun() {
+  const saved = JSON.parse(sessionStorage.getItem(RUN_KEY) || "null");
+  if (!saved || (!saved.guest && !state.token)) return;
+  const reply = await api("GET", (saved.guest ? "/guest/runs/" : "/runs/") + encodeURIComponent(saved.run_id), undefined, {
+    auth: !saved.guest,
+  });
+  if (reply.status !== 200) {
+    sessionStorage.removeItem(RUN_KEY);
+    return;
+  }
+  state.skewMs = saved.skewMs || 0;
+  state.run = Object.assign(reply.body, { guest: saved.guest });
+  renderRun();
+  renderHome();
+}
+
+async function send(suffix, body) {
+  state.busy = true;
+  renderButtons();
+  try {
+    return await api("POST", runPath(state.run) + suffix, body, { auth: !state.run.guest });
+  } finally {
+    state.busy = false;
+    renderButtons();
+  }
+}
+
+async function submitWord(event) {
+  event.preventDefault();
+  const run = state.run;
+  if (!run || run.status !== "active" || state.busy) return;
+  // The server judges the exact text and does not trim: a stray space should not cost an attempt.
+  const word = $("word").value.trim();
+  if (secondsLeft(run) === 0) {
+    // Past the deadline the server would refuse it (409): read the run, which completes it.
+    say($("status"), "Time is up.", "bad");
+    tick();
+    return;
+  }
+  if (!word) {
+    say($("status"), "Type a word first.", "bad");
+    $("word").focus();
+    return;
+  }
+  const reply = await send("/answers", { round: run.round, attempt: run.attempt, word });
+  if (reply.status === 200) {
+    const result = reply.body;
+    const next = result.run;
+    const shown = word.toUpperCase();
+    if (result.accepted) {
+      const combo = next.combo > 1 ? `, combo ×${next.combo}` : "";
+      say($("status"), `Accepted: ${shown}, +${result.points} points${combo}.`, "ok");
+    } else {
+      const why = reasonText(result.reason, run.prompt, run.forbidden, word);
+      const after = next.status === "active" && next.round === run.round
+        ? `${next.attempts_left} attempt${next.attempts_left === 1 ? "" : "s"} left.`
+        : `Round ${run.round} lost.`;
+      say($("status"), `Rejected: ${shown}. ${why} ${after}`, "bad");
+    }
+    if ($("word").value.trim() === word) $("word").value = ""; // keep what was typed meanwhile
+  }
+  afterReply(reply, run);
+}
+
+async function skipRound() {
+  const run = state.run;
+  if (!run || run.status !== "active" || state.busy) return;
+  if (secondsLeft(run) === 0) {
+    tick();
+    return;
+  }
+  const reply = await send("/skip", { round: run.round });
+  if (reply.status === 200) say($("status"), `Round ${run.round} skipped: combo reset.`);
+  afterReply(reply, run);
+}
+
+/** Every reply to an answer or skip carries the run: show it, so the page follows the server. */
+function afterReply(reply, sentFor) {
+  if (!state.run || state.run.run_id !== sentFor.run_id) return; // logged out, or another run, meanwhile
+  if (reply.body && reply.body.run) keepRun(reply.body.run, sentFor.guest);
+  const run = state.run;
+  if (reply.status === 409) {
+    say(
+      $("status"),
+      run.status === "completed"
+        ? run.ended_by === "expired" ? "Time is up: that was not counted." : "This run is over: that was not counted."
+        : "Not counted: the run had already moved on (played in another tab?). Here is where it is now.",
+      "bad",
+    );
+  } else if (reply.status !== 200) {
+    say($("status"), problem(reply), "bad");
+  }
+  if (run.status === "completed") go("play");
+  else $("word").focus();
+}
+
+function onCompleted(run) {
+  if (run.official && !run.guest && run.kind === "daily" && !state.officialDates.has(run.date)) {
+    state.officialDates.add(run.date);
+    state.historyLoaded = false; // a new official result: history and stats have changed
+    state.stats = undefined;
+  }
+}
+
+function renderButtons() {
+  $("submit-word").disabled = state.busy;
+  $("skip").disabled = state.busy;
+}
+
+function renderRun() {
+  const run = state.run;
+  if (!run) return;
+  if (run.status === "completed") {
+    renderEnd(run);
+    if (state.view === "game") go("play");
+    return;
+  }
+  $("run-label").textContent = run.kind === "challenge"
+    ? run.official ? "Challenge" : "Challenge · practice"
+    : run.guest ? "Daily · guest" : run.official ? "Daily · official" : "Daily · practice";
+  $("round").textContent = run.round;
+  $("rounds").textContent = run.rounds;
+  $("score").textContent = run.score;
+  $("combo").textContent = run.combo > 1 ? `×${run.combo}` : run.combo;
+  const letters = (run.prompt || "").split("");
+  const tiles = $("prompt-tiles");
+  if (tiles.dataset.prompt !== `${run.round}:${run.prompt}`) {
+    tiles.dataset.prompt = `${run.round}:${run.prompt}`;
+    tiles.replaceChildren(...letters.map(tile));
+  }
+  $("prompt-text").textContent = letters.join(", ");
+  $("forbidden-banner").hidden = !run.forbidden;
+  $("forbidden-tiles").replaceChildren(...(run.forbidden || "").split("").map(tile));
+  $("forbidden-tiles").setAttribute("aria-label", "Forbidden letters: " + (run.forbidden || "").split("").join(", "));
+  $("attempts-left").textContent = run.attempts_left;
+  const dots = [];
+  for (let i = 0; i < 3; i += 1) {
+    const dot = document.createElement("span");
+    dot.className = "dot" + (i < 3 - run.attempts_left ? " used" : "");
+    dots.push(dot);
+  }
+  $("attempt-dots").replaceChildren(...dots);
+  renderTrail(run);
+  renderButtons();
+  tick();
+}
+
+function tile(letter) {
+  const span = document.createElement("span");
+  span.textContent = letter;
+  return span;
+}
+
+const OUTCOME_WORDS = { accepted: "word found", lost: "lost", skipped: "skipped" };
+
+function renderTrail(run) {
+  const items = [];
+  for (const round of run.history || []) {
+    if (!round.outcome) continue;
+    const li = document.createElement("li");
+    const square = document.createElement("span");
+    square.textContent = roundSquare(round);
+    square.setAttribute("role", "img");
+    square.setAttribute("aria-label", `Round ${round.round}: ${OUTCOME_WORDS[round.outcome]}, ${round.points} points`);
+    li.append(square);
+    items.push(li);
+  }
+  $("trail").replaceChildren(...items);
+}
+
+/** Seconds until the run's deadline, on the server's clock as this page knows it. */
+function secondsLeft(run) {
+  return Math.max(0, (Date.parse(run.deadline) - (Date.now() + state.skewMs)) / 1000);
+}
+
+/** The timer counts to the server's deadline; once it passes, one read lets the server complete the run. */
+function tick() {
+  tickCountdown();
+  const run = state.run;
+  if (!run || run.status !== "active") return;
+  const total = (Date.parse(run.deadline) - Date.parse(run.started_at)) / 1000 || 180;
+  const left = secondsLeft(run);
+  $("time-left").textContent = clockText(Math.ceil(left));
+  $("time-left").parentElement.classList.toggle("low", left <= 15);
+  $("timebar-fill").parentElement.classList.toggle("low", left <= 15);
+  $("timebar-fill").style.width = `${Math.min(100, (left / total) * 100)}%`;
+  if (left === 0 && !state.refetching) {
+    state.refetching = true;
+    api("GET", runPath(run), undefined, { auth: !run.guest }).then((reply) => {
+      // keepRun shows the end screen if the player is on the game screen; elsewhere it waits.
+      if (reply.status === 200 && state.run && state.run.run_id === run.run_id) keepRun(reply.body, run.guest);
+      setTimeout(() => {
+        state.refetching = false;
+      }, 2000);
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The end screen
+
+function renderEnd(run) {
+  const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
+  $("end-kind").textContent = run.kind === "challenge" ? "Challenge" : `Daily · ${formatDate(run.date)}`;
+  $("end-title").textContent = run.ended_by === "expired"
+    ? "Time's up!"
+    : won === run.rounds ? "Perfect run!" : won >= Math.ceil(run.rounds * 0.7) ? "Great run!" : "Run complete";
+  $("final-score").textContent = run.score;
+  $("end-squares").textContent = Array.from({ length: run.rounds }, (_, i) =>
+    roundSquare((run.history || []).find((round) => round.round === i + 1)),
+  ).join("");
+  $("end-legend").textContent = SQUARE_LEGEND;
+  $("end-won").textContent = `${won}/${run.rounds}`;
+  $("end-combo").textContent = run.best_combo;
+  $("end-longest").textContent = run.longest_word_length ? `${run.longest_word_length} letters` : "–";
+  $("end-note").textContent = run.guest
+    ? "Guest runs are not ranked. Log in to get on the board and keep a streak."
+    : run.official
+      ? run.kind === "challenge" ? "This is your result for the challenge." : "This is your official score for the day."
+      : "Practice run: your official result was already in, so this one stays off the board.";
+  $("share-text").value = shareText(run, location.origin);
+  say($("copy-status"), "");
+  renderReview(run);
+  if (run.official && !run.guest && run.kind === "daily") showMyRankOnEnd(run);
+}
+
+async function showMyRankOnEnd(run) {
+  const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(run.date)}`, undefined, { auth: true });
+  if (reply.status === 200 && state.run && state.run.run_id === run.run_id) {
+    $("end-note").textContent = `This is your official score for the day: rank ${reply.body.rank} so far.`;
+  }
+}
+
+function renderReview(run) {
+  const body = $("review").tBodies[0];
+  const rows = (run.history || []).map((round) => {
+    const words = document.createElement("span");
+    for (const attempt of round.attempts) {
+      const span = document.createElement("span");
+      span.className = attempt.accepted ? "ok" : "bad";
+      span.textContent = attempt.accepted
+        ? attempt.word.toUpperCase() + " "
+        : `${(attempt.word || "(empty)").toUpperCase()} (${shortReason(attempt.reason)}) `;
+      words.append(span);
+    }
+    const outcome = round.outcome ? OUTCOME_WORDS[round.outcome] : "time up";
+    const letters = round.prompt + (round.forbidden ? ` (no ${round.forbidden})` : "");
+    return tableRow(["Round", round.round], ["Letters", letters], ["Your words", words], ["Result", outcome], ["Points", round.points]);
+  });
+  body.replaceChildren(...rows);
+}
+
+const SHORT_REASONS = {
+  empty: "empty",
+  too_long: "too long",
+  not_letters: "letters only",
+  letter_order: "letter order",
+  forbidden_letter: "forbidden letter",
+  not_a_word: "not a word",
+  already_used: "already used",
+};
+const shortReason = (reason) => SHORT_REASONS[reason] || reason;
+
+/** A table row whose cells carry their column name, for the narrow-screen card layout. */
+function tableRow(...cells) {
+  const tr = document.createElement("tr");
+  for (const [label, value, className] of cells) {
+    const td = document.createElement("td");
+    td.dataset.label = label;
+    if (className) td.className = className;
+    if (value instanceof Node) td.append(value);
+    else td.textContent = value ?? "";
+    tr.append(td);
+  }
+  return tr;
+}
+
+function emptyRow(table, text) {
+  const tr = document.createElement("tr");
+  const td = document.createElement("td");
+  td.colSpan = table.tHead.rows[0].cells.length;
+  td.className = "empty";
+  td.textContent = text;
+  tr.append(td);
+  return tr;
+}
+
+async function copyShare() {
+  const text = $("share-text").value;
+  try {
+    await navigator.clipboard.writeText(text);
+    say($("copy-status"), "Copied: paste it anywhere.", "ok");
+  } catch {
+    $("share-text").select();
+    say($("copy-status"), "Select the text above and copy it.", "");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boards
+
+function boardRows(table, rows, closed, append) {
+  const body = table.tBodies[0];
+  if (!append) body.replaceChildren();
+  table.classList.toggle("closed", closed);
+  for (const row of rows) {
+    const tr = tableRow(
+      ["Rank", row.rank, "num"],
+      ["Player", row.display_name],
+      ["Score", row.score, "num"],
+      ["Best combo", row.best_combo, "num"],
+      ["Longest", row.longest_word_length, "num"],
+      ["Words", (row.words || []).join(", ").toUpperCase(), "words"],
+    );
+    if (state.token && row.display_name === state.displayName) {
+      tr.className = "mine";
+      tr.setAttribute("aria-label", "Your row");
+    }
+    body.append(tr);
+  }
+  if (!body.rows.length) body.append(emptyRow(table, "No official results yet: be the first!"));
+}
+
+async function loadBoard(fresh) {
+  const day = $("board-day").value; // YYYY-MM-DD, or "" for today's board
+  const query = new URLSearchParams({ limit: "50" });
+  if (!fresh && state.boardCursor) query.set("cursor", state.boardCursor);
+  const reply = await api("GET", "/leaderboard/daily" + (day ? "/" + day : "") + "?" + query);
+  if (reply.status !== 200) {
+    $("board-status").textContent = "";
+    boardRows($("board"), [], false, false);
+    $("board").tBodies[0].replaceChildren(emptyRow($("board"), "This board is unavailable: " + problem(reply)));
+    $("board-more").hidden = true;
+    return;
+  }
+  const page = reply.body;
+  state.boardDate = page.date;
+  $("board-date").textContent = formatDate(page.date);
+  $("board-status").textContent = page.status;
+  boardRows($("board"), page.rows, page.status === "closed", !fresh);
+  state.boardCursor = page.next_cursor;
+  $("board-more").hidden = !page.next_cursor;
+  if (fresh) showMyRow(page.date);
+}
+
+/** The player's own row and rank. Asked only when history says there is an official result for
+ * that date: otherwise the server's answer is 404 not_ranked, which browsers log as an error. */
+async function showMyRow(date) {
+  const box = $("my-row");
+  box.hidden = true;
+  if (!state.token) return;
+  if (!state.historyLoaded) await loadHistory(true);
+  if (!state.officialDates.has(date)) {
+    box.textContent = state.daily && date === state.daily.date
+      ? "You are not on today's board yet: finish the Daily while logged in."
+      : "You have no official result for this date.";
+    box.hidden = false;
+    return;
+  }
+  const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(date)}`, undefined, { auth: true });
+  if (reply.status === 200 && state.boardDate === date) {
+    const me = reply.body;
+    box.textContent = `You: rank ${me.rank}, ${me.score} points, best combo ${me.best_combo}, longest word ${me.longest_word_length} letters.`;
+    box.hidden = false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stats and history
+
+async function loadHistory(fresh) {
+  if (!state.token) return;
+  const query = new URLSearchParams({ limit: "50" });
+  if (!fresh && state.historyCursor) query.set("cursor", state.historyCursor);
+  const reply = await api("GET", "/me/history?" + query, undefined, { auth: true });
+  if (reply.status !== 200) return;
+  if (fresh) {
+    state.historyItems = [];
+    state.officialDates = new Set();
+  }
+  state.historyItems.push(...reply.body.items);
+  for (const item of reply.body.items) if (item.kind === "daily") state.officialDates.add(item.date);
+  state.historyCursor = reply.body.next_cursor;
+  state.historyLoaded = true;
+  renderHome();
+}
+
+async function loadMe() {
+  $("me-guest").hidden = !!state.token;
+  $("me-player").hidden = !state.token;
+  if (!state.token) return;
+  const [me] = await Promise.all([api("GET", "/me", undefined, { auth: true }), loadHistory(true)]);
+  if (me.status === 200) {
+    state.displayName = me.body.display_name;
+    state.stats = me.body.stats || null;
+  }
+  renderAccount();
+  renderMe();
+}
+
+function renderMe() {
+  $("display-name").textContent = state.displayName || "";
+  const stats = state.stats;
+  $("stats-missing").hidden = !!stats;
+  const value = (v) => (v === null || v === undefined ? "–" : v);
+  $("stat-played").textContent = value(stats && stats.played);
+  $("stat-current").textContent = value(stats && stats.current_streak);
+  $("stat-max").textContent = value(stats && stats.max_streak);
+  $("stat-best").textContent = value(stats && stats.best_score);
+  $("stat-last").textContent = stats && stats.last_played ? formatDate(stats.last_played) : "–";
+  $("stat-last").className = "small";
+  const table = $("history");
+  const rows = state.historyItems.map((item) => {
+    let played;
+    if (item.kind === "challenge") {
+      played = document.createElement("a");
+      played.href = challengeLink(location.origin, item.challenge_id);
+      played.textContent = `Challenge, ${formatDate(item.date)}`;
+    } else {
+      played = `Daily, ${formatDate(item.date)}`;
+    }
+    return tableRow(
+      ["Played", played],
+      ["Score", item.score, "num"],
+      ["Best combo", item.best_combo, "num"],
+      ["Longest", item.longest_word_length, "num"],
+      ["Rank", item.rank ?? "live", "num"],
+    );
+  });
+  table.tBodies[0].replaceChildren(...rows);
+  if (!rows.length) table.tBodies[0].append(emptyRow(table, "No official results yet: play today's Daily!"));
+  $("history-more").hidden = !state.historyCursor;
+}
+
+async function saveName(event) {
+  event.preventDefault();
+  const reply = await api("PUT", "/me", { display_name: $("new-name").value }, { auth: true });
+  if (reply.status !== 200) {
+    say($("name-status"), "Name not saved: " + problem(reply), "bad");
+    return;
+  }
+  $("new-name").value = "";
+  state.displayName = reply.body.display_name;
+  say($("name-status"), `Saved: boards now show you as ${state.displayName}.`, "ok");
+  renderAccount();
+  renderMe();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Challenges
+
+function renderChallengeForm() {
+  const player = !!state.token;
+  $("challenge-form").hidden = !player;
+  $("challenge-login-hint").hidden = player;
+  renderChallenge();
+}
+
+function fillSelect(select, from, to, selected) {
+  if (select.options.length) return;
+  for (let n = from; n <= to; n += 1) select.add(new Option(String(n), String(n), n === selected, n === selected));
+}
+
+async function createChallenge(event) {
+  event.preventDefault();
+  const body = {
+    rounds: Number($("challenge-rounds").value),
+    forbidden_rounds: Number($("challenge-forbidden").value),
+  };
+  const reply = await api("POST", "/challenges", body, { auth: true });
+  if (reply.status !== 201) {
+    say($("challenge-status"), "No challenge created: " + problem(reply), "bad");
+    return;
+  }
+  state.challenge = reply.body;
+  history.replaceState(null, "", `?challenge=${encodeURIComponent(reply.body.challenge_id)}#challenges`);
+  say($("challenge-status"), "Challenge created: share the link, then play it yourself.", "ok");
+  renderChallenge();
+}
+
+async function openChallenge(id) {
+  const reply = await api("GET", `/challenges/${encodeURIComponent(id)}`);
+  if (reply.status !== 200) {
+    state.challenge = null;
+    say($("challenge-status"), reply.status === 404 ? "There is no challenge with that code." : problem(reply), "bad");
+    renderChallenge();
+    return;
+  }
+  state.challenge = reply.body;
+  say($("challenge-status"), "");
+  renderChallenge();
+}
+
+function renderChallenge() {
+  const challenge = state.challenge;
+  $("challenge-card").hidden = !challenge;
+  if (!challenge) return;
+  const forbidden = challenge.forbidden_rounds;
+  $("challenge-title").textContent = `Challenge ${challenge.challenge_id.slice(0, 8)}`;
+  const closes = new Date(challenge.closes_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  $("challenge-shape").textContent =
+    `${challenge.rounds} rounds (${forbidden ? `the last ${forbidden} forbidden` : "no forbidden rounds"}), ` +
+    `${challenge.time_limit_seconds} seconds. ` + (challenge.open ? `Open until ${closes}.` : "Closed.");
+  $("challenge-link").value = challengeLink(location.origin, challenge.challenge_id);
+  const play = $("challenge-play");
+  play.disabled = !challenge.open;
+  play.textContent = !challenge.open ? "This challenge has closed" : state.token ? "Play this challenge" : "Log in to play";
+  $("challenge-board-status").textContent = challenge.status;
+  boardRows($("challenge-board"), challenge.rows, challenge.status === "closed", false);
+}
+
+async function copyChallengeLink() {
+  try {
+    await navigator.clipboard.writeText($("challenge-link").value);
+    say($("challenge-status"), "Link copied: send it to your friends.", "ok");
+  } catch {
+    $("challenge-link").select();
+    say($("challenge-status"), "Select the link and copy it.", "");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start-up
+
+function bind() {
+  $("login-open").addEventListener("click", openLogin);
+  $("login-cancel").addEventListener("click", () => {
+    $("login-panel").hidden = true;
+  });
+  $("login-form").addEventListener("submit", localLogin);
+  $("logout").addEventListener("click", logout);
+  $("start-daily").addEventListener("click", startDaily);
+  $("resume-run").addEventListener("click", () => {
+    go("play");
+    $("word").focus();
+  });
+  $("answer-form").addEventListener("submit", submitWord);
+  $("skip").addEventListener("click", skipRound);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && state.view === "game" && state.run && state.run.status === "active") {
+      event.preventDefault();
+      skipRound();
+    }
+  });
+  $("copy-share").addEventListener("click", copyShare);
+  $("end-board").addEventListener("click", () => {
+    if (state.run && state.run.kind === "challenge") {
+      openChallenge(state.run.challenge_id);
+      go("challenges");
+    } else {
+      $("board-day").value = state.run && state.daily && state.run.date !== state.daily.date ? state.run.date : "";
+      go("board");
+    }
+  });
+  $("end-home").addEventListener("click", () => go("home"));
+  $("board-day").addEventListener("change", () => loadBoard(true));
+  $("board-today").addEventListener("click", () => {
+    $("board-day").value = "";
+    loadBoard(true);
+  });
+  $("board-refresh").addEventListener("click", () => loadBoard(true));
+  $("board-more").addEventListener("click", () => loadBoard(false));
+  $("history-more").addEventListener("click", async () => {
+    await loadHistory(false);
+    renderMe();
+  });
+  $("name-form").addEventListener("submit", saveName);
+  fillSelect($("challenge-rounds"), 5, 10, 10);
+  fillSelect($("challenge-forbidden"), 0, 3, 3);
+  $("challenge-form").addEventListener("submit", createChallenge);
+  $("challenge-open-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const id = challengeIdFrom($("challenge-open").value);
+    if (!id) {
+      say($("challenge-status"), "That is not a challenge link or code.", "bad");
+      return;
+    }
+    history.replaceState(null, "", `?challenge=${encodeURIComponent(id)}#challenges`);
+    openChallenge(id);
+  });
+  $("challenge-play").addEventListener("click", startChallenge);
+  $("challenge-copy").addEventListener("click", copyChallengeLink);
+  window.addEventListener("hashchange", route);
+  setInterval(tick, 250);
+}
+
+async function loadConfig() {
+  try {
+    const response = await fetch("config.json", { cache: "no-cache" });
+    if (response.ok) state.config = await response.json();
+  } catch {
+    /* keep the local default */
+  }
+}
+
+async function main() {
+  bind();
+  await loadConfig();
+  const params = new URLSearchParams(location.search);
+  if (state.config.auth === "cognito" && (params.get("code") || params.get("error"))) {
+    await finishCognitoLogin(params);
+  } else {
+    state.token = localStorage.getItem(TOKEN_KEY);
+  }
+  const expires = state.token ? Number(jwtClaims(state.token).exp) : 0;
+  if (state.token && expires && expires * 1000 <= Date.now()) {
+    // An expired token would only earn a 401: drop it before asking anything with it.
+    state.token = null;
+    localStorage.removeItem(TOKEN_KEY);
+    notice("Your login has expired: log in again. You are playing as a guest now.");
+  }
+  $("login-form").hidden = state.config.auth !== "local";
+  await Promise.all([loadDaily(), loadIdentity()]);
+  await resumeSavedRun();
+  const shared = new URLSearchParams(location.search).get("challenge");
+  if (shared) {
+    await openChallenge(shared);
+    // A shared link opens the challenge; a reload in the middle of a game stays in the game.
+    if (!["#play", "#board", "#me"].includes(location.hash)) {
+      history.replaceState(null, "", location.pathname + location.search + "#challenges");
+    }
+  }
+  route();
+  document.documentElement.dataset.ready = "true"; // the page has loaded what it shows (for tests)
+}
+
+main();
