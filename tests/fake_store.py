@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 
 from shared.boards import scope_of
-from shared.clock import parse_iso
+from shared.clock import iso, parse_iso
 from shared.puzzles import Round
 from shared.runs import Run
 from shared.scope import Scope
@@ -131,6 +131,7 @@ class FakeRunStore:
 
     def mark_completed_through(self, instant: datetime) -> None:
         with self._lock:
+            instant = parse_iso(iso(instant))  # kept to the millisecond, as DynamoStore keeps it
             if self.watermark is None or instant > self.watermark:
                 self.watermark = instant
 
