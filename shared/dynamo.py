@@ -124,6 +124,16 @@ def _epoch(instant: str, seconds: int) -> int:
 _KIND = {"daily": "d", "challenge": "c"}
 _OUTCOME = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
 _ENDED = {"finished": "f", "expired": "x", None: None}
+_REASON = {
+    "empty": "e",
+    "too_long": "l",
+    "not_letters": "c",
+    "letter_order": "o",
+    "forbidden_letter": "f",
+    "not_a_word": "w",
+    "already_used": "u",
+}  # a reason not listed here is stored as it is
+_REASON_OF = {v: k for k, v in _REASON.items()}
 
 
 def _encode_run(run: Run) -> str:
@@ -142,9 +152,16 @@ def _encode_run(run: Run) -> str:
 
 
 def _encode_attempt(attempt: Attempt) -> list:
+    reason = _REASON.get(attempt.reason, attempt.reason) if attempt.reason else None
     if attempt.digest:
-        return [attempt.word, attempt.reason, attempt.digest]
-    return [attempt.word, attempt.reason] if attempt.reason else [attempt.word]
+        return [attempt.word, reason, attempt.digest]
+    return [attempt.word, reason] if reason else [attempt.word]
+
+
+def _decode_attempt(encoded: list) -> Attempt:
+    reason = _REASON_OF.get(encoded[1], encoded[1]) if len(encoded) > 1 else None
+    digest = encoded[2] if len(encoded) > 2 else None
+    return Attempt(word=encoded[0], accepted=reason is None, reason=reason, digest=digest)
 
 
 def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
@@ -157,15 +174,7 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
             round=number,
             prompt=puzzle[number - 1].prompt,
             forbidden=puzzle[number - 1].forbidden,
-            attempts=[
-                Attempt(
-                    word=a[0],
-                    accepted=len(a) == 1,
-                    reason=a[1] if len(a) > 1 else None,
-                    digest=a[2] if len(a) > 2 else None,
-                )
-                for a in attempts
-            ],
+            attempts=[_decode_attempt(a) for a in attempts],
             outcome=outcomes[outcome],
             points=points,
         )
