@@ -346,7 +346,7 @@ class DynamoStore:
 
     def slot(self, player: str, scope: Scope) -> Slot:
         item = self._call("get_item", Key=_slot_key(player, scope), ConsistentRead=True).get("Item", {})
-        return Slot(item.get("run_id", {}).get("S"), "official_run_id" in item)
+        return Slot(item.get("run_id", {}).get("S"), item.get("official_run_id", {}).get("S"))
 
     def _run_item(self, run: Run, version: int) -> dict:
         """The run's item: its compact form and version; a player's run while active also carries
@@ -362,41 +362,40 @@ class DynamoStore:
             attributes["expires_at"] = _epoch(run.started_at, PRACTICE_RUN_TTL_SECONDS)
         return {**_run_key(run.run_id), **_item(**attributes)}
 
-    def create_run(self, run: Run) -> Version:
-        """Store a new run. A player's run also takes the player's slot in its scope, in the same
-        transaction, on condition that no run holds the slot and that the slot's official
-        decision is still the one the run was flagged with."""
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
+        """Store a new run. A player's run also takes the player's slot in its scope in the same
+        transaction, on the conditions the port describes (shared/store.py)."""
         run_put = {"Put": {"Item": self._run_item(run, 0), "ConditionExpression": "attribute_not_exists(pk)"}}
         if run.player is None:
             self._call("put_item", **run_put["Put"])
             return Version(0)
-        decided = (
-            "attribute_not_exists(official_run_id)" if run.official else "attribute_exists(official_run_id)"
-        )
+        values = {
+            ":r": {"S": run.run_id},
+            ":ttl": {"N": str(_epoch(run.started_at, SLOT_TTL_SECONDS))},
+        }
+        free = "attribute_not_exists(run_id)"
+        if replacing:
+            free = "(attribute_not_exists(run_id) OR run_id = :replacing)"
+            values[":replacing"] = {"S": replacing}
+        if run.official:
+            update = "SET run_id = :r, official_run_id = :r, expires_at = :ttl"
+            decided = "attribute_not_exists(official_run_id)"
+            if replacing:
+                decided = "(attribute_not_exists(official_run_id) OR official_run_id = :replacing)"
+        else:
+            update = "SET run_id = :r, expires_at = :ttl"
+            decided = "attribute_exists(official_run_id)"
         slot_update = {
             "Update": {
                 "Key": _slot_key(run.player, run.scope),
-                "UpdateExpression": "SET run_id = :r, expires_at = :ttl",
-                "ConditionExpression": f"attribute_not_exists(run_id) AND {decided}",
-                "ExpressionAttributeValues": {
-                    ":r": {"S": run.run_id},
-                    ":ttl": {"N": str(_epoch(run.started_at, SLOT_TTL_SECONDS))},
-                },
+                "UpdateExpression": update,
+                "ConditionExpression": f"{free} AND {decided}",
+                "ExpressionAttributeValues": values,
             }
         }
         if self._transact([run_put, slot_update]):
             raise ActiveRunExists(run.run_id)
         return Version(0)
-
-    def release_slot(self, player: str, scope: Scope, run_id: str) -> None:
-        with contextlib.suppress(ConditionFailed):  # another request repaired it first
-            self._call(
-                "update_item",
-                Key=_slot_key(player, scope),
-                UpdateExpression="REMOVE run_id",
-                ConditionExpression="run_id = :r",
-                ExpressionAttributeValues={":r": {"S": run_id}},
-            )
 
     def _versioned_put(self, run: Run, version: Version) -> dict:
         """A put of RUN at the next version that holds only if the stored run is still at VERSION:
@@ -415,25 +414,19 @@ class DynamoStore:
         return Version(version + 1)
 
     def complete_run(self, run: Run, version: Version) -> None:
-        """Write the completed run, free the player's slot (noting the official run in it) and,
-        if the run is official, record its official result, all in one transaction."""
-        if run.player is None:  # a guest run has no slot and no score to record: one put
+        """Write the completed run and, if it is official, record its official result, in one
+        transaction; any other run is one conditional put (its slot needs no write)."""
+        if run.player is None or not run.official:
             self.save_run(run, version)
             return
-        slot_update: dict[str, Any] = {
-            "Key": _slot_key(run.player, run.scope),
-            "UpdateExpression": "REMOVE run_id",
-            "ConditionExpression": "attribute_not_exists(run_id) OR run_id = :r",
-            "ExpressionAttributeValues": {":r": {"S": run.run_id}},
-        }
-        items: list[dict] = [{"Put": self._versioned_put(run, version)}, {"Update": slot_update}]
-        if run.official:
-            slot_update["UpdateExpression"] = "REMOVE run_id SET official_run_id = :r"
-            items.extend(self._official_writes(OfficialResult.of_run(run, scope_key(run.scope))))
+        items = [
+            {"Put": self._versioned_put(run, version)},
+            *self._official_writes(OfficialResult.of_run(run, scope_key(run.scope))),
+        ]
         codes = self._transact(items)
         if not codes:
             return
-        if run.official and "ConditionalCheckFailed" in codes[2:]:
+        if "ConditionalCheckFailed" in codes[1:]:
             raise OfficialTaken(run.run_id)
         raise StaleRun(run.run_id)
 

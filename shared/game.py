@@ -145,16 +145,24 @@ class Game:
     ) -> tuple[Run, bool]:
         """A player has at most one active run per scope: starting while one is active returns it,
         so a first (official) run cannot be abandoned and restarted. Runs of other scopes (another
-        date, another challenge) never count. The official flag comes from the same slot item the
-        creating write is conditional on, so it cannot go stale between the read and the write."""
+        date, another challenge) never count. Whether the new run is official is read from the
+        slot the creating write is conditional on, so it cannot go stale in between."""
 
         def attempt() -> tuple[Run, bool]:
-            official = False
+            official, replacing = False, None
             if player is not None:
                 slot = self.store.slot(player, scope)
-                if slot.active_run_id:
-                    return self._active_run(player, scope, slot.active_run_id), False
-                official = not slot.official_taken
+                latest = self.store.get_run(slot.run_id) if slot.run_id else None
+                if latest is not None:
+                    run = self._refresh(latest).run
+                    if not run.completed:
+                        return run, False
+                # The slot's run has completed, or is missing (a dangling slot): replace it. A
+                # missing official run never recorded a result, so the new run takes its place.
+                replacing = slot.run_id
+                official = slot.official_run_id is None or (
+                    latest is None and slot.official_run_id == replacing
+                )
             if closed:
                 raise Conflict("This challenge has closed", "challenge_closed")
             run = new_run(
@@ -168,26 +176,13 @@ class Game:
                 _challenge_id(scope),
             )
             try:
-                self.store.create_run(run)
+                self.store.create_run(run, replacing)
             except ActiveRunExists as error:
-                raise StaleRun(run.run_id) from error  # a concurrent start or completion won: look again
+                raise StaleRun(run.run_id) from error  # a concurrent start won: look again
             self.record("RunsStarted")
             return run, True
 
         return self._retry(attempt)
-
-    def _active_run(self, player: str, scope: Scope, run_id: str) -> Run:
-        """The run the player's slot names, if it is still in play. Raises StaleRun to look again
-        when it has just completed, or when the slot dangles (names no stored run: then the slot
-        is freed first, so the next look can start a run)."""
-        stored = self.store.get_run(run_id)
-        if stored is None:
-            self.store.release_slot(player, scope, run_id)
-            raise StaleRun(run_id)
-        run = self._refresh(stored).run
-        if run.completed:
-            raise StaleRun(run_id)
-        return run
 
     def get_run(self, run_id: str, player: str | None) -> Run:
         """The caller's run (a guest's by its id alone), completed first if its time is up."""
@@ -246,9 +241,9 @@ class Game:
         return stored
 
     def _persist(self, run: Run, version: Version) -> None:
-        """Write RUN back (conditional on VERSION). A completed run frees its slot and, if it is
-        official, records the official result in the same write; if a racing run of the same
-        player took the official result first, this one is stored as practice."""
+        """Write RUN back (conditional on VERSION). A completed official run records its official
+        result in the same write; should the player's official result exist already (only one run
+        of a scope is flagged official, so only a damaged slot allows it), it is stored as practice."""
         if not run.completed:
             self.store.save_run(run, version)
             return

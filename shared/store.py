@@ -27,11 +27,12 @@ class StoredRun(NamedTuple):
 
 
 class Slot(NamedTuple):
-    """A player's standing in one scope: the run in play (at most one) and whether their official
-    result for the scope is already decided (then every new run of it is practice)."""
+    """A player's standing in one scope: their latest run of it (in play until it completes: so at
+    most one is) and the run that is, or will be on completion, their official one (decided when
+    it starts; every later run of the scope is practice)."""
 
-    active_run_id: str | None
-    official_taken: bool
+    run_id: str | None
+    official_run_id: str | None
 
 
 class StaleRun(Exception):
@@ -39,7 +40,7 @@ class StaleRun(Exception):
 
 
 class ActiveRunExists(Exception):
-    """The player already has an active run in this scope (or the official decision changed)."""
+    """The player's slot in the scope changed since it was read (another run took it)."""
 
 
 class OfficialTaken(Exception):
@@ -117,15 +118,12 @@ class RunStore(Protocol):
         """The player's standing in SCOPE, read consistently (one item)."""
         ...
 
-    def create_run(self, run: Run) -> Version:
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
         """Store a new run. A player's run also takes the player's slot in its scope, on condition
-        that the slot is free and that `run.official` still matches the slot's official decision;
-        raises ActiveRunExists otherwise (read the slot again)."""
-        ...
-
-    def release_slot(self, player: str, scope: Scope, run_id: str) -> None:
-        """Free the player's slot in SCOPE if it still names RUN_ID (a run that does not exist):
-        how a dangling slot repairs itself."""
+        that the slot names no run or still names REPLACING (a run the caller found completed, or
+        missing: how a dangling slot repairs itself); an official run also becomes the slot's
+        official run, on condition it has none (or REPLACING, missing); a practice run on condition
+        it has one. Raises ActiveRunExists otherwise (read the slot again)."""
         ...
 
     def save_run(self, run: Run, version: Version) -> Version:
@@ -133,9 +131,10 @@ class RunStore(Protocol):
         ...
 
     def complete_run(self, run: Run, version: Version) -> None:
-        """Write a completed run if it is still at VERSION, free its slot and, if `run.official`,
-        record its official result (the board side's writes), all at once. Raises StaleRun, or
-        OfficialTaken when the player's official result for the scope exists already."""
+        """Write a completed run if it is still at VERSION and, if `run.official`, record its
+        official result (the board side's writes) at once. Raises StaleRun, or OfficialTaken when
+        the player's official result for the scope exists already. (The slot needs no write: a
+        completed run no longer blocks a start.)"""
         ...
 
     def due_runs(self, now: datetime) -> Iterator[str]:

@@ -74,25 +74,24 @@ class FakeRunStore:
     def slot(self, player: str, scope: Scope) -> Slot:
         with self._lock:
             slot = self.slots.get((player, scope), {})
-            return Slot(slot.get("run_id"), "official_run_id" in slot)
+            return Slot(slot.get("run_id"), slot.get("official_run_id"))
 
-    def create_run(self, run: Run) -> Version:
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
         with self._lock:
             if run.run_id in self.runs:
                 raise ActiveRunExists(run.run_id)
             if run.player is not None:
                 slot = self.slots.setdefault((run.player, run.scope), {})
-                if "run_id" in slot or run.official == ("official_run_id" in slot):
+                official = slot.get("official_run_id")
+                free = slot.get("run_id") in (None, replacing)
+                decided = official in (None, replacing) if run.official else official is not None
+                if not (free and decided):
                     raise ActiveRunExists(run.run_id)
                 slot["run_id"] = run.run_id
+                if run.official:
+                    slot["official_run_id"] = run.run_id
             self.runs[run.run_id] = (run.model_copy(deep=True), 0)
             return Version(0)
-
-    def release_slot(self, player: str, scope: Scope, run_id: str) -> None:
-        with self._lock:
-            slot = self.slots.get((player, scope), {})
-            if slot.get("run_id") == run_id:
-                del slot["run_id"]
 
     def _check(self, run: Run, version: Version) -> None:
         stored = self.runs.get(run.run_id)
@@ -108,13 +107,8 @@ class FakeRunStore:
     def complete_run(self, run: Run, version: Version) -> None:
         with self._lock:
             self._check(run, version)
-            slot = self.slots.get((run.player, run.scope), {}) if run.player is not None else {}
-            if slot.get("run_id", run.run_id) != run.run_id:
-                raise StaleRun(run.run_id)
             if run.player is not None and run.official:
                 self._record_official(OfficialResult.of_run(run, scope_of(run.date, run.challenge_id)))
-                slot["official_run_id"] = run.run_id
-            slot.pop("run_id", None)
             self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
 
     def due_runs(self, now: datetime) -> Iterator[str]:

@@ -368,7 +368,7 @@ def test_a_slot_naming_a_missing_run_repairs_itself_and_the_start_succeeds(store
     store.slots[("sub-ann", Scope.daily(day))] = {"run_id": "run-that-is-gone"}
     status, run, _ = call("POST", "/daily/runs", user="ann")
     assert status == 201 and run["official"] is True
-    assert store.slot("sub-ann", Scope.daily(day)).active_run_id == run["run_id"]
+    assert store.slot("sub-ann", Scope.daily(day)).run_id == run["run_id"]
 
 
 def test_the_21st_challenge_of_a_daily_date_is_429_too_many_challenges(store):

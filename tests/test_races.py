@@ -204,7 +204,7 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
         practice = [r for r in stored.values() if r.run_id != run.run_id]
         assert len(practice) == 1 and not practice[0].official and not practice[0].completed
         assert {o[0].run_id for o in outcomes[11:]} == {practice[0].run_id}, "every start got one run"
-        assert store.slot(player, Scope.daily(day)) == Slot(practice[0].run_id, True)
+        assert store.slot(player, Scope.daily(day)) == Slot(practice[0].run_id, run.run_id)
 
 
 # (b) One answer per slot ------------------------------------------------------------------------
@@ -272,7 +272,7 @@ def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
         assert after.completed and after.ended_by == "finished" and after.official
         official = store.official_result(player, f"DAILY#{run.date}")
         assert official is not None and official.run_id == run.run_id and official.score == after.score
-        assert store.slot(player, run.scope) == Slot(None, True), "the active slot is free"
+        assert store.slot(player, run.scope) == Slot(run.run_id, run.run_id)
 
 
 # (c) One run per player ------------------------------------------------------------------------
@@ -294,7 +294,7 @@ def test_12_concurrent_starts_by_one_player_create_one_run(store):
         stored = runs_of(store, player)
         assert [run.run_id for run in stored] == [outcomes[0][0].run_id]
         assert stored[0].official and not stored[0].completed
-        assert store.slot(player, Scope.daily(day)) == Slot(stored[0].run_id, False)
+        assert store.slot(player, Scope.daily(day)) == Slot(stored[0].run_id, stored[0].run_id)
         expected = [list(r) for r in generate_puzzle(seed_for_date(SECRET, day), 10, 3)]
         assert [list(r) for r in store.get_puzzle(Scope.daily(day))] == expected
         assert all([list(r) for r in run.puzzle] == expected for run, _ in outcomes)

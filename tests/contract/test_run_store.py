@@ -78,9 +78,9 @@ def test_a_player_has_one_active_run_per_scope_and_scopes_do_not_block_each_othe
     store.create_challenge(challenge, DAY, 20)
     store.create_run(a_run(run_id="run-chall-01", scope=Scope.challenge("chal-0001")))
     store.create_run(a_run(player="p2", run_id="run-daily-03"))
-    assert store.slot("p1", DAILY) == Slot("run-daily-01", False)
-    assert store.slot("p1", Scope.challenge("chal-0001")) == Slot("run-chall-01", False)
-    assert store.slot("p1", Scope.daily("2026-11-30")) == Slot(None, False)
+    assert store.slot("p1", DAILY) == Slot("run-daily-01", "run-daily-01")
+    assert store.slot("p1", Scope.challenge("chal-0001")) == Slot("run-chall-01", "run-chall-01")
+    assert store.slot("p1", Scope.daily("2026-11-30")) == Slot(None, None)
 
 
 def test_a_guest_run_takes_no_slot(store):
@@ -94,12 +94,22 @@ def test_a_new_runs_official_flag_must_match_the_slots_decision(store):
         store.create_run(a_run(official=False))  # nothing is official yet: the run must be
     first = a_run()
     store.create_run(first)
+    assert store.slot("p1", DAILY) == Slot(first.run_id, first.run_id), "decided when it starts"
     store.complete_run(finish(first), store.get_run(first.run_id).version)
-    assert store.slot("p1", DAILY) == Slot(None, True)
     with pytest.raises(ActiveRunExists):
         store.create_run(a_run(run_id="run-00000002", official=True))
-    store.create_run(a_run(run_id="run-00000003", official=False))
-    assert store.slot("p1", DAILY) == Slot("run-00000003", True)
+    store.create_run(a_run(run_id="run-00000003", official=False), replacing=first.run_id)
+    assert store.slot("p1", DAILY) == Slot("run-00000003", first.run_id)
+
+
+def test_a_new_run_takes_the_slot_only_from_the_run_the_caller_names(store):
+    store.create_run(a_run(run_id="run-00000001"))
+    with pytest.raises(ActiveRunExists):
+        store.create_run(a_run(run_id="run-00000002"))
+    with pytest.raises(ActiveRunExists):
+        store.create_run(a_run(run_id="run-00000002"), replacing="run-someother")
+    store.create_run(a_run(run_id="run-00000002"), replacing="run-00000001")  # seen missing
+    assert store.slot("p1", DAILY) == Slot("run-00000002", "run-00000002")
 
 
 def test_a_write_holds_only_at_the_version_read(store):
@@ -119,7 +129,7 @@ def test_completing_an_official_run_frees_the_slot_and_records_the_result(store)
     run = a_run()
     store.create_run(run)
     store.complete_run(finish(run), store.get_run(run.run_id).version)
-    assert store.slot("p1", DAILY) == Slot(None, True)
+    assert store.slot("p1", DAILY) == Slot(run.run_id, run.run_id)
     result = store.official_result("p1", f"DAILY#{DAY}")
     assert (result.run_id, result.score, result.words) == (run.run_id, run.score, ["timer", "alley", "bird"])
     assert store.get_run(run.run_id).run.completed
@@ -130,7 +140,7 @@ def test_a_second_official_result_in_a_scope_is_refused_and_changes_nothing(stor
     store.create_run(first)
     store.complete_run(finish(first), store.get_run(first.run_id).version)
     second = a_run(run_id="run-00000002", official=False)
-    version = store.create_run(second)
+    version = store.create_run(second, replacing=first.run_id)
     second.official = True  # as if flagged before the first completed
     with pytest.raises(OfficialTaken):
         store.complete_run(finish(second), version)
@@ -138,15 +148,7 @@ def test_a_second_official_result_in_a_scope_is_refused_and_changes_nothing(stor
     assert store.official_result("p1", f"DAILY#{DAY}").run_id == first.run_id
     second.official = False
     store.complete_run(second, version)
-    assert store.slot("p1", DAILY) == Slot(None, True)
-
-
-def test_a_dangling_slot_is_released_only_while_it_names_that_run(store):
-    store.create_run(a_run(run_id="run-00000001"))
-    store.release_slot("p1", DAILY, "run-someother")
-    assert store.slot("p1", DAILY).active_run_id == "run-00000001"
-    store.release_slot("p1", DAILY, "run-00000001")
-    assert store.slot("p1", DAILY) == Slot(None, False)
+    assert store.slot("p1", DAILY) == Slot(second.run_id, first.run_id)
 
 
 def test_due_runs_are_players_active_runs_whose_deadline_has_passed(store):
