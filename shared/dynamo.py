@@ -96,7 +96,7 @@ def _run_key(run_id: str) -> dict:
 
 
 def _slot_key(player: str, scope: Scope) -> dict:
-    """The player's slot in one scope: its active run (at most one) and its official run."""
+    """The player's slot in one scope: their latest run of it and their official run of it."""
     return _key(f"PLAYER#{player}", f"SLOT#{scope_key(scope)}")
 
 
