@@ -2,6 +2,7 @@
 fake store (tests/fake_store.py): what is tested here is the game and its HTTP shape, not DynamoDB
 (tests/contract/ holds the fake to DynamoStore's behaviour; tests/test_dynamo.py the adapter)."""
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -11,6 +12,7 @@ from functions.daily.handler import handler
 from local.events import LambdaContext
 from shared import clock, wiring
 from shared.clock import parse_iso
+from shared.dynamo import DataError
 from shared.puzzles import answers
 from shared.scope import Scope
 from shared.store import StaleRun
@@ -427,3 +429,17 @@ def test_a_lone_surrogate_in_an_answer_is_400_not_500():
     run = call("POST", "/guest/daily/runs")[1]
     raw = '{"round": 1, "attempt": 1, "word": "\\ud800x"}'
     assert call("POST", f"/guest/runs/{run['run_id']}/answers", raw_body=raw)[0] == 400
+
+
+def test_a_storage_failure_that_is_no_conflict_is_a_logged_500_not_a_429(store, monkeypatch, caplog):
+    run = call("POST", "/guest/daily/runs")[1]
+
+    def refuse(run_id):
+        raise DataError("Transaction cancelled: ['None', 'ValidationError']")
+
+    monkeypatch.setattr(store, "get_run", refuse)
+    status, reply, _ = call("GET", f"/guest/runs/{run['run_id']}")
+    assert (status, reply["error"]["code"]) == (500, "internal_error")
+    assert "ValidationError" not in json.dumps(reply)
+    logged = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]
+    assert [r.exc_info[0] for r in logged] == [DataError], "logged with its trace"

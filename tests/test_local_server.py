@@ -18,7 +18,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import boto3
@@ -299,6 +299,30 @@ def test_a_busy_port_is_a_clear_error(server, tmp_path):
     )
     assert process.returncode != 0
     assert f"port {server.port} is already in use" in process.stderr
+
+
+def test_the_local_scheduler_runs_the_reset_at_central_midnight_and_the_expiry_job_each_minute():
+    from local.scheduler import Scheduler
+    from shared import clock
+    from shared.routes import EXPIRE_HANDLER, RESET_HANDLER
+
+    ran: list[str] = []
+    clock.travel_to(datetime(2026, 11, 30, 5, 58, 30, tzinfo=UTC))  # 23:58:30 Central
+    scheduler = Scheduler(invoke=ran.append)
+    try:
+        clock.advance(20)
+        assert scheduler.run_due() == [] and ran == []  # no minute crossed
+        clock.advance(20)  # 23:59:10
+        assert scheduler.run_due() == [EXPIRE_HANDLER]
+        clock.advance(60)  # 00:00:10 Central: a new Daily date
+        assert scheduler.run_due() == [RESET_HANDLER, EXPIRE_HANDLER]
+        clock.advance(3 * 24 * 3600)  # a jump of days runs each job once, as one catch-up pass
+        assert scheduler.run_due() == [RESET_HANDLER, EXPIRE_HANDLER]
+        clock.advance(-600)  # a clock moved back runs nothing
+        assert scheduler.run_due() == []
+    finally:
+        clock.reset()
+    assert ran == [EXPIRE_HANDLER, RESET_HANDLER, EXPIRE_HANDLER, RESET_HANDLER, EXPIRE_HANDLER]
 
 
 def test_claims_reach_handlers_as_api_gateway_passes_them():
