@@ -15,7 +15,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -28,7 +28,7 @@ from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.errors import Throttled
 from shared.puzzles import Round
 from shared.retry import ATTEMPTS, Exhausted, pause, retry
-from shared.runs import Attempt, RoundRecord, Run
+from shared.runs import Attempt, Outcome, RoundRecord, Run
 from shared.scope import Scope
 from shared.store import (
     ActiveRunExists,
@@ -74,15 +74,15 @@ class DataError(RuntimeError):
     or an outage. Never retried; the API logs it and answers 500."""
 
 
-def _item(**attributes: Any) -> dict:
+def _item(**attributes: Any) -> dict[str, Any]:
     return {k: _serializer.serialize(v) for k, v in attributes.items() if v is not None}
 
 
-def _plain(item: dict) -> dict:
+def _plain(item: dict[str, Any]) -> dict[str, Any]:
     return {k: _deserializer.deserialize(v) for k, v in item.items()}
 
 
-def _key(pk: str, sk: str) -> dict:
+def _key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
 
 
@@ -91,22 +91,22 @@ def scope_key(scope: Scope) -> str:
     return f"{scope.kind.upper()}#{scope.id}"
 
 
-def _run_key(run_id: str) -> dict:
+def _run_key(run_id: str) -> dict[str, Any]:
     return _key(f"RUN#{run_id}", "RUN")
 
 
-def _slot_key(player: str, scope: Scope) -> dict:
+def _slot_key(player: str, scope: Scope) -> dict[str, Any]:
     """The player's slot in one scope: their latest run of it and their official run of it."""
     return _key(f"PLAYER#{player}", f"SLOT#{scope_key(scope)}")
 
 
-def _puzzle_key(scope: Scope) -> dict:
+def _puzzle_key(scope: Scope) -> dict[str, Any]:
     if scope.kind == "challenge":
         return _challenge_key(scope.id)
     return _key(f"PUZZLE#{scope_key(scope)}", "PUZZLE")
 
 
-def _challenge_key(challenge_id: str) -> dict:
+def _challenge_key(challenge_id: str) -> dict[str, Any]:
     return _key(f"CHALLENGE#{challenge_id}", "CHALLENGE")
 
 
@@ -122,8 +122,14 @@ def _epoch(instant: str, seconds: int) -> int:
 # is [outcome, points, attempts] (its prompt is the puzzle's); an accepted attempt is [word], a
 # rejected one [word, reason], one cut for length [word, reason, digest].
 _KIND = {"daily": "d", "challenge": "c"}
-_OUTCOME = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
-_ENDED = {"finished": "f", "expired": "x", None: None}
+_OUTCOME: dict[Outcome | None, str | None] = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
+_OUTCOME_OF = {code: outcome for outcome, code in _OUTCOME.items()}
+_ENDED: dict[Literal["finished", "expired"] | None, str | None] = {
+    "finished": "f",
+    "expired": "x",
+    None: None,
+}
+_ENDED_OF = {code: ended for ended, code in _ENDED.items()}
 _REASON = {
     "empty": "e",
     "too_long": "l",
@@ -151,14 +157,14 @@ def _encode_run(run: Run) -> str:
     return json.dumps({k: v for k, v in body.items() if v is not None}, separators=(",", ":"))
 
 
-def _encode_attempt(attempt: Attempt) -> list:
+def _encode_attempt(attempt: Attempt) -> list[Any]:
     reason = _REASON.get(attempt.reason, attempt.reason) if attempt.reason else None
     if attempt.digest:
         return [attempt.word, reason, attempt.digest]
     return [attempt.word, reason] if reason else [attempt.word]
 
 
-def _decode_attempt(encoded: list) -> Attempt:
+def _decode_attempt(encoded: list[Any]) -> Attempt:
     reason = _REASON_OF.get(encoded[1], encoded[1]) if len(encoded) > 1 else None
     digest = encoded[2] if len(encoded) > 2 else None
     return Attempt(word=encoded[0], accepted=reason is None, reason=reason, digest=digest)
@@ -168,14 +174,13 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     body = json.loads(text)
     score, combo, best_combo, longest = body["s"]
     started_at, deadline, completed_at = body["t"]
-    outcomes = {v: k for k, v in _OUTCOME.items()}
     history = [
         RoundRecord(
             round=number,
             prompt=puzzle[number - 1].prompt,
             forbidden=puzzle[number - 1].forbidden,
             attempts=[_decode_attempt(a) for a in attempts],
-            outcome=outcomes[outcome],
+            outcome=_OUTCOME_OF[outcome],
             points=points,
         )
         for number, (outcome, points, attempts) in enumerate(body["h"], start=1)
@@ -196,7 +201,7 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         started_at=started_at,
         deadline=deadline,
         completed_at=completed_at,
-        ended_by={v: k for k, v in _ENDED.items()}[body.get("e")],
+        ended_by=_ENDED_OF[body.get("e")],
     )
 
 
@@ -213,11 +218,12 @@ class DynamoStore:
 
     # Requests and DynamoDB's errors --------------------------------------------------------
 
-    def _request(self, operation: str, **kwargs: Any) -> dict:
+    def _request(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         """One DynamoDB request. A failed condition raises ConditionFailed, throttling Throttled
         (429); a cancelled transaction passes through to `_transact`; anything else is DataError."""
         try:
-            return getattr(self.client, operation)(**kwargs)
+            reply: dict[str, Any] = getattr(self.client, operation)(**kwargs)
+            return reply
         except ClientError as error:
             code = error.response.get("Error", {}).get("Code", "")
             if code in _THROTTLING:
@@ -228,11 +234,11 @@ class DynamoStore:
                 raise
             raise DataError(f"DynamoDB {operation} failed: {code}") from error
 
-    def _call(self, operation: str, **kwargs: Any) -> dict:
+    def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         """A request on the game's table."""
         return self._request(operation, TableName=self.table, **kwargs)
 
-    def _transact(self, items: list[dict]) -> list[str]:
+    def _transact(self, items: list[dict[str, Any]]) -> list[str]:
         """Run a transaction; returns [] on success, else each item's cancellation code when a
         condition failed ("ConditionalCheckFailed" at the items whose condition did not hold).
 
@@ -348,7 +354,7 @@ class DynamoStore:
         item = self._call("get_item", Key=_slot_key(player, scope), ConsistentRead=True).get("Item", {})
         return Slot(item.get("run_id", {}).get("S"), item.get("official_run_id", {}).get("S"))
 
-    def _run_item(self, run: Run, version: int) -> dict:
+    def _run_item(self, run: Run, version: int) -> dict[str, Any]:
         """The run's item: its compact form and version; a player's run while active also carries
         the `due` index keys (so the expiry job finds it by deadline); practice and guest runs
         carry their deletion time (official runs are kept)."""
@@ -397,7 +403,7 @@ class DynamoStore:
             raise ActiveRunExists(run.run_id)
         return Version(0)
 
-    def _versioned_put(self, run: Run, version: Version) -> dict:
+    def _versioned_put(self, run: Run, version: Version) -> dict[str, Any]:
         """A put of RUN at the next version that holds only if the stored run is still at VERSION:
         the optimistic lock every run write goes through."""
         return {
@@ -621,10 +627,10 @@ class DynamoStore:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 
-    def _batch_get(self, keys: list[dict], consistent: bool = False) -> list[dict]:
+    def _batch_get(self, keys: list[dict[str, Any]], consistent: bool = False) -> list[dict[str, Any]]:
         """BatchGetItem in chunks of 100, retrying unprocessed keys by the retry policy; keys
         still unprocessed after that are Throttled, never silently missing."""
-        found: list[dict] = []
+        found: list[dict[str, Any]] = []
         for start in range(0, len(keys), 100):
             pending = {self.table: {"Keys": keys[start : start + 100], "ConsistentRead": consistent}}
             for attempt in range(ATTEMPTS):

@@ -69,7 +69,7 @@ class Game:
 
     # The Daily -----------------------------------------------------------------------------
 
-    def daily_info(self) -> dict:
+    def daily_info(self) -> dict[str, object]:
         now = self.now()
         return {
             "date": daily_date(now).isoformat(),
@@ -262,14 +262,14 @@ class Game:
 
     # The scheduled jobs --------------------------------------------------------------------
 
-    def reset(self) -> dict:
+    def reset(self) -> dict[str, object]:
         """At 00:00 Central: store the new date's puzzle (players would otherwise make it on
         first use). Idempotent, and the Daily date never depends on it."""
         today = daily_date(self.now()).isoformat()
         self.daily_puzzle(today)
         return {"date": today}
 
-    def expire_due_runs(self) -> dict:
+    def expire_due_runs(self) -> dict[str, object]:
         """Every minute: complete each player run whose deadline has passed, through the same
         path as an answer, then move the store's watermark to the instant this pass began
         (every run with a deadline at or before it is now completed). A run the pass could not

@@ -15,7 +15,7 @@ from shared.wiring import game
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().expire_due_runs()
     logger.info("Expiry pass done", extra=summary)
     return summary

@@ -13,7 +13,7 @@ from shared.wiring import game
 @logger.inject_lambda_context(log_event=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().reset()
     logger.info("Reset done", extra=summary)
     return summary
