@@ -45,7 +45,7 @@ class Scheduler:
         self._lock = threading.Lock()  # one pass at a time, from the thread or the clock route
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="scheduler", daemon=True)
-        self._handlers: dict[str, Callable[[dict, Any], Any]] = {}
+        self._handlers: dict[str, Callable[[dict[str, Any], Any], Any]] = {}
 
     def start(self) -> None:
         self._thread.start()
