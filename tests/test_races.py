@@ -323,6 +323,21 @@ def test_12_concurrent_starts_across_the_daily_and_two_challenges_create_one_run
         assert len(runs_of(store, player)) == 3 and all(r.official for r in runs_of(store, player))
 
 
+def test_24_concurrent_challenge_creations_by_one_player_create_exactly_20(store):
+    for repetition in range(2):
+        game = game_on(store, 6, repetition + 1)
+        player = f"racer-q-{secrets.token_hex(4)}"
+
+        outcomes = race([partial(game.create_challenge, player, 5, 0)] * 24)
+
+        made = [o for o in outcomes if not isinstance(o, Exception)]
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert len(made) == 20 and all(store.get_challenge(c.challenge_id) == c for c in made)
+        assert len(refused) == 4 and all(
+            isinstance(o, GameError) and o.code == "too_many_challenges" for o in refused
+        )
+
+
 # (d) Display names -----------------------------------------------------------------------------
 
 
