@@ -432,9 +432,9 @@ class DynamoStore:
         codes = self._transact(items)
         if not codes:
             return
-        if "ConditionalCheckFailed" in codes[1:]:
-            raise OfficialTaken(run.run_id)
-        raise StaleRun(run.run_id)
+        if codes[0] == "ConditionalCheckFailed":
+            raise StaleRun(run.run_id)  # read again: the run may have completed meanwhile
+        raise OfficialTaken(run.run_id)
 
     def _official_writes(self, result: OfficialResult) -> list[dict]:
         shard = shard_of(result.player)
