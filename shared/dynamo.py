@@ -342,6 +342,8 @@ class DynamoStore:
         item = self._call("get_item", Key=_run_key(run_id), ConsistentRead=True).get("Item")
         if item is None:
             return None
+        if "run" not in item:  # written before the compact form: the whole run as JSON, puzzle included
+            return StoredRun(Run.model_validate_json(item["data"]["S"]), Version(int(item["version"]["N"])))
         text = item["run"]["S"]
         body = json.loads(text)
         scope = Scope.of(body["d"], body.get("c"))

@@ -72,6 +72,19 @@ def test_a_whole_run_item_stays_under_1_kb_even_with_three_long_attempts_in_ever
     assert item_size(stored_item(store, run.run_id)) < 1024
 
 
+def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):
+    old = run_for("p1", "run-old-format")
+    legacy = {"data": {"S": old.model_dump_json()[:-1] + ',"version":2}'}, "version": {"N": "2"}}
+    store.client.put_item(
+        TableName=store.table, Item={**{"pk": {"S": "RUN#run-old-format"}, "sk": {"S": "RUN"}}, **legacy}
+    )
+    found, version = store.get_run("run-old-format")
+    assert found == old and version == 2
+    answer(found, 1, 1, "timer", NOW, {"timer"})
+    store.save_run(found, version)
+    assert store.get_run("run-old-format").run == found
+
+
 # DynamoDB's errors, from a stubbed client ------------------------------------------------------
 
 
