@@ -13,6 +13,7 @@ from local.events import LambdaContext
 from shared import clock, wiring
 from shared.clock import parse_iso
 from shared.dynamo import DataError
+from shared.errors import Throttled
 from shared.puzzles import answers
 from shared.scope import Scope
 from shared.store import StaleRun
@@ -443,3 +444,21 @@ def test_a_storage_failure_that_is_no_conflict_is_a_logged_500_not_a_429(store, 
     assert "ValidationError" not in json.dumps(reply)
     logged = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]
     assert [r.exc_info[0] for r in logged] == [DataError], "logged with its trace"
+
+
+def test_an_expiry_pass_that_could_not_complete_a_run_holds_the_watermark_back(store, monkeypatch):
+    run = call("POST", "/daily/runs", user="ann")[1]
+    run_expiry_job()
+    before = store.completed_through()
+    clock.advance(240)
+
+    def throttled(stored_run, version):
+        raise Throttled("The game is busy; try again shortly")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "complete_run", throttled)
+        summary = run_expiry_job()
+    assert (summary["runs_completed"], summary["failed"]) == (0, 1)
+    assert store.completed_through() == before, "boards may not close on a pass that missed a run"
+    assert run_expiry_job()["runs_completed"] == 1  # the next pass completes it
+    assert store.completed_through() > parse_iso(run["deadline"])
