@@ -1,16 +1,24 @@
-"""DynamoDB requests per API call of the Daily (figures, no assertions): `make bench`.
+"""DynamoDB requests and capacity units per API call of the Daily (figures, no assertions): `make bench`.
 
 Every call goes through the real Lambda handler (functions/daily/handler.py) with an API Gateway
-v2 event, on in-process moto. A botocore `before-call.dynamodb` hook on the store's client
-counts the requests each call makes, by operation (a TransactWriteItems also shows how many
-items it wrote). A container's first call also reads the day's puzzle, and stores it when
-neither the reset job nor another container has: the first rows show that cold start; the rest
-run in a warm container.
+v2 event, on in-process moto. Hooks on the store's botocore client count the requests each call
+makes, by operation (a TransactWriteItems also shows how many items it wrote), and the capacity
+units DynamoDB would charge, computed from item sizes by DynamoDB's rules (moto does not meter):
+
+- a write: 1 WRU per started KB of the larger of the item before and after; twice that inside a
+  transaction (ConditionCheck included); plus, per GSI, 1 WRU to add or remove the item's index
+  entry (2 when its index key changes, 1 when only attributes projected into it change);
+- a read: 1 RRU per started 4 KB read strongly consistent, 0.5 eventually (a missing item costs
+  the minimum); a Query's items add up before rounding; transactional reads cost twice.
+
+A container's first call also reads the day's puzzle, and stores it when neither the reset job
+nor another container has: the first rows show that cold start; the rest run in a warm container.
 """
 
 import contextlib
 import io
 import json
+import math
 import os
 import warnings
 from collections import Counter
@@ -27,38 +35,150 @@ from local.events import LambdaContext, http_event  # noqa: E402
 from shared import clock, wiring  # noqa: E402
 from shared.constants import TIME_LIMIT_SECONDS  # noqa: E402
 from shared.puzzles import answers  # noqa: E402
-from shared.table import create_table_request  # noqa: E402
+from shared.table import INDEXES, create_table_request  # noqa: E402
+
+WRU_DOLLARS_PER_MILLION = 1.25  # on-demand, us-east-1 list price
+RRU_DOLLARS_PER_MILLION = 0.25
 
 COLUMNS = ["GetItem", "PutItem", "TransactWriteItems", "BatchGetItem", "Query", "UpdateItem", "DeleteItem"]
 
 
-class RequestCounter:
-    """Counts DynamoDB requests by operation, and the items of each TransactWriteItems."""
+def attribute_size(name: str, value: dict) -> int:
+    return len(name.encode()) + value_size(value)
 
-    def __init__(self) -> None:
+
+def value_size(value: dict) -> int:
+    """DynamoDB's size of one attribute value (numbers about one byte per two digits, plus one)."""
+    ((kind, inner),) = value.items()
+    if kind == "S":
+        return len(inner.encode())
+    if kind == "N":
+        return len(inner.lstrip("-").replace(".", "")) // 2 + 1
+    if kind == "B":
+        return len(inner)
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "L":
+        return 3 + sum(1 + value_size(v) for v in inner)
+    if kind == "M":
+        return 3 + sum(1 + attribute_size(k, v) for k, v in inner.items())
+    return sum(len(str(v)) for v in inner)  # sets
+
+
+def item_size(item: dict | None) -> int:
+    return sum(attribute_size(name, value) for name, value in (item or {}).items())
+
+
+def index_entry(item: dict | None, index: str) -> dict | None:
+    """The item's entry in a GSI (None when the item is not in it)."""
+    pk, sk, projection = INDEXES[index]
+    if not item or pk not in item or sk not in item:
+        return None
+    if projection == "ALL":
+        return item
+    return {name: item[name] for name in ("pk", "sk", pk, sk)}
+
+
+class Meter:
+    """Counts DynamoDB requests by operation and the capacity units DynamoDB would charge for them."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.peek = boto3.client("dynamodb")  # reads items around each write, unmetered
         self.operations: Counter[str] = Counter()
         self.transaction_items: list[int] = []
+        self.write_units = 0.0
+        self.index_units = 0.0  # the GSI share of the write units
+        self.read_units = 0.0
+        self._before: list[tuple[dict, dict | None, bool]] = []
+        self._consistent = self._batch_consistent = False
 
-    def __call__(self, model, params, **_: object) -> None:
+    def _item(self, key: dict) -> dict | None:
+        found = self.peek.get_item(TableName=self.table, Key=key, ConsistentRead=True)
+        return found.get("Item")
+
+    def before(self, params: dict, model, **_: object) -> None:
+        """Before a request: note the items it may write, as they are now."""
         self.operations[model.name] += 1
-        if model.name == "TransactWriteItems":
-            self.transaction_items.append(len(json.loads(params["body"])["TransactItems"]))
+        self._consistent = bool(params.get("ConsistentRead"))
+        writes: list[tuple[dict, bool]] = []  # (key, transactional)
+        if model.name == "PutItem":
+            writes.append(({"pk": params["Item"]["pk"], "sk": params["Item"]["sk"]}, False))
+        elif model.name in ("UpdateItem", "DeleteItem"):
+            writes.append((params["Key"], False))
+        elif model.name == "BatchGetItem":
+            self._batch_consistent = any(r.get("ConsistentRead") for r in params["RequestItems"].values())
+        elif model.name == "TransactWriteItems":
+            self.transaction_items.append(len(params["TransactItems"]))
+            for entry in params["TransactItems"]:
+                ((kind, body),) = entry.items()
+                key = {"pk": body["Item"]["pk"], "sk": body["Item"]["sk"]} if kind == "Put" else body["Key"]
+                writes.append((key, True))
+        self._before = [(key, self._item(key), transactional) for key, transactional in writes]
 
-    def take(self) -> tuple[Counter[str], list[int]]:
-        taken = (self.operations, self.transaction_items)
+    def after(self, parsed: dict, model, **_: object) -> None:
+        """After a request: charge its writes (items before and after, their index entries) and reads."""
+        for key, before, transactional in self._before:
+            after = self._item(key)
+            units = max(1, math.ceil(max(item_size(before), item_size(after)) / 1024))
+            self.write_units += units * (2 if transactional else 1)
+            for index in INDEXES:
+                old, new = index_entry(before, index), index_entry(after, index)
+                pk, sk, _ = INDEXES[index]
+                if old is None and new is None:
+                    continue
+                if old is None or new is None:
+                    self.index_units += math.ceil(item_size(new or old) / 1024)
+                elif (old[pk], old[sk]) != (new[pk], new[sk]):
+                    self.index_units += 2
+                elif old != new:
+                    self.index_units += math.ceil(item_size(new) / 1024)
+        self._before = []
+        if model.name == "GetItem":
+            self.read_units += _read_units([parsed.get("Item")], consistent=self._consistent)
+        elif model.name == "BatchGetItem":
+            for items in parsed.get("Responses", {}).values():
+                self.read_units += sum(
+                    _read_units([item], consistent=self._batch_consistent) for item in items
+                )
+        elif model.name == "Query":
+            self.read_units += _read_units(parsed.get("Items", []), consistent=False, summed=True)
+        elif model.name == "TransactGetItems":
+            self.read_units += 2 * sum(
+                _read_units([r.get("Item")], True) for r in parsed.get("Responses", [])
+            )
+
+    def take(self) -> tuple[Counter[str], list[int], float, float, float]:
+        """(operations, transaction sizes, write units with the GSIs', the GSIs' share, read units)."""
+        taken = (
+            self.operations,
+            self.transaction_items,
+            self.write_units + self.index_units,
+            self.index_units,
+            self.read_units,
+        )
         self.operations, self.transaction_items = Counter(), []
+        self.write_units = self.index_units = self.read_units = 0.0
         return taken
 
 
-counter = RequestCounter()
-rows: list[tuple[str, int | str, Counter[str], list[int]]] = []
+def _read_units(items: list, consistent: bool, summed: bool = False) -> float:
+    size = sum(item_size(item) for item in items) if summed else item_size(items[0] if items else None)
+    per_4kb = max(1, math.ceil(size / 4096))
+    return per_4kb * (1.0 if consistent else 0.5)
+
+
+meter: Meter  # made inside moto (main)
+rows: list[tuple[str, int | str, Counter[str], list[int], float, float, float]] = []
 
 
 def cold_container() -> None:
     """Forget what a container caches (the store's client, the Game and its puzzles)."""
     for cached in (wiring.store, wiring.game, wiring.boards):
         cached.cache_clear()
-    wiring.store().client.meta.events.register("before-call.dynamodb", counter)
+    events = wiring.store().client.meta.events
+    events.register("before-parameter-build.dynamodb", meter.before)
+    events.register("after-call.dynamodb", meter.after)
 
 
 def call(label: str | None, method: str, path: str, body=None, user: str | None = None) -> dict:
@@ -69,8 +189,7 @@ def call(label: str | None, method: str, path: str, body=None, user: str | None 
     with contextlib.redirect_stdout(io.StringIO()):  # the metrics' EMF lines
         reply = handler(event, LambdaContext(aws_request_id="bench"))
     if label is not None:
-        operations, transactions = counter.take()
-        rows.append((label, reply["statusCode"], operations, transactions))
+        rows.append((label, reply["statusCode"], *meter.take()))
     return json.loads(reply["body"]) if reply.get("body") else {}
 
 
@@ -93,7 +212,7 @@ def play_to_last_round(run: dict, user: str | None) -> dict:
             {"round": number, "attempt": 1, "word": word_for(run)},
             user,
         )["run"]
-    counter.take()
+    meter.take()
     return run
 
 
@@ -104,8 +223,7 @@ def whole_run(label: str, user: str | None) -> None:
     for number in range(1, 11):
         path = runs_path(run, user is None) + "/answers"
         run = call(None, "POST", path, {"round": number, "attempt": 1, "word": word_for(run)}, user)["run"]
-    operations, transactions = counter.take()
-    rows.append((label, run["status"], operations, transactions))
+    rows.append((label, run["status"], *meter.take()))
 
 
 def scenarios() -> None:
@@ -149,7 +267,7 @@ def scenarios() -> None:
         run = call(None, "POST", answers_path, {"round": number, "attempt": 1, "word": word_for(run)}, "ana")[
             "run"
         ]
-    counter.take()
+    meter.take()
     last = {"round": 10, "attempt": 1, "word": word_for(run)}
     call("answer completing the run (official)", "POST", answers_path, last, "ana")
     call("answer completing it, repeated (replay)", "POST", answers_path, last, "ana")
@@ -164,7 +282,7 @@ def scenarios() -> None:
     call("answer completing a guest run", "POST", runs_path(guest, True) + "/answers", last)
 
     expiring = call(None, "POST", "/daily/runs", user="bo")
-    counter.take()
+    meter.take()
     clock.advance(TIME_LIMIT_SECONDS + 1)
     call("GET /runs/{id} after its time limit (expires)", "GET", runs_path(expiring, False), user="bo")
     clock.reset()
@@ -174,14 +292,15 @@ def scenarios() -> None:
 
 
 def print_table() -> None:
-    shown = [c for c in COLUMNS if any(ops[c] for _, _, ops, _ in rows)]
-    others = sorted({op for _, _, ops, _ in rows for op in ops} - set(COLUMNS))
-    header = ["call", "status", *shown, *others, "tx items", "requests"]
+    shown = [c for c in COLUMNS if any(row[2][c] for row in rows)]
+    others = sorted({op for row in rows for op in row[2]} - set(COLUMNS))
+    header = ["call", "status", *shown, *others, "tx items", "requests", "WRU", "of which GSI", "RRU"]
     table = []
-    for label, status, ops, transactions in rows:
+    for label, status, ops, transactions, wru, gsi, rru in rows:
         items = "+".join(str(n) for n in transactions) if transactions else "-"
         counts = [str(ops[c]) if ops[c] else "." for c in shown + others]
-        table.append([label, str(status), *counts, items, str(sum(ops.values()))])
+        units = [f"{wru:g}", f"{gsi:g}", f"{rru:g}"]
+        table.append([label, str(status), *counts, items, str(sum(ops.values())), *units])
     widths = [max(len(line[i]) for line in [header, *table]) for i in range(len(header))]
     print("DynamoDB requests per API call (in-process moto, through functions/daily/handler.py)")
     print()
@@ -194,6 +313,15 @@ def print_table() -> None:
         )
     print()
     print("tx items: the number of items in each TransactWriteItems. A whole run's status is the run's.")
+    print("WRU/RRU: write and read request units DynamoDB on-demand would charge (GSI writes included).")
+    print()
+    for label, _, ops, _, wru, gsi, rru in rows:
+        if label.startswith("whole run"):
+            dollars = wru * WRU_DOLLARS_PER_MILLION + rru * RRU_DOLLARS_PER_MILLION
+            print(
+                f"{label}: {sum(ops.values())} requests, {wru:g} WRU ({gsi:g} of them GSI writes)"
+                f" + {rru:g} RRU = ${dollars:.2f} per million runs at list prices"
+            )
 
 
 def run_item_sizes() -> tuple[int, int]:
@@ -206,21 +334,21 @@ def run_item_sizes() -> tuple[int, int]:
     call(
         None, "POST", runs_path(done, True) + "/answers", {"round": 10, "attempt": 1, "word": word_for(done)}
     )
-    counter.take()
+    meter.take()
     sizes = []
     for run in (fresh, done):
         item = client.get_item(TableName=table, Key={"pk": {"S": f"RUN#{run['run_id']}"}, "sk": {"S": "RUN"}})
-        sizes.append(
-            sum(len(name) + len(str(next(iter(value.values())))) for name, value in item["Item"].items())
-        )
-    counter.take()
+        sizes.append(item_size(item["Item"]))
+    meter.take()
     return sizes[0], sizes[1]
 
 
 def main() -> None:
     warnings.filterwarnings("ignore", message="No application metrics to publish")
+    global meter
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
+        meter = Meter(os.environ["TABLE_NAME"])
         scenarios()
         fresh, done = run_item_sizes()
     print_table()

@@ -2,7 +2,8 @@
 
 Each request becomes the API Gateway v2 event of its route (local/events.py) and goes to that
 function's `handler(event, context)` in this process, after the local JWT check (local/auth.py).
-The table lives in the embedded store (local/store.py). Local-only extras, never deployed:
+The table lives in the embedded store (local/store.py); the scheduled jobs run on the game clock
+(local/scheduler.py). Local-only extras, never deployed:
 the web client at `/` (web/), `POST /local/login`, and `POST /local/clock` when LOCAL_CLOCK_CONTROL=1.
 
 Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd), PUZZLE_SEED
@@ -33,6 +34,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from local import auth
 from local.events import LambdaContext, http_event
+from local.scheduler import Scheduler
 from local.store import LocalStore
 from shared import clock
 from shared.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
@@ -86,6 +88,7 @@ class LocalServer(ThreadingHTTPServer):
         self.issuer = f"http://127.0.0.1:{port}/local"
         self.clock_control = clock_control
         self.store: LocalStore | None = None
+        self.scheduler: Scheduler | None = None
         # A Lambda instance handles one event at a time, and Powertools keeps the current event
         # on a module-level resolver, so each function serves one request at a time here too.
         self.function_locks = {function: threading.Lock() for function in HANDLERS}
@@ -243,6 +246,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             clock.advance(seconds)
         except OverflowError:
             raise HttpError(400, "bad_request", "advance_seconds is out of range") from None
+        if self.server.scheduler:
+            self.server.scheduler.run_due()  # the jobs the jump made due, before the reply
         return _json(200, {"advanced": seconds})
 
     def _respond(self, status: int, headers: Headers, body: bytes) -> None:
@@ -346,6 +351,8 @@ def main() -> int:
         server.server_close()
         return 1
     server.store = store
+    server.scheduler = Scheduler()
+    server.scheduler.start()
 
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     kind = f"embedded, {loaded} items loaded" if store.embedded else "external"
@@ -357,6 +364,7 @@ def main() -> int:
         pass
 
     print("wordsqd: stopping", file=sys.stderr)
+    server.scheduler.stop()
     server.shutdown()
     server.finish_requests()
     server.server_close()

@@ -20,6 +20,7 @@ PROMPT_REST_DAYS = 60  # no prompt is used again within 60 days of its last use
 TIME_LIMIT_SECONDS = 180
 ATTEMPTS_PER_ROUND = 3
 GUEST_RUN_TTL_SECONDS = 2 * 24 * 3600
+PRACTICE_RUN_TTL_SECONDS = 30 * 24 * 3600  # a player's practice runs; official ones are kept
 
 # §3 scoring
 POINTS_PER_LETTER = 10
@@ -35,6 +36,7 @@ CHALLENGE_MAX_FORBIDDEN_ROUNDS = 3
 CHALLENGE_DEFAULT_ROUNDS = 10
 CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS = 3
 CHALLENGE_OPEN_DAYS = 7
+CHALLENGES_PER_PLAYER_PER_DATE = 20  # the 21st of one Daily date is 429 too_many_challenges
 
 # §4 boards
 BOARD_PAGE_DEFAULT = 50

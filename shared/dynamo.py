@@ -1,15 +1,21 @@
 """The Store on DynamoDB: one table (shared/table.py), items and keys described in docs/data-model.md.
 
 Requests per API call are kept small on purpose: an answer is one GetItem and one PutItem
-(a TransactWriteItems instead when it completes the run). DynamoDB's conditional-check
-failures, transaction cancellations and throttling become the domain errors of shared/store.py.
+(a TransactWriteItems instead when it completes the run), and a run item stays under 1 KB (it
+references its puzzle instead of holding it, and keeps its history compact), so each write costs
+one write unit. DynamoDB's errors become the domain's by one rule: a failed condition is a
+conflict (StaleRun, ActiveRunExists, OfficialTaken, QuotaExceeded, NameTaken), throttling is
+Throttled (429), a transaction collision is retried by shared/retry.py's policy, and anything
+else is DataError, which the API logs and answers 500.
 """
 
+import contextlib
+import hashlib
 import json
-import random
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from typing import Any, Literal
 
 import boto3
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
@@ -17,17 +23,29 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from shared.boards import BOARD_SHARDS, rank_key, shard_of
-from shared.clock import parse_iso
-from shared.constants import GUEST_RUN_TTL_SECONDS
+from shared.clock import iso, parse_iso
+from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
 from shared.puzzles import Round
-from shared.runs import Run
-from shared.store import ActiveRunExists, Challenge, NameTaken, OfficialResult, OfficialTaken, StaleRun
+from shared.retry import ATTEMPTS, Exhausted, pause, retry
+from shared.runs import Attempt, Outcome, RoundRecord, Run
+from shared.scope import Scope
+from shared.store import (
+    ActiveRunExists,
+    Challenge,
+    NameTaken,
+    OfficialResult,
+    OfficialTaken,
+    QuotaExceeded,
+    Slot,
+    StaleRun,
+    StoredRun,
+    Version,
+)
 
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
-_TRANSACTION_TRIES = 4
 # Error codes of a throttled request, and the cancellation-reason codes of a throttled transaction.
 _THROTTLING = {
     "ProvisionedThroughputExceededException",
@@ -36,6 +54,25 @@ _THROTTLING = {
     "ProvisionedThroughputExceeded",
     "ThrottlingError",
 }
+# The `due` index (players' active runs by deadline) is spread over this many partitions: at the
+# rush every run starts and completes within minutes, and each start and completion writes the
+# index once (docs/data-model.md has the writes/s per partition).
+DUE_SHARDS = 64
+# A player's slot in a scope matters only while the scope takes runs: a Daily date for a day, a
+# challenge for 7 days after it is created. It is deleted a while after that.
+SLOT_TTL_SECONDS = 8 * 24 * 3600
+CHALLENGE_QUOTA_TTL_SECONDS = 2 * 24 * 3600
+_WATERMARK_KEY = ("JOB#EXPIRY", "WATERMARK")
+
+
+class ConditionFailed(Exception):
+    """A conditional write's condition did not hold (DynamoDB's ConditionalCheckFailedException)."""
+
+
+class DataError(RuntimeError):
+    """DynamoDB refused a request for a reason that is neither a failed condition nor throttling
+    (a malformed request, a transaction cancelled for a ValidationError or without reasons): a bug
+    or an outage. Never retried; the API logs it and answers 500."""
 
 
 def _item(**attributes: Any) -> dict[str, Any]:
@@ -50,191 +87,357 @@ def _key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
 
 
+def scope_key(scope: Scope) -> str:
+    """A scope as the table's keys write it: `DAILY#<date>` or `CHALLENGE#<id>`."""
+    return f"{scope.kind.upper()}#{scope.id}"
+
+
 def _run_key(run_id: str) -> dict[str, Any]:
     return _key(f"RUN#{run_id}", "RUN")
 
 
-def _active_slot(player: str) -> dict[str, Any]:
-    """The player's one active-run slot: a player has at most one active run at a time."""
-    return _key(f"PLAYER#{player}", "ACTIVE")
+def _slot_key(player: str, scope: Scope) -> dict[str, Any]:
+    """The player's slot in one scope: their latest run of it and their official run of it."""
+    return _key(f"PLAYER#{player}", f"SLOT#{scope_key(scope)}")
 
 
-def _active_partition(date: str, shard: int) -> str:
-    return f"ACTIVE#{date}#{shard}"
+def _puzzle_key(scope: Scope) -> dict[str, Any]:
+    if scope.kind == "challenge":
+        return _challenge_key(scope.id)
+    return _key(f"PUZZLE#{scope_key(scope)}", "PUZZLE")
+
+
+def _challenge_key(challenge_id: str) -> dict[str, Any]:
+    return _key(f"CHALLENGE#{challenge_id}", "CHALLENGE")
+
+
+def _shard(key: str, shards: int) -> int:
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") % shards
+
+
+def _epoch(instant: str, seconds: int) -> int:
+    return int(parse_iso(instant).timestamp()) + seconds
+
+
+# The run item's compact form: the puzzle is referenced (by the run's scope), not copied; a round
+# is [outcome, points, attempts] (its prompt is the puzzle's); an accepted attempt is [word], a
+# rejected one [word, reason], one cut for length [word, reason, digest].
+_KIND = {"daily": "d", "challenge": "c"}
+_OUTCOME: dict[Outcome | None, str | None] = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
+_OUTCOME_OF = {code: outcome for outcome, code in _OUTCOME.items()}
+_ENDED: dict[Literal["finished", "expired"] | None, str | None] = {
+    "finished": "f",
+    "expired": "x",
+    None: None,
+}
+_ENDED_OF = {code: ended for ended, code in _ENDED.items()}
+_REASON = {
+    "empty": "e",
+    "too_long": "l",
+    "not_letters": "c",
+    "letter_order": "o",
+    "forbidden_letter": "f",
+    "not_a_word": "w",
+    "already_used": "u",
+}  # a reason not listed here is stored as it is
+_REASON_OF = {v: k for k, v in _REASON.items()}
+
+
+def _encode_run(run: Run) -> str:
+    body: dict[str, Any] = {
+        "k": _KIND[run.kind],
+        "d": run.date,
+        "c": run.challenge_id,
+        "p": run.player,
+        "o": int(run.official),
+        "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
+        "t": [run.started_at, run.deadline, run.completed_at],
+        "e": _ENDED[run.ended_by],
+        "h": [[_OUTCOME[r.outcome], r.points, [_encode_attempt(a) for a in r.attempts]] for r in run.history],
+    }
+    return json.dumps({k: v for k, v in body.items() if v is not None}, separators=(",", ":"))
+
+
+def _encode_attempt(attempt: Attempt) -> list[Any]:
+    reason = _REASON.get(attempt.reason, attempt.reason) if attempt.reason else None
+    if attempt.digest:
+        return [attempt.word, reason, attempt.digest]
+    return [attempt.word, reason] if reason else [attempt.word]
+
+
+def _decode_attempt(encoded: list[Any]) -> Attempt:
+    reason = _REASON_OF.get(encoded[1], encoded[1]) if len(encoded) > 1 else None
+    digest = encoded[2] if len(encoded) > 2 else None
+    return Attempt(word=encoded[0], accepted=reason is None, reason=reason, digest=digest)
+
+
+def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
+    body = json.loads(text)
+    score, combo, best_combo, longest = body["s"]
+    started_at, deadline, completed_at = body["t"]
+    history = [
+        RoundRecord(
+            round=number,
+            prompt=puzzle[number - 1].prompt,
+            forbidden=puzzle[number - 1].forbidden,
+            attempts=[_decode_attempt(a) for a in attempts],
+            outcome=_OUTCOME_OF[outcome],
+            points=points,
+        )
+        for number, (outcome, points, attempts) in enumerate(body["h"], start=1)
+    ]
+    return Run(
+        run_id=run_id,
+        kind="daily" if body["k"] == "d" else "challenge",
+        date=body["d"],
+        challenge_id=body.get("c"),
+        player=body.get("p"),
+        official=bool(body["o"]),
+        puzzle=puzzle,
+        history=history,
+        score=score,
+        combo=combo,
+        best_combo=best_combo,
+        longest_word_length=longest,
+        started_at=started_at,
+        deadline=deadline,
+        completed_at=completed_at,
+        ended_by=_ENDED_OF[body.get("e")],
+    )
 
 
 class DynamoStore:
     """The Store on one DynamoDB table."""
 
-    def __init__(self, table_name: str, client: Any = None):
+    def __init__(self, table_name: str, client: Any = None, sleep: Callable[[float], None] = time.sleep):
         self.table = table_name
         self.client = client or boto3.client(
             "dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 3})
         )
+        self.sleep = sleep  # the retry policy's pauses
+        self._puzzles: dict[Scope, list[Round]] = {}  # a stored puzzle never changes
+
+    # Requests and DynamoDB's errors --------------------------------------------------------
 
     def _request(self, operation: str, **kwargs: Any) -> dict[str, Any]:
-        """One DynamoDB request; throttling becomes Throttled (429), other errors pass through."""
+        """One DynamoDB request. A failed condition raises ConditionFailed, throttling Throttled
+        (429); a cancelled transaction passes through to `_transact`; anything else is DataError."""
         try:
             reply: dict[str, Any] = getattr(self.client, operation)(**kwargs)
             return reply
         except ClientError as error:
-            if error.response["Error"]["Code"] in _THROTTLING:
+            code = error.response.get("Error", {}).get("Code", "")
+            if code in _THROTTLING:
                 raise Throttled("The game is busy; try again shortly") from error
-            raise
+            if code == "ConditionalCheckFailedException":
+                raise ConditionFailed(operation) from error
+            if code == "TransactionCanceledException":
+                raise
+            raise DataError(f"DynamoDB {operation} failed: {code}") from error
 
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         """A request on the game's table."""
         return self._request(operation, TableName=self.table, **kwargs)
 
     def _transact(self, items: list[dict[str, Any]]) -> list[str]:
-        """Run a transaction; returns [] on success, else each item's cancellation code.
+        """Run a transaction; returns [] on success, else each item's cancellation code when a
+        condition failed ("ConditionalCheckFailed" at the items whose condition did not hold).
 
-        A transaction that collides with another on the same item (the rank counters at the
-        midnight rush) is cancelled with TransactionConflict: it is tried again after a short
-        random pause, and only a lasting conflict becomes Throttled (429)."""
+        A transaction that collides with another on the same item is cancelled with
+        TransactionConflict: it is tried again by the retry policy, and a lasting conflict is
+        Throttled (429), as is throttling. A cancellation for any other reason (ValidationError,
+        or no reasons at all) is DataError: retrying would not help, and it is no conflict."""
         for entry in items:
             next(iter(entry.values()))["TableName"] = self.table
-        for attempt in range(_TRANSACTION_TRIES):
+
+        def once() -> list[str]:
             try:
                 self._request("transact_write_items", TransactItems=items)
                 return []
             except ClientError as error:
-                if error.response["Error"]["Code"] != "TransactionCanceledException":
-                    raise
-                codes = [r.get("Code", "None") for r in error.response.get("CancellationReasons") or []]
-                if "ConditionalCheckFailed" in codes or not codes:
-                    return codes or ["ConditionalCheckFailed"]
-                if any(c in _THROTTLING for c in codes) or attempt == _TRANSACTION_TRIES - 1:
+                reasons = error.response.get("CancellationReasons") or []
+                codes = [reason.get("Code") or "None" for reason in reasons]
+                if any(code in _THROTTLING for code in codes):
                     raise Throttled("The game is busy; try again shortly") from error
-                time.sleep(random.uniform(0.01, 0.04) * 2**attempt)
-        raise AssertionError("unreachable")
+                understood = {"None", "ConditionalCheckFailed", "TransactionConflict"}
+                if "ConditionalCheckFailed" in codes and set(codes) <= understood:
+                    return codes
+                if "TransactionConflict" in codes and set(codes) <= understood:
+                    raise _Collided() from error
+                raise DataError(f"Transaction cancelled: {codes or 'no reasons given'}") from error
+
+        try:
+            return retry(once, _Collided, sleep=self.sleep)
+        except Exhausted as error:
+            raise Throttled("The game is busy; try again shortly") from error
 
     # Puzzles and challenges ---------------------------------------------------------------
 
-    def get_puzzle(self, scope: str) -> list[Round] | None:
-        item = self._call("get_item", Key=_key(f"PUZZLE#{scope}", "PUZZLE")).get("Item")
-        return [Round(*r) for r in json.loads(item["rounds"]["S"])] if item else None
+    def get_puzzle(self, scope: Scope) -> list[Round] | None:
+        if scope not in self._puzzles:
+            item = self._call("get_item", Key=_puzzle_key(scope)).get("Item")
+            if item is None:
+                return None
+            if scope.kind == "challenge":
+                self._puzzles[scope] = Challenge.model_validate_json(item["data"]["S"]).puzzle
+            else:
+                self._puzzles[scope] = [Round(*r) for r in json.loads(item["rounds"]["S"])]
+        return self._puzzles[scope]
 
-    def put_puzzle(self, scope: str, puzzle: list[Round]) -> list[Round]:
+    def put_puzzle(self, scope: Scope, puzzle: list[Round]) -> list[Round]:
         """Store the puzzle unless one is there already; either way return the stored one."""
         try:
             self._call(
                 "put_item",
-                Item={**_key(f"PUZZLE#{scope}", "PUZZLE"), **_item(rounds=json.dumps(puzzle))},
+                Item={**_puzzle_key(scope), **_item(rounds=json.dumps(puzzle))},
                 ConditionExpression="attribute_not_exists(pk)",
             )
             return puzzle
-        except ClientError as error:
-            if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise
+        except ConditionFailed:
             return self.get_puzzle(scope) or puzzle
 
     def get_challenge(self, challenge_id: str) -> Challenge | None:
-        item = self._call("get_item", Key=_key(f"CHALLENGE#{challenge_id}", "CHALLENGE")).get("Item")
+        item = self._call("get_item", Key=_challenge_key(challenge_id)).get("Item")
         return Challenge.model_validate_json(item["data"]["S"]) if item else None
 
-    def put_challenge(self, challenge: Challenge) -> None:
-        self._call(
-            "put_item",
-            Item={
-                **_key(f"CHALLENGE#{challenge.challenge_id}", "CHALLENGE"),
-                **_item(data=challenge.model_dump_json()),
-            },
-            ConditionExpression="attribute_not_exists(pk)",
+    def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
+        """Put the challenge and add one to its creator's count for DAY (a per-player-per-date item
+        deleted two days on), conditional on the count being under QUOTA, in one transaction."""
+        counter = _key(f"PLAYER#{challenge.creator}", f"CHALLENGES#{day}")
+        expires = int(
+            (datetime.fromisoformat(day) + timedelta(seconds=CHALLENGE_QUOTA_TTL_SECONDS)).timestamp()
         )
+        codes = self._transact(
+            [
+                {
+                    "Put": {
+                        "Item": {
+                            **_challenge_key(challenge.challenge_id),
+                            **_item(data=challenge.model_dump_json()),
+                        },
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+                {
+                    "Update": {
+                        "Key": counter,
+                        "UpdateExpression": "ADD created :one SET expires_at = :ttl",
+                        "ConditionExpression": "attribute_not_exists(created) OR created < :quota",
+                        "ExpressionAttributeValues": {
+                            ":one": {"N": "1"},
+                            ":quota": {"N": str(quota)},
+                            ":ttl": {"N": str(expires)},
+                        },
+                    }
+                },
+            ]
+        )
+        if codes[1:2] == ["ConditionalCheckFailed"]:
+            raise QuotaExceeded(challenge.creator)
+        if codes:
+            raise DataError("A challenge id was drawn twice")
 
     # Runs ----------------------------------------------------------------------------------
 
-    def get_run(self, run_id: str) -> Run | None:
+    def get_run(self, run_id: str) -> StoredRun | None:
         item = self._call("get_item", Key=_run_key(run_id), ConsistentRead=True).get("Item")
-        return Run.model_validate_json(item["data"]["S"]) if item else None
+        if item is None:
+            return None
+        if "run" not in item:  # written before the compact form: the whole run as JSON, puzzle included
+            return StoredRun(Run.model_validate_json(item["data"]["S"]), Version(int(item["version"]["N"])))
+        text = item["run"]["S"]
+        body = json.loads(text)
+        scope = Scope.of(body["d"], body.get("c"))
+        puzzle = self.get_puzzle(scope)
+        if puzzle is None:
+            raise DataError(f"The puzzle of run {run_id} is missing")
+        return StoredRun(_decode_run(run_id, text, puzzle), Version(int(item["version"]["N"])))
 
-    def player_status(self, player: str, scope: str) -> tuple[str | None, bool]:
-        """(the player's active run id or None, whether they have an official result for SCOPE)."""
-        keys = [_active_slot(player), _key(f"PLAYER#{player}", f"OFFICIAL#{scope}")]
-        found = self._batch_get(keys, consistent=True)
-        active = next((i["run_id"]["S"] for i in found if i["sk"]["S"] == "ACTIVE"), None)
-        official = any(i["sk"]["S"].startswith("OFFICIAL#") for i in found)
-        return active, official
+    def slot(self, player: str, scope: Scope) -> Slot:
+        item = self._call("get_item", Key=_slot_key(player, scope), ConsistentRead=True).get("Item", {})
+        return Slot(item.get("run_id", {}).get("S"), item.get("official_run_id", {}).get("S"))
 
-    def _run_item(self, run: Run) -> dict[str, Any]:
-        attributes: dict[str, Any] = {"data": run.model_dump_json(), "version": run.version}
-        # Only a player's run needs the reset job (its completion may be an official score); a
-        # guest run that expired untouched completes when next read, or is deleted by TTL.
+    def _run_item(self, run: Run, version: int) -> dict[str, Any]:
+        """The run's item: its compact form and version; a player's run while active also carries
+        the `due` index keys (so the expiry job finds it by deadline); practice and guest runs
+        carry their deletion time (official runs are kept)."""
+        attributes: dict[str, Any] = {"run": _encode_run(run), "version": version}
         if run.player is not None and not run.completed:
-            attributes["active_pk"] = _active_partition(run.date, shard_of(run.run_id))
-            attributes["active_sk"] = f"{run.deadline}#{run.run_id}"
+            attributes["due_pk"] = f"DUE#{_shard(run.run_id, DUE_SHARDS)}"
+            attributes["due_sk"] = f"{run.deadline}#{run.run_id}"
         if run.player is None:
-            started = int(parse_iso(run.started_at).timestamp())
-            attributes["expires_at"] = started + GUEST_RUN_TTL_SECONDS
+            attributes["expires_at"] = _epoch(run.started_at, GUEST_RUN_TTL_SECONDS)
+        elif not run.official:
+            attributes["expires_at"] = _epoch(run.started_at, PRACTICE_RUN_TTL_SECONDS)
         return {**_run_key(run.run_id), **_item(**attributes)}
 
-    def create_run(self, run: Run) -> None:
-        """Store a new run; a player's run also takes the player's one active-run slot."""
-        run_put = {"Put": {"Item": self._run_item(run), "ConditionExpression": "attribute_not_exists(pk)"}}
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
+        """Store a new run. A player's run also takes the player's slot in its scope in the same
+        transaction, on the conditions the port describes (shared/store.py)."""
+        run_put = {"Put": {"Item": self._run_item(run, 0), "ConditionExpression": "attribute_not_exists(pk)"}}
         if run.player is None:
             self._call("put_item", **run_put["Put"])
-            return
-        slot = _active_slot(run.player)
-        slot_put = {
-            "Put": {
-                "Item": {**slot, **_item(run_id=run.run_id)},
-                "ConditionExpression": "attribute_not_exists(pk)",
+            return Version(0)
+        values = {
+            ":r": {"S": run.run_id},
+            ":ttl": {"N": str(_epoch(run.started_at, SLOT_TTL_SECONDS))},
+        }
+        free = "attribute_not_exists(run_id)"
+        if replacing:
+            free = "(attribute_not_exists(run_id) OR run_id = :replacing)"
+            values[":replacing"] = {"S": replacing}
+        if run.official:
+            update = "SET run_id = :r, official_run_id = :r, expires_at = :ttl"
+            decided = "attribute_not_exists(official_run_id)"
+            if replacing:
+                decided = "(attribute_not_exists(official_run_id) OR official_run_id = :replacing)"
+        else:
+            update = "SET run_id = :r, expires_at = :ttl"
+            decided = "attribute_exists(official_run_id)"
+        slot_update = {
+            "Update": {
+                "Key": _slot_key(run.player, run.scope),
+                "UpdateExpression": update,
+                "ConditionExpression": f"{free} AND {decided}",
+                "ExpressionAttributeValues": values,
             }
         }
-        if self._transact([run_put, slot_put]):
-            active, _ = self.player_status(run.player, run.scope)
-            raise ActiveRunExists(active or "")
+        if self._transact([run_put, slot_update]):
+            raise ActiveRunExists(run.run_id)
+        return Version(0)
 
-    def _versioned_put(self, run: Run) -> dict[str, Any]:
-        """A put of RUN (its version moved on by one) that holds only if the stored run still has
-        the version that was read: the optimistic lock every run write goes through."""
-        expected = run.version
-        run.version += 1
+    def _versioned_put(self, run: Run, version: Version) -> dict[str, Any]:
+        """A put of RUN at the next version that holds only if the stored run is still at VERSION:
+        the optimistic lock every run write goes through."""
         return {
-            "Item": self._run_item(run),
+            "Item": self._run_item(run, version + 1),
             "ConditionExpression": "version = :v",
-            "ExpressionAttributeValues": {":v": {"N": str(expected)}},
+            "ExpressionAttributeValues": {":v": {"N": str(version)}},
         }
 
-    def save_run(self, run: Run) -> None:
-        """Write the run if nobody else changed it since it was read. Raises StaleRun."""
-        put = self._versioned_put(run)
+    def save_run(self, run: Run, version: Version) -> Version:
         try:
-            self._call("put_item", **put)
-        except ClientError as error:
-            run.version -= 1
-            if error.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                raise StaleRun(run.run_id) from error
-            raise
+            self._call("put_item", **self._versioned_put(run, version))
+        except ConditionFailed as error:
+            raise StaleRun(run.run_id) from error
+        return Version(version + 1)
 
-    def complete_run(self, run: Run, official: OfficialResult | None) -> None:
-        """Write a completed run, free the player's active slot and, if OFFICIAL is given, record
-        it and count it for ranks, all in one transaction. Raises StaleRun or OfficialTaken."""
-        if run.player is None:  # a guest run has no slot and no score to record: one put
-            self.save_run(run)
+    def complete_run(self, run: Run, version: Version) -> None:
+        """Write the completed run and, if it is official, record its official result, in one
+        transaction; any other run is one conditional put (its slot needs no write)."""
+        if run.player is None or not run.official:
+            self.save_run(run, version)
             return
-        items: list[dict[str, Any]] = [
-            {"Put": self._versioned_put(run)},
-            {
-                "Delete": {
-                    "Key": _active_slot(run.player),
-                    "ConditionExpression": "attribute_not_exists(pk) OR run_id = :r",
-                    "ExpressionAttributeValues": {":r": {"S": run.run_id}},
-                }
-            },
+        items = [
+            {"Put": self._versioned_put(run, version)},
+            *self._official_writes(OfficialResult.of_run(run, scope_key(run.scope))),
         ]
-        if official is not None:
-            items.extend(self._official_writes(official))
         codes = self._transact(items)
         if not codes:
             return
-        run.version -= 1
         if codes[0] == "ConditionalCheckFailed":
-            raise StaleRun(run.run_id)
-        if official is not None and "ConditionalCheckFailed" in codes[2:]:
-            raise OfficialTaken(run.run_id)
-        raise StaleRun(run.run_id)
+            raise StaleRun(run.run_id)  # read again: the run may have completed meanwhile
+        raise OfficialTaken(run.run_id)
 
     def _official_writes(self, result: OfficialResult) -> list[dict[str, Any]]:
         shard = shard_of(result.player)
@@ -275,13 +478,20 @@ class DynamoStore:
             },
         ]
 
-    def active_run_ids(self, date: str) -> Iterator[str]:
-        """Ids of runs started on DATE that are still marked active, shard by shard."""
-        for shard in range(BOARD_SHARDS):
+    # The expiry job ------------------------------------------------------------------------
+
+    def due_runs(self, now: datetime) -> Iterator[str]:
+        """Players' active runs with a deadline at or before NOW, shard by shard, from the sparse
+        `due` index (a run leaves it when it completes). The index is eventually consistent: a
+        run that has just completed may still be listed (its consistent read then shows it
+        completed), and one just started is not yet due."""
+        # `<deadline>#<run id>` sorts before `<now>$` exactly when the deadline is at or before now.
+        bound = iso(now) + "$"
+        for shard in range(DUE_SHARDS):
             kwargs: dict[str, Any] = {
-                "IndexName": "active",
-                "KeyConditionExpression": "active_pk = :p",
-                "ExpressionAttributeValues": {":p": {"S": _active_partition(date, shard)}},
+                "IndexName": "due",
+                "KeyConditionExpression": "due_pk = :p AND due_sk < :b",
+                "ExpressionAttributeValues": {":p": {"S": f"DUE#{shard}"}, ":b": {"S": bound}},
             }
             while True:
                 page = self._call("query", **kwargs)
@@ -290,6 +500,19 @@ class DynamoStore:
                 if "LastEvaluatedKey" not in page:
                     break
                 kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def completed_through(self) -> datetime | None:
+        item = self._call("get_item", Key=_key(*_WATERMARK_KEY), ConsistentRead=True).get("Item")
+        return parse_iso(item["completed_through"]["S"]) if item else None
+
+    def mark_completed_through(self, instant: datetime) -> None:
+        with contextlib.suppress(ConditionFailed):  # a later pass got there first
+            self._call(
+                "put_item",
+                Item={**_key(*_WATERMARK_KEY), **_item(completed_through=iso(instant))},
+                ConditionExpression="attribute_not_exists(pk) OR completed_through < :t",
+                ExpressionAttributeValues={":t": {"S": iso(instant)}},
+            )
 
     # Boards and history --------------------------------------------------------------------
 
@@ -428,18 +651,23 @@ class DynamoStore:
         raise Throttled("Your profile is busy; try again")
 
     def _batch_get(self, keys: list[dict[str, Any]], consistent: bool = False) -> list[dict[str, Any]]:
-        """BatchGetItem in chunks of 100, retrying unprocessed keys with a short backoff; keys
+        """BatchGetItem in chunks of 100, retrying unprocessed keys by the retry policy; keys
         still unprocessed after that are Throttled, never silently missing."""
         found: list[dict[str, Any]] = []
         for start in range(0, len(keys), 100):
             pending = {self.table: {"Keys": keys[start : start + 100], "ConsistentRead": consistent}}
-            for attempt in range(5):
+            for attempt in range(ATTEMPTS):
                 reply = self._request("batch_get_item", RequestItems=pending)
                 found.extend(reply["Responses"].get(self.table, []))
                 pending = reply.get("UnprocessedKeys") or {}
                 if not pending:
                     break
-                time.sleep(0.05 * 2**attempt)
+                if attempt < ATTEMPTS - 1:
+                    self.sleep(pause(attempt))
             if pending:
                 raise Throttled("The game is busy; try again shortly")
         return found
+
+
+class _Collided(Exception):
+    """A transaction was cancelled by TransactionConflict: tried again."""

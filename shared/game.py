@@ -5,15 +5,17 @@ rules of shared/runs.py, and writes the result back with conditional writes. No 
 """
 
 import secrets
+import time
 from collections.abc import Callable, Set
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
-from typing import Any, Literal, TypeVar, overload
+from typing import TypeVar
 
 from shared import clock
-from shared.boards import scope_of
 from shared.clock import iso, parse_iso
 from shared.constants import (
     CHALLENGE_OPEN_DAYS,
+    CHALLENGES_PER_PLAYER_PER_DATE,
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
     GUEST_RUN_TTL_SECONDS,
@@ -22,12 +24,25 @@ from shared.constants import (
 from shared.daily_date import daily_date, next_reset
 from shared.errors import Conflict, NotFound, Throttled
 from shared.puzzles import Round, generate_puzzle, seed_for_date
+from shared.retry import Exhausted, retry
 from shared.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
-from shared.store import ActiveRunExists, Challenge, OfficialResult, OfficialTaken, StaleRun, Store
+from shared.scope import Scope
+from shared.store import (
+    ActiveRunExists,
+    Challenge,
+    OfficialTaken,
+    QuotaExceeded,
+    RunStore,
+    StaleRun,
+    StoredRun,
+    Version,
+)
 
 Recorder = Callable[..., None]
 T = TypeVar("T")
-_MAX_TRIES = 5  # optimistic-lock retries before answering 429
+# Due runs one expiry pass completes at once: at the rush a minute's abandoned runs number in the
+# tens of thousands, each a read and a write of ~10 ms, so one at a time would not fit a minute.
+EXPIRY_WORKERS = 32
 
 
 def _ignore(*_: object, **__: object) -> None:
@@ -37,22 +52,24 @@ def _ignore(*_: object, **__: object) -> None:
 class Game:
     def __init__(
         self,
-        store: Store,
+        store: RunStore,
         secret: Callable[[], bytes],
         dictionary: Callable[[], Set[str]],
         record: Recorder = _ignore,
         now: Callable[[], datetime] = clock.now,
+        sleep: Callable[[float], None] = time.sleep,
     ):
         self.store = store
         self.secret = secret
         self.dictionary = dictionary
         self.record = record  # record("RunsStarted") etc.; the handlers wire it to metrics
         self.now = now
-        self._puzzles: dict[str, list[Round]] = {}  # puzzles never change once stored
+        self.sleep = sleep  # the retry policy's pauses
+        self._puzzles: dict[Scope, list[Round]] = {}  # puzzles never change once stored
 
     # The Daily -----------------------------------------------------------------------------
 
-    def daily_info(self) -> dict[str, Any]:
+    def daily_info(self) -> dict[str, object]:
         now = self.now()
         return {
             "date": daily_date(now).isoformat(),
@@ -64,7 +81,7 @@ class Game:
 
     def daily_puzzle(self, day: str) -> list[Round]:
         """The puzzle of DAY: stored once (by the reset job or the first player), then cached."""
-        scope = scope_of(day)
+        scope = Scope.daily(day)
         if scope not in self._puzzles:
             stored = self.store.get_puzzle(scope)
             if stored is None:
@@ -76,14 +93,16 @@ class Game:
         return self._puzzles[scope]
 
     def start_daily(self, player: str | None) -> tuple[Run, bool]:
-        """Start a Daily run (True), or return the player's active run (False)."""
+        """Start a run of today's Daily (True), or return the player's active run of it (False)."""
         now = self.now()  # read once: the run's date and start must agree, even at midnight
         day = daily_date(now).isoformat()
-        return self._start(player, "daily", day, self.daily_puzzle(day), None, now)
+        return self._start(player, Scope.daily(day), day, self.daily_puzzle(day), now)
 
     # Challenges ----------------------------------------------------------------------------
 
     def create_challenge(self, player: str, rounds: int, forbidden_rounds: int) -> Challenge:
+        """A new challenge; a player creates at most CHALLENGES_PER_PLAYER_PER_DATE of them per
+        Daily date (the next is 429 too_many_challenges)."""
         now = self.now()
         challenge = Challenge(
             challenge_id=secrets.token_urlsafe(12),
@@ -92,7 +111,15 @@ class Game:
             created_at=iso(now),
             closes_at=iso(now + timedelta(days=CHALLENGE_OPEN_DAYS)),
         )
-        self.store.put_challenge(challenge)
+        try:
+            self.store.create_challenge(
+                challenge, daily_date(now).isoformat(), CHALLENGES_PER_PLAYER_PER_DATE
+            )
+        except QuotaExceeded as error:
+            raise Throttled(
+                f"At most {CHALLENGES_PER_PLAYER_PER_DATE} challenges a day; try again after the reset",
+                "too_many_challenges",
+            ) from error
         return challenge
 
     def challenge(self, challenge_id: str) -> Challenge:
@@ -102,46 +129,60 @@ class Game:
         return found
 
     def start_challenge(self, player: str, challenge_id: str) -> tuple[Run, bool]:
-        """Start a run of a challenge (True), or return the player's active run (False)."""
+        """Start a run of a challenge (True), or return the player's active run of it (False)."""
         now = self.now()
         found = self.challenge(challenge_id)
         closed = now >= parse_iso(found.closes_at)
         day = daily_date(now).isoformat()
-        return self._start(player, "challenge", day, found.puzzle, challenge_id, now, closed)
+        return self._start(player, Scope.challenge(challenge_id), day, found.puzzle, now, closed)
 
     # Runs ----------------------------------------------------------------------------------
 
     def _start(
         self,
         player: str | None,
-        kind: Literal["daily", "challenge"],
+        scope: Scope,
         day: str,
         puzzle: list[Round],
-        challenge_id: str | None,
         now: datetime,
         closed: bool = False,
     ) -> tuple[Run, bool]:
-        """A player has at most one active run at a time: starting while one is active returns it,
-        whatever it is a run of, so a first (official) run cannot be abandoned and restarted."""
-        scope = scope_of(day, challenge_id)
+        """A player has at most one active run per scope: starting while one is active returns it,
+        so a first (official) run cannot be abandoned and restarted. Runs of other scopes (another
+        date, another challenge) never count. Whether the new run is official is read from the
+        slot the creating write is conditional on, so it cannot go stale in between."""
 
         def attempt() -> tuple[Run, bool]:
-            official = False
+            official, replacing = False, None
             if player is not None:
-                active_id, has_official = self.store.player_status(player, scope)
-                if active_id:
-                    active = self._refresh(self.store.get_run(active_id))
-                    if active is not None and not active.completed:
-                        return active, False
-                    raise StaleRun(active_id)  # it has just completed: look again
-                official = not has_official
+                slot = self.store.slot(player, scope)
+                latest = self.store.get_run(slot.run_id) if slot.run_id else None
+                if latest is not None:
+                    run = self._refresh(latest).run
+                    if not run.completed:
+                        return run, False
+                # The slot's run has completed, or is missing (a dangling slot): replace it. A
+                # missing official run never recorded a result, so the new run takes its place.
+                replacing = slot.run_id
+                official = slot.official_run_id is None or (
+                    latest is None and slot.official_run_id == replacing
+                )
             if closed:
                 raise Conflict("This challenge has closed", "challenge_closed")
-            run = new_run(secrets.token_urlsafe(16), kind, day, puzzle, now, player, official, challenge_id)
+            run = new_run(
+                secrets.token_urlsafe(16),
+                scope.kind,
+                day,
+                puzzle,
+                now,
+                player,
+                official,
+                _challenge_id(scope),
+            )
             try:
-                self.store.create_run(run)
+                self.store.create_run(run, replacing)
             except ActiveRunExists as error:
-                raise StaleRun(run.run_id) from error  # a concurrent start won: return its run
+                raise StaleRun(run.run_id) from error  # a concurrent start won: look again
             self.record("RunsStarted")
             return run, True
 
@@ -149,16 +190,16 @@ class Game:
 
     def get_run(self, run_id: str, player: str | None) -> Run:
         """The caller's run (a guest's by its id alone), completed first if its time is up."""
-        return self._retry(lambda: self._refresh(self._load(run_id, player)))
+        return self._retry(lambda: self._refresh(self._load(run_id, player)).run)
 
     def answer(
         self, run_id: str, player: str | None, round_number: int, attempt_number: int, word: str
     ) -> tuple[AnswerResult, Run]:
         def attempt() -> tuple[AnswerResult, Run]:
-            run = self._refresh(self._load(run_id, player))
+            run, version = self._refresh(self._load(run_id, player))
             result = answer(run, round_number, attempt_number, word, self.now(), self.dictionary())
             if not result.replayed:
-                self._persist(run)
+                self._persist(run, version)
                 self.record("Answers", reason=result.reason or "accepted")
             return result, run
 
@@ -166,100 +207,98 @@ class Game:
 
     def skip(self, run_id: str, player: str | None, round_number: int) -> Run:
         def attempt() -> Run:
-            run = self._refresh(self._load(run_id, player))
+            run, version = self._refresh(self._load(run_id, player))
             if skip(run, round_number, self.now()):
-                self._persist(run)
+                self._persist(run, version)
             return run
 
         return self._retry(attempt)
 
-    @staticmethod
-    def _retry(attempt: Callable[[], T]) -> T:
+    def _retry(self, attempt: Callable[[], T]) -> T:
         """Run ATTEMPT again from a fresh read when another request changed the state first
         (every write is conditional on what was read); a lasting contest is 429."""
-        for _ in range(_MAX_TRIES):
-            try:
-                return attempt()
-            except StaleRun:
-                continue
-        raise Throttled("The run is busy; try again")
+        try:
+            return retry(attempt, StaleRun, sleep=self.sleep)
+        except Exhausted as error:
+            raise Throttled("The run is busy; try again") from error
 
-    def _load(self, run_id: str, player: str | None) -> Run:
+    def _load(self, run_id: str, player: str | None) -> StoredRun:
         """The run if it is the caller's; a guest run is gone after 2 days even before DynamoDB's
         TTL (which deletes within days, not on the second) removes it."""
-        run = self.store.get_run(run_id)
-        if run is None or run.player != player or (player is None and self._guest_run_gone(run)):
+        stored = self.store.get_run(run_id)
+        if (
+            stored is None
+            or stored.run.player != player
+            or (player is None and self._guest_run_gone(stored.run))
+        ):
             raise NotFound("No such run", "run_not_found")
-        return run
+        return stored
 
     def _guest_run_gone(self, run: Run) -> bool:
         return self.now() >= parse_iso(run.started_at) + timedelta(seconds=GUEST_RUN_TTL_SECONDS)
 
-    @overload
-    def _refresh(self, run: Run) -> Run: ...
-    @overload
-    def _refresh(self, run: None) -> None: ...
-    def _refresh(self, run: Run | None) -> Run | None:
-        """Complete RUN if its time limit has passed (it completes when next touched)."""
-        if run is not None and expire_if_due(run, self.now()):
-            self._persist(run)
-        return run
+    def _refresh(self, stored: StoredRun) -> StoredRun:
+        """Complete the run if its time limit has passed (the one completion path of an expired
+        run, whether a request or the expiry job touches it)."""
+        if expire_if_due(stored.run, self.now()):
+            self._persist(*stored)
+        return stored
 
-    def _persist(self, run: Run) -> None:
+    def _persist(self, run: Run, version: Version) -> None:
+        """Write RUN back (conditional on VERSION). A completed official run records its official
+        result in the same write; should the player's official result exist already (only one run
+        of a scope is flagged official, so only a damaged slot allows it), it is stored as practice."""
         if not run.completed:
-            self.store.save_run(run)
+            self.store.save_run(run, version)
             return
-        official = self._official_result(run) if run.official else None
         try:
-            self.store.complete_run(run, official)
+            self.store.complete_run(run, version)
         except OfficialTaken:
-            run.official = False  # a racing run of the same player became official first
-            self.store.complete_run(run, None)
-            official = None
+            run.official = False
+            self.store.complete_run(run, version)
         self.record("RunsCompleted")
-        if official:
+        if run.official:
             self.record("OfficialScores")
 
-    @staticmethod
-    def _official_result(run: Run) -> OfficialResult:
-        return OfficialResult(
-            player=run.player or "",
-            scope=run.scope,
-            kind=run.kind,
-            date=run.date,
-            challenge_id=run.challenge_id,
-            run_id=run.run_id,
-            score=run.score,
-            best_combo=run.best_combo,
-            longest_word_length=run.longest_word_length,
-            completed_at=run.completed_at or "",
-            words=run.accepted_words(),
-        )
+    # The scheduled jobs --------------------------------------------------------------------
 
-    # The reset job -------------------------------------------------------------------------
+    def reset(self) -> dict[str, object]:
+        """At 00:00 Central: store the new date's puzzle (players would otherwise make it on
+        first use). Idempotent, and the Daily date never depends on it."""
+        today = daily_date(self.now()).isoformat()
+        self.daily_puzzle(today)
+        return {"date": today}
 
-    def reset(self, sleep: Callable[[float], None]) -> dict[str, Any]:
-        """At 00:00 Central: store the new date's puzzle, and complete the runs of the two
-        previous dates still marked active, waiting for the last ones' time limits (at most
-        TIME_LIMIT_SECONDS) so the closed date's board is whole. Idempotent."""
-        today = daily_date(self.now())
-        self.daily_puzzle(today.isoformat())
-        completed = 0
-        for day in (today - timedelta(days=2), today - timedelta(days=1)):
-            for run_id in list(self.store.active_run_ids(day.isoformat())):
-                completed += self._complete_when_due(run_id, sleep)
-        return {"date": today.isoformat(), "runs_completed": completed}
+    def expire_due_runs(self) -> dict[str, object]:
+        """Every minute: complete each player run whose deadline has passed, through the same
+        path as an answer, then move the store's watermark to the instant this pass began
+        (every run with a deadline at or before it is now completed). A run the pass could not
+        complete (throttled) holds the watermark back; the next pass tries it again."""
+        now = self.now()
+        with ThreadPoolExecutor(max_workers=EXPIRY_WORKERS) as pool:
+            outcomes = list(pool.map(self._complete_if_due, self.store.due_runs(now)))
+        completed = sum(1 for outcome in outcomes if outcome == "completed")
+        failed = sum(1 for outcome in outcomes if outcome == "throttled")
+        if not failed:
+            self.store.mark_completed_through(now)
+        return {
+            "completed_through": iso(now) if not failed else None,
+            "runs_completed": completed,
+            "failed": failed,
+        }
 
-    def _complete_when_due(self, run_id: str, sleep: Callable[[float], None]) -> int:
-        run = self.store.get_run(run_id)
-        if run is None or run.completed:
-            return 0
-        wait = (parse_iso(run.deadline) - self.now()).total_seconds()
-        if wait > 0:
-            sleep(wait)
+    def _complete_if_due(self, run_id: str) -> str:
+        def attempt() -> str:
+            stored = self.store.get_run(run_id)
+            if stored is None or stored.run.completed:
+                return "already"
+            return "completed" if self._refresh(stored).run.completed else "not due"
 
-        def attempt() -> int:
-            fresh = self._refresh(self.store.get_run(run_id))
-            return 1 if fresh is not None and fresh.completed and fresh.ended_by == "expired" else 0
+        try:
+            return self._retry(attempt)
+        except Throttled:
+            return "throttled"
 
-        return self._retry(attempt)
+
+def _challenge_id(scope: Scope) -> str | None:
+    return scope.id if scope.kind == "challenge" else None

@@ -56,6 +56,7 @@ HANDLERS: dict[Function, str] = {
     "leaderboard": "functions.leaderboard.handler:handler",
 }
 RESET_HANDLER = "functions.daily.reset:handler"
+EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes expired runs
 
 _PATTERNS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
 

@@ -11,12 +11,12 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel
 
-from shared.boards import scope_of
 from shared.clock import iso, parse_iso
 from shared.constants import ATTEMPTS_PER_ROUND, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 from shared.errors import Conflict
 from shared.puzzles import Round
 from shared.rules import Reason, ascii_lower, judge
+from shared.scope import Scope
 from shared.scoring import points_for
 
 Outcome = Literal["accepted", "lost", "skipped"]
@@ -78,7 +78,6 @@ class Run(BaseModel):
     deadline: str
     completed_at: str | None = None
     ended_by: Literal["finished", "expired"] | None = None
-    version: int = 0
 
     @property
     def completed(self) -> bool:
@@ -97,9 +96,9 @@ class Run(BaseModel):
         return len(record.attempts) + 1 if record else 1
 
     @property
-    def scope(self) -> str:
+    def scope(self) -> Scope:
         """What the run counts for: one Daily date or one challenge (its board)."""
-        return scope_of(self.date, self.challenge_id)
+        return Scope.of(self.date, self.challenge_id)
 
     def accepted_words(self) -> list[str]:
         return [a.word for record in self.history for a in record.attempts if a.accepted]

@@ -4,7 +4,7 @@ Item layout (see docs/data-model.md):
 - every item has `pk` and `sk`; `expires_at` (epoch seconds) is the TTL attribute;
 - GSI `board`:   official results of one board shard, in rank order;
 - GSI `history`: a player's official results, newest first;
-- GSI `active`:  runs still in play on a date or challenge, so the reset job finds them.
+- GSI `due`:     players' runs still in play, by deadline, so the expiry job finds those due.
 """
 
 from typing import Any
@@ -17,7 +17,7 @@ TTL_ATTRIBUTE = "expires_at"
 INDEXES: dict[str, tuple[str, str, str]] = {
     "board": ("board_pk", "board_sk", "ALL"),
     "history": ("history_pk", "history_sk", "ALL"),
-    "active": ("active_pk", "active_sk", "KEYS_ONLY"),
+    "due": ("due_pk", "due_sk", "KEYS_ONLY"),
 }
 
 

@@ -18,7 +18,7 @@ from shared.constants import TIME_LIMIT_SECONDS
 from shared.daily_date import reset_instant
 from shared.profiles import default_display_name
 from shared.puzzles import Round
-from shared.runs import new_run
+from shared.runs import Attempt, RoundRecord, new_run
 from shared.store import OfficialResult
 from tests.conftest import Api
 
@@ -68,23 +68,18 @@ def record_official(
         True,
         challenge_id,
     )
-    store.create_run(run)
+    version = store.create_run(run)
+    run.history = [
+        RoundRecord(
+            round=n, prompt="TMR", forbidden="", attempts=[Attempt(word=w, accepted=True, reason=None)]
+        )
+        for n, w in enumerate(words, start=1)
+    ]
     run.score, run.best_combo, run.longest_word_length = score, best_combo, longest
     run.completed_at, run.ended_by = completed_at, "finished"
-    result = OfficialResult(
-        player=player(name),
-        scope=run.scope,
-        kind=kind,
-        date=run.date,
-        challenge_id=challenge_id,
-        run_id=run.run_id,
-        score=score,
-        best_combo=best_combo,
-        longest_word_length=longest,
-        completed_at=completed_at,
-        words=list(words),
-    )
-    store.complete_run(run, result)
+    store.complete_run(run, version)
+    result = store.official_result(player(name), f"{kind.upper()}#{challenge_id or day.isoformat()}")
+    assert result is not None and result.words == list(words)
     return result
 
 

@@ -1,138 +1,172 @@
-"""The DynamoDB adapter: conditional writes and DynamoDB's errors become the domain's (moto, in-process)."""
+"""The DynamoDB adapter itself: item layout costs, retention, and how each DynamoDB error maps to
+the domain's (SPEC §5: only a failed condition is a conflict, only throttling is 429, anything else
+a logged 500). Behaviour shared with the fake is in tests/contract/; races in tests/test_races.py."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+import boto3
 import pytest
-from botocore.exceptions import ClientError
+from botocore.stub import Stubber
 
-from shared.dynamo import DynamoStore
+from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
+from shared.dynamo import DataError, DynamoStore
 from shared.errors import Throttled
 from shared.puzzles import Round
-from shared.runs import new_run
-from shared.store import ActiveRunExists, OfficialResult, OfficialTaken, StaleRun
+from shared.retry import ATTEMPTS
+from shared.runs import answer, new_run
+from shared.scope import Scope
+from shared.store import StaleRun
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
-PUZZLE = [Round("TMR", "")] * 10
+DAY = "2026-11-29"
+PUZZLE = [Round("TMR", "")] * 7 + [Round("BRD", "AEO")] * 3
 
 
 def run_for(player, run_id="run-00000001", official=True):
-    return new_run(run_id, "daily", "2026-11-29", PUZZLE, NOW, player, official)
-
-
-def result_for(run, score=100):
-    return OfficialResult(
-        player=run.player,
-        scope=run.scope,
-        kind="daily",
-        date=run.date,
-        challenge_id=None,
-        run_id=run.run_id,
-        score=score,
-        best_combo=1,
-        longest_word_length=5,
-        completed_at="2026-11-29T18:01:00.000Z",
-        words=["timer"],
-    )
+    return new_run(run_id, "daily", DAY, PUZZLE, NOW, player, official)
 
 
 @pytest.fixture
 def store(table):
-    return DynamoStore(table)
+    dynamo = DynamoStore(table)
+    dynamo.put_puzzle(Scope.daily(DAY), PUZZLE)
+    return dynamo
 
 
-def test_put_puzzle_keeps_the_first_puzzle_stored(store):
-    first = [Round("ABC", "")]
-    assert store.put_puzzle("DAILY#2026-11-29", first) == first
-    assert store.put_puzzle("DAILY#2026-11-29", [Round("XYZ", "")]) == first
+def stored_item(store, run_id):
+    key = {"pk": {"S": f"RUN#{run_id}"}, "sk": {"S": "RUN"}}
+    return store.client.get_item(TableName=store.table, Key=key)["Item"]
 
 
-def test_a_player_has_one_active_run_slot_per_scope(store):
-    store.create_run(run_for("p1", "run-00000001"))
-    with pytest.raises(ActiveRunExists) as caught:
-        store.create_run(run_for("p1", "run-00000002"))
-    assert caught.value.run_id == "run-00000001"
-    assert store.player_status("p1", "DAILY#2026-11-29") == ("run-00000001", False)
+def item_size(item: dict) -> int:
+    """DynamoDB's item size: attribute names plus values (strings as UTF-8, numbers ~ digits)."""
+    return sum(
+        len(name.encode()) + len(str(next(iter(value.values()))).encode()) for name, value in item.items()
+    )
 
 
-def test_save_run_is_conditional_on_the_version_read(store):
-    run = run_for("p1")
-    store.create_run(run)
-    stale = store.get_run(run.run_id)
-    store.save_run(run)
+def test_practice_runs_are_deleted_after_30_days_guests_after_2_and_official_runs_kept(store):
+    start = int(NOW.timestamp())
+    store.create_run(run_for("p1", "run-official", official=True))
+    store.create_run(run_for(None, "run-guest001", official=False))
+    assert "expires_at" not in stored_item(store, "run-official")
+    assert int(stored_item(store, "run-guest001")["expires_at"]["N"]) == start + GUEST_RUN_TTL_SECONDS
+    official = run_for("p3", "run-becomes1", official=True)
+    version = store.create_run(official)
+    official.official = False  # it lost the official result to a racing run: stored as practice
+    store.save_run(official, version)
+    assert int(stored_item(store, "run-becomes1")["expires_at"]["N"]) == start + PRACTICE_RUN_TTL_SECONDS
+
+
+def test_a_whole_run_item_stays_under_1_kb_even_with_three_long_attempts_in_every_round(store):
+    run = run_for("a-player-id-as-long-as-a-cognito-sub-0001", "r" * 22)
+    version = store.create_run(run)
+    for number in range(1, 11):
+        for attempt in (1, 2):
+            answer(run, number, attempt, "qzqzqzqzqzq", NOW, set())  # two rejections a round
+        # Ten different 12-letter words: a word is accepted once per run (already_used).
+        word = ("transmitter" if number <= 7 else "bridgingbrd") + "abcdefghij"[number - 1]
+        answer(run, number, 3, word, NOW, {word})
+        version = store.save_run(run, version)
+    assert run.completed and len(run.accepted_words()) == 10
+    assert item_size(stored_item(store, run.run_id)) < 1024
+
+
+def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):
+    old = run_for("p1", "run-old-format")
+    legacy = {"data": {"S": old.model_dump_json()[:-1] + ',"version":2}'}, "version": {"N": "2"}}
+    store.client.put_item(
+        TableName=store.table, Item={**{"pk": {"S": "RUN#run-old-format"}, "sk": {"S": "RUN"}}, **legacy}
+    )
+    found, version = store.get_run("run-old-format")
+    assert found == old and version == 2
+    answer(found, 1, 1, "timer", NOW, {"timer"})
+    store.save_run(found, version)
+    assert store.get_run("run-old-format").run == found
+
+
+# DynamoDB's errors, from a stubbed client ------------------------------------------------------
+
+
+@pytest.fixture
+def stubbed():
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    with Stubber(client) as stubber:
+        yield DynamoStore("t", client, sleep=lambda _: None), stubber
+        stubber.assert_no_pending_responses()
+
+
+def cancel(stubber, *codes):
+    reasons = [{"Code": code} for code in codes]
+    modeled = {"CancellationReasons": reasons} if codes else {}
+    stubber.add_client_error(
+        "transact_write_items", service_error_code="TransactionCanceledException", modeled_fields=modeled
+    )
+
+
+def test_a_transaction_cancelled_for_a_validation_error_is_a_500_not_a_retry_nor_a_429(stubbed):
+    store, stubber = stubbed
+    stubber.add_response("get_item", {})
+    cancel(stubber, "None", "ValidationError")
+    with pytest.raises(DataError):
+        store.set_display_name("p1", "Alice")  # one transaction only: nothing pending afterwards
+
+
+def test_a_transaction_cancelled_without_reasons_is_a_500_not_a_name_taken(stubbed):
+    store, stubber = stubbed
+    stubber.add_response("get_item", {})
+    cancel(stubber)
+    with pytest.raises(DataError):
+        store.set_display_name("p1", "Alice")
+
+
+def test_a_transaction_conflict_is_retried_and_only_a_lasting_one_is_429(stubbed):
+    store, stubber = stubbed
+    cancel(stubber, "TransactionConflict", "None")
+    stubber.add_response("transact_write_items", {})
+    store.create_run(run_for("p1"))
+    for _ in range(ATTEMPTS):
+        cancel(stubber, "TransactionConflict", "None")
+    with pytest.raises(Throttled):
+        store.create_run(run_for("p1"))
+
+
+def test_a_throttled_transaction_or_request_is_429(stubbed):
+    store, stubber = stubbed
+    cancel(stubber, "None", "ThrottlingError")
+    with pytest.raises(Throttled):
+        store.create_run(run_for("p1"))
+    stubber.add_client_error("get_item", service_error_code="ProvisionedThroughputExceededException")
+    with pytest.raises(Throttled):
+        store.get_run("run-00000001")
+
+
+def test_a_failed_condition_is_a_conflict_and_any_other_refusal_a_500(stubbed):
+    store, stubber = stubbed
+    stubber.add_client_error("put_item", service_error_code="ConditionalCheckFailedException")
     with pytest.raises(StaleRun):
-        store.save_run(stale)
-    assert store.get_run(run.run_id).version == 1
+        store.save_run(run_for("p1"), 3)
+    stubber.add_client_error("put_item", service_error_code="ValidationException")
+    with pytest.raises(DataError):
+        store.save_run(run_for("p1"), 3)
+    stubber.add_client_error("get_item", service_error_code="ResourceNotFoundException")
+    with pytest.raises(DataError):
+        store.slot("p1", Scope.daily(DAY))
 
 
-def test_completion_writes_run_official_result_and_counters_and_frees_the_slot(store):
-    run = run_for("p1")
-    store.create_run(run)
-    run.completed_at, run.ended_by = "2026-11-29T18:01:00.000Z", "finished"
-    store.complete_run(run, result_for(run))
-    assert store.player_status("p1", "DAILY#2026-11-29") == (None, True)
-    assert store.count_better("DAILY#2026-11-29", 99, 0, 0) == 1
-    assert store.count_better("DAILY#2026-11-29", 100, 1, 5) == 0
-    assert list(store.active_run_ids("2026-11-29")) == []
-
-
-def test_a_second_official_result_for_the_same_scope_is_refused(store):
-    first, second = run_for("p1", "run-00000001"), run_for("p1", "run-00000002")
-    for run in (first, second):
-        store._call("put_item", Item=store._run_item(run))
-        run.completed_at, run.ended_by = "2026-11-29T18:01:00.000Z", "finished"
-    store.complete_run(first, result_for(first))
-    with pytest.raises(OfficialTaken):
-        store.complete_run(second, result_for(second))
-
-
-class ConflictingClient:
-    """Stands in for the boto3 client: cancels the first CONFLICTS transactions with TransactionConflict."""
-
-    def __init__(self, conflicts, code="TransactionConflict"):
-        self.conflicts, self.code, self.calls = conflicts, code, 0
-
-    def transact_write_items(self, TransactItems):  # noqa: N803 - boto3's name
-        self.calls += 1
-        if self.calls <= self.conflicts:
-            raise ClientError(
-                {
-                    "Error": {"Code": "TransactionCanceledException"},
-                    "CancellationReasons": [{"Code": self.code}],
-                },
-                "TransactWriteItems",
-            )
-
-
-def test_a_transaction_conflict_is_retried_before_it_becomes_429():
-    client = ConflictingClient(conflicts=2)
-    assert DynamoStore("t", client)._transact([{"Put": {"Item": {}}}]) == []
-    assert client.calls == 3
+def test_keys_a_batch_read_leaves_unprocessed_are_retried_then_429_never_silently_missing(stubbed):
+    store, stubber = stubbed
+    keys = {"t": {"Keys": [{"pk": {"S": "PLAYER#p1"}, "sk": {"S": "PROFILE"}}]}}
+    for _ in range(ATTEMPTS):
+        stubber.add_response("batch_get_item", {"Responses": {"t": []}, "UnprocessedKeys": keys})
     with pytest.raises(Throttled):
-        DynamoStore("t", ConflictingClient(conflicts=99))._transact([{"Put": {"Item": {}}}])
+        store.display_names(["p1"])
 
 
-def test_throttling_becomes_429_not_500():
-    with pytest.raises(Throttled):
-        DynamoStore("t", ConflictingClient(1, "ThrottlingError"))._transact([{"Put": {"Item": {}}}])
-
-    class Throttling:
-        def get_item(self, **_):
-            raise ClientError({"Error": {"Code": "ProvisionedThroughputExceededException"}}, "GetItem")
-
-    with pytest.raises(Throttled):
-        DynamoStore("t", Throttling()).get_run("run-00000001")
-
-
-def test_keys_left_unprocessed_by_batch_get_are_throttled_not_silently_missing(store):
-    class Unprocessing:
-        def batch_get_item(self, RequestItems):  # noqa: N803 - boto3's name
-            return {"Responses": {"t": []}, "UnprocessedKeys": RequestItems}
-
-    with pytest.raises(Throttled):
-        DynamoStore("t", Unprocessing()).player_status("p1", "DAILY#2026-11-29")
-
-
-def test_only_players_runs_wait_in_the_active_index_for_the_reset_job(store):
-    store.create_run(run_for(None, "guest-run-001"))
-    store.create_run(run_for("p1", "player-run-01"))
-    assert list(store.active_run_ids("2026-11-29")) == ["player-run-01"]
+def test_the_watermark_and_due_reads_use_the_due_index_not_a_scan(store):
+    later = NOW + timedelta(seconds=181)
+    store.create_run(run_for("p1"))
+    calls = []
+    store.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
+    assert list(store.due_runs(later)) == ["run-00000001"]
+    assert set(calls) == {"Query"}

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import boto3
@@ -25,6 +26,8 @@ import jwt
 import pytest
 
 from local import auth
+from shared.clock import parse_iso
+from shared.dynamo import DynamoStore
 
 # One xdist worker runs this file, so the module's server starts once.
 pytestmark = pytest.mark.xdist_group("local_server")
@@ -298,6 +301,30 @@ def test_a_busy_port_is_a_clear_error(server, tmp_path):
     assert f"port {server.port} is already in use" in process.stderr
 
 
+def test_the_local_scheduler_runs_the_reset_at_central_midnight_and_the_expiry_job_each_minute():
+    from local.scheduler import Scheduler
+    from shared import clock
+    from shared.routes import EXPIRE_HANDLER, RESET_HANDLER
+
+    ran: list[str] = []
+    clock.travel_to(datetime(2026, 11, 30, 5, 58, 30, tzinfo=UTC))  # 23:58:30 Central
+    scheduler = Scheduler(invoke=ran.append)
+    try:
+        clock.advance(20)
+        assert scheduler.run_due() == [] and ran == []  # no minute crossed
+        clock.advance(20)  # 23:59:10
+        assert scheduler.run_due() == [EXPIRE_HANDLER]
+        clock.advance(60)  # 00:00:10 Central: a new Daily date
+        assert scheduler.run_due() == [RESET_HANDLER, EXPIRE_HANDLER]
+        clock.advance(3 * 24 * 3600)  # a jump of days runs each job once, as one catch-up pass
+        assert scheduler.run_due() == [RESET_HANDLER, EXPIRE_HANDLER]
+        clock.advance(-600)  # a clock moved back runs nothing
+        assert scheduler.run_due() == []
+    finally:
+        clock.reset()
+    assert ran == [EXPIRE_HANDLER, RESET_HANDLER, EXPIRE_HANDLER, RESET_HANDLER, EXPIRE_HANDLER]
+
+
 def test_claims_reach_handlers_as_api_gateway_passes_them():
     token = auth.issue_id_token("carol", SECRET, "http://127.0.0.1:8000/local")
     claims = auth.verified_claims(f"Bearer {token}", SECRET)
@@ -369,3 +396,119 @@ def test_over_http_an_expired_run_completes_by_the_injectable_clock(server):
     status, _, expired = server.request("GET", f"/runs/{run['run_id']}", token=token)
     assert status == 200 and expired["status"] == "completed" and expired["ended_by"] == "expired"
     assert expired["completed_at"] == run["deadline"]
+
+
+# The scheduled jobs on the local clock (SPEC §3, §4, §7) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def scheduled(tmp_path_factory):
+    """A server of its own: these tests move its clock by days."""
+    running = Server(tmp_path_factory.mktemp("scheduled"))
+    try:
+        yield running.start()
+    finally:
+        running.kill()
+
+
+def _raw_get(server, path: str) -> tuple[int, str, bytes]:
+    """(status, Cache-Control, the body's bytes) of a public GET."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=10) as response:
+        return response.status, response.headers.get("Cache-Control", ""), response.read()
+
+
+def _server_now(server) -> datetime:
+    """The server's game clock, read from the start time of a fresh guest run."""
+    status, _, run = server.request("POST", "/guest/daily/runs")
+    assert status == 201, run
+    return parse_iso(run["started_at"])
+
+
+def _advance_to(server, instant: datetime) -> None:
+    """Move the server's clock to INSTANT; the jobs that made due run before the reply."""
+    seconds = (instant - _server_now(server)).total_seconds()
+    assert server.request("POST", "/local/clock", {"advance_seconds": seconds})[0] == 200
+
+
+def _answer_first_round(server, run: dict, token: str) -> int:
+    from shared.puzzles import answers
+
+    body = {"round": 1, "attempt": 1, "word": answers(run["prompt"], run["forbidden"])[0]}
+    status, _, reply = server.request("POST", f"/runs/{run['run_id']}/answers", body, token=token)
+    assert status == 200 and reply["accepted"], reply
+    return reply["points"]
+
+
+def _completed_untouched(server, run: dict) -> None:
+    """The run completed at its deadline without anyone reading it (read from the table, since
+    a read through the API would itself complete it), and the expiry job's watermark is past it."""
+    store = DynamoStore("wordsqd", server.dynamodb())
+    stored = store.get_run(run["run_id"]).run
+    assert stored.completed and stored.ended_by == "expired" and stored.completed_at == run["deadline"]
+    assert store.completed_through() >= parse_iso(run["deadline"])
+
+
+@pytest.mark.server
+def test_over_http_an_abandoned_daily_run_is_on_the_closed_board_and_the_board_never_changes(scheduled):
+    steady = scheduled.login("steady-sam")
+    _play_out(scheduled, scheduled.request("POST", "/daily/runs", token=steady)[2], steady)
+    today = scheduled.request("GET", "/daily")[2]
+    day, reset = today["date"], parse_iso(today["resets_at"])
+    _advance_to(scheduled, reset - timedelta(seconds=10))  # 23:59:50 Central
+    token = scheduled.login("abandoning-ann")
+    status, _, run = scheduled.request("POST", "/daily/runs", token=token)
+    assert status == 201 and run["date"] == day and run["official"] is True
+    scored = _answer_first_round(scheduled, run, token)  # ... and stops playing
+
+    _advance_to(scheduled, reset + timedelta(seconds=180 + 90))  # reset + time limit + the job
+
+    _completed_untouched(scheduled, run)
+    status, cache, first = _raw_get(scheduled, f"/leaderboard/daily/{day}")
+    board = json.loads(first)
+    assert status == 200 and board["status"] == "closed"
+    assert scored in [row["score"] for row in board["rows"]] and len(board["rows"]) == 2
+    status, _, mine = scheduled.request("GET", f"/leaderboard/daily/me?date={day}", token=token)
+    assert status == 200 and mine["score"] == scored and mine["rank"] == 2
+    assert scheduled.request("POST", "/local/clock", {"advance_seconds": 3600})[0] == 200
+    assert _raw_get(scheduled, f"/leaderboard/daily/{day}") == (200, cache, first)
+
+
+@pytest.mark.server
+def test_over_http_an_abandoned_challenge_run_is_on_the_closed_board_and_the_board_never_changes(scheduled):
+    maker = scheduled.login("maker-mo")
+    status, _, challenge = scheduled.request(
+        "POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, maker
+    )
+    assert status == 201, challenge
+    closes = parse_iso(challenge["closes_at"])
+    _advance_to(scheduled, closes - timedelta(seconds=10))
+    token = scheduled.login("abandoning-bob")
+    status, _, run = scheduled.request("POST", f"/challenges/{challenge['challenge_id']}/runs", token=token)
+    assert status == 201 and run["challenge_id"] == challenge["challenge_id"] and run["official"] is True
+    scored = _answer_first_round(scheduled, run, token)
+
+    _advance_to(scheduled, closes + timedelta(seconds=180 + 90))
+
+    _completed_untouched(scheduled, run)
+    path = f"/challenges/{challenge['challenge_id']}"
+    status, cache, first = _raw_get(scheduled, path)
+    board = json.loads(first)
+    assert status == 200 and board["status"] == "closed" and board["open"] is False
+    assert [row["score"] for row in board["rows"]] == [scored] and board["rows"][0]["words"]
+    assert scheduled.request("POST", "/local/clock", {"advance_seconds": 3600})[0] == 200
+    assert _raw_get(scheduled, path) == (200, cache, first)
+
+
+@pytest.mark.server
+def test_over_http_the_daily_and_a_challenge_run_of_one_player_never_block_each_other(scheduled):
+    maker = scheduled.login("maker-max")
+    challenge = scheduled.request("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, maker)[2]
+    token = scheduled.login("two-scopes-tia")
+    status, _, practice = scheduled.request(
+        "POST", f"/challenges/{challenge['challenge_id']}/runs", token=token
+    )
+    assert status == 201 and practice["kind"] == "challenge"
+    status, _, daily = scheduled.request("POST", "/daily/runs", token=token)
+    assert (status, daily["kind"], daily["challenge_id"]) == (201, "daily", None)
+    status, _, again = scheduled.request("POST", f"/challenges/{challenge['challenge_id']}/runs", token=token)
+    assert (status, again["run_id"]) == (200, practice["run_id"])

@@ -24,7 +24,7 @@ import socket
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache, partial
 from typing import Any
 
@@ -44,9 +44,9 @@ from shared.leaderboard import Boards
 from shared.models import RunView
 from shared.profiles import name_skeleton
 from shared.puzzles import answers, generate_puzzle, seed_for_date
-from shared.runs import Run, new_run
-from shared.runs import answer as play_answer
-from shared.runs import skip as play_skip
+from shared.runs import Run
+from shared.scope import Scope
+from shared.store import Slot
 from shared.table import create_table_request
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
@@ -148,22 +148,9 @@ def scan(store: DynamoStore, prefix: str) -> list[dict]:
 
 
 def runs_of(store: DynamoStore, player: str) -> list[Run]:
-    runs = [Run.model_validate_json(item["data"]["S"]) for item in scan(store, "RUN#")]
+    """Every stored run of PLAYER, read through the store."""
+    runs = [store.get_run(item["pk"]["S"].removeprefix("RUN#")).run for item in scan(store, "RUN#")]
     return [run for run in runs if run.player == player]
-
-
-def counter_totals(store: DynamoStore, scope: str) -> tuple[int, int]:
-    """(sum of the per-score counters, sum of the per-tie counters) over the board's shards."""
-    by_score = by_tie = 0
-    for item in scan(store, f"COUNT#{scope}#"):
-        for name, value in item.items():
-            if "N" not in value:
-                continue
-            if item["sk"]["S"] == "SCORES" and name.startswith("s"):
-                by_score += int(value["N"])
-            elif item["sk"]["S"].startswith("SCORE#") and name.startswith("t"):
-                by_tie += int(value["N"])
-    return by_score, by_tie
 
 
 @cache
@@ -192,47 +179,35 @@ def answer_reply(result, run: Run) -> dict:
 # (a) One official score ------------------------------------------------------------------------
 
 
-def test_16_concurrent_completions_of_one_players_runs_give_exactly_one_official_score(store):
+def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_once_and_keep_it_official(
+    store,
+):
+    """16 callers touch a player's expired official run at once: the one-minute job, reads of the
+    run and new starts (each of which completes the expired run before it starts another)."""
     for repetition in range(ROUNDS):
         game = game_on(store, 1, repetition + 1)
         day = daily_date(game.now()).isoformat()
-        scope = f"DAILY#{day}"
-        puzzle = game.daily_puzzle(day)
         player = f"racer-a-{secrets.token_hex(4)}"
-        runs = []
-        for index in range(16):
-            # A player's runs normally take the one active slot in turn (store.create_run); to
-            # race 16 completions of one player, store the runs directly, each still flagged as
-            # the would-be official attempt, then play them to their last round in memory.
-            run = new_run(secrets.token_urlsafe(16), "daily", day, puzzle, game.now(), player, official=True)
-            store.client.put_item(
-                TableName=store.table,
-                Item=store._run_item(run),
-                ConditionExpression="attribute_not_exists(pk)",
-            )
-            for number in range(1, len(puzzle) + 1):
-                if number <= index % 4:
-                    play_skip(run, number, game.now())
-                else:
-                    play_answer(run, number, 1, word_for(run, index), game.now(), words())
-            assert run.completed and run.score > 0
-            runs.append(run)
+        run, _ = game.start_daily(player)
+        for number in range(1, 4):
+            _, run = game.answer(run.run_id, player, number, 1, word_for(run, repetition))
+        deadline_passed = game.now() + timedelta(seconds=181)
+        later = Game(store, lambda: SECRET, words, now=lambda at=deadline_passed: at)
+        calls = [later.expire_due_runs] * 5 + [partial(later.get_run, run.run_id, player)] * 6
+        calls += [partial(later.start_daily, player)] * 5
 
-        outcomes = race([partial(game._persist, run) for run in runs])
+        outcomes = race(calls)
 
-        assert [o for o in outcomes if o is not None] == [], f"repetition {repetition}"
-        official = store.official_result(player, scope)
-        assert official is not None
-        winners = [run for run in runs if run.official]
-        assert [run.run_id for run in winners] == [official.run_id], "the callers see one official run"
-        stored = {run.run_id: run for run in runs_of(store, player)}
-        assert len(stored) == 16
-        assert all(run.completed and run.version == 1 for run in stored.values())
-        assert [rid for rid, run in stored.items() if run.official] == [official.run_id]
-        assert official.score == stored[official.run_id].score
-        assert len(scan(store, f"PLAYER#{player}")) == 1  # the official item; no active slot left
-        assert counter_totals(store, scope) == (1, 1)
-        assert store.count_better(scope, 0, 0, 0) == 1
+        assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
+        official = store.official_result(player, f"DAILY#{day}")
+        assert official is not None and official.run_id == run.run_id and official.score == run.score
+        stored = {r.run_id: r for r in runs_of(store, player)}
+        assert stored[run.run_id].completed and stored[run.run_id].ended_by == "expired"
+        assert stored[run.run_id].official
+        practice = [r for r in stored.values() if r.run_id != run.run_id]
+        assert len(practice) == 1 and not practice[0].official and not practice[0].completed
+        assert {o[0].run_id for o in outcomes[11:]} == {practice[0].run_id}, "every start got one run"
+        assert store.slot(player, Scope.daily(day)) == Slot(practice[0].run_id, run.run_id)
 
 
 # (b) One answer per slot ------------------------------------------------------------------------
@@ -249,12 +224,12 @@ def _race_one_slot(
     if rejected:
         others[2:] = ["qzqzq", same + "zq"]
     submitted = [same, same.upper(), same.title(), same, same.upper(), same, same.swapcase(), same] + others
-    before = store.get_run(run.run_id)
+    before, before_version = store.get_run(run.run_id)
 
     outcomes = race([partial(game.answer, run.run_id, player, number, attempt, word) for word in submitted])
 
-    after = store.get_run(run.run_id)
-    assert after.version == before.version + 1, "exactly one write applied the answer"
+    after, after_version = store.get_run(run.run_id)
+    assert after_version == before_version + 1, "exactly one write applied the answer"
     record = after.history[number - 1]
     assert len(record.attempts) == attempt, "exactly one attempt fills the slot"
     applied = record.attempts[attempt - 1].word
@@ -283,7 +258,7 @@ def test_12_concurrent_answers_to_the_same_slot_apply_once(store):
         if repetition % 2:  # also race a later slot: round 2 after a rejected first attempt
             game.answer(run.run_id, player, 1, 1, "qzqzq")
             game.answer(run.run_id, player, 1, 2, word_for(run))
-            run = store.get_run(run.run_id)
+            run = store.get_run(run.run_id).run
         _race_one_slot(game, store, run, player, repetition)
 
 
@@ -298,10 +273,9 @@ def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
         after = _race_one_slot(game, store, run, player, repetition, rejected=False)
 
         assert after.completed and after.ended_by == "finished" and after.official
-        official = store.official_result(player, run.scope)
+        official = store.official_result(player, f"DAILY#{run.date}")
         assert official is not None and official.run_id == run.run_id and official.score == after.score
-        assert counter_totals(store, run.scope) == (1, 1)
-        assert store.player_status(player, run.scope) == (None, True), "the active slot is free"
+        assert store.slot(player, run.scope) == Slot(run.run_id, run.run_id)
 
 
 # (c) One run per player ------------------------------------------------------------------------
@@ -323,10 +297,48 @@ def test_12_concurrent_starts_by_one_player_create_one_run(store):
         stored = runs_of(store, player)
         assert [run.run_id for run in stored] == [outcomes[0][0].run_id]
         assert stored[0].official and not stored[0].completed
-        assert store.player_status(player, f"DAILY#{day}") == (stored[0].run_id, False)
+        assert store.slot(player, Scope.daily(day)) == Slot(stored[0].run_id, stored[0].run_id)
         expected = [list(r) for r in generate_puzzle(seed_for_date(SECRET, day), 10, 3)]
-        assert [list(r) for r in store.get_puzzle(f"DAILY#{day}")] == expected
+        assert [list(r) for r in store.get_puzzle(Scope.daily(day))] == expected
         assert all([list(r) for r in run.puzzle] == expected for run, _ in outcomes)
+
+
+def test_12_concurrent_starts_across_the_daily_and_two_challenges_create_one_run_per_scope(store):
+    for repetition in range(ROUNDS):
+        game = game_on(store, 5, repetition + 1)
+        day = daily_date(game.now()).isoformat()
+        game.daily_puzzle(day)
+        challenges = [game.create_challenge(f"maker-{secrets.token_hex(4)}", 5, 1) for _ in range(2)]
+        player = f"racer-x-{secrets.token_hex(4)}"
+        starts = [partial(game.start_daily, player)] * 4
+        starts += [partial(game.start_challenge, player, c.challenge_id) for c in challenges] * 4
+
+        outcomes = race(starts)
+
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        by_scope: dict[Scope, set[str]] = {}
+        for run, _ in outcomes:
+            by_scope.setdefault(run.scope, set()).add(run.run_id)
+        expected = {Scope.daily(day), *(Scope.challenge(c.challenge_id) for c in challenges)}
+        assert set(by_scope) == expected and all(len(ids) == 1 for ids in by_scope.values())
+        assert [run.scope for run, _ in outcomes[:4]] == [Scope.daily(day)] * 4, "the Daily route: Daily runs"
+        assert sum(created for _, created in outcomes) == 3
+        assert len(runs_of(store, player)) == 3 and all(r.official for r in runs_of(store, player))
+
+
+def test_24_concurrent_challenge_creations_by_one_player_create_exactly_20(store):
+    for repetition in range(2):
+        game = game_on(store, 6, repetition + 1)
+        player = f"racer-q-{secrets.token_hex(4)}"
+
+        outcomes = race([partial(game.create_challenge, player, 5, 0)] * 24)
+
+        made = [o for o in outcomes if not isinstance(o, Exception)]
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert len(made) == 20 and all(store.get_challenge(c.challenge_id) == c for c in made)
+        assert len(refused) == 4 and all(
+            isinstance(o, GameError) and o.code == "too_many_challenges" for o in refused
+        )
 
 
 # (d) Display names -----------------------------------------------------------------------------

@@ -1,0 +1,21 @@
+"""The expiry job, run every minute (SPEC §3, §4, §6): completes the runs whose time is up.
+
+Every player run whose deadline has passed completes through the same path as an answer (its
+official result, the board's writes, the history), read from the `due` index, not a scan; then
+the store's watermark moves to the instant the pass began, which is what lets a board turn
+`closed` (shared/store.py `completed_through`). Guest runs are left to complete when next read:
+they never rank. Idempotent; the scheduler's event is ignored. A pass that could not complete
+every due run (throttled) leaves the watermark where it was, and the next pass tries again.
+"""
+
+from shared.observability import logger, metrics, tracer
+from shared.wiring import game
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def handler(event: dict[str, object], context: object) -> dict[str, object]:
+    summary = game().expire_due_runs()
+    logger.info("Expiry pass done", extra=summary)
+    return summary

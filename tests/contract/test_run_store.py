@@ -1,0 +1,194 @@
+"""The run side of the Store port (shared/store.py RunStore): one contract, two implementations.
+
+Every test runs against the in-memory fake (tests/fake_store.py) and DynamoStore on in-process
+moto, so the fake the service tests use cannot drift from the real adapter. Races between
+conditional writes are tested on moto's server mode (tests/test_races.py), not here.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from shared.clock import iso
+from shared.dynamo import DynamoStore
+from shared.puzzles import Round
+from shared.runs import answer, expire_if_due, new_run, skip
+from shared.scope import Scope
+from shared.store import ActiveRunExists, Challenge, OfficialTaken, QuotaExceeded, Slot, StaleRun
+from tests.fake_store import FakeStore
+
+NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
+DAY = "2026-11-29"
+PUZZLE = [Round("TMR", ""), Round("ALL", ""), Round("BRD", "AEO")]
+WORDS = {"timer", "alley", "bird"}
+DAILY = Scope.daily(DAY)
+
+
+@pytest.fixture(params=["fake", "dynamo"])
+def store(request):
+    if request.param == "fake":
+        fake = FakeStore()
+        fake.put_puzzle(DAILY, PUZZLE)
+        return fake
+    request.getfixturevalue("table")
+    dynamo = DynamoStore(request.getfixturevalue("table"))
+    dynamo.put_puzzle(DAILY, PUZZLE)
+    return dynamo
+
+
+def a_run(player="p1", run_id="run-00000001", official=True, scope=DAILY, started=NOW):
+    challenge_id = scope.id if scope.kind == "challenge" else None
+    return new_run(run_id, scope.kind, DAY, PUZZLE, started, player, official, challenge_id)
+
+
+def finish(run, at=NOW + timedelta(seconds=30)):
+    for number, word in enumerate(["timer", "alley", "bird"], start=1):
+        answer(run, number, 1, word, at, WORDS)
+    assert run.completed
+    return run
+
+
+def test_the_first_puzzle_stored_for_a_scope_stays(store):
+    assert store.put_puzzle(DAILY, [Round("XYZ", "")]) == PUZZLE
+    assert store.get_puzzle(DAILY) == PUZZLE
+    assert store.get_puzzle(Scope.daily("2026-11-30")) is None
+
+
+def test_a_stored_run_reads_back_equal_with_its_puzzle_and_history(store):
+    run = a_run()
+    store.create_run(run)
+    answer(run, 1, 1, "qzqzq", NOW, WORDS)
+    answer(run, 1, 2, "Q" * 60, NOW, WORDS)  # cut for length, kept with its digest
+    answer(run, 1, 3, "timer", NOW, WORDS)
+    skip(run, 2, NOW)
+    answer(run, 3, 1, "bird", NOW, WORDS)
+    store.save_run(run, store.get_run(run.run_id).version)
+    stored = store.get_run(run.run_id).run
+    assert stored == run and stored.completed and stored.history[0].attempts[1].digest
+    assert store.get_run("run-missing01") is None
+
+
+def test_a_player_has_one_active_run_per_scope_and_scopes_do_not_block_each_other(store):
+    store.create_run(a_run(run_id="run-daily-01"))
+    with pytest.raises(ActiveRunExists):
+        store.create_run(a_run(run_id="run-daily-02"))
+    challenge = Challenge(
+        challenge_id="chal-0001", creator="p2", puzzle=PUZZLE, created_at=iso(NOW), closes_at=iso(NOW)
+    )
+    store.create_challenge(challenge, DAY, 20)
+    store.create_run(a_run(run_id="run-chall-01", scope=Scope.challenge("chal-0001")))
+    store.create_run(a_run(player="p2", run_id="run-daily-03"))
+    assert store.slot("p1", DAILY) == Slot("run-daily-01", "run-daily-01")
+    assert store.slot("p1", Scope.challenge("chal-0001")) == Slot("run-chall-01", "run-chall-01")
+    assert store.slot("p1", Scope.daily("2026-11-30")) == Slot(None, None)
+
+
+def test_a_guest_run_takes_no_slot(store):
+    store.create_run(a_run(player=None, run_id="guest-run-01"))
+    store.create_run(a_run(player=None, run_id="guest-run-02"))
+    assert store.get_run("guest-run-02").run.player is None
+
+
+def test_a_new_runs_official_flag_must_match_the_slots_decision(store):
+    with pytest.raises(ActiveRunExists):
+        store.create_run(a_run(official=False))  # nothing is official yet: the run must be
+    first = a_run()
+    store.create_run(first)
+    assert store.slot("p1", DAILY) == Slot(first.run_id, first.run_id), "decided when it starts"
+    store.complete_run(finish(first), store.get_run(first.run_id).version)
+    with pytest.raises(ActiveRunExists):
+        store.create_run(a_run(run_id="run-00000002", official=True))
+    store.create_run(a_run(run_id="run-00000003", official=False), replacing=first.run_id)
+    assert store.slot("p1", DAILY) == Slot("run-00000003", first.run_id)
+
+
+def test_a_new_run_takes_the_slot_only_from_the_run_the_caller_names(store):
+    store.create_run(a_run(run_id="run-00000001"))
+    with pytest.raises(ActiveRunExists):
+        store.create_run(a_run(run_id="run-00000002"))
+    with pytest.raises(ActiveRunExists):
+        store.create_run(a_run(run_id="run-00000002"), replacing="run-someother")
+    store.create_run(a_run(run_id="run-00000002"), replacing="run-00000001")  # seen missing
+    assert store.slot("p1", DAILY) == Slot("run-00000002", "run-00000002")
+
+
+def test_a_write_holds_only_at_the_version_read(store):
+    run = a_run()
+    version = store.create_run(run)
+    answer(run, 1, 1, "timer", NOW, WORDS)
+    newer = store.save_run(run, version)
+    assert newer != version and store.get_run(run.run_id).version == newer
+    with pytest.raises(StaleRun):
+        store.save_run(run, version)
+    with pytest.raises(StaleRun):
+        store.complete_run(finish(run), version)
+    assert not store.get_run(run.run_id).run.completed
+
+
+def test_completing_an_official_run_frees_the_slot_and_records_the_result(store):
+    run = a_run()
+    store.create_run(run)
+    store.complete_run(finish(run), store.get_run(run.run_id).version)
+    assert store.slot("p1", DAILY) == Slot(run.run_id, run.run_id)
+    result = store.official_result("p1", f"DAILY#{DAY}")
+    assert (result.run_id, result.score, result.words) == (run.run_id, run.score, ["timer", "alley", "bird"])
+    assert store.get_run(run.run_id).run.completed
+
+
+def test_a_second_official_result_in_a_scope_is_refused_and_changes_nothing(store):
+    first = a_run()
+    store.create_run(first)
+    store.complete_run(finish(first), store.get_run(first.run_id).version)
+    second = a_run(run_id="run-00000002", official=False)
+    version = store.create_run(second, replacing=first.run_id)
+    second.official = True  # as if flagged before the first completed
+    with pytest.raises(OfficialTaken):
+        store.complete_run(finish(second), version)
+    assert store.get_run(second.run_id).version == version
+    assert store.official_result("p1", f"DAILY#{DAY}").run_id == first.run_id
+    second.official = False
+    store.complete_run(second, version)
+    assert store.slot("p1", DAILY) == Slot(second.run_id, first.run_id)
+
+
+def test_due_runs_are_players_active_runs_whose_deadline_has_passed(store):
+    early = a_run(run_id="run-early001", started=NOW - timedelta(seconds=200))
+    on_time = a_run(player="p2", run_id="run-ontime01", started=NOW - timedelta(seconds=180))
+    later = a_run(player="p3", run_id="run-later001", started=NOW - timedelta(seconds=10))
+    guest = a_run(player=None, run_id="guest-run-01", started=NOW - timedelta(seconds=300))
+    done = a_run(player="p4", run_id="run-done0001", started=NOW - timedelta(seconds=300))
+    for run in (early, on_time, later, guest, done):
+        store.create_run(run)
+    expire_if_due(done, NOW)
+    store.complete_run(done, store.get_run(done.run_id).version)
+    assert sorted(store.due_runs(NOW)) == ["run-early001", "run-ontime01"]
+
+
+def test_the_completed_through_watermark_only_moves_forward(store):
+    assert store.completed_through() is None
+    store.mark_completed_through(NOW)
+    store.mark_completed_through(NOW - timedelta(minutes=1))
+    assert store.completed_through() == NOW
+    store.mark_completed_through(NOW + timedelta(minutes=1))
+    assert store.completed_through() == NOW + timedelta(minutes=1)
+
+
+def test_a_player_creates_at_most_the_quota_of_challenges_per_daily_date(store):
+    def challenge(number, creator="p1"):
+        return Challenge(
+            challenge_id=f"chal-{creator}-{number:04d}",
+            creator=creator,
+            puzzle=PUZZLE,
+            created_at=iso(NOW),
+            closes_at=iso(NOW + timedelta(days=7)),
+        )
+
+    for number in range(3):
+        store.create_challenge(challenge(number), DAY, 3)
+    with pytest.raises(QuotaExceeded):
+        store.create_challenge(challenge(3), DAY, 3)
+    assert store.get_challenge("chal-p1-0003") is None
+    store.create_challenge(challenge(4), "2026-11-30", 3)
+    store.create_challenge(challenge(0, creator="p2"), DAY, 3)
+    assert store.get_challenge("chal-p1-0000") == challenge(0)
+    assert store.get_puzzle(Scope.challenge("chal-p1-0000")) == PUZZLE

@@ -1,0 +1,134 @@
+"""An in-memory Store for service and handler tests: the run side (RunStore) here, the board side
+from tests/fake_boards.py. tests/contract/ runs the same tests against it and DynamoStore, so the
+two keep one behaviour.
+
+It keeps what DynamoDB keeps, and copies runs in and out as the table would, so a test cannot
+pass by sharing objects with the service.
+"""
+
+import threading
+from collections.abc import Callable, Iterator
+from datetime import datetime
+
+from shared.boards import scope_of
+from shared.clock import iso, parse_iso
+from shared.puzzles import Round
+from shared.runs import Run
+from shared.scope import Scope
+from shared.store import (
+    ActiveRunExists,
+    Challenge,
+    OfficialResult,
+    QuotaExceeded,
+    Slot,
+    StaleRun,
+    StoredRun,
+    Version,
+)
+from tests.fake_boards import FakeBoardStore
+
+
+class FakeRunStore:
+    """The run side. A completion records its official result through `_record_official`, the
+    board side's (FakeBoardStore), so combine the two (FakeStore) to use it."""
+
+    _record_official: Callable[[OfficialResult], None]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.RLock()  # each method applies at once, as a DynamoDB request does
+        self.puzzles: dict[Scope, list[Round]] = {}
+        self.challenges: dict[str, Challenge] = {}
+        self.created: dict[tuple[str, str], int] = {}  # (creator, date) -> challenges created
+        self.runs: dict[str, tuple[Run, int]] = {}
+        self.slots: dict[tuple[str, Scope], dict[str, str]] = {}
+        self.watermark: datetime | None = None
+
+    def get_puzzle(self, scope: Scope) -> list[Round] | None:
+        return self.puzzles.get(scope) if scope.kind == "daily" else self._challenge_puzzle(scope.id)
+
+    def _challenge_puzzle(self, challenge_id: str) -> list[Round] | None:
+        found = self.challenges.get(challenge_id)
+        return found.puzzle if found else None
+
+    def put_puzzle(self, scope: Scope, puzzle: list[Round]) -> list[Round]:
+        with self._lock:
+            return self.puzzles.setdefault(scope, list(puzzle))
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None:
+        found = self.challenges.get(challenge_id)
+        return found.model_copy(deep=True) if found else None
+
+    def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
+        with self._lock:
+            if self.created.get((challenge.creator, day), 0) >= quota:
+                raise QuotaExceeded(challenge.creator)
+            self.created[(challenge.creator, day)] = self.created.get((challenge.creator, day), 0) + 1
+            self.challenges[challenge.challenge_id] = challenge.model_copy(deep=True)
+
+    def get_run(self, run_id: str) -> StoredRun | None:
+        with self._lock:
+            found = self.runs.get(run_id)
+            return StoredRun(found[0].model_copy(deep=True), Version(found[1])) if found else None
+
+    def slot(self, player: str, scope: Scope) -> Slot:
+        with self._lock:
+            slot = self.slots.get((player, scope), {})
+            return Slot(slot.get("run_id"), slot.get("official_run_id"))
+
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
+        with self._lock:
+            if run.run_id in self.runs:
+                raise ActiveRunExists(run.run_id)
+            if run.player is not None:
+                slot = self.slots.setdefault((run.player, run.scope), {})
+                official = slot.get("official_run_id")
+                free = slot.get("run_id") in (None, replacing)
+                decided = official in (None, replacing) if run.official else official is not None
+                if not (free and decided):
+                    raise ActiveRunExists(run.run_id)
+                slot["run_id"] = run.run_id
+                if run.official:
+                    slot["official_run_id"] = run.run_id
+            self.runs[run.run_id] = (run.model_copy(deep=True), 0)
+            return Version(0)
+
+    def _check(self, run: Run, version: Version) -> None:
+        stored = self.runs.get(run.run_id)
+        if stored is None or stored[1] != version:
+            raise StaleRun(run.run_id)
+
+    def save_run(self, run: Run, version: Version) -> Version:
+        with self._lock:
+            self._check(run, version)
+            self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
+            return Version(version + 1)
+
+    def complete_run(self, run: Run, version: Version) -> None:
+        with self._lock:
+            self._check(run, version)
+            if run.player is not None and run.official:
+                self._record_official(OfficialResult.of_run(run, scope_of(run.date, run.challenge_id)))
+            self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
+
+    def due_runs(self, now: datetime) -> Iterator[str]:
+        with self._lock:
+            due = [
+                run.run_id
+                for run, _ in self.runs.values()
+                if run.player is not None and not run.completed and parse_iso(run.deadline) <= now
+            ]
+        yield from due
+
+    def completed_through(self) -> datetime | None:
+        return self.watermark
+
+    def mark_completed_through(self, instant: datetime) -> None:
+        with self._lock:
+            instant = parse_iso(iso(instant))  # kept to the millisecond, as DynamoStore keeps it
+            if self.watermark is None or instant > self.watermark:
+                self.watermark = instant
+
+
+class FakeStore(FakeRunStore, FakeBoardStore):
+    """The whole port in memory."""
