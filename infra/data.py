@@ -1,4 +1,5 @@
-"""The game's state: the one DynamoDB table and the secret puzzle seed."""
+"""The game's state: the one DynamoDB table (with its stream) and the two secrets: the puzzle seed
+and the cursor-signing key."""
 
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
@@ -32,6 +33,8 @@ class Data(Construct):
                 point_in_time_recovery_enabled=True
             ),
             time_to_live_attribute=TTL_ATTRIBUTE,
+            # The rank counters are kept by a consumer of new items (infra/functions.py `counters`).
+            stream=dynamodb.StreamViewType.NEW_IMAGE,
             deletion_protection=production,
             removal_policy=removal,
         )
@@ -43,8 +46,8 @@ class Data(Construct):
                 projection_type=dynamodb.ProjectionType[projection],
             )
 
-        # The seed makes puzzles unpredictable from the source code (SPEC §3); a key derived from
-        # it also signs board cursors. Generated at deploy time, never written in the template.
+        # The seed makes puzzles unpredictable from the source code (SPEC §3). Generated at deploy
+        # time, never written in the template; only the functions that make puzzles read it.
         self.puzzle_seed = secretsmanager.Secret(
             self,
             "PuzzleSeed",
@@ -58,4 +61,22 @@ class Data(Construct):
             self.puzzle_seed,
             "AwsSolutions-SMG4",
             "Rotated by hand (docs/operations.md): a new seed changes all future puzzles.",
+        )
+
+        # Board cursors are signed with a key of their own, so the function that serves boards
+        # (public, the most exposed) never holds the seed of every future Daily. Rotation keeps the
+        # previous version readable for a grace period (docs/operations.md).
+        self.cursor_key = secretsmanager.Secret(
+            self,
+            "CursorKey",
+            description="WordSQD board-cursor signing key (AWSPREVIOUS stays valid after a rotation)",
+            generate_secret_string=secretsmanager.SecretStringGenerator(
+                password_length=64, exclude_punctuation=True
+            ),
+            removal_policy=removal,
+        )
+        acknowledge(
+            self.cursor_key,
+            "AwsSolutions-SMG4",
+            "Rotated by hand with a grace period for cursors in flight (docs/operations.md).",
         )
