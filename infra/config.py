@@ -1,17 +1,18 @@
 """A stage's settings: one entry of infra/stages.json, picked with `-c stage=<name>` and checked
 with pydantic before anything is synthesized, so a bad deploy fails fast and says why.
 
-| field | default | meaning |
-|---|---|---|
-| `account`, `region` | none, `us-east-1` | where the stage lives (an account is required for a production stage; `edge` needs both for its us-east-1 stack) |
-| `production` | false | retain and protect data (table, user pool, secrets, dead-letter queues, logs); alarms, SES and https origins required |
-| `allowed_origins` | `http://localhost:8000` | exact CORS origins (`scheme://host[:port]`) |
-| `alarm_emails` | `[]` | email subscriptions to the stack's alarm topic (one at least in production) |
-| `throttle` | rate 50,000/s, burst 25,000 | the API stage's default throttle (sized for the rush, docs/operations.md) |
-| `route_throttles` | see `DEFAULT_ROUTE_THROTTLES` | per-route limits, keyed by `METHOD /path` of shared.routes |
-| `ses` | none | Cognito sends its mail through this SES identity (required in production) |
-| `self_sign_up` | true | players create their own accounts |
-| `midnight_capacity` | none | provisioned concurrency per function around 00:00 Central (docs/operations.md) |
+Fields (defaults in brackets):
+- `account` [none], `region` [us-east-1]: where the stage lives; production needs an account,
+  and `edge`'s us-east-1 stack needs both (cross-region references need explicit environments);
+- `production` [false]: retain and protect the data (table, user pool, secrets, dead-letter
+  queues, logs); requires alarm emails, an SES identity and https origins;
+- `allowed_origins` [http://localhost:8000]: exact CORS origins (`scheme://host[:port]`);
+- `alarm_emails` [none]: email subscriptions to the stack's alarm topic;
+- `throttle` [rate 50,000/s, burst 25,000]: the API stage's default, sized for the rush;
+- `route_throttles` [DEFAULT_ROUTE_THROTTLES]: per-route limits, keys `METHOD /path` of shared.routes;
+- `ses` [none]: Cognito sends its mail through this SES identity;
+- `self_sign_up` [true]: players create their own accounts;
+- `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central.
 
 Context `asset_dir` (or `$WORDSQD_ASSET_DIR`) points at the Lambda asset (default build/lambda);
 `stages_file` at another stages file (tests).
