@@ -53,9 +53,14 @@ PUBLISHED: dict[str, dict[str, list[set[str]]]] = {
     },
     "AWS/Scheduler": {
         metric: [set(), {"ScheduleGroup"}]
-        for metric in ("InvocationAttemptCount", "TargetErrorCount", "InvocationDroppedCount", "InvocationsSentToDeadLetterCount")
+        for metric in (
+            "InvocationAttemptCount", "TargetErrorCount", "InvocationDroppedCount",
+            "InvocationsSentToDeadLetterCount",
+        )
     },
-    "AWS/Events": {metric: [set(), {"RuleName"}] for metric in ("Invocations", "FailedInvocations", "TriggeredRules")},
+    "AWS/Events": {
+        metric: [set(), {"RuleName"}] for metric in ("Invocations", "FailedInvocations", "TriggeredRules")
+    },
     # shared/observability.py: Powertools metrics with the service dimension; Answers adds reason.
     "WordSQD": {
         **{metric: [{"service"}] for metric in GAME_COUNTERS},
