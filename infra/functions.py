@@ -9,7 +9,7 @@ group, X-Ray, the table actions its code makes (explicit lists, `Query` on named
 from dataclasses import dataclass
 from pathlib import Path
 
-from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -187,20 +187,12 @@ class Functions(Construct):
                 self, f"{title}Live", alias_name=ALIAS, version=function.current_version
             )
 
-        stack = Stack.of(self)
         for name, function in self.by_name.items():
             acknowledge(
                 function.role,
                 "AwsSolutions-IAM5[Resource::*]",
                 "X-Ray PutTraceSegments/PutTelemetryRecords and stream listing take no resource.",
             )
-            if ACCESS[name].table and ACCESS[name].table.stream:
-                table_id = stack.resolve(data.table.table_arn)["Fn::GetAtt"][0]
-                acknowledge(
-                    function.role,
-                    f"AwsSolutions-IAM5[Resource::<{table_id}.Arn>/stream/*]",
-                    "The table's own stream; its ARN is known only after the table is created.",
-                )
 
     @property
     def reset(self) -> lambda_.Function:
