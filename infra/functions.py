@@ -187,7 +187,7 @@ class Functions(Construct):
                 self, f"{title}Live", alias_name=ALIAS, version=function.current_version
             )
 
-        for name, function in self.by_name.items():
+        for function in self.by_name.values():
             acknowledge(
                 function.role,
                 "AwsSolutions-IAM5[Resource::*]",
