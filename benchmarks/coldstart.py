@@ -157,7 +157,8 @@ def main() -> None:
     print("\nAsset size (this platform's wheels)")
     for label, asset in assets.items():
         print(
-            f"{label:<8} unzipped {folder_size(asset) / 1e6:6.1f} MB   zipped {zipped_size(asset) / 1e6:6.1f} MB"
+            f"{label:<8} unzipped {folder_size(asset) / 1e6:6.1f} MB"
+            f"   zipped {zipped_size(asset) / 1e6:6.1f} MB"
         )
     print("\nSlowest imports of validate after (python -X importtime, cumulative us):")
     validate_module = FUNCTIONS["validate"].handler.split(":")[0]
