@@ -43,8 +43,11 @@ def checks(base: str) -> list[str]:
                 failures.append(f"GET /daily: {key} is {daily.get(key)!r}, not {expected!r}")
         if not isinstance(daily.get("date"), str) or daily.get("status") not in ("live", "closed"):
             failures.append(f"GET /daily: unexpected body {daily}")
-    for word, expected in [("Timer", {"valid": True, "word": "timer", "reason": None}),
-                           ("meter", {"valid": False, "word": "meter", "reason": "letter_order"})]:  # fmt: skip
+    examples = [
+        ("Timer", {"valid": True, "word": "timer", "reason": None}),
+        ("meter", {"valid": False, "word": "meter", "reason": "letter_order"}),
+    ]
+    for word, expected in examples:
         status, verdict = call(base, "POST", "/validate", {"prompt": "TMR", "word": word})
         if (status, verdict) != (200, expected):
             failures.append(f"POST /validate {word}: {status} {verdict}, expected 200 {expected}")
