@@ -12,7 +12,9 @@ Fields (defaults in brackets):
 - `route_throttles` [DEFAULT_ROUTE_THROTTLES]: per-route limits, keys `METHOD /path` of shared.routes;
 - `ses` [none]: Cognito sends its mail through this SES identity;
 - `self_sign_up` [true]: players create their own accounts;
-- `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central.
+- `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central;
+- `restored_table` [none]: use this table (restored from point-in-time recovery) instead of the
+  stack's own.
 
 Context `asset_dir` (or `$WORDSQD_ASSET_DIR`) points at the Lambda asset (default build/lambda);
 `stages_file` at another stages file (tests).
@@ -76,6 +78,16 @@ class SesIdentity(_Strict):
     region: Annotated[str, Field(pattern=r"^[a-z]{2}(-[a-z]+)+-\d$")] | None = None
 
 
+class RestoredTable(_Strict):
+    """A table restored from point-in-time recovery (it has a new name): the stack uses it instead
+    of creating its own (docs/operations.md, "Restore from point-in-time recovery")."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{3,255}$")]
+    stream_arn: Annotated[
+        str, Field(pattern=r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/.+/stream/.+$")
+    ]
+
+
 class MidnightCapacity(_Strict):
     """Provisioned concurrency held on each function's alias from `start` to `end` Central time."""
 
@@ -106,6 +118,7 @@ class StageConfig(_Strict):
     ses: SesIdentity | None = None
     self_sign_up: bool = True
     midnight_capacity: MidnightCapacity | None = None
+    restored_table: RestoredTable | None = None
     asset_dir: Path = DEFAULT_ASSET_DIR
 
     @field_validator("allowed_origins")

@@ -7,6 +7,7 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from infra.checks import acknowledge
+from infra.config import RestoredTable
 from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 
@@ -18,12 +19,30 @@ def _string_key(name: str) -> dynamodb.Attribute:
 class Data(Construct):
     """The table, built from shared.table so that `make run` and AWS cannot drift apart."""
 
-    def __init__(self, scope: Construct, id: str, *, production: bool) -> None:
+    def __init__(
+        self, scope: Construct, id: str, *, production: bool, restored: RestoredTable | None = None
+    ) -> None:
         super().__init__(scope, id)
         # Production keeps its data when the stack or a resource is deleted; dev stacks clean up.
         removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
-        self.table = dynamodb.Table(
+        self.table: dynamodb.ITable
+        if restored:
+            # After a point-in-time restore (a new table, docs/operations.md): the stack's own
+            # table, retained, leaves the template; the restored one serves instead.
+            self.table = dynamodb.Table.from_table_attributes(
+                self,
+                "Table",
+                table_name=restored.name,
+                table_stream_arn=restored.stream_arn,
+                global_indexes=list(INDEXES),
+            )
+        else:
+            self.table = self._table(production, removal)
+        self._secrets(removal)
+
+    def _table(self, production: bool, removal: RemovalPolicy) -> dynamodb.Table:
+        table = dynamodb.Table(
             self,
             "Table",
             partition_key=_string_key(PARTITION_KEY),
@@ -39,12 +58,15 @@ class Data(Construct):
             removal_policy=removal,
         )
         for name, (pk, sk, projection) in INDEXES.items():
-            self.table.add_global_secondary_index(
+            table.add_global_secondary_index(
                 index_name=name,
                 partition_key=_string_key(pk),
                 sort_key=_string_key(sk),
                 projection_type=dynamodb.ProjectionType[projection],
             )
+        return table
+
+    def _secrets(self, removal: RemovalPolicy) -> None:
 
         # The seed makes puzzles unpredictable from the source code (SPEC §3). Generated at deploy
         # time, never written in the template; only the functions that make puzzles read it.

@@ -93,3 +93,27 @@ def test_production_stack_is_pinned_to_its_account_and_region(synth):
     manifest = json.loads((synth.outdir / "manifest.json").read_text())
     assert manifest["artifacts"]["WordSQD-live"]["environment"] == "aws://123456789012/eu-west-1"
     assert manifest["artifacts"]["WordSQD-dev"]["environment"] == "aws://unknown-account/unknown-region"
+
+
+def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):
+    """Point-in-time recovery restores into a new table: with `restored_table` in the stage config
+    the stack serves from it (functions, grants, stream, alarms) and creates no table of its own."""
+    from aws_cdk import App
+    from aws_cdk.assertions import Template
+
+    from infra.config import feature_flags
+    from infra.stack import WordSQDStack
+
+    stream = "arn:aws:dynamodb:us-east-1:123456789012:table/wordsqd-restored/stream/2026-11-30T00:00:00.000"
+    stages = {"dev": {"restored_table": {"name": "wordsqd-restored", "stream_arn": stream}}}
+    (tmp_path / "asset").mkdir()
+    config = config_from({"asset_dir": str(tmp_path / "asset")}, stages, tmp_path)
+    template = Template.from_stack(WordSQDStack(App(context=feature_flags()), config)).to_json()
+    resources = template["Resources"].values()
+    assert not [r for r in resources if r["Type"] == "AWS::DynamoDB::Table"]
+    functions = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::Function"]
+    assert {f["Environment"]["Variables"].get("TABLE_NAME") for f in functions} == {"wordsqd-restored", None}
+    [mapping] = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::EventSourceMapping"]
+    assert mapping["EventSourceArn"] == stream
+    assert "wordsqd-restored" in str([r for r in resources if r["Type"] == "AWS::IAM::Policy"])
+    assert "wordsqd-restored" in str([r for r in resources if r["Type"] == "AWS::CloudWatch::Alarm"])
