@@ -108,7 +108,8 @@ def cold_start(python: str, asset: Path, entry: str) -> float:
         f"import importlib; f = getattr(importlib.import_module({module!r}), {function!r})\n"
         + ("f()\n" if entry == FLOOR else "")
     )
-    process = subprocess.Popen([python, "-I", "-S", "-B", "-c", script], env=ENV, cwd=asset)
+    env = {**ENV, "LAMBDA_TASK_ROOT": str(asset)}  # Lambda's code folder: Powertools' Tracer is on
+    process = subprocess.Popen([python, "-I", "-S", "-B", "-c", script], env=env, cwd=asset)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
@@ -169,7 +170,8 @@ def main() -> None:
     trace = subprocess.run(
         [python, "-I", "-S", "-B", "-X", "importtime", "-c",
          f"import sys; sys.path.insert(0, {str(assets['after'])!r}); import {validate_module}"],
-        env=ENV, cwd=assets["after"], capture_output=True, text=True, check=True,
+        env={**ENV, "LAMBDA_TASK_ROOT": str(assets["after"])}, cwd=assets["after"],
+        capture_output=True, text=True, check=True,
     ).stderr  # fmt: skip
     rows = []
     for line in trace.splitlines():

@@ -82,7 +82,7 @@ def run_in_asset(asset: Path, script: str) -> subprocess.CompletedProcess:
         ],
         capture_output=True,
         text=True,
-        env=LAMBDA_ENV,
+        env={**LAMBDA_ENV, "LAMBDA_TASK_ROOT": str(asset)},  # Lambda's code folder (/var/task)
         cwd=asset,
     )
 
@@ -243,3 +243,17 @@ def test_the_asset_holds_exactly_the_locked_packages(asset):
         name, version = path.name.removesuffix(".dist-info").rsplit("-", 1)
         installed.add(f"{name.lower().replace('_', '-')}=={version}")
     assert installed == set(locked_requirements())
+
+
+def test_tracer_patches_only_botocore(host_asset):
+    """The Tracer patches the one library whose calls it traces, not every library X-Ray knows."""
+    result = run_in_asset(
+        host_asset,
+        """
+import shared.observability
+from aws_xray_sdk.core.patcher import _PATCHED_MODULES
+print(sorted(_PATCHED_MODULES))
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "['botocore']"
