@@ -128,11 +128,19 @@ class Operations(Construct):
             },
             "Lambda throttles (all functions)",
         )
-        table_throttles = table.metric_throttled_requests_for_operations(
-            operations=list(TABLE_OPERATIONS), period=PERIOD, label="DynamoDB throttled requests"
+        # The CDK's helpers name each series right (Operation=GetItem, ...) but add them with a bare
+        # `a + b`, which has no value unless every operation has data: re-summed with FILL.
+        table_throttles = sum_of(
+            table.metric_throttled_requests_for_operations(
+                operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM
+            ).using_metrics,
+            "DynamoDB throttled requests",
         )
-        table_errors = table.metric_system_errors_for_operations(
-            operations=list(TABLE_OPERATIONS), period=PERIOD, label="DynamoDB system errors"
+        table_errors = sum_of(
+            table.metric_system_errors_for_operations(
+                operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM
+            ).using_metrics,
+            "DynamoDB system errors",
         )
 
         self._alarm(

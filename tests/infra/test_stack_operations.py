@@ -117,6 +117,18 @@ def test_the_published_table_catches_the_old_enum_bug():
     assert "GET_ITEM" not in DYNAMODB_OPERATIONS and "GetItem" in DYNAMODB_OPERATIONS
 
 
+@pytest.mark.parametrize("stage", ["dev", "prod"])
+def test_sums_fill_missing_series_so_one_throttled_operation_fires(synth, stage):
+    """CloudWatch publishes a throttle or error count only where one happened, and `a + b` has no
+    value where either series is missing: every term of a sum must be FILLed."""
+    for name, alarm in _alarms(synth.stacks[stage]).items():
+        for query in alarm.get("Metrics", []):
+            expression = query.get("Expression", "")
+            if "+" in expression:
+                terms = [t.strip() for t in expression.split("+")]
+                assert all(t.startswith("FILL(") and t.endswith(", 0)") for t in terms), (name, expression)
+
+
 def test_table_throttle_alarm_counts_every_operation_the_functions_make(dev):
     alarm = _alarms(dev)["WordSQD-dev-TableThrottles"]
     operations = {d["Operation"] for _, _, d in _watched(alarm)}
