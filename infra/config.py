@@ -13,6 +13,7 @@ Fields (defaults in brackets):
 - `ses` [none]: Cognito sends its mail through this SES identity;
 - `self_sign_up` [true]: players create their own accounts;
 - `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central;
+- `table_warm_throughput` [none]: pre-warm the table for the rush (read/write units per second);
 - `restored_table` [none]: use this table (restored from point-in-time recovery) instead of the
   stack's own.
 
@@ -88,6 +89,14 @@ class RestoredTable(_Strict):
     ]
 
 
+class WarmThroughput(_Strict):
+    """DynamoDB pre-warming: the table can serve this at once, without waiting to double its
+    previous peak (on-demand's rule). Billed once per increase."""
+
+    read_units_per_second: Annotated[int, Field(ge=12_000, le=10_000_000)]
+    write_units_per_second: Annotated[int, Field(ge=4_000, le=10_000_000)]
+
+
 class MidnightCapacity(_Strict):
     """Provisioned concurrency held on each function's alias from `start` to `end` Central time."""
 
@@ -119,6 +128,7 @@ class StageConfig(_Strict):
     self_sign_up: bool = True
     midnight_capacity: MidnightCapacity | None = None
     restored_table: RestoredTable | None = None
+    table_warm_throughput: WarmThroughput | None = None
     asset_dir: Path = DEFAULT_ASSET_DIR
 
     @field_validator("allowed_origins")

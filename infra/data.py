@@ -7,7 +7,7 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from infra.checks import acknowledge
-from infra.config import RestoredTable
+from infra.config import RestoredTable, WarmThroughput
 from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 
@@ -20,7 +20,13 @@ class Data(Construct):
     """The table, built from shared.table so that `make run` and AWS cannot drift apart."""
 
     def __init__(
-        self, scope: Construct, id: str, *, production: bool, restored: RestoredTable | None = None
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        production: bool,
+        restored: RestoredTable | None = None,
+        warm: WarmThroughput | None = None,
     ) -> None:
         super().__init__(scope, id)
         # Production keeps its data when the stack or a resource is deleted; dev stacks clean up.
@@ -38,10 +44,10 @@ class Data(Construct):
                 global_indexes=list(INDEXES),
             )
         else:
-            self.table = self._table(production, removal)
+            self.table = self._table(production, removal, warm)
         self._secrets(removal)
 
-    def _table(self, production: bool, removal: RemovalPolicy) -> dynamodb.Table:
+    def _table(self, production: bool, removal: RemovalPolicy, warm: WarmThroughput | None) -> dynamodb.Table:
         table = dynamodb.Table(
             self,
             "Table",
@@ -56,6 +62,15 @@ class Data(Construct):
             stream=dynamodb.StreamViewType.NEW_IMAGE,
             deletion_protection=production,
             removal_policy=removal,
+            # Ready for the midnight rush from the first night (docs/operations.md, "Quotas").
+            warm_throughput=(
+                dynamodb.WarmThroughput(
+                    read_units_per_second=warm.read_units_per_second,
+                    write_units_per_second=warm.write_units_per_second,
+                )
+                if warm
+                else None
+            ),
         )
         for name, (pk, sk, projection) in INDEXES.items():
             table.add_global_secondary_index(

@@ -34,7 +34,13 @@ class WordSQDStack(Stack):
         log_retention = logs.RetentionDays.ONE_YEAR if production else logs.RetentionDays.ONE_WEEK
         log_removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
-        self.data = Data(self, "Data", production=production, restored=config.restored_table)
+        self.data = Data(
+            self,
+            "Data",
+            production=production,
+            restored=config.restored_table,
+            warm=config.table_warm_throughput,
+        )
         self.functions = Functions(
             self,
             "Functions",

@@ -44,6 +44,7 @@ TEST_STAGES = {
             "end": "00:20",
             "functions": {"daily": 100, "leaderboard": 10},
         },
+        "table_warm_throughput": {"read_units_per_second": 30000, "write_units_per_second": 60000},
     },
 }
 

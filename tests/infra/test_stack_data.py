@@ -34,6 +34,16 @@ def test_table_is_on_demand_with_point_in_time_recovery_ttl_and_a_stream(dev):
     )
 
 
+def test_the_table_is_warmed_for_the_rush_when_the_stage_says_so(prod, dev):
+    _, table = prod.only("AWS::DynamoDB::Table")
+    assert table["Properties"]["WarmThroughput"] == {
+        "ReadUnitsPerSecond": 30000,
+        "WriteUnitsPerSecond": 60000,
+    }
+    _, dev_table = dev.only("AWS::DynamoDB::Table")
+    assert "WarmThroughput" not in dev_table["Properties"]
+
+
 def test_indexes_are_exactly_shared_table_indexes(dev):
     _, table = dev.only("AWS::DynamoDB::Table")
     found = {
