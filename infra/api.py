@@ -20,10 +20,13 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra.checks import acknowledge
+from infra.config import SesIdentity, Throttle
 from shared.routes import ROUTES
 
-# One JSON object per request, with the HTTP API's own $context variables. No claims or bodies:
-# a request is traced by its id and route, not by who sent it.
+# One JSON object per request, with the HTTP API's own $context variables. No claims, bodies,
+# query strings or paths: `routeKey` is the route's template (`GET /guest/runs/{run_id}`), never
+# the path, because a guest run's id in the path is that run's only credential, and a cursor in
+# the query string is a signed token. A request is traced by its id and route, not by who sent it.
 ACCESS_LOG_FORMAT = {
     "requestId": "$context.requestId",
     "requestTime": "$context.requestTime",
@@ -77,13 +80,15 @@ class Api(Construct):
         production: bool,
         functions: Mapping[str, lambda_.IFunction],
         allowed_origins: Sequence[str],
-        throttle_rate: float,
-        throttle_burst: int,
+        throttle: Throttle,
+        route_throttles: Mapping[str, Throttle],
         log_retention: logs.RetentionDays,
         log_removal: RemovalPolicy,
+        ses: SesIdentity | None = None,
+        self_sign_up: bool = True,
     ) -> None:
         super().__init__(scope, id)
-        self._cognito(production, stage, allowed_origins)
+        self._cognito(production, stage, allowed_origins, ses, self_sign_up)
 
         self.api = apigwv2.HttpApi(
             self,
@@ -113,7 +118,7 @@ class Api(Construct):
             http_api=self.api,
             stage_name="$default",
             auto_deploy=True,
-            throttle=apigwv2.ThrottleSettings(rate_limit=throttle_rate, burst_limit=throttle_burst),
+            throttle=apigwv2.ThrottleSettings(rate_limit=throttle.rate, burst_limit=throttle.burst),
             access_log_settings=_AccessLogSettings(self.access_logs),
         )
 
@@ -122,6 +127,7 @@ class Api(Construct):
             name: integrations.HttpLambdaIntegration(f"{name.capitalize()}Integration", function)
             for name, function in functions.items()
         }
+        created_routes = {}
         for route in ROUTES:
             [created] = self.api.add_routes(
                 path=route.path,
@@ -129,12 +135,28 @@ class Api(Construct):
                 integration=targets[route.function],
                 authorizer=(self.authorizer if route.access == "player" else apigwv2.HttpNoneAuthorizer()),
             )
+            created_routes[f"{route.method} {route.path}"] = created
             if route.access == "public":
                 acknowledge(
                     created,
                     "AwsSolutions-APIG4",
                     "Public by design (SPEC §5): no account needed for this route.",
                 )
+
+        # Per-route limits below the stage's (stage config `route_throttles`): the routes a script
+        # could hammer to use up the API for everyone. API Gateway rejects settings for a route it
+        # does not know yet, so the stage waits for those routes.
+        if route_throttles:
+            stage_resource = self.stage.node.default_child
+            stage_resource.add_property_override(
+                "RouteSettings",
+                {
+                    key: {"ThrottlingRateLimit": limit.rate, "ThrottlingBurstLimit": limit.burst}
+                    for key, limit in sorted(route_throttles.items())
+                },
+            )
+            for key in route_throttles:
+                self.stage.node.add_dependency(created_routes[key])
 
         # Without a catch-all, API Gateway itself answers an unknown route or a wrong method with
         # {"message": "Not Found"}; this route lets a function answer 404/405 in the SPEC envelope.
@@ -151,11 +173,30 @@ class Api(Construct):
             "Answers only 404/405 errors for routes that do not exist; no data behind it.",
         )
 
-    def _cognito(self, production: bool, stage: str, allowed_origins: Sequence[str]) -> None:
+    def _cognito(
+        self,
+        production: bool,
+        stage: str,
+        allowed_origins: Sequence[str],
+        ses: SesIdentity | None,
+        self_sign_up: bool,
+    ) -> None:
+        # Cognito's own sender allows 50 emails a day per account: production sends through SES.
+        email = (
+            cognito.UserPoolEmail.with_ses(
+                from_email=ses.from_email,
+                from_name=ses.from_name,
+                ses_verified_domain=ses.identity if "@" not in ses.identity else None,
+                ses_region=ses.region,
+            )
+            if ses
+            else None
+        )
         self.user_pool = cognito.UserPool(
             self,
             "Players",
-            self_sign_up_enabled=True,
+            self_sign_up_enabled=self_sign_up,
+            email=email,
             sign_in_aliases=cognito.SignInAliases(email=True),
             sign_in_case_sensitive=False,  # Ann@Example.com is ann@example.com; fixed at creation
             auto_verify=cognito.AutoVerifiedAttrs(email=True),

@@ -10,15 +10,24 @@ The exact set of wheels is locked in infra/lambda-requirements.txt (every packag
 included, at one version), so two builds months apart ship the same code; `make lock` (this script
 with --lock) rewrites it from pyproject.toml after a dependency change.
 
+Two things make cold starts cheaper (issue #12, SPEC §6):
+- botocore's data is cut to the services the code calls (`BOTOCORE_SERVICES`) plus the
+  endpoint/partition/retry files botocore itself reads: 449 services' models are ~28 MB;
+- every module ships precompiled (`compileall --invalidation-mode unchecked-hash`, by a CPython
+  of PYTHON_VERSION, found by `lambda_python()`): Lambda's code folder is read-only, so without
+  .pyc files every cold start compiles every module it imports. Unchecked-hash .pyc files are
+  used without comparing timestamps (the asset never changes under them) and are deterministic.
+
 pip runs only when the locked list or the target platform changed (a stamp file beside the
 folder records what was installed), and only changed code files are rewritten, so a second build
-takes a fraction of a second. Same inputs give byte-identical files, hence the same CDK asset hash and
-no needless redeploys.
+takes a second or two. Same inputs give byte-identical files (PYTHONHASHSEED=0 when compiling),
+hence the same CDK asset hash and no needless redeploys.
 """
 
 import argparse
 import fcntl
 import filecmp
+import glob
 import json
 import os
 import shutil
@@ -40,6 +49,63 @@ LOCK_FILE = REPO_ROOT / "infra" / "lambda-requirements.txt"
 CODE_DIRS = ("functions", "shared")
 DICTIONARY_FILES = ("*.txt", "*.tsv")
 
+# The AWS services the functions call through botocore: DynamoDB (shared/dynamo.py), Secrets
+# Manager (shared/secrets.py via Powertools' parameters); STS and X-Ray kept for credentials and
+# tracing helpers. Add a service here when the code starts calling it (the asset test imports and
+# makes a client of each).
+BOTOCORE_SERVICES = ("dynamodb", "secretsmanager", "sts", "xray")
+BOTO3_RESOURCES = ("dynamodb",)
+BYTECODE_TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
+
+
+def lambda_python() -> str:
+    """A CPython of PYTHON_VERSION to compile the asset's bytecode with: $LAMBDA_PYTHON, then
+    python3.12 on PATH, then pyenv's. Bytecode is per minor version, so no other will do."""
+    candidates = [os.environ.get("LAMBDA_PYTHON"), shutil.which(f"python{PYTHON_VERSION}")]
+    candidates += sorted(
+        glob.glob(os.path.expanduser(f"~/.pyenv/versions/{PYTHON_VERSION}.*/bin/python{PYTHON_VERSION}"))
+    )
+    candidates.append(sys.executable)
+    for candidate in filter(None, candidates):
+        try:
+            version = subprocess.run(
+                [candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        if version == PYTHON_VERSION:
+            return candidate
+    raise RuntimeError(
+        f"No Python {PYTHON_VERSION} to compile the asset's bytecode: install it or set LAMBDA_PYTHON"
+    )
+
+
+def _compile(out: Path, *folders: Path) -> None:
+    """Precompile every module under FOLDERS (unchecked-hash .pyc beside each source)."""
+    subprocess.run(
+        [lambda_python(), "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash",
+         *[str(f) for f in folders if f.exists()]],
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def _prune_aws_data(out: Path) -> None:
+    """Keep botocore's models of the services the code calls and the files botocore always
+    reads (endpoints, partitions, retry and default configuration); boto3's resource models of
+    BOTO3_RESOURCES only."""
+    for data, keep in [
+        (out / "botocore" / "data", BOTOCORE_SERVICES),
+        (out / "boto3" / "data", BOTO3_RESOURCES),
+    ]:
+        for entry in data.iterdir():
+            if entry.is_dir() and entry.name not in keep:
+                shutil.rmtree(entry)
+
 
 def runtime_dependencies() -> list[str]:
     with (REPO_ROOT / "pyproject.toml").open("rb") as f:
@@ -57,12 +123,12 @@ def locked_requirements() -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-def _pip_install(out: Path, *requirements: str) -> None:
+def _pip_install(out: Path, *requirements: str, platform: str = PLATFORM) -> None:
     subprocess.run(
         [
             sys.executable, "-m", "pip", "install",
             "--quiet", "--disable-pip-version-check", "--no-warn-script-location",
-            "--platform", PLATFORM,
+            "--platform", platform,
             "--implementation", "cp",
             "--python-version", PYTHON_VERSION,
             "--only-binary=:all:",  # never build from source: it would build for this machine
@@ -74,12 +140,18 @@ def _pip_install(out: Path, *requirements: str) -> None:
     )  # fmt: skip
 
 
-def _install_dependencies(out: Path, locked: list[str]) -> None:
+def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    _pip_install(out, "--no-deps", *locked)  # the lock already names every package
+    _pip_install(out, "--no-deps", *locked, platform=platform)  # the lock already names every package
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
     shutil.rmtree(out / "bin", ignore_errors=True)
+    _prune_aws_data(out)
+    _compile(
+        out,
+        *[p for p in out.iterdir() if p.is_dir() and p.name not in (*CODE_DIRS, "dictionary")],
+        *out.glob("*.py"),  # top-level modules: six, typing_extensions
+    )
 
 
 def write_lock() -> list[str]:
@@ -128,6 +200,8 @@ def _sync_code(out: Path) -> None:
     for name in (*CODE_DIRS, "dictionary"):
         for path in sorted((out / name).rglob("*"), reverse=True):  # files before their folders
             relative = path.relative_to(out).as_posix()
+            if "__pycache__" in path.parts:
+                continue  # bytecode: _stale_bytecode decides
             if path.is_file() and relative not in wanted:
                 path.unlink()
             elif path.is_dir() and not any(path.iterdir()):
@@ -142,33 +216,41 @@ def _sync_code(out: Path) -> None:
         os.replace(partial, target)
 
 
-def build(out: Path = DEFAULT_OUT, *, force: bool = False) -> Path:
+def build(out: Path = DEFAULT_OUT, *, force: bool = False, platform: str = PLATFORM) -> Path:
     """Write the asset folder `out` and return it; reinstall dependencies only when needed."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     # One build at a time per folder: `make build` and a test run may overlap.
     with out.with_name(out.name + ".lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build(out, force)
+        return _build(out, force, platform)
 
 
-def _build(out: Path, force: bool) -> Path:
+def _build(out: Path, force: bool, platform: str) -> Path:
     stamp = {
         "python": PYTHON_VERSION,
-        "platform": PLATFORM,
+        "platform": platform,
         "dependencies": locked_requirements(),
+        "botocore_services": list(BOTOCORE_SERVICES),
+        "boto3_resources": list(BOTO3_RESOURCES),
+        "bytecode": "unchecked-hash",
     }
     stamp_path = _stamp_path(out)
     current = json.loads(stamp_path.read_text()) if stamp_path.exists() else None
     if force or current != stamp or not out.is_dir():
         stamp_path.unlink(missing_ok=True)  # a failed install must not look finished
-        _install_dependencies(out, stamp["dependencies"])
+        _install_dependencies(out, stamp["dependencies"], platform)
         stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
     _sync_code(out)
-    # Bytecode of this machine's interpreter (left by anything that imported from the folder) is
-    # dead weight on Lambda's.
-    for cache in list(out.rglob("__pycache__")):
-        shutil.rmtree(cache)
+    # Bytecode of another interpreter (left by anything that imported from the folder) is dead
+    # weight on Lambda's; so is bytecode whose source is gone.
+    for pyc in list(out.rglob("*.pyc")):
+        source = pyc.parent.parent / (pyc.name.split(".")[0] + ".py")
+        if BYTECODE_TAG not in pyc.name or not source.exists():
+            pyc.unlink()
+    # The code changes between builds: recompile it (a second or two; dependencies were compiled
+    # once, at install). Unchanged sources give identical .pyc files.
+    _compile(out, *[out / name for name in CODE_DIRS])
     return out
 
 

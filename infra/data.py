@@ -1,4 +1,5 @@
-"""The game's state: the one DynamoDB table and the secret puzzle seed."""
+"""The game's state: the one DynamoDB table (with its stream) and the two secrets: the puzzle seed
+and the cursor-signing key."""
 
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
@@ -6,6 +7,7 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from infra.checks import acknowledge
+from infra.config import RestoredTable, WarmThroughput
 from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 
@@ -17,12 +19,36 @@ def _string_key(name: str) -> dynamodb.Attribute:
 class Data(Construct):
     """The table, built from shared.table so that `make run` and AWS cannot drift apart."""
 
-    def __init__(self, scope: Construct, id: str, *, production: bool) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        production: bool,
+        restored: RestoredTable | None = None,
+        warm: WarmThroughput | None = None,
+    ) -> None:
         super().__init__(scope, id)
         # Production keeps its data when the stack or a resource is deleted; dev stacks clean up.
         removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
-        self.table = dynamodb.Table(
+        self.table: dynamodb.ITable
+        if restored:
+            # After a point-in-time restore (a new table, docs/operations.md): the stack's own
+            # table, retained, leaves the template; the restored one serves instead.
+            self.table = dynamodb.Table.from_table_attributes(
+                self,
+                "Table",
+                table_name=restored.name,
+                table_stream_arn=restored.stream_arn,
+                global_indexes=list(INDEXES),
+            )
+        else:
+            self.table = self._table(production, removal, warm)
+        self._secrets(removal)
+
+    def _table(self, production: bool, removal: RemovalPolicy, warm: WarmThroughput | None) -> dynamodb.Table:
+        table = dynamodb.Table(
             self,
             "Table",
             partition_key=_string_key(PARTITION_KEY),
@@ -32,19 +58,33 @@ class Data(Construct):
                 point_in_time_recovery_enabled=True
             ),
             time_to_live_attribute=TTL_ATTRIBUTE,
+            # The rank counters are kept by a consumer of new items (infra/functions.py `counters`).
+            stream=dynamodb.StreamViewType.NEW_IMAGE,
             deletion_protection=production,
             removal_policy=removal,
+            # Ready for the midnight rush from the first night (docs/operations.md, "Quotas").
+            warm_throughput=(
+                dynamodb.WarmThroughput(
+                    read_units_per_second=warm.read_units_per_second,
+                    write_units_per_second=warm.write_units_per_second,
+                )
+                if warm
+                else None
+            ),
         )
         for name, (pk, sk, projection) in INDEXES.items():
-            self.table.add_global_secondary_index(
+            table.add_global_secondary_index(
                 index_name=name,
                 partition_key=_string_key(pk),
                 sort_key=_string_key(sk),
                 projection_type=dynamodb.ProjectionType[projection],
             )
+        return table
 
-        # The seed makes puzzles unpredictable from the source code (SPEC §3); a key derived from
-        # it also signs board cursors. Generated at deploy time, never written in the template.
+    def _secrets(self, removal: RemovalPolicy) -> None:
+
+        # The seed makes puzzles unpredictable from the source code (SPEC §3). Generated at deploy
+        # time, never written in the template; only the functions that make puzzles read it.
         self.puzzle_seed = secretsmanager.Secret(
             self,
             "PuzzleSeed",
@@ -58,4 +98,22 @@ class Data(Construct):
             self.puzzle_seed,
             "AwsSolutions-SMG4",
             "Rotated by hand (docs/operations.md): a new seed changes all future puzzles.",
+        )
+
+        # Board cursors are signed with a key of their own, so the function that serves boards
+        # (public, the most exposed) never holds the seed of every future Daily. Rotation keeps the
+        # previous version readable for a grace period (docs/operations.md).
+        self.cursor_key = secretsmanager.Secret(
+            self,
+            "CursorKey",
+            description="WordSQD board-cursor signing key (AWSPREVIOUS stays valid after a rotation)",
+            generate_secret_string=secretsmanager.SecretStringGenerator(
+                password_length=64, exclude_punctuation=True
+            ),
+            removal_policy=removal,
+        )
+        acknowledge(
+            self.cursor_key,
+            "AwsSolutions-SMG4",
+            "Rotated by hand with a grace period for cursors in flight (docs/operations.md).",
         )

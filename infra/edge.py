@@ -274,6 +274,8 @@ class Edge(Construct):
             "Action::s3:DeleteObject*",
             "Action::s3:Abort*",
             f"Resource::arn:<AWS::Partition>:s3:::{assets}/*",
+            # With an account, cdk.json's literal-partition flag writes the partition out.
+            f"Resource::arn:aws:s3:::{assets}/*",
             f"Resource::<{site}.Arn>/*",
             "Resource::*",
         ):

@@ -1,10 +1,9 @@
-"""The four Lambda functions, all on the one asset that `make build` writes (no Docker).
+"""The six Lambda functions, all on the one asset that `make build` writes (no Docker), each behind
+a `live` alias that CodeDeploy shifts to a new version by canary (infra/deploys.py).
 
-Each function gets its own role with only what it needs: its log group, X-Ray, and then
-- validate: nothing else (it is pure: rules + the shipped word list);
-- daily, reset: the table (items and indexes) and the deployment secret (the puzzle seed);
-- leaderboard: the table (it writes profiles and display-name items) and the deployment secret,
-  because board cursors are signed with a key derived from it (shared/secrets.py).
+Each function gets its own role with only what infra/permissions.py `ACCESS` declares: its log
+group, X-Ray, the table actions its code makes (explicit lists, `Query` on named indexes only,
+`dynamodb:LeadingKeys` on the writes of leaderboard, reset and counters) and the secrets it reads.
 """
 
 from dataclasses import dataclass
@@ -18,12 +17,19 @@ from constructs import Construct
 
 from infra.checks import acknowledge
 from infra.data import Data
+from infra.permissions import ACCESS, TableAccess
 from shared.observability import NAMESPACE, SERVICE
 from shared.routes import HANDLERS, RESET_HANDLER
 
 # Must be the interpreter that infra.build_asset installs wheels for (a test checks they agree).
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
+ALIAS = "live"
+
+# The contract's entry points (COMMON.md); shared/routes.py names them EXPIRE_HANDLER and
+# COUNTERS_HANDLER once core and boards land.
+EXPIRE_HANDLER = "functions.daily.expire:handler"
+COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 
 
 @dataclass(frozen=True)
@@ -32,45 +38,43 @@ class FunctionSpec:
     description: str
     memory_mb: int
     timeout: Duration
-    uses_table: bool
-    uses_seed: bool
 
 
 FUNCTIONS: dict[str, FunctionSpec] = {
     "validate": FunctionSpec(
-        HANDLERS["validate"],
-        "WordSQD: judge a word (stateless)",
-        512,
-        Duration.seconds(10),
-        uses_table=False,
-        uses_seed=False,
+        HANDLERS["validate"], "WordSQD: judge a word (stateless)", 512, Duration.seconds(10)
     ),
     "daily": FunctionSpec(
-        HANDLERS["daily"],
-        "WordSQD: the Daily, runs and challenges",
-        1024,
-        Duration.seconds(10),
-        uses_table=True,
-        uses_seed=True,
+        HANDLERS["daily"], "WordSQD: the Daily, runs and challenges", 1024, Duration.seconds(10)
     ),
     "leaderboard": FunctionSpec(
-        HANDLERS["leaderboard"],
-        "WordSQD: boards, profile and history",
-        1024,
-        Duration.seconds(10),
-        uses_table=True,
-        uses_seed=True,  # signs board cursors (shared.secrets.cursor_key)
+        HANDLERS["leaderboard"], "WordSQD: boards, profile and history", 1024, Duration.seconds(10)
     ),
-    # The midnight job stores the new puzzle, waits out the last runs' time limit (up to 180 s)
-    # and then closes them one by one: Lambda's full 15 minutes, not an API's seconds.
+    # The midnight job stores the new puzzle; Lambda's full 15 minutes leave room for retries.
     "reset": FunctionSpec(
-        RESET_HANDLER,
-        "WordSQD: the Central-midnight Daily reset",
-        1024,
-        Duration.minutes(15),
-        uses_table=True,
-        uses_seed=True,
+        RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 1024, Duration.minutes(15)
     ),
+    # Every minute: completes expired runs and closes boards; it must finish before the next one.
+    "expire": FunctionSpec(
+        EXPIRE_HANDLER,
+        "WordSQD: complete expired runs, close boards (every minute)",
+        1024,
+        Duration.seconds(55),
+    ),
+    # The table's stream: rank counters from new official results.
+    "counters": FunctionSpec(
+        COUNTERS_HANDLER, "WordSQD: rank counters from new official results", 512, Duration.seconds(30)
+    ),
+}
+API_FUNCTIONS = ("validate", "daily", "leaderboard")
+
+# Environment every function gets. The tracer records neither replies (guest run ids are a run's
+# only credential; runs hold live words) nor exceptions (a message may quote a word or an id).
+COMMON_ENVIRONMENT = {
+    "POWERTOOLS_SERVICE_NAME": SERVICE,
+    "POWERTOOLS_METRICS_NAMESPACE": NAMESPACE,
+    "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
+    "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
 }
 
 
@@ -79,6 +83,34 @@ def lambda_handler(entry: str) -> str:
     imports the dotted module path from the asset root, so packages need no path tricks."""
     module, function = entry.split(":")
     return f"{module}.{function}"
+
+
+def table_statements(data: Data, access: TableAccess) -> list[iam.PolicyStatement]:
+    """The table part of a role's policy, exactly as ACCESS declares it."""
+    table_arn = data.table.table_arn
+    statements = []
+    if access.reads:
+        statements.append(
+            iam.PolicyStatement(actions=[f"dynamodb:{a}" for a in access.reads], resources=[table_arn])
+        )
+    if access.writes:
+        conditions = (
+            {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": list(access.write_leading_keys)}}
+            if access.write_leading_keys
+            else None
+        )
+        statements.append(
+            iam.PolicyStatement(
+                actions=[f"dynamodb:{a}" for a in access.writes], resources=[table_arn], conditions=conditions
+            )
+        )
+    if access.indexes:
+        statements.append(
+            iam.PolicyStatement(
+                actions=["dynamodb:Query"], resources=[f"{table_arn}/index/{name}" for name in access.indexes]
+            )
+        )
+    return statements
 
 
 class Functions(Construct):
@@ -95,8 +127,12 @@ class Functions(Construct):
         super().__init__(scope, id)
         code = lambda_.Code.from_asset(str(asset_dir))  # one asset, shared by every function
         self.by_name: dict[str, lambda_.Function] = {}
+        self.aliases: dict[str, lambda_.Alias] = {}
+        secrets = {"seed": data.puzzle_seed, "cursor": data.cursor_key}
+        secret_variables = {"seed": "PUZZLE_SEED_SECRET_ARN", "cursor": "CURSOR_KEY_SECRET_ARN"}
 
         for name, spec in FUNCTIONS.items():
+            access = ACCESS[name]
             title = name.capitalize()
             # Explicit log group: retention and removal are ours, not a custom resource's.
             log_group = logs.LogGroup(
@@ -112,14 +148,14 @@ class Functions(Construct):
             )
             log_group.grant_write(role)
 
-            environment = {
-                "POWERTOOLS_SERVICE_NAME": SERVICE,
-                "POWERTOOLS_METRICS_NAMESPACE": NAMESPACE,
-            }
-            if spec.uses_table:
+            environment = dict(COMMON_ENVIRONMENT)
+            if access.table:
                 environment["TABLE_NAME"] = data.table.table_name
-            if spec.uses_seed:
-                environment["PUZZLE_SEED_SECRET_ARN"] = data.puzzle_seed.secret_arn
+                for statement in table_statements(data, access.table):
+                    role.add_to_policy(statement)
+            for secret in access.secrets:
+                environment[secret_variables[secret]] = secrets[secret].secret_arn
+                secrets[secret].grant_read(role)
 
             function = lambda_.Function(
                 self,
@@ -136,19 +172,27 @@ class Functions(Construct):
                 log_group=log_group,
                 logging_format=lambda_.LoggingFormat.JSON,
                 application_log_level_v2=lambda_.ApplicationLogLevel.INFO,
-                system_log_level_v2=lambda_.SystemLogLevel.WARN,
+                # INFO keeps the platform's START/REPORT lines (duration, init duration, memory).
+                system_log_level_v2=lambda_.SystemLogLevel.INFO,
                 tracing=lambda_.Tracing.ACTIVE,
             )
-            if spec.uses_table:
-                data.table.grant_read_write_data(role)
-            if spec.uses_seed:
-                data.puzzle_seed.grant_read(role)
             acknowledge(
                 function,
                 "AwsSolutions-L1",
                 "Pinned to the Python the asset's wheels are built for; bump with build_asset.",
             )
             self.by_name[name] = function
+            # Everything that invokes a function (API, schedules, the stream) goes through `live`.
+            self.aliases[name] = lambda_.Alias(
+                self, f"{title}Live", alias_name=ALIAS, version=function.current_version
+            )
+
+        for function in self.by_name.values():
+            acknowledge(
+                function.role,
+                "AwsSolutions-IAM5[Resource::*]",
+                "X-Ray PutTraceSegments/PutTelemetryRecords and stream listing take no resource.",
+            )
 
     @property
     def reset(self) -> lambda_.Function:

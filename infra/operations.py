@@ -1,10 +1,16 @@
-"""Alarms an operator acts on, and one dashboard of the game and the machinery under it.
+"""Alarms an operator acts on, the topic they notify, and one dashboard of the game and the
+machinery under it.
 
-Every alarm treats missing data as fine: no traffic is not an outage. Thresholds are deliberately
-low for a small game; raise them here once real traffic shows its normal noise.
+Every metric comes from the CDK's own helpers (`alias.metric_errors()`,
+`table.metric_throttled_requests_for_operations()`, `api.metric_server_error()`, ...), which
+write the dimensions CloudWatch really publishes; a template test checks every alarm against a
+table of the series each service publishes. Traffic alarms treat missing data as fine (no traffic
+is not an outage); the two job alarms treat it as breaching (a job that did not run is an outage).
+Thresholds are in this file's constants: tune them here once real traffic shows its noise.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigwv2
@@ -13,25 +19,39 @@ from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from infra.checks import acknowledge
 from shared.observability import NAMESPACE, SERVICE
 
 PERIOD = Duration.minutes(5)
+FAST_PERIOD = Duration.minutes(1)  # per-function alarms: CodeDeploy's canary lasts 5 minutes
 API_5XX_THRESHOLD = 5  # server errors in 5 minutes
+ERROR_RATE_PERCENT = 1.0  # of a function's invocations, per minute, 2 minutes out of 3
+# p99 duration (ms) per function: API functions well under API Gateway's 30 s; jobs before
+# their timeouts (reset 15 min, expire 55 s: it must finish before the next minute's run).
+P99_MS = {
+    "validate": 1_000,
+    "daily": 2_000,
+    "leaderboard": 2_000,
+    "reset": 600_000,
+    "expire": 45_000,
+    "counters": 10_000,
+}
+STREAM_LAG_MS = 60_000  # counters more than a minute behind: ranks lag behind scores
 GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores")
-# The table operations the data layer may use; ThrottledRequests is published per operation.
+# The table operations the functions make (infra/permissions.py) plus the stream's GetRecords.
 TABLE_OPERATIONS = (
     dynamodb.Operation.GET_ITEM,
+    dynamodb.Operation.BATCH_GET_ITEM,
+    dynamodb.Operation.QUERY,
     dynamodb.Operation.PUT_ITEM,
     dynamodb.Operation.UPDATE_ITEM,
     dynamodb.Operation.DELETE_ITEM,
-    dynamodb.Operation.QUERY,
-    dynamodb.Operation.BATCH_GET_ITEM,
-    dynamodb.Operation.BATCH_WRITE_ITEM,
-    dynamodb.Operation.TRANSACT_GET_ITEMS,
     dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+    dynamodb.Operation.GET_RECORDS,
 )
 
 
@@ -46,15 +66,30 @@ def game_metric(name: str) -> cw.Metric:
     )
 
 
-def sum_of(metrics: Mapping[str, cw.IMetric], label: str) -> cw.MathExpression:
+def sum_of(metrics: Mapping[str, cw.IMetric], label: str, period: Duration = PERIOD) -> cw.MathExpression:
     """The sum of several counters. Each is FILLed with 0 first: CloudWatch publishes throttle
     counts only where they happened, and `a + b` has no value where either series is missing."""
     return cw.MathExpression(
         expression=" + ".join(f"FILL({key}, 0)" for key in metrics),
         using_metrics=dict(metrics),
         label=label,
-        period=PERIOD,
+        period=period,
     )
+
+
+@dataclass(frozen=True)
+class JobWindow:
+    """A job must succeed at least once in every `period`: successes = invocations - errors."""
+
+    period: Duration
+    meaning: str
+
+
+JOB_WINDOWS = {
+    # Period x evaluation periods may not exceed a day: one daily datapoint.
+    "reset": JobWindow(Duration.days(1), "The midnight reset did not succeed in the last 24 hours."),
+    "expire": JobWindow(Duration.minutes(5), "The one-minute expiry job did not succeed in 5 minutes."),
+}
 
 
 class Operations(Construct):
@@ -65,95 +100,170 @@ class Operations(Construct):
         *,
         stage: str,
         api: apigwv2.HttpApi,
-        functions: Mapping[str, lambda_.Function],
-        table: dynamodb.Table,
+        aliases: Mapping[str, lambda_.Alias],
+        table: dynamodb.ITable,
         dead_letters: sqs.IQueue,
-        alarm_topic_arn: str | None,
+        counter_failures: sqs.IQueue,
+        alarm_emails: Sequence[str],
     ) -> None:
         super().__init__(scope, id)
-        prefix = f"WordSQD-{stage}"
-        reset = functions["reset"]
+        self._prefix = f"WordSQD-{stage}"
+        self.alarms: list[cw.Alarm] = []
+        # name -> the alarms CodeDeploy watches while it shifts that function's alias.
+        self.function_alarms: dict[str, list[cw.Alarm]] = {}
+
+        self.topic = sns.Topic(self, "AlarmTopic", display_name=f"{self._prefix} alarms", enforce_ssl=True)
+        acknowledge(
+            self.topic,
+            "AwsSolutions-SNS2",
+            "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
+        )
+        for email in alarm_emails:
+            self.topic.add_subscription(subscriptions.EmailSubscription(email))
 
         lambda_throttles = sum_of(
             {
-                f"t_{name}": fn.metric_throttles(period=PERIOD, statistic=cw.Stats.SUM)
-                for name, fn in functions.items()
+                f"t_{name}": alias.metric_throttles(period=PERIOD, statistic=cw.Stats.SUM)
+                for name, alias in aliases.items()
             },
             "Lambda throttles (all functions)",
         )
+        # The CDK's helpers name each series right (Operation=GetItem, ...) but add them with a bare
+        # `a + b`, which has no value unless every operation has data: re-summed with FILL.
         table_throttles = sum_of(
-            {
-                f"d_{op.value.lower()}": table.metric(
-                    "ThrottledRequests",
-                    dimensions_map={"TableName": table.table_name, "Operation": op.value},
-                    period=PERIOD,
-                    statistic=cw.Stats.SUM,
-                )
-                for op in TABLE_OPERATIONS
-            },
+            table.metric_throttled_requests_for_operations(
+                operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM
+            ).using_metrics,
             "DynamoDB throttled requests",
         )
+        table_errors = sum_of(
+            table.metric_system_errors_for_operations(
+                operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM
+            ).using_metrics,
+            "DynamoDB system errors",
+        )
 
-        def alarm(name: str, metric: cw.IMetric, threshold: float, description: str) -> cw.Alarm:
-            return cw.Alarm(
-                self,
-                name,
-                alarm_name=f"{prefix}-{name}",
-                alarm_description=f"{description} Runbook: docs/operations.md#alarms",
-                metric=metric,
-                threshold=threshold,
-                evaluation_periods=1,
-                comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+        self._alarm(
+            "Api5xx",
+            api.metric_server_error(period=PERIOD, statistic=cw.Stats.SUM),
+            API_5XX_THRESHOLD,
+            f"The API answered {API_5XX_THRESHOLD}+ server errors (5xx) in 5 minutes.",
+        )
+        self._alarm("LambdaThrottles", lambda_throttles, 1, "A function was throttled (concurrency reached).")
+        self._alarm("TableThrottles", table_throttles, 1, "DynamoDB throttled requests (hot key or burst).")
+        self._alarm("TableSystemErrors", table_errors, 1, "DynamoDB answered 500s (service side).")
+        self._alarm(
+            "JobDeadLetters",
+            dead_letters.metric_approximate_number_of_messages_visible(
+                period=PERIOD, statistic=cw.Stats.MAXIMUM
+            ),
+            1,
+            "A reset or expiry invocation was given up on and parked in the dead-letter queue.",
+        )
+        self._alarm(
+            "CounterFailures",
+            counter_failures.metric_approximate_number_of_messages_visible(
+                period=PERIOD, statistic=cw.Stats.MAXIMUM
+            ),
+            1,
+            "A stream batch of official results failed: rank counters miss those results.",
+        )
+        self._alarm(
+            "CountersLag",
+            aliases["counters"].metric("IteratorAge", period=FAST_PERIOD, statistic=cw.Stats.MAXIMUM),
+            STREAM_LAG_MS,
+            "The rank-counter consumer is over a minute behind the table's stream.",
+            evaluation_periods=5,
+            datapoints_to_alarm=3,
+        )
+        for job, window in JOB_WINDOWS.items():
+            alias = aliases[job]
+            successes = cw.MathExpression(
+                expression="FILL(invocations, 0) - FILL(errors, 0)",
+                using_metrics={
+                    "invocations": alias.metric_invocations(period=window.period, statistic=cw.Stats.SUM),
+                    "errors": alias.metric_errors(period=window.period, statistic=cw.Stats.SUM),
+                },
+                label=f"{job} successes",
+                period=window.period,
+            )
+            self._alarm(
+                f"{job.capitalize()}NotSucceeded",
+                successes,
+                1,
+                window.meaning,
+                comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+                missing=cw.TreatMissingData.BREACHING,
             )
 
-        self.alarms = [
-            alarm(
-                "Api5xx",
-                api.metric_server_error(period=PERIOD, statistic=cw.Stats.SUM),
-                API_5XX_THRESHOLD,
-                f"The API answered {API_5XX_THRESHOLD}+ server errors (5xx) in 5 minutes.",
-            ),
-            alarm(
-                "LambdaThrottles",
-                lambda_throttles,
-                1,
-                "A function was throttled (account or reserved concurrency reached).",
-            ),
-            alarm(
-                "TableThrottles",
-                table_throttles,
-                1,
-                "DynamoDB throttled requests (a hot partition or an on-demand burst limit).",
-            ),
-            alarm(
-                "ResetErrors",
-                reset.metric_errors(period=PERIOD, statistic=cw.Stats.SUM),
-                1,
-                "The midnight reset job failed (Lambda retries it; see its logs).",
-            ),
-            alarm(
-                "ResetDeadLetters",
-                dead_letters.metric_approximate_number_of_messages_visible(
-                    period=PERIOD, statistic=cw.Stats.MAXIMUM
+        for name, alias in aliases.items():
+            title = name.capitalize()
+            error_rate = cw.MathExpression(
+                expression="100 * FILL(errors, 0) / invocations",
+                using_metrics={
+                    "errors": alias.metric_errors(period=FAST_PERIOD, statistic=cw.Stats.SUM),
+                    "invocations": alias.metric_invocations(period=FAST_PERIOD, statistic=cw.Stats.SUM),
+                },
+                label=f"{name} error rate (%)",
+                period=FAST_PERIOD,
+            )
+            self.function_alarms[name] = [
+                self._alarm(
+                    f"{title}ErrorRate",
+                    error_rate,
+                    ERROR_RATE_PERCENT,
+                    f"{ERROR_RATE_PERCENT}%+ of {name}'s invocations failed, 2 minutes out of 3.",
+                    evaluation_periods=3,
+                    datapoints_to_alarm=2,
                 ),
-                1,
-                "A reset invocation was given up on and parked in the dead-letter queue.",
-            ),
-        ]
-        if alarm_topic_arn:
-            topic = sns.Topic.from_topic_arn(self, "AlarmTopic", alarm_topic_arn)
-            for each in self.alarms:
-                each.add_alarm_action(cw_actions.SnsAction(topic))
+                self._alarm(
+                    f"{title}LatencyP99",
+                    alias.metric_duration(period=FAST_PERIOD, statistic=cw.Stats.p(99)),
+                    P99_MS[name],
+                    f"{name}'s p99 duration is over {P99_MS[name]} ms, 2 minutes out of 3.",
+                    evaluation_periods=3,
+                    datapoints_to_alarm=2,
+                ),
+            ]
 
-        self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=prefix)
-        self._fill_dashboard(api, functions, table, table_throttles, lambda_throttles, dead_letters)
+        self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=self._prefix)
+        self._fill_dashboard(api, aliases, table, table_throttles, lambda_throttles, dead_letters)
+
+    def _alarm(
+        self,
+        name: str,
+        metric: cw.IMetric,
+        threshold: float,
+        description: str,
+        *,
+        comparison: cw.ComparisonOperator = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        missing: cw.TreatMissingData = cw.TreatMissingData.NOT_BREACHING,
+        evaluation_periods: int = 1,
+        datapoints_to_alarm: int | None = None,
+    ) -> cw.Alarm:
+        alarm = cw.Alarm(
+            self,
+            name,
+            alarm_name=f"{self._prefix}-{name}",
+            alarm_description=f"{description} Runbook: docs/operations.md#alarms",
+            metric=metric,
+            threshold=threshold,
+            evaluation_periods=evaluation_periods,
+            datapoints_to_alarm=datapoints_to_alarm,
+            comparison_operator=comparison,
+            treat_missing_data=missing,
+        )
+        action = cw_actions.SnsAction(self.topic)
+        alarm.add_alarm_action(action)
+        alarm.add_ok_action(action)
+        self.alarms.append(alarm)
+        return alarm
 
     def _fill_dashboard(
         self,
         api: apigwv2.HttpApi,
-        functions: Mapping[str, lambda_.Function],
-        table: dynamodb.Table,
+        aliases: Mapping[str, lambda_.Alias],
+        table: dynamodb.ITable,
         table_throttles: cw.IMetric,
         lambda_throttles: cw.IMetric,
         dead_letters: sqs.IQueue,
@@ -211,20 +321,23 @@ class Operations(Construct):
         self.dashboard.add_widgets(
             graph(
                 "Function errors",
-                [fn.metric_errors(period=PERIOD, label=name) for name, fn in functions.items()],
+                [alias.metric_errors(period=PERIOD, label=name) for name, alias in aliases.items()],
             ),
             graph(
-                "Function duration p90 (ms)",
+                "Function duration p99 (ms)",
                 [
-                    fn.metric_duration(period=PERIOD, statistic=cw.Stats.p(90), label=name)
-                    for name, fn in functions.items()
+                    alias.metric_duration(period=PERIOD, statistic=cw.Stats.p(99), label=name)
+                    for name, alias in aliases.items()
                 ],
             ),
             graph(
-                "Reset job",
+                "Jobs",
                 [
-                    functions["reset"].metric_invocations(period=PERIOD, label="invocations"),
-                    functions["reset"].metric_errors(period=PERIOD, label="errors"),
+                    aliases["reset"].metric_invocations(period=PERIOD, label="reset invocations"),
+                    aliases["expire"].metric_invocations(period=PERIOD, label="expire invocations"),
+                    aliases["counters"].metric(
+                        "IteratorAge", period=PERIOD, statistic="Maximum", label="counters lag"
+                    ),
                     dead_letters.metric_approximate_number_of_messages_visible(
                         period=PERIOD, label="dead letters"
                     ),
@@ -232,5 +345,5 @@ class Operations(Construct):
             ),
         )
         self.dashboard.add_widgets(
-            cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=3)
+            cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=6)
         )

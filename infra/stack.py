@@ -1,8 +1,9 @@
-"""One WordSQD deployment: a stage's table, functions, API, schedule, operations and edge.
+"""One WordSQD deployment: a stage's table, functions, API, jobs, operations, safe deploys and edge.
 
-The edge's web ACL lives in a second stack in us-east-1 (infra.edge_waf), created beside this
-one; both have an explicit account and region (infra.edge.synth_env), and no lookups, so they
-synthesize without credentials.
+The stage's account and region come from infra/stages.json (infra.edge.synth_env falls back to
+context, then to synth-only placeholders); the edge's web ACL lives in a second stack in
+us-east-1 (infra.edge_waf), created beside this one. Nothing looks anything up, so it
+synthesizes without credentials.
 """
 
 from aws_cdk import CfnOutput, RemovalPolicy, Stack, Tags
@@ -10,14 +11,15 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra.api import Api
-from infra.checks import acknowledge
+from infra.capacity import MidnightCapacityPlan
 from infra.config import StageConfig
 from infra.data import Data
+from infra.deploys import Deploys
 from infra.edge import Edge, synth_env
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
-from infra.functions import Functions
+from infra.functions import API_FUNCTIONS, Functions
 from infra.operations import Operations
-from infra.schedule import ResetSchedule
+from infra.schedule import Jobs
 
 
 class WordSQDStack(Stack):
@@ -40,11 +42,18 @@ class WordSQDStack(Stack):
         Tags.of(self).add("app", "wordsqd")
         Tags.of(self).add("stage", config.stage)
 
+        # Production (by its flag, whatever the stage is called) keeps its data and its records.
         production = config.production
-        log_retention = logs.RetentionDays.ONE_MONTH if production else logs.RetentionDays.ONE_WEEK
+        log_retention = logs.RetentionDays.ONE_YEAR if production else logs.RetentionDays.ONE_WEEK
         log_removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
-        self.data = Data(self, "Data", production=production)
+        self.data = Data(
+            self,
+            "Data",
+            production=production,
+            restored=config.restored_table,
+            warm=config.table_warm_throughput,
+        )
         self.functions = Functions(
             self,
             "Functions",
@@ -53,17 +62,29 @@ class WordSQDStack(Stack):
             log_retention=log_retention,
             log_removal=log_removal,
         )
+        aliases = self.functions.aliases
         self.api = Api(
             self,
             "Api",
             stage=config.stage,
             production=production,
-            functions={name: fn for name, fn in self.functions.by_name.items() if name != "reset"},
+            functions={name: aliases[name] for name in API_FUNCTIONS},
             allowed_origins=config.allowed_origins,
-            throttle_rate=config.throttle_rate,
-            throttle_burst=config.throttle_burst,
+            throttle=config.throttle,
+            route_throttles=config.route_throttles,
             log_retention=log_retention,
             log_removal=log_removal,
+            ses=config.ses,
+            self_sign_up=config.self_sign_up,
+        )
+        self.jobs = Jobs(
+            self,
+            "Jobs",
+            reset=aliases["reset"],
+            expire=aliases["expire"],
+            counters=aliases["counters"],
+            table=self.data.table,
+            production=production,
         )
         self.edge = Edge(
             self,
@@ -75,18 +96,24 @@ class WordSQDStack(Stack):
             web_acl_arn=self.edge_security.web_acl_arn,
         )
         self.api.allow_sign_in_from(self.edge.url)
-        self.schedule = ResetSchedule(self, "Schedule", reset=self.functions.reset)
         self.operations = Operations(
             self,
             "Operations",
             stage=config.stage,
             api=self.api.api,
-            functions=self.functions.by_name,
+            aliases=aliases,
             table=self.data.table,
-            dead_letters=self.schedule.dead_letters,
-            alarm_topic_arn=config.alarm_topic_arn,
+            dead_letters=self.jobs.dead_letters,
+            counter_failures=self.jobs.counter_failures,
+            alarm_emails=config.alarm_emails,
         )
-        self._acknowledge_iam_findings()
+        self.deploys = Deploys(
+            self, "Deploys", stage=config.stage, aliases=aliases, alarms=self.operations.function_alarms
+        )
+        if config.midnight_capacity:
+            self.capacity = MidnightCapacityPlan(
+                self, "MidnightCapacity", aliases=aliases, plan=config.midnight_capacity
+            )
 
         outputs = {
             "ApiUrl": (self.api.url, "Base URL of the HTTP API"),
@@ -94,26 +121,13 @@ class WordSQDStack(Stack):
             "UserPoolClientId": (self.api.client.user_pool_client_id, "Cognito web client id"),
             "TableName": (self.data.table.table_name, "DynamoDB table"),
             "PuzzleSeedSecretArn": (self.data.puzzle_seed.secret_arn, "Secret puzzle seed"),
+            "CursorKeySecretArn": (self.data.cursor_key.secret_arn, "Board-cursor signing key"),
             "ResetFunctionName": (self.functions.reset.function_name, "The reset job"),
-            "ResetDeadLetterQueueUrl": (self.schedule.dead_letters.queue_url, "Failed resets"),
+            "ExpireFunctionName": (self.functions.by_name["expire"].function_name, "The expiry job"),
+            "JobDeadLetterQueueUrl": (self.jobs.dead_letters.queue_url, "Failed reset/expiry runs"),
+            "CounterFailureQueueUrl": (self.jobs.counter_failures.queue_url, "Failed counter batches"),
+            "AlarmTopicArn": (self.operations.topic.topic_arn, "Every alarm notifies this topic"),
             "DashboardName": (self.operations.dashboard.dashboard_name, "CloudWatch dashboard"),
         }
         for name, (value, description) in outputs.items():
             CfnOutput(self, name, value=value, description=description)
-
-    def _acknowledge_iam_findings(self) -> None:
-        """The wildcards left in the functions' policies, each with why it cannot be narrower."""
-        table_arn = self.resolve(self.data.table.table_arn)["Fn::GetAtt"][0]
-        for name, function in self.functions.by_name.items():
-            role = function.role
-            acknowledge(
-                role,
-                "AwsSolutions-IAM5[Resource::*]",
-                "X-Ray PutTraceSegments/PutTelemetryRecords support no resource scoping.",
-            )
-            if name != "validate":
-                acknowledge(
-                    role,
-                    f"AwsSolutions-IAM5[Resource::<{table_arn}.Arn>/index/*]",
-                    "Queries the table's own GSIs (board, history, active), nothing else.",
-                )

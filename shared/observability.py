@@ -3,13 +3,20 @@
 Metric names (the dashboard and alarms in infra/ read these):
 - RunsStarted, RunsCompleted, OfficialScores: counts;
 - Answers: count, with dimension `reason` (`accepted` or a rejection reason code).
+
+The Tracer patches botocore only (the one library whose calls it traces: DynamoDB and Secrets
+Manager requests), not every library X-Ray knows. It records no replies and no exceptions: the
+stack sets POWERTOOLS_TRACER_CAPTURE_RESPONSE and POWERTOOLS_TRACER_CAPTURE_ERROR to false on
+every function, because a reply holds a guest run's id (its only credential) and live words.
+X-Ray's botocore patch records only each request's table name and operation, never keys or items.
 """
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
 NAMESPACE = "WordSQD"
 SERVICE = "wordsqd"
+TRACED_MODULES = ("botocore",)
 
 logger = Logger(service=SERVICE)
 metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
-tracer = Tracer(service=SERVICE)
+tracer = Tracer(service=SERVICE, patch_modules=TRACED_MODULES)

@@ -1,6 +1,8 @@
 """Synthesize the CDK app once per test session: a dev and a prod stack in one app, with the same
-cdk-nag plugin as `python -m infra.app`, on a small stand-in asset (the real asset has its own test,
-test_lambda_asset.py). The first synth of a session takes ~15 s, so every template test shares it.
+cdk-nag plugin and cdk.json feature flags as `python -m infra.app`, on a small stand-in asset (the
+real asset has its own test, test_lambda_asset.py). The stages come from TEST_STAGES, a stages file
+written for the session (the repository's infra/stages.json has its own test). The first synth of a
+session takes ~20 s, so every template test shares it.
 """
 
 import json
@@ -18,18 +20,32 @@ from aws_cdk import App  # noqa: E402
 from aws_cdk.assertions import Template  # noqa: E402
 
 from infra.checks import add_checks  # noqa: E402
-from infra.config import StageConfig  # noqa: E402
+from infra.config import StageConfig, feature_flags  # noqa: E402
 from infra.functions import FUNCTIONS, lambda_handler  # noqa: E402
 from infra.stack import WordSQDStack  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
-PROD_CONTEXT = {
-    "stage": "prod",
-    "allowed_origins": "https://play.example.com, https://www.example.com",
-    "throttle_rate": "25",
-    "throttle_burst": "50",
-    "alarm_topic_arn": "arn:aws:sns:us-east-1:123456789012:wordsqd-alarms",
+# The production stage is deliberately not called "prod": production is a flag, not a name.
+TEST_STAGES = {
+    "dev": {"region": "us-east-1"},
+    "live": {
+        "account": "123456789012",
+        "region": "eu-west-1",
+        "production": True,
+        "allowed_origins": ["https://play.example.com", "https://www.example.com"],
+        "alarm_emails": ["oncall@example.com", "lead@example.com"],
+        "throttle": {"rate": 25, "burst": 50},
+        "route_throttles": {"POST /guest/daily/runs": {"rate": 5, "burst": 10}},
+        "ses": {"from_email": "no-reply@example.com", "from_name": "WordSQD", "identity": "example.com"},
+        "self_sign_up": False,
+        "midnight_capacity": {
+            "start": "23:50",
+            "end": "00:20",
+            "functions": {"daily": 100, "leaderboard": 10},
+        },
+        "table_warm_throughput": {"read_units_per_second": 30000, "write_units_per_second": 60000},
+    },
 }
 
 
@@ -74,8 +90,14 @@ class Synth:
     validation_error: str | None
 
 
-def config_from(context: dict[str, str]) -> StageConfig:
-    """A StageConfig read the way the app reads it: from a CDK App's context (strings, as `-c`)."""
+def config_from(context: dict[str, str], stages: dict | None = None, tmp: Path | None = None) -> StageConfig:
+    """A StageConfig read the way the app reads it: from a CDK App's context (strings, as `-c`),
+    with STAGES written to a stages file when given."""
+    if stages is not None:
+        assert tmp is not None
+        stages_file = tmp / "stages.json"
+        stages_file.write_text(json.dumps(stages))
+        context = {**context, "stages_file": str(stages_file)}
     return StageConfig.from_context(App(context=context).node)
 
 
@@ -90,10 +112,11 @@ def synth(tmp_path_factory: pytest.TempPathFactory) -> Synth:
     (asset / "README.txt").write_text("Stand-in for build/lambda: template tests only.\n")
     outdir = tmp_path_factory.mktemp("cdk.out")
 
-    app = App(outdir=str(outdir))
+    app = App(outdir=str(outdir), context=feature_flags())
+    stages_dir = tmp_path_factory.mktemp("stages")
     configs = {
-        "dev": config_from({"asset_dir": str(asset)}),
-        "prod": config_from({**PROD_CONTEXT, "asset_dir": str(asset)}),
+        "dev": config_from({"asset_dir": str(asset)}, TEST_STAGES, stages_dir),
+        "prod": config_from({"stage": "live", "asset_dir": str(asset)}, TEST_STAGES, stages_dir),
     }
     stacks = {stage: WordSQDStack(app, config) for stage, config in configs.items()}
     add_checks(app)

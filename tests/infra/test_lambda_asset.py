@@ -1,22 +1,34 @@
 """The real Lambda asset, built as `make build` builds it (build/lambda; pip runs only when the
-dependencies changed, so a warm run takes well under a second).
+dependencies changed, so a warm run takes a second or two).
 
-This machine is neither arm64 nor CPython 3.12, so the compiled half of pydantic (pydantic_core)
+This machine is not arm64, so the compiled half of pydantic (pydantic_core) of the arm64 asset
 cannot load here. What can be proven offline is proven: every native extension is built for
-Lambda's platform (read from its ELF header), the entry points are where Lambda will look, and the
-pure-Python code imports and runs from the asset alone, in an interpreter that sees nothing else.
-Running the handlers themselves on arm64 is left to a deployment.
+Lambda's platform (read from its ELF header), every module ships as CPython 3.12 unchecked-hash
+bytecode, botocore holds only the services the code calls, and the entry points are where Lambda
+will look. Then the same build for this machine's platform (build/lambda-host: same lock, same
+pruning, same bytecode) imports every handler in a fresh CPython 3.12 that sees nothing but the
+asset, with Lambda's environment variables, and answers a request.
 """
 
 import ast
+import json
+import platform
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from infra.build_asset import PYTHON_VERSION, build, folder_size
-from shared.routes import HANDLERS, RESET_HANDLER
+from infra.build_asset import (
+    BOTOCORE_SERVICES,
+    BYTECODE_TAG,
+    DEFAULT_OUT,
+    PYTHON_VERSION,
+    build,
+    folder_size,
+    lambda_python,
+)
+from infra.functions import FUNCTIONS
 
 pytestmark = pytest.mark.infra  # pip-installs the dependencies on its first run
 
@@ -25,20 +37,152 @@ EM_AARCH64 = 183  # e_machine of an arm64 ELF file
 LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024
 
 
+ENTRY_POINTS = sorted(spec.handler for spec in FUNCTIONS.values())
+HOST_PLATFORM = f"manylinux2014_{platform.machine()}"
+# What Lambda sets (and what the stack adds) in a function's environment.
+LAMBDA_ENV = {
+    "AWS_LAMBDA_FUNCTION_NAME": "wordsqd-test",
+    "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024",
+    "AWS_REGION": "us-east-1",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "TABLE_NAME": "wordsqd-test",
+    "PUZZLE_SEED": "asset-test-seed",
+    "POWERTOOLS_SERVICE_NAME": "wordsqd",
+    "POWERTOOLS_METRICS_NAMESPACE": "WordSQD",
+    "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
+    "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
+    "POWERTOOLS_METRICS_DISABLED": "true",
+    "PATH": "/usr/bin:/bin",
+}
+
+
 @pytest.fixture(scope="module")
 def asset() -> Path:
     return build()
+
+
+@pytest.fixture(scope="module")
+def host_asset() -> Path:
+    return build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM)
+
+
+def run_in_asset(asset: Path, script: str) -> subprocess.CompletedProcess:
+    """SCRIPT in a fresh CPython 3.12 that sees only the standard library and the asset (-I -S;
+    -B so nothing is written into the asset), with Lambda's environment variables."""
+    return subprocess.run(
+        [
+            lambda_python(),
+            "-I",
+            "-S",
+            "-B",
+            "-c",
+            f"import sys; sys.path.insert(0, {str(asset)!r})\n{script}",
+        ],
+        capture_output=True,
+        text=True,
+        env={**LAMBDA_ENV, "LAMBDA_TASK_ROOT": str(asset)},  # Lambda's code folder (/var/task)
+        cwd=asset,
+    )
 
 
 def test_asset_holds_the_code_and_the_word_list_but_not_the_build_script(asset):
     for path in ["functions/validate/handler.py", "shared/rules.py", "dictionary/words.txt"]:
         assert (asset / path).is_file(), path
     assert not (asset / "dictionary" / "build.py").exists()
-    assert not list(asset.rglob("__pycache__"))  # no .pyc of this machine's interpreter
     assert not (asset / "local").exists()  # the local server is never deployed
 
 
-@pytest.mark.parametrize("entry", sorted({*HANDLERS.values(), RESET_HANDLER}))
+def test_every_module_ships_as_unchecked_hash_bytecode_for_lambdas_python(asset):
+    """Lambda's code folder is read-only: without .pyc files every cold start compiles every module."""
+    sources = list(asset.rglob("*.py"))
+    assert len(sources) > 500
+    for source in sources:
+        pyc = source.parent / "__pycache__" / f"{source.stem}.{BYTECODE_TAG}.pyc"
+        assert pyc.is_file(), source
+        header = pyc.read_bytes()[:16]
+        # PEP 552: flags word 0b01 = hash-based, not checked against the source.
+        assert int.from_bytes(header[4:8], "little") == 0b01, pyc
+    assert not [p for p in asset.rglob("*.pyc") if BYTECODE_TAG not in p.name]
+
+
+def test_botocore_ships_only_the_services_the_code_calls(asset):
+    services = {p.name for p in (asset / "botocore" / "data").iterdir() if p.is_dir()}
+    assert services == set(BOTOCORE_SERVICES)
+    for needed in ("endpoints.json", "partitions.json", "_retry.json", "sdk-default-configuration.json"):
+        assert (asset / "botocore" / "data" / needed).is_file(), needed
+
+
+def test_the_build_is_reproducible(asset):
+    """Same inputs, same bytes (bytecode included), so an unchanged asset is not redeployed."""
+    before = {p: p.read_bytes() for p in (asset / "shared").rglob("*") if p.is_file()}
+    build()
+    after = {p: p.read_bytes() for p in (asset / "shared").rglob("*") if p.is_file()}
+    assert before == after
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_every_handler_imports_from_a_built_asset(host_asset, entry):
+    module, function = entry.split(":")
+    result = run_in_asset(
+        host_asset,
+        f"""
+import importlib
+handler = getattr(importlib.import_module({module!r}), {function!r})
+assert callable(handler)
+import shared, aws_lambda_powertools, botocore
+for m in (shared, aws_lambda_powertools, botocore):
+    assert m.__file__.startswith({str(host_asset)!r}), m.__file__
+assert sys.modules[{module!r}].__cached__.endswith("{BYTECODE_TAG}.pyc")
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_validate_answers_a_request_from_a_built_asset(host_asset):
+    event = {
+        "version": "2.0",
+        "routeKey": "POST /validate",
+        "rawPath": "/validate",
+        "rawQueryString": "",
+        "headers": {"content-type": "application/json"},
+        "requestContext": {
+            "http": {"method": "POST", "path": "/validate", "sourceIp": "127.0.0.1"},
+            "requestId": "r1",
+            "routeKey": "POST /validate",
+            "stage": "$default",
+        },
+        "body": json.dumps({"prompt": "TMR", "word": "Timer"}),
+        "isBase64Encoded": False,
+    }
+    result = run_in_asset(
+        host_asset,
+        f"""
+import json
+from functions.validate.handler import handler
+class Context:
+    function_name = "wordsqd-test"; memory_limit_in_mb = 512; aws_request_id = "r1"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:wordsqd-test"
+reply = handler({event!r}, Context())
+print(json.dumps(reply))
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    reply = json.loads(result.stdout.strip().splitlines()[-1])
+    assert reply["statusCode"] == 200
+    assert json.loads(reply["body"]) == {"valid": True, "word": "timer", "reason": None}
+
+
+def test_botocore_makes_a_client_of_each_kept_service(host_asset):
+    result = run_in_asset(
+        host_asset,
+        f"import boto3\nfor s in {list(BOTOCORE_SERVICES)!r}: boto3.client(s, region_name='us-east-1')",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
 def test_every_entry_point_is_a_function_in_the_asset(asset, entry):
     module, function = entry.split(":")
     source = asset / (module.replace(".", "/") + ".py")
@@ -59,7 +203,7 @@ def test_native_extensions_are_built_for_lambda_arm64(asset):
 
 def test_pure_python_code_imports_and_runs_from_the_asset_alone(asset):
     # -I -S: no site-packages, no user paths, no PYTHONPATH: only the standard library and the
-    # asset. -B: leave no bytecode behind in the asset.
+    # asset. -B: leave no bytecode behind in the asset. (This machine's Python: pure code only.)
     script = f"""
 import sys
 sys.path.insert(0, {str(asset)!r})
@@ -99,3 +243,17 @@ def test_the_asset_holds_exactly_the_locked_packages(asset):
         name, version = path.name.removesuffix(".dist-info").rsplit("-", 1)
         installed.add(f"{name.lower().replace('_', '-')}=={version}")
     assert installed == set(locked_requirements())
+
+
+def test_tracer_patches_only_botocore(host_asset):
+    """The Tracer patches the one library whose calls it traces, not every library X-Ray knows."""
+    result = run_in_asset(
+        host_asset,
+        """
+import shared.observability
+from aws_xray_sdk.core.patcher import _PATCHED_MODULES
+print(sorted(_PATCHED_MODULES))
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "['botocore']"

@@ -7,7 +7,7 @@ import pytest
 from aws_cdk.assertions import Match
 
 from infra.api import ACCESS_LOG_FORMAT
-from infra.config import DEV_ORIGINS
+from infra.config import DEFAULT_ROUTE_THROTTLES, DEFAULT_THROTTLE_BURST, DEFAULT_THROTTLE_RATE, DEV_ORIGINS
 from shared.routes import ROUTES
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
@@ -15,13 +15,19 @@ pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
 def _routes(synth):
     """RouteKey -> (function name, authorizer logical id or None), read back from the template."""
-    function_names = {logical_id: name for name, (logical_id, _) in synth.functions.items()}
+    function_names = {
+        alias_id: name
+        for name, (logical_id, _) in synth.functions.items()
+        for alias_id, alias in synth.resources("AWS::Lambda::Alias").items()
+        if alias["Properties"]["FunctionName"] == {"Ref": logical_id}
+    }
     integrations = synth.resources("AWS::ApiGatewayV2::Integration")
     found = {}
     for route in synth.resources("AWS::ApiGatewayV2::Route").values():
         props = route["Properties"]
         integration_id = props["Target"]["Fn::Join"][1][1]["Ref"]
-        function_id = integrations[integration_id]["Properties"]["IntegrationUri"]["Fn::GetAtt"][0]
+        # Integrations call the function's `live` alias, so CodeDeploy's canary shifts API traffic.
+        function_id = integrations[integration_id]["Properties"]["IntegrationUri"]["Ref"]
         authorizer = props.get("AuthorizerId", {}).get("Ref")
         if authorizer is None:
             assert props["AuthorizationType"] == "NONE"
@@ -58,6 +64,24 @@ def test_jwt_authorizer_trusts_the_user_pool_and_its_web_client(dev):
     assert "https://cognito-idp." in issuer and json.dumps({"Ref": pool_id}) in issuer
 
 
+def test_self_sign_up_is_a_stage_choice(prod):
+    prod.template.has_resource_properties(
+        "AWS::Cognito::UserPool", {"AdminCreateUserConfig": {"AllowAdminCreateUserOnly": True}}
+    )
+
+
+def test_production_mail_goes_through_ses(prod, dev):
+    _, pool = prod.only("AWS::Cognito::UserPool")
+    email = pool["Properties"]["EmailConfiguration"]
+    assert email["EmailSendingAccount"] == "DEVELOPER"
+    assert email["From"] == "WordSQD <no-reply@example.com>"
+    assert "identity/example.com" in json.dumps(email["SourceArn"])
+    _, dev_pool = dev.only("AWS::Cognito::UserPool")
+    assert dev_pool["Properties"].get("EmailConfiguration", {}).get(
+        "EmailSendingAccount", "COGNITO_DEFAULT"
+    ) == ("COGNITO_DEFAULT")
+
+
 def test_user_pool_allows_self_sign_up_with_email(dev):
     dev.template.has_resource_properties(
         "AWS::Cognito::UserPool",
@@ -92,7 +116,7 @@ def test_cors_origins_default_to_the_local_page_in_dev(dev):
     assert set(cors["AllowMethods"]) == {"GET", "POST", "PUT"}
 
 
-def test_cors_origins_come_from_context_in_prod(prod):
+def test_cors_origins_come_from_stage_config_in_prod(prod):
     _, api = prod.only("AWS::ApiGatewayV2::Api")
     assert api["Properties"]["CorsConfiguration"]["AllowOrigins"] == [
         "https://play.example.com",
@@ -100,20 +124,48 @@ def test_cors_origins_come_from_context_in_prod(prod):
     ]
 
 
-def test_default_stage_is_throttled(dev, prod):
+def test_stage_throttle_comes_from_stage_config_sized_for_the_rush(dev, prod):
     dev.template.has_resource_properties(
         "AWS::ApiGatewayV2::Stage",
         {
             "StageName": "$default",
             "AutoDeploy": True,
-            "DefaultRouteSettings": {"ThrottlingRateLimit": 100, "ThrottlingBurstLimit": 200},
+            "DefaultRouteSettings": {
+                "ThrottlingRateLimit": DEFAULT_THROTTLE_RATE,
+                "ThrottlingBurstLimit": DEFAULT_THROTTLE_BURST,
+            },
         },
     )
-    # From context: -c throttle_rate=25 -c throttle_burst=50.
     prod.template.has_resource_properties(
         "AWS::ApiGatewayV2::Stage",
         {"DefaultRouteSettings": {"ThrottlingRateLimit": 25, "ThrottlingBurstLimit": 50}},
     )
+
+
+def test_per_route_limits_come_from_stage_config(dev, prod):
+    _, stage = dev.only("AWS::ApiGatewayV2::Stage")
+    assert stage["Properties"]["RouteSettings"] == {
+        key: {"ThrottlingRateLimit": limit["rate"], "ThrottlingBurstLimit": limit["burst"]}
+        for key, limit in DEFAULT_ROUTE_THROTTLES.items()
+    }
+    # API Gateway refuses settings for a route that does not exist yet: the stage waits for them.
+    route_ids = {r["Properties"]["RouteKey"]: k for k, r in dev.resources("AWS::ApiGatewayV2::Route").items()}
+    assert {route_ids[key] for key in DEFAULT_ROUTE_THROTTLES} <= set(stage["DependsOn"])
+    _, prod_stage = prod.only("AWS::ApiGatewayV2::Stage")
+    assert prod_stage["Properties"]["RouteSettings"] == {
+        "POST /guest/daily/runs": {"ThrottlingRateLimit": 5, "ThrottlingBurstLimit": 10}
+    }
+
+
+def test_access_logs_hold_no_path_query_or_claims(dev):
+    """Guest run ids (in guest paths) are credentials, cursors are signed tokens: the access log
+    names the route template, never the path or query string, and no JWT claim."""
+    for field, variable in ACCESS_LOG_FORMAT.items():
+        assert not variable.startswith(
+            ("$context.path", "$context.authorizer.claims", "$context.authorizer.jwt")
+        ), field
+        assert "querystring" not in variable.lower() and "$request" not in variable, field
+    assert ACCESS_LOG_FORMAT["routeKey"] == "$context.routeKey"
 
 
 def test_access_logs_go_to_a_log_group_as_json(dev):

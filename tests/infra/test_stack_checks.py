@@ -23,12 +23,13 @@ EXPECTED_ACKNOWLEDGEMENTS = {
     "AwsSolutions-APIG4",  # the public routes of SPEC §5
     "AwsSolutions-COG2",  # MFA optional, not required
     "AwsSolutions-COG8",  # Essentials tier, not Plus
-    "AwsSolutions-SMG4",  # the seed rotates by hand
+    "AwsSolutions-SMG4",  # the seed and the cursor key rotate by hand
     "AwsSolutions-L1",  # Python pinned to the asset's
-    "AwsSolutions-SQS3",  # the dead-letter queue has no dead-letter queue
-    "AwsSolutions-IAM5[Resource::*]",  # X-Ray
-    "AwsSolutions-IAM5[Resource::<id>/index/*]",  # the table's GSIs
-    "AwsSolutions-IAM5[Resource::<id>:*]",  # the reset function's versions, for the scheduler
+    "AwsSolutions-SQS3",  # the dead-letter queues have no dead-letter queue
+    "AwsSolutions-SNS2",  # the alarm topic: CloudWatch cannot publish to an AWS-managed-key topic
+    "AwsSolutions-IAM5[Resource::*]",  # X-Ray, dynamodb:ListStreams
+    # CodeDeploy's own role for Lambda deployments
+    "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]",
     # The edge (infra/edge.py; the reasons are there and in docs/edge.md):
     "AwsSolutions-S1",  # the site bucket holds only the deployed web client
     "AwsSolutions-CFR1",  # no geo restriction for a worldwide game
@@ -42,6 +43,7 @@ EXPECTED_ACKNOWLEDGEMENTS = {
     "AwsSolutions-IAM5[Action::s3:DeleteObject*]",
     "AwsSolutions-IAM5[Action::s3:Abort*]",
     "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::<assets>/*]",
+    "AwsSolutions-IAM5[Resource::arn:aws:s3:::<assets>/*]",
     "AwsSolutions-IAM5[Resource::<id>/*]",
 }
 

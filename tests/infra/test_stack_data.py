@@ -1,4 +1,5 @@
-"""The table and the puzzle seed: built from shared.table, protected in prod only."""
+"""The table and the secrets: built from shared.table; production (a flag, whatever the stage is
+called) retains the table, the secrets, the dead-letter queues and the logs."""
 
 import pytest
 from aws_cdk.assertions import Match
@@ -7,8 +8,16 @@ from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
+KEPT_IN_PRODUCTION = [
+    "AWS::DynamoDB::Table",
+    "AWS::SecretsManager::Secret",
+    "AWS::SQS::Queue",
+    "AWS::Logs::LogGroup",
+    "AWS::Cognito::UserPool",
+]
 
-def test_table_is_on_demand_with_point_in_time_recovery_and_ttl(dev):
+
+def test_table_is_on_demand_with_point_in_time_recovery_ttl_and_a_stream(dev):
     dev.template.resource_count_is("AWS::DynamoDB::Table", 1)
     dev.template.has_resource_properties(
         "AWS::DynamoDB::Table",
@@ -20,8 +29,19 @@ def test_table_is_on_demand_with_point_in_time_recovery_and_ttl(dev):
             ],
             "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
             "TimeToLiveSpecification": {"AttributeName": TTL_ATTRIBUTE, "Enabled": True},
+            "StreamSpecification": {"StreamViewType": "NEW_IMAGE"},
         },
     )
+
+
+def test_the_table_is_warmed_for_the_rush_when_the_stage_says_so(prod, dev):
+    _, table = prod.only("AWS::DynamoDB::Table")
+    assert table["Properties"]["WarmThroughput"] == {
+        "ReadUnitsPerSecond": 30000,
+        "WriteUnitsPerSecond": 60000,
+    }
+    _, dev_table = dev.only("AWS::DynamoDB::Table")
+    assert "WarmThroughput" not in dev_table["Properties"]
 
 
 def test_indexes_are_exactly_shared_table_indexes(dev):
@@ -35,43 +55,75 @@ def test_indexes_are_exactly_shared_table_indexes(dev):
         for index in table["Properties"]["GlobalSecondaryIndexes"]
     }
     assert found == INDEXES
-    for index in table["Properties"]["GlobalSecondaryIndexes"]:
-        assert [k["KeyType"] for k in index["KeySchema"]] == ["HASH", "RANGE"]
-    # Every key attribute is a string, as create_table_request declares them for `make run`.
     attributes = {a["AttributeName"]: a["AttributeType"] for a in table["Properties"]["AttributeDefinitions"]}
     expected = {PARTITION_KEY, SORT_KEY} | {a for pk, sk, _ in INDEXES.values() for a in (pk, sk)}
     assert attributes == dict.fromkeys(expected, "S")
 
 
-def test_prod_retains_and_protects_its_data(prod):
-    prod.template.has_resource(
-        "AWS::DynamoDB::Table",
-        {
-            "DeletionPolicy": "Retain",
-            "UpdateReplacePolicy": "Retain",
-            "Properties": Match.object_like({"DeletionProtectionEnabled": True}),
-        },
+def test_production_is_a_flag_not_a_stage_name(prod):
+    assert prod.config.stage == "live" and prod.config.production
+
+
+@pytest.mark.parametrize("type_", KEPT_IN_PRODUCTION)
+def test_production_retains_its_data_queues_and_logs(prod, type_):
+    resources = prod.resources(type_)
+    assert resources
+    for logical_id, resource in resources.items():
+        assert resource["DeletionPolicy"] == "Retain", logical_id
+        assert resource["UpdateReplacePolicy"] == "Retain", logical_id
+
+
+def test_production_protects_table_and_user_pool(prod):
+    prod.template.has_resource_properties("AWS::DynamoDB::Table", {"DeletionProtectionEnabled": True})
+    prod.template.has_resource_properties("AWS::Cognito::UserPool", {"DeletionProtection": "ACTIVE"})
+
+
+@pytest.mark.parametrize("type_", KEPT_IN_PRODUCTION)
+def test_dev_can_be_torn_down(dev, type_):
+    for logical_id, resource in dev.resources(type_).items():
+        assert resource["DeletionPolicy"] == "Delete", logical_id
+    dev.template.has_resource_properties(
+        "AWS::DynamoDB::Table", Match.object_like({"DeletionProtectionEnabled": False})
     )
-    prod.template.has_resource(
-        "AWS::Cognito::UserPool",
-        {"DeletionPolicy": "Retain", "Properties": Match.object_like({"DeletionProtection": "ACTIVE"})},
-    )
-    prod.template.has_resource("AWS::SecretsManager::Secret", {"DeletionPolicy": "Retain"})
 
 
-def test_dev_can_be_torn_down(dev):
-    dev.template.has_resource(
-        "AWS::DynamoDB::Table",
-        {
-            "DeletionPolicy": "Delete",
-            "Properties": Match.object_like({"DeletionProtectionEnabled": False}),
-        },
-    )
-    dev.template.has_resource("AWS::Cognito::UserPool", {"DeletionPolicy": "Delete"})
-    dev.template.has_resource("AWS::SecretsManager::Secret", {"DeletionPolicy": "Delete"})
+def test_secrets_are_generated_at_deploy_time_not_written_in_the_template(dev):
+    secrets = dev.resources("AWS::SecretsManager::Secret")
+    assert sorted(k[: k.index("Secret") if "Secret" in k else None][:14] for k in secrets)  # two of them
+    assert {("PuzzleSeed" in k, "CursorKey" in k) for k in secrets} == {(True, False), (False, True)}
+    for secret in secrets.values():
+        assert "SecretString" not in secret["Properties"]
+        assert secret["Properties"]["GenerateSecretString"]["PasswordLength"] >= 32
 
 
-def test_puzzle_seed_is_generated_at_deploy_time_not_written_in_the_template(dev):
-    _, secret = dev.only("AWS::SecretsManager::Secret")
-    assert "SecretString" not in secret["Properties"]
-    assert secret["Properties"]["GenerateSecretString"]["PasswordLength"] >= 32
+def test_production_stack_is_pinned_to_its_account_and_region(synth):
+    # Stack env lands in the manifest, not the template.
+    import json
+
+    manifest = json.loads((synth.outdir / "manifest.json").read_text())
+    assert manifest["artifacts"]["WordSQD-live"]["environment"] == "aws://123456789012/eu-west-1"
+    assert manifest["artifacts"]["WordSQD-dev"]["environment"] == "aws://unknown-account/unknown-region"
+
+
+def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):
+    """Point-in-time recovery restores into a new table: with `restored_table` in the stage config
+    the stack serves from it (functions, grants, stream, alarms) and creates no table of its own."""
+    from aws_cdk import App
+    from aws_cdk.assertions import Template
+
+    from infra.config import feature_flags
+    from infra.stack import WordSQDStack
+
+    stream = "arn:aws:dynamodb:us-east-1:123456789012:table/wordsqd-restored/stream/2026-11-30T00:00:00.000"
+    stages = {"dev": {"restored_table": {"name": "wordsqd-restored", "stream_arn": stream}}}
+    (tmp_path / "asset").mkdir()
+    config = config_from({"asset_dir": str(tmp_path / "asset")}, stages, tmp_path)
+    template = Template.from_stack(WordSQDStack(App(context=feature_flags()), config)).to_json()
+    resources = template["Resources"].values()
+    assert not [r for r in resources if r["Type"] == "AWS::DynamoDB::Table"]
+    functions = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::Function"]
+    assert {f["Environment"]["Variables"].get("TABLE_NAME") for f in functions} == {"wordsqd-restored", None}
+    [mapping] = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::EventSourceMapping"]
+    assert mapping["EventSourceArn"] == stream
+    assert "wordsqd-restored" in str([r for r in resources if r["Type"] == "AWS::IAM::Policy"])
+    assert "wordsqd-restored" in str([r for r in resources if r["Type"] == "AWS::CloudWatch::Alarm"])

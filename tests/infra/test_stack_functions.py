@@ -1,62 +1,85 @@
-"""The four functions: runtime, architecture, handlers, logs, tracing, environment and roles."""
+"""The six functions: runtime, architecture, handlers, logs, tracing, environment, aliases and
+least-privilege roles (exactly infra/permissions.py ACCESS, nothing more)."""
 
 from pathlib import Path
 
 import pytest
 
 from infra.build_asset import PYTHON_VERSION
-from infra.functions import RUNTIME
-from shared.routes import HANDLERS, RESET_HANDLER
+from infra.functions import ALIAS, FUNCTIONS, RUNTIME
+from infra.permissions import ACCESS, STREAM_ACTIONS
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-ENTRY_POINTS = {**HANDLERS, "reset": RESET_HANDLER}
-MEMORY = {"validate": 512, "daily": 1024, "leaderboard": 1024, "reset": 1024}
-TABLE_USERS = {"daily", "leaderboard", "reset"}
-# leaderboard signs board cursors with a key derived from the secret (shared/secrets.py).
-SEED_USERS = {"daily", "leaderboard", "reset"}
+MEMORY = {"validate": 512, "daily": 1024, "leaderboard": 1024, "reset": 1024, "expire": 1024, "counters": 512}
+BASE_ACTIONS = {
+    "logs:CreateLogStream",
+    "logs:PutLogEvents",
+    "xray:PutTraceSegments",
+    "xray:PutTelemetryRecords",
+}
+# Async invocation failures of the scheduled jobs and the stream's failed batches go to a queue.
+QUEUE_ACTIONS = {"sqs:SendMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl"}
+SECRET_ACTIONS = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
 
 
 def test_there_is_one_function_per_entry_point(dev):
-    assert set(dev.functions) == set(ENTRY_POINTS)
+    assert set(dev.functions) == set(FUNCTIONS) == set(ACCESS)
 
 
 def test_runtime_matches_the_python_the_asset_is_built_for():
     assert RUNTIME.name == f"python{PYTHON_VERSION}"
 
 
-@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_function_platform_handler_and_logging(dev, name):
     _, props = dev.functions[name]
-    module, function = ENTRY_POINTS[name].split(":")
+    module, function = FUNCTIONS[name].handler.split(":")
     assert props["Handler"] == f"{module}.{function}"
-    # The handler module is a file of the repository, so it is in the asset too.
-    assert (REPO_ROOT / (module.replace(".", "/") + ".py")).is_file()
     assert props["Runtime"] == f"python{PYTHON_VERSION}"
     assert props["Architectures"] == ["arm64"]
     assert props["MemorySize"] == MEMORY[name]
-    assert 1 <= props["Timeout"] <= (900 if name == "reset" else 29)  # API Gateway waits 30 s
+    assert 1 <= props["Timeout"] <= (900 if name == "reset" else 59)  # expire: before the next minute
     assert props["TracingConfig"] == {"Mode": "Active"}
     logging = props["LoggingConfig"]
     assert logging["LogFormat"] == "JSON"
-    # An explicit log group of the stack, with a retention.
-    log_group_id = logging["LogGroup"]["Ref"]
-    log_group = dev.json["Resources"][log_group_id]
+    assert logging["ApplicationLogLevel"] == "INFO"
+    assert logging["SystemLogLevel"] == "INFO"  # keeps the REPORT and init-duration lines
+    log_group = dev.json["Resources"][logging["LogGroup"]["Ref"]]
     assert log_group["Type"] == "AWS::Logs::LogGroup"
     assert log_group["Properties"]["RetentionInDays"] > 0
 
 
-@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
-def test_environment_comes_from_one_place(dev, name):
-    _, props = dev.functions[name]
-    env = props["Environment"]["Variables"]
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_tracer_captures_no_response_and_no_error(dev, name):
+    """Guest run ids (a guest run's only credential) and live words are in replies and may be in
+    exception messages: neither goes to X-Ray."""
+    env = dev.functions[name][1]["Environment"]["Variables"]
+    assert env["POWERTOOLS_TRACER_CAPTURE_RESPONSE"] == "false"
+    assert env["POWERTOOLS_TRACER_CAPTURE_ERROR"] == "false"
     assert env["POWERTOOLS_SERVICE_NAME"] == "wordsqd"
     assert env["POWERTOOLS_METRICS_NAMESPACE"] == "WordSQD"
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_environment_names_only_what_the_function_may_use(dev, name):
+    env = dev.functions[name][1]["Environment"]["Variables"]
     table_id, _ = dev.only("AWS::DynamoDB::Table")
-    secret_id, _ = dev.only("AWS::SecretsManager::Secret")
-    assert env.get("TABLE_NAME") == ({"Ref": table_id} if name in TABLE_USERS else None)
-    assert env.get("PUZZLE_SEED_SECRET_ARN") == ({"Ref": secret_id} if name in SEED_USERS else None)
+    [seed_id] = [i for i in dev.resources("AWS::SecretsManager::Secret") if "PuzzleSeed" in i]
+    [cursor_id] = [i for i in dev.resources("AWS::SecretsManager::Secret") if "CursorKey" in i]
+    access = ACCESS[name]
+    assert env.get("TABLE_NAME") == ({"Ref": table_id} if access.table else None)
+    assert env.get("PUZZLE_SEED_SECRET_ARN") == ({"Ref": seed_id} if "seed" in access.secrets else None)
+    assert env.get("CURSOR_KEY_SECRET_ARN") == ({"Ref": cursor_id} if "cursor" in access.secrets else None)
+
+
+def test_the_leaderboard_function_gets_the_cursor_key_never_the_seed(dev):
+    env = dev.functions["leaderboard"][1]["Environment"]["Variables"]
+    assert "CURSOR_KEY_SECRET_ARN" in env and "PUZZLE_SEED_SECRET_ARN" not in env
+    _, statements = _role_statements(dev, "leaderboard")
+    [reader] = [s for s in statements if "secretsmanager:GetSecretValue" in _actions([s])]
+    assert "CursorKey" in reader["Resource"]["Ref"]
 
 
 def _role_statements(synth, function_name):
@@ -75,45 +98,87 @@ def _actions(statements):
 
 
 def test_each_function_has_its_own_role_without_managed_policies(dev):
-    roles = {dev.functions[name][1]["Role"]["Fn::GetAtt"][0] for name in ENTRY_POINTS}
-    assert len(roles) == len(ENTRY_POINTS)
+    roles = {dev.functions[name][1]["Role"]["Fn::GetAtt"][0] for name in FUNCTIONS}
+    assert len(roles) == len(FUNCTIONS)
     for role_id in roles:
         assert "ManagedPolicyArns" not in dev.json["Resources"][role_id]["Properties"]
 
 
+@pytest.mark.parametrize("stage", ["dev", "prod"])
+def test_no_role_anywhere_has_a_wildcard_or_scan_on_the_table(synth, stage):
+    for policy in synth.stacks[stage].resources("AWS::IAM::Policy").values():
+        for action in _actions(policy["Properties"]["PolicyDocument"]["Statement"]):
+            assert "*" not in action, action
+            assert action not in {"dynamodb:Scan", "dynamodb:BatchWriteItem", "dynamodb:DescribeTable"}, (
+                action
+            )
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_each_role_has_exactly_the_declared_actions(dev, name):
+    access = ACCESS[name]
+    expected = set(BASE_ACTIONS)
+    if access.table:
+        expected |= access.table.actions() | (STREAM_ACTIONS if access.table.stream else set())
+    if access.secrets:
+        expected |= SECRET_ACTIONS
+    if name in {"reset", "expire", "counters"}:
+        expected |= QUEUE_ACTIONS
+    _, statements = _role_statements(dev, name)
+    assert _actions(statements) == expected
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ACCESS if ACCESS[n].table))
+def test_queries_reach_only_the_declared_indexes(dev, name):
+    table_id, _ = dev.only("AWS::DynamoDB::Table")
+    table_arn = {"Fn::GetAtt": [table_id, "Arn"]}
+    _, statements = _role_statements(dev, name)
+    queries = [s for s in statements if "dynamodb:Query" in _actions([s])]
+    resources = [
+        r for s in queries for r in (s["Resource"] if isinstance(s["Resource"], list) else [s["Resource"]])
+    ]
+    assert resources == [
+        {"Fn::Join": ["", [table_arn, f"/index/{index}"]]} for index in ACCESS[name].table.indexes
+    ]
+    item_statements = [
+        s
+        for s in statements
+        if _actions([s]) & {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}
+    ]
+    assert all(s["Resource"] == table_arn for s in item_statements)
+
+
+@pytest.mark.parametrize(
+    "name, prefixes",
+    [("leaderboard", ["PLAYER#*", "NAME#*"]), ("reset", ["PUZZLE#*"]), ("counters", ["COUNT#*"])],
+)
+def test_writes_are_limited_to_their_partition_keys(dev, name, prefixes):
+    """leaderboard writes only profiles and name claims, reset only puzzles, counters only rank
+    counters: dynamodb:LeadingKeys on every write statement."""
+    _, statements = _role_statements(dev, name)
+    writes = [
+        s
+        for s in statements
+        if _actions([s]) & {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}
+    ]
+    assert writes
+    for statement in writes:
+        assert statement["Condition"] == {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": prefixes}}
+
+
 def test_validate_touches_neither_table_nor_secret(dev):
     _, statements = _role_statements(dev, "validate")
-    actions = _actions(statements)
-    assert not {a for a in actions if a.startswith(("dynamodb:", "secretsmanager:"))}
-    assert actions == {
-        "logs:CreateLogStream",
-        "logs:PutLogEvents",
-        "xray:PutTraceSegments",
-        "xray:PutTelemetryRecords",
-    }
+    assert _actions(statements) == BASE_ACTIONS
 
 
-@pytest.mark.parametrize("name", sorted(TABLE_USERS))
-def test_table_users_read_and_write_the_table_and_its_indexes(dev, name):
-    table_id, _ = dev.only("AWS::DynamoDB::Table")
-    _, statements = _role_statements(dev, name)
-    [grant] = [s for s in statements if "dynamodb:PutItem" in s["Action"]]
-    assert {
-        "dynamodb:GetItem",
-        "dynamodb:Query",
-        "dynamodb:UpdateItem",
-        "dynamodb:ConditionCheckItem",
-    } <= set(grant["Action"])
-    table_arn = {"Fn::GetAtt": [table_id, "Arn"]}
-    assert grant["Resource"] == [table_arn, {"Fn::Join": ["", [table_arn, "/index/*"]]}]
-
-
-@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
-def test_only_the_stateful_functions_read_the_secret(dev, name):
-    secret_id, _ = dev.only("AWS::SecretsManager::Secret")
-    _, statements = _role_statements(dev, name)
-    readers = [s for s in statements if "secretsmanager:GetSecretValue" in _actions([s])]
-    if name in SEED_USERS:
-        assert [s["Resource"] for s in readers] == [{"Ref": secret_id}]
-    else:
-        assert readers == []
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_is_invoked_through_its_live_alias(dev, name):
+    logical_id, _ = dev.functions[name]
+    aliases = [
+        a["Properties"]
+        for a in dev.resources("AWS::Lambda::Alias").values()
+        if a["Properties"]["FunctionName"] == {"Ref": logical_id}
+    ]
+    assert [a["Name"] for a in aliases] == [ALIAS]
+    version_id = aliases[0]["FunctionVersion"]["Fn::GetAtt"][0]
+    assert dev.json["Resources"][version_id]["Type"] == "AWS::Lambda::Version"

@@ -1,12 +1,78 @@
-"""Alarms, the dashboard and the stack's outputs."""
+"""Alarms that fire: every alarm watches a series its service really publishes, notifies the
+stack's topic, and the jobs alarm when they did not succeed; plus the dashboard and outputs."""
 
 import json
 
 import pytest
 
-from infra.operations import GAME_COUNTERS
+from infra.functions import FUNCTIONS
+from infra.operations import GAME_COUNTERS, JOB_WINDOWS, P99_MS
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
+
+# What CloudWatch really publishes (AWS's "metrics and dimensions" pages of each service): per
+# namespace, each metric name and the dimension sets it is published under. An alarm on anything
+# else watches a series that never exists and can never fire.
+LAMBDA_DIMENSIONS = [
+    set(),
+    {"FunctionName"},
+    {"FunctionName", "Resource"},
+    {"FunctionName", "ExecutedVersion"},
+]
+PUBLISHED: dict[str, dict[str, list[set[str]]]] = {
+    "AWS/Lambda": {
+        metric: LAMBDA_DIMENSIONS
+        for metric in (
+            "Invocations", "Errors", "Throttles", "Duration", "ConcurrentExecutions", "IteratorAge",
+            "DeadLetterErrors", "DestinationDeliveryFailures", "ProvisionedConcurrencySpilloverInvocations",
+            "ProvisionedConcurrencyUtilization", "AsyncEventsDropped", "AsyncEventAge",
+        )
+    },
+    "AWS/DynamoDB": {
+        "ThrottledRequests": [{"TableName", "Operation"}],
+        "SystemErrors": [{"TableName", "Operation"}],
+        "UserErrors": [set()],
+        "SuccessfulRequestLatency": [{"TableName", "Operation"}, {"TableName", "StreamLabel", "Operation"}],
+        "ConsumedReadCapacityUnits": [{"TableName"}, {"TableName", "GlobalSecondaryIndexName"}],
+        "ConsumedWriteCapacityUnits": [{"TableName"}, {"TableName", "GlobalSecondaryIndexName"}],
+        "ReadThrottleEvents": [{"TableName"}, {"TableName", "GlobalSecondaryIndexName"}],
+        "WriteThrottleEvents": [{"TableName"}, {"TableName", "GlobalSecondaryIndexName"}],
+        "ConditionalCheckFailedRequests": [{"TableName"}],
+    },
+    # HTTP APIs (v2): ApiId, optionally Stage, optionally Route (detailed metrics).
+    "AWS/ApiGateway": {
+        metric: [{"ApiId"}, {"ApiId", "Stage"}, {"ApiId", "Stage", "Route"}]
+        for metric in ("Count", "4xx", "5xx", "Latency", "IntegrationLatency", "DataProcessed")
+    },
+    "AWS/SQS": {
+        metric: [{"QueueName"}]
+        for metric in (
+            "ApproximateNumberOfMessagesVisible", "ApproximateAgeOfOldestMessage",
+            "ApproximateNumberOfMessagesNotVisible", "NumberOfMessagesSent", "NumberOfMessagesReceived",
+        )
+    },
+    "AWS/Scheduler": {
+        metric: [set(), {"ScheduleGroup"}]
+        for metric in (
+            "InvocationAttemptCount", "TargetErrorCount", "InvocationDroppedCount",
+            "InvocationsSentToDeadLetterCount",
+        )
+    },
+    "AWS/Events": {
+        metric: [set(), {"RuleName"}] for metric in ("Invocations", "FailedInvocations", "TriggeredRules")
+    },
+    # shared/observability.py: Powertools metrics with the service dimension; Answers adds reason.
+    "WordSQD": {
+        **{metric: [{"service"}] for metric in GAME_COUNTERS},
+        "Answers": [{"service", "reason"}],
+    },
+}  # fmt: skip
+# CloudWatch's Operation values for DynamoDB (not the CDK's Python enum names).
+DYNAMODB_OPERATIONS = {
+    "GetItem", "BatchGetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem",
+    "TransactWriteItems", "TransactGetItems", "GetRecords", "ExecuteStatement", "BatchExecuteStatement",
+    "ExecuteTransaction",
+}  # fmt: skip
 
 
 def _alarms(synth):
@@ -16,54 +82,145 @@ def _alarms(synth):
     }
 
 
-def _metric_names(alarm):
-    """The CloudWatch metric names an alarm watches, directly or through metric math."""
+def _watched(alarm):
+    """(namespace, metric, {dimension: value}) of every series an alarm reads."""
     if "MetricName" in alarm:
-        return {(alarm["Namespace"], alarm["MetricName"])}
-    return {
-        (q["MetricStat"]["Metric"]["Namespace"], q["MetricStat"]["Metric"]["MetricName"])
-        for q in alarm["Metrics"]
-        if "MetricStat" in q
+        stats = [
+            {
+                "Namespace": alarm["Namespace"],
+                "MetricName": alarm["MetricName"],
+                "Dimensions": alarm.get("Dimensions", []),
+            }
+        ]
+    else:
+        stats = [q["MetricStat"]["Metric"] for q in alarm["Metrics"] if "MetricStat" in q]
+        assert all("Expression" in q or "MetricStat" in q for q in alarm["Metrics"])
+    return [
+        (m["Namespace"], m["MetricName"], {d["Name"]: d["Value"] for d in m.get("Dimensions", [])})
+        for m in stats
+    ]
+
+
+@pytest.mark.parametrize("stage", ["dev", "prod"])
+def test_every_alarm_watches_a_series_cloudwatch_publishes(synth, stage):
+    for name, alarm in _alarms(synth.stacks[stage]).items():
+        for namespace, metric, dimensions in _watched(alarm):
+            assert namespace in PUBLISHED, (name, namespace)
+            assert metric in PUBLISHED[namespace], (name, namespace, metric)
+            assert set(dimensions) in PUBLISHED[namespace][metric], (name, metric, sorted(dimensions))
+            if "Operation" in dimensions:
+                assert dimensions["Operation"] in DYNAMODB_OPERATIONS, (name, dimensions["Operation"])
+
+
+def test_the_published_table_catches_the_old_enum_bug():
+    """The check above would have caught #13's bug: the Python enum value as a dimension."""
+    assert "GET_ITEM" not in DYNAMODB_OPERATIONS and "GetItem" in DYNAMODB_OPERATIONS
+
+
+@pytest.mark.parametrize("stage", ["dev", "prod"])
+def test_sums_fill_missing_series_so_one_throttled_operation_fires(synth, stage):
+    """CloudWatch publishes a throttle or error count only where one happened, and `a + b` has no
+    value where either series is missing: every term of a sum must be FILLed."""
+    for name, alarm in _alarms(synth.stacks[stage]).items():
+        for query in alarm.get("Metrics", []):
+            expression = query.get("Expression", "")
+            if "+" in expression:
+                terms = [t.strip() for t in expression.split("+")]
+                assert all(t.startswith("FILL(") and t.endswith(", 0)") for t in terms), (name, expression)
+
+
+def test_table_throttle_alarm_counts_every_operation_the_functions_make(dev):
+    alarm = _alarms(dev)["WordSQD-dev-TableThrottles"]
+    operations = {d["Operation"] for _, _, d in _watched(alarm)}
+    assert operations == {
+        "GetItem",
+        "BatchGetItem",
+        "Query",
+        "PutItem",
+        "UpdateItem",
+        "DeleteItem",
+        "TransactWriteItems",
+        "GetRecords",
     }
 
 
-@pytest.mark.parametrize(
-    "name, metric",
-    [
-        ("Api5xx", ("AWS/ApiGateway", "5xx")),
-        ("LambdaThrottles", ("AWS/Lambda", "Throttles")),
-        ("TableThrottles", ("AWS/DynamoDB", "ThrottledRequests")),
-        ("ResetErrors", ("AWS/Lambda", "Errors")),
-        ("ResetDeadLetters", ("AWS/SQS", "ApproximateNumberOfMessagesVisible")),
-    ],
-)
-def test_alarm_exists(dev, name, metric):
-    alarm = _alarms(dev)[f"WordSQD-dev-{name}"]
-    assert _metric_names(alarm) == {metric}
-    assert alarm["TreatMissingData"] == "notBreaching"
-    assert "docs/operations.md" in alarm["AlarmDescription"]
+def test_lambda_alarms_watch_the_live_aliases(dev):
+    names = {logical_id for logical_id, _ in dev.functions.values()}
+    for name, alarm in _alarms(dev).items():
+        for namespace, _, dimensions in _watched(alarm):
+            if namespace == "AWS/Lambda":
+                function = dimensions["FunctionName"]["Ref"]
+                assert function in names, name
+                assert dimensions["Resource"] == {"Fn::Join": ["", [{"Ref": function}, ":live"]]}, name
 
 
-def test_reset_error_alarm_watches_the_reset_function(dev):
-    reset_id, _ = dev.functions["reset"]
-    alarm = _alarms(dev)["WordSQD-dev-ResetErrors"]
-    assert alarm["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": reset_id}}]
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_has_a_p99_latency_and_an_error_rate_alarm(dev, name):
+    logical_id, _ = dev.functions[name]
+    alarms = _alarms(dev)
+    title = name.capitalize()
+    latency = alarms[f"WordSQD-dev-{title}LatencyP99"]
+    assert (latency["MetricName"], latency["ExtendedStatistic"], latency["Threshold"]) == (
+        "Duration",
+        "p99",
+        P99_MS[name],
+    )
+    assert latency["Dimensions"][0] == {"Name": "FunctionName", "Value": {"Ref": logical_id}}
+    rate = alarms[f"WordSQD-dev-{title}ErrorRate"]
+    [expression] = [q["Expression"] for q in rate["Metrics"] if "Expression" in q]
+    assert expression == "100 * FILL(errors, 0) / invocations"
+    assert {m for _, m, _ in _watched(rate)} == {"Errors", "Invocations"}
 
 
-def test_throttle_alarm_counts_every_function(dev):
-    alarm = _alarms(dev)["WordSQD-dev-LambdaThrottles"]
-    watched = {
-        q["MetricStat"]["Metric"]["Dimensions"][0]["Value"]["Ref"]
-        for q in alarm["Metrics"]
-        if "MetricStat" in q
+@pytest.mark.parametrize("job", sorted(JOB_WINDOWS))
+def test_a_job_that_did_not_succeed_in_its_window_alarms(dev, job):
+    """Missing data breaches: a job that never ran is an outage, not a quiet night."""
+    logical_id, _ = dev.functions[job]
+    alarm = _alarms(dev)[f"WordSQD-dev-{job.capitalize()}NotSucceeded"]
+    assert alarm["TreatMissingData"] == "breaching"
+    assert alarm["ComparisonOperator"] == "LessThanThreshold" and alarm["Threshold"] == 1
+    [expression] = [q["Expression"] for q in alarm["Metrics"] if "Expression" in q]
+    assert expression == "FILL(invocations, 0) - FILL(errors, 0)"
+    periods = {q["MetricStat"]["Period"] for q in alarm["Metrics"] if "MetricStat" in q}
+    assert periods == {int(JOB_WINDOWS[job].period.to_seconds())}
+    assert all(d["FunctionName"] == {"Ref": logical_id} for _, _, d in _watched(alarm))
+
+
+def test_traffic_alarms_treat_missing_data_as_ok(dev):
+    for name, alarm in _alarms(dev).items():
+        if not name.endswith("NotSucceeded"):
+            assert alarm["TreatMissingData"] == "notBreaching", name
+
+
+@pytest.mark.parametrize("stage", ["dev", "prod"])
+def test_every_alarm_notifies_the_stacks_topic_and_links_the_runbook(synth, stage):
+    topic_id, _ = synth.stacks[stage].only("AWS::SNS::Topic")
+    for name, alarm in _alarms(synth.stacks[stage]).items():
+        assert alarm["AlarmActions"] == [{"Ref": topic_id}], name
+        assert alarm["OKActions"] == [{"Ref": topic_id}], name
+        assert "docs/operations.md#alarms" in alarm["AlarmDescription"], name
+
+
+def test_alarm_emails_come_from_stage_config(prod, dev):
+    topic_id, _ = prod.only("AWS::SNS::Topic")
+    emails = {
+        s["Properties"]["Endpoint"]
+        for s in prod.resources("AWS::SNS::Subscription").values()
+        if s["Properties"]["TopicArn"] == {"Ref": topic_id} and s["Properties"]["Protocol"] == "email"
     }
-    assert watched == {logical_id for logical_id, _ in dev.functions.values()}
+    assert emails == set(prod.config.alarm_emails) == {"oncall@example.com", "lead@example.com"}
+    assert dev.resources("AWS::SNS::Subscription") == {}
 
 
-def test_alarms_notify_the_topic_given_as_context(dev, prod):
-    assert all("AlarmActions" not in a for a in _alarms(dev).values())
-    topic = "arn:aws:sns:us-east-1:123456789012:wordsqd-alarms"
-    assert all(a["AlarmActions"] == [topic] for a in _alarms(prod).values())
+def test_dead_letter_and_stream_failure_alarms(dev):
+    alarms = _alarms(dev)
+    queues = {k for k in dev.resources("AWS::SQS::Queue")}
+    for name in ("JobDeadLetters", "CounterFailures"):
+        [(namespace, metric, dims)] = _watched(alarms[f"WordSQD-dev-{name}"])
+        assert (namespace, metric) == ("AWS/SQS", "ApproximateNumberOfMessagesVisible")
+        assert dims["QueueName"]["Fn::GetAtt"][0] in queues
+    [(_, metric, _)] = _watched(alarms["WordSQD-dev-CountersLag"])
+    assert metric == "IteratorAge"
 
 
 def test_dashboard_shows_the_game_metrics(dev):
@@ -73,20 +230,17 @@ def test_dashboard_shows_the_game_metrics(dev):
     for counter in GAME_COUNTERS:
         assert f'\\"WordSQD\\",\\"{counter}\\",\\"service\\",\\"wordsqd\\"' in body
     assert "MetricName=" in body and "Answers" in body
+    assert "GET_ITEM" not in body and "GetItem" in body
 
 
 @pytest.mark.parametrize(
     "name",
     [
-        "ApiUrl",
-        "UserPoolId",
-        "UserPoolClientId",
-        "TableName",
-        "ResetFunctionName",
-        "ResetDeadLetterQueueUrl",
-        "DashboardName",
+        "ApiUrl", "UserPoolId", "UserPoolClientId", "TableName", "PuzzleSeedSecretArn", "CursorKeySecretArn",
+        "ResetFunctionName", "ExpireFunctionName", "JobDeadLetterQueueUrl", "CounterFailureQueueUrl",
+        "AlarmTopicArn", "DashboardName",
     ],
-)
+)  # fmt: skip
 def test_outputs(dev, name):
     assert name in dev.json["Outputs"]
 

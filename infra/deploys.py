@@ -1,0 +1,54 @@
+"""Safe deploys: every function's `live` alias moves to a new version by CodeDeploy, 10% of the
+traffic for 5 minutes first, and rolls back by itself if that function's error-rate or p99 alarm
+fires (infra/operations.py) or the deployment fails or is stopped.
+
+The background jobs shift the same way: the expiry job runs five times and the stream consumer
+sees every new result during the canary; the daily reset rarely runs inside one, so its alarms
+guard it on the next midnight (docs/operations.md says how to roll it back by hand).
+"""
+
+from collections.abc import Mapping, Sequence
+
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_codedeploy as codedeploy
+from aws_cdk import aws_lambda as lambda_
+from constructs import Construct
+
+from infra.checks import acknowledge
+
+DEPLOYMENT_CONFIG = codedeploy.LambdaDeploymentConfig.CANARY_10_PERCENT_5_MINUTES
+
+
+class Deploys(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        stage: str,
+        aliases: Mapping[str, lambda_.Alias],
+        alarms: Mapping[str, Sequence[cw.IAlarm]],
+    ) -> None:
+        super().__init__(scope, id)
+        self.application = codedeploy.LambdaApplication(
+            self, "Application", application_name=f"WordSQD-{stage}"
+        )
+        self.groups: dict[str, codedeploy.LambdaDeploymentGroup] = {}
+        for name, alias in aliases.items():
+            group = codedeploy.LambdaDeploymentGroup(
+                self,
+                f"{name.capitalize()}Group",
+                application=self.application,
+                alias=alias,
+                deployment_config=DEPLOYMENT_CONFIG,
+                alarms=list(alarms[name]),
+                auto_rollback=codedeploy.AutoRollbackConfig(
+                    failed_deployment=True, stopped_deployment=True, deployment_in_alarm=True
+                ),
+            )
+            acknowledge(
+                group,
+                "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]",
+                "AWS's own narrow CodeDeploy role for Lambda (alias updates, alarm reads only).",
+            )
+            self.groups[name] = group

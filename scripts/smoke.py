@@ -1,0 +1,81 @@
+"""Smoke test a deployed stage (the pipeline runs it after each deploy): the public API answers.
+
+    python scripts/smoke.py --url https://abc.execute-api.us-east-1.amazonaws.com/
+    python scripts/smoke.py --outputs outputs.json --stack WordSQD-staging   # cdk deploy --outputs-file
+
+Checks GET /daily (today's Daily, SPEC §5), POST /validate with the rules' own example (TMR: TIMER
+yes, METER no) and an unknown route (404 in the error envelope). Exits 1 with what failed.
+Standard library only, so it runs anywhere the repository is checked out.
+"""
+
+import argparse
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+
+def call(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        base.rstrip("/") + path, data=data, method=method, headers={"content-type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=15) as reply:
+            return reply.status, json.loads(reply.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+    except (urllib.error.URLError, OSError, ValueError) as error:  # unreachable, or not JSON
+        return 0, {"unreachable": str(error)}
+
+
+def checks(base: str) -> list[str]:
+    """The failures, in words; empty when the stage is healthy."""
+    failures = []
+    status, daily = call(base, "GET", "/daily")
+    if status != 200 or not isinstance(daily, dict):
+        failures.append(f"GET /daily: {status} {daily}")
+    else:
+        for key, expected in [("rounds", 10), ("time_limit_seconds", 180)]:
+            if daily.get(key) != expected:
+                failures.append(f"GET /daily: {key} is {daily.get(key)!r}, not {expected!r}")
+        if not isinstance(daily.get("date"), str) or daily.get("status") not in ("live", "closed"):
+            failures.append(f"GET /daily: unexpected body {daily}")
+    examples = [
+        ("Timer", {"valid": True, "word": "timer", "reason": None}),
+        ("meter", {"valid": False, "word": "meter", "reason": "letter_order"}),
+    ]
+    for word, expected in examples:
+        status, verdict = call(base, "POST", "/validate", {"prompt": "TMR", "word": word})
+        if (status, verdict) != (200, expected):
+            failures.append(f"POST /validate {word}: {status} {verdict}, expected 200 {expected}")
+    status, missing = call(base, "GET", "/no-such-route")
+    if status != 404 or not isinstance(missing, dict) or "error" not in missing:
+        failures.append(f"GET /no-such-route: {status} {missing}, expected 404 with an error envelope")
+    return failures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--url", help="the API's base URL")
+    where.add_argument("--outputs", type=Path, help="cdk deploy --outputs-file JSON (with --stack)")
+    parser.add_argument("--stack", help="the stack whose ApiUrl output to test")
+    parser.add_argument("--attempts", type=int, default=5, help="tries, 10 s apart (a new stage warms up)")
+    args = parser.parse_args()
+    base = args.url or json.loads(args.outputs.read_text())[args.stack]["ApiUrl"]
+    for attempt in range(1, args.attempts + 1):
+        failures = checks(base)
+        if not failures:
+            print(f"smoke test passed: {base}")
+            return 0
+        print(f"attempt {attempt}: " + "; ".join(failures), file=sys.stderr)
+        if attempt < args.attempts:
+            time.sleep(10)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
