@@ -1,7 +1,8 @@
 """The CDK app: `python -m infra.app` (writes cdk.out/), or `cdk synth|deploy` through cdk.json.
 
 Context: `-c stage=prod` picks the stage's entry of infra/stages.json (see infra.config).
-`-c account=... -c region=...` only when the stage config names none (see infra.edge.synth_env).
+`-c account=...` only when the stage config names no account (see infra.edge.synth_env); the
+region is always the stage config's.
 Each stage is two stacks: `WordSQD-<stage>` and its us-east-1 `WordSQD-<stage>-EdgeSecurity`.
 """
 

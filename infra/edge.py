@@ -19,17 +19,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from aws_cdk import CfnOutput, DefaultStackSynthesizer, Duration, Environment, RemovalPolicy, Stack
+from aws_cdk import DefaultStackSynthesizer, Duration, Environment, RemovalPolicy, Stack
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_cognito as cognito
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_deployment as s3deploy
 from constructs import Construct, Node
 
 from infra.checks import acknowledge
-from infra.config import REPO_ROOT
+from infra.config import REPO_ROOT, StageConfig
 from shared.routes import ROUTES, Route
 
 WEB_DIR = REPO_ROOT / "web"
@@ -49,31 +50,26 @@ PUBLIC_READS_HEADERS = ("origin",)
 # invalidates the edge, so a release shows everywhere within the browsers' minute).
 SITE_CACHE_CONTROL = "public, max-age=60, s-maxage=86400"
 
-# Synth-only placeholders (not a real account; a region other than us-east-1 so that synth
-# exercises the cross-region path that most deployments take).
+# A synth-only placeholder account (not a real one): tests and CI synthesize without credentials.
 SYNTH_ONLY_ACCOUNT = "111111111111"
-SYNTH_ONLY_REGION = "eu-west-1"
 
 
-def synth_env(config: object, node: Node) -> Environment:
+def synth_env(config: StageConfig, node: Node) -> Environment:
     """The account and region of a stage. A CloudFront web ACL must be in us-east-1 while the
-    stage may live elsewhere, and CDK's cross-region references need both stacks' environments
-    spelled out, so the stage stack cannot stay environment-agnostic.
+    stage may live elsewhere, and CDK's cross-stack references between regions need both stacks'
+    environments spelled out, so the stage stack cannot stay environment-agnostic.
 
-    Read from the stage config (`account`, `region`) when it has them, else CDK context
-    (`-c account=... -c region=...`), else what the CDK CLI found in the credentials
-    (CDK_DEFAULT_ACCOUNT/REGION); without any of them (tests, CI), placeholders that synthesize
-    but cannot deploy."""
-
-    def pick(name: str, placeholder: str) -> str:
-        value = (
-            getattr(config, name, None)
-            or node.try_get_context(name)
-            or os.environ.get(f"CDK_DEFAULT_{name.upper()}")
-        )
-        return str(value or placeholder)
-
-    return Environment(account=pick("account", SYNTH_ONLY_ACCOUNT), region=pick("region", SYNTH_ONLY_REGION))
+    The region is the stage config's (infra/stages.json; default us-east-1). The account is the
+    stage config's when it names one (production must), else CDK context (`-c account=...`), else
+    the account of the CLI's credentials (CDK_DEFAULT_ACCOUNT); without any of them (tests, CI), a
+    placeholder that synthesizes but cannot deploy."""
+    account = (
+        config.account
+        or node.try_get_context("account")
+        or os.environ.get("CDK_DEFAULT_ACCOUNT")
+        or SYNTH_ONLY_ACCOUNT
+    )
+    return Environment(account=str(account), region=config.region)
 
 
 @dataclass(frozen=True)
@@ -130,6 +126,8 @@ class Edge(Construct):
         client: cognito.UserPoolClient,
         hosted_ui: cognito.UserPoolDomain,
         web_acl_arn: str,
+        log_retention: logs.RetentionDays,
+        log_removal: RemovalPolicy,
         web_dir: Path = WEB_DIR,
     ) -> None:
         super().__init__(scope, id)
@@ -250,9 +248,13 @@ class Edge(Construct):
             distribution_paths=["/*"],
             prune=True,
             memory_limit=256,
+            # The copy function's logs follow the stage like every other log group (without it,
+            # CDK makes one that is retained for two years even in dev).
+            log_group=logs.LogGroup(
+                self, "WebClientDeployLogs", retention=log_retention, removal_policy=log_removal
+            ),
         )
         self._acknowledge_deployment_function(stack)
-        CfnOutput(stack, "SiteUrl", value=self.url, description="The game: web client and API")
 
     def _acknowledge_deployment_function(self, stack: Stack) -> None:
         """BucketDeployment's function is CDK's own, one per stack beside this construct: its

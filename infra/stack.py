@@ -1,8 +1,8 @@
 """One WordSQD deployment: a stage's table, functions, API, jobs, operations, safe deploys and edge.
 
-The stage's account and region come from infra/stages.json (infra.edge.synth_env falls back to
-context, then to synth-only placeholders); the edge's web ACL lives in a second stack in
-us-east-1 (infra.edge_waf), created beside this one. Nothing looks anything up, so it
+The stage's region comes from infra/stages.json, its account too (infra.edge.synth_env falls back
+to `-c account`, the CLI's credentials, then a synth-only placeholder); the edge's web ACL lives
+in a second stack in us-east-1 (infra.edge_waf), created beside this one. Nothing looks anything up, so it
 synthesizes without credentials.
 """
 
@@ -94,6 +94,8 @@ class WordSQDStack(Stack):
             client=self.api.client,
             hosted_ui=self.api.domain,
             web_acl_arn=self.edge_security.web_acl_arn,
+            log_retention=log_retention,
+            log_removal=log_removal,
         )
         self.api.allow_sign_in_from(self.edge.url)
         self.operations = Operations(
@@ -116,7 +118,10 @@ class WordSQDStack(Stack):
             )
 
         outputs = {
-            "ApiUrl": (self.api.url, "Base URL of the HTTP API"),
+            "SiteUrl": (self.edge.url, "The game: web client and API, through CloudFront and WAF"),
+            "DistributionId": (self.edge.distribution.distribution_id, "CloudFront (invalidations)"),
+            "SiteBucketName": (self.edge.bucket.bucket_name, "The web client's files"),
+            "ApiUrl": (self.api.url, "The HTTP API itself, without the edge (docs/edge.md)"),
             "UserPoolId": (self.api.user_pool.user_pool_id, "Cognito user pool id"),
             "UserPoolClientId": (self.api.client.user_pool_client_id, "Cognito web client id"),
             "TableName": (self.data.table.table_name, "DynamoDB table"),

@@ -112,6 +112,14 @@ def synth(tmp_path_factory: pytest.TempPathFactory) -> Synth:
     (asset / "README.txt").write_text("Stand-in for build/lambda: template tests only.\n")
     outdir = tmp_path_factory.mktemp("cdk.out")
 
+    # A stage without an account takes the CLI's (CDK_DEFAULT_ACCOUNT) before the placeholder: the
+    # tests synthesize as CI does, whatever credentials the shell has.
+    with pytest.MonkeyPatch.context() as env:
+        env.delenv("CDK_DEFAULT_ACCOUNT", raising=False)
+        return _synth(tmp_path_factory, outdir, asset)
+
+
+def _synth(tmp_path_factory: pytest.TempPathFactory, outdir: Path, asset: Path) -> Synth:
     app = App(outdir=str(outdir), context=feature_flags())
     stages_dir = tmp_path_factory.mktemp("stages")
     configs = {

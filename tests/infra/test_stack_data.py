@@ -97,12 +97,17 @@ def test_secrets_are_generated_at_deploy_time_not_written_in_the_template(dev):
 
 
 def test_production_stack_is_pinned_to_its_account_and_region(synth):
-    # Stack env lands in the manifest, not the template.
+    """A stack's environment lands in the manifest, not the template. Production deploys only to
+    its configured account and region; a stage without an account (the tests' dev) gets the
+    synth-only placeholder, which no credentials can deploy to: no stack is environment-agnostic,
+    because the web ACL's stack in us-east-1 is referenced across stacks."""
     import json
+
+    from infra.edge import SYNTH_ONLY_ACCOUNT
 
     manifest = json.loads((synth.outdir / "manifest.json").read_text())
     assert manifest["artifacts"]["WordSQD-live"]["environment"] == "aws://123456789012/eu-west-1"
-    assert manifest["artifacts"]["WordSQD-dev"]["environment"] == "aws://unknown-account/unknown-region"
+    assert manifest["artifacts"]["WordSQD-dev"]["environment"] == f"aws://{SYNTH_ONLY_ACCOUNT}/us-east-1"
 
 
 def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):
@@ -112,6 +117,7 @@ def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):
     from aws_cdk.assertions import Template
 
     from infra.config import feature_flags
+    from infra.functions import FUNCTIONS, lambda_handler
     from infra.stack import WordSQDStack
 
     stream = "arn:aws:dynamodb:us-east-1:123456789012:table/wordsqd-restored/stream/2026-11-30T00:00:00.000"
@@ -121,7 +127,14 @@ def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):
     template = Template.from_stack(WordSQDStack(App(context=feature_flags()), config)).to_json()
     resources = template["Resources"].values()
     assert not [r for r in resources if r["Type"] == "AWS::DynamoDB::Table"]
-    functions = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::Function"]
+    # Our six functions (CDK's own, e.g. the web client's BucketDeployment, have no environment).
+    handlers = {lambda_handler(spec.handler) for spec in FUNCTIONS.values()}
+    functions = [
+        r["Properties"]
+        for r in resources
+        if r["Type"] == "AWS::Lambda::Function" and r["Properties"].get("Handler") in handlers
+    ]
+    assert len(functions) == len(FUNCTIONS)
     assert {f["Environment"]["Variables"].get("TABLE_NAME") for f in functions} == {"wordsqd-restored", None}
     [mapping] = [r["Properties"] for r in resources if r["Type"] == "AWS::Lambda::EventSourceMapping"]
     assert mapping["EventSourceArn"] == stream

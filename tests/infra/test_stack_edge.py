@@ -17,7 +17,7 @@ from aws_cdk import aws_cloudfront as cloudfront
 from cfnlint.api import ManualArgs, lint_file
 
 from infra import edge_waf
-from infra.edge import SYNTH_ONLY_ACCOUNT, SYNTH_ONLY_REGION, api_behaviours, synth_env
+from infra.edge import SYNTH_ONLY_ACCOUNT, api_behaviours, synth_env
 from shared.routes import ROUTES, Route
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
@@ -104,35 +104,33 @@ def test_web_acl_stack_is_in_us_east_1_with_cloudfront_scope(security, dev_env):
     assert _web_acl(security)["Scope"] == "CLOUDFRONT"
 
 
-def test_distribution_uses_the_web_acl_across_regions(security, dev, dev_env):
-    """The ACL's ARN is written to SSM in us-east-1 and read back in the stage's region (or, for a
-    stage in us-east-1 itself, a plain CloudFormation export)."""
-    [acl_id] = _resources(security[0], "AWS::WAFv2::WebACL")
-    _, region = dev_env
-    if region == "us-east-1":
-        [(export, output)] = [
-            (o["Export"]["Name"], o) for o in security[0]["Outputs"].values() if "Export" in o
-        ]
-        assert output["Value"] == {"Fn::GetAtt": [acl_id, "Arn"]}
-        assert _distribution(dev)["WebACLId"] == {"Fn::ImportValue": export}
-        return
-    [writer] = _resources(security[0], "Custom::CrossRegionExportWriter").values()
-    [(parameter, value)] = writer["Properties"]["WriterProps"]["exports"].items()
-    assert value == {"Fn::GetAtt": [acl_id, "Arn"]}
-    assert writer["Properties"]["WriterProps"]["region"] == region
+@pytest.mark.parametrize("stage_name", ["dev", "prod"])
+def test_distribution_uses_the_web_acl_across_regions(synth, stage_name):
+    """The ACL's ARN is an output of the us-east-1 stack that the stage stack reads with
+    `Fn::GetStackOutput` (cdk.json makes cross-stack references weak): the same for a stage in
+    us-east-1 (dev here) and one elsewhere (prod here, eu-west-1). No export couples the stacks,
+    and no custom resource copies the value between regions."""
+    stage = synth.stacks[stage_name]
+    name = edge_waf.security_stack_name(stage.config.stack_name)
+    security = json.loads((synth.outdir / f"{name}.template.json").read_text())
+    [acl_id] = _resources(security, "AWS::WAFv2::WebACL")
+    reference = _distribution(stage)["WebACLId"]["Fn::GetStackOutput"]
+    assert reference["StackName"] == name and reference["Region"] == "us-east-1"
+    output = security["Outputs"][reference["OutputName"]]
+    assert output["Value"] == {"Fn::GetAtt": [acl_id, "Arn"]}
+    assert "Export" not in output
+    # CloudFormation resolves a stack's outputs at deploy time: the ACL's stack goes first.
+    manifest = json.loads((synth.outdir / "manifest.json").read_text())
+    assert name in manifest["artifacts"][stage.config.stack_name]["dependencies"]
+    for template in (security, stage.json):
+        assert not [r for r in template["Resources"].values() if "CrossRegionExport" in r["Type"]]
 
-    reader_id, reader = dev.only("Custom::CrossRegionExportReader")
-    assert parameter in reader["Properties"]["ReaderProps"]["imports"]
-    assert _distribution(dev)["WebACLId"] == {"Fn::GetAtt": [reader_id, parameter]}
 
-
-def test_stage_stack_without_configured_environment_synthesizes_outside_us_east_1(synth, dev):
-    # The tests' stages name no account or region: the placeholders put the stage elsewhere
-    # than us-east-1, so the cross-region path above is the one exercised.
-    if getattr(dev.config, "region", None) is None:
-        assert _environment(synth, dev.config.stack_name) == (SYNTH_ONLY_ACCOUNT, SYNTH_ONLY_REGION)
-    else:
-        assert _environment(synth, dev.config.stack_name)[1] == dev.config.region
+def test_the_test_stages_cover_a_stage_in_us_east_1_and_one_elsewhere(synth, dev, prod):
+    # The region is the stage config's (default us-east-1); only the account may come from
+    # context, the CLI's credentials or, for synth alone, a placeholder.
+    assert _environment(synth, dev.config.stack_name) == (SYNTH_ONLY_ACCOUNT, "us-east-1")
+    assert _environment(synth, prod.config.stack_name) == ("123456789012", "eu-west-1")
 
 
 def _rate_rules(security) -> dict[str, dict]:
@@ -253,9 +251,11 @@ def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(secur
     props = logging["Properties"]
     [acl_id] = _resources(template, "AWS::WAFv2::WebACL")
     assert props["ResourceArn"] == {"Fn::GetAtt": [acl_id, "Arn"]}
-    [destination] = props["LogDestinationConfigs"]
-    arn = "".join(p if isinstance(p, str) else "<partition>" for p in destination["Fn::Join"][1])
-    assert arn == f"arn:<partition>:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev"
+    # Without the ":*" that a LogGroup's own ARN ends with (WAF refuses it). The stack has an
+    # account and a region, so CDK writes the partition out (cdk.json's partition-literals flag).
+    assert props["LogDestinationConfigs"] == [
+        f"arn:aws:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev"
+    ]
     [group] = _resources(template, "AWS::Logs::LogGroup").values()
     assert group["Properties"]["LogGroupName"] == "aws-waf-logs-wordsqd-dev"
     assert group["Properties"]["RetentionInDays"] == 7
@@ -472,27 +472,33 @@ def test_a_pattern_whose_routes_disagree_on_caching_is_refused():
         api_behaviours(routes)
 
 
-def test_stage_environment_prefers_config_then_context_then_the_cli_then_placeholders(monkeypatch):
-    class WithEnv:
+def test_stage_account_prefers_config_then_context_then_the_cli_then_a_placeholder(monkeypatch):
+    class Configured:
         account = "222222222222"
         region = "ap-southeast-2"
 
+    class Unconfigured:
+        account = None
+        region = "us-west-2"
+
     monkeypatch.delenv("CDK_DEFAULT_ACCOUNT", raising=False)
-    monkeypatch.delenv("CDK_DEFAULT_REGION", raising=False)
+    monkeypatch.setenv("CDK_DEFAULT_REGION", "eu-central-1")  # never used: the region is the stage's
     bare = App().node
-    assert (synth_env(WithEnv(), bare).account, synth_env(WithEnv(), bare).region) == (
+    context = App(context={"account": "333333333333", "region": "eu-north-1"}).node
+    assert (synth_env(Configured(), context).account, synth_env(Configured(), context).region) == (
         "222222222222",
         "ap-southeast-2",
     )
-    context = App(context={"account": "333333333333", "region": "us-west-2"}).node
-    assert synth_env(object(), context).account == "333333333333"
-    assert synth_env(object(), context).region == "us-west-2"
+    assert (synth_env(Unconfigured(), context).account, synth_env(Unconfigured(), context).region) == (
+        "333333333333",
+        "us-west-2",
+    )
     monkeypatch.setenv("CDK_DEFAULT_ACCOUNT", "444444444444")
-    assert synth_env(object(), bare).account == "444444444444"
+    assert synth_env(Unconfigured(), bare).account == "444444444444"
     monkeypatch.delenv("CDK_DEFAULT_ACCOUNT")
-    assert (synth_env(object(), bare).account, synth_env(object(), bare).region) == (
+    assert (synth_env(Unconfigured(), bare).account, synth_env(Unconfigured(), bare).region) == (
         SYNTH_ONLY_ACCOUNT,
-        SYNTH_ONLY_REGION,
+        "us-west-2",
     )
 
 

@@ -236,6 +236,7 @@ def test_dashboard_shows_the_game_metrics(dev):
 @pytest.mark.parametrize(
     "name",
     [
+        "SiteUrl", "DistributionId", "SiteBucketName",
         "ApiUrl", "UserPoolId", "UserPoolClientId", "TableName", "PuzzleSeedSecretArn", "CursorKeySecretArn",
         "ResetFunctionName", "ExpireFunctionName", "JobDeadLetterQueueUrl", "CounterFailureQueueUrl",
         "AlarmTopicArn", "DashboardName",
@@ -243,6 +244,14 @@ def test_dashboard_shows_the_game_metrics(dev):
 )  # fmt: skip
 def test_outputs(dev, name):
     assert name in dev.json["Outputs"]
+
+
+def test_site_url_is_the_distribution(dev):
+    distribution_id, _ = dev.only("AWS::CloudFront::Distribution")
+    assert dev.json["Outputs"]["SiteUrl"]["Value"] == {
+        "Fn::Join": ["", ["https://", {"Fn::GetAtt": [distribution_id, "DomainName"]}]]
+    }
+    assert dev.json["Outputs"]["DistributionId"]["Value"] == {"Ref": distribution_id}
 
 
 def test_api_url_is_the_default_stage(dev):
