@@ -8,7 +8,7 @@ from constructs import Construct
 
 from infra.checks import acknowledge
 from infra.config import RestoredTable, WarmThroughput
-from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
+from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, create_table_request
 
 
 def _string_key(name: str) -> dynamodb.Attribute:
@@ -72,12 +72,16 @@ class Data(Construct):
                 else None
             ),
         )
-        for name, (pk, sk, projection) in INDEXES.items():
+        # The indexes exactly as the local table is created (keys, projection, projected attributes).
+        for index in create_table_request("unused")["GlobalSecondaryIndexes"]:
+            keys = {k["KeyType"]: k["AttributeName"] for k in index["KeySchema"]}
+            projection = index["Projection"]
             table.add_global_secondary_index(
-                index_name=name,
-                partition_key=_string_key(pk),
-                sort_key=_string_key(sk),
-                projection_type=dynamodb.ProjectionType[projection],
+                index_name=index["IndexName"],
+                partition_key=_string_key(keys["HASH"]),
+                sort_key=_string_key(keys["RANGE"]),
+                projection_type=dynamodb.ProjectionType[projection["ProjectionType"]],
+                non_key_attributes=projection.get("NonKeyAttributes"),
             )
         return table
 

@@ -104,6 +104,16 @@ def table_statements(data: Data, access: TableAccess) -> list[iam.PolicyStatemen
                 actions=[f"dynamodb:{a}" for a in access.writes], resources=[table_arn], conditions=conditions
             )
         )
+    if access.own_partition_queries:
+        statements.append(
+            iam.PolicyStatement(
+                actions=["dynamodb:Query"],
+                resources=[table_arn],
+                conditions={
+                    "ForAllValues:StringLike": {"dynamodb:LeadingKeys": list(access.own_partition_queries)}
+                },
+            )
+        )
     if access.indexes:
         statements.append(
             iam.PolicyStatement(

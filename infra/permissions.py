@@ -1,11 +1,16 @@
 """What each function may do to the table and which secrets it may read: one table, read by the
 stack (infra/functions.py) and by the template tests, so a change of the code's calls is one edit.
 
-The lists are the calls each function's code makes (shared/dynamo.py and the boards' data layer),
-in IAM's names. A transaction needs no action of its own: IAM checks each item of a
-TransactWriteItems as its PutItem, UpdateItem, DeleteItem or ConditionCheckItem. `Query` is
-granted on the named indexes only (nobody queries the base table). `write_leading_keys` limits the
-writes to items whose partition key matches one of the patterns (`dynamodb:LeadingKeys`).
+The lists are the calls each function's code makes, in IAM's names: the run side of
+shared/dynamo.py (runs, slots, puzzles, challenges, the expiry watermark, names) and the board
+side (shared/dynamo_boards.py, from the `boards` branch: official results with the player's stats,
+rank counters kept by the stream consumer, renames of live board rows). A transaction needs no
+action of its own: IAM checks each item of a TransactWriteItems as its PutItem, UpdateItem,
+DeleteItem or ConditionCheckItem. `Query` is granted on the named indexes, and on the base table
+only where `own_partition_queries` says so, limited to those partition keys.
+`write_leading_keys` limits the writes to items whose partition key matches one of the patterns
+(`dynamodb:LeadingKeys`). tests/infra/test_permissions_code.py checks these names against the
+operations the data layer really sends.
 """
 
 from dataclasses import dataclass, field
@@ -14,13 +19,15 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class TableAccess:
     reads: tuple[str, ...] = ()  # item reads on the base table
-    writes: tuple[str, ...] = ()  # item writes on the base table
+    writes: tuple[str, ...] = ()  # item writes on the base table (transaction items included)
     indexes: tuple[str, ...] = ()  # GSIs it queries
     write_leading_keys: tuple[str, ...] = ()  # if set, writes only to these partition keys
+    own_partition_queries: tuple[str, ...] = ()  # base-table Query, only on these partition keys
     stream: bool = False  # reads the table's stream (event source)
 
     def actions(self) -> set[str]:
-        return {f"dynamodb:{a}" for a in (*self.reads, *self.writes, *(["Query"] if self.indexes else []))}
+        queries = ["Query"] if self.indexes or self.own_partition_queries else []
+        return {f"dynamodb:{a}" for a in (*self.reads, *self.writes, *queries)}
 
 
 @dataclass(frozen=True)
@@ -32,46 +39,64 @@ class Access:
 ACCESS: dict[str, Access] = {
     # Pure: rules and the shipped word list.
     "validate": Access(),
-    # Runs and challenges: get/put runs, puzzles and challenges (GetItem, PutItem), the active-slot
-    # and official-result check (BatchGetItem), the completion transaction (Put run, Delete active
-    # slot, Put official result, Update rank counters), a challenge's board (Query board, counters
-    # and names by BatchGetItem).
+    # The Daily, runs and challenges (shared/game.py, shared/leaderboard.py for a challenge's board).
+    # GetItem: puzzle, challenge, run, slot, the expiry watermark (a board's status).
+    # BatchGetItem: the player's profile and stats read before a completion; rank counters and
+    #   display names for a challenge's board.
+    # PutItem: a guest run, every versioned run save, a puzzle not yet stored; in transactions:
+    #   a new player run, a challenge, the official result, the player's stats item.
+    # UpdateItem: the player's slot when a run starts, the per-day challenge quota (transactions).
+    # ConditionCheckItem: the completion holds only if the profile still shows the name read.
+    # Query: `board` (a challenge's board page).
     "daily": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("PutItem", "UpdateItem", "DeleteItem"),
+            writes=("PutItem", "UpdateItem", "ConditionCheckItem"),
             indexes=("board",),
         ),
         secrets=("seed", "cursor"),
     ),
-    # Boards, ranks, profile and history: reads anything of a board; writes only a player's
-    # profile and display-name claims (PutItem, DeleteItem in the rename transaction).
+    # Boards, ranks, profile, stats and history (shared/leaderboard.py, shared/players.py).
+    # GetItem: a player's board entry / official result, profile, stats, a name claim's holder,
+    #   a challenge (when its board closes), the expiry watermark.
+    # BatchGetItem: rank counters, display names.
+    # Query: `board` pages, `history` pages; the player's own partition (PLAYER#, consistent) for
+    #   the results whose live board rows a rename updates.
+    # Writes, only on PLAYER# and NAME# items: PutItem (name claim, profile), DeleteItem (the
+    #   released claim), ConditionCheckItem (a pre-skeleton claim), UpdateItem (the name on the
+    #   player's live board rows).
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("PutItem", "DeleteItem"),
+            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "history"),
             write_leading_keys=("PLAYER#*", "NAME#*"),
+            own_partition_queries=("PLAYER#*",),
         ),
         secrets=("cursor",),
     ),
-    # The midnight job: stores the new date's puzzle (get, then a conditional put).
+    # The midnight job only stores the new date's puzzle: GetItem, then a conditional PutItem.
     "reset": Access(
         table=TableAccess(reads=("GetItem",), writes=("PutItem",), write_leading_keys=("PUZZLE#*",)),
         secrets=("seed",),
     ),
-    # The one-minute job: finds active runs (Query active), reads each, completes the expired ones
-    # with the same completion transaction as daily, and closes boards.
+    # The one-minute job (shared/game.py expire_due_runs): Query `due`; GetItem of each run (and
+    # its puzzle or challenge), the watermark; BatchGetItem of the player's profile and stats;
+    # completes each run with the same transaction as daily: PutItem (run, official result,
+    # stats), ConditionCheckItem (profile name); PutItem of the watermark. It starts no run and
+    # updates no counter, so no UpdateItem.
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("PutItem", "UpdateItem", "DeleteItem"),
-            indexes=("active",),
+            writes=("PutItem", "ConditionCheckItem"),
+            indexes=("due",),
         ),
     ),
-    # The stream consumer: adds INSERTed official results to the rank counters (UpdateItem).
+    # The stream consumer (shared/dynamo_boards.py count_official): one transaction of UpdateItem
+    # per batch, marking each official result `counted` (PLAYER#) and adding to the rank counters
+    # (COUNT#).
     "counters": Access(
-        table=TableAccess(writes=("UpdateItem",), write_leading_keys=("COUNT#*",), stream=True),
+        table=TableAccess(writes=("UpdateItem",), write_leading_keys=("PLAYER#*", "COUNT#*"), stream=True),
     ),
 }
 

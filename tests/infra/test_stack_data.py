@@ -4,7 +4,7 @@ called) retains the table, the secrets, the dead-letter queues and the logs."""
 import pytest
 from aws_cdk.assertions import Match
 
-from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
+from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, create_table_request
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -58,6 +58,33 @@ def test_indexes_are_exactly_shared_table_indexes(dev):
     attributes = {a["AttributeName"]: a["AttributeType"] for a in table["Properties"]["AttributeDefinitions"]}
     expected = {PARTITION_KEY, SORT_KEY} | {a for pk, sk, _ in INDEXES.values() for a in (pk, sk)}
     assert attributes == dict.fromkeys(expected, "S")
+
+
+def test_table_indexes_and_attributes_agree_with_the_local_create_table_request(dev):
+    """The stack's table and the one `make run` and the tests create (shared.table
+    create_table_request) have the same keys, indexes, projections and key attributes."""
+    _, table = dev.only("AWS::DynamoDB::Table")
+    props = table["Properties"]
+    local = create_table_request("any")
+    assert props["KeySchema"] == local["KeySchema"]
+
+    def indexes(gsis):
+        return {
+            g["IndexName"]: (
+                g["KeySchema"],
+                g["Projection"]["ProjectionType"],
+                sorted(g["Projection"].get("NonKeyAttributes", [])),
+            )
+            for g in gsis
+        }
+
+    assert indexes(props["GlobalSecondaryIndexes"]) == indexes(local["GlobalSecondaryIndexes"])
+    attributes = sorted(props["AttributeDefinitions"], key=lambda a: a["AttributeName"])
+    assert attributes == sorted(local["AttributeDefinitions"], key=lambda a: a["AttributeName"])
+    if "StreamSpecification" in local:  # the local table has a stream once the counters need it
+        assert (
+            props["StreamSpecification"]["StreamViewType"] == local["StreamSpecification"]["StreamViewType"]
+        )
 
 
 def test_production_is_a_flag_not_a_stage_name(prod):

@@ -148,16 +148,27 @@ def test_each_role_has_exactly_the_declared_actions(dev, name):
 
 @pytest.mark.parametrize("name", sorted(n for n in ACCESS if ACCESS[n].table))
 def test_queries_reach_only_the_declared_indexes(dev, name):
+    """Query on the named indexes; on the base table only where declared, and then only on the
+    declared partition keys (the leaderboard reads a player's own PLAYER# partition)."""
     table_id, _ = dev.only("AWS::DynamoDB::Table")
     table_arn = {"Fn::GetAtt": [table_id, "Arn"]}
+    access = ACCESS[name].table
     _, statements = _role_statements(dev, name)
     queries = [s for s in statements if "dynamodb:Query" in _actions([s])]
+    on_indexes = [s for s in queries if s["Resource"] != table_arn]
     resources = [
-        r for s in queries for r in (s["Resource"] if isinstance(s["Resource"], list) else [s["Resource"]])
+        r for s in on_indexes for r in (s["Resource"] if isinstance(s["Resource"], list) else [s["Resource"]])
     ]
-    assert resources == [
-        {"Fn::Join": ["", [table_arn, f"/index/{index}"]]} for index in ACCESS[name].table.indexes
-    ]
+    assert resources == [{"Fn::Join": ["", [table_arn, f"/index/{index}"]]} for index in access.indexes]
+    on_table = [s for s in queries if s["Resource"] == table_arn]
+    if access.own_partition_queries:
+        [statement] = on_table
+        assert _actions([statement]) == {"dynamodb:Query"}
+        assert statement["Condition"] == {
+            "ForAllValues:StringLike": {"dynamodb:LeadingKeys": list(access.own_partition_queries)}
+        }
+    else:
+        assert on_table == []
     item_statements = [
         s
         for s in statements
@@ -168,16 +179,22 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
 
 @pytest.mark.parametrize(
     "name, prefixes",
-    [("leaderboard", ["PLAYER#*", "NAME#*"]), ("reset", ["PUZZLE#*"]), ("counters", ["COUNT#*"])],
+    [
+        ("leaderboard", ["PLAYER#*", "NAME#*"]),
+        ("reset", ["PUZZLE#*"]),
+        ("counters", ["PLAYER#*", "COUNT#*"]),
+    ],
 )
 def test_writes_are_limited_to_their_partition_keys(dev, name, prefixes):
-    """leaderboard writes only profiles and name claims, reset only puzzles, counters only rank
-    counters: dynamodb:LeadingKeys on every write statement."""
+    """leaderboard writes only players' items (profile, its board rows' names) and name claims,
+    reset only puzzles, counters only rank counters and the `counted` mark on official results:
+    dynamodb:LeadingKeys on every write statement."""
     _, statements = _role_statements(dev, name)
     writes = [
         s
         for s in statements
-        if _actions([s]) & {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}
+        if _actions([s])
+        & {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem"}
     ]
     assert writes
     for statement in writes:

@@ -1,0 +1,87 @@
+"""infra/permissions.py against the data layer's real calls (no synth).
+
+Reads the source of the modules that talk to DynamoDB (shared/dynamo*.py) and collects every
+operation they send: `_call("op", ...)` / `_request("op", ...)` / `client.op(...)`, and the kinds of
+the items of their transactions (`{"Put": ...}`, `{"Update": ...}`, `{"Delete": ...}`,
+`{"ConditionCheck": ...}`, which IAM checks as PutItem, UpdateItem, DeleteItem,
+ConditionCheckItem), and every index they query.
+
+What it proves: every action ACCESS grants is sent by the data layer somewhere, every operation
+the data layer sends is granted to some function, and the indexes granted are exactly those
+queried. What it does not prove: that each function's own code paths need exactly its list (that
+needs a call graph; the per-function comments in infra/permissions.py name the calls, and the
+template tests check the roles are exactly ACCESS).
+"""
+
+import re
+from pathlib import Path
+
+from infra.permissions import ACCESS
+from shared.table import INDEXES
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DATA_LAYER = sorted((REPO_ROOT / "shared").glob("dynamo*.py"))
+CODE = sorted(p for d in ("shared", "functions") for p in (REPO_ROOT / d).rglob("*.py"))
+
+# boto3's snake_case operation -> IAM action
+OPERATIONS = {
+    "get_item": "GetItem",
+    "batch_get_item": "BatchGetItem",
+    "put_item": "PutItem",
+    "update_item": "UpdateItem",
+    "delete_item": "DeleteItem",
+    "query": "Query",
+    "scan": "Scan",
+    "batch_write_item": "BatchWriteItem",
+    "describe_table": "DescribeTable",
+}
+TRANSACTION_ITEMS = {
+    "Put": "PutItem",
+    "Update": "UpdateItem",
+    "Delete": "DeleteItem",
+    "ConditionCheck": "ConditionCheckItem",
+}
+
+
+def _sent(text: str) -> set[str]:
+    called = set(re.findall(r"_(?:call|request)\(\s*\"([a-z_]+)\"", text))
+    called |= set(re.findall(r"client\.([a-z_]+)\(", text))
+    actions = {OPERATIONS[op] for op in called if op in OPERATIONS}
+    if "transact_write_items" in called or "self._transact(" in text:  # the board side uses the mixin
+        actions |= {
+            TRANSACTION_ITEMS[kind]
+            for kind in re.findall(r"\{\s*\"(Put|Update|Delete|ConditionCheck)\":", text)
+        }
+    return actions
+
+
+def _queried_indexes(text: str) -> set[str]:
+    return set(re.findall(r"IndexName\"?\s*[=:]\s*\"([A-Za-z0-9_-]+)\"", text))
+
+
+def _declared() -> set[str]:
+    return {
+        a.removeprefix("dynamodb:")
+        for access in ACCESS.values()
+        if access.table
+        for a in access.table.actions()
+    }
+
+
+def test_every_granted_table_action_is_sent_by_the_data_layer_and_every_sent_one_is_granted():
+    assert DATA_LAYER, "no shared/dynamo*.py"
+    sent = set().union(*(_sent(path.read_text()) for path in DATA_LAYER))
+    assert {"GetItem", "PutItem", "Query"} <= sent  # the scan found the calls at all
+    assert _declared() == sent
+
+
+def test_no_code_scans_or_batch_writes_the_table():
+    for path in CODE:
+        assert not _sent(path.read_text()) & {"Scan", "BatchWriteItem", "DescribeTable"}, path
+
+
+def test_granted_indexes_are_the_queried_ones_and_exist_in_the_table():
+    queried = set().union(*(_queried_indexes(path.read_text()) for path in DATA_LAYER))
+    granted = {i for access in ACCESS.values() if access.table for i in access.table.indexes}
+    assert queried and granted == queried
+    assert granted <= set(INDEXES)
