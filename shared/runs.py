@@ -171,7 +171,8 @@ def answer(
     _require_next_slot(run, round_number, attempt_number)
     record = run._record_for_play()
     verdict = judge(word, record.prompt, dictionary, record.forbidden)
-    accepted, reason = verdict.valid, verdict.reason
+    accepted: bool = verdict.valid
+    reason: AnswerReason | None = verdict.reason
     if accepted and is_already_used(run, verdict.word):
         accepted, reason = False, "already_used"
     record.attempts.append(Attempt.of(verdict.word, accepted, reason))
