@@ -6,7 +6,7 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from infra.checks import acknowledge
-from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE
+from shared.table import INDEXES, PARTITION_KEY, PROJECTED, SORT_KEY, TTL_ATTRIBUTE
 
 
 def _string_key(name: str) -> dynamodb.Attribute:
@@ -41,6 +41,7 @@ class Data(Construct):
                 partition_key=_string_key(pk),
                 sort_key=_string_key(sk),
                 projection_type=dynamodb.ProjectionType[projection],
+                non_key_attributes=list(PROJECTED[name]) if projection == "INCLUDE" else None,
             )
 
         # The seed makes puzzles unpredictable from the source code (SPEC §3); a key derived from

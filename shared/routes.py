@@ -47,6 +47,8 @@ HANDLERS: dict[Function, str] = {
     "leaderboard": "functions.leaderboard.handler:handler",
 }
 RESET_HANDLER = "functions.daily.reset:handler"
+# The DynamoDB Streams consumer that keeps the rank counters (official results INSERTed).
+COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 
 _PATTERNS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
 

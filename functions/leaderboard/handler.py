@@ -1,4 +1,5 @@
-"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard, reply."""
+"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard or
+shared.players, reply."""
 
 from typing import Annotated
 
@@ -7,10 +8,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
-from shared.leaderboard import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
-from shared.models import BoardPage, HistoryPage, MyRank, Profile, ProfileRequest
+from shared.models import BoardPage, HistoryPage, Me, MyRank, Profile, ProfileRequest
 from shared.observability import logger, metrics, tracer
-from shared.wiring import boards
+from shared.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
+from shared.wiring import boards, players
 
 app = api.make_resolver()
 
@@ -20,7 +21,7 @@ Cursor = Annotated[str | None, Query(max_length=1024)]
 
 def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPage]:
     page = boards().daily_board(day, cursor, limit)
-    return api.json_response(page, cache_control=api.board_cache_control(page["status"]))
+    return api.json_response(page, cache_control=api.board_cache_control(page.status))
 
 
 @app.get("/leaderboard/daily", summary="A page of today's Daily board")
@@ -38,21 +39,21 @@ def date_board(date: str, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = No
     return _board(date, limit, cursor)
 
 
-@app.get("/me", summary="The caller's profile")
-def get_profile() -> Profile:
-    return boards().profile(api.caller_id(app))
+@app.get("/me", summary="The caller's profile and Daily stats")
+def get_profile() -> Me:
+    return players().me(api.caller_id(app))
 
 
 @app.put("/me", summary="Set the caller's display name")
 def put_profile(request: Annotated[ProfileRequest, Body()]) -> Profile:
-    return boards().set_display_name(api.caller_id(app), request.display_name)
+    return players().set_display_name(api.caller_id(app), request.display_name)
 
 
 @app.get("/me/history", summary="The caller's official results, newest first")
 def history(
     limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE_MAX)] = HISTORY_PAGE_DEFAULT, cursor: Cursor = None
 ) -> HistoryPage:
-    return boards().history(api.caller_id(app), cursor, limit)
+    return players().history(api.caller_id(app), cursor, limit)
 
 
 @logger.inject_lambda_context

@@ -1,0 +1,64 @@
+"""The rank counters' keeper: a DynamoDB Streams consumer (SPEC §4: no item written by every
+completion). Each official result INSERTed into the table is counted for ranks, the whole batch
+in one summed update per counter item (shared/dynamo_boards.py `count_official`), exactly once
+however often the stream delivers it. Replies with Powertools' partial batch response, so a
+failed batch is retried from its first uncounted record. The stack's event source filters on
+`eventName = INSERT` and `sk` beginning `OFFICIAL#`; the same test is repeated here, so `make
+run` (local/streams.py) and a changed filter count the same records.
+"""
+
+import sys
+from collections.abc import Callable
+
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
+
+from shared.dynamo_boards import official_from_image
+from shared.observability import logger, metrics, tracer
+from shared.store import OfficialResult
+from shared.wiring import store
+
+
+class CountingProcessor(BatchProcessor):
+    """Powertools' BatchProcessor for a DynamoDB stream, with the counting done for the whole
+    batch at once: the record handler only reads each record, then every result read is counted
+    together. If counting fails, every record read is reported failed (counting is idempotent,
+    so those already counted are skipped when Lambda delivers them again)."""
+
+    def __init__(self, count: Callable[[list[OfficialResult]], int]):
+        super().__init__(event_type=EventType.DynamoDBStreams, logger=logger)
+        self.count = count
+
+    def process(self) -> list[tuple]:
+        entries = [self._process_record(record) for record in self.records]
+        read = [(result, record) for status, result, record in entries if status == "success" and result]
+        if read:
+            try:
+                counted = self.count([result for result, _ in read])
+                logger.info("Counted official results", extra={"read": len(read), "counted": counted})
+            except Exception:
+                failure = sys.exc_info()
+                for _, record in read:
+                    self.success_messages.remove(record)
+                    self.failure_handler(DynamoDBRecord(record), failure)
+        return entries
+
+
+def official_of(record: DynamoDBRecord) -> OfficialResult | None:
+    """The official result RECORD inserted, or None for any other change of the table."""
+    change = record.raw_event.get("dynamodb") or {}
+    image = change.get("NewImage") or {}
+    sort_key = (change.get("Keys") or {}).get("sk", {}).get("S", "")
+    if record.raw_event.get("eventName") != "INSERT" or not sort_key.startswith("OFFICIAL#"):
+        return None
+    return official_from_image(image)
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def handler(event: dict, context: object) -> dict:
+    processor = CountingProcessor(store().count_official)
+    return process_partial_response(
+        event=event, record_handler=official_of, processor=processor, context=context
+    )
