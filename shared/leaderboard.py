@@ -40,14 +40,25 @@ class NameCache:
     """Current display names, kept per container for NAME_CACHE_SECONDS (a page of a live board
     then costs no profile read when its players were seen recently)."""
 
-    def __init__(self, lookup: Callable[[list[str]], dict[str, str]], ttl: float = NAME_CACHE_SECONDS):
+    def __init__(
+        self,
+        lookup: Callable[[list[str]], dict[str, str]],
+        ttl: float = NAME_CACHE_SECONDS,
+        monotonic: Callable[[], float] = time.monotonic,
+    ):
         self.lookup = lookup
         self.ttl = ttl
+        self.monotonic = monotonic
         self._names: dict[str, tuple[float, str | None]] = {}
         self._lock = threading.Lock()
 
+    def forget(self, player: str) -> None:
+        """Drop PLAYER's cached name (they renamed through this container)."""
+        with self._lock:
+            self._names.pop(player, None)
+
     def names(self, players: list[str]) -> dict[str, str | None]:
-        now = time.monotonic()
+        now = self.monotonic()
         with self._lock:
             fresh = {p: hit[1] for p in players if (hit := self._names.get(p)) and now - hit[0] < self.ttl}
         missing = [p for p in dict.fromkeys(players) if p not in fresh]
@@ -67,11 +78,13 @@ class Boards:
         cursor_key: Callable[[], bytes],
         now: Callable[[], datetime] = clock.now,
         names: NameCache | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ):
         self.store = store
         self.cursor_key = cursor_key
         self.now = now
-        self.names = names or NameCache(store.display_names)
+        self.monotonic = monotonic  # what the per-container caches measure their age by
+        self.names = names or NameCache(store.display_names, monotonic=monotonic)
         self._closed: set[Scope] = set()  # a closed board never reopens
         self._watermark: tuple[float, datetime | None] | None = None
 
@@ -154,7 +167,7 @@ class Boards:
         return False
 
     def _completed_through(self) -> datetime | None:
-        now = time.monotonic()
+        now = self.monotonic()
         if self._watermark is None or now - self._watermark[0] >= WATERMARK_CACHE_SECONDS:
             self._watermark = (now, self.store.completed_through())
         return self._watermark[1]

@@ -51,6 +51,7 @@ class Players:
             self.store.set_display_name(player, check_display_name(name))
         except NameTaken as error:
             raise Conflict("That display name is taken", "display_name_taken") from error
+        self.boards.names.forget(player)
         return Profile(display_name=name)
 
     def history(self, player: str, cursor: str | None, limit: int) -> HistoryPage:
