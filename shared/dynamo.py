@@ -9,6 +9,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import boto3
@@ -16,7 +17,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from shared.clock import parse_iso
+from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS
 from shared.dynamo_boards import BOARD_SHARDS, DynamoBoards, shard_of
 from shared.errors import Throttled
@@ -27,6 +28,7 @@ from shared.store import ActiveRunExists, Challenge, NameTaken, OfficialResult, 
 _serializer = TypeSerializer()
 _deserializer = TypeDeserializer()
 _TRANSACTION_TRIES = 4
+_WATERMARK_KEY = ("JOB#EXPIRY", "WATERMARK")
 # Error codes of a throttled request, and the cancellation-reason codes of a throttled transaction.
 _THROTTLING = {
     "ProvisionedThroughputExceededException",
@@ -249,6 +251,24 @@ class DynamoStore(DynamoBoards):
                 if "LastEvaluatedKey" not in page:
                     break
                 kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    # The expiry job's watermark (core's; the same item as on core's branch) -------------------
+
+    def completed_through(self) -> datetime | None:
+        item = self._call("get_item", Key=_key(*_WATERMARK_KEY), ConsistentRead=True).get("Item")
+        return parse_iso(item["completed_through"]["S"]) if item else None
+
+    def mark_completed_through(self, instant: datetime) -> None:
+        try:
+            self._call(
+                "put_item",
+                Item={**_key(*_WATERMARK_KEY), **_item(completed_through=iso(instant))},
+                ConditionExpression="attribute_not_exists(pk) OR completed_through < :t",
+                ExpressionAttributeValues={":t": {"S": iso(instant)}},
+            )
+        except ClientError as error:
+            if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
 
     # Profiles ------------------------------------------------------------------------------
 

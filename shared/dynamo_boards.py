@@ -169,10 +169,11 @@ class DynamoBoards:
         """Count RESULTS for ranks, each exactly once however often it is delivered; returns how
         many were counted now (the rest had been counted before).
 
-        Each transaction marks its results `counted` (on condition they are not yet) and adds the
-        summed increments to the counter items: all of it or nothing. A result already marked
-        cancels its transaction; it is dropped and the rest is tried again. So a retried batch
-        never counts twice, and a crash mid-batch never loses a count."""
+        Each transaction marks its results `counted` (on condition that the stored official result
+        is that very result and not yet counted) and adds the summed increments to the counter
+        items: all of it or nothing. A result already marked (or not the stored one) cancels its
+        transaction; it is dropped and the rest is tried again. So a retried batch never counts
+        twice, and a crash mid-batch never loses a count."""
         counted = 0
         for chunk in _chunks(results):
             pending = list(chunk)
@@ -328,8 +329,12 @@ def _counting_items(results: list[OfficialResult]) -> list[dict]:
                 "Update": {
                     "Key": _official_key(result.player, scope),
                     "UpdateExpression": "SET counted = :yes",
-                    "ConditionExpression": "attribute_exists(pk) AND attribute_not_exists(counted)",
-                    "ExpressionAttributeValues": {":yes": {"BOOL": True}},
+                    # The stored result must be this one (its rank key names the run), not yet counted.
+                    "ConditionExpression": "board_sk = :position AND attribute_not_exists(counted)",
+                    "ExpressionAttributeValues": {
+                        ":yes": {"BOOL": True},
+                        ":position": {"S": rank_key(BoardPosition.of(result))},
+                    },
                 }
             }
         )

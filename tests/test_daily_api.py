@@ -8,7 +8,9 @@ from functions.daily import reset
 from functions.daily.handler import handler
 from local.events import LambdaContext
 from shared import clock, wiring
+from shared.boards import SETTLE_SECONDS
 from shared.puzzles import answers
+from shared.scope import Scope
 from shared.store import StaleRun
 from tests.conftest import Api
 
@@ -68,7 +70,7 @@ def test_first_completed_run_is_official_later_runs_are_practice(table):
     status, practice, _ = call("POST", "/daily/runs", user="ann")
     assert status == 201 and practice["official"] is False and practice["run_id"] != run["run_id"]
     assert play_out(practice, "ann")["run"]["official"] is False
-    result = wiring.store().official_result("sub-ann", f"DAILY#{run['date']}")
+    result = wiring.store().official_result("sub-ann", Scope.daily(run["date"]))
     assert result.run_id == run["run_id"]
 
 
@@ -182,7 +184,7 @@ def test_an_expired_run_completes_with_what_it_had_when_next_touched(table):
     status, expired, _ = call("GET", f"/runs/{run['run_id']}", user="ann")
     assert status == 200 and expired["status"] == "completed" and expired["ended_by"] == "expired"
     assert expired["completed_at"] == run["deadline"] and expired["score"] == reply["points"]
-    result = wiring.store().official_result("sub-ann", f"DAILY#{run['date']}")
+    result = wiring.store().official_result("sub-ann", Scope.daily(run["date"]))
     assert result is not None and result.score == reply["points"]
 
 
@@ -245,6 +247,8 @@ def test_a_challenge_closes_after_7_days_and_then_shows_words(table):
     assert status == 409 and reply["error"]["code"] == "challenge_closed"
     assert call("GET", f"/challenges/{challenge['challenge_id']}")[1]["rows"][0]["words"] is None
     clock.advance(180)
+    clock.advance(SETTLE_SECONDS)
+    wiring.store().mark_completed_through(clock.now())  # the expiry job's pass: every run is done
     board = call("GET", f"/challenges/{challenge['challenge_id']}")[1]
     assert board["status"] == "closed" and len(board["rows"][0]["words"]) == 5
 
@@ -273,7 +277,7 @@ def test_reset_job_stores_the_puzzle_and_completes_the_previous_dates_expired_ru
     for run, user in ((early, "ann"), (late, "bob")):
         stored = wiring.store().get_run(run["run_id"])
         assert stored.completed and stored.ended_by == "expired"
-        assert wiring.store().official_result(f"sub-{user}", "DAILY#2026-11-29") is not None
+        assert wiring.store().official_result(f"sub-{user}", Scope.daily("2026-11-29")) is not None
     assert wiring.game().reset(sleep=sleep)["runs_completed"] == 0  # idempotent
 
 

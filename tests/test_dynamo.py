@@ -5,10 +5,13 @@ from datetime import UTC, datetime
 import pytest
 from botocore.exceptions import ClientError
 
+from local.streams import StreamPoller
+from shared.boards import TieKey
 from shared.dynamo import DynamoStore
 from shared.errors import Throttled
 from shared.puzzles import Round
 from shared.runs import new_run
+from shared.scope import Scope
 from shared.store import ActiveRunExists, OfficialResult, OfficialTaken, StaleRun
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
@@ -64,14 +67,15 @@ def test_save_run_is_conditional_on_the_version_read(store):
     assert store.get_run(run.run_id).version == 1
 
 
-def test_completion_writes_run_official_result_and_counters_and_frees_the_slot(store):
+def test_completion_writes_run_official_result_and_frees_the_slot_and_the_stream_counts_it(store):
     run = run_for("p1")
     store.create_run(run)
     run.completed_at, run.ended_by = "2026-11-29T18:01:00.000Z", "finished"
     store.complete_run(run, result_for(run))
     assert store.player_status("p1", "DAILY#2026-11-29") == (None, True)
-    assert store.count_better("DAILY#2026-11-29", 99, 0, 0) == 1
-    assert store.count_better("DAILY#2026-11-29", 100, 1, 5) == 0
+    StreamPoller(store.table).drain()  # the rank counters' consumer (functions/leaderboard/counters.py)
+    assert store.count_better(Scope.daily("2026-11-29"), TieKey(99, 0, 0)) == 1
+    assert store.count_better(Scope.daily("2026-11-29"), TieKey(100, 1, 5)) == 0
     assert list(store.active_run_ids("2026-11-29")) == []
 
 

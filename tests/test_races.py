@@ -35,16 +35,21 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoReque
 from moto.server import ThreadedMotoServer
 from werkzeug.serving import make_server
 
+from functions.leaderboard.counters import count_stream_batch
+from local.streams import StreamPoller
+from shared.boards import TieKey
 from shared.daily_date import daily_date
 from shared.dictionary import words
 from shared.dynamo import DynamoStore
 from shared.errors import Conflict, GameError
 from shared.game import Game
 from shared.leaderboard import Boards
+from shared.players import Players
 from shared.puzzles import answers, generate_puzzle, seed_for_date
 from shared.runs import Run, new_run, public_view
 from shared.runs import answer as play_answer
 from shared.runs import skip as play_skip
+from shared.scope import Scope
 from shared.table import create_table_request
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
@@ -150,18 +155,14 @@ def runs_of(store: DynamoStore, player: str) -> list[Run]:
     return [run for run in runs if run.player == player]
 
 
-def counter_totals(store: DynamoStore, scope: str) -> tuple[int, int]:
-    """(sum of the per-score counters, sum of the per-tie counters) over the board's shards."""
-    by_score = by_tie = 0
-    for item in scan(store, f"COUNT#{scope}#"):
-        for name, value in item.items():
-            if "N" not in value:
-                continue
-            if item["sk"]["S"] == "SCORES" and name.startswith("s"):
-                by_score += int(value["N"])
-            elif item["sk"]["S"].startswith("SCORE#") and name.startswith("t"):
-                by_tie += int(value["N"])
-    return by_score, by_tie
+def count_stream(store: DynamoStore) -> int:
+    """Run the rank counters' stream consumer over everything the table's stream holds (it
+    counts each official result once, however often it is delivered)."""
+
+    def counters(event: dict, context: Any) -> dict:
+        return count_stream_batch(event, context, store.count_official)
+
+    return StreamPoller(store.table, handler=counters, endpoint_url=store.client.meta.endpoint_url).drain()
 
 
 @cache
@@ -218,7 +219,7 @@ def test_16_concurrent_completions_of_one_players_runs_give_exactly_one_official
         outcomes = race([partial(game._persist, run) for run in runs])
 
         assert [o for o in outcomes if o is not None] == [], f"repetition {repetition}"
-        official = store.official_result(player, scope)
+        official = store.official_result(player, Scope.daily(day))
         assert official is not None
         winners = [run for run in runs if run.official]
         assert [run.run_id for run in winners] == [official.run_id], "the callers see one official run"
@@ -227,9 +228,42 @@ def test_16_concurrent_completions_of_one_players_runs_give_exactly_one_official
         assert all(run.completed and run.version == 1 for run in stored.values())
         assert [rid for rid, run in stored.items() if run.official] == [official.run_id]
         assert official.score == stored[official.run_id].score
-        assert len(scan(store, f"PLAYER#{player}")) == 1  # the official item; no active slot left
-        assert counter_totals(store, scope) == (1, 1)
-        assert store.count_better(scope, 0, 0, 0) == 1
+        # The official item and the player's stats; no active slot left.
+        assert sorted(i["sk"]["S"] for i in scan(store, f"PLAYER#{player}")) == [f"OFFICIAL#{scope}", "STATS"]
+        count_stream(store)
+        assert store.count_better(Scope.daily(day), TieKey(0, 0, 0)) == 1
+        assert store.player_stats(player).played == 1
+
+
+def test_concurrent_completions_of_one_players_runs_of_4_dates_all_count_in_their_stats(store):
+    """The stats item is read, then written on condition it is unchanged: completions of the same
+    player racing (a run of D completing at its deadline after midnight, beside the run of D+1)
+    retry from a fresh read, so none is lost. (Only two Daily runs of one player can really
+    overlap; four racing stays within the game's retries.)"""
+    for repetition in range(ROUNDS):
+        player = f"racer-s-{secrets.token_hex(4)}"
+        runs, games = [], []
+        for offset in range(4):
+            game = game_on(store, 4 + repetition, 1 + offset)
+            day = daily_date(game.now()).isoformat()
+            puzzle = game.daily_puzzle(day)
+            run = new_run(secrets.token_urlsafe(16), "daily", day, puzzle, game.now(), player, official=True)
+            store.client.put_item(TableName=store.table, Item=store._run_item(run))
+            for number in range(1, len(puzzle) + 1):
+                play_answer(run, number, 1, word_for(run, offset), game.now(), words())
+            runs.append(run)
+            games.append(game)
+
+        # As the answer that completes each run would: retried from the run in hand when stale.
+        completions = [
+            partial(game._retry, partial(game._persist, run)) for game, run in zip(games, runs, strict=True)
+        ]
+        outcomes = race(completions)
+
+        assert [o for o in outcomes if o is not None] == [], f"repetition {repetition}"
+        stats = store.player_stats(player)
+        assert (stats.played, stats.max_streak) == (4, 4), f"repetition {repetition}"
+        assert stats.best_score == max(run.score for run in runs)
 
 
 # (b) One answer per slot ------------------------------------------------------------------------
@@ -295,9 +329,9 @@ def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
         after = _race_one_slot(game, store, run, player, repetition, rejected=False)
 
         assert after.completed and after.ended_by == "finished" and after.official
-        official = store.official_result(player, run.scope)
+        official = store.official_result(player, Scope.daily(run.date))
         assert official is not None and official.run_id == run.run_id and official.score == after.score
-        assert counter_totals(store, run.scope) == (1, 1)
+        assert store.player_stats(player).played == 1, "counted once in the player's stats"
         assert store.player_status(player, run.scope) == (None, True), "the active slot is free"
 
 
@@ -330,7 +364,7 @@ def test_12_concurrent_starts_by_one_player_create_one_run(store):
 
 
 def test_concurrent_claims_of_one_display_name_by_different_players_give_it_to_one(store):
-    boards = Boards(store, lambda: b"cursor-key")
+    boards = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
     for repetition in range(ROUNDS):
         name = f"Racer {repetition} {secrets.token_hex(3)}"
         claims = [name, name.upper(), name.lower(), name.swapcase()] * 2
@@ -353,7 +387,7 @@ def test_concurrent_renames_by_one_player_leave_exactly_the_name_the_profile_sho
     """A double-clicked or retried PUT /me: every call succeeds or is refused cleanly with a
     GameError (409/429), never a StaleRun, which the API turns into a 500; and afterwards the
     player holds one name only, the one the profile shows, so no name stays reserved for nobody."""
-    boards = Boards(store, lambda: b"cursor-key")
+    boards = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
     for repetition in range(ROUNDS):
         player = f"racer-e-{secrets.token_hex(4)}"
         if repetition % 2:

@@ -54,11 +54,16 @@ def official_of(record: DynamoDBRecord) -> OfficialResult | None:
     return official_from_image(image)
 
 
+def count_stream_batch(event: dict, context: object, count: Callable[[list[OfficialResult]], int]) -> dict:
+    """Count the official results of one stream batch with COUNT; Powertools' partial response."""
+    processor = CountingProcessor(count)
+    return process_partial_response(
+        event=event, record_handler=official_of, processor=processor, context=context
+    )
+
+
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict, context: object) -> dict:
-    processor = CountingProcessor(store().count_official)
-    return process_partial_response(
-        event=event, record_handler=official_of, processor=processor, context=context
-    )
+    return count_stream_batch(event, context, store().count_official)

@@ -14,6 +14,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
 from shared.boards import BoardPosition, HistoryPosition, TieKey
 from shared.clock import iso
@@ -48,14 +49,12 @@ def subject(request) -> Iterator[Subject]:
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
         store = DynamoStore(table)
-        poller = StreamPoller(table, handler=_counters)
-        yield Subject(store, poller.drain, lambda: StreamPoller(table, handler=_counters).drain())
 
+        def counters(event, context):
+            return count_stream_batch(event, context, store.count_official)
 
-def _counters(event, context):
-    from functions.leaderboard.counters import handler
-
-    return handler(event, context)
+        poller = StreamPoller(table, handler=counters)
+        yield Subject(store, poller.drain, lambda: StreamPoller(table, handler=counters).drain())
 
 
 def at(seconds: int) -> str:
