@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from local import auth
+from local import auth, streams
 from local.events import LambdaContext, http_event
 from local.store import LocalStore
 from shared import clock
@@ -315,6 +315,7 @@ def main() -> int:
         server.server_close()
         return 1
     server.store = store
+    streams.start(os.environ["TABLE_NAME"])  # DynamoDB Streams -> functions/leaderboard/counters.py
 
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     kind = f"embedded, {loaded} items loaded" if store.embedded else "external"

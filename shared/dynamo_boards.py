@@ -75,15 +75,36 @@ def _history_key(completed_at: str, scope: Scope) -> str:
     return f"{completed_at}#{scope_key(scope)}"
 
 
-def _scores_key(scope: Scope) -> dict:
-    """How many results of the scope have each score: `s<score>` attributes."""
-    return _key(f"COUNT#{scope_key(scope)}", "SCORES")
+# Rank counters: three levels, so every counter item stays small (an update costs by item size)
+# and a rank reads three items. Scores are multiples of 5 from 0 to 6,350.
+SCORE_BAND = 100  # scores per band: a band item holds at most 20 scores
 
 
-def _ties_key(scope: Scope, score: int) -> dict:
-    """How many results of the scope with SCORE have each (combo, longest word): `t<c>_<l>`.
-    Its own partition key per score, so the counters of a board spread over partitions."""
-    return _key(f"COUNT#{scope_key(scope)}#{score}", "TIES")
+def _counter_keys(scope: Scope, tie: TieKey) -> list[tuple[dict, str]]:
+    """The three counter items a result of TIE adds one to, each with the attribute it adds to:
+    - `COUNT#<scope>` / `BANDS`: `b<band>`, results per band of SCORE_BAND points;
+    - `COUNT#<scope>#B<band>` / `SCORES`: `s<score>`, results per score within the band;
+    - `COUNT#<scope>#<score>` / `TIES`: `t<combo>_<longest>`, results per (combo, longest word).
+    Each has its own partition key, so the counters of a board spread over partitions."""
+    band = tie.score // SCORE_BAND
+    prefix = f"COUNT#{scope_key(scope)}"
+    return [
+        (_key(prefix, "BANDS"), f"b{band}"),
+        (_key(f"{prefix}#B{band}", "SCORES"), f"s{tie.score}"),
+        (_key(f"{prefix}#{tie.score}", "TIES"), f"t{tie.best_combo}_{tie.longest_word_length}"),
+    ]
+
+
+def _better(tie: TieKey, level: str, attribute: str) -> bool:
+    """Whether a counter attribute of one level counts results that rank above TIE (its own
+    band's, score's and tie's items are the ones read)."""
+    value = attribute[1:]
+    if level == "BANDS":
+        return int(value) > tie.score // SCORE_BAND
+    if level == "SCORES":
+        return int(value) > tie.score
+    combo, longest = (int(x) for x in value.split("_"))
+    return (combo, longest) > (tie.best_combo, tie.longest_word_length)
 
 
 def official_from_image(image: dict) -> OfficialResult:
@@ -190,17 +211,14 @@ class DynamoBoards:
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many counted results of SCOPE rank strictly better than TIE: one BatchGetItem of
-        two counter items, whatever the number of players."""
+        three small counter items, whatever the number of players."""
+        keys = [key for key, _ in _counter_keys(scope, tie)]
         better = 0
-        for item in self._batch_get([_scores_key(scope), _ties_key(scope, tie.score)]):
+        for item in self._batch_get(keys):
+            level = item["sk"]["S"]
             for name, value in item.items():
-                if item["sk"]["S"] == "SCORES" and name.startswith("s") and name != "sk":
-                    if int(name[1:]) > tie.score:
-                        better += int(value["N"])
-                elif item["sk"]["S"] == "TIES" and name.startswith("t"):
-                    combo, longest = (int(x) for x in name[1:].split("_"))
-                    if (combo, longest) > (tie.best_combo, tie.longest_word_length):
-                        better += int(value["N"])
+                if name[:1] in "bst" and name not in ("pk", "sk") and _better(tie, level, name):
+                    better += int(value["N"])
         return better
 
     # Reads -------------------------------------------------------------------------------------
@@ -291,37 +309,37 @@ class DynamoBoards:
 
 def _chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
     """RESULTS in groups whose counting transaction (one marker per result, one update per
-    counter item) stays within DynamoDB's item limit, each update within _COUNTER_CLAUSES."""
+    counter item) stays within DynamoDB's item limit, each update within _COUNTER_CLAUSES
+    attributes. Sorted by board and score first, so a group shares counter items and one
+    transaction counts as many results as it can."""
     chunks: list[list[OfficialResult]] = []
     current: list[OfficialResult] = []
-    scores: dict[Scope, set[int]] = defaultdict(set)  # the SCORES item of each scope
-    ties: dict[tuple[Scope, int], set[tuple[int, int]]] = defaultdict(set)  # each TIES item
-    for result in results:
-        scope = scope_of_result(result)
-        tie = (result.best_combo, result.longest_word_length)
-        scope_items = len(scores) + (scope not in scores)
-        tie_items = len(ties) + ((scope, result.score) not in ties)
-        fits = (
-            len(current) + 1 + scope_items + tie_items <= _TRANSACTION_ITEMS
-            and len(scores[scope] | {result.score}) <= _COUNTER_CLAUSES
-            and len(ties[scope, result.score] | {tie}) <= _COUNTER_CLAUSES
+    counters: dict[str, set[str]] = defaultdict(set)  # counter item -> attributes added to
+    for result in sorted(results, key=lambda r: (scope_key(scope_of_result(r)), r.score)):
+        keys = [(key["pk"]["S"], name) for key, name in _counter_keys(scope_of_result(result), _tie(result))]
+        new_items = sum(1 for pk, _ in keys if pk not in counters)
+        fits = len(current) + 1 + len(counters) + new_items <= _TRANSACTION_ITEMS and all(
+            len(counters[pk] | {name}) <= _COUNTER_CLAUSES for pk, name in keys
         )
         if current and not fits:
             chunks.append(current)
-            current, scores, ties = [], defaultdict(set), defaultdict(set)
+            current, counters = [], defaultdict(set)
         current.append(result)
-        scores[scope].add(result.score)
-        ties[scope, result.score].add(tie)
+        for pk, name in keys:
+            counters[pk].add(name)
     if current:
         chunks.append(current)
     return chunks
 
 
+def _tie(result: OfficialResult) -> TieKey:
+    return TieKey(result.score, result.best_combo, result.longest_word_length)
+
+
 def _counting_items(results: list[OfficialResult]) -> list[dict]:
     """One marker update per result (first, in order), then one summed ADD per counter item."""
     items: list[dict] = []
-    scores: dict[Scope, Counter] = defaultdict(Counter)
-    ties: dict[tuple[Scope, int], Counter] = defaultdict(Counter)
+    sums: dict[str, tuple[dict, Counter]] = {}
     for result in results:
         scope = scope_of_result(result)
         items.append(
@@ -338,12 +356,9 @@ def _counting_items(results: list[OfficialResult]) -> list[dict]:
                 }
             }
         )
-        scores[scope][f"s{result.score}"] += 1
-        ties[scope, result.score][f"t{result.best_combo}_{result.longest_word_length}"] += 1
-    for scope, counts in scores.items():
-        items.append(_add(_scores_key(scope), counts))
-    for (scope, score), counts in ties.items():
-        items.append(_add(_ties_key(scope, score), counts))
+        for key, name in _counter_keys(scope, _tie(result)):
+            sums.setdefault(key["pk"]["S"], (key, Counter()))[1][name] += 1
+    items += [_add(key, counts) for key, counts in sums.values()]
     return items
 
 
