@@ -8,7 +8,6 @@ module speaks positions, scopes and results.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -60,13 +59,13 @@ class BoardPosition(NamedTuple):
 
 class BoardEntry(NamedTuple):
     """One row of a board as stored: whose it is, where it stands, its words, and the display
-    name its player had when the run completed (a closed board shows that one, see
-    docs/leaderboards.md)."""
+    name it shows (None: the default name). The name is the player's current one while the board
+    is live and frozen from its close time on (see `rename_reaches`)."""
 
     player: str
     position: BoardPosition
     words: list[str]
-    name_at_completion: str | None
+    display_name: str | None
 
 
 class HistoryPosition(NamedTuple):
@@ -118,10 +117,16 @@ def board_closed(now: datetime, closes_at: datetime, completed_through: datetime
     return completed_through >= closes_at + timedelta(seconds=SETTLE_SECONDS)
 
 
-def merge_shards(shards: Iterable[list[BoardEntry]], limit: int) -> list[BoardEntry]:
-    """The best LIMIT entries of several lists each already in board order."""
-    rows = sorted((row for shard in shards for row in shard), key=lambda row: row.position.order())
-    return rows[:limit]
+def rename_reaches(now: datetime, closes_at: datetime) -> bool:
+    """Whether a rename at NOW still changes a row of a board closing at CLOSES_AT. A board may
+    only be called closed SETTLE_SECONDS after its close time, so a rename that stops at the close
+    time can never change a board already served as closed."""
+    return now < closes_at
+
+
+# The oldest result a rename can still reach: a challenge closes 7 days (plus the time limit)
+# after it is created, and no result of it can complete before that.
+RENAME_REACH_DAYS = 8
 
 
 class BoardStore(Protocol):
@@ -141,6 +146,18 @@ class BoardStore(Protocol):
 
     def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
         """The player's official results, newest first, after AFTER."""
+        ...
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        """PLAYER's row on SCOPE's board, if they have an official result there."""
+        ...
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        """PLAYER's official results of Daily dates and challenges played from DAY on."""
+        ...
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        """Show NAME on PLAYER's rows of the boards of SCOPES."""
         ...
 
     def display_names(self, players: list[str]) -> dict[str, str]:

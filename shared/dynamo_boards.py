@@ -13,6 +13,8 @@ from collections import Counter, defaultdict
 from datetime import date
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from shared.boards import BoardEntry, BoardPosition, HistoryPosition, TieKey, scope_of_result
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
@@ -107,6 +109,34 @@ def _better(tie: TieKey, level: str, attribute: str) -> bool:
     return (combo, longest) > (tie.best_combo, tie.longest_word_length)
 
 
+def official_item(result: OfficialResult, name: str | None) -> dict:
+    """The official result's item: the result, its board row (rank key, words, the player's
+    display name NAME at completion) and its history key."""
+    scope = scope_of_result(result)
+    item: dict[str, Any] = {
+        **_official_key(result.player, scope),
+        "data": {"S": result.model_dump_json()},
+        "board_pk": {"S": _board_partition(scope, shard_of(result.player))},
+        "board_sk": {"S": rank_key(BoardPosition.of(result))},
+        "words": {"L": [{"S": w} for w in result.words]},
+        "history_pk": {"S": f"HISTORY#{result.player}"},
+        "history_sk": {"S": _history_key(result.completed_at, scope)},
+    }
+    if name:
+        item["name"] = {"S": name}
+    return item
+
+
+def _entry(item: dict) -> BoardEntry:
+    """A board row from an official item or its `board` index entry."""
+    return BoardEntry(
+        player=item["pk"]["S"].removeprefix("PLAYER#"),
+        position=position_of(item["board_sk"]["S"]),
+        words=[w["S"] for w in item.get("words", {}).get("L", [])],
+        display_name=item.get("name", {}).get("S"),
+    )
+
+
 def official_from_image(image: dict) -> OfficialResult:
     """The official result in a stream record's NewImage (DynamoDB JSON)."""
     return OfficialResult.model_validate_json(image["data"]["S"])
@@ -125,32 +155,33 @@ class DynamoBoards:
     def _official_writes(self, result: OfficialResult) -> list[dict]:
         """The transaction items that record RESULT, in this order:
 
-        1. Put of the official result, on condition that the player has none for the scope
-           (a failure means OfficialTaken);
-        2. for a Daily result only, Put of the player's stats, on condition that the stats item
+        1. Put of the official result (with its board row and the player's display name), on
+           condition that the player has none for the scope (a failure means OfficialTaken);
+        2. ConditionCheck that the player's profile still shows the name read here (a failure
+           means a rename came between: read again and retry, StaleRun), so a rename never
+           misses a row (Players.set_display_name renames the rows of live boards);
+        3. for a Daily result only, Put of the player's stats, on condition that the stats item
            is still as read here (absent, or at the version read); a failure means another
            completion of the same player changed it first: read again and retry (StaleRun).
 
-        Reads the player's profile (the name the closed board will show) and stats first, one
-        consistent BatchGetItem of the player's own items."""
+        Reads the player's profile and stats first: one consistent BatchGetItem of the player's
+        own items."""
         scope = scope_of_result(result)
         player_pk = f"PLAYER#{result.player}"
         wanted = [_key(player_pk, "PROFILE")] + ([_key(player_pk, "STATS")] if scope.kind == "daily" else [])
         found = {item["sk"]["S"]: item for item in self._batch_get(wanted, consistent=True)}
         name = found.get("PROFILE", {}).get("display_name", {}).get("S")
-        position = BoardPosition.of(result)
-        official: dict[str, Any] = {
-            **_official_key(result.player, scope),
-            "data": {"S": result.model_dump_json()},
-            "board_pk": {"S": _board_partition(scope, shard_of(result.player))},
-            "board_sk": {"S": rank_key(position)},
-            "words": {"L": [{"S": w} for w in result.words]},
-            "history_pk": {"S": f"HISTORY#{result.player}"},
-            "history_sk": {"S": _history_key(result.completed_at, scope)},
-        }
+        official = official_item(result, name)
+        same_name: dict[str, Any] = {"Key": _key(player_pk, "PROFILE")}
         if name:
-            official["name"] = {"S": name}
-        items: list[dict] = [{"Put": {"Item": official, "ConditionExpression": "attribute_not_exists(pk)"}}]
+            same_name["ConditionExpression"] = "display_name = :name"
+            same_name["ExpressionAttributeValues"] = {":name": {"S": name}}
+        else:
+            same_name["ConditionExpression"] = "attribute_not_exists(display_name)"
+        items: list[dict] = [
+            {"Put": {"Item": official, "ConditionExpression": "attribute_not_exists(pk)"}},
+            {"ConditionCheck": same_name},
+        ]
         if scope.kind == "daily":
             items.append(self._stats_put(result, found.get("STATS")))
         return items
@@ -182,7 +213,7 @@ class DynamoBoards:
             return
         if codes[0] == "ConditionalCheckFailed":
             raise OfficialTaken(result.run_id)
-        raise StaleRun(result.run_id)
+        raise StaleRun(result.run_id)  # the name or the stats changed since they were read
 
     # Rank counters: the stream consumer's writes ----------------------------------------------
 
@@ -261,16 +292,57 @@ class DynamoBoards:
         if start:
             kwargs["ExclusiveStartKey"] = start
         page = self._call("query", **kwargs)
-        entries = [
-            BoardEntry(
-                player=item["pk"]["S"].removeprefix("PLAYER#"),
-                position=position_of(item["board_sk"]["S"]),
-                words=[w["S"] for w in item.get("words", {}).get("L", [])],
-                name_at_completion=item.get("name", {}).get("S"),
-            )
-            for item in page["Items"]
-        ]
-        return entries, page.get("LastEvaluatedKey")
+        return [_entry(item) for item in page["Items"]], page.get("LastEvaluatedKey")
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        item = self._call("get_item", Key=_official_key(player, scope)).get("Item")
+        return _entry(item) if item else None
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        """Read consistently from the player's own partition: the Daily results are sorted by date
+        there, the challenge results are few."""
+        daily = self._call(
+            "query",
+            KeyConditionExpression="pk = :p AND sk BETWEEN :from AND :to",
+            ExpressionAttributeValues={
+                ":p": {"S": f"PLAYER#{player}"},
+                ":from": {"S": f"OFFICIAL#{scope_key(Scope.daily(day.isoformat()))}"},
+                ":to": {"S": "OFFICIAL#DAILY#~"},
+            },
+            ConsistentRead=True,
+        )["Items"]
+        challenges: list[dict] = []
+        kwargs: dict[str, Any] = {
+            "KeyConditionExpression": "pk = :p AND begins_with(sk, :c)",
+            "ExpressionAttributeValues": {
+                ":p": {"S": f"PLAYER#{player}"},
+                ":c": {"S": "OFFICIAL#CHALLENGE#"},
+            },
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self._call("query", **kwargs)
+            challenges += page["Items"]
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        results = [OfficialResult.model_validate_json(i["data"]["S"]) for i in daily + challenges]
+        return [r for r in results if r.date >= day.isoformat()]
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        for scope in scopes:
+            try:
+                self._call(
+                    "update_item",
+                    Key=_official_key(player, scope),
+                    UpdateExpression="SET #name = :name",
+                    ConditionExpression="attribute_exists(pk)",
+                    ExpressionAttributeNames={"#name": "name"},
+                    ExpressionAttributeValues={":name": {"S": name}},
+                )
+            except ClientError as error:
+                if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                    raise
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self._call("get_item", Key=_official_key(player, scope)).get("Item")

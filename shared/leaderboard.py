@@ -2,7 +2,6 @@
 players, and boards that, once closed, never change. See docs/leaderboards.md for the design."""
 
 import re
-import threading
 import time
 from collections.abc import Callable
 from datetime import date, datetime
@@ -30,45 +29,8 @@ from shared.scope import Scope
 from shared.store import Challenge, OfficialResult
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-# A live board shows each player's current name, read at most this often per container.
-NAME_CACHE_SECONDS = 60.0
 # The expiry job's watermark moves once a minute; reading it this often per container is plenty.
 WATERMARK_CACHE_SECONDS = 5.0
-
-
-class NameCache:
-    """Current display names, kept per container for NAME_CACHE_SECONDS (a page of a live board
-    then costs no profile read when its players were seen recently)."""
-
-    def __init__(
-        self,
-        lookup: Callable[[list[str]], dict[str, str]],
-        ttl: float = NAME_CACHE_SECONDS,
-        monotonic: Callable[[], float] = time.monotonic,
-    ):
-        self.lookup = lookup
-        self.ttl = ttl
-        self.monotonic = monotonic
-        self._names: dict[str, tuple[float, str | None]] = {}
-        self._lock = threading.Lock()
-
-    def forget(self, player: str) -> None:
-        """Drop PLAYER's cached name (they renamed through this container)."""
-        with self._lock:
-            self._names.pop(player, None)
-
-    def names(self, players: list[str]) -> dict[str, str | None]:
-        now = self.monotonic()
-        with self._lock:
-            fresh = {p: hit[1] for p in players if (hit := self._names.get(p)) and now - hit[0] < self.ttl}
-        missing = [p for p in dict.fromkeys(players) if p not in fresh]
-        if missing:
-            found = self.lookup(missing)
-            with self._lock:
-                for player in missing:
-                    fresh[player] = found.get(player)
-                    self._names[player] = (now, found.get(player))
-        return fresh
 
 
 class Boards:
@@ -77,14 +39,12 @@ class Boards:
         store: BoardStore,
         cursor_key: Callable[[], bytes],
         now: Callable[[], datetime] = clock.now,
-        names: NameCache | None = None,
         monotonic: Callable[[], float] = time.monotonic,
     ):
         self.store = store
         self.cursor_key = cursor_key
         self.now = now
-        self.monotonic = monotonic  # what the per-container caches measure their age by
-        self.names = names or NameCache(store.display_names, monotonic=monotonic)
+        self.monotonic = monotonic  # what the watermark cache measures its age by
         self._closed: set[Scope] = set()  # a closed board never reopens
         self._watermark: tuple[float, datetime | None] | None = None
 
@@ -101,21 +61,12 @@ class Boards:
         by a second or two while the board is live; they are final once it is closed)."""
         board_day = self._board_date(day)
         scope = Scope.daily(board_day.isoformat())
-        result = self.store.official_result(player, scope)
-        if result is None:
+        entry = self.store.board_entry(player, scope)
+        if entry is None:
             raise NotFound("No official result for that date", "not_ranked")
         closed = self.closed(scope, daily_closes_at(board_day))
-        name = self.names.names([player]).get(player) or default_display_name(player)
-        return MyRank(
-            date=board_day.isoformat(),
-            status="closed" if closed else "live",
-            rank=self.rank_of(result),
-            display_name=name,
-            score=result.score,
-            best_combo=result.best_combo,
-            longest_word_length=result.longest_word_length,
-            words=result.words if closed else None,
-        )
+        (row,) = self._rows([entry], [self._rank_of(scope, entry.position.tie)], closed)
+        return MyRank(date=board_day.isoformat(), status="closed" if closed else "live", **row.model_dump())
 
     def _board_date(self, day: str | None) -> date:
         """The board's date: today by default; a past or present YYYY-MM-DD, else 400."""
@@ -214,17 +165,14 @@ class Boards:
         except (KeyError, TypeError, ValueError) as error:
             raise invalid_cursor() from error
 
-    def _rows(self, entries: list[BoardEntry], ranks: list[int], closed: bool) -> list[BoardRow]:
-        """A closed board shows the name each player had when their run completed (stored with
-        the row), so it reads the same forever; a live one shows current names (cached)."""
-        if closed:
-            names = {e.player: e.name_at_completion for e in entries}
-        else:
-            names = self.names.names([e.player for e in entries]) if entries else {}
+    @staticmethod
+    def _rows(entries: list[BoardEntry], ranks: list[int], closed: bool) -> list[BoardRow]:
+        """Rows as the API shows them: words only once closed. Each row carries its player's
+        display name (renames reach the rows of live boards), so no page reads a profile."""
         return [
             BoardRow(
                 rank=rank,
-                display_name=names.get(e.player) or default_display_name(e.player),
+                display_name=e.display_name or default_display_name(e.player),
                 score=e.position.score,
                 best_combo=e.position.best_combo,
                 longest_word_length=e.position.longest_word_length,
@@ -233,17 +181,19 @@ class Boards:
             for e, rank in zip(entries, ranks, strict=True)
         ]
 
-    def rank_of(self, result: OfficialResult) -> int:
-        tie = TieKey(result.score, result.best_combo, result.longest_word_length)
-        return rank_from_better(self.store.count_better(Scope.of(result.date, result.challenge_id), tie))
+    def _rank_of(self, scope: Scope, tie: TieKey) -> int:
+        return rank_from_better(self.store.count_better(scope, tie))
+
+    def closes_at(self, result: OfficialResult, challenge: Challenge | None) -> datetime | None:
+        """When RESULT's board closes (None for a challenge that is not found)."""
+        if result.challenge_id is None:
+            return daily_closes_at(date.fromisoformat(result.date))
+        return challenge_closes_at(parse_iso(challenge.closes_at)) if challenge else None
 
     def final_rank(self, result: OfficialResult, challenge: Challenge | None) -> int | None:
         """RESULT's rank once its board is closed (it never changes again); None while live."""
         scope = Scope.of(result.date, result.challenge_id)
-        if scope.kind == "daily":
-            closes = daily_closes_at(date.fromisoformat(result.date))
-        elif challenge is None:
+        closes = self.closes_at(result, challenge)
+        if closes is None or not self.closed(scope, closes):
             return None
-        else:
-            closes = challenge_closes_at(parse_iso(challenge.closes_at))
-        return self.rank_of(result) if self.closed(scope, closes) else None
+        return self._rank_of(scope, TieKey(result.score, result.best_combo, result.longest_word_length))

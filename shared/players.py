@@ -1,10 +1,10 @@
 """A player's own things (SPEC §5): profile and stats (`/me`) and history (`/me/history`)."""
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from shared import clock
-from shared.boards import BoardStore, HistoryPosition
+from shared.boards import RENAME_REACH_DAYS, BoardStore, HistoryPosition, rename_reaches
 from shared.cursors import decode_cursor, encode_cursor, invalid_cursor
 from shared.daily_date import daily_date
 from shared.errors import Conflict
@@ -13,7 +13,7 @@ from shared.models import HistoryItem, HistoryPage, Me, Profile, StatsView
 from shared.profiles import check_display_name, default_display_name
 from shared.scope import Scope
 from shared.stats import PlayerStats
-from shared.store import NameTaken
+from shared.store import Challenge, NameTaken, OfficialResult
 
 HISTORY_PAGE_DEFAULT = 20
 HISTORY_PAGE_MAX = 50
@@ -47,23 +47,35 @@ class Players:
         )
 
     def set_display_name(self, player: str, name: str) -> Profile:
+        """Claim NAME, then show it on the player's rows of every board not yet past its close
+        time (boards show the current name while live; a closed board never changes)."""
         try:
             self.store.set_display_name(player, check_display_name(name))
         except NameTaken as error:
             raise Conflict("That display name is taken", "display_name_taken") from error
-        self.boards.names.forget(player)
+        now = self.now()
+        since = daily_date(now) - timedelta(days=RENAME_REACH_DAYS)
+        results = self.store.results_since(player, since)
+        challenges = self._challenges(results)
+        live = [
+            Scope.of(r.date, r.challenge_id)
+            for r in results
+            if (closes := self.boards.closes_at(r, challenges.get(r.challenge_id)))
+            and rename_reaches(now, closes)
+        ]
+        self.store.rename_rows(player, live, name)
         return Profile(display_name=name)
+
+    def _challenges(self, results: list[OfficialResult]) -> dict[str | None, Challenge | None]:
+        ids = {r.challenge_id for r in results if r.challenge_id is not None}
+        return {challenge_id: self.store.get_challenge(challenge_id) for challenge_id in ids}
 
     def history(self, player: str, cursor: str | None, limit: int) -> HistoryPage:
         after = self._read_cursor(player, cursor)
         results = self.store.history(player, after, limit + 1)
         more = len(results) > limit
         results = results[:limit]
-        challenges = {
-            r.challenge_id: self.store.get_challenge(r.challenge_id)
-            for r in results
-            if r.challenge_id is not None
-        }
+        challenges = self._challenges(results)
         items = [
             HistoryItem(
                 kind=r.kind,
@@ -73,7 +85,7 @@ class Players:
                 best_combo=r.best_combo,
                 longest_word_length=r.longest_word_length,
                 completed_at=r.completed_at,
-                rank=self.boards.final_rank(r, challenges.get(r.challenge_id) if r.challenge_id else None),
+                rank=self.boards.final_rank(r, challenges.get(r.challenge_id)),
             )
             for r in results
         ]

@@ -16,7 +16,7 @@ from shared.store import Challenge, NameTaken, OfficialResult, OfficialTaken
 class FakeBoardStore:
     def __init__(self) -> None:
         self.results: dict[tuple[str, Scope], OfficialResult] = {}
-        self.names_at_completion: dict[tuple[str, Scope], str | None] = {}
+        self.row_names: dict[tuple[str, Scope], str | None] = {}  # the name each board row shows
         self.names: dict[str, str] = {}
         self.stats: dict[str, PlayerStats] = {}
         self.challenges: dict[str, Challenge] = {}
@@ -34,7 +34,7 @@ class FakeBoardStore:
         if (result.player, scope) in self.results:
             raise OfficialTaken(result.run_id)
         self.results[result.player, scope] = result
-        self.names_at_completion[result.player, scope] = self.names.get(result.player)
+        self.row_names[result.player, scope] = self.names.get(result.player)
         if scope.kind == "daily":
             self.stats[result.player] = with_daily_result(
                 self.stats.get(result.player), date.fromisoformat(result.date), result.score
@@ -56,11 +56,7 @@ class FakeBoardStore:
     def board_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
         self._read("board_page")
         entries = sorted(
-            (
-                BoardEntry(player, BoardPosition.of(r), r.words, self.names_at_completion[player, s])
-                for (player, s), r in self.results.items()
-                if s == scope
-            ),
+            (self._entry(player, s) for (player, s) in self.results if s == scope),
             key=lambda e: e.position.order(),
         )
         if after is not None:
@@ -75,8 +71,23 @@ class FakeBoardStore:
             if s == scope and (r.score, r.best_combo, r.longest_word_length) > tie
         )
 
+    def _entry(self, player: str, scope: Scope) -> BoardEntry:
+        result = self.results[player, scope]
+        return BoardEntry(player, BoardPosition.of(result), result.words, self.row_names[player, scope])
+
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         return self.results.get((player, scope))
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        return self._entry(player, scope) if (player, scope) in self.results else None
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        return [r for (p, _), r in self.results.items() if p == player and r.date >= day.isoformat()]
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        for scope in scopes:
+            if (player, scope) in self.row_names:
+                self.row_names[player, scope] = name
 
     def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
         mine = sorted(

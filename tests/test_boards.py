@@ -19,7 +19,7 @@ from shared.constants import TIME_LIMIT_SECONDS
 from shared.cursors import encode_cursor
 from shared.daily_date import reset_instant
 from shared.errors import BadRequest
-from shared.leaderboard import WATERMARK_CACHE_SECONDS, Boards, NameCache
+from shared.leaderboard import WATERMARK_CACHE_SECONDS, Boards
 from shared.profiles import default_display_name
 from shared.puzzles import Round
 from shared.store import Challenge
@@ -417,15 +417,19 @@ def test_a_closed_board_reads_byte_identical_an_hour_later_even_after_a_rename(s
     _, body, second = board()
 
     assert second["body"] == first["body"]
-    assert body["rows"][0]["display_name"] == name_of("ann")  # the name ann had when she completed
+    assert body["rows"][0]["display_name"] == name_of("ann")  # the name ann had at the close time
 
 
-def test_a_closed_board_shows_the_name_each_player_had_at_completion(store):
-    store.set_display_name(player("ann"), "Annie")
+def test_a_board_shows_the_name_its_players_had_at_its_close_time(store):
     record(store, "ann", 300, at=5)
-    close_day(store)
+    assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200  # reaches the live board
+    clock.travel_to(CLOSES)
+    assert call("PUT", "/me", {"display_name": "Too Late"}, user="ann")[0] == 200  # past its close time
 
     assert board()[1]["rows"][0]["display_name"] == "Annie"
+    close_day(store)
+    assert board()[1]["rows"][0]["display_name"] == "Annie"
+    assert call("GET", "/me", user="ann")[1]["display_name"] == "Too Late"
 
 
 def test_once_closed_the_watermark_is_not_read_again(store):
@@ -456,34 +460,35 @@ def test_today_board_stays_short_cached_and_wordless_while_yesterday_closes(stor
     assert body["rows"][0]["words"] is None and raw["headers"]["Cache-Control"] == "public, max-age=5"
 
 
-# Display names on live boards --------------------------------------------------------------------
+# Display names on live boards ----------------------------------------------------------------
 
 
-def test_a_live_board_shows_the_current_name_at_once_on_the_container_that_renamed(store):
+def test_a_live_board_shows_the_current_name_without_reading_profiles(store):
     record(store, "ann", 300, at=5)
+    record(store, "ann", 100, at=5, day=DAY - timedelta(days=1))
     assert board()[1]["rows"][0]["display_name"] == name_of("ann")
 
     assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
 
     assert board()[1]["rows"][0]["display_name"] == "Annie"
+    assert board(DAY - timedelta(days=1))[1]["rows"][0]["display_name"] == name_of("ann")  # past its close
+    assert call("GET", "/leaderboard/daily/me", user="ann")[1]["display_name"] == "Annie"
+    assert "display_names" not in store.reads
 
 
-def test_a_live_board_reads_names_once_per_cache_period_not_per_page():
-    store = FakeBoardStore()
-    ticks = [0.0]
-    names = NameCache(store.display_names, ttl=60, monotonic=lambda: ticks[0])
-    boards = Boards(store, lambda: CURSOR_KEY, now=lambda: NOON, names=names)
-    for i in range(3):
-        record(store, f"p{i}", 100 + i, at=i)
+def test_a_rename_reaches_a_live_challenge_board_but_not_a_closed_one(store):
+    old = challenge_of(store, NOON - timedelta(days=9))  # closed two days ago
+    new = challenge_of(store, NOON - timedelta(days=1))
+    for challenge in (old, new):
+        record(store, "ann", 300, at=5, challenge_id=challenge.challenge_id, day=DAY - timedelta(days=1))
+    store.mark_completed_through(NOON)
+    boards = Boards(store, lambda: CURSOR_KEY)
+    before = boards.challenge_view(old, None, 50)
 
-    for _ in range(4):
-        boards.daily_board(DAY.isoformat(), None, 50)
-    assert store.reads["display_names"] == 1
-    store.set_display_name(player("p2"), "Renamed")  # on another container
-    assert boards.daily_board(DAY.isoformat(), None, 50).rows[0].display_name == name_of("p2")
-    ticks[0] = 60.0
-    assert boards.daily_board(DAY.isoformat(), None, 50).rows[0].display_name == "Renamed"
-    assert store.reads["display_names"] == 2
+    assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
+
+    assert boards.challenge_view(old, None, 50) == before and before["status"] == "closed"
+    assert boards.challenge_view(new, None, 50)["rows"][0]["display_name"] == "Annie"
 
 
 # Challenge boards -----------------------------------------------------------------------------

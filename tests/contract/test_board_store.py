@@ -8,7 +8,7 @@ On DynamoDB ranks are counted by the stream consumer (functions/leaderboard/coun
 import os
 import random
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import boto3
 import pytest
@@ -145,16 +145,46 @@ def test_a_board_holds_only_its_own_scope(subject):
     ]
 
 
-def test_a_row_keeps_the_name_its_player_had_at_completion(subject):
+def test_a_row_shows_the_name_at_completion_until_its_rows_are_renamed(subject):
     subject.store.set_display_name(player("ann"), "Annie")
     record(subject, "ann", 100)
+    record(subject, "ann", 70, day="2026-01-14")
     record(subject, "bob", 50)
     subject.store.set_display_name(player("ann"), "Renamed")
 
-    entries = subject.store.board_page(SCOPE, None, 10)
-
-    assert [e.name_at_completion for e in entries] == ["Annie", None]
+    assert [e.display_name for e in subject.store.board_page(SCOPE, None, 10)] == ["Annie", None]
+    subject.store.rename_rows(player("ann"), [SCOPE, Scope.daily("2026-01-13")], "Renamed")
+    assert [e.display_name for e in subject.store.board_page(SCOPE, None, 10)] == ["Renamed", None]
+    assert subject.store.board_page(Scope.daily("2026-01-14"), None, 10)[0].display_name == "Annie"
+    assert subject.store.board_entry(player("ann"), SCOPE).display_name == "Renamed"
     assert subject.store.display_names([player("ann"), player("bob")]) == {player("ann"): "Renamed"}
+
+
+def test_a_board_entry_is_the_players_row(subject):
+    result = record(subject, "ann", 120, 2, 6, seconds=5, words=("timer", "tremor"))
+    entry = subject.store.board_entry(player("ann"), SCOPE)
+    assert (entry.player, entry.position, entry.words) == (
+        player("ann"),
+        BoardPosition.of(result),
+        ["timer", "tremor"],
+    )
+    assert subject.store.board_entry(player("bob"), SCOPE) is None
+
+
+def test_results_since_a_date_are_the_players_daily_and_challenge_results_from_then(subject):
+    for day in ("2026-01-05", "2026-01-07", "2026-01-15"):
+        record(subject, "ann", 100, day=day)
+    record(subject, "ann", 50, day="2026-01-06", challenge_id="old-challenge")
+    record(subject, "ann", 60, day="2026-01-14", challenge_id="new-challenge")
+    record(subject, "bob", 70, day="2026-01-15")
+
+    found = subject.store.results_since(player("ann"), date(2026, 1, 7))
+
+    assert sorted((r.date, r.challenge_id or "") for r in found) == [
+        ("2026-01-07", ""),
+        ("2026-01-14", "new-challenge"),
+        ("2026-01-15", ""),
+    ]
 
 
 # Ranks -----------------------------------------------------------------------------------------
@@ -237,19 +267,32 @@ def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynam
     stale_items = dynamo._official_writes(first)  # reads the stats: none yet
     dynamo._record_official(second)
 
-    assert [next(iter(i)) for i in stale_items] == ["Put", "Put"]
-    assert dynamo._transact(stale_items) == ["None", "ConditionalCheckFailed"]
+    assert [next(iter(i)) for i in stale_items] == ["Put", "ConditionCheck", "Put"]
+    assert dynamo._transact(stale_items) == ["None", "None", "ConditionalCheckFailed"]
     dynamo._record_official(first)  # read again: both count
     assert dynamo.player_stats(player("ann")).played == 2
 
 
-def test_the_official_put_comes_first_and_a_challenge_writes_no_stats(dynamo):
+def test_the_official_put_comes_first_then_the_name_check_then_stats_for_a_daily(dynamo):
     daily = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
     challenge = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))
 
     assert daily[0]["Put"]["Item"]["sk"]["S"].startswith("OFFICIAL#")
-    assert daily[1]["Put"]["Item"]["sk"]["S"] == "STATS"
-    assert len(challenge) == 1 and challenge[0]["Put"]["Item"]["sk"]["S"].startswith("OFFICIAL#")
+    assert daily[1]["ConditionCheck"]["Key"]["sk"]["S"] == "PROFILE"
+    assert daily[2]["Put"]["Item"]["sk"]["S"] == "STATS"
+    assert [next(iter(i)) for i in challenge] == ["Put", "ConditionCheck"]
+
+
+def test_a_completion_that_read_the_name_before_a_rename_is_refused_as_stale(dynamo):
+    """A rename renames the rows it finds; a completion that read the old name must not land a
+    row with it after the rename looked."""
+    dynamo.set_display_name(player("ann"), "Annie")
+    items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    dynamo.set_display_name(player("ann"), "Renamed")
+
+    assert dynamo._transact(items) == ["None", "ConditionalCheckFailed", "None"]
+    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    assert dynamo.board_entry(player("ann"), SCOPE).display_name == "Renamed"
 
 
 def test_no_completion_writes_an_item_other_players_write(dynamo):
@@ -257,5 +300,5 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
     one of the board's shards through the index)."""
     for name in ("ann", "bob"):
         items = dynamo._official_writes(official(name, 300, completed_at=at(5), day=DAY))
-        keys = {i["Put"]["Item"]["pk"]["S"] for i in items}
+        keys = {(i.get("Put", {}).get("Item") or i["ConditionCheck"]["Key"])["pk"]["S"] for i in items}
         assert keys == {f"PLAYER#{player(name)}"}
