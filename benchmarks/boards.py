@@ -284,9 +284,8 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
         if walked.next_cursor:
             cursor, position = walked.next_cursor, (DEEP_PAGE - 1) * PAGE
     depth = position // PAGE + 1
-    deep = metered(
-        f"page {depth if count > 100 else 2} by its cursor", lambda: boards.daily_board(DAY, cursor, PAGE)
-    )
+    deep = metered("deep page by its cursor", lambda: boards.daily_board(DAY, cursor, PAGE))
+    figures["deep page by its cursor"]["page"] = depth
     ordered = sorted(results, key=lambda r: (-r.score, -r.best_combo, -r.longest_word_length, r.completed_at))
     middle = ordered[len(ordered) // 2]
     mine = metered("one player's rank", lambda: boards.daily_rank(DAY, middle.player))
