@@ -27,6 +27,7 @@ use_offline_env()
 import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
+import shared.dynamo_boards as adapter  # noqa: E402
 from shared.boards import SETTLE_SECONDS  # noqa: E402
 from shared.clock import iso  # noqa: E402
 from shared.constants import (  # noqa: E402
@@ -36,14 +37,7 @@ from shared.constants import (  # noqa: E402
     POINTS_PER_LETTER_FORBIDDEN,
 )
 from shared.dynamo import DynamoStore  # noqa: E402
-from shared.dynamo_boards import (  # noqa: E402
-    BOARD_SHARDS,
-    _chunks,
-    _counter_keys,
-    _tie,
-    official_item,
-    shard_of,
-)
+from shared.dynamo_boards import _chunks, _counter_keys, _tie, official_item  # noqa: E402
 from shared.leaderboard import Boards  # noqa: E402
 from shared.scope import Scope  # noqa: E402
 from shared.scoring import combo_bonus  # noqa: E402
@@ -212,7 +206,7 @@ class Meter:
 
 def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, float]:
     """Write units per 1,000 completions on the busiest partition key of each kind."""
-    rows = Counter(shard_of(r.player) for r in results)
+    rows = Counter(adapter.shard_of(r.player) for r in results)
     row_bytes = [item_size(i) for i in _index_entries(store)]
     row_units = max(math.ceil(size / 1024) for size in row_bytes)
     arrivals = random.Random(1).sample(results, len(results))
@@ -238,7 +232,7 @@ def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, 
         "busiest board shard, units per 1,000": max(rows.values()) * row_units * per_thousand,
         "counting transactions per 1,000": transactions * per_thousand,
         "results per counting transaction": len(results) / transactions,
-        "busiest counter item": busiest_counter.split("#", 3)[-1],
+        "busiest counter item": busiest_counter.removeprefix(f"COUNT#DAILY#{DAY}").lstrip("#") or "BANDS",
         "its bytes": sizes[busiest_counter],
         "busiest counter, units per 1,000": updates * counter_units * per_thousand,
     }
@@ -246,7 +240,7 @@ def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, 
 
 def _index_entries(store: DynamoStore) -> list[dict]:
     entries = []
-    for shard in range(BOARD_SHARDS):
+    for shard in range(adapter.BOARD_SHARDS):
         entries += store.client.query(
             TableName=store.table,
             IndexName="board",
@@ -308,7 +302,7 @@ def main() -> None:
     with mock_aws():
         runs = [measure(count) for count in SIZES]
     print()
-    print(f"DynamoDB reads per call: {BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
+    print(f"DynamoDB reads per call: {adapter.BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
     header = f"{'call':<34} {'figure':<11}" + "".join(f"{count:>10,}" for count in SIZES)
     print(header)
     print("-" * len(header))
@@ -331,6 +325,30 @@ def main() -> None:
         runs[-1][1]["busiest board shard, units per 1,000"], runs[-1][1]["busiest counter, units per 1,000"]
     )
     print(f"completions/s at which the busiest partition takes 1,000 units/s: {1_000_000 / busiest:,.0f}")
+    print()
+    compare_shard_counts(runs[-1])
+
+
+def compare_shard_counts(measured: tuple[dict, dict]) -> None:
+    """The trade-off of the shard count, at 20,000 results: each shard costs a page at least half
+    a read unit; each takes 1/shards of the rush's board rows."""
+    original, shards = adapter.shard_of, adapter.BOARD_SHARDS
+    print(f"Board shards, side by side at {SIZES[-1]:,} results")
+    columns = ("page 1 RU", "page 10 RU", "rank RU", "busiest shard per 1,000", "board limit/s")
+    print(f"{'shards':>6} " + " ".join(f"{c:>{max(8, len(c))}}" for c in columns))
+    results = {shards: measured}
+    with mock_aws():
+        adapter.BOARD_SHARDS = 2 * shards
+        adapter.shard_of = lambda key, count=2 * shards: original(key, count)
+        try:
+            results[2 * shards] = measure(SIZES[-1])
+        finally:
+            adapter.BOARD_SHARDS, adapter.shard_of = shards, original
+    for count, (reads, writes) in sorted(results.items()):
+        busiest = writes["busiest board shard, units per 1,000"]
+        page1, deep = reads["page 1"]["read units"], reads["deep page by its cursor"]["read units"]
+        rank = reads["one player's rank"]["read units"]
+        print(f"{count:>6} {page1:>10} {deep:>11} {rank:>8} {busiest:>24.1f} {1_000_000 / busiest:>14,.0f}")
 
 
 if __name__ == "__main__":
