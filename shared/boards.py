@@ -47,7 +47,7 @@ class BoardPosition(NamedTuple):
     def tie(self) -> TieKey:
         return TieKey(self.score, self.best_combo, self.longest_word_length)
 
-    def order(self) -> tuple:
+    def order(self) -> tuple[int, int, int, str, str]:
         return (-self.score, -self.best_combo, -self.longest_word_length, self.completed_at, self.run_id)
 
     @classmethod

@@ -9,17 +9,18 @@ import base64
 import hashlib
 import hmac
 import json
+from typing import Any
 
 from shared.errors import BadRequest
 
 
-def encode_cursor(payload: dict, key: bytes) -> str:
+def encode_cursor(payload: dict[str, Any], key: bytes) -> str:
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
     signature = hmac.new(key, body, hashlib.sha256).digest()[:16]
     return base64.urlsafe_b64encode(signature + body).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, key: bytes) -> dict:
+def decode_cursor(cursor: str, key: bytes) -> dict[str, Any]:
     """The payload of a cursor made by `encode_cursor`; BadRequest for anything else."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))

@@ -20,6 +20,8 @@ from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
 from shared.store import OfficialResult, OfficialTaken, StaleRun
 
+Item = dict[str, Any]  # a DynamoDB item or request, as boto3's client takes it
+
 # A board's rows are spread over this many partitions of the `board` index: each completion
 # writes one row (one write unit), so one shard takes 1/16 of the rush. A page reads every shard
 # (at least half a read unit each), so more shards cost more per page: see docs/leaderboards.md.
@@ -61,11 +63,11 @@ def position_of(key: str) -> BoardPosition:
     return BoardPosition(9999 - int(head[:4]), 99 - int(head[4:6]), 99 - int(head[6:8]), completed_at, run_id)
 
 
-def _key(pk: str, sk: str) -> dict:
+def _key(pk: str, sk: str) -> Item:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
 
 
-def _official_key(player: str, scope: Scope) -> dict:
+def _official_key(player: str, scope: Scope) -> Item:
     return _key(f"PLAYER#{player}", f"OFFICIAL#{scope_key(scope)}")
 
 
@@ -82,7 +84,7 @@ def _history_key(completed_at: str, scope: Scope) -> str:
 SCORE_BAND = 100  # scores per band: a band item holds at most 20 scores
 
 
-def _counter_keys(scope: Scope, tie: TieKey) -> list[tuple[dict, str]]:
+def _counter_keys(scope: Scope, tie: TieKey) -> list[tuple[Item, str]]:
     """The three counter items a result of TIE adds one to, each with the attribute it adds to:
     - `COUNT#<scope>` / `BANDS`: `b<band>`, results per band of SCORE_BAND points;
     - `COUNT#<scope>#B<band>` / `SCORES`: `s<score>`, results per score within the band;
@@ -109,7 +111,7 @@ def _better(tie: TieKey, level: str, attribute: str) -> bool:
     return (combo, longest) > (tie.best_combo, tie.longest_word_length)
 
 
-def official_item(result: OfficialResult, name: str | None) -> dict:
+def official_item(result: OfficialResult, name: str | None) -> Item:
     """The official result's item: the result, its board row (rank key, words, the player's
     display name NAME at completion) and its history key."""
     scope = scope_of_result(result)
@@ -127,7 +129,7 @@ def official_item(result: OfficialResult, name: str | None) -> dict:
     return item
 
 
-def _entry(item: dict) -> BoardEntry:
+def _entry(item: Item) -> BoardEntry:
     """A board row from an official item or its `board` index entry."""
     return BoardEntry(
         player=item["pk"]["S"].removeprefix("PLAYER#"),
@@ -137,7 +139,7 @@ def _entry(item: dict) -> BoardEntry:
     )
 
 
-def official_from_image(image: dict) -> OfficialResult:
+def official_from_image(image: Item) -> OfficialResult:
     """The official result in a stream record's NewImage (DynamoDB JSON)."""
     return OfficialResult.model_validate_json(image["data"]["S"])
 
@@ -152,7 +154,7 @@ class DynamoBoards:
 
     # Completion: what core's complete_run adds to its transaction ----------------------------
 
-    def _official_writes(self, result: OfficialResult) -> list[dict]:
+    def _official_writes(self, result: OfficialResult) -> list[Item]:
         """The transaction items that record RESULT, in this order:
 
         1. Put of the official result (with its board row and the player's display name), on
@@ -178,7 +180,7 @@ class DynamoBoards:
             same_name["ExpressionAttributeValues"] = {":name": {"S": name}}
         else:
             same_name["ConditionExpression"] = "attribute_not_exists(display_name)"
-        items: list[dict] = [
+        items: list[Item] = [
             {"Put": {"Item": official, "ConditionExpression": "attribute_not_exists(pk)"}},
             {"ConditionCheck": same_name},
         ]
@@ -186,7 +188,7 @@ class DynamoBoards:
             items.append(self._stats_put(result, found.get("STATS")))
         return items
 
-    def _stats_put(self, result: OfficialResult, stored: dict | None) -> dict:
+    def _stats_put(self, result: OfficialResult, stored: Item | None) -> Item:
         before = PlayerStats.model_validate_json(stored["data"]["S"]) if stored else None
         # A result counts for its run's Daily date, even when it completed after midnight.
         after = with_daily_result(before, date.fromisoformat(result.date), result.score)
@@ -261,7 +263,7 @@ class DynamoBoards:
         chunk = -(-limit // BOARD_SHARDS) + 2
         start = rank_key(after) if after else None
         buffers: dict[int, list[BoardEntry]] = {}
-        more: dict[int, dict | None] = {}
+        more: dict[int, Item | None] = {}
         for shard in range(BOARD_SHARDS):
             buffers[shard], more[shard] = self._board_query(scope, shard, start, None, chunk)
         rows: list[BoardEntry] = []
@@ -277,8 +279,8 @@ class DynamoBoards:
         return rows
 
     def _board_query(
-        self, scope: Scope, shard: int, after: str | None, start: dict | None, limit: int
-    ) -> tuple[list[BoardEntry], dict | None]:
+        self, scope: Scope, shard: int, after: str | None, start: Item | None, limit: int
+    ) -> tuple[list[BoardEntry], Item | None]:
         condition = "board_pk = :p" + (" AND board_sk > :a" if after else "")
         values = {":p": {"S": _board_partition(scope, shard)}}
         if after:
@@ -311,7 +313,7 @@ class DynamoBoards:
             },
             ConsistentRead=True,
         )["Items"]
-        challenges: list[dict] = []
+        challenges: list[Item] = []
         kwargs: dict[str, Any] = {
             "KeyConditionExpression": "pk = :p AND begins_with(sk, :c)",
             "ExpressionAttributeValues": {
@@ -408,10 +410,10 @@ def _tie(result: OfficialResult) -> TieKey:
     return TieKey(result.score, result.best_combo, result.longest_word_length)
 
 
-def _counting_items(results: list[OfficialResult]) -> list[dict]:
+def _counting_items(results: list[OfficialResult]) -> list[Item]:
     """One marker update per result (first, in order), then one summed ADD per counter item."""
-    items: list[dict] = []
-    sums: dict[str, tuple[dict, Counter]] = {}
+    items: list[Item] = []
+    sums: dict[str, tuple[Item, Counter[str]]] = {}
     for result in results:
         scope = scope_of_result(result)
         items.append(
@@ -434,7 +436,7 @@ def _counting_items(results: list[OfficialResult]) -> list[dict]:
     return items
 
 
-def _add(key: dict, counts: Counter) -> dict:
+def _add(key: Item, counts: Counter[str]) -> Item:
     names = sorted(counts)
     return {
         "Update": {

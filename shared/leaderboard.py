@@ -5,6 +5,7 @@ import re
 import time
 from collections.abc import Callable
 from datetime import date, datetime
+from typing import Any, Literal
 
 from shared import clock
 from shared.boards import (
@@ -28,6 +29,7 @@ from shared.profiles import default_display_name
 from shared.scope import Scope
 from shared.store import Challenge, OfficialResult
 
+Status = Literal["live", "closed"]
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # The expiry job's watermark moves once a minute; reading it this often per container is plenty.
 WATERMARK_CACHE_SECONDS = 5.0
@@ -85,7 +87,7 @@ class Boards:
 
     # Challenge boards ----------------------------------------------------------------------
 
-    def challenge_view(self, challenge: Challenge, cursor: str | None, limit: int) -> dict:
+    def challenge_view(self, challenge: Challenge, cursor: str | None, limit: int) -> dict[str, Any]:
         """A challenge's details and a page of its board (a dict: the runs' handler shapes it)."""
         closes = parse_iso(challenge.closes_at)
         status, rows, next_cursor = self._page(
@@ -127,7 +129,7 @@ class Boards:
 
     def _page(
         self, scope: Scope, closes_at: datetime, cursor: str | None, limit: int
-    ) -> tuple[str, list[BoardRow], str | None]:
+    ) -> tuple[Status, list[BoardRow], str | None]:
         """One page of a board. The cursor carries where the last page ended (its position, how
         many rows came before and the last rank), signed, so no page counts the rows before it."""
         after, shown, previous_rank = self._read_cursor(scope, cursor)
@@ -150,7 +152,8 @@ class Boards:
                 },
                 self.cursor_key(),
             )
-        return ("closed" if closed else "live"), rows, next_cursor
+        status: Status = "closed" if closed else "live"
+        return status, rows, next_cursor
 
     def _read_cursor(self, scope: Scope, cursor: str | None) -> tuple[BoardPosition | None, int, int]:
         if not cursor:

@@ -9,6 +9,7 @@ run` (local/streams.py) and a changed filter count the same records.
 
 import sys
 from collections.abc import Callable
+from typing import Any, cast
 
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
@@ -18,6 +19,8 @@ from shared.observability import logger, metrics, tracer
 from shared.store import OfficialResult
 from shared.wiring import store
 
+Count = Callable[[list[OfficialResult]], int]
+
 
 class CountingProcessor(BatchProcessor):
     """Powertools' BatchProcessor for a DynamoDB stream, with the counting done for the whole
@@ -25,13 +28,18 @@ class CountingProcessor(BatchProcessor):
     together. If counting fails, every record read is reported failed (counting is idempotent,
     so those already counted are skipped when Lambda delivers them again)."""
 
-    def __init__(self, count: Callable[[list[OfficialResult]], int]):
-        super().__init__(event_type=EventType.DynamoDBStreams, logger=logger)
+    def __init__(self, count: Count):
+        super().__init__(event_type=EventType.DynamoDBStreams)
         self.count = count
 
-    def process(self) -> list[tuple]:
+    def process(self) -> list[tuple[Any, ...]]:
         entries = [self._process_record(record) for record in self.records]
-        read = [(result, record) for status, result, record in entries if status == "success" and result]
+        # (the result read, the raw record), for each record that holds an official result
+        read: list[tuple[OfficialResult, Any]] = [
+            (cast(OfficialResult, entry[1]), entry[2])
+            for entry in entries
+            if entry[0] == "success" and entry[1] is not None
+        ]
         if read:
             try:
                 counted = self.count([result for result, _ in read])
@@ -47,23 +55,23 @@ class CountingProcessor(BatchProcessor):
 def official_of(record: DynamoDBRecord) -> OfficialResult | None:
     """The official result RECORD inserted, or None for any other change of the table."""
     change = record.raw_event.get("dynamodb") or {}
-    image = change.get("NewImage") or {}
     sort_key = (change.get("Keys") or {}).get("sk", {}).get("S", "")
     if record.raw_event.get("eventName") != "INSERT" or not sort_key.startswith("OFFICIAL#"):
         return None
-    return official_from_image(image)
+    return official_from_image(change.get("NewImage") or {})
 
 
-def count_stream_batch(event: dict, context: object, count: Callable[[list[OfficialResult]], int]) -> dict:
+def count_stream_batch(event: dict[str, Any], context: Any, count: Count) -> dict[str, Any]:
     """Count the official results of one stream batch with COUNT; Powertools' partial response."""
     processor = CountingProcessor(count)
-    return process_partial_response(
+    reply = process_partial_response(
         event=event, record_handler=official_of, processor=processor, context=context
     )
+    return dict(reply)
 
 
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return count_stream_batch(event, context, store().count_official)

@@ -1,7 +1,7 @@
 """Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard or
 shared.players, reply."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
@@ -59,5 +59,5 @@ def history(
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
