@@ -44,6 +44,10 @@ from shared.puzzles import answers  # noqa: E402
 
 WRONG_ANSWER_RATE = 0.15
 NETWORK_TRIES = 5
+# `make run` serves each function one request at a time (as one Lambda instance does), so at the
+# rush a request may wait for the ones queued before it; a client that gave up sooner would only
+# send it again behind them.
+REQUEST_TIMEOUT = 180.0
 START_TIMEOUT = 60.0
 CHECK_TIMEOUT = 120.0  # for the counters to catch up and the board to close
 
@@ -82,7 +86,7 @@ class Client:
             request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
             started = time.perf_counter()
             try:
-                with urllib.request.urlopen(request, timeout=30) as reply:
+                with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as reply:
                     raw = reply.read()
                     status = reply.status
             except urllib.error.HTTPError as error:

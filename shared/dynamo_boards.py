@@ -13,8 +13,6 @@ from collections import Counter, defaultdict
 from datetime import date
 from typing import Any
 
-from botocore.exceptions import ClientError
-
 from shared.boards import BoardEntry, BoardPosition, HistoryPosition, TieKey, scope_of_result
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
@@ -332,19 +330,16 @@ class DynamoBoards:
         return [r for r in results if r.date >= day.isoformat()]
 
     def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
-        for scope in scopes:
-            try:
-                self._call(
-                    "update_item",
-                    Key=_official_key(player, scope),
-                    UpdateExpression="SET #name = :name",
-                    ConditionExpression="attribute_exists(pk)",
-                    ExpressionAttributeNames={"#name": "name"},
-                    ExpressionAttributeValues={":name": {"S": name}},
-                )
-            except ClientError as error:
-                if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                    raise
+        """Transactions of up to 100 rows, each update on condition that the row exists: one that
+        does not is left out and the rest written again."""
+        unique = list(dict.fromkeys(scopes))
+        for start in range(0, len(unique), _TRANSACTION_ITEMS):
+            pending = unique[start : start + _TRANSACTION_ITEMS]
+            while pending:
+                codes = self._transact([_rename(player, scope, name) for scope in pending])
+                pending = [
+                    s for s, code in zip(pending, codes, strict=False) if code != "ConditionalCheckFailed"
+                ]
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self._call("get_item", Key=_official_key(player, scope)).get("Item")
@@ -434,6 +429,18 @@ def _counting_items(results: list[OfficialResult]) -> list[Item]:
             sums.setdefault(key["pk"]["S"], (key, Counter()))[1][name] += 1
     items += [_add(key, counts) for key, counts in sums.values()]
     return items
+
+
+def _rename(player: str, scope: Scope, name: str) -> Item:
+    return {
+        "Update": {
+            "Key": _official_key(player, scope),
+            "UpdateExpression": "SET #name = :name",
+            "ConditionExpression": "attribute_exists(pk)",
+            "ExpressionAttributeNames": {"#name": "name"},
+            "ExpressionAttributeValues": {":name": {"S": name}},
+        }
+    }
 
 
 def _add(key: Item, counts: Counter[str]) -> Item:
