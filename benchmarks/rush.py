@@ -12,8 +12,8 @@ and checks that every completed official run appears exactly once, with its scor
 every player's rank on the board is the one `GET /leaderboard/daily/me` gives; and that a second
 read of the closed board is byte-identical. Exit status 1 if any check fails.
 
-    make rush                      # 200 players
-    RUSH_PLAYERS=50 make rush
+    make rush                      # 200 players, at most 20 minutes of play
+    RUSH_PLAYERS=50 RUSH_SECONDS=300 make rush
 """
 
 import json
@@ -50,6 +50,7 @@ NETWORK_TRIES = 5
 REQUEST_TIMEOUT = 180.0
 START_TIMEOUT = 60.0
 CHECK_TIMEOUT = 120.0  # for the counters to catch up and the board to close
+PLAY_TIMEOUT = 1200.0  # for every player to finish (RUSH_SECONDS)
 
 
 @cache
@@ -269,9 +270,13 @@ def rush(count: int, seed: int = 1) -> dict:
             began = time.perf_counter()
             for thread in threads:
                 thread.start()
+            deadline = began + float(os.environ.get("RUSH_SECONDS") or PLAY_TIMEOUT)
             for thread in threads:
-                thread.join(timeout=600)
+                thread.join(timeout=max(0.0, deadline - time.perf_counter()))
             elapsed = time.perf_counter() - began
+            unfinished = [p.name for p, t in zip(players, threads, strict=True) if t.is_alive()]
+            if unfinished:
+                failures.append(f"{len(unfinished)} players still playing after {elapsed:.0f} s")
             latencies = sorted(stats.latencies)
             figures = {
                 "players": count,
