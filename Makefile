@@ -6,7 +6,7 @@ export PYTHONPATH := $(CURDIR)
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: run test unit server infra-tests lint typecheck format bench puzzles openapi build lock synth dictionary clean
+.PHONY: run test unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth dictionary clean
 
 $(VENV)/.dev: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ bench: $(VENV)/.dev
 ## puzzles: the puzzle report for 365 Dailies (SEED=... START=YYYY-MM-DD): answers per round, repeats, best scores
 puzzles: $(VENV)/.dev
 	$(PY) benchmarks/puzzles.py $(or $(SEED),puzzle-report) --start $(or $(START),2026-01-01)
+
+## rush: the midnight rush on this machine: a few hundred players against `make run`, then the closed board checked (RUSH_PLAYERS=200)
+rush: $(VENV)/.dev
+	$(PY) benchmarks/rush.py
 
 ## openapi: regenerate openapi.json from the handlers' routes
 openapi: $(VENV)/.dev

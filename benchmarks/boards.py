@@ -1,10 +1,16 @@
-"""What a board page, a deep page and one player's rank cost in DynamoDB with 100, 2,000 and
-20,000 official results (SPEC §4: the same whether 10 or 10 million players took part).
+"""What boards cost in DynamoDB with 100, 2,000 and 20,000 official results (SPEC §4: the same
+whether 10 or 10 million players took part), and what the busiest partition takes at the rush.
 
-Runs on in-process moto. Requests, items read, their size and the read units they would cost are
-counted from every response the store's client receives (botocore's after-call event); figures,
-not assertions. `make bench`. The board is filled with the store's own item shapes
-(`DynamoStore._official_writes`) by batch writes, which is quicker than one transaction each.
+Reads: a page of 50 (first read on a container, and again with the display names cached), the
+next page by its cursor, a deep page, a closed page, and one player's rank. Requests, items read,
+their size and read units are counted from every response the store's client receives
+(botocore's after-call event): eventually consistent reads are half a unit per 4 KB, strongly
+consistent ones a unit, summed over a Query's items, per item for GetItem and BatchGetItem.
+
+Writes at the rush: each completion writes one board row into one of the board's shards (its
+size measured from the index), and the stream consumer counts arrivals in batches (simulated
+here on the same results with the consumer's own grouping), one transaction per group touching
+each counter item once. Figures, not assertions. `make bench`.
 """
 
 import math
@@ -21,7 +27,8 @@ use_offline_env()
 import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
-from shared.boards import BOARD_SHARDS  # noqa: E402
+import shared.dynamo_boards as adapter  # noqa: E402
+from shared.boards import SETTLE_SECONDS  # noqa: E402
 from shared.clock import iso  # noqa: E402
 from shared.constants import (  # noqa: E402
     DAILY_FORBIDDEN_ROUNDS,
@@ -30,21 +37,25 @@ from shared.constants import (  # noqa: E402
     POINTS_PER_LETTER_FORBIDDEN,
 )
 from shared.dynamo import DynamoStore  # noqa: E402
+from shared.dynamo_boards import _chunks, _counter_keys, _tie, official_item  # noqa: E402
 from shared.leaderboard import Boards  # noqa: E402
+from shared.scope import Scope  # noqa: E402
 from shared.scoring import combo_bonus  # noqa: E402
 from shared.store import OfficialResult  # noqa: E402
 from shared.table import create_table_request  # noqa: E402
 
-SIZES = (100, 2_000, 20_000)  # 2,000 is past the page ceiling (shards x (limit + 1) rows)
+SIZES = (100, 2_000, 20_000)
 DAY = "2026-01-15"
-NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # the board is live: counting, not caching, matters
+SCOPE = Scope.daily(DAY)
+NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # the board is live
+CLOSED = datetime(2026, 1, 16, 7, 0, tzinfo=UTC)  # DAY closed (06:03 UTC) and settled
 PAGE = 50
 DEEP_PAGE = 10
+STREAM_BATCH = 1_000  # records per consumer invocation at the rush (the event source's batch size)
 
 
 def played_run(rng: random.Random) -> tuple[int, int, int]:
-    """(score, best combo, longest word) of a plausible Daily run, so the counters hold a
-    realistic spread of distinct scores."""
+    """(score, best combo, longest word) of a plausible Daily run."""
     score = combo = best = longest = 0
     for round_number in range(1, DAILY_ROUNDS + 1):
         if rng.random() < 0.25:
@@ -59,54 +70,59 @@ def played_run(rng: random.Random) -> tuple[int, int, int]:
     return score, best, longest
 
 
-def fill(store: DynamoStore, count: int) -> list[OfficialResult]:
-    """COUNT official results, written with the store's own item shapes: official items and
-    profiles by BatchWriteItem, and each counter item once with the sum of its increments."""
+def results_for(count: int) -> list[OfficialResult]:
     rng = random.Random(count)
-    results, puts, increments = [], [], Counter()
+    results = []
     for i in range(count):
         score, best, longest = played_run(rng)
-        player = f"bench-player-{i:06d}"
-        result = OfficialResult(
-            player=player,
-            scope=f"DAILY#{DAY}",
-            kind="daily",
-            date=DAY,
-            challenge_id=None,
-            run_id=f"bench-run-{i:06d}",
-            score=score,
-            best_combo=best,
-            longest_word_length=longest,
-            completed_at=iso(NOON - timedelta(hours=12) + timedelta(seconds=rng.randrange(12 * 3600))),
-            words=["timer", "meteor", "tremor"],
+        results.append(
+            OfficialResult(
+                player=f"bench-player-{i:06d}",
+                kind="daily",
+                date=DAY,
+                challenge_id=None,
+                run_id=f"bench-run-{i:06d}-{rng.getrandbits(64):016x}",
+                score=score,
+                best_combo=best,
+                longest_word_length=longest,
+                completed_at=iso(NOON - timedelta(hours=12) + timedelta(seconds=rng.randrange(12 * 3600))),
+                words=["timer", "meteor", "tremor", "mortar", "tumor", "tamer", "timbre"][: 3 + i % 5],
+            )
         )
-        results.append(result)
-        official, *counters = store._official_writes(result)
-        puts.append(official["Put"]["Item"])
-        puts.append({"pk": {"S": f"PLAYER#{player}"}, "sk": {"S": "PROFILE"}, "display_name": {"S": f"P{i}"}})
-        for update in counters:
-            key = tuple(sorted((k, v["S"]) for k, v in update["Update"]["Key"].items()))
-            attribute = next(iter(update["Update"]["ExpressionAttributeNames"].values()))
-            increments[key, attribute] += 1
+    return results
+
+
+def fill(store: DynamoStore, results: list[OfficialResult]) -> None:
+    """The items completions and the stream consumer leave: official items (already counted),
+    profiles, and each counter item once with the sum of its increments (batch writes, which is
+    quicker here than a transaction each)."""
+    puts, sums = [], Counter()
+    for i, result in enumerate(results):
+        name = f"Player {i}"
+        puts.append({**official_item(result, name), "counted": {"BOOL": True}})
+        puts.append(
+            {"pk": {"S": f"PLAYER#{result.player}"}, "sk": {"S": "PROFILE"}, "display_name": {"S": name}}
+        )
+        for key, attribute in _counter_keys(SCOPE, _tie(result)):
+            sums[key["pk"]["S"], key["sk"]["S"], attribute] += 1
     for start in range(0, len(puts), 25):
         pending = {store.table: [{"PutRequest": {"Item": item}} for item in puts[start : start + 25]]}
         while pending:
             pending = store.client.batch_write_item(RequestItems=pending).get("UnprocessedItems")
-    by_item: dict[tuple, dict[str, int]] = {}
-    for (key, attribute), total in increments.items():
-        by_item.setdefault(key, {})[attribute] = total
-    for key, totals in by_item.items():
-        attributes = sorted(totals)
-        for start in range(0, len(attributes), 40):  # moto's expression parser recurses per clause
-            chunk = attributes[start : start + 40]
+    by_item: dict[tuple[str, str], dict[str, int]] = {}
+    for (pk, sk, attribute), total in sums.items():
+        by_item.setdefault((pk, sk), {})[attribute] = total
+    for (pk, sk), totals in by_item.items():
+        names = sorted(totals)
+        for start in range(0, len(names), 40):  # moto's expression parser recurses per clause
+            chunk = names[start : start + 40]
             store.client.update_item(
                 TableName=store.table,
-                Key={k: {"S": v} for k, v in key},
+                Key={"pk": {"S": pk}, "sk": {"S": sk}},
                 UpdateExpression="ADD " + ", ".join(f"#a{n} :v{n}" for n in range(len(chunk))),
                 ExpressionAttributeNames={f"#a{n}": a for n, a in enumerate(chunk)},
                 ExpressionAttributeValues={f":v{n}": {"N": str(totals[a])} for n, a in enumerate(chunk)},
             )
-    return results
 
 
 def value_size(value: dict) -> int:
@@ -127,20 +143,22 @@ def item_size(item: dict) -> int:
     return sum(len(name.encode()) + value_size(value) for name, value in item.items())
 
 
-def read_units(sizes: list[int], summed: bool) -> float:
-    """Eventually consistent read units: half a unit per 4 KB (at least one half), of the sum of
-    the sizes for a Query or GetItem, of each item for BatchGetItem."""
+def read_units(sizes: list[int], summed: bool, consistent: bool) -> float:
+    """Read units: a unit per 4 KB strongly consistent, half eventually; of the sum of the sizes
+    for a Query, of each item for GetItem and BatchGetItem; at least one (half) per request."""
+    unit = 1.0 if consistent else 0.5
     if summed:
-        return math.ceil(sum(sizes) / 4096) * 0.5 if sizes else 0.5
-    return sum(math.ceil(size / 4096) * 0.5 for size in sizes)
+        return max(1, math.ceil(sum(sizes) / 4096)) * unit
+    return sum(max(1, math.ceil(size / 4096)) * unit for size in sizes)
 
 
 class Meter:
-    """Counts DynamoDB requests (by operation), items read, their size and the read units they
-    would cost, from every response one client receives."""
+    """Counts DynamoDB requests, items read, their size and read units, from one client."""
 
     def __init__(self, client: Any):
         self.reset()
+        self._consistent = False
+        client.meta.events.register("provide-client-params.dynamodb", self._params)
         client.meta.events.register("after-call.dynamodb", self._count)
 
     def reset(self) -> None:
@@ -149,124 +167,187 @@ class Meter:
         self.bytes = 0
         self.units = 0.0
 
+    def _params(self, params: dict, **_: Any) -> None:
+        batch = next(iter((params.get("RequestItems") or {}).values()), {})
+        self._consistent = bool(params.get("ConsistentRead") or batch.get("ConsistentRead"))
+        self._requested = len(batch.get("Keys", []))  # a key not found is charged too
+
     def _count(self, parsed: dict, model: Any, **_: Any) -> None:
         self.calls[model.name] += 1
         if "Items" in parsed:
-            found, query = parsed["Items"], True
-            self.items += parsed.get("ScannedCount", parsed.get("Count", len(found)))
+            found, summed = parsed["Items"], True
         elif "Responses" in parsed:
-            found, query = [i for items in parsed["Responses"].values() for i in items], False
-            self.items += len(found)
+            found, summed = [i for items in parsed["Responses"].values() for i in items], False
         else:
-            found, query = ([parsed["Item"]] if "Item" in parsed else []), True
-            self.items += len(found)
+            found, summed = ([parsed["Item"]] if "Item" in parsed else []), False
         sizes = [item_size(item) for item in found]
+        self.items += len(found)
         self.bytes += sum(sizes)
-        self.units += read_units(sizes, query)
+        if model.name in ("Query", "GetItem"):
+            self.units += read_units(sizes, True, self._consistent)
+        elif model.name == "BatchGetItem":
+            missing = self._requested - len(found)
+            self.units += read_units(sizes, False, self._consistent) + missing * (
+                1.0 if self._consistent else 0.5
+            )
+        else:
+            self.units += read_units(sizes, summed, self._consistent)
 
     def figures(self) -> dict[str, Any]:
-        calls = " + ".join(f"{n} {op}" for op, n in sorted(self.calls.items()))
         return {
             "requests": sum(self.calls.values()),
-            "by operation": calls,
+            "by operation": " + ".join(f"{n} {op}" for op, n in sorted(self.calls.items())),
             "items read": self.items,
             "item bytes": self.bytes,
             "read units": self.units,
         }
 
 
-def counter_sizes(store: DynamoStore) -> tuple[int, int]:
-    """The size in bytes of the largest `SCORES` item and of the largest `SCORE#<score>` item:
-    every completion of a shard updates one of each, and an update costs by item size."""
-    largest = {"SCORES": 0, "SCORE#": 0}
-    for shard in range(BOARD_SHARDS):
-        items = store.client.query(
+def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, float]:
+    """Write units per 1,000 completions on the busiest partition key of each kind."""
+    rows = Counter(adapter.shard_of(r.player) for r in results)
+    row_bytes = [item_size(i) for i in _index_entries(store)]
+    row_units = max(math.ceil(size / 1024) for size in row_bytes)
+    arrivals = random.Random(1).sample(results, len(results))
+    transactions, per_item = 0, Counter()
+    for start in range(0, len(arrivals), STREAM_BATCH):
+        for chunk in _chunks(arrivals[start : start + STREAM_BATCH]):
+            transactions += 1
+            touched = {key["pk"]["S"] for r in chunk for key, _ in _counter_keys(SCOPE, _tie(r))}
+            per_item.update(touched)
+    sizes = {
+        item["pk"]["S"]: item_size(item)
+        for item in store.client.scan(
             TableName=store.table,
-            KeyConditionExpression="pk = :p",
-            ExpressionAttributeValues={":p": {"S": f"COUNT#DAILY#{DAY}#{shard}"}},
+            FilterExpression="begins_with(pk, :c)",
+            ExpressionAttributeValues={":c": {"S": "COUNT#"}},
         )["Items"]
-        for item in items:
-            kind = "SCORES" if item["sk"]["S"] == "SCORES" else "SCORE#"
-            largest[kind] = max(largest[kind], item_size(item))
-    return largest["SCORES"], largest["SCORE#"]
+    }
+    busiest_counter, updates = per_item.most_common(1)[0]
+    counter_units = 2 * max(1, math.ceil(sizes[busiest_counter] / 1024))  # in a transaction: twice
+    per_thousand = 1000 / len(results)
+    return {
+        "board row bytes (largest)": max(row_bytes),
+        "busiest board shard, units per 1,000": max(rows.values()) * row_units * per_thousand,
+        "counting transactions per 1,000": transactions * per_thousand,
+        "results per counting transaction": len(results) / transactions,
+        "busiest counter item": busiest_counter.removeprefix(f"COUNT#DAILY#{DAY}").lstrip("#") or "BANDS",
+        "its bytes": sizes[busiest_counter],
+        "busiest counter, units per 1,000": updates * counter_units * per_thousand,
+    }
 
 
-def measure(count: int) -> dict[str, dict[str, Any]]:
+def _index_entries(store: DynamoStore) -> list[dict]:
+    entries = []
+    for shard in range(adapter.BOARD_SHARDS):
+        entries += store.client.query(
+            TableName=store.table,
+            IndexName="board",
+            KeyConditionExpression="board_pk = :p",
+            ExpressionAttributeValues={":p": {"S": f"BOARD#DAILY#{DAY}#{shard}"}},
+            Limit=50,
+        )["Items"]
+    return entries
+
+
+def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
     table = f"bench-boards-{count}"
     client = boto3.client("dynamodb")
     client.create_table(**create_table_request(table))
     store = DynamoStore(table, client)
+    results = results_for(count)
     started = time.perf_counter()
-    results = fill(store, count)
+    fill(store, results)
     filled = time.perf_counter() - started
-    boards = Boards(store, lambda: b"benchmark cursor key", now=lambda: NOON)
     meter = Meter(client)
-    figures = {}
+    boards = Boards(store, lambda: b"benchmark cursor key", now=lambda: NOON)
+    figures: dict[str, dict[str, Any]] = {}
 
-    meter.reset()
-    first = boards.daily_board(DAY, None, PAGE)
-    figures["first page"] = meter.figures()
-    meter.reset()
-    second = boards.daily_board(DAY, first["next_cursor"], PAGE)
-    figures["page 2, by its cursor"] = meter.figures()
+    def metered(name: str, call):
+        meter.reset()
+        reply = call()
+        figures[name] = meter.figures()
+        return reply
 
-    # The cursor of page DEEP_PAGE, or of the last page of a small board, from one long page: the
-    # service takes any limit (the API caps it at 100), and in-process moto reads its whole table
-    # for every Query, so fewer pages run faster.
-    cursor, position = first["next_cursor"], PAGE
-    if second["next_cursor"]:
-        walked = boards.daily_board(DAY, second["next_cursor"], (DEEP_PAGE - 3) * PAGE)
-        if walked["next_cursor"]:
-            cursor, position = walked["next_cursor"], (DEEP_PAGE - 1) * PAGE
+    first = metered("page 1", lambda: boards.daily_board(DAY, None, PAGE))
+    second = metered("page 2 by its cursor", lambda: boards.daily_board(DAY, first.next_cursor, PAGE))
+    cursor, position = first.next_cursor, PAGE
+    if second.next_cursor:
+        walked = boards.daily_board(DAY, second.next_cursor, (DEEP_PAGE - 3) * PAGE)
+        if walked.next_cursor:
+            cursor, position = walked.next_cursor, (DEEP_PAGE - 1) * PAGE
     depth = position // PAGE + 1
-    meter.reset()
-    deep = boards.daily_board(DAY, cursor, PAGE)
-    figures["deep page, by its cursor"] = {**meter.figures(), "page": depth}
-
+    deep = metered("deep page by its cursor", lambda: boards.daily_board(DAY, cursor, PAGE))
+    figures["deep page by its cursor"]["page"] = depth
     ordered = sorted(results, key=lambda r: (-r.score, -r.best_combo, -r.longest_word_length, r.completed_at))
     middle = ordered[len(ordered) // 2]
-    meter.reset()
-    mine = boards.daily_rank(DAY, middle.player)
-    figures["one player's rank"] = meter.figures()
+    mine = metered("one player's rank", lambda: boards.daily_rank(DAY, middle.player))
+    store.mark_completed_through(CLOSED)
+    closed_boards = Boards(
+        store, lambda: b"benchmark cursor key", now=lambda: CLOSED + timedelta(seconds=SETTLE_SECONDS)
+    )
+    closed = metered("page 1 of the closed board", lambda: closed_boards.daily_board(DAY, None, PAGE))
 
-    expected = 1 + sum(
-        1
-        for r in results
-        if (r.score, r.best_combo, r.longest_word_length)
-        > (middle.score, middle.best_combo, middle.longest_word_length)
-    )
+    expected = 1 + sum(1 for r in results if _tie(r) > _tie(middle))
     print(
-        f"{count:>6} results: filled in {filled:.1f}s; {len(first['rows'])} rows on page 1, "
-        f"{len(deep['rows'])} on page {depth} (first rank {deep['rows'][0]['rank']}); "
-        f"median player's rank {mine['rank']} (expected {expected}); "
-        f"{len({r.score for r in results})} distinct scores"
+        f"{count:>6} results: filled in {filled:.1f}s; {len(first.rows)} rows on page 1, {len(deep.rows)} on "
+        f"page {depth}; median player's rank {mine.rank} (expected {expected}); closed page status "
+        f"{closed.status}; {len({r.score for r in results})} distinct scores"
     )
-    scores_bytes, score_bytes = counter_sizes(store)
-    print(
-        f"{'':>15} largest counter items: SCORES {scores_bytes:,} bytes, SCORE#<score> {score_bytes:,} bytes"
-    )
-    return figures
+    return figures, rush_writes(store, results)
 
 
 def main() -> None:
     with mock_aws():
         runs = [measure(count) for count in SIZES]
-    small, middle, large = runs
     print()
-    print(f"DynamoDB cost of one call: {BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
-    sizes = "".join(f"{count:>10,}" for count in SIZES)
-    header = f"{'call':<26} {'figure':<11}{sizes}   {SIZES[2]:,}/{SIZES[0]}   {SIZES[2]:,}/{SIZES[1]:,}"
+    print(f"DynamoDB reads per call: {adapter.BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
+    header = f"{'call':<34} {'figure':<11}" + "".join(f"{count:>10,}" for count in SIZES)
     print(header)
     print("-" * len(header))
-    for call in large:
-        pages = [str(r[call]["page"]) for r in runs if "page" in r[call]]
+    for position, call in enumerate(runs[-1][0]):
+        pages = [str(r[0][call]["page"]) for r in runs if "page" in r[0][call]]
         print(call + (f" (page {' / '.join(pages)})" if pages else ""))
         for figure in ("requests", "items read", "item bytes", "read units"):
-            values = "".join(f"{r[call][figure]:>10,}" for r in runs)
-            ratios = [f"{large[call][figure] / r[call][figure]:.2f}" for r in (small, middle)]
-            print(f"{'':<26} {figure:<11}{values}   {ratios[0]:>10}   {ratios[1]:>12}")
-        operations = {r[call]["by operation"] for r in runs}
-        print(f"{'':<26} {'requests':<11}   {' / '.join(operations)}")
+            values = "".join(f"{list(r[0].values())[position][figure]:>10,}" for r in runs)
+            print(f"{'':<34} {figure:<11}{values}")
+        operations = {list(r[0].values())[position]["by operation"] for r in runs}
+        print(f"{'':<34} {'requests':<11}   {' / '.join(sorted(operations))}")
+    print()
+    print(f"Writes at the rush (stream batches of {STREAM_BATCH:,}; transactions cost 2 units per KB)")
+    for figure in runs[-1][1]:
+        values = "".join(
+            f"{value:>10,.1f}" if isinstance(value := r[1][figure], float) else f"{value!s:>10}" for r in runs
+        )
+        print(f"{figure:<45}{values}")
+    busiest = max(
+        runs[-1][1]["busiest board shard, units per 1,000"], runs[-1][1]["busiest counter, units per 1,000"]
+    )
+    print(f"completions/s at which the busiest partition takes 1,000 units/s: {1_000_000 / busiest:,.0f}")
+    print()
+    compare_shard_counts(runs[-1])
+
+
+def compare_shard_counts(measured: tuple[dict, dict]) -> None:
+    """The trade-off of the shard count, at 20,000 results: each shard costs a page at least half
+    a read unit; each takes 1/shards of the rush's board rows."""
+    original, shards = adapter.shard_of, adapter.BOARD_SHARDS
+    print(f"Board shards, side by side at {SIZES[-1]:,} results")
+    columns = ("page 1 RU", "page 10 RU", "rank RU", "busiest shard per 1,000", "board limit/s")
+    print(f"{'shards':>6} " + " ".join(f"{c:>{max(8, len(c))}}" for c in columns))
+    results = {shards: measured}
+    with mock_aws():
+        adapter.BOARD_SHARDS = 2 * shards
+        adapter.shard_of = lambda key, count=2 * shards: original(key, count)
+        try:
+            results[2 * shards] = measure(SIZES[-1])
+        finally:
+            adapter.BOARD_SHARDS, adapter.shard_of = shards, original
+    for count, (reads, writes) in sorted(results.items()):
+        busiest = writes["busiest board shard, units per 1,000"]
+        page1, deep = reads["page 1"]["read units"], reads["deep page by its cursor"]["read units"]
+        rank = reads["one player's rank"]["read units"]
+        print(f"{count:>6} {page1:>10} {deep:>11} {rank:>8} {busiest:>24.1f} {1_000_000 / busiest:>14,.0f}")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from local import auth
+from local import auth, streams
 from local.events import LambdaContext, http_event
 from local.scheduler import Scheduler
 from local.store import LocalStore
@@ -353,6 +353,7 @@ def main() -> int:
     server.store = store
     server.scheduler = Scheduler()
     server.scheduler.start()
+    streams.start(os.environ["TABLE_NAME"])  # DynamoDB Streams -> functions/leaderboard/counters.py
 
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     kind = f"embedded, {loaded} items loaded" if store.embedded else "external"

@@ -114,7 +114,9 @@ class LocalStore:
         port = _free_port()
         with open(self.data_dir / "moto.log", "w") as log:
             self._child = subprocess.Popen(
-                [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+                # moto.server without its record of every instance (see local/moto_server.py)
+                [sys.executable, "-m", "local.moto_server", "-H", "127.0.0.1", "-p", str(port)],
+                cwd=Path(__file__).resolve().parents[1],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -214,6 +214,6 @@ def challenge_id(value: str) -> str:
 
 
 def board_cache_control(status: str) -> str:
-    """Boards may be cached briefly while live (they change every second at the rush) and for an
-    hour once closed (final once the reset job has completed the runs that expired untouched)."""
-    return "public, max-age=3600" if status == "closed" else "public, max-age=5"
+    """Boards may be cached briefly while live (they change every second at the rush) and for good
+    once closed: a closed board is final (shared.boards.board_closed)."""
+    return "public, max-age=31536000, immutable" if status == "closed" else "public, max-age=5"

@@ -1,90 +1,177 @@
-"""Boards (SPEC §4): order, shared ranks, shards, cursors and when words may be shown.
+"""Boards (SPEC §4): board order, shared ranks, when a board closes, and the port boards read.
 
 Order: score, then best combo, then longest-word length, all descending; rows equal on all
-three share a rank (1, 2, 2, 4), the earlier official completion listed first. The order is
-encoded in one sortable string, the *rank key*, so DynamoDB keeps each shard sorted.
+three share a rank (1, 2, 2, 4), the earlier official completion listed first. How rows are
+stored, sharded and keyed is the storage adapter's business (shared/dynamo_boards.py); this
+module speaks positions, scopes and results.
 """
 
-import base64
-import hashlib
-import hmac
-import json
+from __future__ import annotations
+
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from shared.constants import TIME_LIMIT_SECONDS
 from shared.daily_date import reset_instant
-from shared.errors import BadRequest
+from shared.scope import Scope
+from shared.stats import PlayerStats
 
-# Official results (and rank counters) of one board are spread over this many partitions so the
-# midnight rush is not bounded by one hot partition (~1,000 writes/s each).
-BOARD_SHARDS = 8
+if TYPE_CHECKING:  # shared.store imports the run code; only types are needed here
+    from shared.store import Challenge, OfficialResult
 
-_MAX = 10**8 - 1  # rank keys store `_MAX - value`, so ascending keys mean descending values
-
-
-def scope_of(day: str, challenge_id: str | None = None) -> str:
-    """What a run counts for, and whose board it is: a challenge if it names one, else the Daily
-    of DAY. Stored keys (official results, counters, board partitions) are built from it."""
-    return f"CHALLENGE#{challenge_id}" if challenge_id else f"DAILY#{day}"
+# How long after a scope's runs have all completed a board waits before it calls itself closed:
+# the rank counters trail completions (DynamoDB Streams, then a batching function: about a
+# second, minutes only if that function is failing) and the board index is eventually consistent.
+SETTLE_SECONDS = 60
 
 
-def shard_of(key: str, shards: int = BOARD_SHARDS) -> int:
-    """A stable shard number for a player or run id."""
-    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") % shards
-
-
-def tie_key(score: int, best_combo: int, longest: int) -> tuple[int, int, int]:
+class TieKey(NamedTuple):
     """What decides a rank: rows with the same tie key share it."""
-    return (score, best_combo, longest)
+
+    score: int
+    best_combo: int
+    longest_word_length: int
 
 
-def rank_key(score: int, best_combo: int, longest: int, completed_at: str, run_id: str) -> str:
-    """A string that sorts rows in board order (best first; earlier completion first on ties).
-    It ends with the run id, not the player's, because cursors carry it to clients."""
-    return f"{_MAX - score:08d}#{_MAX - best_combo:08d}#{_MAX - longest:08d}#{completed_at}#{run_id}"
+class BoardPosition(NamedTuple):
+    """Where a row stands on its board. Sorting positions by `order` gives board order: best
+    first, the earlier completion first among equals, the run id making every position unique."""
+
+    score: int
+    best_combo: int
+    longest_word_length: int
+    completed_at: str
+    run_id: str
+
+    @property
+    def tie(self) -> TieKey:
+        return TieKey(self.score, self.best_combo, self.longest_word_length)
+
+    def order(self) -> tuple[int, int, int, str, str]:
+        return (-self.score, -self.best_combo, -self.longest_word_length, self.completed_at, self.run_id)
+
+    @classmethod
+    def of(cls, result: OfficialResult) -> BoardPosition:
+        return cls(
+            result.score, result.best_combo, result.longest_word_length, result.completed_at, result.run_id
+        )
 
 
-def assign_ranks(
-    tie_keys: list[tuple[int, int, int]],
-    position: int,
-    previous: tuple[int, int, int] | None,
-    previous_rank: int,
-) -> list[int]:
+class BoardEntry(NamedTuple):
+    """One row of a board as stored: whose it is, where it stands, its words, and the display
+    name it shows (None: the default name). The name is the player's current one while the board
+    is live and frozen from its close time on (see `rename_reaches`)."""
+
+    player: str
+    position: BoardPosition
+    words: list[str]
+    display_name: str | None
+
+
+class HistoryPosition(NamedTuple):
+    """Where an item stands in a player's history: newest completion first."""
+
+    completed_at: str
+    scope: Scope
+
+
+def scope_of_result(result: OfficialResult) -> Scope:
+    return Scope.of(result.date, result.challenge_id)
+
+
+def assign_ranks(ties: list[TieKey], position: int, previous: TieKey | None, previous_rank: int) -> list[int]:
     """Ranks for rows in board order that follow `position` rows already shown (the last of them
     with tie key `previous` and rank `previous_rank`): equal rows share a rank, the next row
     takes its position (1, 2, 2, 4)."""
     ranks = []
-    for offset, key in enumerate(tie_keys):
-        rank = previous_rank if key == previous else position + offset + 1
+    for offset, tie in enumerate(ties):
+        rank = previous_rank if tie == previous else position + offset + 1
         ranks.append(rank)
-        previous, previous_rank = key, rank
+        previous, previous_rank = tie, rank
     return ranks
 
 
+def rank_from_better(better: int) -> int:
+    """A result's rank is one more than the number of results strictly better (1, 2, 2, 4)."""
+    return 1 + better
+
+
 def daily_closes_at(day: date) -> datetime:
-    """A Daily date's words may be shown from its reset plus the run time limit: a run started
-    just before midnight may still be played until then."""
+    """A Daily date closes at its reset plus the run time limit: a run started just before
+    midnight may still be played until then, so its words stay hidden until then."""
     return reset_instant(day + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
 
 
-def encode_cursor(payload: dict[str, Any], key: bytes) -> str:
-    """An opaque, signed cursor: clients pass it back unchanged."""
-    body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
-    signature = hmac.new(key, body, hashlib.sha256).digest()[:16]
-    return base64.urlsafe_b64encode(signature + body).decode().rstrip("=")
+def challenge_closes_at(closes_at: datetime) -> datetime:
+    """A challenge closes its time limit after it stops taking new runs."""
+    return closes_at + timedelta(seconds=TIME_LIMIT_SECONDS)
 
 
-def decode_cursor(cursor: str, key: bytes) -> dict[str, Any]:
-    """The payload of a cursor made by `encode_cursor`; BadRequest for anything else."""
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        signature, body = raw[:16], raw[16:]
-        if not hmac.compare_digest(signature, hmac.new(key, body, hashlib.sha256).digest()[:16]):
-            raise ValueError("bad signature")
-        payload = json.loads(body)
-        if not isinstance(payload, dict):
-            raise ValueError("not an object")
-        return payload
-    except (ValueError, TypeError) as error:
-        raise BadRequest("The cursor is not one this API gave out", "invalid_cursor") from error
+def board_closed(now: datetime, closes_at: datetime, completed_through: datetime | None) -> bool:
+    """A board is `live` until its scope closes, then `closed` only once every run of the scope
+    has completed: the expiry job's watermark (every run with a deadline at or before it is
+    completed) has passed the close time by SETTLE_SECONDS. No run of the scope can have a
+    deadline after its close time."""
+    if now < closes_at or completed_through is None:
+        return False
+    return completed_through >= closes_at + timedelta(seconds=SETTLE_SECONDS)
+
+
+def rename_reaches(now: datetime, closes_at: datetime) -> bool:
+    """Whether a rename at NOW still changes a row of a board closing at CLOSES_AT. A board may
+    only be called closed SETTLE_SECONDS after its close time, so a rename that stops at the close
+    time can never change a board already served as closed."""
+    return now < closes_at
+
+
+# The oldest result a rename can still reach: a challenge closes 7 days (plus the time limit)
+# after it is created, and no result of it can complete before that.
+RENAME_REACH_DAYS = 8
+
+
+class BoardStore(Protocol):
+    """What boards, ranks, stats and history need from storage (shared/dynamo_boards.py on
+    DynamoDB, tests/fake_boards.py in memory)."""
+
+    def board_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
+        """The best LIMIT rows of SCOPE's board that come after AFTER, in board order."""
+        ...
+
+    def count_better(self, scope: Scope, tie: TieKey) -> int:
+        """How many official results of SCOPE rank strictly better than TIE (counted once the
+        counters have caught up with completions: a second or two)."""
+        ...
+
+    def official_result(self, player: str, scope: Scope) -> OfficialResult | None: ...
+
+    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
+        """The player's official results, newest first, after AFTER."""
+        ...
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        """PLAYER's row on SCOPE's board, if they have an official result there."""
+        ...
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        """PLAYER's official results of Daily dates and challenges played from DAY on."""
+        ...
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        """Show NAME on PLAYER's rows of the boards of SCOPES."""
+        ...
+
+    def display_names(self, players: list[str]) -> dict[str, str]:
+        """The chosen display name of each of PLAYERS who has set one."""
+        ...
+
+    def set_display_name(self, player: str, name: str) -> None:
+        """Claim NAME for PLAYER (unique by skeleton); raises NameTaken."""
+        ...
+
+    def player_stats(self, player: str) -> PlayerStats | None: ...
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None: ...
+
+    def completed_through(self) -> datetime | None:
+        """The expiry job's watermark: every run with a deadline at or before it is completed."""
+        ...

@@ -22,9 +22,9 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from shared.boards import BOARD_SHARDS, rank_key, shard_of
 from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
+from shared.dynamo_boards import DynamoBoards, scope_key
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
 from shared.puzzles import Round
@@ -85,11 +85,6 @@ def _plain(item: dict[str, Any]) -> dict[str, Any]:
 
 def _key(pk: str, sk: str) -> dict[str, Any]:
     return {"pk": {"S": pk}, "sk": {"S": sk}}
-
-
-def scope_key(scope: Scope) -> str:
-    """A scope as the table's keys write it: `DAILY#<date>` or `CHALLENGE#<id>`."""
-    return f"{scope.kind.upper()}#{scope.id}"
 
 
 def _run_key(run_id: str) -> dict[str, Any]:
@@ -206,8 +201,8 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     )
 
 
-class DynamoStore:
-    """The Store on one DynamoDB table."""
+class DynamoStore(DynamoBoards):
+    """The Store on one DynamoDB table (its board side in shared/dynamo_boards.py)."""
 
     def __init__(self, table_name: str, client: Any = None, sleep: Callable[[float], None] = time.sleep):
         self.table = table_name
@@ -430,53 +425,17 @@ class DynamoStore:
             return
         items = [
             {"Put": self._versioned_put(run, version)},
-            *self._official_writes(OfficialResult.of_run(run, scope_key(run.scope))),
+            *self._official_writes(OfficialResult.of_run(run)),
         ]
         codes = self._transact(items)
         if not codes:
             return
         if codes[0] == "ConditionalCheckFailed":
             raise StaleRun(run.run_id)  # read again: the run may have completed meanwhile
-        raise OfficialTaken(run.run_id)
-
-    def _official_writes(self, result: OfficialResult) -> list[dict[str, Any]]:
-        shard = shard_of(result.player)
-        counters = f"COUNT#{result.scope}#{shard}"
-        item = {
-            **_key(f"PLAYER#{result.player}", f"OFFICIAL#{result.scope}"),
-            **_item(
-                data=result.model_dump_json(),
-                board_pk=f"BOARD#{result.scope}#{shard}",
-                board_sk=rank_key(
-                    result.score,
-                    result.best_combo,
-                    result.longest_word_length,
-                    result.completed_at,
-                    result.run_id,
-                ),
-                history_pk=f"HISTORY#{result.player}",
-                history_sk=f"{result.completed_at}#{result.scope}",
-            ),
-        }
-        return [
-            {"Put": {"Item": item, "ConditionExpression": "attribute_not_exists(pk)"}},
-            {
-                "Update": {
-                    "Key": _key(counters, "SCORES"),
-                    "UpdateExpression": "ADD #s :one",
-                    "ExpressionAttributeNames": {"#s": f"s{result.score}"},
-                    "ExpressionAttributeValues": {":one": {"N": "1"}},
-                }
-            },
-            {
-                "Update": {
-                    "Key": _key(counters, f"SCORE#{result.score}"),
-                    "UpdateExpression": "ADD #t :one",
-                    "ExpressionAttributeNames": {"#t": f"t{result.best_combo}_{result.longest_word_length}"},
-                    "ExpressionAttributeValues": {":one": {"N": "1"}},
-                }
-            },
-        ]
+        if codes[1] == "ConditionalCheckFailed":
+            raise OfficialTaken(run.run_id)
+        # The player's name or stats changed since _official_writes read them: read again.
+        raise StaleRun(run.run_id)
 
     # The expiry job ------------------------------------------------------------------------
 
@@ -514,80 +473,7 @@ class DynamoStore:
                 ExpressionAttributeValues={":t": {"S": iso(instant)}},
             )
 
-    # Boards and history --------------------------------------------------------------------
-
-    def board_page(self, scope: str, after: str | None, limit: int) -> list[OfficialResult]:
-        """The best LIMIT official results after rank key AFTER: the top of each shard, merged."""
-        rows: list[tuple[str, OfficialResult]] = []
-        for shard in range(BOARD_SHARDS):
-            condition = "board_pk = :p" + (" AND board_sk > :a" if after else "")
-            values = {":p": {"S": f"BOARD#{scope}#{shard}"}}
-            if after:
-                values[":a"] = {"S": after}
-            page = self._call(
-                "query",
-                IndexName="board",
-                KeyConditionExpression=condition,
-                ExpressionAttributeValues=values,
-                Limit=limit,
-            )
-            rows.extend(
-                (i["board_sk"]["S"], OfficialResult.model_validate_json(i["data"]["S"]))
-                for i in page["Items"]
-            )
-        rows.sort(key=lambda row: row[0])
-        return [result for _, result in rows[:limit]]
-
-    def count_better(self, scope: str, score: int, best_combo: int, longest: int) -> int:
-        """How many official results of SCOPE rank strictly better than (score, combo, longest):
-        one BatchGetItem of 2 counter items per shard, whatever the number of players."""
-        keys = []
-        for shard in range(BOARD_SHARDS):
-            keys.append(_key(f"COUNT#{scope}#{shard}", "SCORES"))
-            keys.append(_key(f"COUNT#{scope}#{shard}", f"SCORE#{score}"))
-        better = 0
-        for item in self._batch_get(keys):
-            for name, value in item.items():
-                if item["sk"]["S"] == "SCORES" and name.startswith("s") and name != "sk":
-                    if int(name[1:]) > score:
-                        better += int(value["N"])
-                elif item["sk"]["S"] != "SCORES" and name.startswith("t"):
-                    combo, length = (int(x) for x in name[1:].split("_"))
-                    if (combo, length) > (best_combo, longest):
-                        better += int(value["N"])
-        return better
-
-    def official_result(self, player: str, scope: str) -> OfficialResult | None:
-        item = self._call("get_item", Key=_key(f"PLAYER#{player}", f"OFFICIAL#{scope}")).get("Item")
-        return OfficialResult.model_validate_json(item["data"]["S"]) if item else None
-
-    def history(self, player: str, after: str | None, limit: int) -> list[OfficialResult]:
-        """The player's official results, newest first, after history key AFTER."""
-        condition = "history_pk = :p" + (" AND history_sk < :a" if after else "")
-        values = {":p": {"S": f"HISTORY#{player}"}}
-        if after:
-            values[":a"] = {"S": after}
-        page = self._call(
-            "query",
-            IndexName="history",
-            KeyConditionExpression=condition,
-            ExpressionAttributeValues=values,
-            ScanIndexForward=False,
-            Limit=limit,
-        )
-        return [OfficialResult.model_validate_json(i["data"]["S"]) for i in page["Items"]]
-
     # Profiles ------------------------------------------------------------------------------
-
-    def display_names(self, players: list[str]) -> dict[str, str]:
-        """The chosen display name of each player who has set one."""
-        unique = list(dict.fromkeys(players))
-        keys = [_key(f"PLAYER#{p}", "PROFILE") for p in unique]
-        return {
-            item["pk"]["S"].removeprefix("PLAYER#"): item["display_name"]["S"]
-            for item in self._batch_get(keys)
-            if "display_name" in item
-        }
 
     def set_display_name(self, player: str, name: str) -> None:
         """Claim NAME (unique by its look-alike skeleton), release the old one and update the profile, in

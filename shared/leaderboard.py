@@ -1,59 +1,74 @@
-"""Boards, a player's rank, and history (SPEC §4): ordered reads that cost the same for 10 or
-10 million players. See docs/leaderboards.md for the design and its limits."""
+"""Boards and a player's rank (SPEC §4): ordered reads that cost the same for 10 or 10 million
+players, and boards that, once closed, never change. See docs/leaderboards.md for the design."""
 
 import re
+import time
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
-from typing import Any
+from datetime import date, datetime
+from typing import Any, Literal
 
 from shared import clock
 from shared.boards import (
+    BoardEntry,
+    BoardPosition,
+    BoardStore,
+    TieKey,
     assign_ranks,
+    board_closed,
+    challenge_closes_at,
     daily_closes_at,
-    decode_cursor,
-    encode_cursor,
-    rank_key,
-    scope_of,
-    tie_key,
+    rank_from_better,
 )
 from shared.clock import parse_iso
 from shared.constants import TIME_LIMIT_SECONDS
+from shared.cursors import decode_cursor, encode_cursor, invalid_cursor
 from shared.daily_date import daily_date
-from shared.errors import BadRequest, Conflict, NotFound
-from shared.profiles import check_display_name, default_display_name
-from shared.store import Challenge, NameTaken, OfficialResult, Store
+from shared.errors import BadRequest, NotFound
+from shared.models import BoardPage, BoardRow, ChallengeView, MyRank
+from shared.profiles import default_display_name
+from shared.scope import Scope
+from shared.store import Challenge, OfficialResult
 
+Status = Literal["live", "closed"]
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-HISTORY_PAGE_DEFAULT = 20
-HISTORY_PAGE_MAX = 50
+# The expiry job's watermark moves once a minute; reading it this often per container is plenty.
+WATERMARK_CACHE_SECONDS = 5.0
 
 
 class Boards:
     def __init__(
-        self, store: Store, cursor_key: Callable[[], bytes], now: Callable[[], datetime] = clock.now
+        self,
+        store: BoardStore,
+        cursor_key: Callable[[], bytes],
+        now: Callable[[], datetime] = clock.now,
+        monotonic: Callable[[], float] = time.monotonic,
     ):
         self.store = store
         self.cursor_key = cursor_key
         self.now = now
+        self.monotonic = monotonic  # what the watermark cache measures its age by
+        self._closed: set[Scope] = set()  # a closed board never reopens
+        self._watermark: tuple[float, datetime | None] | None = None
 
     # Daily boards --------------------------------------------------------------------------
 
-    def daily_board(self, day: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
+    def daily_board(self, day: str | None, cursor: str | None, limit: int) -> BoardPage:
         board_day = self._board_date(day)
-        return {
-            "date": board_day.isoformat(),
-            **self._page(scope_of(board_day.isoformat()), daily_closes_at(board_day), cursor, limit),
-        }
+        scope = Scope.daily(board_day.isoformat())
+        status, rows, next_cursor = self._page(scope, daily_closes_at(board_day), cursor, limit)
+        return BoardPage(date=board_day.isoformat(), status=status, rows=rows, next_cursor=next_cursor)
 
-    def daily_rank(self, day: str | None, player: str) -> dict[str, Any]:
+    def daily_rank(self, day: str | None, player: str) -> MyRank:
+        """The caller's row with the rank counted from the rank counters (they trail a completion
+        by a second or two while the board is live; they are final once it is closed)."""
         board_day = self._board_date(day)
-        scope = scope_of(board_day.isoformat())
-        result = self.store.official_result(player, scope)
-        if result is None:
+        scope = Scope.daily(board_day.isoformat())
+        entry = self.store.board_entry(player, scope)
+        if entry is None:
             raise NotFound("No official result for that date", "not_ranked")
-        visible = self.now() >= daily_closes_at(board_day)
-        row = self._rows([result], [self._rank_of(result)], visible)[0]
-        return {"date": board_day.isoformat(), "status": "closed" if visible else "live", **row}
+        closed = self.closed(scope, daily_closes_at(board_day))
+        (row,) = self._rows([entry], [self._rank_of(scope, entry.position.tie)], closed)
+        return MyRank(date=board_day.isoformat(), status="closed" if closed else "live", **row.model_dump())
 
     def _board_date(self, day: str | None) -> date:
         """The board's date: today by default; a past or present YYYY-MM-DD, else 400."""
@@ -73,137 +88,115 @@ class Boards:
     # Challenge boards ----------------------------------------------------------------------
 
     def challenge_view(self, challenge: Challenge, cursor: str | None, limit: int) -> dict[str, Any]:
+        """A challenge's details and a page of its board (a dict: the runs' handler shapes it)."""
         closes = parse_iso(challenge.closes_at)
-        return {
-            "challenge_id": challenge.challenge_id,
-            "rounds": len(challenge.puzzle),
-            "forbidden_rounds": sum(1 for r in challenge.puzzle if r.forbidden),
-            "time_limit_seconds": TIME_LIMIT_SECONDS,
-            "created_at": challenge.created_at,
-            "closes_at": challenge.closes_at,
-            "open": self.now() < closes,
-            **self._page(
-                scope_of(day="", challenge_id=challenge.challenge_id),
-                closes + timedelta(seconds=TIME_LIMIT_SECONDS),
-                cursor,
-                limit,
-            ),
-        }
+        status, rows, next_cursor = self._page(
+            Scope.challenge(challenge.challenge_id), challenge_closes_at(closes), cursor, limit
+        )
+        return ChallengeView(
+            challenge_id=challenge.challenge_id,
+            rounds=len(challenge.puzzle),
+            forbidden_rounds=sum(1 for r in challenge.puzzle if r.forbidden),
+            time_limit_seconds=TIME_LIMIT_SECONDS,
+            created_at=challenge.created_at,
+            closes_at=challenge.closes_at,
+            open=self.now() < closes,
+            status=status,
+            rows=rows,
+            next_cursor=next_cursor,
+        ).model_dump()
+
+    # Closing -------------------------------------------------------------------------------
+
+    def closed(self, scope: Scope, closes_at: datetime) -> bool:
+        """Whether SCOPE's board is closed (final). Remembered per container once true."""
+        if scope in self._closed:
+            return True
+        if self.now() < closes_at:
+            return False
+        if board_closed(self.now(), closes_at, self._completed_through()):
+            self._closed.add(scope)
+            return True
+        return False
+
+    def _completed_through(self) -> datetime | None:
+        now = self.monotonic()
+        if self._watermark is None or now - self._watermark[0] >= WATERMARK_CACHE_SECONDS:
+            self._watermark = (now, self.store.completed_through())
+        return self._watermark[1]
 
     # Pages and ranks -----------------------------------------------------------------------
 
-    def _page(self, scope: str, words_from: datetime, cursor: str | None, limit: int) -> dict[str, Any]:
-        """One page of a board. The cursor carries where the last page ended (its rank key,
-        position and rank), signed, so no page ever counts the rows before it."""
-        after, position, previous, previous_rank = None, 0, None, 0
-        if cursor:
-            state = decode_cursor(cursor, self.cursor_key())
-            try:
-                if state["scope"] != scope:
-                    raise ValueError("another board")
-                after, position = str(state["after"]), int(state["position"])
-                previous, previous_rank = tuple(state["tie"]), int(state["rank"])
-            except (KeyError, TypeError, ValueError) as error:
-                raise BadRequest("The cursor is not one this API gave out", "invalid_cursor") from error
-        results = self.store.board_page(scope, after, limit + 1)
-        more = len(results) > limit
-        results = results[:limit]
-        keys = [tie_key(r.score, r.best_combo, r.longest_word_length) for r in results]
-        ranks = assign_ranks(keys, position, previous, previous_rank)
-        visible = self.now() >= words_from
+    def _page(
+        self, scope: Scope, closes_at: datetime, cursor: str | None, limit: int
+    ) -> tuple[Status, list[BoardRow], str | None]:
+        """One page of a board. The cursor carries where the last page ended (its position, how
+        many rows came before and the last rank), signed, so no page counts the rows before it."""
+        after, shown, previous_rank = self._read_cursor(scope, cursor)
+        closed = self.closed(scope, closes_at)  # decided before reading: a closed page is final
+        entries = self.store.board_page(scope, after, limit + 1)
+        more = len(entries) > limit
+        entries = entries[:limit]
+        ranks = assign_ranks(
+            [e.position.tie for e in entries], shown, after.tie if after else None, previous_rank
+        )
+        rows = self._rows(entries, ranks, closed)
         next_cursor = None
         if more:
-            last = results[-1]
             next_cursor = encode_cursor(
                 {
-                    "scope": scope,
-                    "position": position + len(results),
+                    "scope": list(scope),
+                    "after": list(entries[-1].position),
+                    "shown": shown + len(entries),
                     "rank": ranks[-1],
-                    "tie": list(keys[-1]),
-                    "after": rank_key(
-                        last.score, last.best_combo, last.longest_word_length, last.completed_at, last.run_id
-                    ),
                 },
                 self.cursor_key(),
             )
-        return {
-            "status": "closed" if visible else "live",
-            "rows": self._rows(results, ranks, visible),
-            "next_cursor": next_cursor,
-        }
+        status: Status = "closed" if closed else "live"
+        return status, rows, next_cursor
 
-    def _rank_of(self, result: OfficialResult) -> int:
-        return 1 + self.store.count_better(
-            result.scope, result.score, result.best_combo, result.longest_word_length
-        )
-
-    def _rows(
-        self, results: list[OfficialResult], ranks: list[int], words_visible: bool
-    ) -> list[dict[str, Any]]:
-        names = self.store.display_names([r.player for r in results]) if results else {}
-        return [
-            {
-                "rank": rank,
-                "display_name": names.get(r.player) or default_display_name(r.player),
-                "score": r.score,
-                "best_combo": r.best_combo,
-                "longest_word_length": r.longest_word_length,
-                "words": r.words if words_visible else None,
-            }
-            for r, rank in zip(results, ranks, strict=True)
-        ]
-
-    # Profiles and history ------------------------------------------------------------------
-
-    def profile(self, player: str) -> dict[str, Any]:
-        name = self.store.display_names([player]).get(player)
-        return {"display_name": name or default_display_name(player)}
-
-    def set_display_name(self, player: str, name: str) -> dict[str, Any]:
+    def _read_cursor(self, scope: Scope, cursor: str | None) -> tuple[BoardPosition | None, int, int]:
+        if not cursor:
+            return None, 0, 0
+        state = decode_cursor(cursor, self.cursor_key())
         try:
-            self.store.set_display_name(player, check_display_name(name))
-        except NameTaken as error:
-            raise Conflict("That display name is taken", "display_name_taken") from error
-        return {"display_name": name}
+            if Scope(*state["scope"]) != scope:
+                raise ValueError("another board")
+            score, combo, longest, completed_at, run_id = state["after"]
+            after = BoardPosition(int(score), int(combo), int(longest), str(completed_at), str(run_id))
+            return after, int(state["shown"]), int(state["rank"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise invalid_cursor() from error
 
-    def history(self, player: str, cursor: str | None, limit: int) -> dict[str, Any]:
-        after = None
-        if cursor:
-            state = decode_cursor(cursor, self.cursor_key())
-            if state.get("history") != player or not isinstance(state.get("after"), str):
-                raise BadRequest("The cursor is not one this API gave out", "invalid_cursor")
-            after = state["after"]
-        results = self.store.history(player, after, limit + 1)
-        more = len(results) > limit
-        results = results[:limit]
-        items = [
-            {
-                "kind": r.kind,
-                "date": r.date,
-                "challenge_id": r.challenge_id,
-                "score": r.score,
-                "best_combo": r.best_combo,
-                "longest_word_length": r.longest_word_length,
-                "completed_at": r.completed_at,
-                "rank": self._final_rank(r),
-            }
-            for r in results
-        ]
-        next_cursor = None
-        if more:
-            last = results[-1]
-            next_cursor = encode_cursor(
-                {"history": player, "after": f"{last.completed_at}#{last.scope}"}, self.cursor_key()
+    @staticmethod
+    def _rows(entries: list[BoardEntry], ranks: list[int], closed: bool) -> list[BoardRow]:
+        """Rows as the API shows them: words only once closed. Each row carries its player's
+        display name (renames reach the rows of live boards), so no page reads a profile."""
+        return [
+            BoardRow(
+                rank=rank,
+                display_name=e.display_name or default_display_name(e.player),
+                score=e.position.score,
+                best_combo=e.position.best_combo,
+                longest_word_length=e.position.longest_word_length,
+                words=e.words if closed else None,
             )
-        return {"items": items, "next_cursor": next_cursor}
+            for e, rank in zip(entries, ranks, strict=True)
+        ]
 
-    def _final_rank(self, result: OfficialResult) -> int | None:
-        """The final rank once the date or challenge is closed; None while it is live."""
-        if result.kind == "daily":
-            closes = daily_closes_at(date.fromisoformat(result.date))
-        else:
-            challenge = self.store.get_challenge(result.challenge_id or "")
-            if challenge is None:
-                return None
-            closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
-        return self._rank_of(result) if self.now() >= closes else None
+    def _rank_of(self, scope: Scope, tie: TieKey) -> int:
+        return rank_from_better(self.store.count_better(scope, tie))
+
+    def closes_at(self, result: OfficialResult, challenge: Challenge | None) -> datetime | None:
+        """When RESULT's board closes (None for a challenge that is not found)."""
+        if result.challenge_id is None:
+            return daily_closes_at(date.fromisoformat(result.date))
+        return challenge_closes_at(parse_iso(challenge.closes_at)) if challenge else None
+
+    def final_rank(self, result: OfficialResult, challenge: Challenge | None) -> int | None:
+        """RESULT's rank once its board is closed (it never changes again); None while live."""
+        scope = Scope.of(result.date, result.challenge_id)
+        closes = self.closes_at(result, challenge)
+        if closes is None or not self.closed(scope, closes):
+            return None
+        return self._rank_of(scope, TieKey(result.score, result.best_combo, result.longest_word_length))

@@ -287,3 +287,21 @@ class ErrorReply(BaseModel):
 
     error: ErrorBody
     run: RunView | None = Field(default=None, description="the current run (409 on a run only)")
+
+
+# Player stats and the caller's profile (SPEC §5 `GET /me`) --------------------------------------
+
+
+class StatsView(BaseModel):
+    played: int = Field(description="Daily dates with an official result")
+    current_streak: int = Field(
+        description="consecutive Daily dates played up to the last one; counts until the date after it ends"
+    )
+    max_streak: int
+    best_score: int | None = Field(description="null until the first official Daily result")
+    last_played: str | None = Field(description="the last Daily date played (YYYY-MM-DD)")
+
+
+class Me(BaseModel):
+    display_name: str
+    stats: StatsView

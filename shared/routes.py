@@ -57,6 +57,8 @@ HANDLERS: dict[Function, str] = {
 }
 RESET_HANDLER = "functions.daily.reset:handler"
 EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes expired runs
+# The DynamoDB Streams consumer that keeps the rank counters (official results INSERTed).
+COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 
 _PATTERNS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
 

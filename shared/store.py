@@ -67,7 +67,6 @@ class OfficialResult(BaseModel):
     """A player's official result for one board (a Daily date or a challenge)."""
 
     player: str
-    scope: str
     kind: Literal["daily", "challenge"]
     date: str
     challenge_id: str | None
@@ -78,12 +77,16 @@ class OfficialResult(BaseModel):
     completed_at: str
     words: list[str]
 
+    @property
+    def scope(self) -> Scope:
+        """The board this result is on: its challenge's, or its Daily date's."""
+        return Scope.of(self.date, self.challenge_id)
+
     @classmethod
-    def of_run(cls, run: Run, scope: str) -> "OfficialResult":
-        """The official result a completed RUN records on the board SCOPE names."""
+    def of_run(cls, run: Run) -> "OfficialResult":
+        """The official result a completed RUN records on its board."""
         return cls(
             player=run.player or "",
-            scope=scope,
             kind=run.kind,
             date=run.date,
             challenge_id=run.challenge_id,

@@ -2,7 +2,7 @@
 
 Item layout (see docs/data-model.md):
 - every item has `pk` and `sk`; `expires_at` (epoch seconds) is the TTL attribute;
-- GSI `board`:   official results of one board shard, in rank order;
+- GSI `board`:   official results of one board shard, in rank order, with only what a row shows;
 - GSI `history`: a player's official results, newest first;
 - GSI `due`:     players' runs still in play, by deadline, so the expiry job finds those due.
 """
@@ -15,10 +15,25 @@ TTL_ATTRIBUTE = "expires_at"
 
 # GSI name -> (partition key attribute, sort key attribute, projection type)
 INDEXES: dict[str, tuple[str, str, str]] = {
-    "board": ("board_pk", "board_sk", "ALL"),
-    "history": ("history_pk", "history_sk", "ALL"),
+    "board": ("board_pk", "board_sk", "INCLUDE"),
+    "history": ("history_pk", "history_sk", "INCLUDE"),
     "due": ("due_pk", "due_sk", "KEYS_ONLY"),
 }
+
+# The non-key attributes an INCLUDE index carries: a board row's words and the name its player had
+# at completion (the keys hold the rest), and a history item's result.
+PROJECTED: dict[str, tuple[str, ...]] = {
+    "board": ("words", "name"),
+    "history": ("data",),
+}
+# The table's stream feeds the rank counters (functions/leaderboard/counters.py).
+STREAM_VIEW_TYPE = "NEW_IMAGE"
+
+
+def _projection(index: str, projection: str) -> dict[str, Any]:
+    if projection == "INCLUDE":
+        return {"ProjectionType": projection, "NonKeyAttributes": list(PROJECTED[index])}
+    return {"ProjectionType": projection}
 
 
 def create_table_request(table_name: str) -> dict[str, Any]:
@@ -29,6 +44,7 @@ def create_table_request(table_name: str) -> dict[str, Any]:
     return {
         "TableName": table_name,
         "BillingMode": "PAY_PER_REQUEST",
+        "StreamSpecification": {"StreamEnabled": True, "StreamViewType": STREAM_VIEW_TYPE},
         "KeySchema": [
             {"AttributeName": PARTITION_KEY, "KeyType": "HASH"},
             {"AttributeName": SORT_KEY, "KeyType": "RANGE"},
@@ -43,7 +59,7 @@ def create_table_request(table_name: str) -> dict[str, Any]:
                     {"AttributeName": pk, "KeyType": "HASH"},
                     {"AttributeName": sk, "KeyType": "RANGE"},
                 ],
-                "Projection": {"ProjectionType": projection},
+                "Projection": _projection(name, projection),
             }
             for name, (pk, sk, projection) in INDEXES.items()
         ],

@@ -10,6 +10,7 @@ from shared.dynamo import DynamoStore
 from shared.game import Game
 from shared.leaderboard import Boards
 from shared.observability import metrics
+from shared.players import Players
 from shared.secrets import cursor_key, deployment_secret
 from shared.settings import settings
 
@@ -47,3 +48,8 @@ def game() -> Game:
 @cache
 def boards() -> Boards:
     return Boards(store(), cursor_key)
+
+
+@cache
+def players() -> Players:
+    return Players(store(), boards(), cursor_key)

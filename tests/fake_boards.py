@@ -1,57 +1,178 @@
-"""A minimal in-memory stand-in for the board side of the Store port (shared/store.py BoardStore).
+"""An in-memory BoardStore (shared/boards.py) for service and handler tests.
 
-Stand-in only: the `boards` branch owns the real tests/fake_boards.py (class FakeBoardStore with
-`_record_official`); at merge, theirs replaces this file. Official results are kept per player and
-scope; a board is every result of its scope in rank order, counted by scanning (fine in tests).
+tests/contract/test_board_store.py runs the same tests against it and against DynamoStore, so it
+cannot drift from the real thing. Ranks are counted at once here; on DynamoDB they trail a
+completion until the stream consumer has run (the contract tests drain the stream first).
 """
 
-from shared.boards import rank_key
-from shared.store import NameTaken, OfficialResult, OfficialTaken
+from datetime import date, datetime
 
-
-def _rank_key(result: OfficialResult) -> str:
-    return rank_key(
-        result.score, result.best_combo, result.longest_word_length, result.completed_at, result.run_id
-    )
+from shared.boards import BoardEntry, BoardPosition, HistoryPosition, TieKey, scope_of_result
+from shared.scope import Scope
+from shared.stats import PlayerStats, with_daily_result
+from shared.store import Challenge, NameTaken, OfficialResult, OfficialTaken
 
 
 class FakeBoardStore:
     def __init__(self) -> None:
-        self.officials: dict[tuple[str, str], OfficialResult] = {}
-        self.names: dict[str, str] = {}  # player -> display name
+        self.results: dict[tuple[str, Scope], OfficialResult] = {}
+        self.row_names: dict[tuple[str, Scope], str | None] = {}  # the name each board row shows
+        self.names: dict[str, str] = {}
+        self.stats: dict[str, PlayerStats] = {}
+        self.challenges: dict[str, Challenge] = {}
+        self.watermark: datetime | None = None
+        self.reads: dict[str, int] = {}  # calls per method, for tests of caching
+
+    def _read(self, method: str) -> None:
+        self.reads[method] = self.reads.get(method, 0) + 1
+
+    # Writes ----------------------------------------------------------------------------------
 
     def _record_official(self, result: OfficialResult) -> None:
-        """Record RESULT; OfficialTaken when the player has one for its scope already."""
-        if (result.player, result.scope) in self.officials:
+        """What a completion writes for an official result (core's fake run store calls this)."""
+        scope = scope_of_result(result)
+        if (result.player, scope) in self.results:
             raise OfficialTaken(result.run_id)
-        self.officials[(result.player, result.scope)] = result
-
-    def board_page(self, scope: str, after: str | None, limit: int) -> list[OfficialResult]:
-        rows = sorted((r for r in self.officials.values() if r.scope == scope), key=_rank_key)
-        return [r for r in rows if after is None or _rank_key(r) > after][:limit]
-
-    def count_better(self, scope: str, score: int, best_combo: int, longest: int) -> int:
-        return sum(
-            1
-            for r in self.officials.values()
-            if r.scope == scope
-            and (r.score, r.best_combo, r.longest_word_length) > (score, best_combo, longest)
-        )
-
-    def official_result(self, player: str, scope: str) -> OfficialResult | None:
-        return self.officials.get((player, scope))
-
-    def history(self, player: str, after: str | None, limit: int) -> list[OfficialResult]:
-        def key(result: OfficialResult) -> str:
-            return f"{result.completed_at}#{result.scope}"
-
-        mine = sorted((r for r in self.officials.values() if r.player == player), key=key, reverse=True)
-        return [r for r in mine if after is None or key(r) < after][:limit]
-
-    def display_names(self, players: list[str]) -> dict[str, str]:
-        return {p: self.names[p] for p in players if p in self.names}
+        self.results[result.player, scope] = result
+        self.row_names[result.player, scope] = self.names.get(result.player)
+        if scope.kind == "daily":
+            self.stats[result.player] = with_daily_result(
+                self.stats.get(result.player), date.fromisoformat(result.date), result.score
+            )
 
     def set_display_name(self, player: str, name: str) -> None:
-        if any(n.lower() == name.lower() and p != player for p, n in self.names.items()):
+        if any(p != player and n.lower() == name.lower() for p, n in self.names.items()):
             raise NameTaken(name)
         self.names[player] = name
+
+    def put_challenge(self, challenge: Challenge) -> None:
+        self.challenges[challenge.challenge_id] = challenge
+
+    def mark_completed_through(self, instant: datetime) -> None:
+        self.watermark = max(self.watermark or instant, instant)
+
+    # Reads -----------------------------------------------------------------------------------
+
+    def board_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
+        self._read("board_page")
+        entries = sorted(
+            (self._entry(player, s) for (player, s) in self.results if s == scope),
+            key=lambda e: e.position.order(),
+        )
+        if after is not None:
+            entries = [e for e in entries if e.position.order() > after.order()]
+        return entries[:limit]
+
+    def count_better(self, scope: Scope, tie: TieKey) -> int:
+        self._read("count_better")
+        return sum(
+            1
+            for (_, s), r in self.results.items()
+            if s == scope and (r.score, r.best_combo, r.longest_word_length) > tie
+        )
+
+    def _entry(self, player: str, scope: Scope) -> BoardEntry:
+        result = self.results[player, scope]
+        return BoardEntry(player, BoardPosition.of(result), result.words, self.row_names[player, scope])
+
+    def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
+        return self.results.get((player, scope))
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        return self._entry(player, scope) if (player, scope) in self.results else None
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        return [r for (p, _), r in self.results.items() if p == player and r.date >= day.isoformat()]
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        for scope in scopes:
+            if (player, scope) in self.row_names:
+                self.row_names[player, scope] = name
+
+    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
+        mine = sorted(
+            ((r.completed_at, scope_of_result(r), r) for (p, _), r in self.results.items() if p == player),
+            key=lambda row: (row[0], _scope_order(row[1])),
+            reverse=True,
+        )
+        if after is not None:
+            mine = [
+                row
+                for row in mine
+                if (row[0], _scope_order(row[1])) < (after.completed_at, _scope_order(after.scope))
+            ]
+        return [r for _, _, r in mine[:limit]]
+
+    def display_names(self, players: list[str]) -> dict[str, str]:
+        self._read("display_names")
+        return {p: self.names[p] for p in players if p in self.names}
+
+    def player_stats(self, player: str) -> PlayerStats | None:
+        return self.stats.get(player)
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None:
+        return self.challenges.get(challenge_id)
+
+    def completed_through(self) -> datetime | None:
+        self._read("completed_through")
+        return self.watermark
+
+
+def _scope_order(scope: Scope) -> str:
+    """Scopes ordered as the DynamoDB adapter's history key orders them (`DAILY#...` and
+    `CHALLENGE#...`), so both stores break ties of completion time alike."""
+    return f"{scope.kind.upper()}#{scope.id}"
+
+
+# Helpers for service and handler tests ----------------------------------------------------------
+
+CURSOR_KEY = b"test cursor key"
+
+
+def player(name: str) -> str:
+    """The player id tests.conftest.Api's `user=name` authenticates as."""
+    return f"sub-{name}"
+
+
+def official(
+    name: str,
+    score: int,
+    best_combo: int = 0,
+    longest: int = 0,
+    *,
+    completed_at: str,
+    day: str,
+    words: tuple[str, ...] = ("timer",),
+    challenge_id: str | None = None,
+    run_id: str | None = None,
+) -> OfficialResult:
+    """An official result of player NAME, as the game builds it when a run completes."""
+    scope = Scope.of(day, challenge_id)
+    return OfficialResult(
+        player=player(name),
+        kind=scope.kind,
+        date=day,
+        challenge_id=challenge_id,
+        run_id=run_id or f"run-{name}-{scope.id}",
+        score=score,
+        best_combo=best_combo,
+        longest_word_length=longest,
+        completed_at=completed_at,
+        words=list(words),
+    )
+
+
+def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
+    """Make functions/leaderboard/handler.py serve from STORE (services built as wiring does, with
+    their caches aging by the game clock, so tests that move the clock expire them)."""
+    from functions.leaderboard import handler as module
+    from shared import clock
+    from shared.leaderboard import Boards
+    from shared.players import Players
+
+    boards = Boards(
+        store, lambda: CURSOR_KEY, now=now or clock.now, monotonic=lambda: clock.now().timestamp()
+    )
+    players = Players(store, boards, lambda: CURSOR_KEY, now=now or clock.now)
+    monkeypatch.setattr(module, "boards", lambda: boards)
+    monkeypatch.setattr(module, "players", lambda: players)

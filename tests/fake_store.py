@@ -10,7 +10,6 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
-from shared.boards import scope_of
 from shared.clock import iso, parse_iso
 from shared.puzzles import Round
 from shared.runs import Run
@@ -108,7 +107,7 @@ class FakeRunStore:
         with self._lock:
             self._check(run, version)
             if run.player is not None and run.official:
-                self._record_official(OfficialResult.of_run(run, scope_of(run.date, run.challenge_id)))
+                self._record_official(OfficialResult.of_run(run))
             self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
 
     def due_runs(self, now: datetime) -> Iterator[str]:

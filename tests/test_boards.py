@@ -1,5 +1,7 @@
-"""Daily and challenge boards through real API Gateway v2 events (SPEC §4, §5): order and shared
-ranks, paging across shard partitions, a player's own rank, hidden words, caching and bad input."""
+"""Daily and challenge boards (SPEC §4, §5) through real API Gateway v2 events, on the in-memory
+board store: order and shared ranks, paging, a player's own rank, hidden words, when a board
+closes and stays closed, caching and bad input. The DynamoDB side of the same port is tested by
+tests/contract/test_board_store.py."""
 
 import base64
 import json
@@ -9,33 +11,38 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler
-from shared import clock, wiring
-from shared.boards import BOARD_SHARDS, encode_cursor, shard_of
+from shared import clock
+from shared.boards import SETTLE_SECONDS
 from shared.clock import iso, parse_iso
 from shared.constants import TIME_LIMIT_SECONDS
+from shared.cursors import encode_cursor
 from shared.daily_date import reset_instant
+from shared.errors import BadRequest
+from shared.leaderboard import WATERMARK_CACHE_SECONDS, Boards
 from shared.profiles import default_display_name
 from shared.puzzles import Round
-from shared.runs import Attempt, RoundRecord, new_run
-from shared.store import OfficialResult
+from shared.store import Challenge
 from tests.conftest import Api
+from tests.fake_boards import CURSOR_KEY, FakeBoardStore, official, player, serve_with
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 call = Api(handler)
-call_daily = Api(daily_handler)
 
 DAY = date(2026, 1, 15)  # a winter date: its reset is 06:00 UTC
 NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # 12:00 Central on DAY, while DAY is live
 CLOSES = reset_instant(DAY + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
-PUZZLE = [Round("TMR", "")] * 10  # results are written complete; this puzzle is never played
+SETTLED = CLOSES + timedelta(seconds=SETTLE_SECONDS)  # the expiry watermark that closes DAY
 
 
-def player(name: str) -> str:
-    """The player id the Api helper's `user=name` authenticates as."""
-    return f"sub-{name}"
+@pytest.fixture
+def store(monkeypatch) -> FakeBoardStore:
+    """The in-memory store the handler serves from, with the game clock at noon on DAY."""
+    clock.travel_to(NOON)
+    fake = FakeBoardStore()
+    serve_with(monkeypatch, fake)
+    return fake
 
 
 def completion(seconds: int, day: date = DAY) -> str:
@@ -43,44 +50,29 @@ def completion(seconds: int, day: date = DAY) -> str:
     return iso(reset_instant(day) + timedelta(seconds=seconds))
 
 
-def record_official(
+def record(
+    store: FakeBoardStore,
     name: str,
     score: int,
-    best_combo: int = 0,
+    combo: int = 0,
     longest: int = 0,
     *,
-    completed_at: str,
+    at: int,
     day: date = DAY,
-    words: tuple[str, ...] = ("timer",),
-    challenge_id: str | None = None,
-) -> OfficialResult:
-    """Write a completed run and its official result the way the game does (one transaction)."""
-    store = wiring.store()
-    kind = "challenge" if challenge_id else "daily"
-    started = parse_iso(completed_at) - timedelta(seconds=60)
-    run = new_run(
-        secrets.token_urlsafe(12),
-        kind,
-        day.isoformat(),
-        PUZZLE,
-        started,
-        player(name),
-        True,
-        challenge_id,
+    **kw,
+):
+    result = official(
+        name, score, combo, longest, completed_at=completion(at, day), day=day.isoformat(), **kw
     )
-    version = store.create_run(run)
-    run.history = [
-        RoundRecord(
-            round=n, prompt="TMR", forbidden="", attempts=[Attempt(word=w, accepted=True, reason=None)]
-        )
-        for n, w in enumerate(words, start=1)
-    ]
-    run.score, run.best_combo, run.longest_word_length = score, best_combo, longest
-    run.completed_at, run.ended_by = completed_at, "finished"
-    store.complete_run(run, version)
-    result = store.official_result(player(name), f"{kind.upper()}#{challenge_id or day.isoformat()}")
-    assert result is not None and result.words == list(words)
+    store._record_official(result)
     return result
+
+
+def close_day(store: FakeBoardStore, day: date = DAY) -> None:
+    """Move the clock past DAY's close and the expiry watermark past its settle margin."""
+    closes = reset_instant(day + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
+    clock.travel_to(closes + timedelta(seconds=SETTLE_SECONDS + 30))
+    store.mark_completed_through(closes + timedelta(seconds=SETTLE_SECONDS))
 
 
 def board(day: date = DAY, **query) -> tuple[int, dict, dict]:
@@ -114,23 +106,16 @@ def assert_error(status: int, body: dict, expected_status: int, code: str | None
         assert body["error"]["code"] == code
 
 
-@pytest.fixture
-def live(table):
-    """The table, with the game clock at noon Central on DAY (DAY's board is live)."""
-    clock.travel_to(NOON)
-    return table
-
-
 # Order and shared ranks ---------------------------------------------------------------------
 
 
-def test_board_orders_by_score_then_best_combo_then_longest_word(live):
+def test_board_orders_by_score_then_best_combo_then_longest_word(store):
     # Each key alone would order these differently; only (score, combo, longest) descending fits.
-    record_official("a", 300, 1, 4, completed_at=completion(1))
-    record_official("b", 500, 0, 3, completed_at=completion(2))
-    record_official("c", 300, 4, 2, completed_at=completion(3))
-    record_official("d", 300, 4, 9, completed_at=completion(4))
-    record_official("e", 100, 9, 12, completed_at=completion(5))
+    record(store, "a", 300, 1, 4, at=1)
+    record(store, "b", 500, 0, 3, at=2)
+    record(store, "c", 300, 4, 2, at=3)
+    record(store, "d", 300, 4, 9, at=4)
+    record(store, "e", 100, 9, 12, at=5)
 
     status, body, _ = board()
 
@@ -159,12 +144,12 @@ def test_board_orders_by_score_then_best_combo_then_longest_word(live):
     }
 
 
-def test_equal_rows_share_a_rank_1_2_2_4(live):
+def test_equal_rows_share_a_rank_1_2_2_4(store):
     # Written in the opposite order of completion: the board sorts by completion, not by write.
-    record_official("late", 200, 2, 5, completed_at=completion(90))
-    record_official("early", 200, 2, 5, completed_at=completion(30))
-    record_official("top", 250, 0, 0, completed_at=completion(100))
-    record_official("last", 150, 9, 9, completed_at=completion(10))
+    record(store, "late", 200, 2, 5, at=90)
+    record(store, "early", 200, 2, 5, at=30)
+    record(store, "top", 250, 0, 0, at=100)
+    record(store, "last", 150, 9, 9, at=10)
 
     _, body, _ = board()
 
@@ -176,39 +161,25 @@ def test_equal_rows_share_a_rank_1_2_2_4(live):
     ]
 
 
-def test_a_tie_of_three_across_shards_is_listed_by_completion_then_the_next_rank_skips(live):
-    names = ["t0", "t1", "t2", "t3", "t4", "t5"]
-    tied = [n for n in names if shard_of(player(n)) != shard_of(player("t0"))][:2] + ["t0"]
-    assert len({shard_of(player(n)) for n in tied}) > 1
-    for seconds, name in zip((50, 20, 35), tied, strict=True):
-        record_official(name, 400, 3, 7, completed_at=completion(seconds))
-    record_official("below", 400, 3, 6, completed_at=completion(1))
-
-    _, body, _ = board()
-
-    by_completion = [tied[1], tied[2], tied[0]]
-    assert ranks_and_names(body["rows"]) == [(1, name_of(n)) for n in by_completion] + [(4, name_of("below"))]
-
-
-def test_equal_scores_differing_only_in_best_combo_rank_differently(live):
-    record_official("low_combo", 300, 2, 6, completed_at=completion(1))
-    record_official("high_combo", 300, 3, 6, completed_at=completion(2))
+def test_equal_scores_differing_only_in_best_combo_rank_differently(store):
+    record(store, "low_combo", 300, 2, 6, at=1)
+    record(store, "high_combo", 300, 3, 6, at=2)
 
     _, body, _ = board()
 
     assert ranks_and_names(body["rows"]) == [(1, name_of("high_combo")), (2, name_of("low_combo"))]
 
 
-def test_equal_scores_differing_only_in_longest_word_rank_differently(live):
-    record_official("short", 300, 3, 6, completed_at=completion(1))
-    record_official("long", 300, 3, 7, completed_at=completion(2))
+def test_equal_scores_differing_only_in_longest_word_rank_differently(store):
+    record(store, "short", 300, 3, 6, at=1)
+    record(store, "long", 300, 3, 7, at=2)
 
     _, body, _ = board()
 
     assert ranks_and_names(body["rows"]) == [(1, name_of("long")), (2, name_of("short"))]
 
 
-def test_an_empty_board_has_no_rows_and_no_cursor(live):
+def test_an_empty_board_has_no_rows_and_no_cursor(store):
     status, body, _ = board()
     assert (status, body) == (
         200,
@@ -216,9 +187,9 @@ def test_an_empty_board_has_no_rows_and_no_cursor(live):
     )
 
 
-def test_daily_board_without_a_date_is_today_in_central_time(live):
+def test_daily_board_without_a_date_is_today_in_central_time(store):
     clock.travel_to(reset_instant(DAY + timedelta(days=1)) - timedelta(minutes=1))  # 23:59 Central
-    record_official("ann", 120, completed_at=completion(60))
+    record(store, "ann", 120, at=60)
 
     status, body, _ = call("GET", "/leaderboard/daily")
 
@@ -227,11 +198,9 @@ def test_daily_board_without_a_date_is_today_in_central_time(live):
     assert ranks_and_names(body["rows"]) == [(1, name_of("ann"))]
 
 
-def test_board_shows_one_row_per_official_result_of_that_date_only(live):
-    record_official("ann", 120, completed_at=completion(60))
-    record_official(
-        "bob", 130, completed_at=completion(60, DAY - timedelta(days=1)), day=DAY - timedelta(days=1)
-    )
+def test_board_shows_one_row_per_official_result_of_that_date_only(store):
+    record(store, "ann", 120, at=60)
+    record(store, "bob", 130, at=60, day=DAY - timedelta(days=1))
 
     _, today_board, _ = board()
     _, yesterday_board, _ = board(DAY - timedelta(days=1))
@@ -240,40 +209,30 @@ def test_board_shows_one_row_per_official_result_of_that_date_only(live):
     assert ranks_and_names(yesterday_board["rows"]) == [(1, name_of("bob"))]
 
 
-# Paging across shard partitions -------------------------------------------------------------
+# Paging ----------------------------------------------------------------------------------------
 
 
-def many_results(count: int, seed: int = 7) -> list[tuple[str, int, int, int, str]]:
+def many_results(store: FakeBoardStore, count: int, seed: int = 7) -> list[tuple[str, int, int, int, str]]:
     """COUNT results with few distinct (score, combo, longest) values, so ties abound; each with
     a distinct completion time, written in a shuffled order."""
     rng = random.Random(seed)
     results = [
-        (
-            f"p{i:02d}",
-            rng.choice((100, 200, 300)),
-            rng.choice((1, 2)),
-            rng.choice((5, 6)),
-            completion(1000 - i),
-        )
+        (f"p{i:02d}", rng.choice((100, 200, 300)), rng.choice((1, 2)), rng.choice((5, 6)), 1000 - i)
         for i in range(count)
     ]
-    for name, score, combo, longest, completed_at in results:
-        record_official(name, score, combo, longest, completed_at=completed_at)
+    for name, score, combo, longest, at in rng.sample(results, len(results)):
+        record(store, name, score, combo, longest, at=at)
     return results
 
 
-def expected_board(results: list[tuple[str, int, int, int, str]]) -> list[tuple[int, str]]:
+def expected_board(results: list[tuple[str, int, int, int, int]]) -> list[tuple[int, str]]:
     """Board order and ranks computed independently: rank = 1 + rows strictly better."""
     ordered = sorted(results, key=lambda r: (-r[1], -r[2], -r[3], r[4]))
-    return [
-        (1 + sum(1 for o in results if (o[1], o[2], o[3]) > (r[1], r[2], r[3])), name_of(r[0]))
-        for r in ordered
-    ]
+    return [(1 + sum(1 for o in results if o[1:4] > r[1:4]), name_of(r[0])) for r in ordered]
 
 
-def test_paging_gives_every_row_once_in_order_with_its_rank(live):
-    results = many_results(40)
-    assert {shard_of(player(r[0])) for r in results} == set(range(BOARD_SHARDS))
+def test_paging_gives_every_row_once_in_order_with_its_rank(store):
+    results = many_results(store, 40)
     expected = expected_board(results)
     assert len({name for _, name in expected}) == 40  # default names tell the rows apart
 
@@ -285,13 +244,11 @@ def test_paging_gives_every_row_once_in_order_with_its_rank(live):
         ], f"limit={limit}"
 
 
-def test_a_tie_group_split_across_two_pages_keeps_its_shared_rank(live):
-    record_official("first", 500, completed_at=completion(1))
-    tied = [f"tie{i}" for i in range(4)]
-    for seconds, name in enumerate(tied, start=10):
-        record_official(name, 400, 2, 5, completed_at=completion(seconds))
-    record_official("after", 300, completed_at=completion(2))
-    assert len({shard_of(player(n)) for n in tied}) > 1
+def test_a_tie_group_split_across_two_pages_keeps_its_shared_rank(store):
+    record(store, "first", 500, at=1)
+    for seconds, name in enumerate([f"tie{i}" for i in range(4)], start=10):
+        record(store, name, 400, 2, 5, at=seconds)
+    record(store, "after", 300, at=2)
 
     pages = whole_board(limit=3)
 
@@ -301,9 +258,9 @@ def test_a_tie_group_split_across_two_pages_keeps_its_shared_rank(live):
     ]
 
 
-def test_a_page_ending_exactly_at_the_last_row_has_no_next_cursor(live):
+def test_a_page_ending_exactly_at_the_last_row_has_no_next_cursor(store):
     for i in range(4):
-        record_official(f"p{i}", 100 * i, completed_at=completion(i))
+        record(store, f"p{i}", 100 * i, at=i)
 
     _, first, _ = board(limit=2)
     _, second, _ = board(limit=2, cursor=first["next_cursor"])
@@ -312,8 +269,8 @@ def test_a_page_ending_exactly_at_the_last_row_has_no_next_cursor(live):
     assert [r["rank"] for r in first["rows"] + second["rows"]] == [1, 2, 3, 4]
 
 
-def test_default_page_is_50_rows(live):
-    many_results(60)
+def test_default_page_is_50_rows(store):
+    many_results(store, 60)
 
     _, body, _ = call("GET", "/leaderboard/daily")
 
@@ -323,8 +280,8 @@ def test_default_page_is_50_rows(live):
 # A player's own rank ------------------------------------------------------------------------
 
 
-def test_my_rank_is_the_rank_the_board_shows(live):
-    results = many_results(30)
+def test_my_rank_is_the_rank_the_board_shows(store):
+    results = many_results(store, 30)
     on_board = {name: rank for page in whole_board(100) for rank, name in ranks_and_names(page)}
 
     for name, score, combo, longest, _ in results:
@@ -335,19 +292,17 @@ def test_my_rank_is_the_rank_the_board_shows(live):
         assert body["display_name"] == name_of(name) and body["date"] == DAY.isoformat()
 
 
-def test_my_rank_without_a_date_is_today(live):
-    record_official("ann", 100, completed_at=completion(5))
-    record_official("bob", 200, completed_at=completion(6))
+def test_my_rank_without_a_date_is_today(store):
+    record(store, "ann", 100, at=5)
+    record(store, "bob", 200, at=6)
 
     status, body, _ = call("GET", "/leaderboard/daily/me", user="ann")
 
     assert status == 200 and body["rank"] == 2 and body["status"] == "live" and body["words"] is None
 
 
-def test_my_rank_is_404_not_ranked_without_an_official_result_that_date(live):
-    record_official(
-        "ann", 100, completed_at=completion(5, DAY - timedelta(days=1)), day=DAY - timedelta(days=1)
-    )
+def test_my_rank_is_404_not_ranked_without_an_official_result_that_date(store):
+    record(store, "ann", 100, at=5, day=DAY - timedelta(days=1))
 
     status, body, _ = call("GET", "/leaderboard/daily/me", user="ann", query={"date": DAY.isoformat()})
     assert_error(status, body, 404, "not_ranked")
@@ -355,16 +310,16 @@ def test_my_rank_is_404_not_ranked_without_an_official_result_that_date(live):
     assert_error(status, body, 404, "not_ranked")
 
 
-def test_my_rank_needs_a_token(live):
+def test_my_rank_needs_a_token(store):
     status, body, _ = call("GET", "/leaderboard/daily/me")
     assert_error(status, body, 401, "unauthorized")
 
 
-# Words: hidden while live, shown from the reset plus the time limit ----------------------------
+# Words: hidden while live, shown once the board is closed --------------------------------------
 
 
-def test_words_are_hidden_while_the_date_is_live(live):
-    record_official("ann", 100, completed_at=completion(5), words=("zygote", "quixotic"))
+def test_words_are_hidden_while_the_date_is_live(store):
+    record(store, "ann", 100, at=5, words=("zygote", "quixotic"))
 
     for path, user in (
         ("/leaderboard/daily", None),
@@ -379,8 +334,9 @@ def test_words_are_hidden_while_the_date_is_live(live):
 
 
 @pytest.mark.parametrize("after_reset", [timedelta(0), timedelta(seconds=90), timedelta(seconds=179.5)])
-def test_words_stay_hidden_from_the_reset_until_the_time_limit_has_passed(live, after_reset):
-    record_official("ann", 100, completed_at=completion(5), words=("zygote",))
+def test_words_stay_hidden_from_the_reset_until_the_time_limit_has_passed(store, after_reset):
+    record(store, "ann", 100, at=5, words=("zygote",))
+    store.mark_completed_through(SETTLED + timedelta(days=1))  # even with every run completed
     clock.travel_to(reset_instant(DAY + timedelta(days=1)) + after_reset)
 
     _, body, raw = board()
@@ -394,15 +350,16 @@ def test_words_stay_hidden_from_the_reset_until_the_time_limit_has_passed(live, 
     "day, reset_utc_hour",
     [(DAY, 6), (date(2026, 7, 4), 5)],  # the reset is 00:00 Central: 06:00 UTC in winter, 05:00 in summer
 )
-def test_words_are_shown_from_the_reset_plus_the_time_limit(table, day, reset_utc_hour):
+def test_words_are_shown_once_closed_from_the_reset_plus_the_time_limit(store, day, reset_utc_hour):
     clock.travel_to(reset_instant(day) + timedelta(hours=12))
-    record_official("ann", 100, completed_at=completion(5, day), day=day, words=("zygote", "quixotic"))
+    record(store, "ann", 100, at=5, day=day, words=("zygote", "quixotic"))
     next_reset = datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-    opens = next_reset + timedelta(hours=reset_utc_hour, seconds=TIME_LIMIT_SECONDS)
+    closes = next_reset + timedelta(hours=reset_utc_hour, seconds=TIME_LIMIT_SECONDS)
+    store.mark_completed_through(closes + timedelta(days=1))
 
-    clock.travel_to(opens - timedelta(milliseconds=500))
+    clock.travel_to(closes - timedelta(milliseconds=500))
     _, before, _ = board(day)
-    clock.travel_to(opens)
+    clock.travel_to(closes)
     _, after, _ = board(day)
     _, mine, _ = call("GET", "/leaderboard/daily/me", user="ann", query={"date": day.isoformat()})
 
@@ -411,67 +368,181 @@ def test_words_are_shown_from_the_reset_plus_the_time_limit(table, day, reset_ut
     assert (mine["status"], mine["words"]) == ("closed", ["zygote", "quixotic"])
 
 
-def max_age(raw: dict) -> int:
-    directives = dict(part.strip().partition("=")[::2] for part in raw["headers"]["Cache-Control"].split(","))
-    return int(directives["max-age"])
+# A closed board is final (SPEC §4) -------------------------------------------------------------
 
 
-def test_cache_control_is_short_while_live_and_long_once_closed(live):
-    record_official("ann", 100, completed_at=completion(5))
+def test_a_board_is_closed_only_once_every_run_of_the_date_has_completed(store):
+    record(store, "ann", 100, at=5, words=("zygote",))
+    clock.travel_to(CLOSES + timedelta(minutes=5))
 
-    live_ages = [max_age(call("GET", "/leaderboard/daily")[2]), max_age(board()[2])]
-    clock.travel_to(CLOSES - timedelta(seconds=1))
-    live_ages.append(max_age(board()[2]))
+    assert board()[1]["status"] == "live"  # no expiry pass yet
+    for watermark, status in (
+        (CLOSES, "live"),  # every run is done, but the counters may still trail
+        (SETTLED - timedelta(milliseconds=1), "live"),
+        (SETTLED, "closed"),
+    ):
+        store.mark_completed_through(watermark)
+        clock.advance(WATERMARK_CACHE_SECONDS)  # a container reads the watermark this often
+        assert board()[1]["status"] == status
+    _, body, raw = board()
+    assert body["status"] == "closed" and body["rows"][0]["words"] == ["zygote"]
+    assert raw["headers"]["Cache-Control"] == "public, max-age=31536000, immutable"
+
+
+def test_an_abandoned_run_completed_by_the_expiry_job_is_on_the_closed_board(store):
+    record(store, "ann", 300, at=60)
+    clock.travel_to(CLOSES + timedelta(seconds=30))
+    assert board()[1]["status"] == "live"
+    # The expiry job completes the run started at 23:59:50 at its deadline, then moves its mark.
+    record(store, "late", 270, at=86_390 + TIME_LIMIT_SECONDS)
+    store.mark_completed_through(SETTLED)
+    clock.travel_to(SETTLED + timedelta(seconds=1))
+
+    _, body, _ = board()
+    _, mine, _ = call("GET", "/leaderboard/daily/me", user="late", query={"date": DAY.isoformat()})
+
+    assert body["status"] == "closed"
+    assert ranks_and_names(body["rows"]) == [(1, name_of("ann")), (2, name_of("late"))]
+    assert (mine["status"], mine["rank"]) == ("closed", 2)
+
+
+def test_a_closed_board_reads_byte_identical_an_hour_later_even_after_a_rename(store):
+    record(store, "ann", 300, at=5)
+    record(store, "bob", 200, at=6)
+    close_day(store)
+    _, _, first = board()
+
+    assert call("PUT", "/me", {"display_name": "Renamed"}, user="ann")[0] == 200
+    clock.advance(3600)
+    _, body, second = board()
+
+    assert second["body"] == first["body"]
+    assert body["rows"][0]["display_name"] == name_of("ann")  # the name ann had at the close time
+
+
+def test_a_board_shows_the_name_its_players_had_at_its_close_time(store):
+    record(store, "ann", 300, at=5)
+    assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200  # reaches the live board
     clock.travel_to(CLOSES)
-    closed_age = max_age(board()[2])
+    assert call("PUT", "/me", {"display_name": "Too Late"}, user="ann")[0] == 200  # past its close time
 
-    assert all(0 < age <= 60 for age in live_ages)
-    assert closed_age >= 3600
+    assert board()[1]["rows"][0]["display_name"] == "Annie"
+    close_day(store)
+    assert board()[1]["rows"][0]["display_name"] == "Annie"
+    assert call("GET", "/me", user="ann")[1]["display_name"] == "Too Late"
 
 
-def test_today_board_stays_short_cached_and_wordless_while_yesterday_closes(live):
-    clock.travel_to(CLOSES + timedelta(hours=1))
-    record_official(
-        "ann", 100, completed_at=completion(5, DAY + timedelta(days=1)), day=DAY + timedelta(days=1)
-    )
+def test_once_closed_the_watermark_is_not_read_again(store):
+    record(store, "ann", 300, at=5)
+    close_day(store)
+    for _ in range(5):
+        assert board()[1]["status"] == "closed"
+
+    assert store.reads["completed_through"] == 1
+
+
+def test_cache_control_is_short_while_live(store):
+    record(store, "ann", 100, at=5)
+    clock.travel_to(CLOSES - timedelta(seconds=1))
+
+    for path in ("/leaderboard/daily", f"/leaderboard/daily/{DAY}"):
+        assert call("GET", path)[2]["headers"]["Cache-Control"] == "public, max-age=5"
+
+
+def test_today_board_stays_short_cached_and_wordless_while_yesterday_closes(store):
+    close_day(store)
+    clock.advance(3600)
+    record(store, "ann", 100, at=5, day=DAY + timedelta(days=1))
 
     _, body, raw = call("GET", "/leaderboard/daily")
 
     assert body["date"] == (DAY + timedelta(days=1)).isoformat() and body["status"] == "live"
-    assert body["rows"][0]["words"] is None and max_age(raw) <= 60
+    assert body["rows"][0]["words"] is None and raw["headers"]["Cache-Control"] == "public, max-age=5"
+
+
+# Display names on live boards ----------------------------------------------------------------
+
+
+def test_a_live_board_shows_the_current_name_without_reading_profiles(store):
+    record(store, "ann", 300, at=5)
+    record(store, "ann", 100, at=5, day=DAY - timedelta(days=1))
+    assert board()[1]["rows"][0]["display_name"] == name_of("ann")
+
+    assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
+
+    assert board()[1]["rows"][0]["display_name"] == "Annie"
+    assert board(DAY - timedelta(days=1))[1]["rows"][0]["display_name"] == name_of("ann")  # past its close
+    assert call("GET", "/leaderboard/daily/me", user="ann")[1]["display_name"] == "Annie"
+    assert "display_names" not in store.reads
+
+
+def test_a_rename_reaches_a_live_challenge_board_but_not_a_closed_one(store):
+    old = challenge_of(store, NOON - timedelta(days=9))  # closed two days ago
+    new = challenge_of(store, NOON - timedelta(days=1))
+    for challenge in (old, new):
+        record(store, "ann", 300, at=5, challenge_id=challenge.challenge_id, day=DAY - timedelta(days=1))
+    store.mark_completed_through(NOON)
+    boards = Boards(store, lambda: CURSOR_KEY)
+    before = boards.challenge_view(old, None, 50)
+
+    assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
+
+    assert boards.challenge_view(old, None, 50) == before and before["status"] == "closed"
+    assert boards.challenge_view(new, None, 50)["rows"][0]["display_name"] == "Annie"
 
 
 # Challenge boards -----------------------------------------------------------------------------
 
 
-def test_challenge_board_ranks_like_the_daily_and_hides_words_until_closed_plus_time_limit(live):
-    challenge = wiring.game().create_challenge(player("maker"), 5, 0)
-    record_official("a", 200, 1, 5, completed_at=completion(10), challenge_id=challenge.challenge_id)
-    record_official("b", 200, 1, 5, completed_at=completion(5), challenge_id=challenge.challenge_id)
-    record_official("c", 200, 2, 5, completed_at=completion(20), challenge_id=challenge.challenge_id)
-    record_official("d", 100, 9, 9, completed_at=completion(1), challenge_id=challenge.challenge_id)
-    path = f"/challenges/{challenge.challenge_id}"
+def challenge_of(store: FakeBoardStore, created: datetime) -> Challenge:
+    challenge = Challenge(
+        challenge_id=secrets.token_urlsafe(12),
+        creator=player("maker"),
+        puzzle=[Round("TMR", "")] * 5,
+        created_at=iso(created),
+        closes_at=iso(created + timedelta(days=7)),
+    )
+    store.put_challenge(challenge)
+    return challenge
 
-    status, body, raw = call_daily("GET", path)
-    assert status == 200 and body["status"] == "live"
-    assert ranks_and_names(body["rows"]) == [
+
+def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store):
+    challenge = challenge_of(store, NOON)
+    boards = Boards(store, lambda: CURSOR_KEY)
+    for name, score, combo, at in (("a", 200, 1, 10), ("b", 200, 1, 5), ("c", 200, 2, 20), ("d", 100, 9, 1)):
+        record(store, name, score, combo, 5, at=at, challenge_id=challenge.challenge_id)
+
+    view = boards.challenge_view(challenge, None, 50)
+    assert view["status"] == "live" and view["open"] is True
+    assert ranks_and_names(view["rows"]) == [
         (1, name_of("c")),
         (2, name_of("b")),
         (2, name_of("a")),
         (4, name_of("d")),
     ]
-    assert all(row["words"] is None for row in body["rows"]) and "timer" not in raw["body"]
+    assert all(row["words"] is None for row in view["rows"])
 
-    shown_from = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
-    clock.travel_to(shown_from - timedelta(milliseconds=500))
-    assert all(row["words"] is None for row in call_daily("GET", path)[1]["rows"])
-    clock.travel_to(shown_from)
-    _, closed, _ = call_daily("GET", path)
+    closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
+    store.mark_completed_through(closes + timedelta(seconds=SETTLE_SECONDS))
+    clock.travel_to(closes - timedelta(milliseconds=500))
+    assert all(row["words"] is None for row in boards.challenge_view(challenge, None, 50)["rows"])
+    clock.travel_to(closes)
+    closed = boards.challenge_view(challenge, None, 50)
     assert closed["status"] == "closed" and all(row["words"] == ["timer"] for row in closed["rows"])
 
-    _, first, _ = call_daily("GET", path, query={"limit": "3"})
-    _, second, _ = call_daily("GET", path, query={"limit": "3", "cursor": first["next_cursor"]})
+    first = boards.challenge_view(challenge, None, 3)
+    second = boards.challenge_view(challenge, first["next_cursor"], 3)
     assert [r["rank"] for r in first["rows"] + second["rows"]] == [1, 2, 2, 4]
+
+
+def test_a_challenge_board_stays_live_until_its_runs_have_completed(store):
+    challenge = challenge_of(store, NOON)
+    boards = Boards(store, lambda: CURSOR_KEY)
+    closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
+    clock.travel_to(closes + timedelta(hours=1))
+    store.mark_completed_through(closes)
+
+    assert boards.challenge_view(challenge, None, 50)["status"] == "live"
 
 
 # Bad input: 400 with the envelope, never 500 ---------------------------------------------------
@@ -491,7 +562,7 @@ def test_challenge_board_ranks_like_the_daily_and_hides_words_until_closed_plus_
         "0000-01-01",
     ],
 )
-def test_a_date_that_is_not_yyyy_mm_dd_is_400(live, day):
+def test_a_date_that_is_not_yyyy_mm_dd_is_400(store, day):
     status, body, _ = call("GET", f"/leaderboard/daily/{day}")
     assert_error(status, body, 400)
     status, body, _ = call("GET", "/leaderboard/daily/me", user="ann", query={"date": day})
@@ -499,14 +570,14 @@ def test_a_date_that_is_not_yyyy_mm_dd_is_400(live, day):
 
 
 @pytest.mark.parametrize("day", [DAY + timedelta(days=1), date(9999, 12, 31)])
-def test_a_future_date_is_400(live, day):
+def test_a_future_date_is_400(store, day):
     status, body, _ = board(day)
     assert_error(status, body, 400, "future_date")
     status, body, _ = call("GET", "/leaderboard/daily/me", user="ann", query={"date": day.isoformat()})
     assert_error(status, body, 400, "future_date")
 
 
-def test_tomorrow_in_central_time_is_future_even_when_it_is_already_that_date_in_utc(table):
+def test_tomorrow_in_central_time_is_future_even_when_it_is_already_that_date_in_utc(store):
     clock.travel_to(
         reset_instant(DAY + timedelta(days=1)) - timedelta(minutes=30)
     )  # 23:30 Central, 05:30 UTC
@@ -515,27 +586,28 @@ def test_tomorrow_in_central_time_is_future_even_when_it_is_already_that_date_in
     assert board(DAY)[0] == 200
 
 
-def test_a_long_past_date_is_an_empty_closed_board(live):
+def test_a_long_past_date_is_an_empty_closed_board(store):
+    store.mark_completed_through(NOON)
     status, body, _ = board(date(2001, 1, 1))
     assert (status, body["status"], body["rows"]) == (200, "closed", [])
 
 
 @pytest.mark.parametrize("limit", ["0", "101", "10000", "abc", "-1", "", "1.5", "1e2"])
-def test_a_limit_outside_1_to_100_is_400(live, limit):
+def test_a_limit_outside_1_to_100_is_400(store, limit):
     for path in ("/leaderboard/daily", f"/leaderboard/daily/{DAY}"):
         status, body, _ = call("GET", path, query={"limit": limit})
         assert_error(status, body, 400)
 
 
 @pytest.mark.parametrize("limit", ["1", "100"])
-def test_limits_1_and_100_are_accepted(live, limit):
+def test_limits_1_and_100_are_accepted(store, limit):
     assert board(limit=limit)[0] == 200
 
 
-def real_cursor(day: date = DAY) -> str:
+def real_cursor(store: FakeBoardStore, day: date = DAY) -> str:
     """A cursor the API gave out for DAY's board."""
     for i in range(3):
-        record_official(f"c{i}", 100 + i, completed_at=completion(i, day), day=day)
+        record(store, f"c{i}", 100 + i, at=i, day=day)
     _, body, _ = board(day, limit=1)
     assert body["next_cursor"]
     return body["next_cursor"]
@@ -545,15 +617,15 @@ def tampered(cursor: str) -> str:
     """The cursor with its payload changed (rank 1 from the start) and its signature kept."""
     raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
     payload = json.loads(raw[16:])
-    payload.update(position=0, rank=1)
+    payload.update(shown=0, rank=1)
     body = json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
     return base64.urlsafe_b64encode(raw[:16] + body).decode().rstrip("=")
 
 
-def forged_cursors() -> dict[str, str]:
-    cursor = real_cursor()
+def test_a_forged_cursor_is_400(store):
+    cursor = real_cursor(store)
     payload = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))[16:])
-    return {
+    forged = {
         "random base64": base64.urlsafe_b64encode(secrets.token_bytes(48)).decode(),
         "random json": base64.urlsafe_b64encode(b"x" * 16 + json.dumps(payload).encode()).decode(),
         "tampered payload": tampered(cursor),
@@ -563,38 +635,36 @@ def forged_cursors() -> dict[str, str]:
         "not base64": "%%%not-a-cursor%%%",
         "not ascii": "curs\u00f6r",
         "too long": "A" * 5000,
+        "signed, but not a board position": encode_cursor({**payload, "after": ["x"]}, CURSOR_KEY),
     }
-
-
-def test_a_forged_cursor_is_400(live):
-    for what, cursor in forged_cursors().items():
-        status, body, _ = board(cursor=cursor)
+    for what, text in forged.items():
+        status, body, _ = board(cursor=text)
         assert status == 400, what
         assert_error(status, body, 400)
 
 
-def test_a_cursor_from_another_dates_board_is_400(live):
+def test_a_cursor_from_another_dates_board_is_400(store):
     yesterday = DAY - timedelta(days=1)
-    cursor = real_cursor(yesterday)
+    cursor = real_cursor(store, yesterday)
 
     status, body, _ = board(DAY, cursor=cursor)
     assert_error(status, body, 400, "invalid_cursor")
     assert board(yesterday, cursor=cursor)[0] == 200
 
 
-def test_a_history_cursor_is_not_a_board_cursor(live):
+def test_a_history_cursor_is_not_a_board_cursor(store):
     for i in range(3):
-        day = DAY - timedelta(days=i)
-        record_official("ann", 100, completed_at=completion(5, day), day=day)
+        record(store, "ann", 100, at=5, day=DAY - timedelta(days=i))
     _, history, _ = call("GET", "/me/history", user="ann", query={"limit": "1"})
 
     status, body, _ = board(cursor=history["next_cursor"])
     assert_error(status, body, 400, "invalid_cursor")
 
 
-def test_a_board_cursor_on_a_challenge_board_is_400(live):
-    cursor = real_cursor()
-    challenge = wiring.game().create_challenge(player("maker"), 5, 0)
+def test_a_board_cursor_on_a_challenge_board_is_400(store):
+    cursor = real_cursor(store)
+    challenge = challenge_of(store, NOON)
 
-    status, body, _ = call_daily("GET", f"/challenges/{challenge.challenge_id}", query={"cursor": cursor})
-    assert_error(status, body, 400, "invalid_cursor")
+    with pytest.raises(BadRequest) as refused:
+        Boards(store, lambda: CURSOR_KEY).challenge_view(challenge, cursor, 50)
+    assert refused.value.code == "invalid_cursor"

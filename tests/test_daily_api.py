@@ -11,6 +11,7 @@ from functions.daily import expire, reset
 from functions.daily.handler import handler
 from local.events import LambdaContext
 from shared import clock, wiring
+from shared.boards import SETTLE_SECONDS
 from shared.clock import parse_iso
 from shared.dynamo import DataError
 from shared.errors import Throttled
@@ -94,7 +95,7 @@ def test_first_completed_run_is_official_later_runs_are_practice():
     status, practice, _ = call("POST", "/daily/runs", user="ann")
     assert status == 201 and practice["official"] is False and practice["run_id"] != run["run_id"]
     assert play_out(practice, "ann")["run"]["official"] is False
-    result = wiring.store().official_result("sub-ann", f"DAILY#{run['date']}")
+    result = wiring.store().official_result("sub-ann", Scope.daily(run["date"]))
     assert result.run_id == run["run_id"]
 
 
@@ -208,7 +209,7 @@ def test_an_expired_run_completes_with_what_it_had_when_next_touched():
     status, expired, _ = call("GET", f"/runs/{run['run_id']}", user="ann")
     assert status == 200 and expired["status"] == "completed" and expired["ended_by"] == "expired"
     assert expired["completed_at"] == run["deadline"] and expired["score"] == reply["points"]
-    result = wiring.store().official_result("sub-ann", f"DAILY#{run['date']}")
+    result = wiring.store().official_result("sub-ann", Scope.daily(run["date"]))
     assert result is not None and result.score == reply["points"]
 
 
@@ -271,6 +272,8 @@ def test_a_challenge_closes_after_7_days_and_then_shows_words():
     assert status == 409 and reply["error"]["code"] == "challenge_closed"
     assert call("GET", f"/challenges/{challenge['challenge_id']}")[1]["rows"][0]["words"] is None
     clock.advance(180)
+    clock.advance(SETTLE_SECONDS)
+    wiring.store().mark_completed_through(clock.now())  # the expiry job's pass: every run is done
     board = call("GET", f"/challenges/{challenge['challenge_id']}")[1]
     assert board["status"] == "closed" and len(board["rows"][0]["words"]) == 5
 

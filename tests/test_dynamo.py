@@ -8,6 +8,8 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
+from local.streams import StreamPoller
+from shared.boards import TieKey
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo import DataError, DynamoStore
 from shared.errors import Throttled
@@ -152,6 +154,17 @@ def test_a_failed_condition_is_a_conflict_and_any_other_refusal_a_500(stubbed):
     stubber.add_client_error("get_item", service_error_code="ResourceNotFoundException")
     with pytest.raises(DataError):
         store.slot("p1", Scope.daily(DAY))
+
+
+def test_an_official_completion_is_counted_by_the_stream_consumer(store):
+    run = run_for("p1")
+    version = store.create_run(run)
+    run.score, run.best_combo, run.longest_word_length = 100, 1, 5
+    run.completed_at, run.ended_by = "2026-11-29T18:01:00.000Z", "finished"
+    store.complete_run(run, version)
+    StreamPoller(store.table).drain()  # the rank counters' consumer (functions/leaderboard/counters.py)
+    assert store.count_better(Scope.daily(DAY), TieKey(99, 0, 0)) == 1
+    assert store.count_better(Scope.daily(DAY), TieKey(100, 1, 5)) == 0
 
 
 def test_keys_a_batch_read_leaves_unprocessed_are_retried_then_429_never_silently_missing(stubbed):

@@ -2,20 +2,49 @@
 names, their rules and case-insensitive uniqueness, and a player's official results, newest first."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
 from functions.leaderboard.handler import handler
 from shared import clock, wiring
+from shared.boards import SETTLE_SECONDS
 from shared.clock import iso
+from shared.constants import TIME_LIMIT_SECONDS
+from shared.daily_date import reset_instant
 from shared.dynamo import DynamoStore
+from shared.puzzles import Round
+from shared.store import Challenge
 from tests.conftest import Api
-from tests.test_boards import CLOSES, DAY, NOON, assert_error, completion, player, record_official
+from tests.fake_boards import FakeBoardStore, official, player, serve_with
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 call = Api(handler)
+
+DAY = date(2026, 1, 15)
+NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # 12:00 Central on DAY, while DAY is live
+CLOSES = reset_instant(DAY + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
+
+
+@pytest.fixture
+def store(monkeypatch) -> FakeBoardStore:
+    """The in-memory store the handler serves from, with the game clock at noon on DAY."""
+    clock.travel_to(NOON)
+    fake = FakeBoardStore()
+    serve_with(monkeypatch, fake)
+    return fake
+
+
+def completion(seconds: int, day: date = DAY) -> str:
+    return iso(reset_instant(day) + timedelta(seconds=seconds))
+
+
+def assert_error(status: int, body: dict, expected_status: int, code: str | None = None) -> None:
+    assert status == expected_status, body
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    if code:
+        assert body["error"]["code"] == code
 
 
 def name_of(user: str) -> str:
@@ -29,16 +58,10 @@ def rename(user: str, name: str) -> tuple[int, dict]:
     return status, body
 
 
-@pytest.fixture
-def live(table):
-    clock.travel_to(NOON)
-    return table
-
-
 # Display names --------------------------------------------------------------------------------
 
 
-def test_default_display_name_is_player_dash_and_4_characters_from_the_id(table):
+def test_default_display_name_is_player_dash_and_4_characters_from_the_id(store):
     ann, bob = name_of("ann"), name_of("bob")
 
     assert re.fullmatch(r"player-[0-9a-z]{4}", ann) and re.fullmatch(r"player-[0-9a-z]{4}", bob)
@@ -49,7 +72,7 @@ def test_default_display_name_is_player_dash_and_4_characters_from_the_id(table)
     "name",
     ["Ann", "abc", "a" * 20, "Ann Lee", "x_y-z", "123", "Player1", "players-club", "-_-", "a  b"],
 )
-def test_a_valid_display_name_is_set_and_shown(table, name):
+def test_a_valid_display_name_is_set_and_shown(store, name):
     assert rename("ann", name) == (200, {"display_name": name})
     assert name_of("ann") == name
 
@@ -81,7 +104,7 @@ def test_a_valid_display_name_is_set_and_shown(table, name):
         "😀😀😀",
     ],
 )
-def test_an_invalid_display_name_is_400_and_changes_nothing(table, name):
+def test_an_invalid_display_name_is_400_and_changes_nothing(store, name):
     before = name_of("ann")
 
     status, body = rename("ann", name)
@@ -100,23 +123,23 @@ def test_an_invalid_display_name_is_400_and_changes_nothing(table, name):
         {"display_name": "Ann", "x": 1},
     ],
 )
-def test_a_malformed_profile_body_is_400(table, body):
+def test_a_malformed_profile_body_is_400(store, body):
     status, reply, _ = call("PUT", "/me", body, user="ann")
     assert_error(status, reply, 400)
 
 
-def test_a_body_that_is_not_json_is_400(table):
+def test_a_body_that_is_not_json_is_400(store):
     status, body, _ = call("PUT", "/me", raw_body="display_name=Ann", user="ann")
     assert_error(status, body, 400)
 
 
-def test_the_default_name_of_another_player_cannot_be_claimed(table):
+def test_the_default_name_of_another_player_cannot_be_claimed(store):
     status, body = rename("ann", name_of("bob"))
     assert_error(status, body, 400, "invalid_display_name")
 
 
 @pytest.mark.parametrize("taken", ["ann", "ANN", "aNn", "Ann"])
-def test_display_names_are_unique_case_insensitively(table, taken):
+def test_display_names_are_unique_case_insensitively(store, taken):
     assert rename("ann", "Ann")[0] == 200
     bob = name_of("bob")
 
@@ -126,7 +149,7 @@ def test_display_names_are_unique_case_insensitively(table, taken):
     assert name_of("bob") == bob and name_of("ann") == "Ann"
 
 
-def test_a_player_can_change_the_case_of_their_own_name_and_keep_it(table):
+def test_a_player_can_change_the_case_of_their_own_name_and_keep_it(store):
     assert rename("ann", "Ann")[0] == 200
     assert rename("ann", "ANN") == (200, {"display_name": "ANN"})
     assert rename("ann", "ANN") == (200, {"display_name": "ANN"})  # setting it again is harmless
@@ -135,7 +158,7 @@ def test_a_player_can_change_the_case_of_their_own_name_and_keep_it(table):
     assert rename("bob", "ann")[0] == 409
 
 
-def test_changing_a_name_releases_the_old_one_for_others(table):
+def test_changing_a_name_releases_the_old_one_for_others(store):
     assert rename("ann", "Ann")[0] == 200
     assert rename("ann", "Annie")[0] == 200
 
@@ -144,9 +167,9 @@ def test_changing_a_name_releases_the_old_one_for_others(table):
     assert rename("ann", "Ann")[0] == 409  # bob holds it now
 
 
-def test_the_board_shows_the_current_name(live):
-    record_official("ann", 300, completed_at=completion(5))
-    record_official("bob", 200, completed_at=completion(6))
+def test_a_live_board_shows_the_current_name(store):
+    store._record_official(official("ann", 300, completed_at=completion(5), day=DAY.isoformat()))
+    store._record_official(official("bob", 200, completed_at=completion(6), day=DAY.isoformat()))
     board = f"/leaderboard/daily/{DAY}"
 
     def names_on_board() -> list[str]:
@@ -205,7 +228,7 @@ def test_a_case_change_racing_a_rename_does_not_keep_the_other_name_held(table, 
     assert_names_consistent("ann", ["Alpha", "Beta"])
 
 
-def test_profile_routes_need_a_token(table):
+def test_profile_routes_need_a_token(store):
     for method, path, body in (
         ("GET", "/me", None),
         ("PUT", "/me", {"display_name": "Ann"}),
@@ -218,32 +241,44 @@ def test_profile_routes_need_a_token(table):
 # History --------------------------------------------------------------------------------------
 
 
-def ann_history() -> list[tuple[str, str | None, str]]:
+def challenge_created(store: FakeBoardStore, created: datetime) -> Challenge:
+    challenge = Challenge(
+        challenge_id=f"challenge-{created:%Y%m%d}",
+        creator=player("maker"),
+        puzzle=[Round("TMR", "")] * 5,
+        created_at=iso(created),
+        closes_at=iso(created + timedelta(days=7)),
+    )
+    store.put_challenge(challenge)
+    return challenge
+
+
+def ann_history(store: FakeBoardStore) -> list[tuple[str, str | None, str]]:
     """Ann's official results on 4 Daily dates and 2 challenges (one closed), with rivals that
-    put her second on the closed date. Returns (date, challenge_id, completed_at), newest first."""
-    game = wiring.game()
-    clock.travel_to(NOON - timedelta(days=10))
-    closed = game.create_challenge(player("maker"), 5, 0)  # open 7 days: closed 3 days before NOON
-    clock.travel_to(NOON - timedelta(days=1))
-    still_open = game.create_challenge(player("maker"), 5, 0)
-    clock.travel_to(NOON)
+    put her second on the closed date. Returns (date, challenge_id, completed_at), newest first.
+    Every run up to noon on DAY has completed (the expiry job's watermark)."""
+    closed = challenge_created(store, NOON - timedelta(days=10))  # open 7 days: closed 3 days ago
+    still_open = challenge_created(store, NOON - timedelta(days=1))
+    store.mark_completed_through(NOON)
+
+    def record(name, score, combo=0, longest=0, **kw):
+        result = official(name, score, combo, longest, **kw)
+        store._record_official(result)
+        return result
 
     written = []
     for days_ago in (3, 2, 1, 0):
         day = DAY - timedelta(days=days_ago)
-        result = record_official("ann", 100 + days_ago, 2, 5, completed_at=completion(3600, day), day=day)
+        result = record("ann", 100 + days_ago, 2, 5, completed_at=completion(3600, day), day=day.isoformat())
         written.append((result.date, None, result.completed_at))
-    record_official(
-        "bob", 500, completed_at=completion(60, DAY - timedelta(days=1)), day=DAY - timedelta(days=1)
-    )
-    record_official("bob", 500, completed_at=completion(60), day=DAY)
+    yesterday = DAY - timedelta(days=1)
+    record("bob", 500, completed_at=completion(60, yesterday), day=yesterday.isoformat())
+    record("bob", 500, completed_at=completion(60), day=DAY.isoformat())
     for challenge, days_ago in ((closed, 9), (still_open, 1)):
         done = NOON - timedelta(days=days_ago, hours=-1)
-        day = DAY - timedelta(days=days_ago)
-        result = record_official(
-            "ann", 77, 1, 4, completed_at=iso(done), day=day, challenge_id=challenge.challenge_id
-        )
-        record_official(
+        day = (DAY - timedelta(days=days_ago)).isoformat()
+        result = record("ann", 77, 1, 4, completed_at=iso(done), day=day, challenge_id=challenge.challenge_id)
+        record(
             "carol",
             99,
             completed_at=iso(done - timedelta(minutes=1)),
@@ -266,8 +301,8 @@ def whole_history(user: str, limit: int) -> list[list[dict]]:
             return pages
 
 
-def test_history_lists_official_results_newest_first_and_pages(live):
-    expected = ann_history()
+def test_history_lists_official_results_newest_first_and_pages(store):
+    expected = ann_history(store)
 
     for limit in (1, 2, 4, 6, 50):
         items = [item for page in whole_history("ann", limit) for item in page]
@@ -276,8 +311,8 @@ def test_history_lists_official_results_newest_first_and_pages(live):
         )
 
 
-def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(live):
-    ann_history()
+def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(store):
+    ann_history(store)
     items = whole_history("ann", 50)[0]
     by_key = {(i["kind"], i["date"]): i for i in items}
 
@@ -299,13 +334,14 @@ def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(live):
     assert challenges[(DAY - timedelta(days=1)).isoformat()]["rank"] is None  # still open
 
     clock.travel_to(CLOSES - timedelta(seconds=1))
+    store.mark_completed_through(CLOSES + timedelta(seconds=SETTLE_SECONDS))
     assert whole_history("ann", 1)[0][0]["rank"] is None
     clock.travel_to(CLOSES)
     assert whole_history("ann", 1)[0][0]["rank"] == 2
 
 
-def test_history_is_only_the_callers(live):
-    ann_history()
+def test_history_is_only_the_callers(store):
+    ann_history(store)
 
     bob = [item for page in whole_history("bob", 50) for item in page]
     assert [i["date"] for i in bob] == [DAY.isoformat(), (DAY - timedelta(days=1)).isoformat()]
@@ -313,13 +349,13 @@ def test_history_is_only_the_callers(live):
 
 
 @pytest.mark.parametrize("limit", ["0", "51", "10000", "abc", ""])
-def test_a_history_limit_outside_1_to_50_is_400(table, limit):
+def test_a_history_limit_outside_1_to_50_is_400(store, limit):
     status, body, _ = call("GET", "/me/history", user="ann", query={"limit": limit})
     assert_error(status, body, 400)
 
 
-def test_a_forged_or_another_players_history_cursor_is_400(live):
-    ann_history()
+def test_a_forged_or_another_players_history_cursor_is_400(store):
+    ann_history(store)
     _, page, _ = call("GET", "/me/history", user="ann", query={"limit": "1"})
     cursor = page["next_cursor"]
     _, board, _ = call("GET", f"/leaderboard/daily/{DAY}", query={"limit": "1"})

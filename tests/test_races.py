@@ -35,6 +35,9 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoReque
 from moto.server import ThreadedMotoServer
 from werkzeug.serving import make_server
 
+from functions.leaderboard.counters import count_stream_batch
+from local.streams import StreamPoller
+from shared.boards import TieKey
 from shared.daily_date import daily_date
 from shared.dictionary import words
 from shared.dynamo import DynamoStore
@@ -42,6 +45,7 @@ from shared.errors import Conflict, GameError
 from shared.game import Game
 from shared.leaderboard import Boards
 from shared.models import RunView
+from shared.players import Players
 from shared.profiles import name_skeleton
 from shared.puzzles import answers, generate_puzzle, seed_for_date
 from shared.runs import Run
@@ -153,6 +157,16 @@ def runs_of(store: DynamoStore, player: str) -> list[Run]:
     return [run for run in runs if run.player == player]
 
 
+def count_stream(store: DynamoStore) -> int:
+    """Run the rank counters' stream consumer over everything the table's stream holds (it
+    counts each official result once, however often it is delivered)."""
+
+    def counters(event: dict, context: Any) -> dict:
+        return count_stream_batch(event, context, store.count_official)
+
+    return StreamPoller(store.table, handler=counters, endpoint_url=store.client.meta.endpoint_url).drain()
+
+
 @cache
 def accepted_words(prompt: str, forbidden: str) -> list[str]:
     return answers(prompt, forbidden)
@@ -199,7 +213,7 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
         outcomes = race(calls)
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
-        official = store.official_result(player, f"DAILY#{day}")
+        official = store.official_result(player, Scope.daily(day))
         assert official is not None and official.run_id == run.run_id and official.score == run.score
         stored = {r.run_id: r for r in runs_of(store, player)}
         assert stored[run.run_id].completed and stored[run.run_id].ended_by == "expired"
@@ -208,6 +222,34 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
         assert len(practice) == 1 and not practice[0].official and not practice[0].completed
         assert {o[0].run_id for o in outcomes[11:]} == {practice[0].run_id}, "every start got one run"
         assert store.slot(player, Scope.daily(day)) == Slot(practice[0].run_id, run.run_id)
+        count_stream(store)
+        assert store.count_better(Scope.daily(day), TieKey(0, 0, 0)) == 1
+        assert store.player_stats(player).played == 1
+
+
+def test_concurrent_completions_of_one_players_runs_of_4_dates_all_count_in_their_stats(store):
+    """The stats item is read, then written on condition it is unchanged: completions of the same
+    player racing (a run of D completing at its deadline after midnight, beside the run of D+1)
+    retry from a fresh read, so none is lost. (Only two Daily runs of one player can really
+    overlap; four racing stays within the game's retries.)"""
+    for repetition in range(ROUNDS):
+        player = f"racer-s-{secrets.token_hex(4)}"
+        finals = []
+        for offset in range(4):
+            game = game_on(store, 4 + repetition, 1 + offset)
+            run, _ = game.start_daily(player)
+            for number in range(1, len(run.puzzle)):
+                _, run = game.answer(run.run_id, player, number, 1, word_for(run, offset))
+            finals.append(partial(game.answer, run.run_id, player, len(run.puzzle), 1, word_for(run, offset)))
+
+        outcomes = race(finals)
+
+        assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
+        completed = [run for _, run in outcomes]
+        assert all(run.completed and run.official for run in completed)
+        stats = store.player_stats(player)
+        assert (stats.played, stats.max_streak) == (4, 4), f"repetition {repetition}"
+        assert stats.best_score == max(run.score for run in completed)
 
 
 # (b) One answer per slot ------------------------------------------------------------------------
@@ -273,9 +315,10 @@ def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
         after = _race_one_slot(game, store, run, player, repetition, rejected=False)
 
         assert after.completed and after.ended_by == "finished" and after.official
-        official = store.official_result(player, f"DAILY#{run.date}")
+        official = store.official_result(player, Scope.daily(run.date))
         assert official is not None and official.run_id == run.run_id and official.score == after.score
         assert store.slot(player, run.scope) == Slot(run.run_id, run.run_id)
+        assert store.player_stats(player).played == 1, "counted once in the player's stats"
 
 
 # (c) One run per player ------------------------------------------------------------------------
@@ -345,7 +388,7 @@ def test_24_concurrent_challenge_creations_by_one_player_create_exactly_20(store
 
 
 def test_concurrent_claims_of_one_display_name_by_different_players_give_it_to_one(store):
-    boards = Boards(store, lambda: b"cursor-key")
+    boards = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
     for repetition in range(ROUNDS):
         name = f"Racer {repetition} {secrets.token_hex(3)}"
         claims = [name, name.upper(), name.lower(), name.swapcase()] * 2
@@ -368,7 +411,7 @@ def test_concurrent_renames_by_one_player_leave_exactly_the_name_the_profile_sho
     """A double-clicked or retried PUT /me: every call succeeds or is refused cleanly with a
     GameError (409/429), never a StaleRun, which the API turns into a 500; and afterwards the
     player holds one name only, the one the profile shows, so no name stays reserved for nobody."""
-    boards = Boards(store, lambda: b"cursor-key")
+    boards = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
     for repetition in range(ROUNDS):
         player = f"racer-e-{secrets.token_hex(4)}"
         if repetition % 2:

@@ -1,4 +1,5 @@
-"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard, reply."""
+"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard or
+shared.players, reply."""
 
 from typing import Annotated, Any
 
@@ -7,10 +8,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
-from shared.leaderboard import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
-from shared.models import BoardPage, HistoryPage, MyRank, Profile, ProfileRequest
+from shared.models import BoardPage, HistoryPage, Me, MyRank, Profile, ProfileRequest
 from shared.observability import logger, metrics, tracer
-from shared.wiring import boards
+from shared.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
+from shared.wiring import boards, players
 
 app = api.make_resolver()
 
@@ -20,7 +21,7 @@ Cursor = Annotated[str | None, Query(max_length=1024)]
 
 def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPage]:
     page = boards().daily_board(day, cursor, limit)
-    return api.json_response(page, cache_control=api.board_cache_control(page["status"]))
+    return api.json_response(page, cache_control=api.board_cache_control(page.status))
 
 
 @app.get("/leaderboard/daily", summary="A page of today's Daily board")
@@ -29,32 +30,30 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 
 
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
-def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
-    return MyRank.model_validate(boards().daily_rank(date, api.caller_id(app)))
+def my_rank(date: Annotated[str | None, Query(max_length=10)] = None) -> MyRank:
+    return boards().daily_rank(date, api.caller_id(app))
 
 
 @app.get("/leaderboard/daily/<date>", summary="A page of a date's Daily board")
-def date_board(
-    date: api.BoardDate, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None
-) -> Response[BoardPage]:
+def date_board(date: str, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Response[BoardPage]:
     return _board(date, limit, cursor)
 
 
-@app.get("/me", summary="The caller's profile")
-def get_profile() -> Profile:
-    return Profile.model_validate(boards().profile(api.caller_id(app)))
+@app.get("/me", summary="The caller's profile and Daily stats")
+def get_profile() -> Me:
+    return players().me(api.caller_id(app))
 
 
 @app.put("/me", summary="Set the caller's display name")
 def put_profile(request: Annotated[ProfileRequest, Body()]) -> Profile:
-    return Profile.model_validate(boards().set_display_name(api.caller_id(app), request.display_name))
+    return players().set_display_name(api.caller_id(app), request.display_name)
 
 
 @app.get("/me/history", summary="The caller's official results, newest first")
 def history(
     limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE_MAX)] = HISTORY_PAGE_DEFAULT, cursor: Cursor = None
 ) -> HistoryPage:
-    return HistoryPage.model_validate(boards().history(api.caller_id(app), cursor, limit))
+    return players().history(api.caller_id(app), cursor, limit)
 
 
 @logger.inject_lambda_context

@@ -1,0 +1,133 @@
+"""`make run`'s DynamoDB Streams trigger: polls the table's stream (moto implements DynamoDB
+Streams) and calls the rank counters' Lambda entry point (functions/leaderboard/counters.py)
+with the event AWS Lambda would send it, after the same filter the stack's event source applies
+(`eventName = INSERT` and `sk` beginning `OFFICIAL#`).
+
+Like Lambda's stream poller, it moves on past a batch only once the handler has taken it: on a
+partial batch response it reads again from the first failed record; if the handler raises, from
+the batch's first record. Tests on in-process moto call `StreamPoller.drain()` directly.
+"""
+
+import os
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import boto3
+from botocore.config import Config
+
+from local.events import LambdaContext
+
+# moto keeps every shard iterator it hands out, each holding the table it was made on, so a
+# faster poll costs the embedded store memory (more after cancelled transactions, which replace
+# the table with its copy) for no faster counts than Lambda's one-second batching window.
+POLL_SECONDS = 1.0
+BATCH_SIZE = 100
+
+
+def _counters_handler(event: dict, context: Any) -> dict:
+    from functions.leaderboard.counters import handler  # imported when first used, as Lambda does
+
+    return handler(event, context)
+
+
+def _wanted(record: dict) -> bool:
+    sort_key = record["dynamodb"].get("Keys", {}).get("sk", {}).get("S", "")
+    return record["eventName"] == "INSERT" and sort_key.startswith("OFFICIAL#")
+
+
+def _lambda_record(record: dict, stream_arn: str) -> dict:
+    """A GetRecords record as Lambda delivers it (timestamps as epoch seconds)."""
+    change = dict(record["dynamodb"])
+    created = change.get("ApproximateCreationDateTime")
+    if created is not None and not isinstance(created, int | float):
+        change["ApproximateCreationDateTime"] = created.timestamp()
+    return {
+        **{k: v for k, v in record.items() if k != "dynamodb"},
+        "dynamodb": change,
+        "eventSourceARN": stream_arn,
+    }
+
+
+class StreamPoller:
+    """Reads every shard of one table's stream and hands its records to HANDLER in batches."""
+
+    def __init__(
+        self,
+        table_name: str,
+        handler: Callable[[dict, Any], dict] = _counters_handler,
+        endpoint_url: str | None = None,
+        batch_size: int = BATCH_SIZE,
+    ):
+        endpoint = endpoint_url or os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or None
+        self.handler = handler
+        self.batch_size = batch_size
+        table = boto3.client("dynamodb", endpoint_url=endpoint).describe_table(TableName=table_name)["Table"]
+        self.stream_arn = table["LatestStreamArn"]
+        # moto answers DynamoDB Streams only on its classic endpoint, not the account-based one.
+        self.streams = boto3.client(
+            "dynamodbstreams", endpoint_url=endpoint, config=Config(account_id_endpoint_mode="disabled")
+        )
+        self._positions: dict[str, tuple[str, str | None]] = {}  # shard -> (iterator type, sequence)
+
+    def drain(self) -> int:
+        """Hand every record now in the stream to the handler; returns how many it was given."""
+        given = 0
+        shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
+        for shard in shards:
+            given += self._drain_shard(shard["ShardId"])
+        return given
+
+    def _drain_shard(self, shard_id: str) -> int:
+        kind, sequence = self._positions.get(shard_id, ("TRIM_HORIZON", None))
+        request: dict[str, Any] = {
+            "StreamArn": self.stream_arn,
+            "ShardId": shard_id,
+            "ShardIteratorType": kind,
+        }
+        if sequence:
+            request["SequenceNumber"] = sequence
+        iterator = self.streams.get_shard_iterator(**request)["ShardIterator"]
+        given = 0
+        while iterator:
+            reply = self.streams.get_records(ShardIterator=iterator, Limit=self.batch_size)
+            records = reply["Records"]
+            if not records:
+                break
+            batch = [_lambda_record(r, self.stream_arn) for r in records if _wanted(r)]
+            failed_from = self._invoke(batch) if batch else None
+            if failed_from is not None:
+                self._positions[shard_id] = ("AT_SEQUENCE_NUMBER", failed_from)
+                return given
+            given += len(batch)
+            self._positions[shard_id] = ("AFTER_SEQUENCE_NUMBER", records[-1]["dynamodb"]["SequenceNumber"])
+            iterator = reply.get("NextShardIterator")
+        return given
+
+    def _invoke(self, batch: list[dict]) -> str | None:
+        """Call the handler; the sequence number to read again from, or None when all was taken."""
+        context = LambdaContext(function_name="wordsqd-counters", aws_request_id=str(uuid.uuid4()))
+        try:
+            reply = self.handler({"Records": batch}, context) or {}
+        except Exception as error:  # Lambda would retry the batch; so do we, on the next poll
+            print(f"wordsqd: counters failed, will retry: {error}", flush=True)
+            return batch[0]["dynamodb"]["SequenceNumber"]
+        failures = [f["itemIdentifier"] for f in reply.get("batchItemFailures") or []]
+        return min(failures, key=int) if failures else None
+
+    def run(self, stopping: threading.Event, interval: float = POLL_SECONDS) -> None:
+        while not stopping.wait(interval):
+            try:
+                self.drain()
+            except Exception as error:  # the store may be stopping; the next poll tries again
+                print(f"wordsqd: stream poll failed: {error}", flush=True)
+
+
+def start(table_name: str) -> threading.Event:
+    """Poll TABLE_NAME's stream in a background thread (for `make run`); set the returned event
+    to stop it."""
+    stopping = threading.Event()
+    poller = StreamPoller(table_name)
+    threading.Thread(target=poller.run, args=(stopping,), name="streams", daemon=True).start()
+    return stopping

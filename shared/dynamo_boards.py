@@ -1,0 +1,455 @@
+"""Boards, rank counters, history, stats and display names on DynamoDB: the board side of the
+Store, mixed into `DynamoStore` (shared/dynamo.py), which supplies `_call`, `_batch_get` and
+`_transact`. Items and keys are described in docs/leaderboards.md.
+
+Nothing here is written by every completion. A completion writes only the player's own items:
+the official result (whose `board` index row lands in one of BOARD_SHARDS partitions) and the
+player's stats. Rank counters are kept by functions/leaderboard/counters.py from the table's
+stream, one summed update per counter item per batch (`count_official`).
+"""
+
+import hashlib
+from collections import Counter, defaultdict
+from datetime import date
+from typing import Any
+
+from shared.boards import BoardEntry, BoardPosition, HistoryPosition, TieKey, scope_of_result
+from shared.scope import Scope
+from shared.stats import PlayerStats, with_daily_result
+from shared.store import OfficialResult, OfficialTaken, StaleRun
+
+Item = dict[str, Any]  # a DynamoDB item or request, as boto3's client takes it
+
+# A board's rows are spread over this many partitions of the `board` index: each completion
+# writes one row (one write unit), so one shard takes 1/16 of the rush. A page reads every shard
+# (at least half a read unit each), so more shards cost more per page: see docs/leaderboards.md.
+BOARD_SHARDS = 16
+# DynamoDB's limit on items per TransactWriteItems.
+_TRANSACTION_ITEMS = 100
+# Counter attributes one update may add to (moto's expression parser recurses once per clause).
+_COUNTER_CLAUSES = 40
+
+
+def shard_of(key: str, shards: int = BOARD_SHARDS) -> int:
+    """A stable shard number for a player or run id."""
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") % shards
+
+
+def scope_key(scope: Scope) -> str:
+    """How a scope is spelled inside keys: `DAILY#<date>` or `CHALLENGE#<id>`."""
+    return f"{scope.kind.upper()}#{scope.id}"
+
+
+def scope_from_key(text: str) -> Scope:
+    kind, _, ident = text.partition("#")
+    return Scope.daily(ident) if kind == "DAILY" else Scope.challenge(ident)
+
+
+def rank_key(position: BoardPosition) -> str:
+    """A string that sorts in board order: score, combo and longest word stored as
+    `99..9 - value` so ascending keys mean descending values, then the completion time and the
+    run id (never the player's id: cursors are built from positions)."""
+    return (
+        f"{9999 - position.score:04d}{99 - position.best_combo:02d}{99 - position.longest_word_length:02d}"
+        f"#{position.completed_at}#{position.run_id}"
+    )
+
+
+def position_of(key: str) -> BoardPosition:
+    """The inverse of `rank_key`."""
+    head, completed_at, run_id = key.split("#", 2)
+    return BoardPosition(9999 - int(head[:4]), 99 - int(head[4:6]), 99 - int(head[6:8]), completed_at, run_id)
+
+
+def _key(pk: str, sk: str) -> Item:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def _official_key(player: str, scope: Scope) -> Item:
+    return _key(f"PLAYER#{player}", f"OFFICIAL#{scope_key(scope)}")
+
+
+def _board_partition(scope: Scope, shard: int) -> str:
+    return f"BOARD#{scope_key(scope)}#{shard}"
+
+
+def _history_key(completed_at: str, scope: Scope) -> str:
+    return f"{completed_at}#{scope_key(scope)}"
+
+
+# Rank counters: three levels, so every counter item stays small (an update costs by item size)
+# and a rank reads three items. Scores are multiples of 5 from 0 to 6,350.
+SCORE_BAND = 100  # scores per band: a band item holds at most 20 scores
+
+
+def _counter_keys(scope: Scope, tie: TieKey) -> list[tuple[Item, str]]:
+    """The three counter items a result of TIE adds one to, each with the attribute it adds to:
+    - `COUNT#<scope>` / `BANDS`: `b<band>`, results per band of SCORE_BAND points;
+    - `COUNT#<scope>#B<band>` / `SCORES`: `s<score>`, results per score within the band;
+    - `COUNT#<scope>#<score>` / `TIES`: `t<combo>_<longest>`, results per (combo, longest word).
+    Each has its own partition key, so the counters of a board spread over partitions."""
+    band = tie.score // SCORE_BAND
+    prefix = f"COUNT#{scope_key(scope)}"
+    return [
+        (_key(prefix, "BANDS"), f"b{band}"),
+        (_key(f"{prefix}#B{band}", "SCORES"), f"s{tie.score}"),
+        (_key(f"{prefix}#{tie.score}", "TIES"), f"t{tie.best_combo}_{tie.longest_word_length}"),
+    ]
+
+
+def _better(tie: TieKey, level: str, attribute: str) -> bool:
+    """Whether a counter attribute of one level counts results that rank above TIE (its own
+    band's, score's and tie's items are the ones read)."""
+    value = attribute[1:]
+    if level == "BANDS":
+        return int(value) > tie.score // SCORE_BAND
+    if level == "SCORES":
+        return int(value) > tie.score
+    combo, longest = (int(x) for x in value.split("_"))
+    return (combo, longest) > (tie.best_combo, tie.longest_word_length)
+
+
+def official_item(result: OfficialResult, name: str | None) -> Item:
+    """The official result's item: the result, its board row (rank key, words, the player's
+    display name NAME at completion) and its history key."""
+    scope = scope_of_result(result)
+    item: dict[str, Any] = {
+        **_official_key(result.player, scope),
+        "data": {"S": result.model_dump_json()},
+        "board_pk": {"S": _board_partition(scope, shard_of(result.player))},
+        "board_sk": {"S": rank_key(BoardPosition.of(result))},
+        "words": {"L": [{"S": w} for w in result.words]},
+        "history_pk": {"S": f"HISTORY#{result.player}"},
+        "history_sk": {"S": _history_key(result.completed_at, scope)},
+    }
+    if name:
+        item["name"] = {"S": name}
+    return item
+
+
+def _entry(item: Item) -> BoardEntry:
+    """A board row from an official item or its `board` index entry."""
+    return BoardEntry(
+        player=item["pk"]["S"].removeprefix("PLAYER#"),
+        position=position_of(item["board_sk"]["S"]),
+        words=[w["S"] for w in item.get("words", {}).get("L", [])],
+        display_name=item.get("name", {}).get("S"),
+    )
+
+
+def official_from_image(image: Item) -> OfficialResult:
+    """The official result in a stream record's NewImage (DynamoDB JSON)."""
+    return OfficialResult.model_validate_json(image["data"]["S"])
+
+
+class DynamoBoards:
+    """The board side of DynamoStore (a mixin: DynamoStore gives the requests)."""
+
+    table: str
+    _call: Any
+    _batch_get: Any
+    _transact: Any
+
+    # Completion: what core's complete_run adds to its transaction ----------------------------
+
+    def _official_writes(self, result: OfficialResult) -> list[Item]:
+        """The transaction items that record RESULT, in this order:
+
+        1. Put of the official result (with its board row and the player's display name), on
+           condition that the player has none for the scope (a failure means OfficialTaken);
+        2. ConditionCheck that the player's profile still shows the name read here (a failure
+           means a rename came between: read again and retry, StaleRun), so a rename never
+           misses a row (Players.set_display_name renames the rows of live boards);
+        3. for a Daily result only, Put of the player's stats, on condition that the stats item
+           is still as read here (absent, or at the version read); a failure means another
+           completion of the same player changed it first: read again and retry (StaleRun).
+
+        Reads the player's profile and stats first: one consistent BatchGetItem of the player's
+        own items."""
+        scope = scope_of_result(result)
+        player_pk = f"PLAYER#{result.player}"
+        wanted = [_key(player_pk, "PROFILE")] + ([_key(player_pk, "STATS")] if scope.kind == "daily" else [])
+        found = {item["sk"]["S"]: item for item in self._batch_get(wanted, consistent=True)}
+        name = found.get("PROFILE", {}).get("display_name", {}).get("S")
+        official = official_item(result, name)
+        same_name: dict[str, Any] = {"Key": _key(player_pk, "PROFILE")}
+        if name:
+            same_name["ConditionExpression"] = "display_name = :name"
+            same_name["ExpressionAttributeValues"] = {":name": {"S": name}}
+        else:
+            same_name["ConditionExpression"] = "attribute_not_exists(display_name)"
+        items: list[Item] = [
+            {"Put": {"Item": official, "ConditionExpression": "attribute_not_exists(pk)"}},
+            {"ConditionCheck": same_name},
+        ]
+        if scope.kind == "daily":
+            items.append(self._stats_put(result, found.get("STATS")))
+        return items
+
+    def _stats_put(self, result: OfficialResult, stored: Item | None) -> Item:
+        before = PlayerStats.model_validate_json(stored["data"]["S"]) if stored else None
+        # A result counts for its run's Daily date, even when it completed after midnight.
+        after = with_daily_result(before, date.fromisoformat(result.date), result.score)
+        version = int(stored["version"]["N"]) if stored else 0
+        put: dict[str, Any] = {
+            "Item": {
+                **_key(f"PLAYER#{result.player}", "STATS"),
+                "data": {"S": after.model_dump_json()},
+                "version": {"N": str(version + 1)},
+            }
+        }
+        if stored:
+            put["ConditionExpression"] = "version = :v"
+            put["ExpressionAttributeValues"] = {":v": {"N": str(version)}}
+        else:
+            put["ConditionExpression"] = "attribute_not_exists(pk)"
+        return {"Put": put}
+
+    def _record_official(self, result: OfficialResult) -> None:
+        """Record RESULT on its own (tests, benchmarks): the same items complete_run writes with
+        a run. Raises OfficialTaken, or StaleRun when the stats changed meanwhile."""
+        codes = self._transact(self._official_writes(result))
+        if not codes:
+            return
+        if codes[0] == "ConditionalCheckFailed":
+            raise OfficialTaken(result.run_id)
+        raise StaleRun(result.run_id)  # the name or the stats changed since they were read
+
+    # Rank counters: the stream consumer's writes ----------------------------------------------
+
+    def count_official(self, results: list[OfficialResult]) -> int:
+        """Count RESULTS for ranks, each exactly once however often it is delivered; returns how
+        many were counted now (the rest had been counted before).
+
+        Each transaction marks its results `counted` (on condition that the stored official result
+        is that very result and not yet counted) and adds the summed increments to the counter
+        items: all of it or nothing. A result already marked (or not the stored one) cancels its
+        transaction; it is dropped and the rest is tried again. So a retried batch never counts
+        twice, and a crash mid-batch never loses a count."""
+        counted = 0
+        for chunk in _chunks(results):
+            pending = list(chunk)
+            while pending:
+                codes = self._transact(_counting_items(pending))
+                if not codes:
+                    counted += len(pending)
+                    break
+                done = {i for i, code in enumerate(codes[: len(pending)]) if code == "ConditionalCheckFailed"}
+                if not done:
+                    raise RuntimeError(f"counting transaction cancelled: {codes}")
+                pending = [r for i, r in enumerate(pending) if i not in done]
+        return counted
+
+    def count_better(self, scope: Scope, tie: TieKey) -> int:
+        """How many counted results of SCOPE rank strictly better than TIE: one BatchGetItem of
+        three small counter items, whatever the number of players."""
+        keys = [key for key, _ in _counter_keys(scope, tie)]
+        better = 0
+        for item in self._batch_get(keys):
+            level = item["sk"]["S"]
+            for name, value in item.items():
+                if name[:1] in "bst" and name not in ("pk", "sk") and _better(tie, level, name):
+                    better += int(value["N"])
+        return better
+
+    # Reads -------------------------------------------------------------------------------------
+
+    def board_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
+        """The best LIMIT rows after AFTER: a lazy merge of the shards. Each shard is read a few
+        rows at a time (about its share of the page, plus two), and read again only when the
+        merge has used up what it read while it may still hold a better row."""
+        chunk = -(-limit // BOARD_SHARDS) + 2
+        start = rank_key(after) if after else None
+        buffers: dict[int, list[BoardEntry]] = {}
+        more: dict[int, Item | None] = {}
+        for shard in range(BOARD_SHARDS):
+            buffers[shard], more[shard] = self._board_query(scope, shard, start, None, chunk)
+        rows: list[BoardEntry] = []
+        while len(rows) < limit:
+            for shard in range(BOARD_SHARDS):
+                if not buffers[shard] and more[shard]:
+                    buffers[shard], more[shard] = self._board_query(scope, shard, start, more[shard], chunk)
+            candidates = [shard for shard in buffers if buffers[shard]]
+            if not candidates:
+                break
+            best = min(candidates, key=lambda shard: buffers[shard][0].position.order())
+            rows.append(buffers[best].pop(0))
+        return rows
+
+    def _board_query(
+        self, scope: Scope, shard: int, after: str | None, start: Item | None, limit: int
+    ) -> tuple[list[BoardEntry], Item | None]:
+        condition = "board_pk = :p" + (" AND board_sk > :a" if after else "")
+        values = {":p": {"S": _board_partition(scope, shard)}}
+        if after:
+            values[":a"] = {"S": after}
+        kwargs: dict[str, Any] = {
+            "IndexName": "board",
+            "KeyConditionExpression": condition,
+            "ExpressionAttributeValues": values,
+            "Limit": limit,
+        }
+        if start:
+            kwargs["ExclusiveStartKey"] = start
+        page = self._call("query", **kwargs)
+        return [_entry(item) for item in page["Items"]], page.get("LastEvaluatedKey")
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        item = self._call("get_item", Key=_official_key(player, scope)).get("Item")
+        return _entry(item) if item else None
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        """Read consistently from the player's own partition: the Daily results are sorted by date
+        there, the challenge results are few."""
+        daily = self._call(
+            "query",
+            KeyConditionExpression="pk = :p AND sk BETWEEN :from AND :to",
+            ExpressionAttributeValues={
+                ":p": {"S": f"PLAYER#{player}"},
+                ":from": {"S": f"OFFICIAL#{scope_key(Scope.daily(day.isoformat()))}"},
+                ":to": {"S": "OFFICIAL#DAILY#~"},
+            },
+            ConsistentRead=True,
+        )["Items"]
+        challenges: list[Item] = []
+        kwargs: dict[str, Any] = {
+            "KeyConditionExpression": "pk = :p AND begins_with(sk, :c)",
+            "ExpressionAttributeValues": {
+                ":p": {"S": f"PLAYER#{player}"},
+                ":c": {"S": "OFFICIAL#CHALLENGE#"},
+            },
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self._call("query", **kwargs)
+            challenges += page["Items"]
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        results = [OfficialResult.model_validate_json(i["data"]["S"]) for i in daily + challenges]
+        return [r for r in results if r.date >= day.isoformat()]
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        """Transactions of up to 100 rows, each update on condition that the row exists: one that
+        does not is left out and the rest written again."""
+        unique = list(dict.fromkeys(scopes))
+        for start in range(0, len(unique), _TRANSACTION_ITEMS):
+            pending = unique[start : start + _TRANSACTION_ITEMS]
+            while pending:
+                codes = self._transact([_rename(player, scope, name) for scope in pending])
+                pending = [
+                    s for s, code in zip(pending, codes, strict=False) if code != "ConditionalCheckFailed"
+                ]
+
+    def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
+        item = self._call("get_item", Key=_official_key(player, scope)).get("Item")
+        return OfficialResult.model_validate_json(item["data"]["S"]) if item else None
+
+    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
+        """The player's official results, newest first, after AFTER."""
+        condition = "history_pk = :p" + (" AND history_sk < :a" if after else "")
+        values = {":p": {"S": f"HISTORY#{player}"}}
+        if after:
+            values[":a"] = {"S": _history_key(after.completed_at, after.scope)}
+        page = self._call(
+            "query",
+            IndexName="history",
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [OfficialResult.model_validate_json(i["data"]["S"]) for i in page["Items"]]
+
+    def player_stats(self, player: str) -> PlayerStats | None:
+        item = self._call("get_item", Key=_key(f"PLAYER#{player}", "STATS"), ConsistentRead=True).get("Item")
+        return PlayerStats.model_validate_json(item["data"]["S"]) if item else None
+
+    def display_names(self, players: list[str]) -> dict[str, str]:
+        """The chosen display name of each player who has set one."""
+        unique = list(dict.fromkeys(players))
+        keys = [_key(f"PLAYER#{p}", "PROFILE") for p in unique]
+        return {
+            item["pk"]["S"].removeprefix("PLAYER#"): item["display_name"]["S"]
+            for item in self._batch_get(keys)
+            if "display_name" in item
+        }
+
+
+def _chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
+    """RESULTS in groups whose counting transaction (one marker per result, one update per
+    counter item) stays within DynamoDB's item limit, each update within _COUNTER_CLAUSES
+    attributes. Sorted by board and score first, so a group shares counter items and one
+    transaction counts as many results as it can."""
+    chunks: list[list[OfficialResult]] = []
+    current: list[OfficialResult] = []
+    counters: dict[str, set[str]] = defaultdict(set)  # counter item -> attributes added to
+    for result in sorted(results, key=lambda r: (scope_key(scope_of_result(r)), r.score)):
+        keys = [(key["pk"]["S"], name) for key, name in _counter_keys(scope_of_result(result), _tie(result))]
+        new_items = sum(1 for pk, _ in keys if pk not in counters)
+        fits = len(current) + 1 + len(counters) + new_items <= _TRANSACTION_ITEMS and all(
+            len(counters[pk] | {name}) <= _COUNTER_CLAUSES for pk, name in keys
+        )
+        if current and not fits:
+            chunks.append(current)
+            current, counters = [], defaultdict(set)
+        current.append(result)
+        for pk, name in keys:
+            counters[pk].add(name)
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _tie(result: OfficialResult) -> TieKey:
+    return TieKey(result.score, result.best_combo, result.longest_word_length)
+
+
+def _counting_items(results: list[OfficialResult]) -> list[Item]:
+    """One marker update per result (first, in order), then one summed ADD per counter item."""
+    items: list[Item] = []
+    sums: dict[str, tuple[Item, Counter[str]]] = {}
+    for result in results:
+        scope = scope_of_result(result)
+        items.append(
+            {
+                "Update": {
+                    "Key": _official_key(result.player, scope),
+                    "UpdateExpression": "SET counted = :yes",
+                    # The stored result must be this one (its rank key names the run), not yet counted.
+                    "ConditionExpression": "board_sk = :position AND attribute_not_exists(counted)",
+                    "ExpressionAttributeValues": {
+                        ":yes": {"BOOL": True},
+                        ":position": {"S": rank_key(BoardPosition.of(result))},
+                    },
+                }
+            }
+        )
+        for key, name in _counter_keys(scope, _tie(result)):
+            sums.setdefault(key["pk"]["S"], (key, Counter()))[1][name] += 1
+    items += [_add(key, counts) for key, counts in sums.values()]
+    return items
+
+
+def _rename(player: str, scope: Scope, name: str) -> Item:
+    return {
+        "Update": {
+            "Key": _official_key(player, scope),
+            "UpdateExpression": "SET #name = :name",
+            "ConditionExpression": "attribute_exists(pk)",
+            "ExpressionAttributeNames": {"#name": "name"},
+            "ExpressionAttributeValues": {":name": {"S": name}},
+        }
+    }
+
+
+def _add(key: Item, counts: Counter[str]) -> Item:
+    names = sorted(counts)
+    return {
+        "Update": {
+            "Key": key,
+            "UpdateExpression": "ADD " + ", ".join(f"#a{n} :v{n}" for n in range(len(names))),
+            "ExpressionAttributeNames": {f"#a{n}": name for n, name in enumerate(names)},
+            "ExpressionAttributeValues": {f":v{n}": {"N": str(counts[name])} for n, name in enumerate(names)},
+        }
+    }

@@ -1,0 +1,113 @@
+"""A player's own things (SPEC §5): profile and stats (`/me`) and history (`/me/history`)."""
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from shared import clock
+from shared.boards import RENAME_REACH_DAYS, BoardStore, HistoryPosition, rename_reaches
+from shared.cursors import decode_cursor, encode_cursor, invalid_cursor
+from shared.daily_date import daily_date
+from shared.errors import Conflict
+from shared.leaderboard import Boards
+from shared.models import HistoryItem, HistoryPage, Me, Profile, StatsView
+from shared.profiles import check_display_name, default_display_name
+from shared.scope import Scope
+from shared.stats import PlayerStats
+from shared.store import Challenge, NameTaken, OfficialResult
+
+HISTORY_PAGE_DEFAULT = 20
+HISTORY_PAGE_MAX = 50
+
+
+class Players:
+    def __init__(
+        self,
+        store: BoardStore,
+        boards: Boards,
+        cursor_key: Callable[[], bytes],
+        now: Callable[[], datetime] = clock.now,
+    ):
+        self.store = store
+        self.boards = boards
+        self.cursor_key = cursor_key
+        self.now = now
+
+    def me(self, player: str) -> Me:
+        name = self.store.display_names([player]).get(player)
+        stats = self.store.player_stats(player) or PlayerStats()
+        return Me(
+            display_name=name or default_display_name(player),
+            stats=StatsView(
+                played=stats.played,
+                current_streak=stats.current_streak(daily_date(self.now())),
+                max_streak=stats.max_streak,
+                best_score=stats.best_score,
+                last_played=stats.last_played,
+            ),
+        )
+
+    def set_display_name(self, player: str, name: str) -> Profile:
+        """Claim NAME, then show it on the player's rows of every board not yet past its close
+        time (boards show the current name while live; a closed board never changes)."""
+        try:
+            self.store.set_display_name(player, check_display_name(name))
+        except NameTaken as error:
+            raise Conflict("That display name is taken", "display_name_taken") from error
+        now = self.now()
+        since = daily_date(now) - timedelta(days=RENAME_REACH_DAYS)
+        results = self.store.results_since(player, since)
+        challenges = self._challenges(results)
+        live = [
+            Scope.of(r.date, r.challenge_id)
+            for r in results
+            if (closes := self.boards.closes_at(r, challenges.get(r.challenge_id)))
+            and rename_reaches(now, closes)
+        ]
+        self.store.rename_rows(player, live, name)
+        return Profile(display_name=name)
+
+    def _challenges(self, results: list[OfficialResult]) -> dict[str | None, Challenge | None]:
+        ids = {r.challenge_id for r in results if r.challenge_id is not None}
+        return {challenge_id: self.store.get_challenge(challenge_id) for challenge_id in ids}
+
+    def history(self, player: str, cursor: str | None, limit: int) -> HistoryPage:
+        after = self._read_cursor(player, cursor)
+        results = self.store.history(player, after, limit + 1)
+        more = len(results) > limit
+        results = results[:limit]
+        challenges = self._challenges(results)
+        items = [
+            HistoryItem(
+                kind=r.kind,
+                date=r.date,
+                challenge_id=r.challenge_id,
+                score=r.score,
+                best_combo=r.best_combo,
+                longest_word_length=r.longest_word_length,
+                completed_at=r.completed_at,
+                rank=self.boards.final_rank(r, challenges.get(r.challenge_id)),
+            )
+            for r in results
+        ]
+        next_cursor = None
+        if more:
+            last = results[-1]
+            scope = Scope.of(last.date, last.challenge_id)
+            next_cursor = encode_cursor(
+                {"history": player, "after": [last.completed_at, *scope]}, self.cursor_key()
+            )
+        return HistoryPage(items=items, next_cursor=next_cursor)
+
+    def _read_cursor(self, player: str, cursor: str | None) -> HistoryPosition | None:
+        if not cursor:
+            return None
+        state = decode_cursor(cursor, self.cursor_key())
+        try:
+            if state["history"] != player:
+                raise ValueError("another player's history")
+            completed_at, kind, ident = state["after"]
+            if kind not in ("daily", "challenge"):
+                raise ValueError(kind)
+            return HistoryPosition(str(completed_at), Scope(kind, str(ident)))
+        except (KeyError, TypeError, ValueError) as error:
+            raise invalid_cursor() from error

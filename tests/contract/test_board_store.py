@@ -1,0 +1,304 @@
+"""One contract for the board side of the store, run against the in-memory fake and against
+DynamoStore on in-process moto, so the fake the service tests use cannot drift from DynamoDB.
+
+On DynamoDB ranks are counted by the stream consumer (functions/leaderboard/counters.py); the
+`settle` step drains the table's stream through it, as Lambda would a second after a completion.
+"""
+
+import os
+import random
+from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime, timedelta
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from functions.leaderboard.counters import count_stream_batch
+from local.streams import StreamPoller
+from shared.boards import BoardPosition, HistoryPosition, TieKey
+from shared.clock import iso
+from shared.dynamo import DynamoStore
+from shared.scope import Scope
+from shared.store import OfficialTaken
+from shared.table import create_table_request
+from tests.fake_boards import FakeBoardStore, official, player
+
+pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+
+DAY = "2026-01-15"
+SCOPE = Scope.daily(DAY)
+START = datetime(2026, 1, 15, 6, tzinfo=UTC)
+
+
+class Subject:
+    """A store under contract, and how to let its rank counters catch up."""
+
+    def __init__(self, store, settle: Callable[[], None], replay: Callable[[], None]):
+        self.store = store
+        self.settle = settle
+        self.replay = replay  # deliver every counted record again (at-least-once delivery)
+
+
+@pytest.fixture(params=["fake", "dynamo"])
+def subject(request) -> Iterator[Subject]:
+    if request.param == "fake":
+        yield Subject(FakeBoardStore(), lambda: None, lambda: None)
+        return
+    with mock_aws():
+        table = os.environ["TABLE_NAME"]
+        boto3.client("dynamodb").create_table(**create_table_request(table))
+        store = DynamoStore(table)
+
+        def counters(event, context):
+            return count_stream_batch(event, context, store.count_official)
+
+        poller = StreamPoller(table, handler=counters)
+        yield Subject(store, poller.drain, lambda: StreamPoller(table, handler=counters).drain())
+
+
+def at(seconds: int) -> str:
+    return iso(START + timedelta(seconds=seconds))
+
+
+def record(
+    subject: Subject, name: str, score: int, combo: int = 0, longest: int = 0, *, seconds: int = 0, **kw
+):
+    result = official(name, score, combo, longest, completed_at=at(seconds), day=kw.pop("day", DAY), **kw)
+    subject.store._record_official(result)
+    return result
+
+
+# Recording ------------------------------------------------------------------------------------
+
+
+def test_a_recorded_result_is_the_players_official_result(subject):
+    result = record(subject, "ann", 120, 2, 6, seconds=5)
+    assert subject.store.official_result(player("ann"), SCOPE) == result
+    assert subject.store.official_result(player("ann"), Scope.daily("2026-01-16")) is None
+    assert subject.store.official_result(player("bob"), SCOPE) is None
+
+
+def test_a_second_official_result_for_the_same_scope_is_refused(subject):
+    record(subject, "ann", 120, seconds=5)
+    with pytest.raises(OfficialTaken):
+        record(subject, "ann", 500, seconds=9, run_id="another-run")
+    assert subject.store.official_result(player("ann"), SCOPE).score == 120
+    record(subject, "ann", 80, day="2026-01-16")  # another date is another scope
+
+
+# Board pages -----------------------------------------------------------------------------------
+
+
+def results(subject: Subject, count: int, seed: int = 3) -> list:
+    rng = random.Random(seed)
+    written = []
+    for i in range(count):
+        written.append(
+            record(
+                subject,
+                f"p{i:03d}",
+                rng.choice((100, 135, 200, 205, 295, 400)),  # some share a band of 100 points
+                rng.choice((0, 1, 2)),
+                rng.choice((4, 5)),
+                seconds=rng.randrange(3600),
+            )
+        )
+    return written
+
+
+def board_order(written: list) -> list[str]:
+    return [r.player for r in sorted(written, key=lambda r: BoardPosition.of(r).order())]
+
+
+def test_a_board_page_is_the_best_rows_in_board_order(subject):
+    written = results(subject, 45)
+
+    page = subject.store.board_page(SCOPE, None, 20)
+
+    assert [e.player for e in page] == board_order(written)[:20]
+    assert page[0].position == BoardPosition.of(next(r for r in written if r.player == page[0].player))
+    assert page[0].words == ["timer"]
+
+
+def test_pages_after_a_position_continue_without_gaps_or_repeats(subject):
+    written = results(subject, 30)
+    for limit in (4, 17, 50):
+        seen, after = [], None
+        while True:
+            page = subject.store.board_page(SCOPE, after, limit)
+            seen += [e.player for e in page]
+            if len(page) < limit:
+                break
+            after = page[-1].position
+        assert seen == board_order(written), f"limit={limit}"
+
+
+def test_a_board_holds_only_its_own_scope(subject):
+    record(subject, "ann", 100)
+    record(subject, "bob", 200, day="2026-01-16")
+    record(subject, "cat", 300, challenge_id="challenge-1")
+
+    assert [e.player for e in subject.store.board_page(SCOPE, None, 10)] == [player("ann")]
+    assert [e.player for e in subject.store.board_page(Scope.challenge("challenge-1"), None, 10)] == [
+        player("cat")
+    ]
+
+
+def test_a_row_shows_the_name_at_completion_until_its_rows_are_renamed(subject):
+    subject.store.set_display_name(player("ann"), "Annie")
+    record(subject, "ann", 100)
+    record(subject, "ann", 70, day="2026-01-14")
+    record(subject, "bob", 50)
+    subject.store.set_display_name(player("ann"), "Renamed")
+
+    assert [e.display_name for e in subject.store.board_page(SCOPE, None, 10)] == ["Annie", None]
+    subject.store.rename_rows(player("ann"), [SCOPE, Scope.daily("2026-01-13")], "Renamed")
+    assert [e.display_name for e in subject.store.board_page(SCOPE, None, 10)] == ["Renamed", None]
+    assert subject.store.board_page(Scope.daily("2026-01-14"), None, 10)[0].display_name == "Annie"
+    assert subject.store.board_entry(player("ann"), SCOPE).display_name == "Renamed"
+    assert subject.store.display_names([player("ann"), player("bob")]) == {player("ann"): "Renamed"}
+
+
+def test_a_board_entry_is_the_players_row(subject):
+    result = record(subject, "ann", 120, 2, 6, seconds=5, words=("timer", "tremor"))
+    entry = subject.store.board_entry(player("ann"), SCOPE)
+    assert (entry.player, entry.position, entry.words) == (
+        player("ann"),
+        BoardPosition.of(result),
+        ["timer", "tremor"],
+    )
+    assert subject.store.board_entry(player("bob"), SCOPE) is None
+
+
+def test_results_since_a_date_are_the_players_daily_and_challenge_results_from_then(subject):
+    for day in ("2026-01-05", "2026-01-07", "2026-01-15"):
+        record(subject, "ann", 100, day=day)
+    record(subject, "ann", 50, day="2026-01-06", challenge_id="old-challenge")
+    record(subject, "ann", 60, day="2026-01-14", challenge_id="new-challenge")
+    record(subject, "bob", 70, day="2026-01-15")
+
+    found = subject.store.results_since(player("ann"), date(2026, 1, 7))
+
+    assert sorted((r.date, r.challenge_id or "") for r in found) == [
+        ("2026-01-07", ""),
+        ("2026-01-14", "new-challenge"),
+        ("2026-01-15", ""),
+    ]
+
+
+# Ranks -----------------------------------------------------------------------------------------
+
+
+def test_count_better_counts_results_strictly_better_once_settled(subject):
+    written = results(subject, 25)
+    subject.settle()
+
+    for result in written:
+        tie = TieKey(result.score, result.best_combo, result.longest_word_length)
+        expected = sum(1 for r in written if (r.score, r.best_combo, r.longest_word_length) > tie)
+        assert subject.store.count_better(SCOPE, tie) == expected
+    assert subject.store.count_better(SCOPE, TieKey(10_000, 0, 0)) == 0
+    assert subject.store.count_better(Scope.daily("2026-01-16"), TieKey(0, 0, 0)) == 0
+
+
+def test_a_result_delivered_again_is_not_counted_twice(subject):
+    written = results(subject, 12)
+    subject.settle()
+    subject.replay()
+    subject.settle()
+
+    assert subject.store.count_better(SCOPE, TieKey(0, 0, 0)) == len(written)
+
+
+# History, stats, names -------------------------------------------------------------------------
+
+
+def test_history_is_newest_first_and_pages_after_a_position(subject):
+    days = ["2026-01-12", "2026-01-13", "2026-01-14", "2026-01-15"]
+    for i, day in enumerate(days):
+        record(subject, "ann", 100 + i, day=day, seconds=86_400 * (i - 3))
+    record(subject, "ann", 50, challenge_id="challenge-1", seconds=60)
+    record(subject, "bob", 70, seconds=30)
+
+    whole = subject.store.history(player("ann"), None, 10)
+    assert [(r.date, r.challenge_id) for r in whole] == [
+        (DAY, "challenge-1"),
+        *[(d, None) for d in reversed(days)],
+    ]
+    last = whole[1]
+    after = HistoryPosition(last.completed_at, Scope.daily(last.date))
+    assert subject.store.history(player("ann"), after, 2) == whole[2:4]
+
+
+def test_daily_results_update_the_players_stats_and_challenges_do_not(subject):
+    assert subject.store.player_stats(player("ann")) is None
+    record(subject, "ann", 300, day="2026-01-14")
+    record(subject, "ann", 200, day="2026-01-15")
+    record(subject, "ann", 999, challenge_id="challenge-1")
+
+    stats = subject.store.player_stats(player("ann"))
+
+    assert (stats.played, stats.best_score, stats.max_streak, stats.last_played) == (2, 300, 2, "2026-01-15")
+
+
+def test_display_names_are_only_those_set(subject):
+    subject.store.set_display_name(player("ann"), "Annie")
+    assert subject.store.display_names([player("ann"), player("bob"), player("ann")]) == {
+        player("ann"): "Annie"
+    }
+
+
+# DynamoDB only: the completing write's conditions -----------------------------------------------
+
+
+@pytest.fixture
+def dynamo() -> Iterator[DynamoStore]:
+    with mock_aws():
+        boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
+        yield DynamoStore(os.environ["TABLE_NAME"])
+
+
+def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynamo):
+    """Two completions of one player (two dates) racing: the one that read the stats first
+    must not overwrite the other's update."""
+    first = official("ann", 300, completed_at=at(5), day="2026-01-14")
+    second = official("ann", 200, completed_at=at(6), day="2026-01-15")
+    stale_items = dynamo._official_writes(first)  # reads the stats: none yet
+    dynamo._record_official(second)
+
+    assert [next(iter(i)) for i in stale_items] == ["Put", "ConditionCheck", "Put"]
+    assert dynamo._transact(stale_items) == ["None", "None", "ConditionalCheckFailed"]
+    dynamo._record_official(first)  # read again: both count
+    assert dynamo.player_stats(player("ann")).played == 2
+
+
+def test_the_official_put_comes_first_then_the_name_check_then_stats_for_a_daily(dynamo):
+    daily = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    challenge = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))
+
+    assert daily[0]["Put"]["Item"]["sk"]["S"].startswith("OFFICIAL#")
+    assert daily[1]["ConditionCheck"]["Key"]["sk"]["S"] == "PROFILE"
+    assert daily[2]["Put"]["Item"]["sk"]["S"] == "STATS"
+    assert [next(iter(i)) for i in challenge] == ["Put", "ConditionCheck"]
+
+
+def test_a_completion_that_read_the_name_before_a_rename_is_refused_as_stale(dynamo):
+    """A rename renames the rows it finds; a completion that read the old name must not land a
+    row with it after the rename looked."""
+    dynamo.set_display_name(player("ann"), "Annie")
+    items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    dynamo.set_display_name(player("ann"), "Renamed")
+
+    assert dynamo._transact(items) == ["None", "ConditionalCheckFailed", "None"]
+    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    assert dynamo.board_entry(player("ann"), SCOPE).display_name == "Renamed"
+
+
+def test_no_completion_writes_an_item_other_players_write(dynamo):
+    """SPEC §4: the completing write touches only the player's own items (its board row lands in
+    one of the board's shards through the index)."""
+    for name in ("ann", "bob"):
+        items = dynamo._official_writes(official(name, 300, completed_at=at(5), day=DAY))
+        keys = {(i.get("Put", {}).get("Item") or i["ConditionCheck"]["Key"])["pk"]["S"] for i in items}
+        assert keys == {f"PLAYER#{player(name)}"}
