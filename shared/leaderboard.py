@@ -48,7 +48,8 @@ class Boards:
         self.now = now
         self.monotonic = monotonic  # what the watermark cache measures its age by
         self._closed: set[Scope] = set()  # a closed board never reopens
-        self._watermark: tuple[float, datetime | None] | None = None
+        # (monotonic seconds, game clock, watermark) of the last read of the expiry job's watermark
+        self._watermark: tuple[float, datetime, datetime | None] | None = None
 
     # Daily boards --------------------------------------------------------------------------
 
@@ -120,10 +121,17 @@ class Boards:
         return False
 
     def _completed_through(self) -> datetime | None:
-        now = self.monotonic()
-        if self._watermark is None or now - self._watermark[0] >= WATERMARK_CACHE_SECONDS:
-            self._watermark = (now, self.store.completed_through())
-        return self._watermark[1]
+        """The watermark, read at most every WATERMARK_CACHE_SECONDS; also read again when the
+        game clock has moved on by that much (`make run`'s clock control jumps it)."""
+        tick, game_now = self.monotonic(), self.now()
+        cached = self._watermark
+        if (
+            cached is None
+            or tick - cached[0] >= WATERMARK_CACHE_SECONDS
+            or abs((game_now - cached[1]).total_seconds()) >= WATERMARK_CACHE_SECONDS
+        ):
+            cached = self._watermark = (tick, game_now, self.store.completed_through())
+        return cached[2]
 
     # Pages and ranks -----------------------------------------------------------------------
 

@@ -315,9 +315,9 @@ def test_the_expiry_job_completes_untouched_daily_and_challenge_runs_at_their_de
     for run in (daily, practice):
         stored = store.get_run(run["run_id"]).run
         assert stored.completed and stored.ended_by == "expired" and stored.completed_at == run["deadline"]
-    result = store.official_result("sub-ann", "DAILY#2026-11-29")
+    result = store.official_result("sub-ann", Scope.daily("2026-11-29"))
     assert result is not None and result.score == scored and result.completed_at == daily["deadline"]
-    assert store.official_result("sub-bob", f"CHALLENGE#{challenge['challenge_id']}") is not None
+    assert store.official_result("sub-bob", Scope.challenge(challenge["challenge_id"])) is not None
     assert not store.get_run(guest["run_id"]).run.completed, "guest runs complete when next read"
     assert run_expiry_job()["runs_completed"] == 0  # idempotent
 

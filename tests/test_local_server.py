@@ -26,6 +26,7 @@ import jwt
 import pytest
 
 from local import auth
+from shared.boards import SETTLE_SECONDS
 from shared.clock import parse_iso
 from shared.dynamo import DynamoStore
 
@@ -460,7 +461,8 @@ def test_over_http_an_abandoned_daily_run_is_on_the_closed_board_and_the_board_n
     assert status == 201 and run["date"] == day and run["official"] is True
     scored = _answer_first_round(scheduled, run, token)  # ... and stops playing
 
-    _advance_to(scheduled, reset + timedelta(seconds=180 + 90))  # reset + time limit + the job
+    # reset + time limit + the board's settle + a whole minute, so a job pass has begun after that
+    _advance_to(scheduled, reset + timedelta(seconds=180 + SETTLE_SECONDS + 61))
 
     _completed_untouched(scheduled, run)
     status, cache, first = _raw_get(scheduled, f"/leaderboard/daily/{day}")
@@ -487,7 +489,7 @@ def test_over_http_an_abandoned_challenge_run_is_on_the_closed_board_and_the_boa
     assert status == 201 and run["challenge_id"] == challenge["challenge_id"] and run["official"] is True
     scored = _answer_first_round(scheduled, run, token)
 
-    _advance_to(scheduled, closes + timedelta(seconds=180 + 90))
+    _advance_to(scheduled, closes + timedelta(seconds=180 + SETTLE_SECONDS + 61))
 
     _completed_untouched(scheduled, run)
     path = f"/challenges/{challenge['challenge_id']}"

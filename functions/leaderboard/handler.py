@@ -30,12 +30,14 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 
 
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
-def my_rank(date: Annotated[str | None, Query(max_length=10)] = None) -> MyRank:
+def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
     return boards().daily_rank(date, api.caller_id(app))
 
 
 @app.get("/leaderboard/daily/<date>", summary="A page of a date's Daily board")
-def date_board(date: str, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Response[BoardPage]:
+def date_board(
+    date: api.BoardDate, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None
+) -> Response[BoardPage]:
     return _board(date, limit, cursor)
 
 

@@ -130,7 +130,7 @@ def test_completing_an_official_run_frees_the_slot_and_records_the_result(store)
     store.create_run(run)
     store.complete_run(finish(run), store.get_run(run.run_id).version)
     assert store.slot("p1", DAILY) == Slot(run.run_id, run.run_id)
-    result = store.official_result("p1", f"DAILY#{DAY}")
+    result = store.official_result("p1", DAILY)
     assert (result.run_id, result.score, result.words) == (run.run_id, run.score, ["timer", "alley", "bird"])
     assert store.get_run(run.run_id).run.completed
 
@@ -145,7 +145,7 @@ def test_a_second_official_result_in_a_scope_is_refused_and_changes_nothing(stor
     with pytest.raises(OfficialTaken):
         store.complete_run(finish(second), version)
     assert store.get_run(second.run_id).version == version
-    assert store.official_result("p1", f"DAILY#{DAY}").run_id == first.run_id
+    assert store.official_result("p1", DAILY).run_id == first.run_id
     second.official = False
     store.complete_run(second, version)
     assert store.slot("p1", DAILY) == Slot(second.run_id, first.run_id)
