@@ -217,3 +217,12 @@ def board_cache_control(status: str) -> str:
     """Boards may be cached briefly while live (they change every second at the rush) and for good
     once closed: a closed board is final (shared.boards.board_closed)."""
     return "public, max-age=31536000, immutable" if status == "closed" else "public, max-age=5"
+
+
+DAILY_MAX_AGE_SECONDS = 60
+
+
+def daily_cache_control(seconds_to_reset: float) -> str:
+    """`GET /daily` is the same for everyone until the reset: cache it for a minute at most, and
+    never past the reset, so the edge answers the midnight crowd without serving yesterday."""
+    return f"public, max-age={max(0, min(DAILY_MAX_AGE_SECONDS, int(seconds_to_reset)))}"

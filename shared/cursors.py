@@ -20,12 +20,17 @@ def encode_cursor(payload: dict[str, Any], key: bytes) -> str:
     return base64.urlsafe_b64encode(signature + body).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, key: bytes) -> dict[str, Any]:
-    """The payload of a cursor made by `encode_cursor`; BadRequest for anything else."""
+def decode_cursor(cursor: str, key: bytes, *older_keys: bytes) -> dict[str, Any]:
+    """The payload of a cursor made by `encode_cursor` with KEY, or with one of OLDER_KEYS (the
+    previous key stays valid for a while after a rotation, so cursors in flight keep working);
+    BadRequest for anything else."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         signature, body = raw[:16], raw[16:]
-        if not hmac.compare_digest(signature, hmac.new(key, body, hashlib.sha256).digest()[:16]):
+        if not any(
+            hmac.compare_digest(signature, hmac.new(k, body, hashlib.sha256).digest()[:16])
+            for k in (key, *older_keys)
+        ):
             raise ValueError("bad signature")
         payload = json.loads(body)
         if not isinstance(payload, dict):

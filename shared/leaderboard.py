@@ -41,10 +41,12 @@ class Boards:
         store: BoardStore,
         cursor_key: Callable[[], bytes],
         now: Callable[[], datetime] = clock.now,
+        older_cursor_keys: Callable[[], tuple[bytes, ...]] = tuple,
         monotonic: Callable[[], float] = time.monotonic,
     ):
         self.store = store
-        self.cursor_key = cursor_key
+        self.cursor_key = cursor_key  # signs new cursors
+        self.older_cursor_keys = older_cursor_keys  # still verify, for a while after a rotation
         self.now = now
         self.monotonic = monotonic  # what the watermark cache measures its age by
         self._closed: set[Scope] = set()  # a closed board never reopens
@@ -166,7 +168,7 @@ class Boards:
     def _read_cursor(self, scope: Scope, cursor: str | None) -> tuple[BoardPosition | None, int, int]:
         if not cursor:
             return None, 0, 0
-        state = decode_cursor(cursor, self.cursor_key())
+        state = decode_cursor(cursor, self.cursor_key(), *self.older_cursor_keys())
         try:
             if Scope(*state["scope"]) != scope:
                 raise ValueError("another board")

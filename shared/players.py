@@ -26,10 +26,12 @@ class Players:
         boards: Boards,
         cursor_key: Callable[[], bytes],
         now: Callable[[], datetime] = clock.now,
+        older_cursor_keys: Callable[[], tuple[bytes, ...]] = tuple,
     ):
         self.store = store
         self.boards = boards
-        self.cursor_key = cursor_key
+        self.cursor_key = cursor_key  # signs new cursors
+        self.older_cursor_keys = older_cursor_keys  # still verify, for a while after a rotation
         self.now = now
 
     def me(self, player: str) -> Me:
@@ -101,7 +103,7 @@ class Players:
     def _read_cursor(self, player: str, cursor: str | None) -> HistoryPosition | None:
         if not cursor:
             return None
-        state = decode_cursor(cursor, self.cursor_key())
+        state = decode_cursor(cursor, self.cursor_key(), *self.older_cursor_keys())
         try:
             if state["history"] != player:
                 raise ValueError("another player's history")

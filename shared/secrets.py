@@ -59,3 +59,8 @@ def cursor_keys() -> tuple[bytes, ...]:
 def cursor_key() -> bytes:
     """The key that signs new cursors."""
     return cursor_keys()[0]
+
+
+def older_cursor_keys() -> tuple[bytes, ...]:
+    """Keys that still verify cursors but sign none: the previous one after a rotation."""
+    return cursor_keys()[1:]

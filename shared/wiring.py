@@ -11,7 +11,7 @@ from shared.game import Game
 from shared.leaderboard import Boards
 from shared.observability import metrics
 from shared.players import Players
-from shared.secrets import cursor_key, deployment_secret
+from shared.secrets import cursor_key, deployment_secret, older_cursor_keys
 from shared.settings import settings
 
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
@@ -47,9 +47,9 @@ def game() -> Game:
 
 @cache
 def boards() -> Boards:
-    return Boards(store(), cursor_key)
+    return Boards(store(), cursor_key, older_cursor_keys=older_cursor_keys)
 
 
 @cache
 def players() -> Players:
-    return Players(store(), boards(), cursor_key)
+    return Players(store(), boards(), cursor_key, older_cursor_keys=older_cursor_keys)

@@ -668,3 +668,20 @@ def test_a_board_cursor_on_a_challenge_board_is_400(store):
     with pytest.raises(BadRequest) as refused:
         Boards(store, lambda: CURSOR_KEY).challenge_view(challenge, cursor, 50)
     assert refused.value.code == "invalid_cursor"
+
+
+def test_a_cursor_signed_with_the_previous_key_still_pages_after_a_rotation(store):
+    for index in range(3):
+        record(store, f"p{index}", 100 + index, at=5 + index)
+    store.mark_completed_through(NOON)
+    before = Boards(store, lambda: b"the key before the rotation")
+    first = before.daily_board(DAY.isoformat(), None, 2)
+    assert first.next_cursor is not None
+
+    rotated = Boards(
+        store, lambda: b"the new key", older_cursor_keys=lambda: (b"the key before the rotation",)
+    )
+    assert [row.score for row in rotated.daily_board(DAY.isoformat(), first.next_cursor, 2).rows] == [100]
+    without_grace = Boards(store, lambda: b"the new key")
+    with pytest.raises(BadRequest):
+        without_grace.daily_board(DAY.isoformat(), first.next_cursor, 2)

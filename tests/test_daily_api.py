@@ -71,6 +71,14 @@ def test_get_daily_tells_date_rounds_time_limit_status_and_next_reset():
     assert "prompt" not in str(body)
 
 
+def test_get_daily_may_be_cached_a_minute_but_never_past_the_reset():
+    clock.travel_to(datetime(2026, 7, 10, 4, 30, tzinfo=UTC))  # half an hour before the reset
+    assert call("GET", "/daily")[2]["headers"]["Cache-Control"] == "public, max-age=60"
+    clock.travel_to(datetime(2026, 7, 10, 4, 59, 40, tzinfo=UTC))  # 20 s before the reset
+    max_age = int(call("GET", "/daily")[2]["headers"]["Cache-Control"].split("max-age=")[1])
+    assert 0 <= max_age <= 20
+
+
 def test_a_guest_plays_a_whole_daily():
     status, run, _ = call("POST", "/guest/daily/runs")
     assert status == 201 and run["official"] is False and run["round"] == 1 and run["attempts_left"] == 3

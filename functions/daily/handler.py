@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
+from shared.clock import parse_iso
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.dictionary import words
 from shared.models import (
@@ -53,8 +54,10 @@ def _skip(run_id: str, player: str | None, request: SkipRequest) -> SkipReply:
 
 
 @app.get("/daily", summary="Today's Daily: date, rounds, time limit, status, next reset")
-def daily() -> DailyInfo:
-    return DailyInfo.model_validate(game().daily_info())
+def daily() -> Response[DailyInfo]:
+    info = DailyInfo.model_validate(game().daily_info())
+    until_reset = (parse_iso(info.resets_at) - game().now()).total_seconds()
+    return api.json_response(info.model_dump(mode="json"), cache_control=api.daily_cache_control(until_reset))
 
 
 @app.post("/daily/runs", summary="Start (or resume) the caller's Daily run")
