@@ -49,7 +49,7 @@ bench: $(VENV)/.dev
 	$(PY) benchmarks/daily.py
 	$(PY) benchmarks/boards.py
 
-## rush: the midnight rush on this machine: a few hundred players against `make run`, then the closed board checked (RUSH_PLAYERS=200)
+## rush: the midnight rush on this machine: a few hundred players against `make run`, then the closed board checked (RUSH_PLAYERS=100)
 rush: $(VENV)/.dev
 	$(PY) benchmarks/rush.py
 
