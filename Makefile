@@ -59,7 +59,7 @@ bench: $(VENV)/.dev
 puzzles: $(VENV)/.dev
 	$(PY) benchmarks/puzzles.py $(or $(SEED),puzzle-report) --start $(or $(START),2026-01-01)
 
-## rush: the midnight rush on this machine: a few hundred players against `make run`, then the closed board checked (RUSH_PLAYERS=200)
+## rush: the midnight rush on this machine: a few hundred players against `make run`, then the closed board checked (RUSH_PLAYERS=100)
 rush: $(VENV)/.dev
 	$(PY) benchmarks/rush.py
 
