@@ -37,8 +37,8 @@ from shared.constants import TIME_LIMIT_SECONDS  # noqa: E402
 from shared.puzzles import answers  # noqa: E402
 from shared.table import INDEXES, create_table_request  # noqa: E402
 
-WRU_DOLLARS_PER_MILLION = 1.25  # on-demand, us-east-1 list price
-RRU_DOLLARS_PER_MILLION = 0.25
+WRU_DOLLARS_PER_MILLION = 0.625  # on-demand, us-east-1 list price (since November 2024)
+RRU_DOLLARS_PER_MILLION = 0.125
 
 COLUMNS = ["GetItem", "PutItem", "TransactWriteItems", "BatchGetItem", "Query", "UpdateItem", "DeleteItem"]
 
