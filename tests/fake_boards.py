@@ -5,9 +5,12 @@ cannot drift from the real thing. Ranks are counted at once here; on DynamoDB th
 completion until the stream consumer has run (the contract tests drain the stream first).
 """
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from shared.boards import BoardEntry, BoardPosition, HistoryPosition, TieKey, scope_of_result
+from shared.clock import iso
+from shared.constants import TIME_LIMIT_SECONDS
+from shared.daily_date import reset_instant
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
 from shared.store import Challenge, NameTaken, OfficialResult, OfficialTaken
@@ -176,3 +179,25 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
     players = Players(store, boards, lambda: CURSOR_KEY, now=now or clock.now)
     monkeypatch.setattr(module, "boards", lambda: boards)
     monkeypatch.setattr(module, "players", lambda: players)
+
+
+# The board tests' day (tests/test_boards.py, tests/test_profiles.py) ---------------------------
+
+DAY = date(2026, 1, 15)  # a winter date: its reset is 06:00 UTC
+NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # 12:00 Central on DAY, while DAY is live
+CLOSES = reset_instant(DAY + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
+
+
+def completion(seconds: int, day: date = DAY) -> str:
+    """An official completion time SECONDS after 00:00 Central on DAY."""
+    return iso(reset_instant(day) + timedelta(seconds=seconds))
+
+
+def store_at_noon(monkeypatch) -> FakeBoardStore:
+    """A fresh store the leaderboard handler serves from, with the game clock at noon on DAY."""
+    from shared import clock
+
+    clock.travel_to(NOON)
+    fake = FakeBoardStore()
+    serve_with(monkeypatch, fake)
+    return fake

@@ -24,30 +24,28 @@ from shared.profiles import default_display_name
 from shared.puzzles import Round
 from shared.store import Challenge
 from tests.conftest import Api
-from tests.fake_boards import CURSOR_KEY, FakeBoardStore, official, player, serve_with
+from tests.fake_boards import (
+    CLOSES,
+    CURSOR_KEY,
+    DAY,
+    NOON,
+    FakeBoardStore,
+    completion,
+    official,
+    player,
+    store_at_noon,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 call = Api(handler)
 
-DAY = date(2026, 1, 15)  # a winter date: its reset is 06:00 UTC
-NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # 12:00 Central on DAY, while DAY is live
-CLOSES = reset_instant(DAY + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
 SETTLED = CLOSES + timedelta(seconds=SETTLE_SECONDS)  # the expiry watermark that closes DAY
 
 
 @pytest.fixture
 def store(monkeypatch) -> FakeBoardStore:
-    """The in-memory store the handler serves from, with the game clock at noon on DAY."""
-    clock.travel_to(NOON)
-    fake = FakeBoardStore()
-    serve_with(monkeypatch, fake)
-    return fake
-
-
-def completion(seconds: int, day: date = DAY) -> str:
-    """An official completion time SECONDS after 00:00 Central on DAY."""
-    return iso(reset_instant(day) + timedelta(seconds=seconds))
+    return store_at_noon(monkeypatch)
 
 
 def record(

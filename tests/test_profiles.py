@@ -2,7 +2,7 @@
 names, their rules and case-insensitive uniqueness, and a player's official results, newest first."""
 
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -10,34 +10,29 @@ from functions.leaderboard.handler import handler
 from shared import clock, wiring
 from shared.boards import SETTLE_SECONDS
 from shared.clock import iso
-from shared.constants import TIME_LIMIT_SECONDS
-from shared.daily_date import reset_instant
 from shared.dynamo import DynamoStore
 from shared.puzzles import Round
 from shared.store import Challenge
 from tests.conftest import Api
-from tests.fake_boards import FakeBoardStore, official, player, serve_with
+from tests.fake_boards import (
+    CLOSES,
+    DAY,
+    NOON,
+    FakeBoardStore,
+    completion,
+    official,
+    player,
+    store_at_noon,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 call = Api(handler)
 
-DAY = date(2026, 1, 15)
-NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # 12:00 Central on DAY, while DAY is live
-CLOSES = reset_instant(DAY + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
-
 
 @pytest.fixture
 def store(monkeypatch) -> FakeBoardStore:
-    """The in-memory store the handler serves from, with the game clock at noon on DAY."""
-    clock.travel_to(NOON)
-    fake = FakeBoardStore()
-    serve_with(monkeypatch, fake)
-    return fake
-
-
-def completion(seconds: int, day: date = DAY) -> str:
-    return iso(reset_instant(day) + timedelta(seconds=seconds))
+    return store_at_noon(monkeypatch)
 
 
 def assert_error(status: int, body: dict, expected_status: int, code: str | None = None) -> None:
