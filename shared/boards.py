@@ -91,6 +91,32 @@ def assign_ranks(ties: list[TieKey], position: int, previous: TieKey | None, pre
     return ranks
 
 
+# How many of a board's best rows its top-of-board item holds (kept by the rank counters' stream
+# consumer): page 1 at any page size (limit <= 100, plus the one row that tells whether there is
+# more) and page 2 of the default 50 are read from that one item.
+TOP_ROWS = 101
+
+
+def merge_top(top: list[BoardEntry], arrivals: list[BoardEntry], size: int = TOP_ROWS) -> list[BoardEntry]:
+    """The best SIZE rows of TOP and ARRIVALS, in board order. A player has one row per board, so
+    an arrival whose player is already in TOP (a result delivered again) changes nothing."""
+    rows = {entry.player: entry for entry in arrivals}
+    rows.update({entry.player: entry for entry in top})
+    return sorted(rows.values(), key=lambda entry: entry.position.order())[:size]
+
+
+def page_from_top(
+    top: list[BoardEntry], after: BoardPosition | None, limit: int, size: int = TOP_ROWS
+) -> list[BoardEntry] | None:
+    """The best LIMIT rows after AFTER, if the top of the board TOP (its best rows, at most SIZE)
+    holds them: with fewer than SIZE rows it holds the whole board; full, it holds the rows up to
+    its last one, so it answers when it has LIMIT rows after AFTER. None: read the whole board."""
+    rows = [entry for entry in top if after is None or entry.position.order() > after.order()]
+    if len(top) < size or len(rows) >= limit:
+        return rows[:limit]
+    return None
+
+
 def rank_from_better(better: int) -> int:
     """A result's rank is one more than the number of results strictly better (1, 2, 2, 4)."""
     return 1 + better
@@ -133,8 +159,12 @@ class BoardStore(Protocol):
     """What boards, ranks, stats and history need from storage (shared/dynamo_boards.py on
     DynamoDB, tests/fake_boards.py in memory)."""
 
-    def board_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
-        """The best LIMIT rows of SCOPE's board that come after AFTER, in board order."""
+    def board_page(
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+    ) -> list[BoardEntry]:
+        """The best LIMIT rows of SCOPE's board that come after AFTER (SHOWN rows come before it),
+        in board order. The best TOP_ROWS rows are served from the top of the board, which (like
+        ranks) shows a completion once the counters have caught up with it (a second or two)."""
         ...
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
@@ -157,7 +187,7 @@ class BoardStore(Protocol):
         ...
 
     def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
-        """Show NAME on PLAYER's rows of the boards of SCOPES."""
+        """Show NAME on PLAYER's rows of the boards of SCOPES (the top of each board too)."""
         ...
 
     def display_names(self, players: list[str]) -> dict[str, str]:

@@ -9,11 +9,21 @@ stream, one summed update per counter item per batch (`count_official`).
 """
 
 import hashlib
+import json
 from collections import Counter, defaultdict
 from datetime import date
 from typing import Any
 
-from shared.boards import BoardEntry, BoardPosition, HistoryPosition, TieKey, scope_of_result
+from shared.boards import (
+    TOP_ROWS,
+    BoardEntry,
+    BoardPosition,
+    HistoryPosition,
+    TieKey,
+    merge_top,
+    page_from_top,
+    scope_of_result,
+)
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
 from shared.store import OfficialResult, OfficialTaken, StaleRun
@@ -21,9 +31,13 @@ from shared.store import OfficialResult, OfficialTaken, StaleRun
 Item = dict[str, Any]  # a DynamoDB item or request, as boto3's client takes it
 
 # A board's rows are spread over this many partitions of the `board` index: each completion
-# writes one row (one write unit), so one shard takes 1/16 of the rush. A page reads every shard
-# (at least half a read unit each), so more shards cost more per page: see docs/leaderboards.md.
-BOARD_SHARDS = 16
+# writes one row (one write unit), so one shard takes 1/32 of the rush. A page read from the
+# shards reads every shard (at least half a read unit each); pages within the top of the board
+# read one item instead. See docs/leaderboards.md.
+BOARD_SHARDS = 32
+# Attempts at a conditional write of a top-of-board item before the consumer's batch fails (and
+# Lambda delivers it again).
+_TOP_ATTEMPTS = 10
 # DynamoDB's limit on items per TransactWriteItems.
 _TRANSACTION_ITEMS = 100
 # Counter attributes one update may add to (moto's expression parser recurses once per clause).
@@ -71,6 +85,31 @@ def _official_key(player: str, scope: Scope) -> Item:
 
 def _board_partition(scope: Scope, shard: int) -> str:
     return f"BOARD#{scope_key(scope)}#{shard}"
+
+
+def _top_key(scope: Scope) -> Item:
+    return _key(f"TOP#{scope_key(scope)}", "TOP")
+
+
+def _top_rows(item: Item | None) -> tuple[list[BoardEntry], int]:
+    """The rows of a top-of-board item and its version (no item: none, version 0)."""
+    if not item:
+        return [], 0
+    rows = [
+        BoardEntry(player, position_of(key), words, name)
+        for player, key, name, words in json.loads(item["rows"]["S"])
+    ]
+    return rows, int(item["version"]["N"])
+
+
+def _top_item(scope: Scope, rows: list[BoardEntry], version: int) -> Item:
+    """A top-of-board item: its rows as compact JSON ([player, rank key, name, words] each)."""
+    encoded = [[e.player, rank_key(e.position), e.display_name, e.words] for e in rows]
+    return {
+        **_top_key(scope),
+        "rows": {"S": json.dumps(encoded, separators=(",", ":"))},
+        "version": {"N": str(version)},
+    }
 
 
 def _history_key(completed_at: str, scope: Scope) -> str:
@@ -238,7 +277,86 @@ class DynamoBoards:
                 if not done:
                     raise RuntimeError(f"counting transaction cancelled: {codes}")
                 pending = [r for i, r in enumerate(pending) if i not in done]
+        by_scope: dict[Scope, list[OfficialResult]] = defaultdict(list)
+        for result in results:
+            by_scope[scope_of_result(result)].append(result)
+        for scope, arrived in by_scope.items():
+            self._merge_top(scope, arrived)
         return counted
+
+    # The top of a board: one item holding its best TOP_ROWS rows, kept by the same consumer -----
+
+    def _merge_top(self, scope: Scope, results: list[OfficialResult]) -> None:
+        """Merge RESULTS into SCOPE's top-of-board item, written back only if a row entered it, on
+        condition that nobody wrote it since it was read (else read again and merge again).
+
+        Idempotent: a row is keyed by its player, so a result delivered again changes nothing.
+        Each entering row is read from its official item first (consistently): a record that is
+        not the stored result (moto's stream carries cancelled transactions' records) is left
+        out, and the row takes the name the item shows. After the write the names are read again:
+        a rename that updated the official item after that first read, but looked at the top
+        before this write, is caught here (and one after the write finds the row itself)."""
+        candidates = {r.player: BoardEntry(r.player, BoardPosition.of(r), r.words, None) for r in results}
+        for _ in range(_TOP_ATTEMPTS):
+            top, version = self._read_top(scope)
+            present = {e.player for e in top}
+            merged = merge_top(top, [e for p, e in candidates.items() if p not in present])
+            entering = [e.player for e in merged if e.player not in present]
+            if not entering:
+                return
+            stored = {
+                p: e
+                for p, e in self._stored_rows(scope, entering).items()
+                if e.position == candidates[p].position
+            }
+            if len(stored) < len(entering):  # not the stored results: never on the board
+                for player in entering:
+                    if player not in stored:
+                        del candidates[player]
+                continue
+            if self._write_top(scope, [stored.get(e.player, e) for e in merged], version):
+                written = {player: stored[player].display_name for player in entering}
+                again = self._stored_rows(scope, entering)
+                renamed = {p: e.display_name for p, e in again.items() if e.display_name != written[p]}
+                if renamed:
+                    self._rename_in_top(scope, renamed)
+                return
+        raise RuntimeError(f"the top of {scope_key(scope)} kept changing while merged")
+
+    def _read_top(self, scope: Scope, consistent: bool = True) -> tuple[list[BoardEntry], int]:
+        return _top_rows(self._call("get_item", Key=_top_key(scope), ConsistentRead=consistent).get("Item"))
+
+    def _write_top(self, scope: Scope, rows: list[BoardEntry], version: int) -> bool:
+        """Put SCOPE's top item at VERSION + 1 if it is still at VERSION (0: absent)."""
+        from shared.dynamo import ConditionFailed  # shared.dynamo mixes this class in
+
+        put: dict[str, Any] = {"Item": _top_item(scope, rows, version + 1)}
+        if version:
+            put["ConditionExpression"] = "version = :v"
+            put["ExpressionAttributeValues"] = {":v": {"N": str(version)}}
+        else:
+            put["ConditionExpression"] = "attribute_not_exists(pk)"
+        try:
+            self._call("put_item", **put)
+            return True
+        except ConditionFailed:
+            return False
+
+    def _stored_rows(self, scope: Scope, players: list[str]) -> dict[str, BoardEntry]:
+        """The board rows of PLAYERS' official results of SCOPE, read consistently."""
+        items = self._batch_get([_official_key(p, scope) for p in players], consistent=True)
+        return {entry.player: entry for entry in map(_entry, items)}
+
+    def _rename_in_top(self, scope: Scope, names: dict[str, str | None]) -> None:
+        """Show NAMES (player -> name) on their rows in SCOPE's top item, if they are there."""
+        for _ in range(_TOP_ATTEMPTS):
+            top, version = self._read_top(scope)
+            if all(e.display_name == names[e.player] for e in top if e.player in names):
+                return
+            rows = [e._replace(display_name=names[e.player]) if e.player in names else e for e in top]
+            if self._write_top(scope, rows, version):
+                return
+        raise RuntimeError(f"the top of {scope_key(scope)} kept changing while renamed")
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many counted results of SCOPE rank strictly better than TIE: one BatchGetItem of
@@ -254,7 +372,18 @@ class DynamoBoards:
 
     # Reads -------------------------------------------------------------------------------------
 
-    def board_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
+    def board_page(
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+    ) -> list[BoardEntry]:
+        """The best LIMIT rows after AFTER (SHOWN rows before it): from the top-of-board item
+        when it holds them (one GetItem), else a lazy merge of the shards."""
+        if shown + limit <= TOP_ROWS:
+            page = page_from_top(self._read_top(scope, consistent=False)[0], after, limit)
+            if page is not None:
+                return page
+        return self._shard_page(scope, after, limit)
+
+    def _shard_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
         """The best LIMIT rows after AFTER: a lazy merge of the shards. Each shard is read a few
         rows at a time (about its share of the page, plus two), and read again only when the
         merge has used up what it read while it may still hold a better row."""
@@ -331,7 +460,7 @@ class DynamoBoards:
 
     def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
         """Transactions of up to 100 rows, each update on condition that the row exists: one that
-        does not is left out and the rest written again."""
+        does not is left out and the rest written again. Then the row in each board's top item."""
         unique = list(dict.fromkeys(scopes))
         for start in range(0, len(unique), _TRANSACTION_ITEMS):
             pending = unique[start : start + _TRANSACTION_ITEMS]
@@ -340,6 +469,10 @@ class DynamoBoards:
                 pending = [
                     s for s, code in zip(pending, codes, strict=False) if code != "ConditionalCheckFailed"
                 ]
+        # After the rows: a consumer merging this player into a top reads the row's name after
+        # its write, so either it sees the new name or this finds the player in the top.
+        for scope in unique:
+            self._rename_in_top(scope, {player: name})
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self._call("get_item", Key=_official_key(player, scope)).get("Item")

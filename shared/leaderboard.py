@@ -144,7 +144,7 @@ class Boards:
         many rows came before and the last rank), signed, so no page counts the rows before it."""
         after, shown, previous_rank = self._read_cursor(scope, cursor)
         closed = self.closed(scope, closes_at)  # decided before reading: a closed page is final
-        entries = self.store.board_page(scope, after, limit + 1)
+        entries = self.store.board_page(scope, after, limit + 1, shown)
         more = len(entries) > limit
         entries = entries[:limit]
         ranks = assign_ranks(

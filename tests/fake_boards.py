@@ -56,7 +56,9 @@ class FakeBoardStore:
 
     # Reads -----------------------------------------------------------------------------------
 
-    def board_page(self, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
+    def board_page(
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+    ) -> list[BoardEntry]:
         self._read("board_page")
         entries = sorted(
             (self._entry(player, s) for (player, s) in self.results if s == scope),

@@ -1,8 +1,9 @@
 """One contract for the board side of the store, run against the in-memory fake and against
 DynamoStore on in-process moto, so the fake the service tests use cannot drift from DynamoDB.
 
-On DynamoDB ranks are counted by the stream consumer (functions/leaderboard/counters.py); the
-`settle` step drains the table's stream through it, as Lambda would a second after a completion.
+On DynamoDB ranks are counted, and the top of each board (its best TOP_ROWS rows, which page 1
+reads) kept, by the stream consumer (functions/leaderboard/counters.py); the `settle` step drains
+the table's stream through it, as Lambda would a second after a completion.
 """
 
 import os
@@ -16,7 +17,7 @@ from moto import mock_aws
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.boards import BoardPosition, HistoryPosition, TieKey
+from shared.boards import TOP_ROWS, BoardPosition, HistoryPosition, TieKey
 from shared.clock import iso
 from shared.dynamo import DynamoStore
 from shared.scope import Scope
@@ -113,6 +114,7 @@ def board_order(written: list) -> list[str]:
 
 def test_a_board_page_is_the_best_rows_in_board_order(subject):
     written = results(subject, 45)
+    subject.settle()
 
     page = subject.store.board_page(SCOPE, None, 20)
 
@@ -123,6 +125,7 @@ def test_a_board_page_is_the_best_rows_in_board_order(subject):
 
 def test_pages_after_a_position_continue_without_gaps_or_repeats(subject):
     written = results(subject, 30)
+    subject.settle()
     for limit in (4, 17, 50):
         seen, after = [], None
         while True:
@@ -138,6 +141,7 @@ def test_a_board_holds_only_its_own_scope(subject):
     record(subject, "ann", 100)
     record(subject, "bob", 200, day="2026-01-16")
     record(subject, "cat", 300, challenge_id="challenge-1")
+    subject.settle()
 
     assert [e.player for e in subject.store.board_page(SCOPE, None, 10)] == [player("ann")]
     assert [e.player for e in subject.store.board_page(Scope.challenge("challenge-1"), None, 10)] == [
@@ -150,6 +154,7 @@ def test_a_row_shows_the_name_at_completion_until_its_rows_are_renamed(subject):
     record(subject, "ann", 100)
     record(subject, "ann", 70, day="2026-01-14")
     record(subject, "bob", 50)
+    subject.settle()
     subject.store.set_display_name(player("ann"), "Renamed")
 
     assert [e.display_name for e in subject.store.board_page(SCOPE, None, 10)] == ["Annie", None]
@@ -209,6 +214,38 @@ def test_a_result_delivered_again_is_not_counted_twice(subject):
     subject.settle()
 
     assert subject.store.count_better(SCOPE, TieKey(0, 0, 0)) == len(written)
+    assert [e.player for e in subject.store.board_page(SCOPE, None, 50)] == board_order(written)
+
+
+def test_pages_beyond_the_top_of_the_board_continue_it_without_gaps_or_repeats(subject):
+    """Page 1 and page 2 of 50 lie within the top of the board (TOP_ROWS rows); page 3 on is
+    merged from the board's shards. The seams do not show."""
+    written = results(subject, TOP_ROWS + 30, seed=5)
+    subject.settle()
+    seen, after, shown = [], None, 0
+    while True:
+        page = subject.store.board_page(SCOPE, after, 51, shown)
+        seen += [e.player for e in page[:50]]
+        if len(page) <= 50:
+            break
+        after, shown = page[49].position, shown + 50
+    assert seen == board_order(written)
+
+
+def test_a_rename_shows_on_the_top_of_the_board_and_deeper_pages_alike(subject):
+    written = results(subject, TOP_ROWS + 10, seed=6)
+    subject.settle()
+    order = board_order(written)
+    first, last = order[0], order[-1]
+    for who in (first, last):
+        subject.store.set_display_name(who, f"New {who}")
+        subject.store.rename_rows(who, [SCOPE], f"New {who}")
+
+    page_1 = subject.store.board_page(SCOPE, None, 51)
+    deep = subject.store.board_page(SCOPE, page_1[49].position, 200, 50)
+    names = {e.player: e.display_name for e in page_1[:50] + deep}
+    assert names[first] == f"New {first}" and names[last] == f"New {last}"
+    assert sum(1 for name in names.values() if name) == 2
 
 
 # History, stats, names -------------------------------------------------------------------------
@@ -302,3 +339,68 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
         items = dynamo._official_writes(official(name, 300, completed_at=at(5), day=DAY))
         keys = {(i.get("Put", {}).get("Item") or i["ConditionCheck"]["Key"])["pk"]["S"] for i in items}
         assert keys == {f"PLAYER#{player(name)}"}
+
+
+def test_the_top_of_the_board_follows_a_rename_that_came_while_the_consumer_merged(dynamo):
+    """The consumer reads a row's name, a rename updates the row and finds the player not yet in
+    the top, then the consumer writes the top with the old name: it reads the names again after
+    its write and puts the new one in."""
+    dynamo.set_display_name(player("ann"), "Annie")
+    result = official("ann", 300, completed_at=at(5), day=DAY)
+    dynamo._record_official(result)
+    read_rows = dynamo._stored_rows
+    renamed = []
+
+    def rename_after_the_first_read(scope, players):
+        rows = read_rows(scope, players)
+        if not renamed:
+            renamed.append(True)
+            dynamo.set_display_name(player("ann"), "Renamed")
+            dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")
+        return rows
+
+    dynamo._stored_rows = rename_after_the_first_read
+    dynamo.count_official([result])
+
+    assert [e.display_name for e in dynamo.board_page(SCOPE, None, 10)] == ["Renamed"]
+
+
+def test_a_record_that_is_not_the_stored_result_never_enters_the_top_of_the_board(dynamo):
+    """moto's stream carries records of cancelled transactions: a result the table does not hold
+    (here another run of a player whose official result is stored) is neither counted nor shown."""
+    stored = official("ann", 100, completed_at=at(5), day=DAY)
+    dynamo._record_official(stored)
+    ghost = official("ann", 900, completed_at=at(6), day=DAY, run_id="cancelled-run")
+    nobody = official("bob", 800, completed_at=at(7), day=DAY)
+
+    assert dynamo.count_official([stored]) == 1
+    assert dynamo.count_official([ghost, nobody]) == 0
+
+    assert [(e.player, e.position.score) for e in dynamo.board_page(SCOPE, None, 10)] == [
+        (player("ann"), 100)
+    ]
+
+
+def test_two_consumers_merging_into_one_top_from_stale_reads_lose_no_row(dynamo):
+    """The top item is written on condition of the version read: a consumer that read before the
+    other wrote reads again and merges again (the race itself, on moto's server, is in
+    tests/test_boards_races.py)."""
+    first = official("ann", 100, completed_at=at(5), day=DAY)
+    second = official("bob", 200, completed_at=at(6), day=DAY)
+    for result in (first, second):
+        dynamo._record_official(result)
+    read_top = dynamo._read_top
+    stale = read_top(SCOPE)  # what the slower consumer read first: no top yet
+
+    calls = []
+
+    def stale_first(scope, consistent=True):
+        calls.append(scope)
+        return stale if len(calls) == 1 else read_top(scope, consistent)
+
+    dynamo.count_official([first])
+    dynamo._read_top = stale_first
+    dynamo.count_official([second])
+
+    assert len(calls) >= 2
+    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("bob"), player("ann")]
