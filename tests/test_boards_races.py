@@ -44,7 +44,7 @@ def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):
         written = [r for batch in batches for r in batch]
         for result in written:
             store._record_official(result)
-        store.count_official(batches[0][:1])  # the first player is in the top before the race
+        # a player renames while the consumer holding their result merges it into the top
         renamer = batches[0][0].player
         store.set_display_name(renamer, f"Racer {repetition}")
         calls = [partial(store.count_official, batch) for batch in batches]
