@@ -13,7 +13,7 @@ import pytest
 
 from functions.leaderboard.handler import handler
 from shared import clock
-from shared.boards import SETTLE_SECONDS
+from shared.boards import SETTLE_SECONDS, BoardEntry, BoardPosition, merge_top, page_from_top
 from shared.clock import iso, parse_iso
 from shared.constants import TIME_LIMIT_SECONDS
 from shared.cursors import encode_cursor
@@ -683,3 +683,38 @@ def test_a_cursor_signed_with_the_previous_key_still_pages_after_a_rotation(stor
     without_grace = Boards(store, lambda: b"the new key")
     with pytest.raises(BadRequest):
         without_grace.daily_board(DAY.isoformat(), first.next_cursor, 2)
+
+
+# The top of a board (page 1 and 2 of 50 in one item on DynamoDB) -------------------------------
+
+
+def _entry(name: str, score: int, at: int) -> BoardEntry:
+    return BoardEntry(
+        player(name), BoardPosition(score, 0, 0, completion(at), f"run-{name}"), ["timer"], None
+    )
+
+
+def test_merging_into_the_top_keeps_the_best_rows_in_board_order():
+    top = [_entry("ann", 300, 1), _entry("bob", 200, 2)]
+    merged = merge_top(top, [_entry("cat", 250, 3), _entry("dan", 100, 4), _entry("eve", 300, 0)], size=3)
+    assert [e.player for e in merged] == [player("eve"), player("ann"), player("cat")]
+
+
+def test_a_result_merged_again_into_the_top_changes_nothing():
+    """A player has one row per board: a redelivered result (or the same row again, with another
+    name read) does not duplicate or replace the row already there."""
+    top = [_entry("ann", 300, 1)._replace(display_name="Annie"), _entry("bob", 200, 2)]
+    again = merge_top(top, [_entry("ann", 300, 1), _entry("bob", 200, 2)])
+    assert again == top
+
+
+def test_a_page_is_served_from_the_top_only_when_the_top_holds_it():
+    rows = [_entry(f"p{i}", 1000 - 5 * i, i) for i in range(5)]
+    # fewer rows than it can hold: the top is the whole board
+    assert page_from_top(rows[:3], None, 10, size=5) == rows[:3]
+    assert page_from_top(rows[:3], rows[2].position, 10, size=5) == []
+    # full: it answers for the rows up to its last one, and not past it
+    assert page_from_top(rows, None, 3, size=5) == rows[:3]
+    assert page_from_top(rows, rows[1].position, 3, size=5) == rows[2:5]
+    assert page_from_top(rows, rows[2].position, 3, size=5) is None
+    assert page_from_top(rows, _entry("late", 1, 99).position, 3, size=5) is None
