@@ -89,6 +89,7 @@ class LocalServer(ThreadingHTTPServer):
         self.clock_control = clock_control
         self.store: LocalStore | None = None
         self.scheduler: Scheduler | None = None
+        self.streams: streams.StreamPoller | None = None  # make run's stream consumer
         # A Lambda instance handles one event at a time, and Powertools keeps the current event
         # on a module-level resolver, so each function serves one request at a time here too.
         self.function_locks = {function: threading.Lock() for function in HANDLERS}
@@ -246,8 +247,12 @@ class RequestHandler(BaseHTTPRequestHandler):
             clock.advance(seconds)
         except OverflowError:
             raise HttpError(400, "bad_request", "advance_seconds is out of range") from None
+        if self.server.streams:
+            self.server.streams.drain()  # the time jumped over lets the stream consumer catch up
         if self.server.scheduler:
             self.server.scheduler.run_due()  # the jobs the jump made due, before the reply
+        if self.server.streams:
+            self.server.streams.drain()  # ... and count what they completed, as 60 s of settle would
         return _json(200, {"advanced": seconds})
 
     def _respond(self, status: int, headers: Headers, body: bytes) -> None:
@@ -353,7 +358,7 @@ def main() -> int:
     server.store = store
     server.scheduler = Scheduler()
     server.scheduler.start()
-    streams.start(os.environ["TABLE_NAME"])  # DynamoDB Streams -> functions/leaderboard/counters.py
+    _, server.streams = streams.start(os.environ["TABLE_NAME"])  # DynamoDB Streams -> counters.py
 
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     kind = f"embedded, {loaded} items loaded" if store.embedded else "external"

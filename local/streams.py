@@ -70,13 +70,15 @@ class StreamPoller:
             "dynamodbstreams", endpoint_url=endpoint, config=Config(account_id_endpoint_mode="disabled")
         )
         self._positions: dict[str, tuple[str, str | None]] = {}  # shard -> (iterator type, sequence)
+        self._draining = threading.Lock()  # the poll thread and a clock jump take turns
 
     def drain(self) -> int:
         """Hand every record now in the stream to the handler; returns how many it was given."""
         given = 0
-        shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
-        for shard in shards:
-            given += self._drain_shard(shard["ShardId"])
+        with self._draining:
+            shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
+            for shard in shards:
+                given += self._drain_shard(shard["ShardId"])
         return given
 
     def _drain_shard(self, shard_id: str) -> int:
@@ -124,10 +126,11 @@ class StreamPoller:
                 print(f"wordsqd: stream poll failed: {error}", flush=True)
 
 
-def start(table_name: str) -> threading.Event:
+def start(table_name: str) -> tuple[threading.Event, StreamPoller]:
     """Poll TABLE_NAME's stream in a background thread (for `make run`); set the returned event
-    to stop it."""
+    to stop it. The poller is returned too: a jump of the game clock drains it at once (the
+    consumer's second of lag has passed in the time jumped over)."""
     stopping = threading.Event()
     poller = StreamPoller(table_name)
     threading.Thread(target=poller.run, args=(stopping,), name="streams", daemon=True).start()
-    return stopping
+    return stopping, poller
