@@ -10,7 +10,9 @@ consistent ones a unit, summed over a Query's items, per item for GetItem and Ba
 Writes at the rush: each completion writes one board row into one of the board's shards (its
 size measured from the index), and the stream consumer counts arrivals in batches (simulated
 here on the same results with the consumer's own grouping), one transaction per group touching
-each counter item once. Figures, not assertions. `make bench`.
+each counter item once, then merges each batch into the board's top item (rewritten whenever a
+row enters it; simulated with the consumer's own merge, sized as stored). Figures, not
+assertions. `make bench`.
 """
 
 import math
@@ -28,7 +30,13 @@ import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 import shared.dynamo_boards as adapter  # noqa: E402
-from shared.boards import SETTLE_SECONDS  # noqa: E402
+from shared.boards import (  # noqa: E402
+    SETTLE_SECONDS,  # noqa: E402
+    TOP_ROWS,
+    BoardEntry,
+    BoardPosition,
+    merge_top,
+)
 from shared.clock import iso  # noqa: E402
 from shared.constants import (  # noqa: E402
     DAILY_FORBIDDEN_ROUNDS,
@@ -37,7 +45,7 @@ from shared.constants import (  # noqa: E402
     POINTS_PER_LETTER_FORBIDDEN,
 )
 from shared.dynamo import DynamoStore  # noqa: E402
-from shared.dynamo_boards import _chunks, _counter_keys, _tie, official_item  # noqa: E402
+from shared.dynamo_boards import _chunks, _counter_keys, _tie, _top_item, official_item  # noqa: E402
 from shared.leaderboard import Boards  # noqa: E402
 from shared.scope import Scope  # noqa: E402
 from shared.scoring import combo_bonus  # noqa: E402
@@ -52,6 +60,7 @@ CLOSED = datetime(2026, 1, 16, 7, 0, tzinfo=UTC)  # DAY closed (06:03 UTC) and s
 PAGE = 50
 DEEP_PAGE = 10
 STREAM_BATCH = 1_000  # records per consumer invocation at the rush (the event source's batch size)
+SMALL_BATCH = 100  # ... when many stream shards split the rush into smaller batches
 
 
 def played_run(rng: random.Random) -> tuple[int, int, int]:
@@ -96,15 +105,17 @@ def fill(store: DynamoStore, results: list[OfficialResult]) -> None:
     """The items completions and the stream consumer leave: official items (already counted),
     profiles, and each counter item once with the sum of its increments (batch writes, which is
     quicker here than a transaction each)."""
-    puts, sums = [], Counter()
+    puts, sums, rows = [], Counter(), []
     for i, result in enumerate(results):
         name = f"Player {i}"
         puts.append({**official_item(result, name), "counted": {"BOOL": True}})
+        rows.append(BoardEntry(result.player, BoardPosition.of(result), result.words, name))
         puts.append(
             {"pk": {"S": f"PLAYER#{result.player}"}, "sk": {"S": "PROFILE"}, "display_name": {"S": name}}
         )
         for key, attribute in _counter_keys(SCOPE, _tie(result)):
             sums[key["pk"]["S"], key["sk"]["S"], attribute] += 1
+    puts.append(_top_item(SCOPE, merge_top([], rows), 1))  # what the consumer keeps
     for start in range(0, len(puts), 25):
         pending = {store.table: [{"PutRequest": {"Item": item}} for item in puts[start : start + 25]]}
         while pending:
@@ -226,7 +237,15 @@ def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, 
     busiest_counter, updates = per_item.most_common(1)[0]
     counter_units = 2 * max(1, math.ceil(sizes[busiest_counter] / 1024))  # in a transaction: twice
     per_thousand = 1000 / len(results)
+    big, small = top_writes(arrivals, STREAM_BATCH), top_writes(arrivals, SMALL_BATCH)
     return {
+        "top item bytes (full)": big["bytes"],
+        f"top item writes (batches of {STREAM_BATCH:,})": big["writes"],
+        "  units per 1,000, busiest 1,000": big["busiest"],
+        "  units per 1,000, whole board": big["units"] * per_thousand,
+        f"top item writes (batches of {SMALL_BATCH:,})": small["writes"],
+        "  units per 1,000, busiest 1,000 ": small["busiest"],
+        "  units per 1,000, whole board ": small["units"] * per_thousand,
         "board row bytes (largest)": max(row_bytes),
         "busiest board shard, units per 1,000": max(rows.values()) * row_units * per_thousand,
         "counting transactions per 1,000": transactions * per_thousand,
@@ -234,6 +253,35 @@ def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, 
         "busiest counter item": busiest_counter.removeprefix(f"COUNT#DAILY#{DAY}").lstrip("#") or "BANDS",
         "its bytes": sizes[busiest_counter],
         "busiest counter, units per 1,000": updates * counter_units * per_thousand,
+    }
+
+
+def top_writes(arrivals: list[OfficialResult], batch: int) -> dict[str, float]:
+    """The top item's writes when the consumer merges ARRIVALS BATCH results at a time: a write
+    (a put of the whole item: a unit per KB) whenever a row enters it. `busiest`: the most units
+    written while any 1,000 consecutive completions arrived (the start, while it fills)."""
+    top: list[BoardEntry] = []
+    writes, units, largest, by_batch = 0, 0, 0, []
+    for start in range(0, len(arrivals), batch):
+        rows = [
+            BoardEntry(r.player, BoardPosition.of(r), r.words, f"Player {r.player[-6:]}")
+            for r in arrivals[start : start + batch]
+        ]
+        merged = merge_top(top, rows)
+        written = 0
+        if merged != top:
+            size = item_size(_top_item(SCOPE, merged, writes + 1))
+            written, largest = math.ceil(size / 1024), max(largest, size)
+            writes, units, top = writes + 1, units + written, merged
+        by_batch.append(written)
+        assert len(top) <= TOP_ROWS
+    per_window = max(1, 1000 // batch)
+    busiest = max(sum(by_batch[i : i + per_window]) for i in range(len(by_batch)))
+    return {
+        "writes": writes,
+        "units": units,
+        "bytes": largest,
+        "busiest": busiest * 1000 / (per_window * batch),
     }
 
 
@@ -278,6 +326,7 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
             cursor, position = walked.next_cursor, (DEEP_PAGE - 1) * PAGE
     depth = position // PAGE + 1
     deep = metered("deep page by its cursor", lambda: boards.daily_board(DAY, cursor, PAGE))
+    metered("page 1 merged from the shards (no top)", lambda: store._shard_page(SCOPE, None, PAGE + 1))
     figures["deep page by its cursor"]["page"] = depth
     ordered = sorted(results, key=lambda r: (-r.score, -r.best_combo, -r.longest_word_length, r.completed_at))
     middle = ordered[len(ordered) // 2]
@@ -320,34 +369,65 @@ def main() -> None:
             f"{value:>10,.1f}" if isinstance(value := r[1][figure], float) else f"{value!s:>10}" for r in runs
         )
         print(f"{figure:<45}{values}")
-    busiest = max(
-        runs[-1][1]["busiest board shard, units per 1,000"], runs[-1][1]["busiest counter, units per 1,000"]
-    )
-    print(f"completions/s at which the busiest partition takes 1,000 units/s: {1_000_000 / busiest:,.0f}")
+    writes = runs[-1][1]
+    for label, busiest in (
+        (f"batches of {STREAM_BATCH:,}", writes["  units per 1,000, busiest 1,000"]),
+        (f"batches of {SMALL_BATCH:,}", writes["  units per 1,000, busiest 1,000 "]),
+    ):
+        busiest = max(
+            busiest,
+            writes["busiest board shard, units per 1,000"],
+            writes["busiest counter, units per 1,000"],
+        )
+        limit = 1e6 / busiest
+        print(f"completions/s at which the busiest partition takes 1,000 units/s ({label}): {limit:,.0f}")
+    print(f"top item bytes with Cognito-sized ids, 10 words and 16-letter names: {realistic_top_bytes():,}")
     print()
     compare_shard_counts(runs[-1])
 
 
+def realistic_top_bytes() -> int:
+    """The full top item's size with a production-sized row: a Cognito sub (36 characters), a
+    run id of 22, ten 7-letter words and a 16-letter name."""
+    rows = [
+        BoardEntry(
+            f"{i:08d}-0000-4000-8000-000000000000",
+            BoardPosition(6000 - 5 * i, 10, 12, "2026-01-15T06:03:07.123Z", f"{i:022d}"),
+            ["abcdefg"] * 10,
+            f"{i:016d}",
+        )
+        for i in range(TOP_ROWS)
+    ]
+    return item_size(_top_item(SCOPE, rows, 12345))
+
+
 def compare_shard_counts(measured: tuple[dict, dict]) -> None:
-    """The trade-off of the shard count, at 20,000 results: each shard costs a page at least half
-    a read unit; each takes 1/shards of the rush's board rows."""
+    """The trade-off of the shard count, at 20,000 results: each shard costs a page read from the
+    shards at least half a read unit; each takes 1/shards of the rush's board rows. Side by side
+    with half as many shards (16, as before the top item)."""
     original, shards = adapter.shard_of, adapter.BOARD_SHARDS
     print(f"Board shards, side by side at {SIZES[-1]:,} results")
-    columns = ("page 1 RU", "page 10 RU", "rank RU", "busiest shard per 1,000", "board limit/s")
+    columns = (
+        "page 1 RU",
+        "shard-merged page 1 RU",
+        "page 10 RU",
+        "busiest shard per 1,000",
+        "board limit/s",
+    )
     print(f"{'shards':>6} " + " ".join(f"{c:>{max(8, len(c))}}" for c in columns))
     results = {shards: measured}
     with mock_aws():
-        adapter.BOARD_SHARDS = 2 * shards
-        adapter.shard_of = lambda key, count=2 * shards: original(key, count)
+        adapter.BOARD_SHARDS = shards // 2
+        adapter.shard_of = lambda key, count=shards // 2: original(key, count)
         try:
-            results[2 * shards] = measure(SIZES[-1])
+            results[shards // 2] = measure(SIZES[-1])
         finally:
             adapter.BOARD_SHARDS, adapter.shard_of = shards, original
     for count, (reads, writes) in sorted(results.items()):
         busiest = writes["busiest board shard, units per 1,000"]
         page1, deep = reads["page 1"]["read units"], reads["deep page by its cursor"]["read units"]
-        rank = reads["one player's rank"]["read units"]
-        print(f"{count:>6} {page1:>10} {deep:>11} {rank:>8} {busiest:>24.1f} {1_000_000 / busiest:>14,.0f}")
+        merged = reads["page 1 merged from the shards (no top)"]["read units"]
+        print(f"{count:>6} {page1:>9} {merged:>22} {deep:>10} {busiest:>23.1f} {1_000_000 / busiest:>13,.0f}")
 
 
 if __name__ == "__main__":
