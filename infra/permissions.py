@@ -62,15 +62,16 @@ ACCESS: dict[str, Access] = {
     # BatchGetItem: rank counters, display names.
     # Query: `board` pages, `history` pages; the player's own partition (PLAYER#, consistent) for
     #   the results whose live board rows a rename updates.
-    # Writes, only on PLAYER# and NAME# items: PutItem (name claim, profile), DeleteItem (the
-    #   released claim), ConditionCheckItem (a pre-skeleton claim), UpdateItem (the name on the
-    #   player's live board rows).
+    # Writes, only on PLAYER#, NAME# and TOP# items: PutItem (name claim, profile, the name on
+    #   the player's row in a live board's top item), DeleteItem (the released claim),
+    #   ConditionCheckItem (a pre-skeleton claim), UpdateItem (the name on the player's live board
+    #   rows).
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "history"),
-            write_leading_keys=("PLAYER#*", "NAME#*"),
+            write_leading_keys=("PLAYER#*", "NAME#*", "TOP#*"),
             own_partition_queries=("PLAYER#*",),
         ),
         secrets=("cursor",),
@@ -94,9 +95,15 @@ ACCESS: dict[str, Access] = {
     ),
     # The stream consumer (shared/dynamo_boards.py count_official): one transaction of UpdateItem
     # per batch, marking each official result `counted` (PLAYER#) and adding to the rank counters
-    # (COUNT#).
+    # (COUNT#); then each board's top item: GetItem of it, BatchGetItem of the entering rows'
+    # official results, a conditional PutItem of it (TOP#).
     "counters": Access(
-        table=TableAccess(writes=("UpdateItem",), write_leading_keys=("PLAYER#*", "COUNT#*"), stream=True),
+        table=TableAccess(
+            reads=("GetItem", "BatchGetItem"),
+            writes=("UpdateItem", "PutItem"),
+            write_leading_keys=("PLAYER#*", "COUNT#*", "TOP#*"),
+            stream=True,
+        ),
     ),
 }
 
