@@ -224,7 +224,7 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
         assert store.slot(player, Scope.daily(day)) == Slot(practice[0].run_id, run.run_id)
         count_stream(store)
         assert store.count_better(Scope.daily(day), TieKey(0, 0, 0)) == 1
-        assert store.player_stats(player).played == 1
+        assert store.player_profile(player).stats.played == 1
 
 
 def test_concurrent_completions_of_one_players_runs_of_4_dates_all_count_in_their_stats(store):
@@ -247,7 +247,7 @@ def test_concurrent_completions_of_one_players_runs_of_4_dates_all_count_in_thei
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
         completed = [run for _, run in outcomes]
         assert all(run.completed and run.official for run in completed)
-        stats = store.player_stats(player)
+        stats = store.player_profile(player).stats
         assert (stats.played, stats.max_streak) == (4, 4), f"repetition {repetition}"
         assert stats.best_score == max(run.score for run in completed)
 
@@ -318,7 +318,7 @@ def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
         official = store.official_result(player, Scope.daily(run.date))
         assert official is not None and official.run_id == run.run_id and official.score == after.score
         assert store.slot(player, run.scope) == Slot(run.run_id, run.run_id)
-        assert store.player_stats(player).played == 1, "counted once in the player's stats"
+        assert store.player_profile(player).stats.played == 1, "counted once in the player's stats"
 
 
 # (c) One run per player ------------------------------------------------------------------------
