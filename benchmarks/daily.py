@@ -22,11 +22,16 @@ import io
 import json
 import math
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import warnings
 from collections import Counter
 from datetime import date
+from pathlib import Path
 
-from offline import use_offline_env
+from offline import REPO, use_offline_env
 
 use_offline_env()
 
@@ -296,20 +301,20 @@ def scenarios() -> None:
     call("GET /runs/{id} after its time limit (expires)", "GET", runs_path(expiring, False), user="bo")
     clock.reset()
 
-    call("GET /me (name and stats on the profile)", "GET", "/me", user="ana")
+    call("GET /me (a player who has completed a Daily)", "GET", "/me", user="ana")
     call("PUT /me (rename: claim, profile name)", "PUT", "/me", {"display_name": "Ana Banana"}, "ana")
     call("GET /me (a player with no profile yet)", "GET", "/me", user="nobody")
     put_old_stats_item("dee")
-    call("GET /me (stats still in the old STATS item)", "GET", "/me", user="dee")
+    call("GET /me (stats in an old STATS item)", "GET", "/me", user="dee")
 
     whole_run("whole run: player start + 10 answers (official)", "cy")
     whole_run("whole run: guest start + 10 answers", None)
-    whole_run("whole run, stats in the old STATS item (moves them, once)", "dee")
+    whole_run("whole run, stats in an old STATS item (a player of the layout before)", "dee")
     clock.advance(24 * 3600)  # the next Daily: a guest's run stores and reads its puzzle, uncharged
     guest = call(None, "POST", "/guest/daily/runs")
     call(None, "GET", runs_path(guest, True))
     meter.take()
-    whole_run("whole run, next day, stats on the profile (a returning player)", "cy")
+    whole_run("whole run, the next day (a returning player)", "cy")
     clock.reset()
 
 
@@ -393,6 +398,32 @@ def main() -> None:
         f"A run item is about {fresh:,} bytes when started and {done:,} bytes when completed "
         f"(a write costs 1 WCU per started KB; each item of a transaction costs twice that)."
     )
+    if len(sys.argv) > 2 and sys.argv[1] == "--before":
+        print_before(sys.argv[2])
+
+
+def print_before(revision: str) -> None:
+    """The whole runs measured the same way on the code of REVISION (a git commit): its tree is
+    exported to a temporary directory, this script copied in and run there."""
+    with tempfile.TemporaryDirectory() as tree:
+        archive = subprocess.run(
+            ["git", "-C", str(REPO), "archive", revision], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+        shutil.copy(__file__, Path(tree, "benchmarks", "daily.py"))
+        shutil.copy(Path(__file__).with_name("offline.py"), Path(tree, "benchmarks", "offline.py"))
+        before = subprocess.run(
+            [sys.executable, str(Path(tree, "benchmarks", "daily.py"))],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": tree},
+        ).stdout
+    print()
+    print(f"Measured the same way on the code of {revision}:")
+    for line in before.splitlines():
+        if line.startswith(("call ", "GET /me")) or (line.startswith("whole run") and "$" in line):
+            print(line)
 
 
 if __name__ == "__main__":
