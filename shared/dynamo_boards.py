@@ -240,6 +240,43 @@ class DynamoBoards:
             )
         return items
 
+    def move_old_stats(self, player: str) -> str:
+        """Move PLAYER's stats from an old `STATS` item onto the profile, as their next Daily
+        completion would (scripts/move_old_stats.py, for players who have not come back): one
+        transaction of the profile's Update (on condition it has no stats yet) and the Delete of
+        the old item (on condition it is still as read). Returns what happened: "moved", "none"
+        (no old item), "kept" (the profile has stats already: the old item was written after the
+        move, by code of the layout before; left for a person to look at) or "changed" (a
+        completion came between: run again)."""
+        player_pk = f"PLAYER#{player}"
+        found = {
+            item["sk"]["S"]: item
+            for item in self._batch_get(
+                [_key(player_pk, "PROFILE"), _key(player_pk, "STATS")], consistent=True
+            )
+        }
+        legacy = found.get("STATS")
+        if legacy is None:
+            return "none"
+        if "stats_version" in found.get("PROFILE", {}):
+            return "kept"
+        moved = {
+            "Update": {
+                "Key": _key(player_pk, "PROFILE"),
+                "UpdateExpression": "SET stats = :stats, stats_version = :one",
+                "ConditionExpression": "attribute_not_exists(stats_version)",
+                "ExpressionAttributeValues": {":stats": legacy["data"], ":one": {"N": "1"}},
+            }
+        }
+        retired = {
+            "Delete": {
+                "Key": _key(player_pk, "STATS"),
+                "ConditionExpression": "version = :version",
+                "ExpressionAttributeValues": {":version": legacy["version"]},
+            }
+        }
+        return "changed" if self._transact([moved, retired]) else "moved"
+
     def _record_official(self, result: OfficialResult) -> None:
         """Record RESULT on its own (tests, benchmarks): the same items complete_run writes with
         a run. Raises OfficialTaken, or StaleRun when the stats changed meanwhile."""
