@@ -1,15 +1,17 @@
 """DynamoDB requests and capacity units per API call of the Daily (figures, no assertions): `make bench`.
 
-Every call goes through the real Lambda handler (functions/daily/handler.py) with an API Gateway
-v2 event, on in-process moto. Hooks on the store's botocore client count the requests each call
-makes, by operation (a TransactWriteItems also shows how many items it wrote), and the capacity
-units DynamoDB would charge, computed from item sizes by DynamoDB's rules (moto does not meter):
+Every call goes through the real Lambda handler (functions/daily/handler.py; `/me` through
+functions/leaderboard/handler.py) with an API Gateway v2 event, on in-process moto. Hooks on the
+store's botocore client count the requests each call makes, by operation (a TransactWriteItems
+also shows how many items it wrote), and the capacity units DynamoDB would charge, computed from
+item sizes by DynamoDB's rules (moto does not meter):
 
 - a write: 1 WRU per started KB of the larger of the item before and after; twice that inside a
   transaction (ConditionCheck included); plus, per GSI, 1 WRU to add or remove the item's index
   entry (2 when its index key changes, 1 when only attributes projected into it change);
-- a read: 1 RRU per started 4 KB read strongly consistent, 0.5 eventually (a missing item costs
-  the minimum); a Query's items add up before rounding; transactional reads cost twice.
+- a read: 1 RRU per started 4 KB read strongly consistent, 0.5 eventually; a missing item costs
+  the minimum, in a BatchGetItem too (each of its keys is charged as a GetItem); a Query's items
+  add up before rounding; transactional reads cost twice.
 
 A container's first call also reads the day's puzzle, and stores it when neither the reset job
 nor another container has: the first rows show that cold start; the rest run in a warm container.
@@ -20,10 +22,16 @@ import io
 import json
 import math
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import warnings
 from collections import Counter
+from datetime import date
+from pathlib import Path
 
-from offline import use_offline_env
+from offline import REPO, use_offline_env
 
 use_offline_env()
 
@@ -31,10 +39,12 @@ import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 from functions.daily.handler import handler  # noqa: E402
+from functions.leaderboard.handler import handler as leaderboard_handler  # noqa: E402
 from local.events import LambdaContext, http_event  # noqa: E402
 from shared import clock, wiring  # noqa: E402
 from shared.constants import TIME_LIMIT_SECONDS  # noqa: E402
 from shared.puzzles import answers  # noqa: E402
+from shared.stats import with_daily_result  # noqa: E402
 from shared.table import INDEXES, create_table_request  # noqa: E402
 
 WRU_DOLLARS_PER_MILLION = 0.625  # on-demand, us-east-1 list price (since November 2024)
@@ -92,6 +102,7 @@ class Meter:
         self.read_units = 0.0
         self._before: list[tuple[dict, dict | None, bool]] = []
         self._consistent = self._batch_consistent = False
+        self._batch_keys = 0  # keys asked for by the BatchGetItem in flight
 
     def _item(self, key: dict) -> dict | None:
         found = self.peek.get_item(TableName=self.table, Key=key, ConsistentRead=True)
@@ -108,6 +119,7 @@ class Meter:
             writes.append((params["Key"], False))
         elif model.name == "BatchGetItem":
             self._batch_consistent = any(r.get("ConsistentRead") for r in params["RequestItems"].values())
+            self._batch_keys = sum(len(r["Keys"]) for r in params["RequestItems"].values())
         elif model.name == "TransactWriteItems":
             self.transaction_items.append(len(params["TransactItems"]))
             for entry in params["TransactItems"]:
@@ -137,10 +149,11 @@ class Meter:
         if model.name == "GetItem":
             self.read_units += _read_units([parsed.get("Item")], consistent=self._consistent)
         elif model.name == "BatchGetItem":
-            for items in parsed.get("Responses", {}).values():
-                self.read_units += sum(
-                    _read_units([item], consistent=self._batch_consistent) for item in items
-                )
+            found = [item for items in parsed.get("Responses", {}).values() for item in items]
+            unprocessed = sum(len(r["Keys"]) for r in (parsed.get("UnprocessedKeys") or {}).values())
+            missing = self._batch_keys - len(found) - unprocessed
+            self.read_units += sum(_read_units([item], consistent=self._batch_consistent) for item in found)
+            self.read_units += missing * _read_units([None], consistent=self._batch_consistent)
         elif model.name == "Query":
             self.read_units += _read_units(parsed.get("Items", []), consistent=False, summed=True)
         elif model.name == "TransactGetItems":
@@ -186,8 +199,9 @@ def call(label: str | None, method: str, path: str, body=None, user: str | None 
     up until the next recorded call takes it)."""
     claims = {"sub": f"sub-{user}", "cognito:username": user, "token_use": "id"} if user else None
     event = http_event(method, path, body, claims=claims)
+    serving = leaderboard_handler if path == "/me" else handler
     with contextlib.redirect_stdout(io.StringIO()):  # the metrics' EMF lines
-        reply = handler(event, LambdaContext(aws_request_id="bench"))
+        reply = serving(event, LambdaContext(aws_request_id="bench"))
     if label is not None:
         rows.append((label, reply["statusCode"], *meter.take()))
     return json.loads(reply["body"]) if reply.get("body") else {}
@@ -287,8 +301,36 @@ def scenarios() -> None:
     call("GET /runs/{id} after its time limit (expires)", "GET", runs_path(expiring, False), user="bo")
     clock.reset()
 
+    call("GET /me (a player who has completed a Daily)", "GET", "/me", user="ana")
+    call("PUT /me (rename: claim, profile name)", "PUT", "/me", {"display_name": "Ana Banana"}, "ana")
+    call("GET /me (a player with no profile yet)", "GET", "/me", user="nobody")
+    put_old_stats_item("dee")
+    call("GET /me (stats in an old STATS item)", "GET", "/me", user="dee")
+
     whole_run("whole run: player start + 10 answers (official)", "cy")
     whole_run("whole run: guest start + 10 answers", None)
+    whole_run("whole run, stats in an old STATS item (a player of the layout before)", "dee")
+    clock.advance(24 * 3600)  # the next Daily: a guest's run stores and reads its puzzle, uncharged
+    guest = call(None, "POST", "/guest/daily/runs")
+    call(None, "GET", runs_path(guest, True))
+    meter.take()
+    whole_run("whole run, the next day (a returning player)", "cy")
+    clock.reset()
+
+
+def put_old_stats_item(user: str) -> None:
+    """A `STATS` item as the layout before the stats moved onto the profile wrote it (one past
+    Daily result), for USER, written without metering."""
+    stats = with_daily_result(None, date(2026, 1, 15), 300)
+    meter.peek.put_item(
+        TableName=os.environ["TABLE_NAME"],
+        Item={
+            "pk": {"S": f"PLAYER#sub-{user}"},
+            "sk": {"S": "STATS"},
+            "data": {"S": stats.model_dump_json()},
+            "version": {"N": "1"},
+        },
+    )
 
 
 def print_table() -> None:
@@ -356,6 +398,32 @@ def main() -> None:
         f"A run item is about {fresh:,} bytes when started and {done:,} bytes when completed "
         f"(a write costs 1 WCU per started KB; each item of a transaction costs twice that)."
     )
+    if len(sys.argv) > 2 and sys.argv[1] == "--before":
+        print_before(sys.argv[2])
+
+
+def print_before(revision: str) -> None:
+    """The whole runs measured the same way on the code of REVISION (a git commit): its tree is
+    exported to a temporary directory, this script copied in and run there."""
+    with tempfile.TemporaryDirectory() as tree:
+        archive = subprocess.run(
+            ["git", "-C", str(REPO), "archive", revision], capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+        shutil.copy(__file__, Path(tree, "benchmarks", "daily.py"))
+        shutil.copy(Path(__file__).with_name("offline.py"), Path(tree, "benchmarks", "offline.py"))
+        before = subprocess.run(
+            [sys.executable, str(Path(tree, "benchmarks", "daily.py"))],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": tree},
+        ).stdout
+    print()
+    print(f"Measured the same way on the code of {revision}:")
+    for line in before.splitlines():
+        if line.startswith(("call ", "GET /me")) or (line.startswith("whole run") and "$" in line):
+            print(line)
 
 
 if __name__ == "__main__":

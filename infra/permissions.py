@@ -3,11 +3,11 @@ stack (infra/functions.py) and by the template tests, so a change of the code's 
 
 The lists are the calls each function's code makes, in IAM's names: the run side of
 shared/dynamo.py (runs, slots, puzzles, challenges, the expiry watermark, names) and the board
-side (shared/dynamo_boards.py, from the `boards` branch: official results with the player's stats,
-rank counters kept by the stream consumer, renames of live board rows). A transaction needs no
-action of its own: IAM checks each item of a TransactWriteItems as its PutItem, UpdateItem,
-DeleteItem or ConditionCheckItem. `Query` is granted on the named indexes, and on the base table
-only where `own_partition_queries` says so, limited to those partition keys.
+side (shared/dynamo_boards.py, from the `boards` branch: official results with the player's
+stats kept on the profile, rank counters kept by the stream consumer, renames of live board
+rows). A transaction needs no action of its own: IAM checks each item of a TransactWriteItems as
+its PutItem, UpdateItem, DeleteItem or ConditionCheckItem. `Query` is granted on the named
+indexes, and on the base table only where `own_partition_queries` says so, limited to those partition keys.
 `write_leading_keys` limits the writes to items whose partition key matches one of the patterns
 (`dynamodb:LeadingKeys`). tests/infra/test_permissions_code.py checks these names against the
 operations the data layer really sends.
@@ -41,30 +41,33 @@ ACCESS: dict[str, Access] = {
     "validate": Access(),
     # The Daily, runs and challenges (shared/game.py, shared/leaderboard.py for a challenge's board).
     # GetItem: puzzle, challenge, run, slot, the expiry watermark (a board's status).
-    # BatchGetItem: the player's profile and stats read before a completion; rank counters and
-    #   display names for a challenge's board.
+    # BatchGetItem: the player's profile (and an old STATS item) read before a completion; rank
+    #   counters and display names for a challenge's board.
     # PutItem: a guest run, every versioned run save, a puzzle not yet stored; in transactions:
-    #   a new player run, a challenge, the official result, the player's stats item.
-    # UpdateItem: the player's slot when a run starts, the per-day challenge quota (transactions).
-    # ConditionCheckItem: the completion holds only if the profile still shows the name read.
+    #   a new player run, a challenge, the official result.
+    # UpdateItem: the player's slot when a run starts, the per-day challenge quota, the stats on
+    #   the player's profile when a Daily run completes (transactions).
+    # DeleteItem: an old STATS item, when a completion moves its stats onto the profile.
+    # ConditionCheckItem: a challenge completion holds only if the profile still shows the name read.
     # Query: `board` (a challenge's board page).
     "daily": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("PutItem", "UpdateItem", "ConditionCheckItem"),
+            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board",),
         ),
         secrets=("seed", "cursor"),
     ),
     # Boards, ranks, profile, stats and history (shared/leaderboard.py, shared/players.py).
-    # GetItem: a player's board entry / official result, profile, stats, a name claim's holder,
+    # GetItem: a player's board entry / official result, profile (an old STATS item while the
+    #   profile has no stats), a name claim's holder,
     #   a challenge (when its board closes), the expiry watermark.
     # BatchGetItem: rank counters, display names.
     # Query: `board` pages, `history` pages; the player's own partition (PLAYER#, consistent) for
     #   the results whose live board rows a rename updates.
-    # Writes, only on PLAYER#, NAME# and TOP# items: PutItem (name claim, profile, the name on
-    #   the player's row in a live board's top item), DeleteItem (the released claim),
-    #   ConditionCheckItem (a pre-skeleton claim), UpdateItem (the name on the player's live board
+    # Writes, only on PLAYER#, NAME# and TOP# items: PutItem (name claim, the name on the player's
+    #   row in a live board's top item), DeleteItem (the released claim), ConditionCheckItem (a
+    #   pre-skeleton claim), UpdateItem (the profile's name, the name on the player's live board
     #   rows).
     "leaderboard": Access(
         table=TableAccess(
@@ -82,14 +85,14 @@ ACCESS: dict[str, Access] = {
         secrets=("seed",),
     ),
     # The one-minute job (shared/game.py expire_due_runs): Query `due`; GetItem of each run (and
-    # its puzzle or challenge), the watermark; BatchGetItem of the player's profile and stats;
-    # completes each run with the same transaction as daily: PutItem (run, official result,
-    # stats), ConditionCheckItem (profile name); PutItem of the watermark. It starts no run and
-    # updates no counter, so no UpdateItem.
+    # its puzzle or challenge), the watermark; BatchGetItem of the player's profile (and an old
+    # STATS item); completes each run with the same transaction as daily: PutItem (run, official
+    # result), UpdateItem (the stats on the profile), DeleteItem (an old STATS item moved),
+    # ConditionCheckItem (profile name, challenges); PutItem of the watermark.
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("PutItem", "ConditionCheckItem"),
+            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("due",),
         ),
     ),

@@ -68,6 +68,14 @@ class BoardEntry(NamedTuple):
     display_name: str | None
 
 
+class PlayerProfile(NamedTuple):
+    """A player's own record: the chosen display name (None: the default name) and the Daily
+    stats (None before the first official Daily result)."""
+
+    display_name: str | None
+    stats: PlayerStats | None
+
+
 class HistoryPosition(NamedTuple):
     """Where an item stands in a player's history: newest completion first."""
 
@@ -198,7 +206,9 @@ class BoardStore(Protocol):
         """Claim NAME for PLAYER (unique by skeleton); raises NameTaken."""
         ...
 
-    def player_stats(self, player: str) -> PlayerStats | None: ...
+    def player_profile(self, player: str) -> PlayerProfile:
+        """PLAYER's display name and Daily stats, read consistently."""
+        ...
 
     def get_challenge(self, challenge_id: str) -> Challenge | None: ...
 

@@ -434,7 +434,7 @@ class DynamoStore(DynamoBoards):
             raise StaleRun(run.run_id)  # read again: the run may have completed meanwhile
         if codes[1] == "ConditionalCheckFailed":
             raise OfficialTaken(run.run_id)
-        # The player's name or stats changed since _official_writes read them: read again.
+        # The player's profile (name or stats) changed since _official_writes read it: read again.
         raise StaleRun(run.run_id)
 
     # The expiry job ------------------------------------------------------------------------
@@ -476,19 +476,25 @@ class DynamoStore(DynamoBoards):
     # Profiles ------------------------------------------------------------------------------
 
     def set_display_name(self, player: str, name: str) -> None:
-        """Claim NAME (unique by its look-alike skeleton), release the old one and update the profile, in
-        one transaction that holds only if the profile still shows the name read first (a
-        concurrent rename by the same player makes it read again)."""
+        """Claim NAME (unique by its look-alike skeleton), release the old one and set the profile's
+        name (an update: the profile keeps the stats too), in one transaction that holds only if
+        the profile still shows the name read first (a concurrent rename by the same player makes
+        it read again; a completion writing the stats meanwhile does not: it leaves the name)."""
         profile_key = _key(f"PLAYER#{player}", "PROFILE")
         for _ in range(3):
             old = self._call("get_item", Key=profile_key, ConsistentRead=True).get("Item", {})
             old_name = old.get("display_name", {}).get("S")
-            profile_put: dict[str, Any] = {"Item": {**profile_key, **_item(display_name=name)}}
+            # An update of the name alone: the profile also keeps the player's stats.
+            profile_update: dict[str, Any] = {
+                "Key": profile_key,
+                "UpdateExpression": "SET display_name = :new",
+                "ExpressionAttributeValues": {":new": {"S": name}},
+            }
             if old_name:
-                profile_put["ConditionExpression"] = "display_name = :old"
-                profile_put["ExpressionAttributeValues"] = {":old": {"S": old_name}}
+                profile_update["ConditionExpression"] = "display_name = :old"
+                profile_update["ExpressionAttributeValues"][":old"] = {"S": old_name}
             else:
-                profile_put["ConditionExpression"] = "attribute_not_exists(display_name)"
+                profile_update["ConditionExpression"] = "attribute_not_exists(display_name)"
             # The claim is keyed by the name's look-alike skeleton; names claimed before skeletons
             # were keyed by name.lower(): that key is still checked and released (docs/game.md).
             claim, legacy = name_skeleton(name), name.lower()
@@ -513,7 +519,7 @@ class DynamoStore(DynamoBoards):
                     }
                 )
             claims = len(items)
-            items.append({"Put": profile_put})
+            items.append({"Update": profile_update})
             released = {name_skeleton(old_name), old_name.lower()} - {claim, legacy} if old_name else set()
             for old_key in sorted(released):
                 # Of two look-alike names taken before skeletons, only one holds the skeleton.

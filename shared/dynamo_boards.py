@@ -4,8 +4,9 @@ Store, mixed into `DynamoStore` (shared/dynamo.py), which supplies `_call`, `_ba
 
 Nothing here is written by every completion. A completion writes only the player's own items:
 the official result (whose `board` index row lands in one of BOARD_SHARDS partitions) and the
-player's stats. Rank counters are kept by functions/leaderboard/counters.py from the table's
-stream, one summed update per counter item per batch (`count_official`).
+player's profile (which keeps the player's stats). Rank counters are kept by
+functions/leaderboard/counters.py from the table's stream, one summed update per counter item
+per batch (`count_official`).
 """
 
 import hashlib
@@ -19,6 +20,7 @@ from shared.boards import (
     BoardEntry,
     BoardPosition,
     HistoryPosition,
+    PlayerProfile,
     TieKey,
     merge_top,
     page_from_top,
@@ -196,53 +198,117 @@ class DynamoBoards:
 
         1. Put of the official result (with its board row and the player's display name), on
            condition that the player has none for the scope (a failure means OfficialTaken);
-        2. ConditionCheck that the player's profile still shows the name read here (a failure
-           means a rename came between: read again and retry, StaleRun), so a rename never
-           misses a row (Players.set_display_name renames the rows of live boards);
-        3. for a Daily result only, Put of the player's stats, on condition that the stats item
-           is still as read here (absent, or at the version read); a failure means another
-           completion of the same player changed it first: read again and retry (StaleRun).
+        2. one conditional write of the player's profile, on condition that it still shows the
+           name read here (a failure means a rename came between: read again and retry,
+           StaleRun), so a rename never misses a row (Players.set_display_name renames the rows
+           of live boards). For a Daily result it is the Update of the stats kept on the profile,
+           on condition too that they are still as read (a failure means another completion of
+           the same player changed them first: StaleRun); for a challenge, a ConditionCheck;
+        3. only while a player's stats still live in the item of the layout before (`STATS`, see
+           `_stats_update`): the Delete of that item, on condition it is still as read.
 
-        Reads the player's profile and stats first: one consistent BatchGetItem of the player's
-        own items."""
+        Reads the player's own items first, in one consistent BatchGetItem: the profile, and for
+        a Daily result the old `STATS` item too."""
         scope = scope_of_result(result)
         player_pk = f"PLAYER#{result.player}"
-        wanted = [_key(player_pk, "PROFILE")] + ([_key(player_pk, "STATS")] if scope.kind == "daily" else [])
+        daily = scope.kind == "daily"
+        wanted = [_key(player_pk, "PROFILE")] + ([_key(player_pk, "STATS")] if daily else [])
         found = {item["sk"]["S"]: item for item in self._batch_get(wanted, consistent=True)}
-        name = found.get("PROFILE", {}).get("display_name", {}).get("S")
-        official = official_item(result, name)
-        same_name: dict[str, Any] = {"Key": _key(player_pk, "PROFILE")}
-        if name:
-            same_name["ConditionExpression"] = "display_name = :name"
-            same_name["ExpressionAttributeValues"] = {":name": {"S": name}}
-        else:
-            same_name["ConditionExpression"] = "attribute_not_exists(display_name)"
+        profile = found.get("PROFILE", {})
+        name = profile.get("display_name", {}).get("S")
         items: list[Item] = [
-            {"Put": {"Item": official, "ConditionExpression": "attribute_not_exists(pk)"}},
-            {"ConditionCheck": same_name},
+            {"Put": {"Item": official_item(result, name), "ConditionExpression": "attribute_not_exists(pk)"}}
         ]
-        if scope.kind == "daily":
-            items.append(self._stats_put(result, found.get("STATS")))
-        return items
+        if daily:
+            return items + self._stats_update(result, profile, found.get("STATS"))
+        condition, values = _same_name(name)
+        check: dict[str, Any] = {"Key": _key(player_pk, "PROFILE"), "ConditionExpression": condition}
+        if values:
+            check["ExpressionAttributeValues"] = values
+        return [*items, {"ConditionCheck": check}]
 
-    def _stats_put(self, result: OfficialResult, stored: Item | None) -> Item:
-        before = PlayerStats.model_validate_json(stored["data"]["S"]) if stored else None
+    def _stats_update(self, result: OfficialResult, profile: Item, legacy: Item | None) -> list[Item]:
+        """The profile's Update with the stats after RESULT (`stats`, JSON, and `stats_version`,
+        one more than read), on condition that the name and the stats are still as read.
+
+        Stats written before they moved onto the profile are in their own `STATS` item (`data`,
+        `version`). While the profile has no `stats_version`, that item (LEGACY) is where the
+        stats start from, and it is deleted in the same transaction, on condition that its
+        version is still the one read: each player's first Daily completion after the move
+        retires it (two more write units, once)."""
+        if "stats_version" in profile:
+            before: PlayerStats | None = PlayerStats.model_validate_json(profile["stats"]["S"])
+            version = int(profile["stats_version"]["N"])
+            stats_condition = "stats_version = :version"
+        else:
+            before = PlayerStats.model_validate_json(legacy["data"]["S"]) if legacy else None
+            version = 0
+            stats_condition = "attribute_not_exists(stats_version)"
         # A result counts for its run's Daily date, even when it completed after midnight.
         after = with_daily_result(before, date.fromisoformat(result.date), result.score)
-        version = int(stored["version"]["N"]) if stored else 0
-        put: dict[str, Any] = {
-            "Item": {
-                **_key(f"PLAYER#{result.player}", "STATS"),
-                "data": {"S": after.model_dump_json()},
-                "version": {"N": str(version + 1)},
+        name_condition, values = _same_name(profile.get("display_name", {}).get("S"))
+        values[":stats"] = {"S": after.model_dump_json()}
+        values[":next"] = {"N": str(version + 1)}
+        if version:
+            values[":version"] = {"N": str(version)}
+        items: list[Item] = [
+            {
+                "Update": {
+                    "Key": _key(f"PLAYER#{result.player}", "PROFILE"),
+                    "UpdateExpression": "SET stats = :stats, stats_version = :next",
+                    "ConditionExpression": f"{name_condition} AND {stats_condition}",
+                    "ExpressionAttributeValues": values,
+                }
+            }
+        ]
+        if legacy and "stats_version" not in profile:
+            items.append(
+                {
+                    "Delete": {
+                        "Key": _key(f"PLAYER#{result.player}", "STATS"),
+                        "ConditionExpression": "version = :version",
+                        "ExpressionAttributeValues": {":version": legacy["version"]},
+                    }
+                }
+            )
+        return items
+
+    def move_old_stats(self, player: str) -> str:
+        """Move PLAYER's stats from an old `STATS` item onto the profile, as their next Daily
+        completion would (scripts/move_old_stats.py, for players who have not come back): one
+        transaction of the profile's Update (on condition it has no stats yet) and the Delete of
+        the old item (on condition it is still as read). Returns what happened: "moved", "none"
+        (no old item), "kept" (the profile has stats already: the old item was written after the
+        move, by code of the layout before; left for a person to look at) or "changed" (a
+        completion came between: run again)."""
+        player_pk = f"PLAYER#{player}"
+        found = {
+            item["sk"]["S"]: item
+            for item in self._batch_get(
+                [_key(player_pk, "PROFILE"), _key(player_pk, "STATS")], consistent=True
+            )
+        }
+        legacy = found.get("STATS")
+        if legacy is None:
+            return "none"
+        if "stats_version" in found.get("PROFILE", {}):
+            return "kept"
+        moved = {
+            "Update": {
+                "Key": _key(player_pk, "PROFILE"),
+                "UpdateExpression": "SET stats = :stats, stats_version = :one",
+                "ConditionExpression": "attribute_not_exists(stats_version)",
+                "ExpressionAttributeValues": {":stats": legacy["data"], ":one": {"N": "1"}},
             }
         }
-        if stored:
-            put["ConditionExpression"] = "version = :v"
-            put["ExpressionAttributeValues"] = {":v": {"N": str(version)}}
-        else:
-            put["ConditionExpression"] = "attribute_not_exists(pk)"
-        return {"Put": put}
+        retired = {
+            "Delete": {
+                "Key": _key(player_pk, "STATS"),
+                "ConditionExpression": "version = :version",
+                "ExpressionAttributeValues": {":version": legacy["version"]},
+            }
+        }
+        return "changed" if self._transact([moved, retired]) else "moved"
 
     def _record_official(self, result: OfficialResult) -> None:
         """Record RESULT on its own (tests, benchmarks): the same items complete_run writes with
@@ -494,9 +560,18 @@ class DynamoBoards:
         )
         return [OfficialResult.model_validate_json(i["data"]["S"]) for i in page["Items"]]
 
-    def player_stats(self, player: str) -> PlayerStats | None:
-        item = self._call("get_item", Key=_key(f"PLAYER#{player}", "STATS"), ConsistentRead=True).get("Item")
-        return PlayerStats.model_validate_json(item["data"]["S"]) if item else None
+    def player_profile(self, player: str) -> PlayerProfile:
+        """One consistent GetItem of the profile, which holds the name and the stats; a second of
+        the old `STATS` item only while the profile has no stats (see `_stats_update`)."""
+        profile = self._call("get_item", Key=_key(f"PLAYER#{player}", "PROFILE"), ConsistentRead=True)
+        item = profile.get("Item", {})
+        name = item.get("display_name", {}).get("S")
+        if "stats_version" in item:
+            return PlayerProfile(name, PlayerStats.model_validate_json(item["stats"]["S"]))
+        legacy = self._call("get_item", Key=_key(f"PLAYER#{player}", "STATS"), ConsistentRead=True).get(
+            "Item"
+        )
+        return PlayerProfile(name, PlayerStats.model_validate_json(legacy["data"]["S"]) if legacy else None)
 
     def display_names(self, players: list[str]) -> dict[str, str]:
         """The chosen display name of each player who has set one."""
@@ -507,6 +582,13 @@ class DynamoBoards:
             for item in self._batch_get(keys)
             if "display_name" in item
         }
+
+
+def _same_name(name: str | None) -> tuple[str, dict[str, Any]]:
+    """The condition that a profile still shows NAME (None: no name set), and its values."""
+    if name:
+        return "display_name = :name", {":name": {"S": name}}
+    return "attribute_not_exists(display_name)", {}
 
 
 def _chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:

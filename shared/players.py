@@ -35,10 +35,10 @@ class Players:
         self.now = now
 
     def me(self, player: str) -> Me:
-        name = self.store.display_names([player]).get(player)
-        stats = self.store.player_stats(player) or PlayerStats()
+        profile = self.store.player_profile(player)
+        stats = profile.stats or PlayerStats()
         return Me(
-            display_name=name or default_display_name(player),
+            display_name=profile.display_name or default_display_name(player),
             stats=StatsView(
                 played=stats.played,
                 current_streak=stats.current_streak(daily_date(self.now())),

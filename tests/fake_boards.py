@@ -7,7 +7,7 @@ completion until the stream consumer has run (the contract tests drain the strea
 
 from datetime import UTC, date, datetime, timedelta
 
-from shared.boards import BoardEntry, BoardPosition, HistoryPosition, TieKey, scope_of_result
+from shared.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey, scope_of_result
 from shared.clock import iso
 from shared.constants import TIME_LIMIT_SECONDS
 from shared.daily_date import reset_instant
@@ -112,8 +112,9 @@ class FakeBoardStore:
         self._read("display_names")
         return {p: self.names[p] for p in players if p in self.names}
 
-    def player_stats(self, player: str) -> PlayerStats | None:
-        return self.stats.get(player)
+    def player_profile(self, player: str) -> PlayerProfile:
+        self._read("player_profile")
+        return PlayerProfile(self.names.get(player), self.stats.get(player))
 
     def get_challenge(self, challenge_id: str) -> Challenge | None:
         return self.challenges.get(challenge_id)

@@ -21,6 +21,7 @@ from shared.boards import TOP_ROWS, BoardPosition, HistoryPosition, TieKey
 from shared.clock import iso
 from shared.dynamo import DynamoStore
 from shared.scope import Scope
+from shared.stats import with_daily_result
 from shared.store import OfficialTaken
 from shared.table import create_table_request
 from tests.fake_boards import FakeBoardStore, official, player
@@ -269,14 +270,28 @@ def test_history_is_newest_first_and_pages_after_a_position(subject):
 
 
 def test_daily_results_update_the_players_stats_and_challenges_do_not(subject):
-    assert subject.store.player_stats(player("ann")) is None
+    assert subject.store.player_profile(player("ann")).stats is None
     record(subject, "ann", 300, day="2026-01-14")
     record(subject, "ann", 200, day="2026-01-15")
     record(subject, "ann", 999, challenge_id="challenge-1")
 
-    stats = subject.store.player_stats(player("ann"))
+    stats = subject.store.player_profile(player("ann")).stats
 
     assert (stats.played, stats.best_score, stats.max_streak, stats.last_played) == (2, 300, 2, "2026-01-15")
+
+
+def test_a_players_profile_holds_the_name_and_the_stats_and_a_rename_keeps_the_stats(subject):
+    assert subject.store.player_profile(player("ann")) == (None, None)
+    record(subject, "ann", 300, day="2026-01-14")
+    subject.store.set_display_name(player("ann"), "Annie")
+    record(subject, "ann", 200, day="2026-01-15")
+    subject.store.set_display_name(player("ann"), "Renamed")
+
+    profile = subject.store.player_profile(player("ann"))
+
+    assert profile.display_name == "Renamed"
+    assert (profile.stats.played, profile.stats.best_score, profile.stats.max_streak) == (2, 300, 2)
+    assert subject.store.player_profile(player("bob")) == (None, None)
 
 
 def test_display_names_are_only_those_set(subject):
@@ -304,32 +319,48 @@ def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynam
     stale_items = dynamo._official_writes(first)  # reads the stats: none yet
     dynamo._record_official(second)
 
-    assert [next(iter(i)) for i in stale_items] == ["Put", "ConditionCheck", "Put"]
-    assert dynamo._transact(stale_items) == ["None", "None", "ConditionalCheckFailed"]
+    assert [next(iter(i)) for i in stale_items] == ["Put", "Update"]
+    assert dynamo._transact(stale_items) == ["None", "ConditionalCheckFailed"]
     dynamo._record_official(first)  # read again: both count
-    assert dynamo.player_stats(player("ann")).played == 2
+    assert dynamo.player_profile(player("ann")).stats.played == 2
 
 
-def test_the_official_put_comes_first_then_the_name_check_then_stats_for_a_daily(dynamo):
+def test_a_daily_completion_writes_two_items_the_result_and_the_profile_with_its_stats(dynamo):
+    """Issue #11 (b): the name check and the stats are one conditional write of the profile."""
     daily = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
     challenge = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))
 
+    assert [next(iter(i)) for i in daily] == ["Put", "Update"]
     assert daily[0]["Put"]["Item"]["sk"]["S"].startswith("OFFICIAL#")
-    assert daily[1]["ConditionCheck"]["Key"]["sk"]["S"] == "PROFILE"
-    assert daily[2]["Put"]["Item"]["sk"]["S"] == "STATS"
+    assert daily[1]["Update"]["Key"]["sk"]["S"] == "PROFILE"
+    assert daily[1]["Update"]["ConditionExpression"] == (
+        "attribute_not_exists(display_name) AND attribute_not_exists(stats_version)"
+    )
     assert [next(iter(i)) for i in challenge] == ["Put", "ConditionCheck"]
+    assert challenge[1]["ConditionCheck"]["Key"]["sk"]["S"] == "PROFILE"
 
 
 def test_a_completion_that_read_the_name_before_a_rename_is_refused_as_stale(dynamo):
     """A rename renames the rows it finds; a completion that read the old name must not land a
     row with it after the rename looked."""
     dynamo.set_display_name(player("ann"), "Annie")
-    items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    daily = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    challenge = dynamo._official_writes(official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1"))
     dynamo.set_display_name(player("ann"), "Renamed")
 
-    assert dynamo._transact(items) == ["None", "ConditionalCheckFailed", "None"]
+    assert dynamo._transact(daily) == ["None", "ConditionalCheckFailed"]
+    assert dynamo._transact(challenge) == ["None", "ConditionalCheckFailed"]
     dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
     assert dynamo.board_entry(player("ann"), SCOPE).display_name == "Renamed"
+    assert dynamo.player_profile(player("ann")).stats.played == 1
+
+
+def test_a_rename_after_a_completion_read_the_stats_keeps_them(dynamo):
+    """The rename is an update of the name alone: the stats a completion wrote stay."""
+    record_items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    assert dynamo._transact(record_items) == []
+    dynamo.set_display_name(player("ann"), "Annie")
+    assert dynamo.player_profile(player("ann")).stats.played == 1
 
 
 def test_no_completion_writes_an_item_other_players_write(dynamo):
@@ -337,8 +368,84 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
     one of the board's shards through the index)."""
     for name in ("ann", "bob"):
         items = dynamo._official_writes(official(name, 300, completed_at=at(5), day=DAY))
-        keys = {(i.get("Put", {}).get("Item") or i["ConditionCheck"]["Key"])["pk"]["S"] for i in items}
+        keys = {(i.get("Put", {}).get("Item") or next(iter(i.values()))["Key"])["pk"]["S"] for i in items}
         assert keys == {f"PLAYER#{player(name)}"}
+
+
+# DynamoDB only: stats written before they moved onto the profile ---------------------------------
+
+
+def put_legacy_stats(dynamo: DynamoStore, name: str, *days: str, version: int = 3) -> None:
+    """A `STATS` item as the layout before wrote it: the stats after official results on DAYS."""
+    stats = None
+    for day in days:
+        stats = with_daily_result(stats, date.fromisoformat(day), 100)
+    dynamo.client.put_item(
+        TableName=dynamo.table,
+        Item={
+            "pk": {"S": f"PLAYER#{player(name)}"},
+            "sk": {"S": "STATS"},
+            "data": {"S": stats.model_dump_json()},
+            "version": {"N": str(version)},
+        },
+    )
+
+
+def legacy_stats_item(dynamo: DynamoStore, name: str) -> dict | None:
+    key = {"pk": {"S": f"PLAYER#{player(name)}"}, "sk": {"S": "STATS"}}
+    return dynamo.client.get_item(TableName=dynamo.table, Key=key, ConsistentRead=True).get("Item")
+
+
+def test_stats_in_the_old_stats_item_are_read_until_the_first_completion_moves_them(dynamo):
+    put_legacy_stats(dynamo, "ann", "2026-01-13", "2026-01-14")
+    dynamo.set_display_name(player("ann"), "Annie")  # a profile with a name and no stats yet
+    before = dynamo.player_profile(player("ann"))
+    assert before.display_name == "Annie"
+    assert (before.stats.played, before.stats.max_streak) == (2, 2)
+
+    items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    assert [next(iter(i)) for i in items] == ["Put", "Update", "Delete"]
+    assert dynamo._transact(items) == []
+
+    after = dynamo.player_profile(player("ann"))
+    assert after.display_name == "Annie"
+    assert (after.stats.played, after.stats.max_streak, after.stats.best_score) == (3, 3, 300)
+    assert legacy_stats_item(dynamo, "ann") is None, "the old item is retired by the move"
+    nxt = dynamo._official_writes(official("ann", 50, completed_at=at(86_405), day="2026-01-16"))
+    assert [next(iter(i)) for i in nxt] == ["Put", "Update"], "once moved, no more Delete"
+
+
+def test_an_old_stats_item_changed_after_it_was_read_refuses_the_move_as_stale(dynamo):
+    """A completion by code of the layout before (during a deploy) bumps the old item's version:
+    the move that read it before must not delete that update."""
+    put_legacy_stats(dynamo, "ann", "2026-01-13", version=3)
+    items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    put_legacy_stats(dynamo, "ann", "2026-01-13", "2026-01-14", version=4)
+
+    assert dynamo._transact(items) == ["None", "None", "ConditionalCheckFailed"]
+    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))  # read again
+    assert dynamo.player_profile(player("ann")).stats.played == 3
+
+
+def test_a_challenge_completion_leaves_the_old_stats_item_alone(dynamo):
+    put_legacy_stats(dynamo, "ann", "2026-01-14")
+    record_items = dynamo._official_writes(
+        official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1")
+    )
+    assert [next(iter(i)) for i in record_items] == ["Put", "ConditionCheck"]
+    assert dynamo._transact(record_items) == []
+    assert legacy_stats_item(dynamo, "ann") is not None
+    assert dynamo.player_profile(player("ann")).stats.played == 1
+
+
+def test_get_me_reads_one_item_once_the_profile_holds_the_stats(dynamo):
+    calls: list[str] = []
+    dynamo.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
+    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    calls.clear()
+
+    assert dynamo.player_profile(player("ann")).stats.played == 1
+    assert calls == ["GetItem"]
 
 
 def test_the_top_of_the_board_follows_a_rename_that_came_while_the_consumer_merged(dynamo):

@@ -157,12 +157,8 @@ def prod(synth: Synth) -> Synthesized:
     return synth.stacks["prod"]
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_itemcollected(item: pytest.Item) -> None:
     # Under `pytest -n ... --dist loadgroup`, keep these tests on one worker: one synth, not one
-    # per worker.
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        if item.path.is_relative_to(HERE):
-            item.add_marker(pytest.mark.xdist_group("infra"))
+    # per worker. (Marked as each test is collected: xdist reads the groups when collection ends.)
+    if item.path.is_relative_to(HERE):
+        item.add_marker(pytest.mark.xdist_group("infra"))

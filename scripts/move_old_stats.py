@@ -1,0 +1,66 @@
+"""Move every player's stats still in an old `STATS` item onto their profile, then delete that item
+(docs/data-model.md, "The profile keeps the stats"). A player's next Daily completion does the
+same; this is for the players who do not come back, so that the completion's read of the old
+key and `GET /me`'s fallback can be removed afterwards.
+
+    python scripts/move_old_stats.py --table <table name>              # the AWS credentials in use
+    python scripts/move_old_stats.py --table wordsqd --endpoint-url http://127.0.0.1:8000
+
+One Scan of the table (filtered on `sk = STATS`, so it reads the whole table once: run it off
+peak), then per player the transaction of `DynamoStore.move_old_stats`. Safe to run while the
+game runs and to run again: each move is conditional. Prints how many items were moved and lists
+the ones it left.
+"""
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import boto3  # noqa: E402
+
+from shared.dynamo import DynamoStore  # noqa: E402
+
+
+def players_with_old_stats(client: Any, table: str) -> Iterator[str]:
+    kwargs: dict[str, Any] = {
+        "TableName": table,
+        "FilterExpression": "sk = :stats",
+        "ExpressionAttributeValues": {":stats": {"S": "STATS"}},
+        "ProjectionExpression": "pk",
+    }
+    while True:
+        page = client.scan(**kwargs)
+        for item in page["Items"]:
+            yield item["pk"]["S"].removeprefix("PLAYER#")
+        if "LastEvaluatedKey" not in page:
+            return
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--table", required=True)
+    parser.add_argument("--endpoint-url", help="a DynamoDB endpoint other than AWS's (make run)")
+    args = parser.parse_args(argv)
+    client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
+    store = DynamoStore(args.table, client)
+    outcomes: Counter[str] = Counter()
+    for player in players_with_old_stats(client, args.table):
+        outcome = store.move_old_stats(player)
+        outcomes[outcome] += 1
+        if outcome in ("kept", "changed"):
+            print(f"{outcome}: PLAYER#{player}")
+    print(
+        f"moved {outcomes['moved']}; kept {outcomes['kept']} (the profile has stats already: look at "
+        f"them); changed {outcomes['changed']} (run again); gone meanwhile {outcomes['none']}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
