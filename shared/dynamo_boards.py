@@ -361,10 +361,16 @@ class DynamoBoards:
         not the stored result (moto's stream carries cancelled transactions' records) is left
         out, and the row takes the name the item shows. After the write the names are read again:
         a rename that updated the official item after that first read, but looked at the top
-        before this write, is caught here (and one after the write finds the row itself)."""
+        before this write, is caught here (and one after the write finds the row itself). The first
+        merge into a board also takes the board index's best rows, read the same way."""
         candidates = {r.player: BoardEntry(r.player, BoardPosition.of(r), r.words, None) for r in results}
         for _ in range(_TOP_ATTEMPTS):
             top, version = self._read_top(scope)
+            if not version:
+                # No top item yet: a new board, or one that was live before top items existed.
+                # Seed it from the board index (once per board) so it holds every earlier row.
+                for entry in self._shard_page(scope, None, TOP_ROWS):
+                    candidates.setdefault(entry.player, entry)
             present = {e.player for e in top}
             merged = merge_top(top, [e for p, e in candidates.items() if p not in present])
             entering = [e.player for e in merged if e.player not in present]

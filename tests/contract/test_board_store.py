@@ -511,3 +511,23 @@ def test_two_consumers_merging_into_one_top_from_stale_reads_lose_no_row(dynamo)
 
     assert len(calls) >= 2
     assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("bob"), player("ann")]
+
+
+def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_first_top(dynamo):
+    """A board whose results were counted before the consumer kept top items (a deploy during a
+    live Daily): the first merge seeds the top from the board index, so page 1 misses none."""
+    earlier = [official(f"e{i}", 100 + 5 * i, completed_at=at(i), day=DAY) for i in range(5)]
+    for result in earlier:
+        dynamo._record_official(result)
+    dynamo.count_official(earlier)
+    dynamo.client.delete_item(
+        TableName=dynamo.table, Key={"pk": {"S": f"TOP#DAILY#{DAY}"}, "sk": {"S": "TOP"}}
+    )
+    assert dynamo.board_page(SCOPE, None, 10) == []  # what such a board shows until then
+
+    late = official("late", 110, completed_at=at(60), day=DAY)
+    dynamo._record_official(late)
+    dynamo.count_official([late])
+
+    expected = sorted([*earlier, late], key=lambda r: BoardPosition.of(r).order())
+    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [r.player for r in expected]
