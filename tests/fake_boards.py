@@ -1,8 +1,9 @@
 """An in-memory BoardStore (shared/boards.py) for service and handler tests.
 
 tests/contract/test_board_store.py runs the same tests against it and against DynamoStore, so it
-cannot drift from the real thing. Ranks are counted at once here; on DynamoDB they trail a
-completion until the stream consumer has run (the contract tests drain the stream first).
+cannot drift from the real thing. Ranks are counted, and rows shown on page 1, at once here; on
+DynamoDB both trail a completion until the stream consumer has run (it counts and keeps the top
+of each board; the contract tests drain the stream first).
 """
 
 from datetime import UTC, date, datetime, timedelta
