@@ -6,7 +6,8 @@ Nothing here is written by every completion. A completion writes only the player
 the official result (whose `board` index row lands in one of BOARD_SHARDS partitions) and the
 player's profile (which keeps the player's stats). Rank counters are kept by
 functions/leaderboard/counters.py from the table's stream, one summed update per counter item
-per batch (`count_official`).
+per batch (`count_official`); the same consumer keeps each board's top item, its best TOP_ROWS
+rows, which page 1 and page 2 read (`_merge_top`, `board_page`).
 """
 
 import hashlib
@@ -26,6 +27,7 @@ from shared.boards import (
     page_from_top,
     scope_of_result,
 )
+from shared.errors import Throttled
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
 from shared.store import OfficialResult, OfficialTaken, StaleRun
@@ -37,8 +39,8 @@ Item = dict[str, Any]  # a DynamoDB item or request, as boto3's client takes it
 # shards reads every shard (at least half a read unit each); pages within the top of the board
 # read one item instead. See docs/leaderboards.md.
 BOARD_SHARDS = 32
-# Attempts at a conditional write of a top-of-board item before the consumer's batch fails (and
-# Lambda delivers it again).
+# Attempts at a conditional write of a top-of-board item, read again after each refusal, before
+# giving up: the consumer's batch fails (Lambda delivers it again), a rename answers 429.
 _TOP_ATTEMPTS = 10
 # DynamoDB's limit on items per TransactWriteItems.
 _TRANSACTION_ITEMS = 100
@@ -393,7 +395,7 @@ class DynamoBoards:
                 if renamed:
                     self._rename_in_top(scope, renamed)
                 return
-        raise RuntimeError(f"the top of {scope_key(scope)} kept changing while merged")
+        raise Throttled("The game is busy; try again shortly")  # the batch fails and comes again
 
     def _read_top(self, scope: Scope, consistent: bool = True) -> tuple[list[BoardEntry], int]:
         return _top_rows(self._call("get_item", Key=_top_key(scope), ConsistentRead=consistent).get("Item"))
@@ -428,7 +430,7 @@ class DynamoBoards:
             rows = [e._replace(display_name=names[e.player]) if e.player in names else e for e in top]
             if self._write_top(scope, rows, version):
                 return
-        raise RuntimeError(f"the top of {scope_key(scope)} kept changing while renamed")
+        raise Throttled("The game is busy; try again shortly")  # 429: PUT /me again is idempotent
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many counted results of SCOPE rank strictly better than TIE: one BatchGetItem of

@@ -20,6 +20,7 @@ from local.streams import StreamPoller
 from shared.boards import TOP_ROWS, BoardPosition, HistoryPosition, TieKey
 from shared.clock import iso
 from shared.dynamo import DynamoStore
+from shared.errors import Throttled
 from shared.scope import Scope
 from shared.stats import with_daily_result
 from shared.store import OfficialTaken
@@ -531,3 +532,14 @@ def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_fir
 
     expected = sorted([*earlier, late], key=lambda r: BoardPosition.of(r).order())
     assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [r.player for r in expected]
+
+
+def test_a_top_item_that_keeps_changing_under_a_rename_is_429_not_a_500(dynamo):
+    """At the rush consumers write the top item many times a second; a rename that loses every
+    attempt answers 429 (PUT /me again is idempotent), never a 500."""
+    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    dynamo.count_official([dynamo.official_result(player("ann"), SCOPE)])
+    dynamo._write_top = lambda scope, rows, version: False  # another writer always came first
+
+    with pytest.raises(Throttled):
+        dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")
