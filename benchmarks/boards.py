@@ -141,6 +141,8 @@ def value_size(value: dict) -> int:
     kind, inner = next(iter(value.items()))
     if kind == "S":
         return len(inner.encode())
+    if kind == "B":
+        return len(inner)
     if kind == "N":
         return (len(inner.lstrip("-").replace(".", "").strip("0")) + 1) // 2 + 1
     if kind == "L":
