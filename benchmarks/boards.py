@@ -15,11 +15,15 @@ row enters it; simulated with the consumer's own merge, sized as stored). Figure
 assertions. `make bench`.
 """
 
+import base64
 import math
 import random
+import string
 import time
+import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from offline import use_offline_env
@@ -44,6 +48,7 @@ from shared.constants import (  # noqa: E402
     POINTS_PER_LETTER,
     POINTS_PER_LETTER_FORBIDDEN,
 )
+from shared.dictionary import words  # noqa: E402
 from shared.dynamo import DynamoStore  # noqa: E402
 from shared.dynamo_boards import _chunks, _counter_keys, _tie, _top_item, official_item  # noqa: E402
 from shared.leaderboard import Boards  # noqa: E402
@@ -79,23 +84,38 @@ def played_run(rng: random.Random) -> tuple[int, int, int]:
     return score, best, longest
 
 
+@cache
+def _answers() -> list[str]:
+    return sorted(w for w in words() if 4 <= len(w) <= 10)
+
+
+def display_name(player: str) -> str:
+    """A player's display name in the benchmark: 6 to 16 letters, random (as incompressible as
+    players' names are)."""
+    rng = random.Random(player)
+    return "".join(rng.choices(string.ascii_letters, k=rng.randint(6, 16)))
+
+
 def results_for(count: int) -> list[OfficialResult]:
+    """COUNT official results sized as production's: a Cognito sub (a random UUID), a run id of
+    16 random bytes (22 characters, as the game makes them), 6 to 10 dictionary words. Random
+    like theirs, so the top item compresses as it would."""
     rng = random.Random(count)
     results = []
-    for i in range(count):
+    for _ in range(count):
         score, best, longest = played_run(rng)
         results.append(
             OfficialResult(
-                player=f"bench-player-{i:06d}",
+                player=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
                 kind="daily",
                 date=DAY,
                 challenge_id=None,
-                run_id=f"bench-run-{i:06d}-{rng.getrandbits(64):016x}",
+                run_id=base64.urlsafe_b64encode(rng.randbytes(16)).rstrip(b"=").decode(),
                 score=score,
                 best_combo=best,
                 longest_word_length=longest,
                 completed_at=iso(NOON - timedelta(hours=12) + timedelta(seconds=rng.randrange(12 * 3600))),
-                words=["timer", "meteor", "tremor", "mortar", "tumor", "tamer", "timbre"][: 3 + i % 5],
+                words=rng.sample(_answers(), rng.randint(6, 10)),
             )
         )
     return results
@@ -106,8 +126,8 @@ def fill(store: DynamoStore, results: list[OfficialResult]) -> None:
     profiles, and each counter item once with the sum of its increments (batch writes, which is
     quicker here than a transaction each)."""
     puts, sums, rows = [], Counter(), []
-    for i, result in enumerate(results):
-        name = f"Player {i}"
+    for result in results:
+        name = display_name(result.player)
         puts.append({**official_item(result, name), "counted": {"BOOL": True}})
         rows.append(BoardEntry(result.player, BoardPosition.of(result), result.words, name))
         puts.append(
@@ -266,7 +286,7 @@ def top_writes(arrivals: list[OfficialResult], batch: int) -> dict[str, float]:
     writes, units, largest, by_batch = 0, 0, 0, []
     for start in range(0, len(arrivals), batch):
         rows = [
-            BoardEntry(r.player, BoardPosition.of(r), r.words, f"Player {r.player[-6:]}")
+            BoardEntry(r.player, BoardPosition.of(r), r.words, display_name(r.player))
             for r in arrivals[start : start + batch]
         ]
         merged = merge_top(top, rows)
@@ -383,24 +403,8 @@ def main() -> None:
         )
         limit = 1e6 / busiest
         print(f"completions/s at which the busiest partition takes 1,000 units/s ({label}): {limit:,.0f}")
-    print(f"top item bytes with Cognito-sized ids, 10 words and 16-letter names: {realistic_top_bytes():,}")
     print()
     compare_shard_counts(runs[-1])
-
-
-def realistic_top_bytes() -> int:
-    """The full top item's size with a production-sized row: a Cognito sub (36 characters), a
-    run id of 22, ten 7-letter words and a 16-letter name."""
-    rows = [
-        BoardEntry(
-            f"{i:08d}-0000-4000-8000-000000000000",
-            BoardPosition(6000 - 5 * i, 10, 12, "2026-01-15T06:03:07.123Z", f"{i:022d}"),
-            ["abcdefg"] * 10,
-            f"{i:016d}",
-        )
-        for i in range(TOP_ROWS)
-    ]
-    return item_size(_top_item(SCOPE, rows, 12345))
 
 
 def compare_shard_counts(measured: tuple[dict, dict]) -> None:
