@@ -182,6 +182,44 @@ def test_botocore_makes_a_client_of_each_kept_service(host_asset):
     assert result.returncode == 0, result.stderr[-3000:]
 
 
+def test_endpoints_json_lists_only_the_kept_services_in_every_partition(asset):
+    endpoints = json.loads((asset / "botocore" / "data" / "endpoints.json").read_text())
+    partitions = {p["partition"] for p in endpoints["partitions"]}
+    assert {"aws", "aws-cn", "aws-us-gov"} <= partitions
+    for partition in endpoints["partitions"]:
+        assert set(partition["services"]) <= set(BOTOCORE_SERVICES), partition["partition"]
+        assert partition["regions"], partition["partition"]  # the partition itself is whole
+    assert "dynamodb" in endpoints["partitions"][0]["services"]
+
+
+REGIONS = ("us-east-1", "eu-west-1", "ap-southeast-2", "us-gov-west-1", "cn-north-1")
+
+
+def test_the_pruned_endpoints_resolve_as_botocores_full_data_does(host_asset):
+    """Each kept service's endpoint in a few regions of several partitions, from the asset (pruned
+    endpoints.json) and from the same botocore version with all its data (the test's own)."""
+    script = f"""
+import json, boto3
+urls = {{}}
+for service in {list(BOTOCORE_SERVICES)!r}:
+    for region in {list(REGIONS)!r}:
+        urls[service + " " + region] = boto3.client(service, region_name=region).meta.endpoint_url
+print(json.dumps(urls))
+"""
+    result = run_in_asset(host_asset, script)
+    assert result.returncode == 0, result.stderr[-3000:]
+    pruned = json.loads(result.stdout.strip().splitlines()[-1])
+    full = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**LAMBDA_ENV, "PATH": "/usr/bin:/bin"},
+        check=True,
+    )
+    assert pruned == json.loads(full.stdout.strip().splitlines()[-1])
+    assert pruned["dynamodb us-east-1"] == "https://dynamodb.us-east-1.amazonaws.com"
+
+
 @pytest.mark.parametrize("entry", ENTRY_POINTS)
 def test_every_entry_point_is_a_function_in_the_asset(asset, entry):
     module, function = entry.split(":")
