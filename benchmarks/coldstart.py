@@ -33,7 +33,7 @@ import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import boto3
 from moto.server import ThreadedMotoServer
@@ -116,38 +116,44 @@ import importlib
 function = getattr(importlib.import_module({module!r}), {function!r})
 if {floor!r}:
     function()
-init = time.process_time()
-event = {event!r}
-if event is not None:
-    class Context:
-        function_name = "wordsqd-bench"
-        memory_limit_in_mb = 1024
-        invoked_function_arn = "arn:aws:lambda:us-east-1:000000000000:function:wordsqd-bench"
-        aws_request_id = "bench"
-        log_group_name = "/aws/lambda/wordsqd-bench"
-        log_stream_name = "bench"
-        def get_remaining_time_in_millis(self):
-            return 10_000
-    reply = function(json.loads(event), Context())
+marks = [time.process_time()]
+class Context:
+    function_name = "wordsqd-bench"
+    memory_limit_in_mb = 1024
+    invoked_function_arn = "arn:aws:lambda:us-east-1:000000000000:function:wordsqd-bench"
+    aws_request_id = "bench"
+    log_group_name = "/aws/lambda/wordsqd-bench"
+    log_stream_name = "bench"
+    def get_remaining_time_in_millis(self):
+        return 10_000
+for event in json.loads({events!r}):
+    reply = function(event, Context())
     status = reply.get("statusCode", 200) if isinstance(reply, dict) else 200
     if status >= 500:
-        raise SystemExit(f"first invocation answered {{status}}: {{reply}}")
-print("COLDSTART", json.dumps([init, time.process_time()]), file=sys.stderr)
+        raise SystemExit(f"the invocation answered {{status}}: {{reply}}")
+    marks.append(time.process_time())
+print("COLDSTART", json.dumps(marks), file=sys.stderr)
 """
 
 
+class Cold(NamedTuple):
+    """CPU seconds of one fresh process."""
+
+    init: float  # from the start to the handler's module imported (Lambda's Init phase)
+    first: float | None  # the first invocation, right after the init
+    warm: float | None  # a second one in the same process: the same work without the cold part
+
+
 def cold_start(
-    python: str, asset: Path, entry: str, event: dict[str, Any] | None = None, endpoint: str | None = None
-) -> tuple[float, float]:
-    """CPU seconds of one fresh process: (after importing ENTRY's module, after its first
-    invocation with EVENT). CPU time (the process's own clock, read in it), not wall time: this
-    machine is shared, and a process waiting for a core is not a slow import. Without an event
-    the two are the same instant."""
+    python: str, asset: Path, entry: str, events: list[dict[str, Any]] = (), endpoint: str | None = None
+) -> Cold:
+    """One fresh process that imports ENTRY's module, then invokes the handler with each of EVENTS
+    (two: a first and a warm one). CPU time, read by the process's own clock, not wall time: this
+    machine is shared, and a process waiting for a core is not a slow import."""
     module, function = entry.split(":")
     script = CHILD.format(
-        asset=str(asset), module=module, function=function, floor=entry == FLOOR,
-        event=None if event is None else json.dumps(event),
-    )  # fmt: skip
+        asset=str(asset), module=module, function=function, floor=entry == FLOOR, events=json.dumps(events)
+    )
     env = {**ENV, "LAMBDA_TASK_ROOT": str(asset)}  # Lambda's code folder: Powertools' Tracer is on
     if endpoint:
         env["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
@@ -155,14 +161,15 @@ def cold_start(
         [python, "-I", "-S", "-B", "-c", script],
         env=env, cwd=asset, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    marks = [line for line in done.stderr.splitlines() if line.startswith("COLDSTART ")]
-    if done.returncode or not marks:
+    lines = [line for line in done.stderr.splitlines() if line.startswith("COLDSTART ")]
+    if done.returncode or not lines:
         raise RuntimeError(f"{entry} failed in {asset}:\n{done.stderr[-3000:]}")
-    init, first = json.loads(marks[-1].removeprefix("COLDSTART "))
-    return init, first
+    marks = json.loads(lines[-1].removeprefix("COLDSTART "))
+    steps = [after - before for before, after in zip(marks, marks[1:], strict=False)]
+    return Cold(marks[0], *(steps + [None, None])[:2])
 
 
-def first_event(name: str, n: int) -> dict[str, Any] | None:
+def first_event(name: str, n: int) -> dict[str, Any]:
     """The first invocation's event for function NAME (process N): what a cold container meets
     at the rush. validate and the HTTP functions get API Gateway v2 events; the jobs their
     scheduler's event; counters a stream batch of one record that is not an official result (the
@@ -188,7 +195,15 @@ def first_event(name: str, n: int) -> dict[str, Any] | None:
             },
         }
         return {"Records": [record]}
-    return None
+    raise ValueError(f"no event for {name}")
+
+
+def events(name: str, n: int) -> list[dict[str, Any]]:
+    """Process N's two invocations of function NAME: the first, then a warm one (another player);
+    none for the floor."""
+    if name == "floor":
+        return []
+    return [first_event(name, n), first_event(name, 100_000 + n)]
 
 
 @contextmanager
@@ -234,17 +249,16 @@ def main() -> None:
     print(f"Cold start, median of {args.runs} fresh {python} processes per line on "
           f"{platform.machine()}, Lambda-like environment, -B (read-only code folder), CPU ms of the "
           "process (startup included)\n")  # fmt: skip
-    init: dict[str, dict[str, list[float]]] = {label: {} for label in assets}
-    first: dict[str, dict[str, list[float]]] = {label: {} for label in assets}
+    results: dict[str, dict[str, list[Cold]]] = {label: {} for label in assets}
     with dynamodb_server() as endpoint:
         # A first pass, not counted: stores the day's puzzle. The before asset's code may expect
-        # another table (an index that was renamed since): its first invocations are then left
-        # out, and its import alone is measured.
+        # another table (an index renamed since): its invocations are then left out, and its
+        # import alone is measured.
         invoke = {label: set(present[label]) for label in assets}
         for label, asset in assets.items():
             for name, entry in present[label].items():
                 try:
-                    cold_start(python, asset, entry, first_event(name, -1), endpoint)
+                    cold_start(python, asset, entry, events(name, -1), endpoint)
                 except RuntimeError:
                     if label == "after":
                         raise
@@ -252,39 +266,44 @@ def main() -> None:
         for n in range(args.runs):  # interleaved, so a busy moment hurts every line alike
             for label, asset in assets.items():
                 for name, entry in present[label].items():
-                    event = first_event(name, n) if name in invoke[label] else None
-                    imported, invoked = cold_start(python, asset, entry, event, endpoint)
-                    init[label].setdefault(name, []).append(imported)
-                    if event is not None:
-                        first[label].setdefault(name, []).append(invoked)
-    print("Init: the handler module imported (what Lambda's Init phase does), and its ratio to the floor")
+                    calls = events(name, n) if name in invoke[label] else []
+                    results[label].setdefault(name, []).append(
+                        cold_start(python, asset, entry, calls, endpoint)
+                    )
+
+    def median(label: str, name: str, field: str) -> float | None:
+        values = [getattr(c, field) for c in results[label].get(name, [])]
+        return statistics.median(values) if values and None not in values else None
+
+    print("Init: the handler's module imported (Lambda's Init phase), in CPU ms and times the floor")
     header = f"{'handler':<12}" + "".join(f"{label + ' ms':>12}{label + ' x':>10}" for label in assets)
-    print(header + f"{'range after':>16}   goal")
+    print(header + f"{'after range':>14}   goal")
     for name in entries:
         row = f"{name:<12}"
         for label in assets:
-            if name in init[label]:
-                value = statistics.median(init[label][name])
-                ratio = value / statistics.median(init[label]["floor"])
-                row += f"{value * 1000:>12.0f}{ratio:>10.1f}"
-            else:
-                row += f"{'-':>12}{'-':>10}"
-        spread = init["after"][name]
-        row += f"{f'{min(spread) * 1000:.0f}-{max(spread) * 1000:.0f}':>16}"
+            value, floor = median(label, name, "init"), median(label, "floor", "init")
+            row += (
+                f"{value * 1000:>12.0f}{value / floor:>10.1f}" if value and floor else f"{'-':>12}{'-':>10}"
+            )
+        spread = [c.init * 1000 for c in results["after"][name]]
+        row += f"{f'{min(spread):.0f}-{max(spread):.0f}':>14}"
         goal = "" if name == "floor" else f"<= {GOALS.get(name, 5.0):.0f}x"
         print(row + f"   {goal}")
-    print("\nInit + first invocation (the first request's work after a cold init: nothing deferred "
-          "hides here), CPU ms; DynamoDB is a local moto server")  # fmt: skip
-    print(f"{'handler':<12}" + "".join(f"{label + ' ms':>12}" for label in assets) + f"{'first alone':>14}")
+    print("\nThe first invocation after that init, and a second one in the same process (warm), in CPU "
+          "ms; first - warm is the cold part of the first request (what was left for it to do: "
+          "clients, lazily built objects). DynamoDB is a local moto server (its CPU is not "
+          "counted).")  # fmt: skip
+    print(f"{'handler':<12}" + "".join(f"{label + ' first':>14}{label + ' warm':>13}" for label in assets)
+          + f"{'after first-warm':>18}{'after init+first':>18}")  # fmt: skip
     for name in entries:
         if name == "floor":
             continue
         row = f"{name:<12}"
         for label in assets:
-            value = statistics.median(first[label][name]) * 1000 if name in first[label] else None
-            row += f"{value:>12.0f}" if value is not None else f"{'-':>12}"
-        alone = statistics.median(first["after"][name]) - statistics.median(init["after"][name])
-        print(row + f"{alone * 1000:>14.0f}")
+            first, warm = median(label, name, "first"), median(label, name, "warm")
+            row += f"{first * 1000:>14.0f}{warm * 1000:>13.0f}" if first and warm else f"{'-':>14}{'-':>13}"
+        first, warm, init = (median("after", name, f) or 0.0 for f in ("first", "warm", "init"))
+        print(row + f"{(first - warm) * 1000:>18.0f}{(init + first) * 1000:>18.0f}")
     missing = sorted(set(entries) - set(present["before"]))
     if missing:
         print(f"\n(not in the before asset: {', '.join(missing)})")
@@ -294,21 +313,59 @@ def main() -> None:
             f"{label:<8} unzipped {folder_size(asset) / 1e6:6.1f} MB"
             f"   zipped {zipped_size(asset) / 1e6:6.1f} MB"
         )
-    print("\nSlowest imports of validate after (python -X importtime, cumulative us):")
-    validate_module = FUNCTIONS["validate"].handler.split(":")[0]
+    print("\nWhere the after asset's import time goes: self time of every module, summed by the "
+          "package it belongs to (python -X importtime, ms; one process each, so +-10%; the "
+          "handler's own line includes the word list it loads)")  # fmt: skip
+    breakdowns = {name: import_breakdown(python, assets["after"], FUNCTIONS[name].handler) for name in SHOWN}
+    groups = sorted(
+        {g for b in breakdowns.values() for g in b},
+        key=lambda g: -max(b.get(g, 0) for b in breakdowns.values()),
+    )
+    print(f"{'package':<24}" + "".join(f"{name:>13}" for name in SHOWN))
+    for group in groups:
+        print(f"{group:<24}" + "".join(f"{breakdowns[name].get(group, 0) / 1000:>13.0f}" for name in SHOWN))
+    print(f"{'total':<24}" + "".join(f"{sum(breakdowns[name].values()) / 1000:>13.0f}" for name in SHOWN))
+
+
+SHOWN = ("validate", "daily", "counters")
+PACKAGES = {  # how the breakdown names the asset's packages
+    "aws_lambda_powertools": "powertools",
+    "pydantic": "pydantic",
+    "pydantic_core": "pydantic",
+    "annotated_types": "pydantic",
+    "typing_inspection": "pydantic",
+    "typing_extensions": "pydantic",
+    "botocore": "botocore, boto3, urllib3",
+    "boto3": "botocore, boto3, urllib3",
+    "s3transfer": "botocore, boto3, urllib3",
+    "urllib3": "botocore, boto3, urllib3",
+    "dateutil": "botocore, boto3, urllib3",
+    "jmespath": "botocore, boto3, urllib3",
+    "six": "botocore, boto3, urllib3",
+    "aws_xray_sdk": "aws_xray_sdk, wrapt",
+    "wrapt": "aws_xray_sdk, wrapt",
+    "shared": "ours (shared/, functions/)",
+    "functions": "ours (shared/, functions/)",
+}
+
+
+def import_breakdown(python: str, asset: Path, entry: str) -> dict[str, int]:
+    """Microseconds of import self time per package (PACKAGES; anything else is the standard
+    library) in one fresh process importing ENTRY's module."""
+    module = entry.split(":")[0]
     trace = subprocess.run(
         [python, "-I", "-S", "-B", "-X", "importtime", "-c",
-         f"import sys; sys.path.insert(0, {str(assets['after'])!r}); import {validate_module}"],
-        env={**ENV, "LAMBDA_TASK_ROOT": str(assets["after"])}, cwd=assets["after"],
+         f"import sys; sys.path.insert(0, {str(asset)!r}); import {module}"],
+        env={**ENV, "LAMBDA_TASK_ROOT": str(asset)}, cwd=asset,
         capture_output=True, text=True, check=True,
     ).stderr  # fmt: skip
-    rows = []
+    totals: dict[str, int] = {}
     for line in trace.splitlines():
         if line.startswith("import time:") and "|" in line and "cumulative" not in line:
-            _, cumulative, name = (part.strip() for part in line.removeprefix("import time:").split("|"))
-            rows.append((int(cumulative), name))
-    for cumulative, name in sorted(rows, reverse=True)[:12]:
-        print(f"  {cumulative:>8}  {name}")
+            self_us, _, name = (part.strip() for part in line.removeprefix("import time:").split("|"))
+            group = PACKAGES.get(name.split(".")[0], "standard library")
+            totals[group] = totals.get(group, 0) + int(self_us)
+    return totals
 
 
 if __name__ == "__main__":
