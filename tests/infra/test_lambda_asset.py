@@ -140,6 +140,41 @@ assert sys.modules[{module!r}].__cached__.endswith("{BYTECODE_TAG}.pyc")
     assert result.returncode == 0, result.stderr[-3000:]
 
 
+STATEFUL = sorted(spec.handler for name, spec in FUNCTIONS.items() if name != "validate")
+
+
+@pytest.mark.parametrize("entry", STATEFUL)
+def test_stateful_handlers_make_their_dynamodb_client_during_the_init(host_asset, entry):
+    """Lambda's advice for SDK clients: made at init (a provisioned environment pays it before any
+    player), not on the first request. Making a client sends nothing."""
+    result = run_in_asset(
+        host_asset,
+        f"""
+import importlib
+importlib.import_module({entry.split(":")[0]!r})
+from shared import wiring
+assert wiring.store.cache_info().currsize == 1, wiring.store.cache_info()
+assert wiring.store().client.meta.service_model.service_name == "dynamodb"
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_validate_imports_no_aws_sdk(host_asset):
+    """POST /validate is stateless: its cold start pays for no AWS client, boto3 or X-Ray.
+    (Powertools' user agent module imports botocore's bare package, half a millisecond.)"""
+    result = run_in_asset(
+        host_asset,
+        """
+import functions.validate.handler
+aws = ("botocore.client", "botocore.session", "boto3", "aws_xray_sdk", "shared.wiring")
+print(sorted(m for m in aws if m in sys.modules))
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_validate_answers_a_request_from_a_built_asset(host_asset):
     event = {
         "version": "2.0",
