@@ -3,19 +3,30 @@
     python benchmarks/coldstart.py [--runs 9] [--before-ref main]
 
 Each measurement is a fresh CPython 3.12 process (Lambda's Python) that sees only the standard
-library and one asset folder (-I -S), with Lambda's environment variables, importing one
-handler's module: what Lambda's Init phase does. `-B` everywhere: Lambda's code folder is
-read-only, so a process never leaves bytecode behind for the next one; an asset without .pyc files
-compiles every module on every cold start.
+library and one asset folder (-I -S), with Lambda's environment variables (LAMBDA_TASK_ROOT
+included, so X-Ray behaves as in Lambda), that reads its own CPU clock:
+- init: after importing one handler's module, which is what Lambda's Init phase does;
+- first: the handler's first invocation (the rush's request: POST /daily/runs, GET
+  /leaderboard/daily, POST /validate, the jobs' and the stream's events), against a local moto
+  DynamoDB server started here;
+- warm: a second invocation in the same process; first - warm is what the init left for the
+  first request, so work moved out of the init cannot hide there.
+`-B` everywhere: Lambda's code folder is read-only, so a process never leaves bytecode behind for
+the next one; an asset without .pyc files compiles every module on every cold start. CPU time, not
+wall time: this machine is shared, and a process waiting for a core is not a slow import.
 
 The floor is the same process loading only the word list (shared.dictionary), measured in the same
-run from the same asset, so the ratios hold whatever this machine's speed. Both assets are built
-for this machine's platform (the arm64 wheels cannot load here) from the same lock:
+run from the same asset, so the ratios hold whatever this machine's speed. "libraries" rows are
+the libraries alone (pydantic with one model, Powertools' resolver, Logger and Metrics; for the
+stateful functions boto3, the Tracer and a DynamoDB client) plus the word list: the least an init
+can cost while it uses them. Both assets are built for this machine's platform (the arm64 wheels
+cannot load here) from the same lock:
 - before: `git archive <before-ref>` of functions/, shared/ and dictionary/ with the packages
   installed as main's build_asset did (all botocore data, no bytecode);
 - after: infra.build_asset.build for this platform (bytecode, botocore cut to the services used).
-Sizes are of the folders and of a zip of each (what CDK uploads), for the real platform they would
-be within a few hundred KB (the native wheels differ).
+The before asset's first invocations run only if its code works with today's table (expire and
+counters are not in it). Sizes are of the folders and of a zip of each (what CDK uploads); for
+the real platform they would be within a few hundred KB (the native wheels differ).
 """
 
 import argparse
@@ -62,7 +73,24 @@ ENV = {
     "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
     "PATH": "/usr/bin:/bin",
 }
-FLOOR = "shared.dictionary:words"
+FLOOR = "from shared.dictionary import words\nwords()\n"
+# What the libraries alone cost, with the word list: what a handler's init cannot go below while it
+# uses them (measured on the after asset only). pydantic with one model (its first model pulls in
+# most of its machinery), Powertools' HTTP resolver, and for the stateful functions boto3, the
+# Tracer patching botocore and a DynamoDB client.
+LIBRARIES_API = (
+    "from pydantic import BaseModel\n"
+    "class One(BaseModel):\n    x: int\n"
+    "from aws_lambda_powertools.event_handler import APIGatewayHttpResolver\n"
+    "from aws_lambda_powertools import Logger, Metrics\n" + FLOOR
+)
+LIBRARIES_STATEFUL = (
+    LIBRARIES_API + "import boto3\n"
+    "from aws_lambda_powertools import Tracer\n"
+    "Tracer(patch_modules=['botocore'])\n"
+    "boto3.client('dynamodb')\n"
+)
+SNIPPETS = {"floor": FLOOR, "libraries (api)": LIBRARIES_API, "libraries (stateful)": LIBRARIES_STATEFUL}
 GOALS = {"validate": 3.0}  # the others: 5x (issue #12)
 
 
@@ -113,9 +141,7 @@ CHILD = """\
 import json, sys, time
 sys.path.insert(0, {asset!r})
 import importlib
-function = getattr(importlib.import_module({module!r}), {function!r})
-if {floor!r}:
-    function()
+{load}
 marks = [time.process_time()]
 class Context:
     function_name = "wordsqd-bench"
@@ -150,10 +176,12 @@ def cold_start(
     """One fresh process that imports ENTRY's module, then invokes the handler with each of EVENTS
     (two: a first and a warm one). CPU time, read by the process's own clock, not wall time: this
     machine is shared, and a process waiting for a core is not a slow import."""
-    module, function = entry.split(":")
-    script = CHILD.format(
-        asset=str(asset), module=module, function=function, floor=entry == FLOOR, events=json.dumps(events)
-    )
+    if "\n" not in entry:  # a handler, "module:function"
+        module, function = entry.split(":")
+        load = f"function = getattr(importlib.import_module({module!r}), {function!r})"
+    else:  # code: the floor, the libraries alone
+        load = entry
+    script = CHILD.format(asset=str(asset), load=load, events=json.dumps(events))
     env = {**ENV, "LAMBDA_TASK_ROOT": str(asset)}  # Lambda's code folder: Powertools' Tracer is on
     if endpoint:
         env["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
@@ -200,8 +228,8 @@ def first_event(name: str, n: int) -> dict[str, Any]:
 
 def events(name: str, n: int) -> list[dict[str, Any]]:
     """Process N's two invocations of function NAME: the first, then a warm one (another player);
-    none for the floor."""
-    if name == "floor":
+    none for the floor and the libraries alone."""
+    if name in SNIPPETS:
         return []
     return [first_event(name, n), first_event(name, 100_000 + n)]
 
@@ -237,12 +265,13 @@ def main() -> None:
         "before": build_before(args.before_ref, DEFAULT_OUT.with_name("lambda-before")),
         "after": build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM),
     }
-    entries = {"floor": FLOOR, **{name: spec.handler for name, spec in FUNCTIONS.items()}}
+    entries = {**SNIPPETS, **{name: spec.handler for name, spec in FUNCTIONS.items()}}
     present = {  # label -> the entries its asset has (expire and counters came after the before ref)
         label: {
             name: entry
             for name, entry in entries.items()
-            if (asset / (entry.split(":")[0].replace(".", "/") + ".py")).is_file()
+            if (name not in SNIPPETS or name == "floor" or label == "after")
+            and (name in SNIPPETS or (asset / (entry.split(":")[0].replace(".", "/") + ".py")).is_file())
         }
         for label, asset in assets.items()
     }
@@ -277,9 +306,9 @@ def main() -> None:
 
     print("Init: the handler's module imported (Lambda's Init phase), in CPU ms and times the floor")
     header = f"{'handler':<12}" + "".join(f"{label + ' ms':>12}{label + ' x':>10}" for label in assets)
-    print(header + f"{'after range':>14}   goal")
+    print(f"{'handler':<21}" + header.removeprefix(f"{'handler':<12}") + f"{'after range':>14}   goal")
     for name in entries:
-        row = f"{name:<12}"
+        row = f"{name:<21}"
         for label in assets:
             value, floor = median(label, name, "init"), median(label, "floor", "init")
             row += (
@@ -287,7 +316,7 @@ def main() -> None:
             )
         spread = [c.init * 1000 for c in results["after"][name]]
         row += f"{f'{min(spread):.0f}-{max(spread):.0f}':>14}"
-        goal = "" if name == "floor" else f"<= {GOALS.get(name, 5.0):.0f}x"
+        goal = "" if name in SNIPPETS else f"<= {GOALS.get(name, 5.0):.0f}x"
         print(row + f"   {goal}")
     print("\nThe first invocation after that init, and a second one in the same process (warm), in CPU "
           "ms; first - warm is the cold part of the first request (what was left for it to do: "
@@ -296,7 +325,7 @@ def main() -> None:
     print(f"{'handler':<12}" + "".join(f"{label + ' first':>14}{label + ' warm':>13}" for label in assets)
           + f"{'after first-warm':>18}{'after init+first':>18}")  # fmt: skip
     for name in entries:
-        if name == "floor":
+        if name in SNIPPETS:
             continue
         row = f"{name:<12}"
         for label in assets:
@@ -304,7 +333,7 @@ def main() -> None:
             row += f"{first * 1000:>14.0f}{warm * 1000:>13.0f}" if first and warm else f"{'-':>14}{'-':>13}"
         first, warm, init = (median("after", name, f) or 0.0 for f in ("first", "warm", "init"))
         print(row + f"{(first - warm) * 1000:>18.0f}{(init + first) * 1000:>18.0f}")
-    missing = sorted(set(entries) - set(present["before"]))
+    missing = sorted(set(FUNCTIONS) - set(present["before"]))
     if missing:
         print(f"\n(not in the before asset: {', '.join(missing)})")
     print("\nAsset size (this platform's wheels)")
