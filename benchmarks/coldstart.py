@@ -41,7 +41,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -171,7 +171,7 @@ class Cold(NamedTuple):
 
 
 def cold_start(
-    python: str, asset: Path, entry: str, events: list[dict[str, Any]] = (), endpoint: str | None = None
+    python: str, asset: Path, entry: str, events: Sequence[dict[str, Any]] = (), endpoint: str | None = None
 ) -> Cold:
     """One fresh process that imports ENTRY's module, then invokes the handler with each of EVENTS
     (two: a first and a warm one). CPU time, read by the process's own clock, not wall time: this
