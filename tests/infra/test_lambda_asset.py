@@ -330,3 +330,38 @@ print(sorted(_PATCHED_MODULES))
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().splitlines()[-1] == "['botocore']"
+
+
+@pytest.fixture(scope="module")
+def coldstart():
+    """benchmarks/coldstart.py, imported as a module."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        import coldstart
+    finally:
+        sys.path.pop(0)
+    return coldstart
+
+
+@pytest.fixture(scope="module")
+def dynamodb_endpoint(coldstart):
+    """One local moto DynamoDB server with the table (moto's state is per process)."""
+    with coldstart.dynamodb_server() as endpoint:
+        yield endpoint
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_answers_its_first_and_a_warm_event_from_a_built_asset(
+    host_asset, coldstart, dynamodb_endpoint, name
+):
+    """What the cold start benchmark runs, as a check: each function, imported from the built
+    asset in a fresh CPython 3.12, handles the event a cold container meets at the rush and then
+    a second one, against DynamoDB (a local moto server), with a 2xx reply and no exception."""
+    events = coldstart.events(name, 0)
+    assert len(events) == 2
+    if name in ("validate", "daily", "leaderboard"):
+        assert all(event["routeKey"] != "$default" for event in events)  # a real route
+    cold = coldstart.cold_start(
+        lambda_python(), host_asset, FUNCTIONS[name].handler, events, dynamodb_endpoint
+    )
+    assert cold.init > 0 and cold.first is not None and cold.warm is not None
