@@ -111,7 +111,7 @@ def _prune_aws_data(out: Path) -> None:
 
 def _prune_endpoints(path: Path) -> None:
     """botocore reads endpoints.json (1.25 MB: every service in every partition) whole when it
-    makes its first client, ~20 ms of JSON parsing in every container's cold start. Keep
+    makes its first client: ~28 ms of CPU in every container's cold start (55 -> 26 ms). Keep
     each partition as it is but with only BOTOCORE_SERVICES' entries. The file stays where botocore
     looks, so it still counts as its built-in data (endpoint rule sets resolve as before)."""
     endpoints = json.loads(path.read_text())
