@@ -42,7 +42,7 @@ import sys
 import tarfile
 import zipfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -248,7 +248,9 @@ def dynamodb_server() -> Iterator[str]:
     try:
         client = boto3.client("dynamodb", endpoint_url=endpoint, region_name=ENV["AWS_REGION"],
                               aws_access_key_id="testing", aws_secret_access_key="testing")  # fmt: skip
-        client.create_table(**create_table_request(ENV["TABLE_NAME"]))
+        # moto's state is per process: an earlier server in this process may have made it.
+        with suppress(client.exceptions.ResourceInUseException):
+            client.create_table(**create_table_request(ENV["TABLE_NAME"]))
         yield endpoint
     finally:
         server.stop()

@@ -350,6 +350,8 @@ def dynamodb_endpoint(coldstart):
         yield endpoint
 
 
+@pytest.mark.server
+@pytest.mark.xdist_group("coldstart_events")
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_every_function_answers_its_first_and_a_warm_event_from_a_built_asset(
     host_asset, coldstart, dynamodb_endpoint, name
