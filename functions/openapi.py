@@ -54,9 +54,12 @@ def _merged() -> dict[str, Any]:
             )
         },
     )
-    # The handlers validate their settings when imported (a cold start); describing them touches
-    # no table, so any well-formed name will do when the environment has none.
+    # The handlers validate their settings and make their DynamoDB client when imported (a cold
+    # start); describing them touches no table and sends no request, so any well-formed table
+    # name and region will do when the environment has none.
     os.environ.setdefault("TABLE_NAME", "wordsqd")
+    if not (os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")):
+        os.environ["AWS_DEFAULT_REGION"] = "us-east-1"
     for entry in HANDLERS.values():
         merge.add_file(REPO / (entry.partition(":")[0].replace(".", "/") + ".py"))
     with warnings.catch_warnings():

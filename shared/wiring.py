@@ -1,4 +1,13 @@
-"""Builds the objects the stateful handlers share, once per container (cold start)."""
+"""Builds the objects the stateful handlers share, once per container (cold start).
+
+Every stateful handler calls `store()` when it is imported, so the DynamoDB client (botocore
+loading the service's model and endpoint rules: ~50 ms of CPU measured on the first request,
+benchmarks/coldstart.py) is made during Lambda's Init phase, as AWS advises for SDK clients, and
+not on the first request: a provisioned environment (the midnight window, docs/operations.md)
+pays it before any player arrives, and an on-demand one pays the same either way. The rest
+(Game, Boards, Players) is cheap and built on first use; the secrets are read on first use
+(shared/secrets.py), since a container that never needs one should not fetch it.
+"""
 
 from functools import cache
 

@@ -9,7 +9,9 @@ every due run (throttled) leaves the watermark where it was, and the next pass t
 """
 
 from shared.observability import logger, metrics, tracer
-from shared.wiring import game
+from shared.wiring import game, store
+
+store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
 
 
 @logger.inject_lambda_context

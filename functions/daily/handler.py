@@ -25,11 +25,12 @@ from shared.models import (
 )
 from shared.observability import logger, metrics, tracer
 from shared.runs import Run
-from shared.wiring import boards, game
+from shared.wiring import boards, game, store
 
 app = api.make_resolver()
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
+store()  # and make the DynamoDB client (shared/wiring.py)
 
 
 def _started(run_and_created: tuple[Run, bool]) -> Response[RunView]:

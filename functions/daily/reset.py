@@ -7,7 +7,9 @@ one-minute job (functions/daily/expire.py).
 """
 
 from shared.observability import logger, metrics, tracer
-from shared.wiring import game
+from shared.wiring import game, store
+
+store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
 
 
 @logger.inject_lambda_context(log_event=True)

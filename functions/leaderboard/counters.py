@@ -21,6 +21,7 @@ from shared.store import OfficialResult
 from shared.wiring import store
 
 Count = Callable[[list[OfficialResult]], int]
+store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
 
 
 class CountingProcessor(BatchProcessor):

@@ -11,9 +11,10 @@ from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.models import BoardPage, HistoryPage, Me, MyRank, Profile, ProfileRequest
 from shared.observability import logger, metrics, tracer
 from shared.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
-from shared.wiring import boards, players
+from shared.wiring import boards, players, store
 
 app = api.make_resolver()
+store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
 
 Limit = Annotated[int, Query(ge=1, le=BOARD_PAGE_MAX)]
 Cursor = Annotated[str | None, Query(max_length=1024)]

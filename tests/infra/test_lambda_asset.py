@@ -140,6 +140,41 @@ assert sys.modules[{module!r}].__cached__.endswith("{BYTECODE_TAG}.pyc")
     assert result.returncode == 0, result.stderr[-3000:]
 
 
+STATEFUL = sorted(spec.handler for name, spec in FUNCTIONS.items() if name != "validate")
+
+
+@pytest.mark.parametrize("entry", STATEFUL)
+def test_stateful_handlers_make_their_dynamodb_client_during_the_init(host_asset, entry):
+    """Lambda's advice for SDK clients: made at init (a provisioned environment pays it before any
+    player), not on the first request. Making a client sends nothing."""
+    result = run_in_asset(
+        host_asset,
+        f"""
+import importlib
+importlib.import_module({entry.split(":")[0]!r})
+from shared import wiring
+assert wiring.store.cache_info().currsize == 1, wiring.store.cache_info()
+assert wiring.store().client.meta.service_model.service_name == "dynamodb"
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_validate_imports_no_aws_sdk(host_asset):
+    """POST /validate is stateless: its cold start pays for no AWS client, boto3 or X-Ray.
+    (Powertools' user agent module imports botocore's bare package, half a millisecond.)"""
+    result = run_in_asset(
+        host_asset,
+        """
+import functions.validate.handler
+aws = ("botocore.client", "botocore.session", "boto3", "aws_xray_sdk", "shared.wiring")
+print(sorted(m for m in aws if m in sys.modules))
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_validate_answers_a_request_from_a_built_asset(host_asset):
     event = {
         "version": "2.0",
@@ -180,6 +215,44 @@ def test_botocore_makes_a_client_of_each_kept_service(host_asset):
         f"import boto3\nfor s in {list(BOTOCORE_SERVICES)!r}: boto3.client(s, region_name='us-east-1')",
     )
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_endpoints_json_lists_only_the_kept_services_in_every_partition(asset):
+    endpoints = json.loads((asset / "botocore" / "data" / "endpoints.json").read_text())
+    partitions = {p["partition"] for p in endpoints["partitions"]}
+    assert {"aws", "aws-cn", "aws-us-gov"} <= partitions
+    for partition in endpoints["partitions"]:
+        assert set(partition["services"]) <= set(BOTOCORE_SERVICES), partition["partition"]
+        assert partition["regions"], partition["partition"]  # the partition itself is whole
+    assert "dynamodb" in endpoints["partitions"][0]["services"]
+
+
+REGIONS = ("us-east-1", "eu-west-1", "ap-southeast-2", "us-gov-west-1", "cn-north-1")
+
+
+def test_the_pruned_endpoints_resolve_as_botocores_full_data_does(host_asset):
+    """Each kept service's endpoint in a few regions of several partitions, from the asset (pruned
+    endpoints.json) and from the same botocore version with all its data (the test's own)."""
+    script = f"""
+import json, boto3
+urls = {{}}
+for service in {list(BOTOCORE_SERVICES)!r}:
+    for region in {list(REGIONS)!r}:
+        urls[service + " " + region] = boto3.client(service, region_name=region).meta.endpoint_url
+print(json.dumps(urls))
+"""
+    result = run_in_asset(host_asset, script)
+    assert result.returncode == 0, result.stderr[-3000:]
+    pruned = json.loads(result.stdout.strip().splitlines()[-1])
+    full = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**LAMBDA_ENV, "PATH": "/usr/bin:/bin"},
+        check=True,
+    )
+    assert pruned == json.loads(full.stdout.strip().splitlines()[-1])
+    assert pruned["dynamodb us-east-1"] == "https://dynamodb.us-east-1.amazonaws.com"
 
 
 @pytest.mark.parametrize("entry", ENTRY_POINTS)
@@ -257,3 +330,40 @@ print(sorted(_PATCHED_MODULES))
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().splitlines()[-1] == "['botocore']"
+
+
+@pytest.fixture(scope="module")
+def coldstart():
+    """benchmarks/coldstart.py, imported as a module."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        import coldstart
+    finally:
+        sys.path.pop(0)
+    return coldstart
+
+
+@pytest.fixture(scope="module")
+def dynamodb_endpoint(coldstart):
+    """One local moto DynamoDB server with the table (moto's state is per process)."""
+    with coldstart.dynamodb_server() as endpoint:
+        yield endpoint
+
+
+@pytest.mark.server
+@pytest.mark.xdist_group("coldstart_events")
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_answers_its_first_and_a_warm_event_from_a_built_asset(
+    host_asset, coldstart, dynamodb_endpoint, name
+):
+    """What the cold start benchmark runs, as a check: each function, imported from the built
+    asset in a fresh CPython 3.12, handles the event a cold container meets at the rush and then
+    a second one, against DynamoDB (a local moto server), with a 2xx reply and no exception."""
+    events = coldstart.events(name, 0)
+    assert len(events) == 2
+    if name in ("validate", "daily", "leaderboard"):
+        assert all(event["routeKey"] != "$default" for event in events)  # a real route
+    cold = coldstart.cold_start(
+        lambda_python(), host_asset, FUNCTIONS[name].handler, events, dynamodb_endpoint
+    )
+    assert cold.init > 0 and cold.first is not None and cold.warm is not None
