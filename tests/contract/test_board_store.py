@@ -219,23 +219,35 @@ def test_a_result_delivered_again_is_not_counted_twice(subject):
     assert [e.player for e in subject.store.board_page(SCOPE, None, 50)] == board_order(written)
 
 
+# The top of the board at a tenth of its size, with pages of a tenth of 50: the same seams as
+# TOP_ROWS (101) and pages of 50 (pages 1 and 2 from the top, 3 on from the shards), on tens of
+# results instead of hundreds (each a transaction that in-process moto makes slower as the table grows).
+SMALL_TOP, SMALL_PAGE = TOP_ROWS // 10 + 1, 5
+
+
+def small_top(subject) -> None:
+    subject.store.top_rows = SMALL_TOP  # (the fake has no top item and serves every page alike)
+
+
 def test_pages_beyond_the_top_of_the_board_continue_it_without_gaps_or_repeats(subject):
-    """Page 1 and page 2 of 50 lie within the top of the board (TOP_ROWS rows); page 3 on is
-    merged from the board's shards. The seams do not show."""
-    written = results(subject, TOP_ROWS + 30, seed=5)
+    """Page 1 and page 2 lie within the top of the board; page 3 on is merged from the board's
+    shards. The seams do not show."""
+    small_top(subject)
+    written = results(subject, SMALL_TOP + 30, seed=5)
     subject.settle()
     seen, after, shown = [], None, 0
     while True:
-        page = subject.store.board_page(SCOPE, after, 51, shown)
-        seen += [e.player for e in page[:50]]
-        if len(page) <= 50:
+        page = subject.store.board_page(SCOPE, after, SMALL_PAGE + 1, shown)
+        seen += [e.player for e in page[:SMALL_PAGE]]
+        if len(page) <= SMALL_PAGE:
             break
-        after, shown = page[49].position, shown + 50
+        after, shown = page[SMALL_PAGE - 1].position, shown + SMALL_PAGE
     assert seen == board_order(written)
 
 
 def test_a_rename_shows_on_the_top_of_the_board_and_deeper_pages_alike(subject):
-    written = results(subject, TOP_ROWS + 10, seed=6)
+    small_top(subject)
+    written = results(subject, SMALL_TOP + 10, seed=6)
     subject.settle()
     order = board_order(written)
     first, last = order[0], order[-1]
@@ -243,9 +255,9 @@ def test_a_rename_shows_on_the_top_of_the_board_and_deeper_pages_alike(subject):
         subject.store.set_display_name(who, f"New {who}")
         subject.store.rename_rows(who, [SCOPE], f"New {who}")
 
-    page_1 = subject.store.board_page(SCOPE, None, 51)
-    deep = subject.store.board_page(SCOPE, page_1[49].position, 200, 50)
-    names = {e.player: e.display_name for e in page_1[:50] + deep}
+    page_1 = subject.store.board_page(SCOPE, None, SMALL_PAGE + 1)
+    deep = subject.store.board_page(SCOPE, page_1[SMALL_PAGE - 1].position, 200, SMALL_PAGE)
+    names = {e.player: e.display_name for e in page_1[:SMALL_PAGE] + deep}
     assert names[first] == f"New {first}" and names[last] == f"New {last}"
     assert sum(1 for name in names.values() if name) == 2
 
