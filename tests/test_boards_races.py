@@ -16,7 +16,7 @@ from shared.scope import Scope
 from tests.fake_boards import official
 from tests.test_races import client, race, store  # noqa: F401 (fixtures)
 
-pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
+pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_board_races")]  # its own server
 
 ROUNDS = 3  # repetitions of the race
 CONSUMERS = 6
