@@ -48,6 +48,7 @@ EXPECTED_ACKNOWLEDGEMENTS = {
 }
 
 
+@pytest.mark.no_cover  # cfn-lint is not our code: traced by coverage it runs twice as slowly
 def test_cfn_lint_is_clean_on_every_stack(synth):
     """Each stage's two stacks: the stage stack and its us-east-1 EdgeSecurity stack."""
     manifest = json.loads((synth.outdir / "manifest.json").read_text())
