@@ -275,17 +275,22 @@ async function setToken(token) {
   await loadIdentity();
 }
 
-async function loadIdentity() {
-  const claims = state.token ? jwtClaims(state.token) : {};
-  state.username = claims["cognito:username"] || claims.email || claims.username || "";
-  renderAccount();
-  if (!state.token) return;
+/** The player's profile (name, stats) and history, read together; then the account line. */
+async function loadProfile() {
   const [me] = await Promise.all([api("GET", "/me", undefined, { auth: true }), loadHistory(true)]);
   if (me.status === 200) {
     state.displayName = me.body.display_name;
     state.stats = me.body.stats || null;
   }
   renderAccount();
+}
+
+async function loadIdentity() {
+  const claims = state.token ? jwtClaims(state.token) : {};
+  state.username = claims["cognito:username"] || claims.email || claims.username || "";
+  renderAccount();
+  if (!state.token) return;
+  await loadProfile();
 }
 
 function renderAccount() {
@@ -885,13 +890,22 @@ async function loadBoard(fresh, attempt = 0) {
   state.boardCursor = page.next_cursor;
   $("board-more").hidden = !page.next_cursor;
   if (fresh) showMyRow(page.date);
-  const missingMine = fresh && page.status === "live" && !page.next_cursor && state.token
-    && state.officialDates.has(page.date) && !page.rows.some((row) => row.display_name === state.displayName);
-  if (missingMine && attempt < BOARD_CATCH_UP_TRIES) {
-    setTimeout(() => {
-      if (state.view === "board" && state.boardDate === page.date) loadBoard(true, attempt + 1);
-    }, BOARD_CATCH_UP_MS);
+  const mineDue = fresh && page.status === "live" && !page.next_cursor && state.token && state.officialDates.has(page.date);
+  if (mineDue && !showsMine(page.rows)) {
+    catchUp(attempt, () => state.view === "board" && state.boardDate === page.date, () => loadBoard(true, attempt + 1));
   }
+}
+
+function showsMine(rows) {
+  return rows.some((row) => row.display_name === state.displayName);
+}
+
+/** Read a board again shortly (attempt ATTEMPT of BOARD_CATCH_UP_TRIES) if STILL_WANTED then. */
+function catchUp(attempt, stillWanted, readAgain) {
+  if (attempt >= BOARD_CATCH_UP_TRIES) return;
+  setTimeout(() => {
+    if (stillWanted()) readAgain();
+  }, BOARD_CATCH_UP_MS);
 }
 
 /** The player's own row and rank. Asked only when history says there is an official result for
@@ -940,12 +954,7 @@ async function loadMe() {
   $("me-guest").hidden = !!state.token;
   $("me-player").hidden = !state.token;
   if (!state.token) return;
-  const [me] = await Promise.all([api("GET", "/me", undefined, { auth: true }), loadHistory(true)]);
-  if (me.status === 200) {
-    state.displayName = me.body.display_name;
-    state.stats = me.body.stats || null;
-  }
-  renderAccount();
+  await loadProfile();
   renderMe();
 }
 
@@ -1043,12 +1052,9 @@ async function openChallenge(id, attempt = 0) {
   // The player's own result, just in, may not be on the board yet (see BOARD_CATCH_UP_MS).
   const run = state.run;
   const justFinished = run && run.kind === "challenge" && run.challenge_id === id && run.official && run.status === "completed";
-  const missingMine = justFinished && reply.body.status === "live" && reply.body.rows.length < 50
-    && !reply.body.rows.some((row) => row.display_name === state.displayName);
-  if (missingMine && attempt < BOARD_CATCH_UP_TRIES) {
-    setTimeout(() => {
-      if (state.view === "challenges" && state.challenge && state.challenge.challenge_id === id) openChallenge(id, attempt + 1);
-    }, BOARD_CATCH_UP_MS);
+  if (justFinished && reply.body.status === "live" && reply.body.rows.length < 50 && !showsMine(reply.body.rows)) {
+    const stillWanted = () => state.view === "challenges" && state.challenge && state.challenge.challenge_id === id;
+    catchUp(attempt, stillWanted, () => openChallenge(id, attempt + 1));
   }
 }
 
