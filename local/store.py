@@ -17,6 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 
 import boto3
@@ -124,7 +125,7 @@ class LocalStore:
                 # take the final snapshot before stopping it ourselves.
                 start_new_session=True,
                 preexec_fn=_die_with_parent if sys.platform == "linux" else None,
-                env=_without_coverage(os.environ),
+                env=without_coverage(os.environ),
             )
         endpoint = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -243,8 +244,8 @@ def _decode_binary(value: dict) -> dict:
     return value
 
 
-def _without_coverage(environ: "os._Environ[str]") -> dict[str, str]:
+def without_coverage(environ: Mapping[str, str]) -> dict[str, str]:
     """ENVIRON without coverage.py's subprocess hook: when the tests measure coverage they measure
-    `make run`'s server, but the DynamoDB server is moto's code, not ours, and runs about twice as
-    slowly when traced."""
+    `make run`'s server, but not a child that runs someone else's code (the DynamoDB server here,
+    the fuzzer in the tests), which runs about twice as slowly when traced."""
     return {name: value for name, value in environ.items() if name != "COVERAGE_PROCESS_CONFIG"}

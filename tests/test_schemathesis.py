@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from local.store import without_coverage
 from shared.routes import ROUTES
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("schemathesis")]
@@ -56,8 +57,7 @@ def test_the_fuzzer_finds_no_5xx_no_undocumented_status_and_no_reply_outside_the
         "1",
         "--no-color",
     ]
-    # The fuzzer is not our code: not measured when the suite measures coverage (twice as slow).
-    env = {name: value for name, value in os.environ.items() if name != "COVERAGE_PROCESS_CONFIG"}
+    env = without_coverage(os.environ)  # the fuzzer is not our code
     run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300, env=env)
     output = run.stdout + run.stderr
     assert run.returncode == 0, output[-8000:]
