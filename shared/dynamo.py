@@ -560,6 +560,18 @@ class DynamoStore(DynamoBoards):
                 raise Throttled("The game is busy; try again shortly")
         return found
 
+    def _batch_delete(self, keys: list[dict[str, Any]]) -> None:
+        """BatchWriteItem deletes of KEYS (at most 25), retrying unprocessed ones by the retry
+        policy; any still unprocessed after that are Throttled."""
+        pending = {self.table: [{"DeleteRequest": {"Key": key}} for key in keys]}
+        for attempt in range(ATTEMPTS):
+            pending = self._request("batch_write_item", RequestItems=pending).get("UnprocessedItems") or {}
+            if not pending:
+                return
+            if attempt < ATTEMPTS - 1:
+                self.sleep(pause(attempt))
+        raise Throttled("The game is busy; try again shortly")
+
 
 class _Collided(Exception):
     """A transaction was cancelled by TransactionConflict: tried again."""

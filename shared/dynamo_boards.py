@@ -12,6 +12,8 @@ rows, which page 1 and page 2 read (`_merge_top`, `board_page`).
 
 import hashlib
 import json
+import secrets
+import time
 import zlib
 from collections import Counter, defaultdict
 from datetime import date
@@ -32,6 +34,7 @@ from shared.errors import Throttled
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
 from shared.store import OfficialResult, OfficialTaken, StaleRun
+from shared.table import TTL_ATTRIBUTE
 
 Item = dict[str, Any]  # a DynamoDB item or request, as boto3's client takes it
 
@@ -40,6 +43,14 @@ Item = dict[str, Any]  # a DynamoDB item or request, as boto3's client takes it
 # shards reads every shard (at least half a read unit each); pages within the top of the board
 # read one item instead. See docs/leaderboards.md.
 BOARD_SHARDS = 32
+# The top item is written at most once per TOP_INTERVAL_SECONDS per board (plus renames): rows
+# for it wait in TOP_INBOXES inbox partitions until the board's next interval is claimed.
+TOP_INTERVAL_SECONDS = 1.0
+TOP_INBOXES = 8
+# A consumer waiting for a claim's interval to end tries again this long after its end.
+_TOP_CLAIM_MARGIN = 0.01
+# An inbox item is deleted once folded in; the TTL only sweeps one a crash left behind.
+_INBOX_TTL_SECONDS = 2 * 24 * 3600
 # Attempts at a conditional write of a top-of-board item, read again after each refusal, before
 # giving up: the consumer's batch fails (Lambda delivers it again), a rename answers 429.
 _TOP_ATTEMPTS = 10
@@ -94,6 +105,14 @@ def _board_partition(scope: Scope, shard: int) -> str:
 
 def _top_key(scope: Scope) -> Item:
     return _key(f"TOP#{scope_key(scope)}", "TOP")
+
+
+def _top_claim_key(scope: Scope) -> Item:
+    return _key(f"TOP#{scope_key(scope)}#CLAIM", "CLAIM")
+
+
+def _inbox_partition(scope: Scope, inbox: int) -> str:
+    return f"TOP#{scope_key(scope)}#IN{inbox}"
 
 
 def _top_rows(item: Item | None) -> tuple[list[BoardEntry], int]:
@@ -195,9 +214,28 @@ class DynamoBoards:
     _call: Any
     _batch_get: Any
     _transact: Any
+    _batch_delete: Any
+    sleep: Any
     # Rows the top-of-board item holds (the contract tests lower it, so that paging past the top
     # needs tens of results, not hundreds, on in-process moto).
     top_rows: int = TOP_ROWS
+    # Seconds between two folds into one top item (tests lower it, or drive `wall` by hand).
+    top_interval: float = TOP_INTERVAL_SECONDS
+
+    def wall(self) -> float:
+        """The wall clock (epoch seconds) that claims on top items are measured in: shared by
+        every consumer, unlike the game clock."""
+        return time.time()
+
+    def _query_all(self, **query: Any) -> list[Item]:
+        """Every item a Query on the table returns, page after page."""
+        items: list[Item] = []
+        while True:
+            page = self._call("query", **query)
+            items += page["Items"]
+            if "LastEvaluatedKey" not in page:
+                return items
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     # Completion: what core's complete_run adds to its transaction ----------------------------
 
@@ -359,19 +397,109 @@ class DynamoBoards:
         return counted
 
     # The top of a board: one item holding its best TOP_ROWS rows, kept by the same consumer -----
+    #
+    # Consumers run one per stream shard, so at the rush hundreds a second may bring a row for
+    # the same top item. So the item is written at most once per `top_interval` (a second) per
+    # board: a consumer leaves its entering rows in the board's inbox (`_leave_rows`), then
+    # whoever claims the board's next interval (`_claim_top`, a small item) folds every row left
+    # so far into the top (`_fold_inbox`). See docs/leaderboards.md.
 
     def _merge_top(self, scope: Scope, results: list[OfficialResult]) -> None:
-        """Merge RESULTS into SCOPE's top-of-board item, written back only if a row entered it, on
-        condition that nobody wrote it since it was read (else read again and merge again).
+        """Bring RESULTS into SCOPE's top-of-board item. Rows that cannot enter it (it is full of
+        better rows, or they are there already: a record delivered again) are dropped at once,
+        against an eventually consistent read (a stale top is never better than the stored one,
+        so nothing that could enter is dropped). The rest are left in the inbox and folded in by
+        this consumer, or by one that claims the board's interval after they were left: a
+        consumer that finds the board claimed waits for that claim's interval to end and tries
+        again; if by then another claim came first, that one reads the rows left before it."""
+        top, version = self._read_top(scope, consistent=False)
+        present = {entry.player for entry in top}
+        arrivals = [
+            BoardEntry(r.player, BoardPosition.of(r), r.words, None)
+            for r in results
+            if r.player not in present
+        ]
+        entering = [e for e in merge_top(top, arrivals, self.top_rows) if e.player not in present]
+        if not entering:
+            return
+        self._leave_rows(scope, entering)
+        first_claim: str | None = None
+        for _ in range(_TOP_ATTEMPTS):
+            holder, until = self._claim_top(scope)
+            if holder is None:
+                self._fold_inbox(scope)
+                return
+            if first_claim is None:
+                first_claim = holder
+            elif holder != first_claim:
+                return  # claimed after this consumer's rows were left: that fold reads them
+            self.sleep(max(0.0, until - self.wall()) + _TOP_CLAIM_MARGIN)
+        raise Throttled("The game is busy; try again shortly")  # the batch fails and comes again
 
-        Idempotent: a row is keyed by its player, so a result delivered again changes nothing.
-        Each entering row is read from its official item first (consistently): a record that is
+    def _leave_rows(self, scope: Scope, rows: list[BoardEntry]) -> None:
+        """One new, never-changed inbox item holding ROWS (without names: the fold reads those),
+        in one of TOP_INBOXES partitions, so that no partition takes every consumer's write."""
+        token = secrets.token_hex(8)
+        encoded = [[e.player, rank_key(e.position), e.words] for e in rows]
+        self._call(
+            "put_item",
+            Item={
+                **_key(_inbox_partition(scope, shard_of(token, TOP_INBOXES)), f"{self.wall():.3f}#{token}"),
+                "rows": {"B": zlib.compress(json.dumps(encoded, separators=(",", ":")).encode())},
+                TTL_ATTRIBUTE: {"N": str(int(self.wall()) + _INBOX_TTL_SECONDS)},
+            },
+        )
+
+    def _claim_top(self, scope: Scope) -> tuple[str | None, float]:
+        """Claim SCOPE's top item for the next `top_interval` seconds: (None, its end) if this
+        consumer got it, else (the holder's token, the end of its interval)."""
+        from shared.dynamo import ConditionFailed  # shared.dynamo mixes this class in
+
+        now, token = self.wall(), secrets.token_hex(8)
+        until = now + self.top_interval
+        try:
+            self._call(
+                "put_item",
+                Item={**_top_claim_key(scope), "until": {"N": f"{until:.3f}"}, "token": {"S": token}},
+                ConditionExpression="attribute_not_exists(pk) OR #until <= :now",
+                ExpressionAttributeNames={"#until": "until"},
+                ExpressionAttributeValues={":now": {"N": f"{now:.3f}"}},
+            )
+            return None, until
+        except ConditionFailed:
+            item = self._call("get_item", Key=_top_claim_key(scope), ConsistentRead=True)["Item"]
+            return item["token"]["S"], float(item["until"]["N"])
+
+    def _fold_inbox(self, scope: Scope) -> None:
+        """Fold every row left in SCOPE's inbox into its top item, then delete the inbox items
+        read: each was written once and never changed, so deleting it loses nothing left since."""
+        left: list[Item] = []
+        for inbox in range(TOP_INBOXES):
+            left += self._query_all(
+                KeyConditionExpression="pk = :p",
+                ExpressionAttributeValues={":p": {"S": _inbox_partition(scope, inbox)}},
+                ConsistentRead=True,
+            )
+        rows: dict[str, BoardEntry] = {}
+        for item in left:
+            for player, key, words in json.loads(zlib.decompress(item["rows"]["B"])):
+                rows.setdefault(player, BoardEntry(player, position_of(key), words, None))
+        self._merge_into_top(scope, rows)
+        for start in range(0, len(left), 25):
+            self._batch_delete([_key(i["pk"]["S"], i["sk"]["S"]) for i in left[start : start + 25]])
+
+    def _merge_into_top(self, scope: Scope, candidates: dict[str, BoardEntry]) -> None:
+        """Merge CANDIDATES (player -> row) into SCOPE's top-of-board item, written back only if a
+        row entered it, on condition that nobody wrote it since it was read (else read again and
+        merge again).
+
+        Idempotent: a row is keyed by its player, so a row left twice changes nothing. Each
+        entering row is read from its official item first (consistently): a record that is
         not the stored result (moto's stream carries cancelled transactions' records) is left
         out, and the row takes the name the item shows. After the write the names are read again:
         a rename that updated the official item after that first read, but looked at the top
         before this write, is caught here (and one after the write finds the row itself). The first
         merge into a board also takes the board index's best rows, read the same way."""
-        candidates = {r.player: BoardEntry(r.player, BoardPosition.of(r), r.words, None) for r in results}
         for _ in range(_TOP_ATTEMPTS):
             top, version = self._read_top(scope)
             if not version:
@@ -520,21 +648,11 @@ class DynamoBoards:
             },
             ConsistentRead=True,
         )["Items"]
-        challenges: list[Item] = []
-        kwargs: dict[str, Any] = {
-            "KeyConditionExpression": "pk = :p AND begins_with(sk, :c)",
-            "ExpressionAttributeValues": {
-                ":p": {"S": f"PLAYER#{player}"},
-                ":c": {"S": "OFFICIAL#CHALLENGE#"},
-            },
-            "ConsistentRead": True,
-        }
-        while True:
-            page = self._call("query", **kwargs)
-            challenges += page["Items"]
-            if "LastEvaluatedKey" not in page:
-                break
-            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        challenges = self._query_all(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :c)",
+            ExpressionAttributeValues={":p": {"S": f"PLAYER#{player}"}, ":c": {"S": "OFFICIAL#CHALLENGE#"}},
+            ConsistentRead=True,
+        )
         results = [OfficialResult.model_validate_json(i["data"]["S"]) for i in daily + challenges]
         return [r for r in results if r.date >= day.isoformat()]
 

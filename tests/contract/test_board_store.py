@@ -34,6 +34,26 @@ SCOPE = Scope.daily(DAY)
 START = datetime(2026, 1, 15, 6, tzinfo=UTC)
 
 
+class HandClock:
+    """The wall clock of top-item claims, moved only by the store's own pauses: a consumer that
+    waits for a claim's interval to end moves it there at once, and no test waits for real."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def wound_by_hand(store: DynamoStore) -> HandClock:
+    clock = HandClock()
+    store.wall, store.sleep = clock, clock.sleep
+    return clock
+
+
 class Subject:
     """A store under contract, and how to let its rank counters catch up."""
 
@@ -52,6 +72,7 @@ def subject(request) -> Iterator[Subject]:
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
         store = DynamoStore(table)
+        wound_by_hand(store)
 
         def counters(event, context):
             return count_stream_batch(event, context, store.count_official)
@@ -321,7 +342,9 @@ def test_display_names_are_only_those_set(subject):
 def dynamo() -> Iterator[DynamoStore]:
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        yield DynamoStore(os.environ["TABLE_NAME"])
+        store = DynamoStore(os.environ["TABLE_NAME"])
+        wound_by_hand(store)
+        yield store
 
 
 def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynamo):
@@ -555,3 +578,118 @@ def test_a_top_item_that_keeps_changing_under_a_rename_is_429_not_a_500(dynamo):
 
     with pytest.raises(Throttled):
         dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")
+
+
+# The top item's writes are bounded: one fold per interval, whatever the number of consumers ---
+
+
+def top_puts(store: DynamoStore) -> list[str]:
+    """Records each write of a top-of-board item (the claims and inboxes are other items)."""
+    puts: list[str] = []
+
+    def seen(params, **_):
+        if params.get("Item", {}).get("sk", {}).get("S") == "TOP":
+            puts.append(params["Item"]["pk"]["S"])
+
+    store.client.meta.events.register("provide-client-params.dynamodb.PutItem", seen)
+    return puts
+
+
+def inbox_items(store: DynamoStore) -> list[dict]:
+    items = store.client.scan(TableName=store.table)["Items"]
+    return [i for i in items if "#IN" in i["pk"]["S"]]
+
+
+def test_consumers_that_find_the_board_claimed_leave_their_rows_for_the_next_fold(dynamo):
+    """A consumer that finds the top item claimed for this interval leaves its rows in the inbox
+    and waits for the interval to end; if another consumer claims the next interval first, that
+    one folds every row left before it in, and the waiting one returns without writing: one write
+    of the top item per interval, not one per consumer."""
+    clock = HandClock()
+    dynamo.wall = clock
+    results = {
+        name: official(name, 100 + 10 * i, completed_at=at(i), day=DAY) for i, name in enumerate("abc")
+    }
+    dynamo._record_official(results["a"])
+    puts = top_puts(dynamo)
+    dynamo.count_official([results["a"]])  # claims the interval and writes the top: write 1
+    assert len(puts) == 1
+    for name in "bc":  # (recorded after the first top was written, so it did not seed them)
+        dynamo._record_official(results[name])
+
+    def meanwhile(seconds: float) -> None:
+        clock.sleep(seconds)  # the interval is over; another consumer claims the next one first
+        if not meanwhile.done:
+            meanwhile.done = True
+            dynamo.count_official([results["c"]])
+
+    meanwhile.done = False
+    dynamo.sleep = meanwhile
+    dynamo.count_official([results["b"]])  # finds the claim, leaves b, waits; c's fold takes b
+
+    assert len(puts) == 2
+    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player(n) for n in "cba"]
+    assert inbox_items(dynamo) == []  # the fold deleted what it read
+
+
+def test_a_burst_of_consumers_writes_the_top_item_at_most_once_per_interval(dynamo):
+    """Ten consumer batches in a row, each bringing a new best row: the top item is written
+    once per interval of the wall clock (the waits move it), and holds every row."""
+    clock = wound_by_hand(dynamo)
+    written = [official(f"p{i}", 100 + 5 * i, completed_at=at(i), day=DAY) for i in range(10)]
+    puts = top_puts(dynamo)
+    times: list[float] = []
+    dynamo.client.meta.events.register(
+        "provide-client-params.dynamodb.PutItem",
+        lambda params, **_: times.append(clock.now) if params["Item"]["sk"]["S"] == "TOP" else None,
+    )
+    start = clock.now
+    for result in written:
+        dynamo._record_official(result)
+        dynamo.count_official([result])
+
+    assert len(puts) == len(written)
+    assert all(b - a >= dynamo.top_interval for a, b in zip(times, times[1:], strict=False))
+    assert clock.now - start >= (len(written) - 1) * dynamo.top_interval
+    expected = sorted(written, key=lambda r: BoardPosition.of(r).order())
+    assert [e.player for e in dynamo.board_page(SCOPE, None, 50)] == [r.player for r in expected]
+
+
+def test_rows_left_by_a_consumer_whose_fold_failed_come_in_when_its_batch_comes_again(dynamo):
+    """A consumer that claimed the board fails while folding (throttled): its batch fails and
+    Lambda delivers it again; counting skips what it counted, and the rows come in then."""
+    result = official("ann", 300, completed_at=at(5), day=DAY)
+    dynamo._record_official(result)
+    fold = dynamo._merge_into_top
+
+    def throttled(scope, candidates):
+        raise Throttled("The game is busy; try again shortly")
+
+    dynamo._merge_into_top = throttled
+    with pytest.raises(Throttled):
+        dynamo.count_official([result])
+    assert dynamo.board_page(SCOPE, None, 10) == []
+    assert len(inbox_items(dynamo)) == 1  # the rows wait in the inbox
+
+    dynamo._merge_into_top = fold
+    assert dynamo.count_official([result]) == 0  # counted the first time
+    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("ann")]
+    assert inbox_items(dynamo) == []
+
+
+def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
+    """Once the top holds TOP_ROWS better rows, a consumer's worse rows cost one read of the top
+    item and nothing else: no inbox item, no claim, no write."""
+    dynamo.top_rows = 3
+    best = [official(f"b{i}", 500 + 5 * i, completed_at=at(i), day=DAY) for i in range(3)]
+    worse = official("w", 100, completed_at=at(10), day=DAY)
+    for result in [*best, worse]:
+        dynamo._record_official(result)
+    dynamo.count_official(best)
+    calls: list[str] = []
+    dynamo.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
+
+    dynamo.count_official([worse])
+
+    assert calls == ["TransactWriteItems", "GetItem"]  # counted; the top read; nothing else
+    assert inbox_items(dynamo) == []
