@@ -36,7 +36,6 @@ from moto import mock_aws  # noqa: E402
 import shared.dynamo_boards as adapter  # noqa: E402
 from shared.boards import (  # noqa: E402
     SETTLE_SECONDS,  # noqa: E402
-    TOP_ROWS,
     BoardEntry,
     BoardPosition,
     merge_top,
@@ -65,7 +64,6 @@ CLOSED = datetime(2026, 1, 16, 7, 0, tzinfo=UTC)  # DAY closed (06:03 UTC) and s
 PAGE = 50
 DEEP_PAGE = 10
 STREAM_BATCH = 1_000  # records per consumer invocation at the rush (the event source's batch size)
-SMALL_BATCH = 100  # ... when many stream shards split the rush into smaller batches
 
 
 def played_run(rng: random.Random) -> tuple[int, int, int]:
@@ -236,6 +234,10 @@ class Meter:
         }
 
 
+def _row(result: OfficialResult) -> BoardEntry:
+    return BoardEntry(result.player, BoardPosition.of(result), result.words, display_name(result.player))
+
+
 def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, float]:
     """Write units per 1,000 completions on the busiest partition key of each kind."""
     rows = Counter(adapter.shard_of(r.player) for r in results)
@@ -259,15 +261,8 @@ def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, 
     busiest_counter, updates = per_item.most_common(1)[0]
     counter_units = 2 * max(1, math.ceil(sizes[busiest_counter] / 1024))  # in a transaction: twice
     per_thousand = 1000 / len(results)
-    big, small = top_writes(arrivals, STREAM_BATCH), top_writes(arrivals, SMALL_BATCH)
     return {
-        "top item bytes (full)": big["bytes"],
-        f"top item writes (batches of {STREAM_BATCH:,})": big["writes"],
-        "  units per 1,000, busiest 1,000": big["busiest"],
-        "  units per 1,000, whole board": big["units"] * per_thousand,
-        f"top item writes (batches of {SMALL_BATCH:,})": small["writes"],
-        "  units per 1,000, busiest 1,000 ": small["busiest"],
-        "  units per 1,000, whole board ": small["units"] * per_thousand,
+        "top item bytes (full)": item_size(_top_item(SCOPE, merge_top([], [_row(r) for r in arrivals]), 1)),
         "board row bytes (largest)": max(row_bytes),
         "busiest board shard, units per 1,000": max(rows.values()) * row_units * per_thousand,
         "counting transactions per 1,000": transactions * per_thousand,
@@ -278,32 +273,60 @@ def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, 
     }
 
 
-def top_writes(arrivals: list[OfficialResult], batch: int) -> dict[str, float]:
-    """The top item's writes when the consumer merges ARRIVALS BATCH results at a time: a write
-    (a put of the whole item: a unit per KB) whenever a row enters it. `busiest`: the most units
-    written while any 1,000 consecutive completions arrived (the start, while it fills)."""
+# The rush at one and ten million players in ten minutes: completions a second, and the stream
+# shards (one consumer invocation each per batching window, a second) the table's write rate
+# gives the stream (docs/leaderboards.md derives them).
+RUSHES = (("1 million", 1_667, 40), ("10 million", 16_667, 400))
+RUSH_SECONDS = 8
+
+
+def top_at_the_rush(rate: int, stream_shards: int) -> dict[str, float]:
+    """The top item, its claim item and its inbox partitions, second by second, when RATE
+    completions a second arrive (random order) through STREAM_SHARDS consumers invoked once a
+    second, following the consumer's rules (shared/dynamo_boards.py `_merge_top`): an invocation
+    whose rows could enter the top as last folded leaves them in an inbox item (sized as stored)
+    and reads the board's claim (consistently: once, and once after waiting for its end); one
+    consumer a second claims it (a 1-unit put) and folds: it writes the top item (sized as
+    stored) and deletes the inbox items it read (a delete costs the item's size). Returns the
+    busiest second's units per partition, and totals."""
+    arrivals = results_for(rate * RUSH_SECONDS)
+    per_call = rate // stream_shards
     top: list[BoardEntry] = []
-    writes, units, largest, by_batch = 0, 0, 0, []
-    for start in range(0, len(arrivals), batch):
-        rows = [
-            BoardEntry(r.player, BoardPosition.of(r), r.words, display_name(r.player))
-            for r in arrivals[start : start + batch]
-        ]
-        merged = merge_top(top, rows)
-        written = 0
-        if merged != top:
-            size = item_size(_top_item(SCOPE, merged, writes + 1))
-            written, largest = math.ceil(size / 1024), max(largest, size)
-            writes, units, top = writes + 1, units + written, merged
-        by_batch.append(written)
-        assert len(top) <= TOP_ROWS
-    per_window = max(1, 1000 // batch)
-    busiest = max(sum(by_batch[i : i + per_window]) for i in range(len(by_batch)))
+    busiest: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
+    for second in range(RUSH_SECONDS):
+        batch = arrivals[second * rate : (second + 1) * rate]
+        left: list[list[BoardEntry]] = []
+        for call in range(stream_shards):
+            rows = [_row(r) for r in batch[call * per_call : (call + 1) * per_call]]
+            present = {e.player for e in top}
+            entering = [e for e in merge_top(top, rows) if e.player not in present]
+            if entering:
+                left.append(entering)
+        units: Counter[str] = Counter()
+        inbox_units: Counter[int] = Counter()
+        for n, rows in enumerate(left):
+            item = adapter._inbox_item(SCOPE, rows, 1.8e9 + second, f"{second}-{n}")
+            inbox = int(item["pk"]["S"].rsplit("#IN", 1)[1])
+            inbox_units[inbox] += 2 * math.ceil(item_size(item) / 1024)  # its put and its delete
+        units["claim item reads"] = 2 * len(left)  # consistent, 1 unit: once, and once after waiting
+        units["claim item writes"] = 1 if left else 0  # the fold's claim (a few more if wakers collide)
+        units["busiest inbox partition"] = max(inbox_units.values(), default=0)
+        units["inbox items"] = len(left)
+        if left:
+            top = merge_top(top, [e for rows in left for e in rows])
+            units["top item"] = math.ceil(item_size(_top_item(SCOPE, top, second + 1)) / 1024)
+        for name, value in units.items():
+            busiest[name] = max(busiest[name], value)
+            totals[name] += value
     return {
-        "writes": writes,
-        "units": units,
-        "bytes": largest,
-        "busiest": busiest * 1000 / (per_window * batch),
+        "top item, busiest second (units)": busiest["top item"],
+        "claim item writes, busiest second (units)": busiest["claim item writes"],
+        "claim item reads, busiest second (units)": busiest["claim item reads"],
+        "busiest inbox partition, busiest second (units)": busiest["busiest inbox partition"],
+        "inbox items, busiest second": busiest["inbox items"],
+        f"inbox items in {RUSH_SECONDS} s": totals["inbox items"],
+        f"top item units in {RUSH_SECONDS} s": totals["top item"],
     }
 
 
@@ -392,17 +415,15 @@ def main() -> None:
         )
         print(f"{figure:<45}{values}")
     writes = runs[-1][1]
-    for label, busiest in (
-        (f"batches of {STREAM_BATCH:,}", writes["  units per 1,000, busiest 1,000"]),
-        (f"batches of {SMALL_BATCH:,}", writes["  units per 1,000, busiest 1,000 "]),
-    ):
-        busiest = max(
-            busiest,
-            writes["busiest board shard, units per 1,000"],
-            writes["busiest counter, units per 1,000"],
-        )
-        limit = 1e6 / busiest
-        print(f"completions/s at which the busiest partition takes 1,000 units/s ({label}): {limit:,.0f}")
+    busiest = max(writes["busiest board shard, units per 1,000"], writes["busiest counter, units per 1,000"])
+    print(f"completions/s at which the busiest of those takes 1,000 units/s: {1e6 / busiest:,.0f}")
+    print()
+    print(f"The top of the board at the rush, second by second for {RUSH_SECONDS} s (units a second)")
+    rushes = {label: top_at_the_rush(rate, shards) for label, rate, shards in RUSHES}
+    print(f"{'':<50}" + "".join(f"{label:>14}" for label in rushes))
+    print(f"{'completions/s, stream shards':<50}" + "".join(f"{f'{r:,}, {s}':>14}" for _, r, s in RUSHES))
+    for figure in next(iter(rushes.values())):
+        print(f"{figure:<50}" + "".join(f"{rush[figure]:>14,}" for rush in rushes.values()))
     print()
     compare_shard_counts(runs[-1])
 

@@ -46,7 +46,7 @@ BOARD_SHARDS = 32
 # The top item is written at most once per TOP_INTERVAL_SECONDS per board (plus renames): rows
 # for it wait in TOP_INBOXES inbox partitions until the board's next interval is claimed.
 TOP_INTERVAL_SECONDS = 1.0
-TOP_INBOXES = 8
+TOP_INBOXES = 16
 # A consumer waiting for a claim's interval to end tries again this long after its end.
 _TOP_CLAIM_MARGIN = 0.01
 # An inbox item is deleted once folded in; the TTL only sweeps one a crash left behind.
@@ -135,6 +135,17 @@ def _top_item(scope: Scope, rows: list[BoardEntry], version: int) -> Item:
         **_top_key(scope),
         "rows": {"B": zlib.compress(json.dumps(encoded, separators=(",", ":")).encode())},
         "version": {"N": str(version)},
+    }
+
+
+def _inbox_item(scope: Scope, rows: list[BoardEntry], now: float, token: str) -> Item:
+    """An inbox item: ROWS left for SCOPE's top item ([player, rank key, words] each, no name),
+    compressed like the top item, in the inbox partition TOKEN picks; deleted once folded in."""
+    encoded = [[e.player, rank_key(e.position), e.words] for e in rows]
+    return {
+        **_key(_inbox_partition(scope, shard_of(token, TOP_INBOXES)), f"{now:.3f}#{token}"),
+        "rows": {"B": zlib.compress(json.dumps(encoded, separators=(",", ":")).encode())},
+        TTL_ATTRIBUTE: {"N": str(int(now) + _INBOX_TTL_SECONDS)},
     }
 
 
@@ -423,52 +434,57 @@ class DynamoBoards:
         if not entering:
             return
         self._leave_rows(scope, entering)
-        first_claim: str | None = None
+        waited_for: str | None = None
         for _ in range(_TOP_ATTEMPTS):
-            holder, until = self._claim_top(scope)
-            if holder is None:
-                self._fold_inbox(scope)
-                return
-            if first_claim is None:
-                first_claim = holder
-            elif holder != first_claim:
+            holder, until = self._top_claim(scope)
+            if waited_for is not None and holder != waited_for:
                 return  # claimed after this consumer's rows were left: that fold reads them
-            self.sleep(max(0.0, until - self.wall()) + _TOP_CLAIM_MARGIN)
+            now = self.wall()
+            if until > now:  # claimed for this interval: wait for its end
+                waited_for = holder
+                self.sleep(until - now + _TOP_CLAIM_MARGIN)
+                continue
+            if self._claim_top(scope, holder, now):
+                self._fold_inbox(scope)
+            # else another consumer claimed it since it was read, so after these rows were left
+            return
         raise Throttled("The game is busy; try again shortly")  # the batch fails and comes again
 
     def _leave_rows(self, scope: Scope, rows: list[BoardEntry]) -> None:
         """One new, never-changed inbox item holding ROWS (without names: the fold reads those),
         in one of TOP_INBOXES partitions, so that no partition takes every consumer's write."""
-        token = secrets.token_hex(8)
-        encoded = [[e.player, rank_key(e.position), e.words] for e in rows]
-        self._call(
-            "put_item",
-            Item={
-                **_key(_inbox_partition(scope, shard_of(token, TOP_INBOXES)), f"{self.wall():.3f}#{token}"),
-                "rows": {"B": zlib.compress(json.dumps(encoded, separators=(",", ":")).encode())},
-                TTL_ATTRIBUTE: {"N": str(int(self.wall()) + _INBOX_TTL_SECONDS)},
-            },
-        )
+        self._call("put_item", Item=_inbox_item(scope, rows, self.wall(), secrets.token_hex(8)))
 
-    def _claim_top(self, scope: Scope) -> tuple[str | None, float]:
-        """Claim SCOPE's top item for the next `top_interval` seconds: (None, its end) if this
-        consumer got it, else (the holder's token, the end of its interval)."""
+    def _top_claim(self, scope: Scope) -> tuple[str | None, float]:
+        """Who holds SCOPE's claim (a token; None: never claimed) and until when, read
+        consistently: a read, so the many consumers waiting at the rush write nothing."""
+        item = self._call("get_item", Key=_top_claim_key(scope), ConsistentRead=True).get("Item")
+        return (item["token"]["S"], float(item["until"]["N"])) if item else (None, 0.0)
+
+    def _claim_top(self, scope: Scope, holder: str | None, now: float) -> bool:
+        """Claim SCOPE's top item for `top_interval` seconds from NOW, if the claim is still
+        HOLDER's (expired, as read): only one of the consumers that read it gets it."""
         from shared.dynamo import ConditionFailed  # shared.dynamo mixes this class in
 
-        now, token = self.wall(), secrets.token_hex(8)
-        until = now + self.top_interval
+        token = secrets.token_hex(8)
+        claim: dict[str, Any] = {
+            "Item": {
+                **_top_claim_key(scope),
+                "until": {"N": f"{now + self.top_interval:.3f}"},
+                "token": {"S": token},
+            }
+        }
+        if holder is None:
+            claim["ConditionExpression"] = "attribute_not_exists(pk)"
+        else:
+            claim["ConditionExpression"] = "#token = :holder"
+            claim["ExpressionAttributeNames"] = {"#token": "token"}
+            claim["ExpressionAttributeValues"] = {":holder": {"S": holder}}
         try:
-            self._call(
-                "put_item",
-                Item={**_top_claim_key(scope), "until": {"N": f"{until:.3f}"}, "token": {"S": token}},
-                ConditionExpression="attribute_not_exists(pk) OR #until <= :now",
-                ExpressionAttributeNames={"#until": "until"},
-                ExpressionAttributeValues={":now": {"N": f"{now:.3f}"}},
-            )
-            return None, until
+            self._call("put_item", **claim)
+            return True
         except ConditionFailed:
-            item = self._call("get_item", Key=_top_claim_key(scope), ConsistentRead=True)["Item"]
-            return item["token"]["S"], float(item["until"]["N"])
+            return False
 
     def _fold_inbox(self, scope: Scope) -> None:
         """Fold every row left in SCOPE's inbox into its top item, then delete the inbox items
