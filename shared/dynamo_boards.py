@@ -7,7 +7,8 @@ the official result (whose `board` index row lands in one of BOARD_SHARDS partit
 player's profile (which keeps the player's stats). Rank counters are kept by
 functions/leaderboard/counters.py from the table's stream, one summed update per counter item
 per batch (`count_official`); the same consumer keeps each board's top item, its best TOP_ROWS
-rows, which page 1 and page 2 read (`_merge_top`, `board_page`).
+rows, which page 1 and page 2 read (`_merge_top`, `board_page`), written at most once a second
+per board however many consumers run.
 """
 
 import hashlib
@@ -419,10 +420,14 @@ class DynamoBoards:
         """Bring RESULTS into SCOPE's top-of-board item. Rows that cannot enter it (it is full of
         better rows, or they are there already: a record delivered again) are dropped at once,
         against an eventually consistent read (a stale top is never better than the stored one,
-        so nothing that could enter is dropped). The rest are left in the inbox and folded in by
-        this consumer, or by one that claims the board's interval after they were left: a
-        consumer that finds the board claimed waits for that claim's interval to end and tries
-        again; if by then another claim came first, that one reads the rows left before it."""
+        so nothing that could enter is dropped). The rest are left in the inbox, then folded in
+        by this consumer or by one whose claim on the board came after they were left (its fold
+        reads the inbox after claiming, so it reads them):
+        - the claim is free (expired): claim it and fold; if the claim fails, another consumer
+          claimed since it was read, so after the rows were left;
+        - the claim is held: wait for its end and read it again; another holder by then claimed
+          after the rows were left; the same one, expired: claim it as above.
+        A fold that fails raises: the batch fails and comes again, and the rows are left again."""
         top, version = self._read_top(scope, consistent=False)
         present = {entry.player for entry in top}
         arrivals = [
