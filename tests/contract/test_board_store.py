@@ -693,3 +693,18 @@ def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
 
     assert calls == ["TransactWriteItems", "GetItem"]  # counted; the top read; nothing else
     assert inbox_items(dynamo) == []
+
+
+def test_a_consumer_that_never_sees_the_claim_end_fails_its_batch_and_keeps_its_rows(dynamo):
+    """A claim that outlasts every wait (a folder stuck, a clock far off) is Throttled, so the
+    batch fails and comes again; the rows it left wait in the inbox for whoever folds next."""
+    result = official("ann", 300, completed_at=at(5), day=DAY)
+    dynamo._record_official(result)
+    assert dynamo._claim_top(SCOPE, None, dynamo.wall() + 3600)  # held for an hour from now on
+    dynamo.sleep = lambda seconds: None  # and the clock never gets there
+
+    with pytest.raises(Throttled):
+        dynamo.count_official([result])
+
+    assert dynamo.board_page(SCOPE, None, 10) == []
+    assert len(inbox_items(dynamo)) == 1
