@@ -121,3 +121,20 @@ class Data(Construct):
             "AwsSolutions-SMG4",
             "Rotated by hand with a grace period for cursors in flight (docs/operations.md).",
         )
+
+        # The edge's proof to the API that a request came through CloudFront (and WAF): CloudFront
+        # sends it as a header, the API functions compare it (shared/routes.py ORIGIN_HEADER).
+        self.origin_secret = secretsmanager.Secret(
+            self,
+            "OriginSecret",
+            description="WordSQD: the header CloudFront sends the API, which refuses requests without it",
+            generate_secret_string=secretsmanager.SecretStringGenerator(
+                password_length=48, exclude_punctuation=True
+            ),
+            removal_policy=removal,
+        )
+        acknowledge(
+            self.origin_secret,
+            "AwsSolutions-SMG4",
+            "Changed by hand with a deploy (docs/edge.md); it guards against skipping WAF, not data.",
+        )

@@ -27,11 +27,12 @@ from aws_cdk import aws_cognito as cognito
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_deployment as s3deploy
+from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct, Node
 
 from infra.checks import acknowledge
 from infra.config import REPO_ROOT, StageConfig
-from shared.routes import ROUTES, Route
+from shared.routes import ORIGIN_HEADER, ROUTES, Route
 
 WEB_DIR = REPO_ROOT / "web"
 
@@ -126,6 +127,7 @@ class Edge(Construct):
         client: cognito.UserPoolClient,
         hosted_ui: cognito.UserPoolDomain,
         web_acl_arn: str,
+        origin_secret: secretsmanager.ISecret,
         log_retention: logs.RetentionDays,
         log_removal: RemovalPolicy,
         web_dir: Path = WEB_DIR,
@@ -154,6 +156,8 @@ class Edge(Construct):
             f"{api.api_id}.execute-api.{stack.region}.{stack.url_suffix}",
             protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
+            # Resolved by CloudFormation at deploy (a dynamic reference): not in the template.
+            custom_headers={ORIGIN_HEADER: origin_secret.secret_value.unsafe_unwrap()},
         )
         headers = self._headers_policy(hosted_ui, stack.region)
         public_reads = cloudfront.CachePolicy(

@@ -98,13 +98,16 @@ ACCESS: dict[str, Access] = {
     ),
     # The stream consumer (shared/dynamo_boards.py count_official): one transaction of UpdateItem
     # per batch, marking each official result `counted` (PLAYER#) and adding to the rank counters
-    # (COUNT#); then each board's top item: GetItem of it, BatchGetItem of the entering rows'
-    # official results, a conditional PutItem of it (TOP#).
+    # (COUNT#); then each board's top item (TOP#): GetItem of it and of its claim, PutItem of an
+    # inbox item and of the claim; the fold: Query of the inbox partitions, BatchGetItem of the
+    # entering rows' official results, a conditional PutItem of the top, BatchWriteItem deleting
+    # the inbox items it read.
     "counters": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("UpdateItem", "PutItem"),
+            writes=("UpdateItem", "PutItem", "BatchWriteItem"),
             write_leading_keys=("PLAYER#*", "COUNT#*", "TOP#*"),
+            own_partition_queries=("TOP#*",),
             stream=True,
         ),
     ),

@@ -20,6 +20,7 @@ from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.operations import Operations
 from infra.schedule import Jobs
+from shared.routes import ORIGIN_SECRET_VARIABLE
 
 
 class WordSQDStack(Stack):
@@ -63,6 +64,12 @@ class WordSQDStack(Stack):
             log_removal=log_removal,
         )
         aliases = self.functions.aliases
+        # The API functions refuse requests that did not come through the edge (docs/edge.md).
+        # The value is a dynamic reference, resolved at deploy: the template never holds it.
+        for name in API_FUNCTIONS:
+            self.functions.by_name[name].add_environment(
+                ORIGIN_SECRET_VARIABLE, self.data.origin_secret.secret_value.unsafe_unwrap()
+            )
         self.api = Api(
             self,
             "Api",
@@ -94,6 +101,7 @@ class WordSQDStack(Stack):
             client=self.api.client,
             hosted_ui=self.api.domain,
             web_acl_arn=self.edge_security.web_acl_arn,
+            origin_secret=self.data.origin_secret,
             log_retention=log_retention,
             log_removal=log_removal,
         )

@@ -1,10 +1,13 @@
-"""Smoke test a deployed stage (the pipeline runs it after each deploy): the public API answers.
+"""Smoke test a deployed stage (the pipeline runs it after each deploy): the public API answers
+through the edge, and only there.
 
-    python scripts/smoke.py --url https://abc.execute-api.us-east-1.amazonaws.com/
+    python scripts/smoke.py --url https://d111111abcdef8.cloudfront.net/
     python scripts/smoke.py --outputs outputs.json --stack WordSQD-staging   # cdk deploy --outputs-file
 
-Checks GET /daily (today's Daily, SPEC §5), POST /validate with the rules' own example (TMR: TIMER
-yes, METER no) and an unknown route (404 in the error envelope). Exits 1 with what failed.
+Through the site's address (`SiteUrl`): GET /daily (today's Daily, SPEC §5), POST /validate with
+the rules' own example (TMR: TIMER yes, METER no) and an unknown API route (404 in the error
+envelope). With --outputs, also the HTTP API's own address (`ApiUrl`): it must refuse a request
+that skipped CloudFront and WAF (403 `forbidden`, docs/edge.md). Exits 1 with what failed.
 Standard library only, so it runs anywhere the repository is checked out.
 """
 
@@ -51,23 +54,35 @@ def checks(base: str) -> list[str]:
         status, verdict = call(base, "POST", "/validate", {"prompt": "TMR", "word": word})
         if (status, verdict) != (200, expected):
             failures.append(f"POST /validate {word}: {status} {verdict}, expected 200 {expected}")
-    status, missing = call(base, "GET", "/no-such-route")
+    # (under an API path of the edge, so CloudFront sends it to the API, not to the site's files)
+    status, missing = call(base, "GET", "/runs/none/no-such-route")
     if status != 404 or not isinstance(missing, dict) or "error" not in missing:
-        failures.append(f"GET /no-such-route: {status} {missing}, expected 404 with an error envelope")
+        failures.append(
+            f"GET /runs/none/no-such-route: {status} {missing}, expected 404 with an error envelope"
+        )
     return failures
+
+
+def direct_checks(api: str) -> list[str]:
+    """The HTTP API's own address refuses what did not come through the edge."""
+    status, body = call(api, "GET", "/daily")
+    if (status, (body or {}).get("error", {}).get("code")) != (403, "forbidden"):
+        return [f"GET {api}/daily without the edge: {status} {body}, expected 403 forbidden"]
+    return []
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--url", help="the API's base URL")
+    where.add_argument("--url", help="the site's base URL (CloudFront), or make run's")
     where.add_argument("--outputs", type=Path, help="cdk deploy --outputs-file JSON (with --stack)")
-    parser.add_argument("--stack", help="the stack whose ApiUrl output to test")
+    parser.add_argument("--stack", help="the stack whose SiteUrl and ApiUrl outputs to test")
     parser.add_argument("--attempts", type=int, default=5, help="tries, 10 s apart (a new stage warms up)")
     args = parser.parse_args()
-    base = args.url or json.loads(args.outputs.read_text())[args.stack]["ApiUrl"]
+    outputs = json.loads(args.outputs.read_text())[args.stack] if args.outputs else {}
+    base = args.url or outputs["SiteUrl"]
     for attempt in range(1, args.attempts + 1):
-        failures = checks(base)
+        failures = checks(base) + (direct_checks(outputs["ApiUrl"]) if outputs else [])
         if not failures:
             print(f"smoke test passed: {base}")
             return 0

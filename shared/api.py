@@ -5,7 +5,9 @@ class; nothing else about an exception (no trace, no internal name) reaches a cl
 """
 
 import base64
+import hmac
 import json
+import os
 import re
 from http import HTTPStatus
 from typing import Annotated, Any
@@ -17,7 +19,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
 from shared.models import RunView
-from shared.routes import ROUTES, allowed_methods, path_exists
+from shared.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES, allowed_methods, path_exists
 
 MAX_BODY_BYTES = 4096
 
@@ -112,12 +114,17 @@ class _Refused(Exception):
 
 
 def checked_event(event: dict[str, Any]) -> dict[str, Any]:
-    """Checks that come before any routing, in SPEC order: a player route needs a verified caller
+    """Checks that come before any routing. First, where the stack set an origin secret, that the
+    request came through CloudFront (403 otherwise: the API's own execute-api address would skip
+    WAF). Then, in SPEC order: a player route needs a verified caller
     (401 first); a body may not exceed 4 KiB (413), must be UTF-8 JSON (400), and may not be empty
     on a route that requires one (400). The API speaks only JSON whatever Content-Type said
     (`curl -d` sends a form type by default; media types are case-insensitive anyway), so the
     event that goes on to routing says `application/json`, with the body as plain JSON text or no
     body at all. Raises _Refused otherwise."""
+    expected = os.environ.get(ORIGIN_SECRET_VARIABLE)
+    if expected and not _from_the_edge(event, expected):
+        raise _Refused(403, "forbidden", "Use the game's own address; this one takes no requests")
     route = _ROUTES.get(event.get("routeKey", ""))
     if route is not None and route.access == "player" and not caller_claims(event):
         raise _Refused(401, "unauthorized", "A valid token is required")
@@ -128,7 +135,11 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
         raise _Refused(400, "bad_request", "The body could not be decoded") from error
     if len(raw) > MAX_BODY_BYTES:
         raise _Refused(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
-    headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
+    headers = {  # (the origin secret goes no further than this check)
+        k: v
+        for k, v in (event.get("headers") or {}).items()
+        if k.lower() not in ("content-type", ORIGIN_HEADER)
+    }
     checked = {**event, "isBase64Encoded": False, "headers": {**headers, "content-type": "application/json"}}
     checked.pop("body", None)
     if not raw:
@@ -146,6 +157,13 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
         # Powertools would take the first item of an array for a model (form-data semantics).
         raise _Refused(400, "bad_request", "The body must be a JSON object")
     return {**checked, "body": text}
+
+
+def _from_the_edge(event: dict[str, Any], expected: str) -> bool:
+    """The request carries the origin header CloudFront adds, with the expected secret (compared
+    in constant time). API Gateway gives header names in lower case."""
+    sent = (event.get("headers") or {}).get(ORIGIN_HEADER, "")
+    return hmac.compare_digest(sent.encode(), expected.encode())
 
 
 def _not_json(constant: str) -> None:

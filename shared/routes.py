@@ -60,6 +60,13 @@ EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes exp
 # The DynamoDB Streams consumer that keeps the rank counters (official results INSERTed).
 COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 
+# The edge proves a request came through it (and so through WAF): CloudFront adds this header to
+# every request it sends the API, with the value of a secret the stack generates, and the API
+# functions, given the same value in ORIGIN_SECRET_VARIABLE, refuse a request without it (403).
+# Unset (make run, tests), nothing is checked. See docs/edge.md.
+ORIGIN_HEADER = "x-origin-verify"
+ORIGIN_SECRET_VARIABLE = "ORIGIN_VERIFY"
+
 _PATTERNS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
 
 

@@ -18,7 +18,8 @@ from cfnlint.api import ManualArgs, lint_file
 
 from infra import edge_waf
 from infra.edge import SYNTH_ONLY_ACCOUNT, api_behaviours, synth_env
-from shared.routes import ROUTES, Route
+from infra.functions import API_FUNCTIONS
+from shared.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES, Route
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -505,3 +506,27 @@ def test_stage_account_prefers_config_then_context_then_the_cli_then_a_placehold
 def test_a_percent_encoded_guest_start_is_counted_like_a_plain_one(security):
     assert _counted_by(security, "per-ip-guest-starts", "POST", ENCODED_GUEST_START)
     assert _counted_by(security, "per-ip-public-writes", "POST", ENCODED_GUEST_START)
+
+
+# --- The edge proves itself to the API: the execute-api address alone is refused --------------
+
+
+def _secret_reference(synth, name: str) -> dict:
+    """The CloudFormation dynamic reference to the secret NAME's value: resolved at deploy."""
+    [secret_id] = [i for i in synth.resources("AWS::SecretsManager::Secret") if name in i]
+    return {"Fn::Join": ["", ["{{resolve:secretsmanager:", {"Ref": secret_id}, ":SecretString:::}}"]]}
+
+
+def test_cloudfront_sends_the_api_the_origin_secret_from_secrets_manager(stage):
+    [api_origin] = [o for o in _distribution(stage)["Origins"] if "CustomOriginConfig" in o]
+    assert api_origin["OriginCustomHeaders"] == [
+        {"HeaderName": ORIGIN_HEADER, "HeaderValue": _secret_reference(stage, "OriginSecret")}
+    ]
+
+
+def test_the_api_functions_and_only_they_are_given_the_origin_secret(stage):
+    expected = _secret_reference(stage, "OriginSecret")
+    for name, (_, function) in stage.functions.items():
+        env = function["Environment"]["Variables"]
+        assert env.get(ORIGIN_SECRET_VARIABLE) == (expected if name in API_FUNCTIONS else None), name
+    assert "OriginSecret" not in json.dumps(stage.json["Outputs"])  # no output names it

@@ -3,6 +3,7 @@ checked here is: it is a valid GitHub workflow (check-jsonschema's vendored sche
 test -> synth -> staging (diff, deploy, smoke) -> production behind an environment approval, AWS
 access is OIDC only, and the smoke script passes against `make run`'s server."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -111,21 +112,37 @@ def test_synth_covers_every_stage_the_pipeline_deploys(workflow):
 
 
 @pytest.mark.server
-def test_the_smoke_script_passes_against_the_local_server(tmp_path):
+def test_the_smoke_script_passes_through_the_edge_and_checks_the_api_refuses_the_rest(tmp_path):
+    """`make run`'s server stands for the site (SiteUrl), a second one given an origin secret for
+    the HTTP API's own address (ApiUrl), which must answer 403 to a request that skipped the edge;
+    an ApiUrl that answers is a failure."""
     sys.path.insert(0, str(REPO / "tests"))
     from test_local_server import Server
 
-    server = Server(tmp_path / "data").start()
-    try:
-        result = subprocess.run(
-            [sys.executable, str(REPO / "scripts" / "smoke.py"), "--url", f"http://127.0.0.1:{server.port}/",
-             "--attempts", "1"],
+    from shared.routes import ORIGIN_SECRET_VARIABLE
+
+    site = Server(tmp_path / "site").start()
+    api = Server(tmp_path / "api", **{ORIGIN_SECRET_VARIABLE: "edge-only-secret"}).start()
+
+    def smoke(api_url: str) -> subprocess.CompletedProcess:
+        outputs = tmp_path / "outputs.json"
+        urls = {"SiteUrl": f"http://127.0.0.1:{site.port}/", "ApiUrl": api_url}
+        outputs.write_text(json.dumps({"WordSQD-staging": urls}))
+        return subprocess.run(
+            [sys.executable, str(REPO / "scripts" / "smoke.py"), "--outputs", str(outputs),
+             "--stack", "WordSQD-staging", "--attempts", "1"],
             capture_output=True, text=True, timeout=60,
         )  # fmt: skip
+
+    try:
+        guarded, open_api = smoke(f"http://127.0.0.1:{api.port}/"), smoke(f"http://127.0.0.1:{site.port}/")
     finally:
-        server.kill()
-    assert result.returncode == 0, result.stderr
-    assert "smoke test passed" in result.stdout
+        site.kill()
+        api.kill()
+    assert guarded.returncode == 0, guarded.stderr
+    assert "smoke test passed" in guarded.stdout
+    assert open_api.returncode == 1
+    assert "without the edge: 200" in open_api.stderr
 
 
 def test_the_smoke_script_fails_when_the_api_is_not_there(tmp_path):
