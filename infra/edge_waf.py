@@ -15,11 +15,16 @@ carrier's NAT), and still stop a script long before it can eat the API's stage t
 
 from dataclasses import dataclass
 
-from aws_cdk import ArnFormat, RemovalPolicy, Stack, Tags
+from aws_cdk import ArnFormat, Duration, RemovalPolicy, Stack, Tags
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
+from infra.checks import acknowledge
 from shared.routes import ROUTES
 
 EVALUATION_WINDOW_S = 300
@@ -49,6 +54,12 @@ THROTTLED_BODY = (
 # 8 KiB: every legitimate body here is at most 4 KiB (SPEC §5, 413 above that), so nothing is
 # overridden to count. The API's own 413 still answers bodies from 4 to 8 KiB.
 MANAGED_RULE_GROUPS = ("AWSManagedRulesKnownBadInputsRuleSet", "AWSManagedRulesCommonRuleSet")
+
+# The alarm on what the web ACL blocks (every rule, "ALL"), summed over five minutes: a script the
+# rate rules stop, or real players behind one address, or a managed rule refusing a real request.
+# 1,000 is two honest heavy sessions' worth of requests a minute for five minutes: no player
+# trips it alone, anything that does is worth a look (docs/operations.md, "Alarms").
+BLOCKED_ALARM_THRESHOLD = 1_000
 
 # The headers WAF's log must never hold: a player's JWT (a bearer credential for an hour).
 REDACTED_HEADERS = ("authorization",)
@@ -151,7 +162,16 @@ def security_stack_name(stack_name: str) -> str:
 class EdgeSecurityStack(Stack):
     """The stage's CLOUDFRONT web ACL and its log, in us-east-1."""
 
-    def __init__(self, scope: Construct, id: str, *, stage: str, account: str, production: bool) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        stage: str,
+        account: str,
+        production: bool,
+        alarm_emails: tuple[str, ...] = (),
+    ) -> None:
         super().__init__(
             scope,
             id,
@@ -254,6 +274,46 @@ class EdgeSecurityStack(Stack):
             },
         )
         logging.node.add_dependency(self.log_group)
+        self._alarm_on_blocks(stage, prefix, alarm_emails)
+
+    def _alarm_on_blocks(self, stage: str, prefix: str, alarm_emails: tuple[str, ...]) -> None:
+        """WAF publishes a CLOUDFRONT web ACL's metrics in us-east-1 only, and an alarm watches
+        and notifies in its own region: so this stack has its own alarm and its own topic, with
+        the stage's alarm emails subscribed, as the stage's topic has."""
+        self.topic = sns.Topic(
+            self, "EdgeAlarmTopic", display_name=f"WordSQD-{stage} edge alarms", enforce_ssl=True
+        )
+        acknowledge(
+            self.topic,
+            "AwsSolutions-SNS2",
+            "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
+        )
+        for email in alarm_emails:
+            self.topic.add_subscription(subscriptions.EmailSubscription(email))
+        blocked = cw.Metric(
+            namespace="AWS/WAFV2",
+            metric_name="BlockedRequests",
+            # A CLOUDFRONT web ACL's series have no Region dimension; WebACL is its metric name.
+            dimensions_map={"WebACL": f"{prefix}-edge", "Rule": "ALL"},
+            statistic="Sum",
+            period=Duration.minutes(5),
+        )
+        self.blocked_alarm = cw.Alarm(
+            self,
+            "EdgeBlocked",
+            alarm_name=f"WordSQD-{stage}-EdgeBlocked",
+            alarm_description=(
+                "WAF blocked many requests: a script (the rate rules at work), players behind one "
+                "address, or a managed rule refusing real requests. See docs/operations.md, Alarms."
+            ),
+            metric=blocked,
+            threshold=BLOCKED_ALARM_THRESHOLD,
+            comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            evaluation_periods=1,
+            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+        )
+        for action in (self.blocked_alarm.add_alarm_action, self.blocked_alarm.add_ok_action):
+            action(cw_actions.SnsAction(self.topic))
 
     @property
     def web_acl_arn(self) -> str:

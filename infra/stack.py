@@ -32,6 +32,7 @@ class WordSQDStack(Stack):
             stage=config.stage,
             account=env.account,
             production=config.production,
+            alarm_emails=config.alarm_emails,
         )
         super().__init__(
             scope,

@@ -276,8 +276,16 @@ def test_edge_security_stack_passes_cfn_lint_and_acknowledges_nothing(security, 
         Path(synth.outdir / f"{name}.template.json"), config=ManualArgs(ignore_checks=["W3005"])
     )
     assert [str(m) for m in matches] == []
-    # cdk-nag runs over this stack too (test_stack_checks.py); nothing in it needs an exception.
-    assert all("cdk_nag" not in r.get("Metadata", {}) for r in template["Resources"].values())
+    # cdk-nag runs over this stack too (test_stack_checks.py); only the alarm topic needs an
+    # exception, the one the stage's own alarm topic has (SNS2: no KMS key for alarm notices).
+    acknowledged = {
+        logical_id: [rule["id"] for rule in r["Metadata"]["cdk_nag"]["rules_to_suppress"]]
+        for logical_id, r in template["Resources"].items()
+        if "cdk_nag" in r.get("Metadata", {})
+    }
+    [(topic_id, _)] = _resources(template, "AWS::SNS::Topic").items()
+    [(policy_id, _)] = _resources(template, "AWS::SNS::TopicPolicy").items()
+    assert acknowledged == {topic_id: ["AwsSolutions-SNS2"], policy_id: ["AwsSolutions-SNS2"]}
 
 
 # --- The distribution's behaviours ------------------------------------------------------------
@@ -530,3 +538,42 @@ def test_the_api_functions_and_only_they_are_given_the_origin_secret(stage):
         env = function["Environment"]["Variables"]
         assert env.get(ORIGIN_SECRET_VARIABLE) == (expected if name in API_FUNCTIONS else None), name
     assert "OriginSecret" not in json.dumps(stage.json["Outputs"])  # no output names it
+
+
+# --- What WAF blocks is alarmed on, in us-east-1 where its metrics are -------------------------
+
+
+def test_an_alarm_watches_what_the_web_acl_blocks_and_notifies_a_topic_of_its_own_region(security):
+    template, _ = security
+    [alarm] = _resources(template, "AWS::CloudWatch::Alarm").values()
+    props = alarm["Properties"]
+    acl_metric = _web_acl(security)["VisibilityConfig"]["MetricName"]
+    assert (props["Namespace"], props["MetricName"], props["Statistic"], props["Period"]) == (
+        "AWS/WAFV2",
+        "BlockedRequests",
+        "Sum",
+        300,
+    )
+    # A CLOUDFRONT web ACL's series: WebACL (its metric name) and Rule, no Region.
+    assert sorted(props["Dimensions"], key=lambda d: d["Name"]) == [
+        {"Name": "Rule", "Value": "ALL"},
+        {"Name": "WebACL", "Value": acl_metric},
+    ]
+    assert props["Threshold"] == edge_waf.BLOCKED_ALARM_THRESHOLD
+    assert props["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert props["TreatMissingData"] == "notBreaching"
+    [(topic_id, _)] = _resources(template, "AWS::SNS::Topic").items()
+    assert props["AlarmActions"] == props["OKActions"] == [{"Ref": topic_id}]
+
+
+def test_the_stages_alarm_emails_are_subscribed_to_the_edge_topic_too(synth):
+    name = edge_waf.security_stack_name(synth.stacks["prod"].config.stack_name)
+    template = json.loads((synth.outdir / f"{name}.template.json").read_text())
+    emails = {r["Properties"]["Endpoint"] for r in _resources(template, "AWS::SNS::Subscription").values()}
+    assert emails == set(synth.stacks["prod"].config.alarm_emails) and emails
+
+
+def test_the_blocked_alarm_takes_more_than_a_crowd_of_honest_players_behind_one_address():
+    """Even if every request of the heaviest honest sessions of a NAT's players were blocked in
+    the alarm's five minutes, they would not fire it alone: it is for scripts and for many."""
+    assert len(HONEST_SESSION) * PLAYERS_PER_ADDRESS * 2 <= edge_waf.BLOCKED_ALARM_THRESHOLD
