@@ -86,55 +86,43 @@ class Data(Construct):
         return table
 
     def _secrets(self, removal: RemovalPolicy) -> None:
+        def secret(id: str, description: str, length: int, not_rotated: str) -> secretsmanager.Secret:
+            """A secret generated at deploy time, never written in the template; not rotated by
+            Secrets Manager (cdk-nag SMG4), for the reason NOT_ROTATED."""
+            made = secretsmanager.Secret(
+                self,
+                id,
+                description=description,
+                generate_secret_string=secretsmanager.SecretStringGenerator(
+                    password_length=length, exclude_punctuation=True
+                ),
+                removal_policy=removal,
+            )
+            acknowledge(made, "AwsSolutions-SMG4", not_rotated)
+            return made
 
-        # The seed makes puzzles unpredictable from the source code (SPEC §3). Generated at deploy
-        # time, never written in the template; only the functions that make puzzles read it.
-        self.puzzle_seed = secretsmanager.Secret(
-            self,
+        # The seed makes puzzles unpredictable from the source code (SPEC §3); only the functions
+        # that make puzzles read it.
+        self.puzzle_seed = secret(
             "PuzzleSeed",
-            description="WordSQD puzzle seed: changing it changes every puzzle not yet stored",
-            generate_secret_string=secretsmanager.SecretStringGenerator(
-                password_length=64, exclude_punctuation=True
-            ),
-            removal_policy=removal,
-        )
-        acknowledge(
-            self.puzzle_seed,
-            "AwsSolutions-SMG4",
+            "WordSQD puzzle seed: changing it changes every puzzle not yet stored",
+            64,
             "Rotated by hand (docs/operations.md): a new seed changes all future puzzles.",
         )
-
         # Board cursors are signed with a key of their own, so the function that serves boards
         # (public, the most exposed) never holds the seed of every future Daily. Rotation keeps the
         # previous version readable for a grace period (docs/operations.md).
-        self.cursor_key = secretsmanager.Secret(
-            self,
+        self.cursor_key = secret(
             "CursorKey",
-            description="WordSQD board-cursor signing key (AWSPREVIOUS stays valid after a rotation)",
-            generate_secret_string=secretsmanager.SecretStringGenerator(
-                password_length=64, exclude_punctuation=True
-            ),
-            removal_policy=removal,
-        )
-        acknowledge(
-            self.cursor_key,
-            "AwsSolutions-SMG4",
+            "WordSQD board-cursor signing key (AWSPREVIOUS stays valid after a rotation)",
+            64,
             "Rotated by hand with a grace period for cursors in flight (docs/operations.md).",
         )
-
         # The edge's proof to the API that a request came through CloudFront (and WAF): CloudFront
         # sends it as a header, the API functions compare it (shared/routes.py ORIGIN_HEADER).
-        self.origin_secret = secretsmanager.Secret(
-            self,
+        self.origin_secret = secret(
             "OriginSecret",
-            description="WordSQD: the header CloudFront sends the API, which refuses requests without it",
-            generate_secret_string=secretsmanager.SecretStringGenerator(
-                password_length=48, exclude_punctuation=True
-            ),
-            removal_policy=removal,
-        )
-        acknowledge(
-            self.origin_secret,
-            "AwsSolutions-SMG4",
+            "WordSQD: the header CloudFront sends the API, which refuses requests without it",
+            48,
             "Changed by hand with a deploy (docs/edge.md); it guards against skipping WAF, not data.",
         )

@@ -19,12 +19,10 @@ from aws_cdk import ArnFormat, Duration, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_logs as logs
-from aws_cdk import aws_sns as sns
-from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
-from infra.checks import acknowledge
+from infra.operations import alarm_topic
 from shared.routes import ROUTES
 
 EVALUATION_WINDOW_S = 300
@@ -280,16 +278,7 @@ class EdgeSecurityStack(Stack):
         """WAF publishes a CLOUDFRONT web ACL's metrics in us-east-1 only, and an alarm watches
         and notifies in its own region: so this stack has its own alarm and its own topic, with
         the stage's alarm emails subscribed, as the stage's topic has."""
-        self.topic = sns.Topic(
-            self, "EdgeAlarmTopic", display_name=f"WordSQD-{stage} edge alarms", enforce_ssl=True
-        )
-        acknowledge(
-            self.topic,
-            "AwsSolutions-SNS2",
-            "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
-        )
-        for email in alarm_emails:
-            self.topic.add_subscription(subscriptions.EmailSubscription(email))
+        self.topic = alarm_topic(self, "EdgeAlarmTopic", f"WordSQD-{stage} edge alarms", alarm_emails)
         blocked = cw.Metric(
             namespace="AWS/WAFV2",
             metric_name="BlockedRequests",

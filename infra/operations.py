@@ -55,6 +55,19 @@ TABLE_OPERATIONS = (
 )
 
 
+def alarm_topic(scope: Construct, id: str, display_name: str, emails: Sequence[str]) -> sns.Topic:
+    """An SNS topic for alarms (TLS only), each of EMAILS subscribed (each confirms once)."""
+    topic = sns.Topic(scope, id, display_name=display_name, enforce_ssl=True)
+    acknowledge(
+        topic,
+        "AwsSolutions-SNS2",
+        "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
+    )
+    for email in emails:
+        topic.add_subscription(subscriptions.EmailSubscription(email))
+    return topic
+
+
 def game_metric(name: str) -> cw.Metric:
     """A counter that the functions publish with Powertools (namespace WordSQD, service wordsqd)."""
     return cw.Metric(
@@ -112,14 +125,7 @@ class Operations(Construct):
         # name -> the alarms CodeDeploy watches while it shifts that function's alias.
         self.function_alarms: dict[str, list[cw.Alarm]] = {}
 
-        self.topic = sns.Topic(self, "AlarmTopic", display_name=f"{self._prefix} alarms", enforce_ssl=True)
-        acknowledge(
-            self.topic,
-            "AwsSolutions-SNS2",
-            "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
-        )
-        for email in alarm_emails:
-            self.topic.add_subscription(subscriptions.EmailSubscription(email))
+        self.topic = alarm_topic(self, "AlarmTopic", f"{self._prefix} alarms", alarm_emails)
 
         lambda_throttles = sum_of(
             {
