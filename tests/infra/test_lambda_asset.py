@@ -135,6 +135,10 @@ import shared, aws_lambda_powertools, botocore
 for m in (shared, aws_lambda_powertools, botocore):
     assert m.__file__.startswith({str(host_asset)!r}), m.__file__
 assert sys.modules[{module!r}].__cached__.endswith("{BYTECODE_TAG}.pyc")
+# The init ran without the garbage collector and ended it (functions/init_phase.py): what it made
+# is frozen, and the collector is back on for the requests.
+import gc
+assert gc.isenabled() and gc.get_freeze_count() > 10_000, gc.get_freeze_count()
 """,
     )
     assert result.returncode == 0, result.stderr[-3000:]
