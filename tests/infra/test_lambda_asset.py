@@ -27,6 +27,8 @@ from infra.build_asset import (
     build,
     folder_size,
     lambda_python,
+    locked_requirements,
+    without_documentation,
 )
 from infra.functions import FUNCTIONS
 
@@ -222,6 +224,23 @@ def test_botocore_makes_a_client_of_each_kept_service(host_asset):
         f"import boto3\nfor s in {list(BOTOCORE_SERVICES)!r}: boto3.client(s, region_name='us-east-1')",
     )
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_service_models_ship_whole_but_for_their_documentation(asset):
+    """The kept services' models are botocore's own (the venv's botocore is the locked version)
+    with only the documentation strings gone: every operation and shape is still there."""
+    import botocore
+    from botocore.loaders import Loader
+
+    assert f"botocore=={botocore.__version__}" in locked_requirements()
+    full, shipped = Loader(), Loader(extra_search_paths=[str(asset / "botocore" / "data")])
+    shipped.BUILTIN_DATA_PATH = str(asset / "botocore" / "data")
+    for service in BOTOCORE_SERVICES:
+        original = full.load_service_model(service, "service-2")
+        model = shipped.load_service_model(service, "service-2")
+        assert model == without_documentation(original) != original, service
+        assert model["operations"].keys() == original["operations"].keys()
+        assert '"documentation":"' not in json.dumps(model, separators=(",", ":")), service
 
 
 def test_endpoints_json_lists_only_the_kept_services_in_every_partition(asset):
