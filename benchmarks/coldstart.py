@@ -16,11 +16,15 @@ the next one; an asset without .pyc files compiles every module on every cold st
 wall time: this machine is shared, and a process waiting for a core is not a slow import.
 
 The floor is the same process loading only the word list (shared.dictionary), measured in the same
-run from the same asset, so the ratios hold whatever this machine's speed. "libraries" rows are
-the libraries alone (pydantic with one model, Powertools' resolver, Logger and Metrics; for the
-stateful functions boto3, the Tracer and a DynamoDB client) plus the word list: the least an init
-can cost while it uses them. Both assets are built for this machine's platform (the arm64 wheels
-cannot load here) from the same lock:
+run from the same asset, so the ratios hold whatever this machine's speed. The rows between the
+floor and the handlers are libraries alone plus the word list, with the garbage collector paused as
+the handlers' inits pause it: the least an init can cost while it uses them. "... alone" rows are
+one library each (pydantic with one model; Powertools' HTTP resolver; a DynamoDB client from
+botocore without boto3) and "pydantic + botocore client" what every stateful function needs at
+least; "libraries" rows are what the API functions (pydantic, the resolver, Logger, Metrics) and
+the stateful ones (also boto3's client and the Tracer patching botocore) import together. Both
+assets are built for this machine's platform (the arm64 wheels cannot load here) from the same
+lock:
 - before: `git archive <before-ref>` of functions/, shared/ and dictionary/ with the packages
   installed as main's build_asset did (all botocore data, no bytecode);
 - after: infra.build_asset.build for this platform (bytecode, botocore cut to the services used).
@@ -74,23 +78,36 @@ ENV = {
     "PATH": "/usr/bin:/bin",
 }
 FLOOR = "from shared.dictionary import words\nwords()\n"
-# What the libraries alone cost, with the word list: what a handler's init cannot go below while it
-# uses them (measured on the after asset only). pydantic with one model (its first model pulls in
-# most of its machinery), Powertools' HTTP resolver, and for the stateful functions boto3, the
-# Tracer patching botocore and a DynamoDB client.
-LIBRARIES_API = (
-    "from pydantic import BaseModel\n"
-    "class One(BaseModel):\n    x: int\n"
-    "from aws_lambda_powertools.event_handler import APIGatewayHttpResolver\n"
-    "from aws_lambda_powertools import Logger, Metrics\n" + FLOOR
+# What the libraries cost, with the word list: what a handler's init cannot go below while it uses
+# them (measured on the after asset only). Each runs as the handlers' inits do, with the garbage
+# collector paused (functions/init_phase.py). First each library a function cannot do without, on
+# its own: pydantic with one model (its first model pulls in most of its machinery; every function
+# validates with it, its settings at least), Powertools' HTTP resolver, a DynamoDB client made by
+# botocore alone (boto3 is a layer over it); then what the API and the stateful functions use
+# together: pydantic, the resolver, Logger and Metrics; for the stateful ones also boto3's client
+# and the Tracer patching botocore.
+PAUSED = "import gc\ngc.disable()\n"
+PYDANTIC = "from pydantic import BaseModel\nclass One(BaseModel):\n    x: int\n"
+RESOLVER = (
+    "from aws_lambda_powertools.event_handler import APIGatewayHttpResolver\nAPIGatewayHttpResolver()\n"
 )
+BOTOCORE_CLIENT = "import botocore.session\nbotocore.session.get_session().create_client('dynamodb')\n"
+LIBRARIES_API = PAUSED + FLOOR + PYDANTIC + RESOLVER + "from aws_lambda_powertools import Logger, Metrics\n"
 LIBRARIES_STATEFUL = (
     LIBRARIES_API + "import boto3\n"
+    "boto3.client('dynamodb')\n"
     "from aws_lambda_powertools import Tracer\n"
     "Tracer(patch_modules=['botocore'])\n"
-    "boto3.client('dynamodb')\n"
 )
-SNIPPETS = {"floor": FLOOR, "libraries (api)": LIBRARIES_API, "libraries (stateful)": LIBRARIES_STATEFUL}
+SNIPPETS = {
+    "floor": FLOOR,
+    "pydantic alone": PAUSED + FLOOR + PYDANTIC,
+    "resolver alone": PAUSED + FLOOR + RESOLVER,
+    "botocore client alone": PAUSED + FLOOR + BOTOCORE_CLIENT,
+    "pydantic + botocore client": PAUSED + FLOOR + PYDANTIC + BOTOCORE_CLIENT,
+    "libraries (api)": LIBRARIES_API,
+    "libraries (stateful)": LIBRARIES_STATEFUL,
+}
 GOALS = {"validate": 3.0}  # the others: 5x (issue #12)
 
 
@@ -308,9 +325,9 @@ def main() -> None:
 
     print("Init: the handler's module imported (Lambda's Init phase), in CPU ms and times the floor")
     header = f"{'handler':<12}" + "".join(f"{label + ' ms':>12}{label + ' x':>10}" for label in assets)
-    print(f"{'handler':<21}" + header.removeprefix(f"{'handler':<12}") + f"{'after range':>14}   goal")
+    print(f"{'handler':<27}" + header.removeprefix(f"{'handler':<12}") + f"{'after range':>14}   goal")
     for name in entries:
-        row = f"{name:<21}"
+        row = f"{name:<27}"
         for label in assets:
             value, floor = median(label, name, "init"), median(label, "floor", "init")
             row += (

@@ -8,6 +8,8 @@ they never rank. Idempotent; the scheduler's event is ignored. A pass that could
 every due run (throttled) leaves the watermark where it was, and the next pass tries again.
 """
 
+from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
+
 from shared.observability import logger, metrics, tracer
 from shared.wiring import game, store
 
@@ -21,3 +23,6 @@ def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().expire_due_runs()
     logger.info("Expiry pass done", extra=summary)
     return summary
+
+
+init_phase.end()  # the init is over (functions/init_phase.py)

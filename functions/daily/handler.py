@@ -4,6 +4,8 @@ Thin: parse, call shared.game, shape the reply. Player routes take the caller fr
 JWT claims; guest routes take no caller, and a guest run's unguessable id is its credential.
 """
 
+from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
+
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -130,3 +132,6 @@ def start_challenge(challenge_id: api.ChallengeId) -> Response[RunView]:
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
+
+
+init_phase.end()  # the init is over (functions/init_phase.py)

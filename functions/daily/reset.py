@@ -6,6 +6,8 @@ computed from the clock), and no run or board waits for it: expired runs are com
 one-minute job (functions/daily/expire.py).
 """
 
+from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
+
 from shared.observability import logger, metrics, tracer
 from shared.wiring import game, store
 
@@ -19,3 +21,6 @@ def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().reset()
     logger.info("Reset done", extra=summary)
     return summary
+
+
+init_phase.end()  # the init is over (functions/init_phase.py)

@@ -8,6 +8,8 @@ failed batch is retried from its first uncounted record. The stack's event sourc
 run` (local/streams.py) and a changed filter count the same records.
 """
 
+from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
+
 import sys
 from collections.abc import Callable
 from typing import Any, cast
@@ -77,3 +79,6 @@ def count_stream_batch(event: dict[str, Any], context: Any, count: Count) -> dic
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return count_stream_batch(event, context, store().count_official)
+
+
+init_phase.end()  # the init is over (functions/init_phase.py)

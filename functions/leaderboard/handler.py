@@ -1,6 +1,8 @@
 """Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard or
 shared.players, reply."""
 
+from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
+
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -64,3 +66,6 @@ def history(
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
+
+
+init_phase.end()  # the init is over (functions/init_phase.py)

@@ -1,5 +1,7 @@
 """POST /validate: judge one word by the rules of SPEC §2. Stateless: no table, no AWS client."""
 
+from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
+
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.openapi.params import Body
@@ -22,3 +24,6 @@ def validate(request: Annotated[ValidateRequest, Body()]) -> ValidateReply:
 @api.logger.inject_lambda_context
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
+
+
+init_phase.end()  # the init is over (functions/init_phase.py)
