@@ -4,26 +4,19 @@ Errors always leave as `{"error": {"code", "message"}}` (SPEC §5) with the stat
 class; nothing else about an exception (no trace, no internal name) reaches a client.
 """
 
-import base64
-import hmac
 import json
-import os
 import re
 from http import HTTPStatus
 from typing import Annotated, Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
+from shared.gateway import Refused, caller_claims, checked_event, logger
 from shared.models import RunView
-from shared.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES, allowed_methods, path_exists
-
-MAX_BODY_BYTES = 4096
-
-logger = Logger()
+from shared.routes import allowed_methods, path_exists
 
 _STATUS: dict[type[GameError], int] = {
     BadRequest: 400,
@@ -35,8 +28,6 @@ _STATUS: dict[type[GameError], int] = {
 
 # A request refused for one field whose errors have a code of their own keeps that code.
 _FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date"}
-
-_ROUTES = {f"{r.method} {r.path}": r for r in ROUTES}
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response[Any]:
@@ -100,91 +91,13 @@ def _describe(errors: Any) -> str:
     return "; ".join(parts) or "Malformed request"
 
 
-class _Refused(Exception):
-    """A request refused before routing, with its reply."""
-
-    def __init__(self, status: int, code: str, message: str):
-        super().__init__(message)
-        self.reply = {
-            "statusCode": status,
-            "headers": {"Content-Type": "application/json"},
-            "body": json.dumps({"error": {"code": code, "message": message}}),
-            "isBase64Encoded": False,
-        }
-
-
-def checked_event(event: dict[str, Any]) -> dict[str, Any]:
-    """Checks that come before any routing. First, where the stack set an origin secret, that the
-    request came through CloudFront (403 otherwise: the API's own execute-api address would skip
-    WAF). Then, in SPEC order: a player route needs a verified caller
-    (401 first); a body may not exceed 4 KiB (413), must be UTF-8 JSON (400), and may not be empty
-    on a route that requires one (400). The API speaks only JSON whatever Content-Type said
-    (`curl -d` sends a form type by default; media types are case-insensitive anyway), so the
-    event that goes on to routing says `application/json`, with the body as plain JSON text or no
-    body at all. Raises _Refused otherwise."""
-    expected = os.environ.get(ORIGIN_SECRET_VARIABLE)
-    if expected and not _from_the_edge(event, expected):
-        raise _Refused(403, "forbidden", "Use the game's own address; this one takes no requests")
-    route = _ROUTES.get(event.get("routeKey", ""))
-    if route is not None and route.access == "player" and not caller_claims(event):
-        raise _Refused(401, "unauthorized", "A valid token is required")
-    body = event.get("body") or ""
-    try:
-        raw = base64.b64decode(body, validate=True) if event.get("isBase64Encoded") else body.encode()
-    except (ValueError, UnicodeEncodeError) as error:
-        raise _Refused(400, "bad_request", "The body could not be decoded") from error
-    if len(raw) > MAX_BODY_BYTES:
-        raise _Refused(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
-    headers = {  # (the origin secret goes no further than this check)
-        k: v
-        for k, v in (event.get("headers") or {}).items()
-        if k.lower() not in ("content-type", ORIGIN_HEADER)
-    }
-    checked = {**event, "isBase64Encoded": False, "headers": {**headers, "content-type": "application/json"}}
-    checked.pop("body", None)
-    if not raw:
-        if route is not None and route.body == "required":
-            raise _Refused(400, "bad_request", "A JSON body is required")
-        return checked
-    try:
-        text = raw.decode("utf-8")
-        # Parsing here also refuses what would break later: lone surrogates and deep nesting.
-        data = json.loads(text, parse_constant=_not_json)
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except (ValueError, RecursionError, UnicodeError) as error:
-        raise _Refused(400, "bad_request", "The body is not UTF-8 JSON") from error
-    if route is not None and route.body != "none" and not isinstance(data, dict):
-        # Powertools would take the first item of an array for a model (form-data semantics).
-        raise _Refused(400, "bad_request", "The body must be a JSON object")
-    return {**checked, "body": text}
-
-
-def _from_the_edge(event: dict[str, Any], expected: str) -> bool:
-    """The request carries the origin header CloudFront adds, with the expected secret (compared
-    in constant time). API Gateway gives header names in lower case."""
-    sent = (event.get("headers") or {}).get(ORIGIN_HEADER, "")
-    return hmac.compare_digest(sent.encode(), expected.encode())
-
-
-def _not_json(constant: str) -> None:
-    """Python's parser takes NaN and Infinity; JSON (RFC 8259) has no such numbers."""
-    raise ValueError(f"{constant} is not JSON")
-
-
 def serve(app: APIGatewayHttpResolver, event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Check, then route the API Gateway v2 event through `app`."""
     try:
         event = checked_event(event)
-    except _Refused as refused:
+    except Refused as refused:
         return refused.reply
     return app.resolve(event, context)
-
-
-def caller_claims(event: dict[str, Any]) -> dict[str, Any]:
-    """The JWT claims API Gateway verified for this request ({} when there are none)."""
-    authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
-    claims = (authorizer.get("jwt") or {}).get("claims") or {}
-    return claims if claims.get("sub") else {}
 
 
 def caller_id(app: APIGatewayHttpResolver) -> str:

@@ -139,3 +139,127 @@ def test_the_kelvin_sign_does_not_lowercase_into_a_letter():
     status, reply, _ = call("POST", "/validate", {"prompt": "KTE", "word": "\u212aite"})
     assert (status, reply["valid"], reply["reason"]) == (200, False, "not_letters")
     assert reply["word"] == "\u212aite"
+
+
+# The handler judges a well-formed request itself, without the resolver (a cheaper cold start);
+# everything else goes to the resolver. Both must answer every request alike, byte for byte.
+
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from functions.validate import handler as validate_module  # noqa: E402
+from functions.validate.routes import app  # noqa: E402
+from shared import api  # noqa: E402
+
+LETTERS = st.text(alphabet="AaBbEeMmOoRrTtZz", min_size=0, max_size=4)
+ODD = st.sampled_from(["", "TM", "TMRS", "T-R", "TM'", "ТМR", "tmr\n", "ABA", " AB", "ÀBC", "1AB"])
+STRINGS = st.one_of(LETTERS, ODD, st.text(max_size=12))
+VALUES = st.one_of(STRINGS, st.none(), st.integers(), st.booleans(), st.lists(st.integers(), max_size=2))
+WORDS = st.one_of(
+    st.sampled_from(["timer", "METER", "alley", "alone", "braid", "dogs", "t-mr", "tim'er", "tímer", ""]),
+    st.sampled_from(["timer", "METER", "alley", "alone", "braid", "dogs", "bread", "zoo"]),
+    st.text(max_size=20),
+    st.integers(),
+    st.none(),
+)
+
+
+# Mostly well-formed, so both paths are compared often; near misses and odd values the rest.
+PROMPTS = st.sampled_from(["TMR", "tmr", "ALL", "BRD", "DGS", "tMr", "ZZZ"])
+FORBIDDEN = st.sampled_from(["AEO", "aeo", "TAB", "XYZ", "ABA", "", "BRD", "MOZ"])
+
+
+WELL_FORMED_OR_NEAR = st.fixed_dictionaries(
+    {"prompt": st.one_of(PROMPTS, LETTERS, ODD, VALUES), "word": WORDS},
+    optional={"forbidden": st.one_of(FORBIDDEN, LETTERS, ODD, VALUES)},
+)
+BODIES = st.one_of(
+    WELL_FORMED_OR_NEAR,
+    WELL_FORMED_OR_NEAR,
+    WELL_FORMED_OR_NEAR,
+    WELL_FORMED_OR_NEAR.map(lambda body: {**body, "extra": 1}),
+    st.dictionaries(st.sampled_from(["prompt", "word", "forbidden", "Prompt"]), VALUES, max_size=3),
+    VALUES,
+)
+
+
+# Requests the plain path takes, or nearly: valid prompts, any word, a forbidden set that may
+# repeat a letter or share one with the prompt.
+PLAIN = st.fixed_dictionaries(
+    {
+        "prompt": PROMPTS,
+        "word": st.one_of(
+            st.sampled_from(["timer", "METER", "alley", "alone", "braid", "dogs"]), st.text(max_size=20)
+        ),
+    },
+    optional={"forbidden": st.one_of(FORBIDDEN, st.none())},
+)
+
+
+def same_reply(body: object, method: str = "POST") -> None:
+    event = http_event(method, "/validate", body)
+    through_the_resolver = api.serve(app, event, LambdaContext(aws_request_id="r"))
+    assert handler(event, LambdaContext(aws_request_id="h")) == through_the_resolver
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=PLAIN)
+def test_the_handlers_plain_path_answers_a_well_formed_request_exactly_as_the_resolver(body):
+    same_reply(body)
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=BODIES, method=st.sampled_from(["POST", "POST", "POST", "GET"]))
+@example(body={"prompt": "TMR", "word": 5}, method="POST")
+@example(body={"prompt": "TMR", "word": None, "forbidden": "AEO"}, method="POST")
+@example(body={"prompt": "TMR", "word": "timer", "extra": 1}, method="POST")
+@example(body={"prompt": "TMR", "word": "timer", "forbidden": 7}, method="POST")
+@example(body={"prompt": "TM", "word": "timer"}, method="POST")
+@example(body={"prompt": "TMR", "word": "timer"}, method="GET")
+def test_the_handler_answers_any_other_request_exactly_as_the_resolver(body, method):
+    same_reply(body, method)
+
+
+def test_the_plain_path_takes_the_well_formed_requests_and_only_those():
+    """So the property above compares both paths, not the resolver with itself."""
+    plain = [
+        {"prompt": "tmr", "word": "timer"},
+        {"prompt": "TMR", "word": "Timer", "forbidden": "aeo"},
+        {"prompt": "BRD", "word": "braid", "forbidden": None},
+        {"prompt": "DGS", "word": "dog's", "forbidden": ""},
+    ]
+    other = [
+        {"prompt": "TM", "word": "timer"},
+        {"prompt": "TMR"},
+        {"prompt": "TMR", "word": 5},
+        {"prompt": "TMR", "word": "timer", "forbidden": "AAB"},
+        {"prompt": "TMR", "word": "timer", "forbidden": "TAB"},
+        {"prompt": "TMR", "word": "timer", "extra": 1},
+    ]
+    for body in plain:
+        assert validate_module.plain_reply(http_event("POST", "/validate", body)) is not None, body
+    for body in other:
+        assert validate_module.plain_reply(http_event("POST", "/validate", body)) is None, body
+    with pytest.raises(validate_module.Refused):  # refused before routing, on either path
+        validate_module.plain_reply(http_event("POST", "/validate", ["TMR", "timer"]))
+
+
+def test_the_resolver_is_not_loaded_to_judge_a_well_formed_word():
+    """Checked in a fresh interpreter: importing the handler and judging TIMER for TMR loads neither
+    the resolver's module nor pydantic."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, json\n"
+        "from functions.validate.handler import handler\n"
+        "from local.events import LambdaContext, http_event\n"
+        "reply = handler(http_event('POST', '/validate', {'prompt': 'TMR', 'word': 'timer'}), "
+        "LambdaContext(aws_request_id='x'))\n"
+        "assert json.loads(reply['body'])['valid'] is True, reply\n"
+        "loaded = [m for m in ('pydantic', 'functions.validate.routes', 'shared.api') if m in sys.modules]\n"
+        "print(loaded)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
