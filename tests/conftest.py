@@ -25,6 +25,22 @@ from local.events import LambdaContext, http_event  # noqa: E402
 from shared import clock, wiring  # noqa: E402
 
 
+def share_stream_records_in_moto_snapshots() -> None:
+    """moto's TransactWriteItems deep-copies every table it touches before it starts, to put the
+    copy back if the transaction is cancelled. The copy includes the table's stream, every record
+    ever written to it, so each transaction costs more than the last: a third of the CPU of the
+    board contract tests and the board races. A stream record is never changed once appended
+    (moto builds its JSON in the constructor and only reads it afterwards), so the copy can share
+    the records: the copied stream is still a new list, and a cancelled transaction still drops the
+    records its partial writes appended (test_dynamo.py checks this). Items are still copied."""
+    from moto.dynamodb.models.table import StreamRecord
+
+    StreamRecord.__deepcopy__ = lambda record, memo: record
+
+
+share_stream_records_in_moto_snapshots()
+
+
 @pytest.hookimpl(trylast=True)  # after xdist has tagged each grouped test's node id
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under `--dist loadgroup` (make test), a test marked `xdist_group` must run on its group's
