@@ -41,11 +41,42 @@ def share_stream_records_in_moto_snapshots() -> None:
 share_stream_records_in_moto_snapshots()
 
 
+# The units `make test` hands its two workers, longest first (seconds of wall time, measured on
+# this 2-core machine with coverage): a long unit handed out last would run alone at the end while
+# the other worker idles. Each xdist group runs whole on one worker; the ungrouped contract tests
+# (up to 5 s each) go before the other ungrouped tests, which fill in the end.
+LONGEST_FIRST = [
+    "@browser",  # 50-55 s, mostly waiting on Chromium and the server
+    "@infra",  # 35-40 s: the synth, cfn-lint, the built asset
+    "@moto_server_races",  # 25-30 s
+    "@local_server",  # 15-20 s
+    "@moto_server_board_races",  # 10-14 s
+    "@rush",  # 13 s
+    "@puzzles",  # 12 s
+    "@coldstart_events_infra",  # 10 s
+    "@schemathesis",  # 10 s
+    "tests/contract/",
+]
+
+
+def _unit_rank(nodeid: str) -> int:
+    for rank, mark in enumerate(LONGEST_FIRST):
+        if nodeid.endswith(mark) or nodeid.startswith(mark):
+            return rank
+    return len(LONGEST_FIRST)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "loadgroup", False):
+        config.option.loadscopereorder = False  # xdist's own order (biggest test count first) is not ours
+
+
 @pytest.hookimpl(trylast=True)  # after xdist has tagged each grouped test's node id
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under `--dist loadgroup` (make test), a test marked `xdist_group` must run on its group's
     worker: the races share one moto server, the template tests one synth. pytest 9.2 broke this
-    silently (pytest-xdist #1386): stop the run instead of splitting the groups."""
+    silently (pytest-xdist #1386): stop the run instead of splitting the groups. The units are
+    then ordered longest first (LONGEST_FIRST)."""
     if not getattr(config.option, "loadgroup", False):
         return
     ungrouped = [i.nodeid for i in items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid]
@@ -53,6 +84,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         raise pytest.UsageError(
             f"--dist loadgroup is not grouping {len(ungrouped)} tests, e.g. {ungrouped[0]}"
         )
+    items.sort(key=lambda item: _unit_rank(item.nodeid))  # stable: file order within a unit
 
 
 @pytest.fixture(autouse=True)
