@@ -21,9 +21,6 @@ os.environ.update(
 )
 os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
 
-from local.events import LambdaContext, http_event  # noqa: E402
-from shared import clock, wiring  # noqa: E402
-
 
 def share_stream_records_in_moto_snapshots() -> None:
     """moto's TransactWriteItems deep-copies every table it touches before it starts, to put the
@@ -40,6 +37,28 @@ def share_stream_records_in_moto_snapshots() -> None:
 
 share_stream_records_in_moto_snapshots()
 
+
+def keep_boto3_session_across_moto_mocks() -> None:
+    """Each `mock_aws()` normally starts with a new default boto3 session, whose first client
+    parses botocore's endpoint and DynamoDB model files again: about a quarter of the CPU of the
+    tests on in-process moto. moto's own setting `core.reset_boto3_session` turns that off for
+    every mock. Safe here because moto is imported (and its request stub installed in every
+    session botocore makes) before any test creates a session, and the credentials are the fake
+    ones above in every test."""
+    import boto3
+    import moto.core.models  # noqa: F401 (installs moto's stub in every session made from now on)
+    from moto.core.config import default_user_config
+
+    if default_user_config["core"].get("reset_boto3_session", True):  # not when imported again
+        assert boto3.DEFAULT_SESSION is None, "a boto3 session was made before moto's stub"
+        default_user_config["core"]["reset_boto3_session"] = False
+
+
+keep_boto3_session_across_moto_mocks()
+
+
+from local.events import LambdaContext, http_event  # noqa: E402
+from shared import clock, wiring  # noqa: E402
 
 # The units `make test` hands its two workers, longest first (seconds of wall time, measured on
 # this 2-core machine with coverage): a long unit handed out last would run alone at the end while
