@@ -65,14 +65,14 @@ from shared import clock, wiring  # noqa: E402
 # the other worker idles. Each xdist group runs whole on one worker; the ungrouped contract tests
 # (up to 5 s each) go before the other ungrouped tests, which fill in the end.
 LONGEST_FIRST = [
-    "@browser",  # 50-55 s, mostly waiting on Chromium and the server
-    "@infra",  # 35-40 s: the synth, cfn-lint, the built asset
-    "@moto_server_races",  # 25-30 s
-    "@local_server",  # 15-20 s
-    "@moto_server_board_races",  # 10-14 s
+    "@browser",  # 50 s, mostly waiting on Chromium and the server
+    "@infra",  # 33 s: the synth, cfn-lint, the built asset
+    "@moto_server_races",  # 17 s
+    "@local_server",  # 17 s
+    "@moto_server_board_races",  # 11 s
     "@rush",  # 13 s
-    "@puzzles",  # 12 s
-    "@coldstart_events_infra",  # 10 s
+    "@puzzles",  # 13 s
+    "@coldstart_events_infra",  # 6-10 s
     "@schemathesis",  # 10 s
     "tests/contract/",
 ]
