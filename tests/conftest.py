@@ -69,9 +69,9 @@ LONGEST_FIRST = [
     "@infra",  # 33 s: the synth, cfn-lint, the built asset
     "@moto_server_races",  # 17 s
     "@local_server",  # 17 s
-    "@moto_server_board_races",  # 11 s
     "@rush",  # 13 s
     "@puzzles",  # 13 s
+    "@moto_server_board_races",  # 11 s
     "@coldstart_events_infra",  # 6-10 s
     "@schemathesis",  # 10 s
     "tests/contract/",
