@@ -5,6 +5,10 @@ PY := $(VENV)/bin/python
 export PYTHONPATH := $(CURDIR)
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
+# Python keeps compiled modules (and pytest its rewritten test modules) in __pycache__, git-ignored.
+# A shell that turns this off (PYTHONDONTWRITEBYTECODE=1, as some containers do) makes every test
+# worker and every server the tests start compile the project again: about 2 s of CPU each.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth dictionary clean
 

@@ -21,15 +21,81 @@ os.environ.update(
 )
 os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
 
+
+def share_stream_records_in_moto_snapshots() -> None:
+    """moto's TransactWriteItems deep-copies every table it touches before it starts, to put the
+    copy back if the transaction is cancelled. The copy includes the table's stream, every record
+    ever written to it, so each transaction costs more than the last: a third of the CPU of the
+    board contract tests and the board races. A stream record is never changed once appended
+    (moto builds its JSON in the constructor and only reads it afterwards), so the copy can share
+    the records: the copied stream is still a new list, and a cancelled transaction still drops the
+    records its partial writes appended (test_dynamo.py checks this). Items are still copied."""
+    from moto.dynamodb.models.table import StreamRecord
+
+    StreamRecord.__deepcopy__ = lambda record, memo: record
+
+
+share_stream_records_in_moto_snapshots()
+
+
+def keep_boto3_session_across_moto_mocks() -> None:
+    """Each `mock_aws()` normally starts with a new default boto3 session, whose first client
+    parses botocore's endpoint and DynamoDB model files again: about a quarter of the CPU of the
+    tests on in-process moto. moto's own setting `core.reset_boto3_session` turns that off for
+    every mock. Safe here because moto is imported (and its request stub installed in every
+    session botocore makes) before any test creates a session, and the credentials are the fake
+    ones above in every test."""
+    import boto3
+    import moto.core.models  # noqa: F401 (installs moto's stub in every session made from now on)
+    from moto.core.config import default_user_config
+
+    if default_user_config["core"].get("reset_boto3_session", True):  # not when imported again
+        assert boto3.DEFAULT_SESSION is None, "a boto3 session was made before moto's stub"
+        default_user_config["core"]["reset_boto3_session"] = False
+
+
+keep_boto3_session_across_moto_mocks()
+
+
 from local.events import LambdaContext, http_event  # noqa: E402
 from shared import clock, wiring  # noqa: E402
+
+# The units `make test` hands its two workers, longest first (seconds of wall time, measured on
+# this 2-core machine with coverage): a long unit handed out last would run alone at the end while
+# the other worker idles. Each xdist group runs whole on one worker; the ungrouped contract tests
+# (up to 5 s each) go before the other ungrouped tests, which fill in the end.
+LONGEST_FIRST = [
+    "@browser",  # 50 s, mostly waiting on Chromium and the server
+    "@infra",  # 33 s: the synth, cfn-lint, the built asset
+    "@moto_server_races",  # 17 s
+    "@local_server",  # 17 s
+    "@rush",  # 13 s
+    "@puzzles",  # 13 s
+    "@moto_server_board_races",  # 11 s
+    "@coldstart_events_infra",  # 6-10 s
+    "@schemathesis",  # 10 s
+    "tests/contract/",
+]
+
+
+def _unit_rank(nodeid: str) -> int:
+    for rank, mark in enumerate(LONGEST_FIRST):
+        if nodeid.endswith(mark) or nodeid.startswith(mark):
+            return rank
+    return len(LONGEST_FIRST)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "loadgroup", False):
+        config.option.loadscopereorder = False  # xdist's own order (biggest test count first) is not ours
 
 
 @pytest.hookimpl(trylast=True)  # after xdist has tagged each grouped test's node id
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under `--dist loadgroup` (make test), a test marked `xdist_group` must run on its group's
     worker: the races share one moto server, the template tests one synth. pytest 9.2 broke this
-    silently (pytest-xdist #1386): stop the run instead of splitting the groups."""
+    silently (pytest-xdist #1386): stop the run instead of splitting the groups. The units are
+    then ordered longest first (LONGEST_FIRST)."""
     if not getattr(config.option, "loadgroup", False):
         return
     ungrouped = [i.nodeid for i in items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid]
@@ -37,6 +103,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         raise pytest.UsageError(
             f"--dist loadgroup is not grouping {len(ungrouped)} tests, e.g. {ungrouped[0]}"
         )
+    items.sort(key=lambda item: _unit_rank(item.nodeid))  # stable: file order within a unit
 
 
 @pytest.fixture(autouse=True)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import boto3
 import pytest
+from botocore.config import Config
 from botocore.stub import Stubber
 
 from local.streams import StreamPoller
@@ -183,3 +184,55 @@ def test_the_watermark_and_due_reads_use_the_due_index_not_a_scan(store):
     store.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
     assert list(store.due_runs(later)) == ["run-00000001"]
     assert set(calls) == {"Query"}
+
+
+def stream_records(client, table: str) -> list[dict]:
+    """Every record on the table's stream, read from its start."""
+    # moto answers DynamoDB Streams only on its classic endpoint (as in local/streams.py)
+    streams = boto3.client("dynamodbstreams", config=Config(account_id_endpoint_mode="disabled"))
+    arn = client.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+    [shard] = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+    iterator = streams.get_shard_iterator(
+        StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
+    )["ShardIterator"]
+    return streams.get_records(ShardIterator=iterator)["Records"]
+
+
+def test_a_cancelled_transaction_leaves_no_item_and_no_stream_record_in_the_test_store(table):
+    """The tests' moto shares stream records between a table and its pre-transaction copy
+    (tests/conftest.py, for speed): a cancelled transaction must still leave the items and the
+    stream exactly as they were, and the records written before it must read back unchanged."""
+    client = boto3.client("dynamodb")
+    key = {"pk": {"S": "K#1"}, "sk": {"S": "A"}}
+    client.put_item(TableName=table, Item={**key, "n": {"N": "1"}})
+    before = stream_records(client, table)
+    assert [r["eventName"] for r in before] == ["INSERT"]
+
+    with pytest.raises(client.exceptions.TransactionCanceledException):
+        client.transact_write_items(
+            TransactItems=[
+                {"Put": {"TableName": table, "Item": {"pk": {"S": "K#2"}, "sk": {"S": "A"}}}},
+                {
+                    "Update": {
+                        "TableName": table,
+                        "Key": key,
+                        "UpdateExpression": "SET n = :two",
+                        "ConditionExpression": "n = :zero",
+                        "ExpressionAttributeValues": {":two": {"N": "2"}, ":zero": {"N": "0"}},
+                    }
+                },
+            ]
+        )
+
+    assert client.get_item(TableName=table, Key=key)["Item"]["n"] == {"N": "1"}
+    assert "Item" not in client.get_item(TableName=table, Key={"pk": {"S": "K#2"}, "sk": {"S": "A"}})
+    assert stream_records(client, table) == before
+    client.update_item(
+        TableName=table,
+        Key=key,
+        UpdateExpression="SET n = :three",
+        ExpressionAttributeValues={":three": {"N": "3"}},
+    )
+    after = stream_records(client, table)
+    assert after[:1] == before and [r["eventName"] for r in after] == ["INSERT", "MODIFY"]
+    assert after[1]["dynamodb"]["NewImage"]["n"] == {"N": "3"}
