@@ -1,11 +1,13 @@
 """The rank counters' keeper: a DynamoDB Streams consumer (SPEC §4: no item written by every
 completion). Each official result INSERTed into the table is counted for ranks, the whole batch
 in one summed update per counter item (shared/dynamo_boards.py `count_official`), exactly once
-however often the stream delivers it; then the batch is merged into each board's top item (its
-best rows, which page 1 reads), idempotently. Replies with Powertools' partial batch response, so a
-failed batch is retried from its first uncounted record. The stack's event source filters on
-`eventName = INSERT` and `sk` beginning `OFFICIAL#`; the same test is repeated here, so `make
-run` (local/streams.py) and a changed filter count the same records.
+however often the stream delivers it; then the batch's rows that could enter each board's top
+item (its best rows, which page 1 reads) go through the board's inbox, folded into the item at
+most once a second per board, idempotently (shared/dynamo_boards.py `_merge_top`). Replies
+with Powertools' partial batch response, so a failed batch is retried from its first uncounted
+record. The stack's event source filters on `eventName = INSERT` and `sk` beginning
+`OFFICIAL#`; the same test is repeated here, so `make run` (local/streams.py) and a changed
+filter count the same records.
 """
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
