@@ -101,11 +101,13 @@ ACCESS: dict[str, Access] = {
     # (COUNT#); then each board's top item (TOP#): GetItem of it and of its claim, PutItem of an
     # inbox item and of the claim; the fold: Query of the inbox partitions, BatchGetItem of the
     # entering rows' official results, a conditional PutItem of the top, BatchWriteItem deleting
-    # the inbox items it read.
+    # the inbox items it read; the first fold into a board without a top item seeds it from the
+    # `board` index (Query).
     "counters": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("UpdateItem", "PutItem", "BatchWriteItem"),
+            indexes=("board",),
             write_leading_keys=("PLAYER#*", "COUNT#*", "TOP#*"),
             own_partition_queries=("TOP#*",),
             stream=True,

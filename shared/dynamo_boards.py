@@ -420,14 +420,17 @@ class DynamoBoards:
         """Bring RESULTS into SCOPE's top-of-board item. Rows that cannot enter it (it is full of
         better rows, or they are there already: a record delivered again) are dropped at once,
         against an eventually consistent read (a stale top is never better than the stored one,
-        so nothing that could enter is dropped). The rest are left in the inbox, then folded in
-        by this consumer or by one whose claim on the board came after they were left (its fold
-        reads the inbox after claiming, so it reads them):
-        - the claim is free (expired): claim it and fold; if the claim fails, another consumer
-          claimed since it was read, so after the rows were left;
-        - the claim is held: wait for its end and read it again; another holder by then claimed
-          after the rows were left; the same one, expired: claim it as above.
-        A fold that fails raises: the batch fails and comes again, and the rows are left again."""
+        so nothing that could enter is dropped). The rest are left in one inbox item, and the
+        consumer returns only once that item is gone: a fold deletes the inbox items it read only
+        after its write of the top succeeded, so then the rows are in (or were beaten). Until
+        then, in turns:
+        - the board's claim is held for this interval: wait for its end;
+        - it is free: claim it and fold (the fold reads the inbox after claiming, so it reads
+          these rows); a claim that fails means another consumer claimed it since it was read:
+          look again whether its fold took the rows.
+        A claim that ends more than an interval from now was set by a clock far ahead: it counts
+        as free, so no consumer waits on it. A fold that fails raises: the batch fails and comes
+        again, and the rows are left again. After _TOP_ATTEMPTS turns, Throttled (the same)."""
         top, version = self._read_top(scope, consistent=False)
         present = {entry.player for entry in top}
         arrivals = [
@@ -438,27 +441,27 @@ class DynamoBoards:
         entering = [e for e in merge_top(top, arrivals, self.top_rows) if e.player not in present]
         if not entering:
             return
-        self._leave_rows(scope, entering)
-        waited_for: str | None = None
-        for _ in range(_TOP_ATTEMPTS):
+        left = self._leave_rows(scope, entering)
+        for attempt in range(_TOP_ATTEMPTS):
+            if attempt and not self._call("get_item", Key=left, ConsistentRead=True).get("Item"):
+                return  # a fold read these rows, wrote the top, then deleted the inbox item
             holder, until = self._top_claim(scope)
-            if waited_for is not None and holder != waited_for:
-                return  # claimed after this consumer's rows were left: that fold reads them
             now = self.wall()
-            if until > now:  # claimed for this interval: wait for its end
-                waited_for = holder
+            if now < until <= now + self.top_interval:  # claimed for this interval: wait for its end
                 self.sleep(until - now + _TOP_CLAIM_MARGIN)
-                continue
-            if self._claim_top(scope, holder, now):
+            elif self._claim_top(scope, holder, now):  # free (or set by a clock far ahead)
                 self._fold_inbox(scope)
-            # else another consumer claimed it since it was read, so after these rows were left
-            return
+                return
+            # else another consumer claimed it since it was read: see whether its fold took them
         raise Throttled("The game is busy; try again shortly")  # the batch fails and comes again
 
-    def _leave_rows(self, scope: Scope, rows: list[BoardEntry]) -> None:
+    def _leave_rows(self, scope: Scope, rows: list[BoardEntry]) -> Item:
         """One new, never-changed inbox item holding ROWS (without names: the fold reads those),
-        in one of TOP_INBOXES partitions, so that no partition takes every consumer's write."""
-        self._call("put_item", Item=_inbox_item(scope, rows, self.wall(), secrets.token_hex(8)))
+        in one of TOP_INBOXES partitions, so that no partition takes every consumer's write.
+        Returns its key."""
+        item = _inbox_item(scope, rows, self.wall(), secrets.token_hex(8))
+        self._call("put_item", Item=item)
+        return _key(item["pk"]["S"], item["sk"]["S"])
 
     def _top_claim(self, scope: Scope) -> tuple[str | None, float]:
         """Who holds SCOPE's claim (a token; None: never claimed) and until when, read
@@ -501,10 +504,17 @@ class DynamoBoards:
                 ExpressionAttributeValues={":p": {"S": _inbox_partition(scope, inbox)}},
                 ConsistentRead=True,
             )
-        rows: dict[str, BoardEntry] = {}
+        found: dict[str, dict[str, BoardEntry]] = defaultdict(dict)  # player -> rank key -> row
         for item in left:
             for player, key, words in json.loads(zlib.decompress(item["rows"]["B"])):
-                rows.setdefault(player, BoardEntry(player, position_of(key), words, None))
+                found[player][key] = BoardEntry(player, position_of(key), words, None)
+        rows = {player: next(iter(by_key.values())) for player, by_key in found.items() if len(by_key) == 1}
+        # Two rows of one player: one is not the stored result (moto's stream carries records of
+        # cancelled transactions; DynamoDB's does not). Keep the one the table holds.
+        doubled = [player for player, by_key in found.items() if len(by_key) > 1]
+        for player, stored in self._stored_rows(scope, doubled).items() if doubled else ():
+            if (key := rank_key(stored.position)) in found[player]:
+                rows[player] = found[player][key]
         self._merge_into_top(scope, rows)
         for start in range(0, len(left), 25):
             self._batch_delete([_key(i["pk"]["S"], i["sk"]["S"]) for i in left[start : start + 25]])

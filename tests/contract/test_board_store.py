@@ -17,7 +17,7 @@ from moto import mock_aws
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.boards import TOP_ROWS, BoardPosition, HistoryPosition, TieKey
+from shared.boards import TOP_ROWS, BoardEntry, BoardPosition, HistoryPosition, TieKey
 from shared.clock import iso
 from shared.dynamo import DynamoStore
 from shared.errors import Throttled
@@ -695,16 +695,75 @@ def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
     assert inbox_items(dynamo) == []
 
 
-def test_a_consumer_that_never_sees_the_claim_end_fails_its_batch_and_keeps_its_rows(dynamo):
-    """A claim that outlasts every wait (a folder stuck, a clock far off) is Throttled, so the
-    batch fails and comes again; the rows it left wait in the inbox for whoever folds next."""
+def test_a_consumer_that_never_gets_the_claim_fails_its_batch_and_keeps_its_rows(dynamo):
+    """A consumer whose rows no fold takes, and which never gets the claim itself, is Throttled
+    after its turns: the batch fails and comes again; the rows wait in the inbox meanwhile."""
     result = official("ann", 300, completed_at=at(5), day=DAY)
     dynamo._record_official(result)
-    assert dynamo._claim_top(SCOPE, None, dynamo.wall() + 3600)  # held for an hour from now on
-    dynamo.sleep = lambda seconds: None  # and the clock never gets there
+    dynamo._claim_top = lambda scope, holder, now: False  # another consumer always claims first
 
     with pytest.raises(Throttled):
         dynamo.count_official([result])
 
     assert dynamo.board_page(SCOPE, None, 10) == []
     assert len(inbox_items(dynamo)) == 1
+
+
+def test_a_claim_set_by_a_clock_far_ahead_does_not_hold_the_board(dynamo):
+    """A claim ending more than an interval from now was set by a clock far off: the consumer
+    does not wait on it (it would wait past its timeout), it takes the board."""
+    result = official("ann", 300, completed_at=at(5), day=DAY)
+    dynamo._record_official(result)
+    assert dynamo._claim_top(SCOPE, None, dynamo.wall() + 3600)  # an hour ahead
+    dynamo.sleep = lambda seconds: pytest.fail("waited on a claim from a clock far ahead")
+
+    dynamo.count_official([result])
+
+    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("ann")]
+
+
+def test_rows_are_not_lost_when_the_claim_holder_they_waited_for_never_folds(dynamo):
+    """A consumer leaves its rows and finds the board claimed; while it waits, another consumer
+    claims the next interval and dies before folding. The waiting consumer returns only once its
+    inbox item is gone, so it claims the board after that one and folds its rows itself."""
+    clock = wound_by_hand(dynamo)
+    first = official("ann", 100, completed_at=at(5), day=DAY)
+    dynamo._record_official(first)
+    dynamo.count_official([first])  # the top item exists; the board is claimed for this interval
+    late = official("bob", 300, completed_at=at(6), day=DAY)
+    dynamo._record_official(late)
+    dead: list[float] = []
+
+    def meanwhile(seconds: float) -> None:
+        clock.sleep(seconds)
+        if not dead:  # a consumer claims the next interval, then dies before it folds
+            holder, _ = dynamo._top_claim(SCOPE)
+            assert dynamo._claim_top(SCOPE, holder, clock.now)
+            dead.append(clock.now)
+
+    dynamo.sleep = meanwhile
+    dynamo.count_official([late])
+
+    assert dead
+    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("bob"), player("ann")]
+    assert inbox_items(dynamo) == []
+
+
+def test_a_fold_keeps_the_stored_row_when_a_player_was_left_twice(dynamo):
+    """moto's stream carries records of cancelled transactions: a player's row may be left twice,
+    once as stored and once as a result the table never held. The fold keeps the stored one."""
+    seed = official("zed", 50, completed_at=at(1), day=DAY)
+    dynamo._record_official(seed)
+    dynamo.count_official([seed])  # the top item exists, so the fold does not seed it from the index
+    stored = official("ann", 100, completed_at=at(5), day=DAY)
+    dynamo._record_official(stored)
+    ghost = official("ann", 900, completed_at=at(6), day=DAY, run_id="cancelled-run")
+    for result in (ghost, stored):  # the ghost first: it must not win by being read first
+        dynamo._leave_rows(SCOPE, [BoardEntry(result.player, BoardPosition.of(result), result.words, None)])
+
+    dynamo._fold_inbox(SCOPE)
+
+    assert [(e.player, e.position.score) for e in dynamo.board_page(SCOPE, None, 10)] == [
+        (player("ann"), 100),
+        (player("zed"), 50),
+    ]
