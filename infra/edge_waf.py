@@ -55,8 +55,9 @@ MANAGED_RULE_GROUPS = ("AWSManagedRulesKnownBadInputsRuleSet", "AWSManagedRulesC
 
 # The alarm on what the web ACL blocks (every rule, "ALL"), summed over five minutes: a script the
 # rate rules stop, or real players behind one address, or a managed rule refusing a real request.
-# 1,000 is two honest heavy sessions' worth of requests a minute for five minutes: no player
-# trips it alone, anything that does is worth a look (docs/operations.md, "Alarms").
+# 1,000 is more than every request of ten heaviest honest sessions (under 100 requests each in
+# five minutes) blocked: no player trips it alone, anything that does is worth a look
+# (docs/operations.md, "Alarms"; tests/infra/test_stack_edge.py checks it against the session).
 BLOCKED_ALARM_THRESHOLD = 1_000
 
 # The headers WAF's log must never hold: a player's JWT (a bearer credential for an hour).
