@@ -90,3 +90,48 @@ def test_granted_indexes_are_the_queried_ones_and_exist_in_the_table():
     granted = {i for access in ACCESS.values() if access.table for i in access.table.indexes}
     assert queried and granted == queried
     assert granted <= set(INDEXES)
+
+
+def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_included():
+    """What the union check above cannot see: one function's own requests. The stream consumer
+    counts a batch into a board that has rows but no top item yet (the first fold seeds it from
+    the `board` index), then another batch; every request it sends must be in its own grant."""
+    import os
+
+    import boto3
+    from moto import mock_aws
+
+    from shared.dynamo import DynamoStore
+    from shared.scope import Scope
+    from shared.table import create_table_request
+    from tests.fake_boards import official
+
+    day = "2026-01-15"
+    sent: set[tuple[str, str | None]] = set()
+    with mock_aws():
+        boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
+        store = DynamoStore(os.environ["TABLE_NAME"], sleep=lambda seconds: None)
+        store.top_interval = 0
+        earlier = [
+            official(f"e{i}", 100 + 5 * i, completed_at=f"{day}T06:00:0{i}.000Z", day=day) for i in range(3)
+        ]
+        for result in earlier:
+            store._record_official(result)
+        late = official("late", 500, completed_at=f"{day}T06:01:00.000Z", day=day)
+        store._record_official(late)
+        store.client.meta.events.register(
+            "provide-client-params.dynamodb",
+            lambda params, model, **_: sent.add((model.name, params.get("IndexName"))),
+        )
+        store.count_official(earlier)  # the first fold: no top item yet, seeded from the index
+        store.count_official([late])
+        assert [e.player for e in store.board_page(Scope.daily(day), None, 10)][0] == late.player
+
+    access = ACCESS["counters"].table
+    assert access is not None
+    granted = {a.removeprefix("dynamodb:") for a in access.actions()}
+    for operation, index in sent:
+        assert operation in granted | {"TransactWriteItems"}, operation  # a transaction: its items
+        if operation == "Query":
+            assert (index in access.indexes) if index else bool(access.own_partition_queries), index
+    assert ("Query", "board") in sent  # the seeding was exercised
