@@ -447,18 +447,12 @@ class DynamoStore(DynamoBoards):
         # `<deadline>#<run id>` sorts before `<now>$` exactly when the deadline is at or before now.
         bound = iso(now) + "$"
         for shard in range(DUE_SHARDS):
-            kwargs: dict[str, Any] = {
-                "IndexName": "due",
-                "KeyConditionExpression": "due_pk = :p AND due_sk < :b",
-                "ExpressionAttributeValues": {":p": {"S": f"DUE#{shard}"}, ":b": {"S": bound}},
-            }
-            while True:
-                page = self._call("query", **kwargs)
-                for item in page["Items"]:
-                    yield item["pk"]["S"].removeprefix("RUN#")
-                if "LastEvaluatedKey" not in page:
-                    break
-                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+            for item in self._query_items(
+                IndexName="due",
+                KeyConditionExpression="due_pk = :p AND due_sk < :b",
+                ExpressionAttributeValues={":p": {"S": f"DUE#{shard}"}, ":b": {"S": bound}},
+            ):
+                yield item["pk"]["S"].removeprefix("RUN#")
 
     def completed_through(self) -> datetime | None:
         item = self._call("get_item", Key=_key(*_WATERMARK_KEY), ConsistentRead=True).get("Item")

@@ -17,6 +17,7 @@ import secrets
 import time
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -239,14 +240,13 @@ class DynamoBoards:
         every consumer, unlike the game clock."""
         return time.time()
 
-    def _query_all(self, **query: Any) -> list[Item]:
-        """Every item a Query on the table returns, page after page."""
-        items: list[Item] = []
+    def _query_items(self, **query: Any) -> Iterator[Item]:
+        """Every item a Query on the table returns, page after page, read as they are needed."""
         while True:
             page = self._call("query", **query)
-            items += page["Items"]
+            yield from page["Items"]
             if "LastEvaluatedKey" not in page:
-                return items
+                return
             query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     # Completion: what core's complete_run adds to its transaction ----------------------------
@@ -499,7 +499,7 @@ class DynamoBoards:
         read: each was written once and never changed, so deleting it loses nothing left since."""
         left: list[Item] = []
         for inbox in range(TOP_INBOXES):
-            left += self._query_all(
+            left += self._query_items(
                 KeyConditionExpression="pk = :p",
                 ExpressionAttributeValues={":p": {"S": _inbox_partition(scope, inbox)}},
                 ConsistentRead=True,
@@ -679,10 +679,15 @@ class DynamoBoards:
             },
             ConsistentRead=True,
         )["Items"]
-        challenges = self._query_all(
-            KeyConditionExpression="pk = :p AND begins_with(sk, :c)",
-            ExpressionAttributeValues={":p": {"S": f"PLAYER#{player}"}, ":c": {"S": "OFFICIAL#CHALLENGE#"}},
-            ConsistentRead=True,
+        challenges = list(
+            self._query_items(
+                KeyConditionExpression="pk = :p AND begins_with(sk, :c)",
+                ExpressionAttributeValues={
+                    ":p": {"S": f"PLAYER#{player}"},
+                    ":c": {"S": "OFFICIAL#CHALLENGE#"},
+                },
+                ConsistentRead=True,
+            )
         )
         results = [OfficialResult.model_validate_json(i["data"]["S"]) for i in daily + challenges]
         return [r for r in results if r.date >= day.isoformat()]

@@ -130,6 +130,30 @@ def table():
             cached.cache_clear()
 
 
+def put_old_stats(store, player_id: str, *days: str, version: int | None = None):
+    """Write the `STATS` item the layout before the stats moved onto the profile would hold after
+    official results on DAYS (a score of 100 each; version: one per result unless given).
+    Returns the stats written."""
+    from datetime import date
+
+    from shared.stats import with_daily_result
+
+    stats = None
+    for day in days:
+        stats = with_daily_result(stats, date.fromisoformat(day), 100)
+    assert stats is not None
+    store.client.put_item(
+        TableName=store.table,
+        Item={
+            "pk": {"S": f"PLAYER#{player_id}"},
+            "sk": {"S": "STATS"},
+            "data": {"S": stats.model_dump_json()},
+            "version": {"N": str(len(days) if version is None else version)},
+        },
+    )
+    return stats
+
+
 def player_claims(name: str) -> dict:
     return {"sub": f"sub-{name}", "cognito:username": name, "token_use": "id"}
 

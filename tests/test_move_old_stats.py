@@ -4,7 +4,6 @@
 import os
 import sys
 from collections.abc import Iterator
-from datetime import date
 from pathlib import Path
 
 import boto3
@@ -12,8 +11,8 @@ import pytest
 from moto import mock_aws
 
 from shared.dynamo import DynamoStore
-from shared.stats import PlayerStats, with_daily_result
 from shared.table import create_table_request
+from tests.conftest import put_old_stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import move_old_stats  # noqa: E402
@@ -26,32 +25,14 @@ def store() -> Iterator[DynamoStore]:
         yield DynamoStore(os.environ["TABLE_NAME"])
 
 
-def old_stats(store: DynamoStore, player: str, *days: str) -> PlayerStats:
-    """Write the `STATS` item the layout before would hold after official results on DAYS."""
-    stats = None
-    for day in days:
-        stats = with_daily_result(stats, date.fromisoformat(day), 100 + len(day))
-    assert stats is not None
-    store.client.put_item(
-        TableName=store.table,
-        Item={
-            "pk": {"S": f"PLAYER#{player}"},
-            "sk": {"S": "STATS"},
-            "data": {"S": stats.model_dump_json()},
-            "version": {"N": str(len(days))},
-        },
-    )
-    return stats
-
-
 def old_items(store: DynamoStore) -> list[str]:
     items = store.client.scan(TableName=store.table)["Items"]
     return sorted(i["pk"]["S"] for i in items if i["sk"]["S"] == "STATS")
 
 
 def test_every_old_stats_item_moves_onto_its_profile_and_is_deleted(store, capsys):
-    ann = old_stats(store, "ann", "2026-01-13", "2026-01-14")
-    bob = old_stats(store, "bob", "2026-01-10")
+    ann = put_old_stats(store, "ann", "2026-01-13", "2026-01-14")
+    bob = put_old_stats(store, "bob", "2026-01-10")
     store.set_display_name("bob", "Bobby")  # a profile with a name: the move keeps it
 
     assert move_old_stats.main(["--table", store.table]) == 0
@@ -66,10 +47,10 @@ def test_every_old_stats_item_moves_onto_its_profile_and_is_deleted(store, capsy
 
 
 def test_an_old_item_beside_stats_already_on_the_profile_is_kept_and_listed(store, capsys):
-    old_stats(store, "cy", "2026-01-13")
+    put_old_stats(store, "cy", "2026-01-13")
     assert store.move_old_stats("cy") == "moved"
     moved = store.player_profile("cy").stats
-    old_stats(store, "cy", "2026-01-13", "2026-01-14")  # written later by code of the layout before
+    put_old_stats(store, "cy", "2026-01-13", "2026-01-14")  # written later by code of the layout before
 
     move_old_stats.main(["--table", store.table])
 
@@ -81,7 +62,7 @@ def test_an_old_item_beside_stats_already_on_the_profile_is_kept_and_listed(stor
 def test_a_moved_players_next_completion_counts_from_the_moved_stats(store):
     from tests.fake_boards import official, player
 
-    old_stats(store, player("dee"), "2026-01-13", "2026-01-14")
+    put_old_stats(store, player("dee"), "2026-01-13", "2026-01-14")
     assert store.move_old_stats(player("dee")) == "moved"
     store._record_official(official("dee", 300, completed_at="2026-01-15T07:00:00.000Z", day="2026-01-15"))
 
@@ -91,12 +72,12 @@ def test_a_moved_players_next_completion_counts_from_the_moved_stats(store):
 
 
 def test_an_old_item_changed_after_it_was_read_is_not_deleted_and_is_reported_changed(store):
-    old_stats(store, "eve", "2026-01-13")
+    put_old_stats(store, "eve", "2026-01-13")
     read = store._batch_get
 
     def read_then_a_completion_of_the_layout_before(keys, consistent=False):
         found = read(keys, consistent)
-        old_stats(store, "eve", "2026-01-13", "2026-01-14")  # version 1 -> 2 meanwhile
+        put_old_stats(store, "eve", "2026-01-13", "2026-01-14")  # version 1 -> 2 meanwhile
         return found
 
     store._batch_get = read_then_a_completion_of_the_layout_before

@@ -22,9 +22,9 @@ from shared.clock import iso
 from shared.dynamo import DynamoStore
 from shared.errors import Throttled
 from shared.scope import Scope
-from shared.stats import with_daily_result
 from shared.store import OfficialTaken
 from shared.table import create_table_request
+from tests.conftest import put_old_stats
 from tests.fake_boards import FakeBoardStore, official, player
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -411,29 +411,13 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
 # DynamoDB only: stats written before they moved onto the profile ---------------------------------
 
 
-def put_legacy_stats(dynamo: DynamoStore, name: str, *days: str, version: int = 3) -> None:
-    """A `STATS` item as the layout before wrote it: the stats after official results on DAYS."""
-    stats = None
-    for day in days:
-        stats = with_daily_result(stats, date.fromisoformat(day), 100)
-    dynamo.client.put_item(
-        TableName=dynamo.table,
-        Item={
-            "pk": {"S": f"PLAYER#{player(name)}"},
-            "sk": {"S": "STATS"},
-            "data": {"S": stats.model_dump_json()},
-            "version": {"N": str(version)},
-        },
-    )
-
-
 def legacy_stats_item(dynamo: DynamoStore, name: str) -> dict | None:
     key = {"pk": {"S": f"PLAYER#{player(name)}"}, "sk": {"S": "STATS"}}
     return dynamo.client.get_item(TableName=dynamo.table, Key=key, ConsistentRead=True).get("Item")
 
 
 def test_stats_in_the_old_stats_item_are_read_until_the_first_completion_moves_them(dynamo):
-    put_legacy_stats(dynamo, "ann", "2026-01-13", "2026-01-14")
+    put_old_stats(dynamo, player("ann"), "2026-01-13", "2026-01-14")
     dynamo.set_display_name(player("ann"), "Annie")  # a profile with a name and no stats yet
     before = dynamo.player_profile(player("ann"))
     assert before.display_name == "Annie"
@@ -454,9 +438,9 @@ def test_stats_in_the_old_stats_item_are_read_until_the_first_completion_moves_t
 def test_an_old_stats_item_changed_after_it_was_read_refuses_the_move_as_stale(dynamo):
     """A completion by code of the layout before (during a deploy) bumps the old item's version:
     the move that read it before must not delete that update."""
-    put_legacy_stats(dynamo, "ann", "2026-01-13", version=3)
+    put_old_stats(dynamo, player("ann"), "2026-01-13", version=3)
     items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
-    put_legacy_stats(dynamo, "ann", "2026-01-13", "2026-01-14", version=4)
+    put_old_stats(dynamo, player("ann"), "2026-01-13", "2026-01-14", version=4)
 
     assert dynamo._transact(items) == ["None", "None", "ConditionalCheckFailed"]
     dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))  # read again
@@ -464,7 +448,7 @@ def test_an_old_stats_item_changed_after_it_was_read_refuses_the_move_as_stale(d
 
 
 def test_a_challenge_completion_leaves_the_old_stats_item_alone(dynamo):
-    put_legacy_stats(dynamo, "ann", "2026-01-14")
+    put_old_stats(dynamo, player("ann"), "2026-01-14")
     record_items = dynamo._official_writes(
         official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1")
     )
