@@ -117,36 +117,44 @@ def _inbox_partition(scope: Scope, inbox: int) -> str:
     return f"TOP#{scope_key(scope)}#IN{inbox}"
 
 
+def _packed(rows: list[list[Any]]) -> Item:
+    """ROWS as compact JSON, zlib-compressed, in a binary attribute: items cost by size, and the
+    rows' rank keys, dates and words compress to about half."""
+    return {"B": zlib.compress(json.dumps(rows, separators=(",", ":")).encode())}
+
+
+def _unpacked(attribute: Item) -> list[list[Any]]:
+    rows: list[list[Any]] = json.loads(zlib.decompress(attribute["B"]))
+    return rows
+
+
 def _top_rows(item: Item | None) -> tuple[list[BoardEntry], int]:
     """The rows of a top-of-board item and its version (no item: none, version 0)."""
     if not item:
         return [], 0
     rows = [
         BoardEntry(player, position_of(key), words, name)
-        for player, key, name, words in json.loads(zlib.decompress(item["rows"]["B"]))
+        for player, key, name, words in _unpacked(item["rows"])
     ]
     return rows, int(item["version"]["N"])
 
 
 def _top_item(scope: Scope, rows: list[BoardEntry], version: int) -> Item:
-    """A top-of-board item: its rows as compact JSON ([player, rank key, name, words] each),
-    zlib-compressed (binary): reads and writes cost by size, and the rows' rank keys, dates and
-    words compress to about half."""
-    encoded = [[e.player, rank_key(e.position), e.display_name, e.words] for e in rows]
+    """A top-of-board item: its rows ([player, rank key, name, words] each) packed, and its
+    version."""
     return {
         **_top_key(scope),
-        "rows": {"B": zlib.compress(json.dumps(encoded, separators=(",", ":")).encode())},
+        "rows": _packed([[e.player, rank_key(e.position), e.display_name, e.words] for e in rows]),
         "version": {"N": str(version)},
     }
 
 
 def _inbox_item(scope: Scope, rows: list[BoardEntry], now: float, token: str) -> Item:
-    """An inbox item: ROWS left for SCOPE's top item ([player, rank key, words] each, no name),
-    compressed like the top item, in the inbox partition TOKEN picks; deleted once folded in."""
-    encoded = [[e.player, rank_key(e.position), e.words] for e in rows]
+    """An inbox item: ROWS left for SCOPE's top item ([player, rank key, words] each, no name)
+    packed like the top item's, in the inbox partition TOKEN picks; deleted once folded in."""
     return {
         **_key(_inbox_partition(scope, shard_of(token, TOP_INBOXES)), f"{now:.3f}#{token}"),
-        "rows": {"B": zlib.compress(json.dumps(encoded, separators=(",", ":")).encode())},
+        "rows": _packed([[e.player, rank_key(e.position), e.words] for e in rows]),
         TTL_ATTRIBUTE: {"N": str(int(now) + _INBOX_TTL_SECONDS)},
     }
 
@@ -506,7 +514,7 @@ class DynamoBoards:
             )
         found: dict[str, dict[str, BoardEntry]] = defaultdict(dict)  # player -> rank key -> row
         for item in left:
-            for player, key, words in json.loads(zlib.decompress(item["rows"]["B"])):
+            for player, key, words in _unpacked(item["rows"]):
                 found[player][key] = BoardEntry(player, position_of(key), words, None)
         rows = {player: next(iter(by_key.values())) for player, by_key in found.items() if len(by_key) == 1}
         # Two rows of one player: one is not the stored result (moto's stream carries records of
