@@ -512,54 +512,52 @@ class DynamoBoards:
                 ExpressionAttributeValues={":p": {"S": _inbox_partition(scope, inbox)}},
                 ConsistentRead=True,
             )
-        found: dict[str, dict[str, BoardEntry]] = defaultdict(dict)  # player -> rank key -> row
+        rows: dict[str, list[BoardEntry]] = defaultdict(list)
         for item in left:
             for player, key, words in _unpacked(item["rows"]):
-                found[player][key] = BoardEntry(player, position_of(key), words, None)
-        rows = {player: next(iter(by_key.values())) for player, by_key in found.items() if len(by_key) == 1}
-        # Two rows of one player: one is not the stored result (moto's stream carries records of
-        # cancelled transactions; DynamoDB's does not). Keep the one the table holds.
-        doubled = [player for player, by_key in found.items() if len(by_key) > 1]
-        for player, stored in self._stored_rows(scope, doubled).items() if doubled else ():
-            if (key := rank_key(stored.position)) in found[player]:
-                rows[player] = found[player][key]
+                rows[player].append(BoardEntry(player, position_of(key), words, None))
         self._merge_into_top(scope, rows)
         for start in range(0, len(left), 25):
             self._batch_delete([_key(i["pk"]["S"], i["sk"]["S"]) for i in left[start : start + 25]])
 
-    def _merge_into_top(self, scope: Scope, candidates: dict[str, BoardEntry]) -> None:
-        """Merge CANDIDATES (player -> row) into SCOPE's top-of-board item, written back only if a
-        row entered it, on condition that nobody wrote it since it was read (else read again and
-        merge again).
+    def _merge_into_top(self, scope: Scope, candidates: dict[str, list[BoardEntry]]) -> None:
+        """Merge CANDIDATES (player -> the rows left for them) into SCOPE's top-of-board item,
+        written back only if a row entered it, on condition that nobody wrote it since it was read
+        (else read again and merge again).
 
         Idempotent: a row is keyed by its player, so a row left twice changes nothing. Each
-        entering row is read from its official item first (consistently): a record that is
-        not the stored result (moto's stream carries cancelled transactions' records) is left
-        out, and the row takes the name the item shows. After the write the names are read again:
-        a rename that updated the official item after that first read, but looked at the top
-        before this write, is caught here (and one after the write finds the row itself). The first
-        merge into a board also takes the board index's best rows, read the same way."""
+        entering row is read from its official item first (consistently): a row that is not the
+        stored result (moto's stream carries cancelled transactions' records, so a player may
+        have been left two different rows) is dropped, the player's other rows tried, and the row
+        takes the name the item shows. After the write the names are read again: a rename that
+        updated the official item after that first read, but looked at the top before this
+        write, is caught here (and one after the write finds the row itself). The first merge
+        into a board also takes the board index's best rows, read the same way."""
         for _ in range(_TOP_ATTEMPTS):
             top, version = self._read_top(scope)
             if not version:
                 # No top item yet: a new board, or one that was live before top items existed.
                 # Seed it from the board index (once per board) so it holds every earlier row.
                 for entry in self._shard_page(scope, None, self.top_rows):
-                    candidates.setdefault(entry.player, entry)
+                    candidates.setdefault(entry.player, [entry])
             present = {e.player for e in top}
-            merged = merge_top(top, [e for p, e in candidates.items() if p not in present], self.top_rows)
+            best = {  # each player's best row not yet ruled out
+                p: min(rows, key=lambda e: e.position.order())
+                for p, rows in candidates.items()
+                if rows and p not in present
+            }
+            merged = merge_top(top, list(best.values()), self.top_rows)
             entering = [e.player for e in merged if e.player not in present]
             if not entering:
                 return
-            stored = {
-                p: e
-                for p, e in self._stored_rows(scope, entering).items()
-                if e.position == candidates[p].position
-            }
-            if len(stored) < len(entering):  # not the stored results: never on the board
-                for player in entering:
-                    if player not in stored:
-                        del candidates[player]
+            stored = self._stored_rows(scope, entering)
+            wrong = [p for p in entering if p not in stored or stored[p].position != best[p].position]
+            if wrong:  # not the stored results: never on the board
+                for player in wrong:
+                    kept = stored.get(player)
+                    candidates[player] = [
+                        e for e in candidates[player] if kept and e.position == kept.position
+                    ]
                 continue
             if self._write_top(scope, [stored.get(e.player, e) for e in merged], version):
                 written = {player: stored[player].display_name for player in entering}
