@@ -394,6 +394,49 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
     return figures, rush_writes(store, results)
 
 
+# The counters at the rush: completions a second and the stream shards the table's write rate
+# gives the stream (about 25 write units per run, one shard per 1,000 units/s: rate / 40).
+COUNTER_RUSHES = (
+    ("1 million", 1_667, 40),
+    ("10 million", 16_667, 400),
+    ("20,000/s", 20_000, 500),
+    ("30,000/s", 30_000, 750),
+)
+
+
+def counters_at_the_rush(rate: int, stream_shards: int, counter_shards: int) -> dict[str, float]:
+    """The counter items' write units a second when RATE completions a second arrive (random
+    order) through STREAM_SHARDS consumers invoked once a second, each counting its share with
+    the consumer's own grouping (`_chunks`: one transaction per group, one update per counter item
+    it touches, on one counter shard picked at random), after ten seconds of the same rush have
+    filled the counters (an update costs 2 units per KB of the item, in a transaction)."""
+    arrivals = results_for(rate)  # one second's worth
+    rng = random.Random(rate)
+    per_call = math.ceil(rate / stream_shards)
+    attributes: dict[str, Counter[str]] = {}  # counter item -> its counts after ten seconds
+    for result in arrivals:
+        for shard in range(counter_shards):
+            for key, name in _counter_keys(SCOPE, _tie(result), shard):
+                attributes.setdefault(key["pk"]["S"], Counter())[name] += 10 // counter_shards
+    units: Counter[str] = Counter()
+    transactions = 0
+    for call in range(stream_shards):
+        for chunk in _chunks(arrivals[call * per_call : (call + 1) * per_call]):
+            transactions += 1
+            shard = rng.randrange(counter_shards)
+            for pk in {key["pk"]["S"] for r in chunk for key, _ in _counter_keys(SCOPE, _tie(r), shard)}:
+                counts = attributes[pk]
+                size = len(pk) + 8 + sum(len(name) + len(str(n)) for name, n in counts.items())
+                units[pk] += 2 * math.ceil(size / 1024)
+    busiest, busiest_units = units.most_common(1)[0]
+    return {
+        "counting transactions a second": transactions,
+        "results per transaction": rate / transactions,
+        "busiest counter item": busiest.removeprefix(f"COUNT#DAILY#{DAY}").lstrip("#") or "BANDS",
+        "its write units a second": busiest_units,
+    }
+
+
 def main() -> None:
     with mock_aws():
         runs = [measure(count) for count in SIZES]
@@ -427,6 +470,20 @@ def main() -> None:
     print(f"{'completions/s, stream shards':<50}" + "".join(f"{f'{r:,}, {s}':>14}" for _, r, s in RUSHES))
     for figure in next(iter(rushes.values())):
         print(f"{figure:<50}" + "".join(f"{rush[figure]:>14,}" for rush in rushes.values()))
+    print()
+    print("The counters at the rush (one consumer invocation per stream shard a second)")
+    print(
+        f"{'completions/s, stream shards':<36}{'counter shards':>15}"
+        + "".join(f"{f'{r:,}, {s}':>14}" for _, r, s in COUNTER_RUSHES)
+    )
+    for counter_shards in sorted({1, adapter.COUNTER_SHARDS}):
+        figures = [counters_at_the_rush(rate, shards, counter_shards) for _, rate, shards in COUNTER_RUSHES]
+        for figure in figures[0]:
+            values = "".join(
+                f"{f[figure]:>14,.1f}" if isinstance(f[figure], float) else f"{f[figure]!s:>14}"
+                for f in figures
+            )
+            print(f"{figure:<36}{counter_shards:>15}{values}")
     print()
     compare_shard_counts(runs[-1])
 

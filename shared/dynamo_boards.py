@@ -159,23 +159,39 @@ def _inbox_item(scope: Scope, rows: list[BoardEntry], now: float, token: str) ->
     }
 
 
+def _cache_name(key: Item) -> str:
+    return f"{key['pk']['S']}\n{key['sk']['S']}"
+
+
 def _history_key(completed_at: str, scope: Scope) -> str:
     return f"{completed_at}#{scope_key(scope)}"
 
 
 # Rank counters: three levels, so every counter item stays small (an update costs by item size)
-# and a rank reads three items. Scores are multiples of 5 from 0 to 6,350.
+# and a rank reads three items per counter shard. Scores are multiples of 5 from 0 to 6,350.
 SCORE_BAND = 100  # scores per band: a band item holds at most 20 scores
+# Copies each counter is split over. Every counting transaction adds to the `BANDS` item (and, at
+# the rush, to the popular bands' and scores' items), and there is one counting transaction per
+# consumer invocation, so their number follows the stream's shards, not the completions
+# (docs/leaderboards.md, "Writes per partition"): each transaction adds to one copy, picked at
+# random, and a rank sums them all. Copy 0 has the keys counters had before there were copies.
+COUNTER_SHARDS = 2
+# A rank may trail a completion by the consumer's lag (a second or two); reusing the counter items
+# a container read for up to a second more keeps the rush's rank reads off the `BANDS` items.
+RANK_CACHE_SECONDS = 1.0
+_COUNTER_CACHE_ITEMS = 10_000  # past this many cached counter items, expired ones are dropped
 
 
-def _counter_keys(scope: Scope, tie: TieKey) -> list[tuple[Item, str]]:
-    """The three counter items a result of TIE adds one to, each with the attribute it adds to:
+def _counter_keys(scope: Scope, tie: TieKey, shard: int = 0) -> list[tuple[Item, str]]:
+    """The three counter items of counter shard SHARD a result of TIE adds one to, each with the
+    attribute it adds to:
     - `COUNT#<scope>` / `BANDS`: `b<band>`, results per band of SCORE_BAND points;
     - `COUNT#<scope>#B<band>` / `SCORES`: `s<score>`, results per score within the band;
-    - `COUNT#<scope>#<score>` / `TIES`: `t<combo>_<longest>`, results per (combo, longest word).
-    Each has its own partition key, so the counters of a board spread over partitions."""
+    - `COUNT#<scope>#<score>` / `TIES`: `t<combo>_<longest>`, results per (combo, longest word);
+    with `#C<shard>` after the scope for shards other than 0. Each has its own partition key, so
+    the counters of a board spread over partitions."""
     band = tie.score // SCORE_BAND
-    prefix = f"COUNT#{scope_key(scope)}"
+    prefix = f"COUNT#{scope_key(scope)}" + (f"#C{shard}" if shard else "")
     return [
         (_key(prefix, "BANDS"), f"b{band}"),
         (_key(f"{prefix}#B{band}", "SCORES"), f"s{tie.score}"),
@@ -242,6 +258,9 @@ class DynamoBoards:
     top_rows: int = TOP_ROWS
     # Seconds between two folds into one top item (tests lower it, or drive `wall` by hand).
     top_interval: float = TOP_INTERVAL_SECONDS
+    # Seconds a container reuses a counter item it read for a rank (0: read every time). The
+    # stack's functions and `make run` use RANK_CACHE_SECONDS (shared/wiring.py).
+    rank_cache_seconds: float = 0.0
 
     def wall(self) -> float:
         """The wall clock (epoch seconds) that claims on top items are measured in: shared by
@@ -401,7 +420,7 @@ class DynamoBoards:
         for chunk in _chunks(results):
             pending = list(chunk)
             while pending:
-                codes = self._transact(_counting_items(pending))
+                codes = self._transact(_counting_items(pending, secrets.randbelow(COUNTER_SHARDS)))
                 if not codes:
                     counted += len(pending)
                     break
@@ -605,15 +624,34 @@ class DynamoBoards:
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many counted results of SCOPE rank strictly better than TIE: one BatchGetItem of
-        three small counter items, whatever the number of players."""
-        keys = [key for key, _ in _counter_keys(scope, tie)]
+        three small counter items per counter shard, whatever the number of players (fewer when
+        this container read some of them less than `rank_cache_seconds` ago)."""
+        keys = [key for shard in range(COUNTER_SHARDS) for key, _ in _counter_keys(scope, tie, shard)]
         better = 0
-        for item in self._batch_get(keys):
+        for item in self._counter_items(keys):
             level = item["sk"]["S"]
             for name, value in item.items():
                 if name[:1] in "bst" and name not in ("pk", "sk") and _better(tie, level, name):
                     better += int(value["N"])
         return better
+
+    def _counter_items(self, keys: list[Item]) -> list[Item]:
+        """The counter items at KEYS (those that exist), each read at most once per
+        `rank_cache_seconds` by this container: at the rush every finisher reads a rank, and every
+        rank reads the `BANDS` items, so without this they would take every rank read."""
+        now = self.wall()
+        cache: dict[str, tuple[float, Item | None]] = self.__dict__.setdefault("_counter_cache", {})
+        if len(cache) > _COUNTER_CACHE_ITEMS:
+            for name in [name for name, (until, _) in cache.items() if until <= now]:
+                del cache[name]
+        names = [_cache_name(key) for key in keys]
+        fresh = {name for name in names if name in cache and cache[name][0] > now}
+        missing = [key for key, name in zip(keys, names, strict=True) if name not in fresh]
+        if missing:
+            read = {_cache_name(item): item for item in self._batch_get(missing)}
+            for name in map(_cache_name, missing):
+                cache[name] = (now + self.rank_cache_seconds, read.get(name))
+        return [item for name in names if (item := cache[name][1]) is not None]
 
     # Reads -------------------------------------------------------------------------------------
 
@@ -794,8 +832,9 @@ def _tie(result: OfficialResult) -> TieKey:
     return TieKey(result.score, result.best_combo, result.longest_word_length)
 
 
-def _counting_items(results: list[OfficialResult]) -> list[Item]:
-    """One marker update per result (first, in order), then one summed ADD per counter item."""
+def _counting_items(results: list[OfficialResult], shard: int) -> list[Item]:
+    """One marker update per result (first, in order), then one summed ADD per counter item of
+    counter shard SHARD."""
     items: list[Item] = []
     sums: dict[str, tuple[Item, Counter[str]]] = {}
     for result in results:
@@ -814,7 +853,7 @@ def _counting_items(results: list[OfficialResult]) -> list[Item]:
                 }
             }
         )
-        for key, name in _counter_keys(scope, _tie(result)):
+        for key, name in _counter_keys(scope, _tie(result), shard):
             sums.setdefault(key["pk"]["S"], (key, Counter()))[1][name] += 1
     items += [_add(key, counts) for key, counts in sums.values()]
     return items

@@ -16,6 +16,7 @@ from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
 from shared.dictionary import words
 from shared.dynamo import DynamoStore
+from shared.dynamo_boards import RANK_CACHE_SECONDS
 from shared.game import Game
 from shared.leaderboard import Boards
 from shared.observability import metrics
@@ -46,7 +47,9 @@ def record(metric: str, reason: str | None = None) -> None:
 
 @cache
 def store() -> DynamoStore:
-    return DynamoStore(settings().table_name)
+    dynamo = DynamoStore(settings().table_name)
+    dynamo.rank_cache_seconds = RANK_CACHE_SECONDS  # a rank trails by up to a second more
+    return dynamo
 
 
 @cache

@@ -236,3 +236,71 @@ def test_a_cancelled_transaction_leaves_no_item_and_no_stream_record_in_the_test
     after = stream_records(client, table)
     assert after[:1] == before and [r["eventName"] for r in after] == ["INSERT", "MODIFY"]
     assert after[1]["dynamodb"]["NewImage"]["n"] == {"N": "3"}
+
+
+def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store, monkeypatch):
+    """Every counting transaction adds to one counter shard (so the counters' busiest item takes
+    1/COUNTER_SHARDS of the consumer's transactions, docs/leaderboards.md); a rank reads them all."""
+    import shared.dynamo_boards as adapter
+    from tests.fake_boards import official
+
+    assert adapter.COUNTER_SHARDS == 2
+    picks = iter([0, 1, 1, 0, 1])
+    monkeypatch.setattr(adapter.secrets, "randbelow", lambda n: next(picks))
+    results = [
+        official(f"p{i}", score, combo, 5, completed_at=f"2026-11-29T18:0{i}:00.000Z", day=DAY)
+        for i, (score, combo) in enumerate([(100, 1), (100, 2), (205, 0), (95, 0), (100, 1)])
+    ]
+    for result in results:
+        store._record_official(result)
+        assert store.count_official([result]) == 1  # one transaction each, on the next shard picked
+
+    def bands(shard):
+        pk = f"COUNT#DAILY#{DAY}" + (f"#C{shard}" if shard else "")
+        key = {"pk": {"S": pk}, "sk": {"S": "BANDS"}}
+        item = store.client.get_item(TableName=store.table, Key=key)["Item"]
+        return {name: int(value["N"]) for name, value in item.items() if name.startswith("b")}
+
+    assert bands(0) == {"b1": 1, "b0": 1}  # p0 (100), p3 (95)
+    assert bands(1) == {"b1": 2, "b2": 1}  # p1, p4 (100), p2 (205)
+    scope = Scope.daily(DAY)
+    assert store.count_better(scope, TieKey(100, 1, 5)) == 2  # p2 (205), p1 (combo 2): both on shard 1
+    assert store.count_better(scope, TieKey(95, 0, 5)) == 4
+    assert store.count_better(scope, TieKey(0, 0, 0)) == 5
+
+
+def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(store, monkeypatch):
+    """At the rush every finisher reads a rank, and every rank reads the `BANDS` items: each
+    container reads a counter item at most once per RANK_CACHE_SECONDS (the stack's setting, in
+    shared/wiring.py), so a rank trails by up to that much more."""
+    from shared.dynamo_boards import RANK_CACHE_SECONDS
+    from tests.fake_boards import official
+
+    clock = [1_800_000_000.0]
+    store.wall = lambda: clock[0]
+    store.rank_cache_seconds = RANK_CACHE_SECONDS
+    store.top_interval = RANK_CACHE_SECONDS / 10  # each consumer below finds the top item's claim free
+    reads, batch_get = [], store._batch_get
+
+    def counted_batch_get(keys, consistent=False):
+        if keys[0]["pk"]["S"].startswith("COUNT#"):
+            reads.append(len(keys))
+        return batch_get(keys, consistent)
+
+    monkeypatch.setattr(store, "_batch_get", counted_batch_get)
+    scope, tie = Scope.daily(DAY), TieKey(100, 0, 5)
+
+    def better_result(name, seconds):
+        result = official(name, 200, 0, 5, completed_at=f"2026-11-29T18:00:{seconds:02d}.000Z", day=DAY)
+        store._record_official(result)
+        store.count_official([result])
+
+    better_result("p1", 1)
+    assert store.count_better(scope, tie) == 1
+    clock[0] += RANK_CACHE_SECONDS / 2
+    better_result("p2", 2)
+    assert store.count_better(scope, tie) == 1  # as this container read it half a second ago
+    assert store.count_better(Scope.daily("2026-11-28"), tie) == 0  # another board's counters: read
+    clock[0] += RANK_CACHE_SECONDS / 2
+    assert store.count_better(scope, tie) == 2  # read again
+    assert reads == [6, 6, 6]  # three counter items in each of the two counter shards
