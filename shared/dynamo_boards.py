@@ -413,9 +413,9 @@ class DynamoBoards:
 
         Each transaction marks its results `counted` (on condition that the stored official result
         is that very result and not yet counted) and adds the summed increments to the counter
-        items of one counter copy, picked at random: all of it or nothing. A result already marked (or not the stored one) cancels its
-        transaction; it is dropped and the rest is tried again. So a retried batch never counts
-        twice, and a crash mid-batch never loses a count."""
+        items of one counter copy, picked at random: all of it or nothing. A result already marked
+        (or not the stored one) cancels its transaction; it is dropped and the rest is tried again.
+        So a retried batch never counts twice, and a crash mid-batch never loses a count."""
         counted = 0
         for chunk in _chunks(results):
             pending = list(chunk)
