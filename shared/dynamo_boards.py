@@ -639,6 +639,8 @@ class DynamoBoards:
         """The counter items at KEYS (those that exist), each read at most once per
         `rank_cache_seconds` by this container: at the rush every finisher reads a rank, and every
         rank reads the `BANDS` items, so without this they would take every rank read."""
+        if self.rank_cache_seconds <= 0:
+            return list(self._batch_get(keys))
         now = self.wall()
         cache: dict[str, tuple[float, Item | None]] = self.__dict__.setdefault("_counter_cache", {})
         if len(cache) > _COUNTER_CACHE_ITEMS:
