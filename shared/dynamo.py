@@ -25,6 +25,7 @@ from botocore.exceptions import ClientError
 from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo_boards import DynamoBoards, scope_key
+from shared.dynamo_leagues import DynamoLeagues
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
 from shared.puzzles import Round
@@ -201,8 +202,9 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     )
 
 
-class DynamoStore(DynamoBoards):
-    """The Store on one DynamoDB table (its board side in shared/dynamo_boards.py)."""
+class DynamoStore(DynamoBoards, DynamoLeagues):
+    """The Store on one DynamoDB table (its board side in shared/dynamo_boards.py, its leagues in
+    shared/dynamo_leagues.py)."""
 
     def __init__(self, table_name: str, client: Any = None, sleep: Callable[[float], None] = time.sleep):
         self.table = table_name

@@ -313,3 +313,57 @@ class StatsView(Model):
 class Me(Model):
     display_name: str
     stats: StatsView
+
+
+# Leagues (SPEC §3c) -------------------------------------------------------------------------------
+
+LEAGUE_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,28}[A-Za-z0-9_-])?$"
+INVITE_CODE_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+
+
+class LeagueRequest(Request):
+    name: StrictStr = Field(
+        min_length=3,
+        max_length=30,
+        pattern=LEAGUE_NAME_PATTERN,
+        description="3-30 letters, digits, spaces, _ or -; checked like a display name",
+    )
+
+
+class JoinRequest(Request):
+    code: StrictStr = Field(pattern=INVITE_CODE_PATTERN, description="the league's invite code")
+
+
+class LeagueView(Model):
+    league_id: str
+    name: str
+    code: str = Field(description="the invite code: share it (or the web client's link with it)")
+    members: int = Field(description="how many members the league has")
+    creator: bool = Field(description="whether the caller created (holds) the league")
+    joined_at: str
+
+
+class MyLeagues(Model):
+    items: list[LeagueView]
+
+
+class LeagueMember(Model):
+    member_id: str = Field(description="the member's id in this league (for removing them)")
+    display_name: str
+    creator: bool
+    you: bool
+
+
+class LeagueBoard(Model):
+    league_id: str
+    name: str
+    date: str
+    status: Literal["live", "closed"]
+    rows: list[BoardRow] = Field(description="members' official results of the date, in board order")
+    my_rank: int | None = Field(description="the caller's rank among the rows; null without a result")
+    members: list[LeagueMember]
+
+
+class LeftLeague(Model):
+    league_id: str
+    member_id: str

@@ -47,6 +47,12 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/me", "leaderboard", "player"),
     Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
+    Route("POST", "/leagues", "leaderboard", "player", "required", (201,)),
+    Route("GET", "/me/leagues", "leaderboard", "player"),
+    Route("POST", "/leagues/join", "leaderboard", "player", "required", (200, 404, 409)),
+    Route("DELETE", "/leagues/{league_id}/members/{player}", "leaderboard", "player", replies=(200, 403, 404)),
+    Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
+    Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404)),
 )
 
 # The Lambda entry point of each function, as `module:function` from the repository root.

@@ -19,6 +19,7 @@ from shared.dynamo import DynamoStore
 from shared.dynamo_boards import RANK_CACHE_SECONDS
 from shared.game import Game
 from shared.leaderboard import Boards
+from shared.leagues import Leagues
 from shared.observability import metrics
 from shared.players import Players
 from shared.secrets import cursor_key, deployment_secret, older_cursor_keys
@@ -65,3 +66,8 @@ def boards() -> Boards:
 @cache
 def players() -> Players:
     return Players(store(), boards(), cursor_key, older_cursor_keys=older_cursor_keys)
+
+
+@cache
+def leagues() -> Leagues:
+    return Leagues(store(), boards())
