@@ -146,6 +146,7 @@ def _encode_run(run: Run) -> str:
         "c": run.challenge_id,
         "p": run.player,
         "o": int(run.official),
+        "a": 1 if run.archive else None,
         "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
         "t": [run.started_at, run.deadline, run.completed_at],
         "e": _ENDED[run.ended_by],
@@ -189,6 +190,7 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         challenge_id=body.get("c"),
         player=body.get("p"),
         official=bool(body["o"]),
+        archive=bool(body.get("a")),
         puzzle=puzzle,
         history=history,
         score=score,
@@ -383,11 +385,15 @@ class DynamoStore(DynamoBoards, DynamoLeagues):
         if replacing:
             free = "(attribute_not_exists(run_id) OR run_id = :replacing)"
             values[":replacing"] = {"S": replacing}
+        decided: str | None
         if run.official:
             update = "SET run_id = :r, official_run_id = :r, expires_at = :ttl"
             decided = "attribute_not_exists(official_run_id)"
             if replacing:
                 decided = "(attribute_not_exists(official_run_id) OR official_run_id = :replacing)"
+        elif run.archive:  # a past Daily: no official run is decided any more
+            update = "SET run_id = :r, expires_at = :ttl"
+            decided = None
         else:
             update = "SET run_id = :r, expires_at = :ttl"
             decided = "attribute_exists(official_run_id)"
@@ -395,7 +401,7 @@ class DynamoStore(DynamoBoards, DynamoLeagues):
             "Update": {
                 "Key": _slot_key(run.player, run.scope),
                 "UpdateExpression": update,
-                "ConditionExpression": f"{free} AND {decided}",
+                "ConditionExpression": f"{free} AND {decided}" if decided else free,
                 "ExpressionAttributeValues": values,
             }
         }

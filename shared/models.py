@@ -148,6 +148,17 @@ class DailyInfo(Model):
     resets_at: str = Field(examples=["2026-11-30T06:00:00.000Z"])
 
 
+class PastDaily(Model):
+    """`GET /daily/{date}`: a Daily date's details (SPEC §3d)."""
+
+    date: str
+    rounds: int
+    time_limit_seconds: int
+    status: Literal["live", "closed"] = Field(description="live: today's Daily; closed: a past one")
+    first_date: str = Field(description="the deployment's first Daily date: past Dailies start there")
+    practice: bool = Field(description="whether POST /daily/{date}/runs plays it (not while live)")
+
+
 class AttemptView(Model):
     word: str
     accepted: bool

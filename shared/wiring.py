@@ -55,7 +55,7 @@ def store() -> DynamoStore:
 
 @cache
 def game() -> Game:
-    return Game(store(), deployment_secret, words, record=record)
+    return Game(store(), deployment_secret, words, record=record, first_date=lambda: settings().first_daily_date)
 
 
 @cache

@@ -21,6 +21,7 @@ from shared.models import (
     ChallengeRequest,
     ChallengeView,
     DailyInfo,
+    PastDaily,
     RunView,
     SkipReply,
     SkipRequest,
@@ -71,6 +72,21 @@ def start_daily() -> Response[RunView]:
 @app.post("/guest/daily/runs", summary="Start a guest Daily run")
 def start_guest_daily() -> Response[RunView]:
     return _started(game().start_daily(None))
+
+
+@app.get("/daily/<date>", summary="A Daily date's details (past Dailies are played as practice)")
+def past_daily(date: api.BoardDate) -> PastDaily:
+    return PastDaily.model_validate(game().past_daily(date))
+
+
+@app.post("/daily/<date>/runs", summary="Start (or resume) the caller's practice run of a past Daily")
+def start_past_daily(date: api.BoardDate) -> Response[RunView]:
+    return _started(game().start_past_daily(api.caller_id(app), date))
+
+
+@app.post("/guest/daily/<date>/runs", summary="Start a guest practice run of a past Daily")
+def start_guest_past_daily(date: api.BoardDate) -> Response[RunView]:
+    return _started(game().start_past_daily(None, date))
 
 
 @app.get("/runs/<run_id>", summary="The caller's run")
