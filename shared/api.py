@@ -116,6 +116,14 @@ def caller_id(app: APIGatewayHttpResolver) -> str:
     return str(claims["sub"])
 
 
+def caller_username(app: APIGatewayHttpResolver) -> str:
+    """The verified caller's user name in the user pool (what AdminDeleteUser takes)."""
+    claims = caller_claims(app.current_event.raw_event)
+    if not claims:
+        raise Unauthorized("A valid token is required")
+    return str(claims.get("cognito:username") or claims["sub"])
+
+
 def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | None = None) -> Response[Any]:
     """A JSON reply with an explicit status (and optional Cache-Control)."""
     headers = {"Cache-Control": cache_control} if cache_control else None

@@ -26,6 +26,7 @@ from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo_boards import DynamoBoards, scope_key
 from shared.dynamo_leagues import DynamoLeagues
+from shared.dynamo_player_data import DynamoPlayerData
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
 from shared.puzzles import Round
@@ -105,6 +106,11 @@ def _puzzle_key(scope: Scope) -> dict[str, Any]:
 
 def _challenge_key(challenge_id: str) -> dict[str, Any]:
     return _key(f"CHALLENGE#{challenge_id}", "CHALLENGE")
+
+
+def created_key(player: str, challenge_id: str) -> dict[str, Any]:
+    """A player's record of a challenge they created."""
+    return _key(f"PLAYER#{player}", f"CREATED#{challenge_id}")
 
 
 def _shard(key: str, shards: int) -> int:
@@ -204,9 +210,9 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     )
 
 
-class DynamoStore(DynamoBoards, DynamoLeagues):
+class DynamoStore(DynamoBoards, DynamoLeagues, DynamoPlayerData):
     """The Store on one DynamoDB table (its board side in shared/dynamo_boards.py, its leagues in
-    shared/dynamo_leagues.py)."""
+    shared/dynamo_leagues.py, a player's export and erasure in shared/dynamo_player_data.py)."""
 
     def __init__(self, table_name: str, client: Any = None, sleep: Callable[[float], None] = time.sleep):
         self.table = table_name
@@ -300,8 +306,9 @@ class DynamoStore(DynamoBoards, DynamoLeagues):
         return Challenge.model_validate_json(item["data"]["S"]) if item else None
 
     def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
-        """Put the challenge and add one to its creator's count for DAY (a per-player-per-date item
-        deleted two days on), conditional on the count being under QUOTA, in one transaction."""
+        """Put the challenge and its creator's record of it, and add one to the creator's count for
+        DAY (a per-player-per-date item deleted two days on), conditional on the count being under
+        QUOTA, in one transaction."""
         counter = _key(f"PLAYER#{challenge.creator}", f"CHALLENGES#{day}")
         expires = int(
             (datetime.fromisoformat(day) + timedelta(seconds=CHALLENGE_QUOTA_TTL_SECONDS)).timestamp()
@@ -317,6 +324,9 @@ class DynamoStore(DynamoBoards, DynamoLeagues):
                         "ConditionExpression": "attribute_not_exists(pk)",
                     }
                 },
+                {  # the creator's own record of it (GET /me/export, DELETE /me)
+                    "Put": {"Item": {**created_key(challenge.creator, challenge.challenge_id)}},
+                },
                 {
                     "Update": {
                         "Key": counter,
@@ -331,7 +341,7 @@ class DynamoStore(DynamoBoards, DynamoLeagues):
                 },
             ]
         )
-        if codes[1:2] == ["ConditionalCheckFailed"]:
+        if codes[2:3] == ["ConditionalCheckFailed"]:
             raise QuotaExceeded(challenge.creator)
         if codes:
             raise DataError("A challenge id was drawn twice")
@@ -357,10 +367,14 @@ class DynamoStore(DynamoBoards, DynamoLeagues):
         return Slot(item.get("run_id", {}).get("S"), item.get("official_run_id", {}).get("S"))
 
     def _run_item(self, run: Run, version: int) -> dict[str, Any]:
-        """The run's item: its compact form and version; a player's run while active also carries
-        the `due` index keys (so the expiry job finds it by deadline); practice and guest runs
+        """The run's item: its compact form and version; a player's run carries the `runs` index
+        keys (the player's runs, for `GET /me/export` and `DELETE /me`), and while active the `due`
+        index keys (so the expiry job finds it by deadline); practice and guest runs
         carry their deletion time (official runs are kept)."""
         attributes: dict[str, Any] = {"run": _encode_run(run), "version": version}
+        if run.player is not None:  # never changes: only the run's first write reaches the index
+            attributes["runs_pk"] = f"RUNS#{run.player}"
+            attributes["runs_sk"] = f"{run.started_at}#{run.run_id}"
         if run.player is not None and not run.completed:
             attributes["due_pk"] = f"DUE#{_shard(run.run_id, DUE_SHARDS)}"
             attributes["due_sk"] = f"{run.deadline}#{run.run_id}"

@@ -378,3 +378,26 @@ class LeagueBoard(Model):
 class LeftLeague(Model):
     league_id: str
     member_id: str
+
+
+# A player's data (SPEC §5 `GET /me/export`, `DELETE /me`) ---------------------------------------
+
+
+class PlayerExport(Model):
+    """Everything held about the caller (shared/player_data.py builds it)."""
+
+    player_id: str
+    exported_at: str
+    profile: dict[str, Any] = Field(description="display_name (null: the default) and Daily stats")
+    name_claim: str | None = Field(description="the look-alike key of the name the caller holds")
+    official_results: list[dict[str, Any]] = Field(description="every official result, with its words")
+    runs: list[dict[str, Any]] = Field(description="every run, as GET /runs/{run_id} shows it, with timings")
+    challenges_created: list[dict[str, Any]]
+    challenge_quotas: list[dict[str, Any]] = Field(description="challenges created per Daily date")
+    leagues: list[dict[str, Any]]
+    slots: list[dict[str, Any]] = Field(description="the caller's latest and official run of each scope")
+    other: list[str] = Field(description="anything else held, by kind")
+
+
+class Erased(Model):
+    erased: bool

@@ -50,6 +50,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/me", "leaderboard", "player"),
     Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
+    Route("GET", "/me/export", "leaderboard", "player"),
+    Route("DELETE", "/me", "leaderboard", "player"),
     Route("POST", "/leagues", "leaderboard", "player", "required", (201,)),
     Route("GET", "/me/leagues", "leaderboard", "player"),
     Route("POST", "/leagues/join", "leaderboard", "player", "required", (200, 404, 409)),

@@ -20,6 +20,8 @@ from shared.dynamo_boards import RANK_CACHE_SECONDS
 from shared.game import Game
 from shared.leaderboard import Boards
 from shared.leagues import Leagues
+from shared.accounts import Accounts, CognitoAccounts, LocalAccounts
+from shared.player_data import PlayerData
 from shared.observability import metrics
 from shared.players import Players
 from shared.secrets import cursor_key, deployment_secret, older_cursor_keys
@@ -71,3 +73,15 @@ def players() -> Players:
 @cache
 def leagues() -> Leagues:
     return Leagues(store(), boards())
+
+
+@cache
+def accounts() -> Accounts:
+    """The user pool's accounts (USER_POOL_ID), or the local stand-in where none is set."""
+    pool = settings().user_pool_id
+    return CognitoAccounts(pool) if pool else LocalAccounts()
+
+
+@cache
+def player_data() -> PlayerData:
+    return PlayerData(store(), leagues(), accounts)

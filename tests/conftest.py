@@ -123,10 +123,10 @@ def table():
 
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players, wiring.leagues):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players, wiring.leagues, wiring.player_data, wiring.accounts):
             cached.cache_clear()
         yield os.environ["TABLE_NAME"]
-        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players, wiring.leagues):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players, wiring.leagues, wiring.player_data, wiring.accounts):
             cached.cache_clear()
 
 

@@ -18,16 +18,18 @@ from shared.models import (
     LeagueBoard,
     LeagueRequest,
     LeagueView,
+    Erased,
     LeftLeague,
     Me,
     MyLeagues,
     MyRank,
     Profile,
+    PlayerExport,
     ProfileRequest,
 )
 from shared.observability import logger, metrics, tracer
 from shared.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
-from shared.wiring import boards, leagues, players, store
+from shared.wiring import boards, leagues, player_data, players, store
 
 app = api.make_resolver()
 store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
@@ -73,6 +75,17 @@ def history(
     limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE_MAX)] = HISTORY_PAGE_DEFAULT, cursor: Cursor = None
 ) -> HistoryPage:
     return players().history(api.caller_id(app), cursor, limit)
+
+
+@app.get("/me/export", summary="Everything held about the caller, as one JSON document")
+def export_me() -> PlayerExport:
+    return PlayerExport.model_validate(player_data().export(api.caller_id(app)))
+
+
+@app.delete("/me", summary="Erase the caller: profile, name, runs, leagues, account; board rows stay, renamed")
+def delete_me() -> Erased:
+    player_data().erase(api.caller_id(app), api.caller_username(app))
+    return Erased(erased=True)
 
 
 @app.post("/leagues", summary="Create a league (the caller is its creator and first member)")
