@@ -102,7 +102,9 @@ class DynamoLeagues:
         item = self._call("get_item", Key=code_key(code), ConsistentRead=True).get("Item")
         return self.get_league(item["league_id"]["S"]) if item else None
 
-    def join_league(self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int) -> None:
+    def join_league(
+        self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int
+    ) -> None:
         """One transaction: the member's seat, on condition the code is unchanged and the league
         has a free seat, and the league in the player's own list, on condition it has room."""
         codes = self._transact(
@@ -111,7 +113,9 @@ class DynamoLeagues:
                     "Update": {
                         "Key": league_key(league.league_id),
                         "UpdateExpression": "SET members.#p = if_not_exists(members.#p, :t)",
-                        "ConditionExpression": "code = :code AND (attribute_exists(members.#p) OR size(members) < :max)",
+                        "ConditionExpression": (
+                            "code = :code AND (attribute_exists(members.#p) OR size(members) < :max)"
+                        ),
                         "ExpressionAttributeNames": {"#p": player},
                         "ExpressionAttributeValues": {
                             ":t": {"S": joined_at},
@@ -163,7 +167,10 @@ class DynamoLeagues:
                         "UpdateExpression": "REMOVE members.#p SET creator = :heir",
                         "ConditionExpression": "attribute_exists(members.#p) AND creator = :creator",
                         "ExpressionAttributeNames": names,
-                        "ExpressionAttributeValues": {":heir": {"S": heir}, ":creator": {"S": league.creator}},
+                        "ExpressionAttributeValues": {
+                            ":heir": {"S": heir},
+                            ":creator": {"S": league.creator},
+                        },
                     }
                 },
                 mine,

@@ -78,7 +78,9 @@ class DynamoPlayerData:
             if attribute in item
         ]
         official = [
-            OfficialResult.model_validate_json(item["data"]["S"]).run_id for item in own if _kind(item) == "OFFICIAL"
+            OfficialResult.model_validate_json(item["data"]["S"]).run_id
+            for item in own
+            if _kind(item) == "OFFICIAL"
         ]
         return list(dict.fromkeys(indexed + slots + official))
 
@@ -127,7 +129,9 @@ class DynamoPlayerData:
             update: Item = {
                 "Key": profile_key,
                 "UpdateExpression": "SET display_name = :deleted",
-                "ConditionExpression": "display_name = :old" if name else "attribute_not_exists(display_name)",
+                "ConditionExpression": "display_name = :old"
+                if name
+                else "attribute_not_exists(display_name)",
                 "ExpressionAttributeValues": {":deleted": {"S": DELETED_PLAYER_NAME}},
             }
             if name:
@@ -189,4 +193,3 @@ class DynamoPlayerData:
             self._batch_delete(keys[start : start + 25])
         # The profile last: until it goes, a run of this erasure again still finds the name gone.
         self._call("delete_item", Key=_key(f"PLAYER#{player}", "PROFILE"))
-

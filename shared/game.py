@@ -128,7 +128,9 @@ class Game:
         if found == daily_date(now):
             raise Conflict("Today's Daily is played as the Daily (POST /daily/runs)", "daily_is_live")
         iso_day = found.isoformat()
-        return self._start(player, Scope.daily(iso_day), iso_day, self.daily_puzzle(iso_day), now, archive=True)
+        return self._start(
+            player, Scope.daily(iso_day), iso_day, self.daily_puzzle(iso_day), now, archive=True
+        )
 
     def _past_date(self, day: str) -> date:
         """DAY as a Daily date that has started: a malformed date or one in the future is 400, one

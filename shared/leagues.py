@@ -71,7 +71,9 @@ class LeagueStore(Protocol):
 
     def league_by_code(self, code: str) -> League | None: ...
 
-    def join_league(self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int) -> None:
+    def join_league(
+        self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int
+    ) -> None:
         """Add PLAYER to LEAGUE if its code is still `league.code`. Raises LeagueFull,
         TooManyLeagues, or StaleLeague (the code changed: it no longer lets anyone in)."""
         ...
@@ -154,7 +156,9 @@ class Leagues:
             if player in league.members:
                 return self._view(league, player)
             try:
-                self.store.join_league(league, player, iso(self.now()), LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX)
+                self.store.join_league(
+                    league, player, iso(self.now()), LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
+                )
             except LeagueFull as error:
                 raise Conflict(f"A league has at most {LEAGUE_MEMBERS_MAX} members", "league_full") from error
             except TooManyLeagues as error:

@@ -116,7 +116,9 @@ class PlayerData:
                 }
                 for c in held.challenges
             ],
-            "challenge_quotas": [{"date": day, "created": n} for day, n in sorted(held.challenge_quotas.items())],
+            "challenge_quotas": [
+                {"date": day, "created": n} for day, n in sorted(held.challenge_quotas.items())
+            ],
             "leagues": [
                 {
                     "league_id": league.league_id,
@@ -128,7 +130,12 @@ class PlayerData:
                 for league in held.leagues
             ],
             "slots": [
-                {"kind": s.scope.kind, "id": s.scope.id, "run_id": s.run_id, "official_run_id": s.official_run_id}
+                {
+                    "kind": s.scope.kind,
+                    "id": s.scope.id,
+                    "run_id": s.run_id,
+                    "official_run_id": s.official_run_id,
+                }
                 for s in held.slots
             ],
             "other": held.other,

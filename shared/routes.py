@@ -27,6 +27,8 @@ class Route(NamedTuple):
     replies: tuple[int, ...] = (200,)
 
 
+_MEMBER_REPLIES = (200, 403, 404)  # leave, or remove (403: only the creator removes others)
+
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/validate", "validate", "public", "required"),
     Route("GET", "/daily", "daily", "public"),
@@ -55,7 +57,9 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/leagues", "leaderboard", "player", "required", (201,)),
     Route("GET", "/me/leagues", "leaderboard", "player"),
     Route("POST", "/leagues/join", "leaderboard", "player", "required", (200, 404, 409)),
-    Route("DELETE", "/leagues/{league_id}/members/{player}", "leaderboard", "player", replies=(200, 403, 404)),
+    Route(
+        "DELETE", "/leagues/{league_id}/members/{player}", "leaderboard", "player", replies=_MEMBER_REPLIES
+    ),
     Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
     Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404)),
 )

@@ -6,8 +6,8 @@ stops the container with a message that names it, instead of a 500 on the first 
 | TABLE_NAME | every function that reads or writes the table (not validate) | the DynamoDB table |
 | PUZZLE_SEED | the same (local and tests) | the secret puzzle seed itself |
 | PUZZLE_SEED_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding the seed |
-| USER_POOL_ID | leaderboard (AWS) | the Cognito user pool whose users `DELETE /me` deletes; unset: a local stand-in |
-| FIRST_DAILY_DATE | daily | the deployment's first Daily date (YYYY-MM-DD): past Dailies are playable from it on (default 2026-01-01) |
+| USER_POOL_ID | leaderboard (AWS) | the user pool `DELETE /me` deletes from (unset: a stand-in) |
+| FIRST_DAILY_DATE | daily | the first Daily date past Dailies start from (default 2026-01-01) |
 | AWS_ENDPOINT_URL_DYNAMODB | all (local) | boto3's own setting: a DynamoDB-compatible endpoint |
 
 Which function gets which variable is the stack's business (infra/functions.py: `uses_table`,

@@ -14,15 +14,15 @@ from functools import cache
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
+from shared.accounts import Accounts, CognitoAccounts, LocalAccounts
 from shared.dictionary import words
 from shared.dynamo import DynamoStore
 from shared.dynamo_boards import RANK_CACHE_SECONDS
 from shared.game import Game
 from shared.leaderboard import Boards
 from shared.leagues import Leagues
-from shared.accounts import Accounts, CognitoAccounts, LocalAccounts
-from shared.player_data import PlayerData
 from shared.observability import metrics
+from shared.player_data import PlayerData
 from shared.players import Players
 from shared.secrets import cursor_key, deployment_secret, older_cursor_keys
 from shared.settings import settings
@@ -57,7 +57,9 @@ def store() -> DynamoStore:
 
 @cache
 def game() -> Game:
-    return Game(store(), deployment_secret, words, record=record, first_date=lambda: settings().first_daily_date)
+    return Game(
+        store(), deployment_secret, words, record=record, first_date=lambda: settings().first_daily_date
+    )
 
 
 @cache

@@ -48,7 +48,9 @@ class FakeLeagueStore:
             league_id = self.codes.get(code)
             return self.get_league(league_id) if league_id else None
 
-    def join_league(self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int) -> None:
+    def join_league(
+        self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int
+    ) -> None:
         with self._league_lock:
             stored = self.leagues.get(league.league_id)
             if stored is None or stored.code != league.code:

@@ -36,14 +36,24 @@ def join(user: str, code: str) -> tuple[int, dict]:
 
 
 def board(user: str, league_id: str, day: str | None = None) -> tuple[int, dict]:
-    status, body, _ = call("GET", f"/leagues/{league_id}/board", user=user, query={"date": day} if day else None)
+    status, body, _ = call(
+        "GET", f"/leagues/{league_id}/board", user=user, query={"date": day} if day else None
+    )
     return status, body
 
 
-def record(store, name: str, score: int, combo: int = 0, longest: int = 0, seconds: int = 60, words=("timer",)):
+def record(
+    store, name: str, score: int, combo: int = 0, longest: int = 0, seconds: int = 60, words=("timer",)
+):
     store._record_official(
         official(
-            name, score, combo, longest, completed_at=completion(seconds), day=DAY.isoformat(), words=tuple(words)
+            name,
+            score,
+            combo,
+            longest,
+            completed_at=completion(seconds),
+            day=DAY.isoformat(),
+            words=tuple(words),
         )
     )
 

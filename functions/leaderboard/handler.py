@@ -10,21 +10,20 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
-from shared.leagues import MYSELF
 from shared.models import (
     BoardPage,
+    Erased,
     HistoryPage,
     JoinRequest,
     LeagueBoard,
     LeagueRequest,
     LeagueView,
-    Erased,
     LeftLeague,
     Me,
     MyLeagues,
     MyRank,
-    Profile,
     PlayerExport,
+    Profile,
     ProfileRequest,
 )
 from shared.observability import logger, metrics, tracer
@@ -82,7 +81,7 @@ def export_me() -> PlayerExport:
     return PlayerExport.model_validate(player_data().export(api.caller_id(app)))
 
 
-@app.delete("/me", summary="Erase the caller: profile, name, runs, leagues, account; board rows stay, renamed")
+@app.delete("/me", summary="Erase the caller; their board rows stay, as 'deleted player'")
 def delete_me() -> Erased:
     player_data().erase(api.caller_id(app), api.caller_username(app))
     return Erased(erased=True)
