@@ -34,6 +34,8 @@ class TableAccess:
 class Access:
     table: TableAccess | None = None
     secrets: tuple[str, ...] = field(default=())  # "seed" (puzzles), "cursor" (board cursor signing)
+    # Actions on the stack's own Cognito user pool (and no other), e.g. AdminDeleteUser.
+    user_pool: tuple[str, ...] = field(default=())
 
 
 ACCESS: dict[str, Access] = {
@@ -69,15 +71,34 @@ ACCESS: dict[str, Access] = {
     #   row in a live board's top item), DeleteItem (the released claim), ConditionCheckItem (a
     #   pre-skeleton claim), UpdateItem (the profile's name, the name on the player's live board
     #   rows).
+    # Leagues (shared/dynamo_leagues.py), on LEAGUE#, LEAGUECODE# and PLAYER# items: GetItem (a
+    #   league, a code, the player's LEAGUES item), BatchGetItem (leagues; a league board's
+    #   members' official results and profiles), transactions of PutItem (a league, a code),
+    #   UpdateItem (members, the player's LEAGUES item, a rotated code) and DeleteItem (the last
+    #   member's league, an old code).
+    # A player's data (shared/dynamo_player_data.py): Query of `runs` (the player's runs) and of
+    #   the player's own partition; GetItem of their runs and challenges; the erasure's writes:
+    #   BatchWriteItem deletes of RUN# and PLAYER# items, DeleteItem (the profile, a challenge
+    #   record, a name claim), PutItem of a CHALLENGE# item (its creator taken off); and
+    #   AdminDeleteUser on the stack's user pool.
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
-            indexes=("board", "history"),
-            write_leading_keys=("PLAYER#*", "NAME#*", "TOP#*"),
+            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "BatchWriteItem"),
+            indexes=("board", "history", "runs"),
+            write_leading_keys=(
+                "PLAYER#*",
+                "NAME#*",
+                "TOP#*",
+                "LEAGUE#*",
+                "LEAGUECODE#*",
+                "RUN#*",
+                "CHALLENGE#*",
+            ),
             own_partition_queries=("PLAYER#*",),
         ),
         secrets=("cursor",),
+        user_pool=("cognito-idp:AdminDeleteUser",),
     ),
     # The midnight job only stores the new date's puzzle: GetItem, then a conditional PutItem.
     "reset": Access(

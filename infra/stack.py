@@ -19,8 +19,10 @@ from infra.edge import Edge, synth_env
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.operations import Operations
+from infra.permissions import ACCESS
 from infra.schedule import Jobs
 from shared.routes import ORIGIN_SECRET_VARIABLE
+from shared.settings import ENVIRONMENT
 
 
 class WordSQDStack(Stack):
@@ -85,6 +87,13 @@ class WordSQDStack(Stack):
             ses=config.ses,
             self_sign_up=config.self_sign_up,
         )
+        # The functions that act on the pool's users (DELETE /me deletes the caller's) may do so on
+        # this pool alone, with the actions infra/permissions.py names.
+        for name, access in ACCESS.items():
+            if access.user_pool:
+                function = self.functions.by_name[name]
+                function.add_environment(ENVIRONMENT["user_pool_id"], self.api.user_pool.user_pool_id)
+                self.api.user_pool.grant(function, *access.user_pool)
         self.jobs = Jobs(
             self,
             "Jobs",
