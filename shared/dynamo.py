@@ -374,7 +374,7 @@ class DynamoStore(DynamoBoards, DynamoLeagues, DynamoPlayerData):
         attributes: dict[str, Any] = {"run": _encode_run(run), "version": version}
         if run.player is not None:  # never changes: only the run's first write reaches the index
             attributes["runs_pk"] = f"RUNS#{run.player}"
-            attributes["runs_sk"] = f"{run.started_at}#{run.run_id}"
+            attributes["runs_sk"] = run.started_at  # short: the run item stays under 1 KB
         if run.player is not None and not run.completed:
             attributes["due_pk"] = f"DUE#{_shard(run.run_id, DUE_SHARDS)}"
             attributes["due_sk"] = f"{run.deadline}#{run.run_id}"
