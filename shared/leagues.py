@@ -144,8 +144,9 @@ class Leagues:
         return self._view(league, player)
 
     def mine(self, player: str) -> MyLeagues:
-        leagues = sorted(self.store.player_leagues(player), key=lambda league: league.members[player])
-        return MyLeagues(items=[self._view(league, player) for league in leagues if player in league.members])
+        leagues = [league for league in self.store.player_leagues(player) if player in league.members]
+        leagues.sort(key=lambda league: league.members[player])
+        return MyLeagues(items=[self._view(league, player) for league in leagues])
 
     def join(self, player: str, code: str) -> LeagueView:
         """Join with an invite code; joining a league one is in already is a no-op."""

@@ -103,6 +103,7 @@ def test_a_malformed_first_daily_date_or_user_pool_id_names_its_variable(variabl
 
 
 def test_the_first_daily_date_and_the_user_pool_are_read_from_the_environment():
-    read = load({"TABLE_NAME": "wordsqd", "FIRST_DAILY_DATE": "2026-03-01", "USER_POOL_ID": "us-east-1_AbC123"})
+    environ = {"TABLE_NAME": "wordsqd", "FIRST_DAILY_DATE": "2026-03-01", "USER_POOL_ID": "us-east-1_AbC123"}
+    read = load(environ)
     assert read.first_daily_date.isoformat() == "2026-03-01" and read.user_pool_id == "us-east-1_AbC123"
     assert load({"TABLE_NAME": "wordsqd"}).user_pool_id is None
