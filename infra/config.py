@@ -14,6 +14,8 @@ Fields (defaults in brackets):
 - `self_sign_up` [true]: players create their own accounts;
 - `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central;
 - `table_warm_throughput` [none]: pre-warm the table for the rush (read/write units per second);
+- `first_daily_date` [none: 2026-01-01, shared/settings.py]: the deployment's first Daily date,
+  from which past Dailies can be played (the daily function's FIRST_DAILY_DATE);
 - `restored_table` [none]: use this table (restored from point-in-time recovery) instead of the
   stack's own.
 
@@ -23,6 +25,7 @@ Context `asset_dir` (or `$WORDSQD_ASSET_DIR`) points at the Lambda asset (defaul
 
 import json
 import os
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -128,6 +131,7 @@ class StageConfig(_Strict):
     self_sign_up: bool = True
     midnight_capacity: MidnightCapacity | None = None
     restored_table: RestoredTable | None = None
+    first_daily_date: date | None = None
     table_warm_throughput: WarmThroughput | None = None
     asset_dir: Path = DEFAULT_ASSET_DIR
 

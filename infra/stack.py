@@ -94,6 +94,10 @@ class WordSQDStack(Stack):
                 function = self.functions.by_name[name]
                 function.add_environment(ENVIRONMENT["user_pool_id"], self.api.user_pool.user_pool_id)
                 self.api.user_pool.grant(function, *access.user_pool)
+        if config.first_daily_date:  # past Dailies are played from it on (docs/players.md)
+            self.functions.by_name["daily"].add_environment(
+                ENVIRONMENT["first_daily_date"], config.first_daily_date.isoformat()
+            )
         self.jobs = Jobs(
             self,
             "Jobs",

@@ -73,6 +73,9 @@ def test_environment_names_only_what_the_function_may_use(dev, name):
     assert env.get("TABLE_NAME") == ({"Ref": table_id} if access.table else None)
     assert env.get("PUZZLE_SEED_SECRET_ARN") == ({"Ref": seed_id} if "seed" in access.secrets else None)
     assert env.get("CURSOR_KEY_SECRET_ARN") == ({"Ref": cursor_id} if "cursor" in access.secrets else None)
+    [pool_id] = dev.resources("AWS::Cognito::UserPool")
+    assert env.get("USER_POOL_ID") == ({"Ref": pool_id} if access.user_pool else None)
+    assert env.get("FIRST_DAILY_DATE") == ("2026-01-01" if name == "daily" else None)  # TEST_STAGES
 
 
 def test_the_leaderboard_function_gets_the_cursor_key_never_the_seed(dev):
