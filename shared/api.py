@@ -177,6 +177,8 @@ def board_cache_control(status: str) -> str:
 
 
 DAILY_MAX_AGE_SECONDS = 60
+# A past Daily's details change only if the deployment's first date is moved: a day at the edge.
+PAST_DAILY_CACHE_CONTROL = "public, max-age=86400"
 
 
 def daily_cache_control(seconds_to_reset: float) -> str:

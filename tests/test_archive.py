@@ -53,6 +53,12 @@ def test_a_past_daily_tells_its_date_rounds_and_that_it_is_played_as_practice():
     assert call("GET", "/daily/2026-01-15")[1]["practice"] is False
 
 
+def test_a_past_dailys_details_are_cached_a_day_and_todays_never_past_the_reset():
+    assert call("GET", f"/daily/{PAST}")[2]["headers"]["Cache-Control"] == "public, max-age=86400"
+    today = call("GET", "/daily/2026-01-15")[2]["headers"]["Cache-Control"]
+    assert today == "public, max-age=60"
+
+
 def test_an_archive_run_plays_the_same_puzzle_as_that_dates_daily(store):
     game = Game(store, lambda: b"test-seed", lambda: set())
     status, run = start(PAST)

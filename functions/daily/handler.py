@@ -13,6 +13,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
 from shared.clock import parse_iso
+from shared.daily_date import next_reset
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.dictionary import words
 from shared.models import (
@@ -75,8 +76,11 @@ def start_guest_daily() -> Response[RunView]:
 
 
 @app.get("/daily/<date>", summary="A Daily date's details (past Dailies are played as practice)")
-def past_daily(date: api.BoardDate) -> PastDaily:
-    return PastDaily.model_validate(game().past_daily(date))
+def past_daily(date: api.BoardDate) -> Response[PastDaily]:
+    info = PastDaily.model_validate(game().past_daily(date))
+    until_reset = (next_reset(game().now()) - game().now()).total_seconds()
+    cache = api.daily_cache_control(until_reset) if info.status == "live" else api.PAST_DAILY_CACHE_CONTROL
+    return api.json_response(info.model_dump(mode="json"), cache_control=cache)
 
 
 @app.post("/daily/<date>/runs", summary="Start (or resume) the caller's practice run of a past Daily")
