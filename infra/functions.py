@@ -38,6 +38,8 @@ class FunctionSpec:
     description: str
     memory_mb: int
     timeout: Duration
+    # Concurrency kept for this function alone (and its cap), so the rush cannot starve it.
+    reserved: int | None = None
 
 
 FUNCTIONS: dict[str, FunctionSpec] = {
@@ -52,7 +54,7 @@ FUNCTIONS: dict[str, FunctionSpec] = {
     ),
     # The midnight job stores the new puzzle; Lambda's full 15 minutes leave room for retries.
     "reset": FunctionSpec(
-        RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 1024, Duration.minutes(15)
+        RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 1024, Duration.minutes(15), reserved=2
     ),
     # Every minute: completes expired runs and closes boards; it must finish before the next one.
     "expire": FunctionSpec(
@@ -60,12 +62,21 @@ FUNCTIONS: dict[str, FunctionSpec] = {
         "WordSQD: complete expired runs, close boards (every minute)",
         1024,
         Duration.seconds(55),
+        reserved=2,  # one a minute; a second while a slow one finishes
     ),
     # The table's stream: rank counters from new official results.
+    # One invocation per stream shard at a time (parallelization factor 1): up to 100 shards.
     "counters": FunctionSpec(
-        COUNTERS_HANDLER, "WordSQD: rank counters from new official results", 512, Duration.seconds(30)
+        COUNTERS_HANDLER,
+        "WordSQD: rank counters from new official results",
+        512,
+        Duration.seconds(30),
+        reserved=100,
     ),
 }
+# Versions stay when an update replaces them (CloudFormation would delete the old one), so the
+# runbook's rollback (`update-alias --function-version <previous>`) has a version to point at.
+VERSION_REMOVAL = RemovalPolicy.RETAIN
 API_FUNCTIONS = ("validate", "daily", "leaderboard")
 
 # Environment every function gets. The tracer records neither replies (guest run ids are a run's
@@ -185,6 +196,8 @@ class Functions(Construct):
                 # INFO keeps the platform's START/REPORT lines (duration, init duration, memory).
                 system_log_level_v2=lambda_.SystemLogLevel.INFO,
                 tracing=lambda_.Tracing.ACTIVE,
+                reserved_concurrent_executions=spec.reserved,
+                current_version_options=lambda_.VersionOptions(removal_policy=VERSION_REMOVAL),
             )
             acknowledge(
                 function,

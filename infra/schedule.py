@@ -117,8 +117,7 @@ class Jobs(Construct):
             target=self._target(expire, "expire", EXPIRE_MAX_EVENT_AGE),
         )
 
-        counters.add_event_source(
-            sources.DynamoEventSource(
+        self.stream_source = sources.DynamoEventSource(
                 table,
                 starting_position=lambda_.StartingPosition.TRIM_HORIZON,
                 batch_size=COUNTERS_BATCH_SIZE,
@@ -128,8 +127,10 @@ class Jobs(Construct):
                 report_batch_item_failures=True,  # the handler returns Powertools' partial batch response
                 on_failure=sources.SqsDlq(self.counter_failures),
                 filters=[lambda_.FilterCriteria.filter(COUNTERS_FILTER)],
-            )
+                # PolledEventCount and friends: the heartbeat that shows the mapping is polling.
+                metrics_config=lambda_.MetricsConfig(metrics=[lambda_.MetricType.EVENT_COUNT]),
         )
+        counters.add_event_source(self.stream_source)
 
     def _target(self, job: lambda_.IFunction, name: str, max_age: Duration) -> targets.LambdaInvoke:
         return targets.LambdaInvoke(
