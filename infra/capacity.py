@@ -87,8 +87,8 @@ class MidnightCapacityPlan(Construct):
             self._cold_alarm(name, aliases[name], count, alarm)
 
     def _cold_alarm(self, name: str, alias: lambda_.Alias, count: int, alarm: AlarmFactory) -> None:
-        """Invocations the provisioned environments did not serve: spillover, plus every
-        invocation of a minute in which none was provisioned (a failed scheduled action, or an
+        """Invocations the provisioned environments did not serve: spillover, or every
+        invocation of a minute in which none was served provisioned (a failed scheduled action, or an
         alias a canary left weighted). Counted in minutes with at least `count` x 60 invocations:
         a tenth of the rush the count is sized for, which no ordinary minute reaches, so the idle
         floor of one environment outside the window never pages anyone."""
@@ -97,7 +97,7 @@ class MidnightCapacityPlan(Construct):
         cold = cw.MathExpression(
             expression=(
                 f"IF(FILL(inv, 0) >= {floor}, "
-                "100 * (FILL(spill, 0) + IF(FILL(warm, 0) == 0, FILL(inv, 0) - FILL(spill, 0), 0)) / inv, 0)"
+                "100 * IF(FILL(warm, 0) == 0, FILL(inv, 0), FILL(spill, 0)) / inv, 0)"
             ),
             using_metrics={
                 "inv": alias.metric_invocations(period=minute, statistic=cw.Stats.SUM),

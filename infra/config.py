@@ -44,8 +44,8 @@ DEV_ORIGINS = ("http://localhost:8000",)
 # (benchmarks/daily.py: 1 start, 10 answers), is 1e6 * 11 / 600 = 18,333 requests/s on average,
 # about three times that at the top. The account's API Gateway quota (10,000/s by default) must be
 # raised to match: scripts/preflight.py checks it before a deploy.
-DEFAULT_THROTTLE_RATE = 50_000.0
-DEFAULT_THROTTLE_BURST = 25_000
+DEFAULT_THROTTLE_RATE = 60_000.0
+DEFAULT_THROTTLE_BURST = 30_000
 # Routes a script could hammer to hurt everyone, capped below the stage limit. A run starts once
 # per player: 1e6 / 600 = 1,667 starts/s on average, three times that at the top of the rush.
 DEFAULT_ROUTE_THROTTLES: dict[str, dict[str, float]] = {

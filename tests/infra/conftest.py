@@ -30,7 +30,6 @@ HERE = Path(__file__).resolve().parent
 TEST_STAGES = {
     "dev": {"region": "us-east-1"},
     "live": {
-        "account": "123456789012",
         "region": "eu-west-1",
         "production": True,
         "allowed_origins": ["https://play.example.com", "https://www.example.com"],
@@ -44,7 +43,10 @@ TEST_STAGES = {
             "end": "00:20",
             "functions": {"daily": 100, "leaderboard": 10},
         },
-        "table_warm_throughput": {"read_units_per_second": 30000, "write_units_per_second": 60000},
+        "warm_throughput": {
+            "table": {"read_units_per_second": 30000, "write_units_per_second": 60000},
+            "indexes": {"due": {"write_units_per_second": 10000}},
+        },
     },
 }
 
