@@ -70,7 +70,7 @@ def test_prod_on_default_quotas_names_every_raise_before_the_deploy(capsys):
     # The table's 60,000 write units/s of warm throughput, 2,300 provisioned + reserved, and the
     # API's 60,000/s and burst 30,000; reads (35,000) fit the default 40,000.
     assert len(raises) == 4, out
-    assert "per-table write units/s: quota 40,000, stage needs 60,000" in out
+    assert "write units/s (the table's and each index's warm throughput): quota 40,000, stage needs 60,000" in out
     assert f"stage needs {RESERVED + 2_300 + 100:,}" in out
     assert "Throttle rate" in out and "4 quota(s) to raise" in out
 
