@@ -104,7 +104,9 @@ class MidnightCapacityPlan(Construct):
                 "spill": alias.metric(
                     "ProvisionedConcurrencySpilloverInvocations", period=minute, statistic=cw.Stats.SUM
                 ),
-                "warm": alias.metric("ProvisionedConcurrencyInvocations", period=minute, statistic=cw.Stats.SUM),
+                "warm": alias.metric(
+                    "ProvisionedConcurrencyInvocations", period=minute, statistic=cw.Stats.SUM
+                ),
             },
             label=f"{name} invocations not on provisioned concurrency (%)",
             period=minute,

@@ -308,7 +308,7 @@ class Operations(Construct):
             if job == "reset":
                 wall_clock(alarm, CENTRAL)
 
-        for name, alias in aliases.items():
+        for name in aliases:
             title = name.capitalize()
             function, version = functions[name], functions[name].current_version
             # The new version's own series (ExecutedVersion): what CodeDeploy's canary judges.
@@ -350,7 +350,11 @@ class Operations(Construct):
         if index:
             dimensions["GlobalSecondaryIndexName"] = index
         return cw.Metric(
-            namespace="AWS/DynamoDB", metric_name=name, dimensions_map=dimensions, statistic="Sum", period=PERIOD
+            namespace="AWS/DynamoDB",
+            metric_name=name,
+            dimensions_map=dimensions,
+            statistic="Sum",
+            period=PERIOD,
         )
 
     def _origin_forbidden(self, stage: str, api: apigwv2.HttpApi, access_logs: logs.ILogGroup) -> None:

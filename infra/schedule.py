@@ -118,17 +118,17 @@ class Jobs(Construct):
         )
 
         self.stream_source = sources.DynamoEventSource(
-                table,
-                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
-                batch_size=COUNTERS_BATCH_SIZE,
-                max_batching_window=COUNTERS_BATCHING_WINDOW,
-                bisect_batch_on_error=True,
-                retry_attempts=COUNTERS_RETRIES,
-                report_batch_item_failures=True,  # the handler returns Powertools' partial batch response
-                on_failure=sources.SqsDlq(self.counter_failures),
-                filters=[lambda_.FilterCriteria.filter(COUNTERS_FILTER)],
-                # PolledEventCount and friends: the heartbeat that shows the mapping is polling.
-                metrics_config=lambda_.MetricsConfig(metrics=[lambda_.MetricType.EVENT_COUNT]),
+            table,
+            starting_position=lambda_.StartingPosition.TRIM_HORIZON,
+            batch_size=COUNTERS_BATCH_SIZE,
+            max_batching_window=COUNTERS_BATCHING_WINDOW,
+            bisect_batch_on_error=True,
+            retry_attempts=COUNTERS_RETRIES,
+            report_batch_item_failures=True,  # the handler returns Powertools' partial batch response
+            on_failure=sources.SqsDlq(self.counter_failures),
+            filters=[lambda_.FilterCriteria.filter(COUNTERS_FILTER)],
+            # PolledEventCount and friends: the heartbeat that shows the mapping is polling.
+            metrics_config=lambda_.MetricsConfig(metrics=[lambda_.MetricType.EVENT_COUNT]),
         )
         counters.add_event_source(self.stream_source)
 

@@ -86,7 +86,9 @@ def main(
             return 1
         print(message + "; waiting", file=sys.stderr)
         sleep(max(1.0, (until - clock()).total_seconds()))
-    print(f"deploy window open for {config.stage} ({clock():%H:%M %Z}): at most {MAX_DEPLOY} before the freeze")
+    print(
+        f"deploy window open for {config.stage} ({clock():%H:%M %Z}): at most {MAX_DEPLOY} before the freeze"
+    )
     return 0
 
 

@@ -41,8 +41,14 @@ def test_make_passes_stage_and_account_as_context(target):
 
 
 def test_make_deploy_checks_the_window_and_the_quotas_before_deploying():
-    lines = subprocess.run(["make", "-n", "deploy", "STAGE=prod"], cwd=REPO, capture_output=True, text=True).stdout
-    order = [i for i, line in enumerate(lines.splitlines()) if "deploy_window.py" in line or "preflight.py" in line or " deploy --all" in line]
+    lines = subprocess.run(
+        ["make", "-n", "deploy", "STAGE=prod"], cwd=REPO, capture_output=True, text=True
+    ).stdout
+    order = [
+        i
+        for i, line in enumerate(lines.splitlines())
+        if "deploy_window.py" in line or "preflight.py" in line or " deploy --all" in line
+    ]
     assert len(order) == 3
     assert "deploy_window.py --stage prod" in lines and "preflight.py --stage prod" in lines
     assert lines.index("deploy_window.py") < lines.index("preflight.py") < lines.index(" deploy --all")

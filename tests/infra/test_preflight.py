@@ -34,9 +34,7 @@ def _clients(table=40_000, concurrency=1_000, rate=10_000, burst=5_000, listed=T
             "TableMaxWriteCapacityUnits": table,
         },
     )
-    stubs[1].add_response(
-        "get_account_settings", {"AccountLimit": {"ConcurrentExecutions": concurrency}}
-    )
+    stubs[1].add_response("get_account_settings", {"AccountLimit": {"ConcurrentExecutions": concurrency}})
     quota = [
         {"QuotaName": "Throttle rate", "Value": rate, "ServiceCode": "apigateway"},
         {"QuotaName": "Throttle burst rate", "Value": burst, "ServiceCode": "apigateway"},
@@ -46,7 +44,9 @@ def _clients(table=40_000, concurrency=1_000, rate=10_000, burst=5_000, listed=T
             stubs[2].add_response("list_service_quotas", {"Quotas": quota}, {"ServiceCode": "apigateway"})
         else:
             stubs[2].add_response("list_service_quotas", {"Quotas": []}, {"ServiceCode": "apigateway"})
-            stubs[2].add_response("list_aws_default_service_quotas", {"Quotas": []}, {"ServiceCode": "apigateway"})
+            stubs[2].add_response(
+                "list_aws_default_service_quotas", {"Quotas": []}, {"ServiceCode": "apigateway"}
+            )
     for stub in stubs:
         stub.activate()
     return (dynamodb, lambda_, quotas), stubs
@@ -70,7 +70,10 @@ def test_prod_on_default_quotas_names_every_raise_before_the_deploy(capsys):
     # The table's 60,000 write units/s of warm throughput, 2,300 provisioned + reserved, and the
     # API's 60,000/s and burst 30,000; reads (35,000) fit the default 40,000.
     assert len(raises) == 4, out
-    assert "write units/s (the table's and each index's warm throughput): quota 40,000, stage needs 60,000" in out
+    assert (
+        "write units/s (the table's and each index's warm throughput): quota 40,000, stage needs 60,000"
+        in out
+    )
     assert f"stage needs {RESERVED + 2_300 + 100:,}" in out
     assert "Throttle rate" in out and "4 quota(s) to raise" in out
 

@@ -106,8 +106,12 @@ def test_every_alarm_topic_mails_the_stage_addresses_and_lets_only_this_account_
                 "cloudwatch.amazonaws.com",
                 "codedeploy.amazonaws.com",
             }
-            [policy] = [r for r in templates[stack]["Resources"].values() if r["Type"] == "AWS::SNS::TopicPolicy"]
-            [allow] = [s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"]
+            [policy] = [
+                r for r in templates[stack]["Resources"].values() if r["Type"] == "AWS::SNS::TopicPolicy"
+            ]
+            [allow] = [
+                s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"
+            ]
             assert allow["Condition"] == {"StringEquals": {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}}
 
 
@@ -137,7 +141,11 @@ def test_edge_alarms_watch_cloudfronts_error_rates_of_the_stage_distribution(syn
         if r["Type"] == "AWS::CloudWatch::Alarm"
     }
     assert set(alarms) == {"WordSQD-dev-Edge5xx", "WordSQD-dev-Edge4xx"}
-    distribution = [k for k, r in templates["WordSQD-dev"]["Resources"].items() if r["Type"] == "AWS::CloudFront::Distribution"]
+    distribution = [
+        k
+        for k, r in templates["WordSQD-dev"]["Resources"].items()
+        if r["Type"] == "AWS::CloudFront::Distribution"
+    ]
     for name, alarm in alarms.items():
         dimensions = {d["Name"]: d["Value"] for d in alarm["Dimensions"]}
         assert dimensions["Region"] == "Global"
@@ -168,13 +176,24 @@ def test_versions_are_retained_so_a_rollback_has_one_to_point_at(dev):
 
 
 def test_the_rush_served_cold_alarms_per_function_with_capacity(prod, dev):
-    alarms = {a["Properties"]["AlarmName"]: a["Properties"] for a in prod.resources("AWS::CloudWatch::Alarm").values()}
+    alarms = {
+        a["Properties"]["AlarmName"]: a["Properties"]
+        for a in prod.resources("AWS::CloudWatch::Alarm").values()
+    }
     for name in prod.config.midnight_capacity.functions:
         alarm = alarms[f"WordSQD-live-MidnightCold{name.capitalize()}"]
         metrics = {q["MetricStat"]["Metric"]["MetricName"] for q in alarm["Metrics"] if "MetricStat" in q}
-        assert metrics == {"Invocations", "ProvisionedConcurrencySpilloverInvocations", "ProvisionedConcurrencyInvocations"}
+        assert metrics == {
+            "Invocations",
+            "ProvisionedConcurrencySpilloverInvocations",
+            "ProvisionedConcurrencyInvocations",
+        }
         assert alarm["AlarmActions"]
-    assert not [a for a in dev.resources("AWS::CloudWatch::Alarm").values() if "MidnightCold" in a["Properties"]["AlarmName"]]
+    assert not [
+        a
+        for a in dev.resources("AWS::CloudWatch::Alarm").values()
+        if "MidnightCold" in a["Properties"]["AlarmName"]
+    ]
 
 
 def test_the_prod_stage_provisions_what_the_measured_requests_per_run_need():

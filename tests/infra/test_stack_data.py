@@ -38,7 +38,10 @@ def test_the_table_and_each_index_are_warmed_as_the_stage_says(prod, dev):
     """An index absorbs its own writes: a table warmed for the rush behind a cold index still
     throttles (GSI back-pressure). Unset, each gets what every on-demand table has anyway."""
     _, table = prod.only("AWS::DynamoDB::Table")
-    assert table["Properties"]["WarmThroughput"] == {"ReadUnitsPerSecond": 30000, "WriteUnitsPerSecond": 60000}
+    assert table["Properties"]["WarmThroughput"] == {
+        "ReadUnitsPerSecond": 30000,
+        "WriteUnitsPerSecond": 60000,
+    }
     indexes = {i["IndexName"]: i["WarmThroughput"] for i in table["Properties"]["GlobalSecondaryIndexes"]}
     assert indexes == {
         "board": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000},
@@ -46,7 +49,10 @@ def test_the_table_and_each_index_are_warmed_as_the_stage_says(prod, dev):
         "due": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 10000},
     }
     _, dev_table = dev.only("AWS::DynamoDB::Table")
-    assert dev_table["Properties"]["WarmThroughput"] == {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000}
+    assert dev_table["Properties"]["WarmThroughput"] == {
+        "ReadUnitsPerSecond": 12000,
+        "WriteUnitsPerSecond": 4000,
+    }
 
 
 def test_indexes_are_exactly_shared_table_indexes(dev):

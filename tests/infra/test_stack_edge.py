@@ -259,7 +259,12 @@ def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(secur
     stack_uuid = {"Fn::Select": [2, {"Fn::Split": ["/", {"Ref": "AWS::StackId"}]}]}
     name = {"Fn::Join": ["", ["aws-waf-logs-wordsqd-dev-", stack_uuid]]}
     assert props["LogDestinationConfigs"] == [
-        {"Fn::Join": ["", [f"arn:aws:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev-", stack_uuid]]}
+        {
+            "Fn::Join": [
+                "",
+                [f"arn:aws:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev-", stack_uuid],
+            ]
+        }
     ]
     [group] = _resources(template, "AWS::Logs::LogGroup").values()
     assert group["Properties"]["LogGroupName"] == name

@@ -33,10 +33,14 @@ PUBLISHED: dict[str, dict[str, list[set[str]]]] = {
     # Event source mapping metrics (MetricsConfig EventCount): per mapping.
     "AWS/Lambda#mapping": {
         metric: [{"EventSourceMappingUUID"}]
-        for metric in ("PolledEventCount", "FilteredOutEventCount", "InvokedEventCount", "FailedInvokeEventCount")
+        for metric in (
+            "PolledEventCount", "FilteredOutEventCount", "InvokedEventCount", "FailedInvokeEventCount",
+        )
     },
     # A CLOUDFRONT web ACL's series: no Region dimension.
-    "AWS/WAFV2": {metric: [{"WebACL", "Rule"}] for metric in ("AllowedRequests", "BlockedRequests", "CountedRequests")},
+    "AWS/WAFV2": {
+        metric: [{"WebACL", "Rule"}] for metric in ("AllowedRequests", "BlockedRequests", "CountedRequests")
+    },
     "AWS/CloudFront": {
         metric: [{"DistributionId", "Region"}]
         for metric in ("Requests", "4xxErrorRate", "5xxErrorRate", "TotalErrorRate", "BytesDownloaded")
@@ -214,9 +218,7 @@ def test_lambda_alarms_watch_the_live_aliases_or_the_new_version_through_them(de
 
 
 def test_an_alias_shifts_only_after_its_canary_alarms_watch_the_new_version(dev):
-    alarm_ids = {
-        r["Properties"]["AlarmName"]: k for k, r in dev.resources("AWS::CloudWatch::Alarm").items()
-    }
+    alarm_ids = {r["Properties"]["AlarmName"]: k for k, r in dev.resources("AWS::CloudWatch::Alarm").items()}
     aliases = dev.resources("AWS::Lambda::Alias")
     for name, (logical_id, _) in dev.functions.items():
         [alias] = [a for a in aliases.values() if a["Properties"]["FunctionName"] == {"Ref": logical_id}]
@@ -289,7 +291,10 @@ def test_403s_at_the_origin_are_counted_from_the_access_log(dev):
     assert api_logs["Type"] == "AWS::Logs::LogGroup"
     assert flt["Properties"]["FilterPattern"] == "{ $.status = 403 }"
     [transformation] = flt["Properties"]["MetricTransformations"]
-    assert (transformation["MetricNamespace"], transformation["MetricName"]) == ("WordSQD/dev", "ApiForbidden")
+    assert (transformation["MetricNamespace"], transformation["MetricName"]) == (
+        "WordSQD/dev",
+        "ApiForbidden",
+    )
     alarm = _alarms(dev)["WordSQD-dev-OriginForbidden"]
     assert {m for _, m, _ in _watched(alarm)} == {"ApiForbidden", "Count"}
 
