@@ -3,7 +3,7 @@ a `live` alias that CodeDeploy shifts to a new version by canary (infra/deploys.
 
 Each function gets its own role with only what infra/permissions.py `ACCESS` declares: its log
 group, X-Ray, the table actions its code makes (explicit lists, `Query` on named indexes only,
-`dynamodb:LeadingKeys` on the writes of leaderboard, reset and counters) and the secrets it reads.
+`dynamodb:LeadingKeys` on every function's writes) and the secrets it reads.
 """
 
 from dataclasses import dataclass

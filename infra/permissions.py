@@ -10,7 +10,12 @@ its PutItem, UpdateItem, DeleteItem or ConditionCheckItem. `Query` is granted on
 indexes, and on the base table only where `own_partition_queries` says so, limited to those partition keys.
 `write_leading_keys` limits the writes to items whose partition key matches one of the patterns
 (`dynamodb:LeadingKeys`). tests/infra/test_permissions_code.py checks these names against the
-operations the data layer really sends.
+operations the data layer really sends; tests/infra/test_permissions_routes.py runs each
+function's routes and checks every request, partition keys included, against its own entry.
+
+To grant a function more (a new route's writes, another service's action), extend its entry here
+and, for a service other than DynamoDB and Secrets Manager, add its statement where infra/stack.py
+creates the resource it names (the user pool exists only after the functions).
 """
 
 from dataclasses import dataclass, field
@@ -50,11 +55,15 @@ ACCESS: dict[str, Access] = {
     # DeleteItem: an old STATS item, when a completion moves its stats onto the profile.
     # ConditionCheckItem: a challenge completion holds only if the profile still shows the name read.
     # Query: `board` (a challenge's board page).
+    # Writes, only on RUN#, PUZZLE#, CHALLENGE# and PLAYER# items: never the rank counters
+    #   (COUNT#), a board's top item (TOP#) or a name claim (NAME#). IAM cannot tell the caller's
+    #   own PLAYER# items from another's (the function's role is the same for every caller).
     "daily": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board",),
+            write_leading_keys=("RUN#*", "PUZZLE#*", "CHALLENGE#*", "PLAYER#*"),
         ),
         secrets=("seed", "cursor"),
     ),
@@ -88,12 +97,14 @@ ACCESS: dict[str, Access] = {
     # its puzzle or challenge), the watermark; BatchGetItem of the player's profile (and an old
     # STATS item); completes each run with the same transaction as daily: PutItem (run, official
     # result), UpdateItem (the stats on the profile), DeleteItem (an old STATS item moved),
-    # ConditionCheckItem (profile name, challenges); PutItem of the watermark.
+    # ConditionCheckItem (profile name); PutItem of the watermark. Writes only on RUN# and
+    # PLAYER# items and the watermark (JOB#EXPIRY).
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("due",),
+            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY"),
         ),
     ),
     # The stream consumer (shared/dynamo_boards.py count_official): one transaction of UpdateItem
