@@ -101,9 +101,12 @@ def denied(access: TableAccess, sent: list[tuple[str, dict[str, Any]]]) -> list[
             ):
                 refused.append(f"Query on the table's partition {_queried(params)}")
             continue
-        if operation == "TransactWriteItems":
-            items = _written(operation, params)
-        elif operation in ("PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem"):
+        if operation == "TransactWriteItems" or operation in (
+            "PutItem",
+            "UpdateItem",
+            "DeleteItem",
+            "BatchWriteItem",
+        ):
             items = _written(operation, params)
         else:
             if operation not in actions:
