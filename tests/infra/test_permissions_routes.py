@@ -32,7 +32,7 @@ from tests.conftest import Api
 daily = Api(daily_handler)
 leaderboard = Api(leaderboard_handler)
 
-Request = tuple[str, str | None, tuple[str, ...], tuple[str, ...]]  # op, index, written pks, queried pk
+WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem")
 
 
 def _written(operation: str, params: dict[str, Any]) -> list[tuple[str, str]]:
@@ -49,16 +49,16 @@ def _written(operation: str, params: dict[str, Any]) -> list[tuple[str, str]]:
             found.append(({"ConditionCheck": "ConditionCheckItem"}.get(kind, f"{kind}Item"), key["pk"]["S"]))
         return found
     if operation == "BatchWriteItem":
-        return [
-            (
-                "BatchWriteItem",
-                (r.get("DeleteRequest") or r["PutRequest"])["Key" if "DeleteRequest" in r else "Item"]["pk"][
-                    "S"
-                ],
-            )
-            for requests in params["RequestItems"].values()
-            for r in requests
-        ]
+        found = []
+        for requests in params["RequestItems"].values():
+            for request in requests:
+                key = (
+                    request["DeleteRequest"]["Key"]
+                    if "DeleteRequest" in request
+                    else request["PutRequest"]["Item"]
+                )
+                found.append(("BatchWriteItem", key["pk"]["S"]))
+        return found
     return []
 
 
@@ -101,12 +101,7 @@ def denied(access: TableAccess, sent: list[tuple[str, dict[str, Any]]]) -> list[
             ):
                 refused.append(f"Query on the table's partition {_queried(params)}")
             continue
-        if operation == "TransactWriteItems" or operation in (
-            "PutItem",
-            "UpdateItem",
-            "DeleteItem",
-            "BatchWriteItem",
-        ):
+        if operation in WRITES:
             items = _written(operation, params)
         else:
             if operation not in actions:
