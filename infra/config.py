@@ -12,6 +12,8 @@ Fields (defaults in brackets):
 - `route_throttles` [DEFAULT_ROUTE_THROTTLES]: per-route limits, keys `METHOD /path` of shared.routes;
 - `ses` [none]: Cognito sends its mail through this SES identity;
 - `self_sign_up` [true]: players create their own accounts;
+- `cognito_plan` [lite]: the user pool's feature plan, `lite` or `essentials` (docs/operations.md,
+  "What it costs": the same sign-in for this game, a third of the price at a million players);
 - `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central;
 - `warm_throughput` [every on-demand table's and index's own: 12,000 read, 4,000 write units/s]:
   what the table and each GSI serve at once (`{"table": {...}, "indexes": {"due": {...}}}`); above
@@ -26,7 +28,7 @@ Context `asset_dir` (or `$WORDSQD_ASSET_DIR`) points at the Lambda asset (defaul
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from constructs import Node
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -154,6 +156,7 @@ class StageConfig(_Strict):
     )
     ses: SesIdentity | None = None
     self_sign_up: bool = True
+    cognito_plan: Literal["lite", "essentials"] = "lite"
     midnight_capacity: MidnightCapacity | None = None
     restored_table: RestoredTable | None = None
     warm_throughput: TableWarmThroughput = TableWarmThroughput()

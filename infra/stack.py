@@ -87,6 +87,7 @@ class WordSQDStack(Stack):
             log_removal=log_removal,
             ses=config.ses,
             self_sign_up=config.self_sign_up,
+            cognito_plan=config.cognito_plan,
         )
         self.jobs = Jobs(
             self,

@@ -38,6 +38,7 @@ TEST_STAGES = {
         "route_throttles": {"POST /guest/daily/runs": {"rate": 5, "burst": 10}},
         "ses": {"from_email": "no-reply@example.com", "from_name": "WordSQD", "identity": "example.com"},
         "self_sign_up": False,
+        "cognito_plan": "essentials",
         "midnight_capacity": {
             "start": "23:50",
             "end": "00:20",
