@@ -151,9 +151,8 @@ def main() -> None:
         print(f"  {name:<22} ${cost * MILLION:>9,.2f}")
     edge = lines["CloudFront requests"] + lines["CloudFront data out"] + lines["WAF requests"]
     share = edge / (run - edge)
-    print(
-        f"  {'total':<22} ${run * MILLION:>9,.2f}  (the edge: ${edge * MILLION:,.2f}, {share:.0%} on the rest)"
-    )
+    total = f"${run * MILLION:>9,.2f}"
+    print(f"  {'total':<22} {total}  (the edge: ${edge * MILLION:,.2f}, {share:.0%} on the rest)")
     print()
     print("Per million monthly players, each signed in and playing 30 Dailies a month:")
     runs = 30 * run * MILLION
