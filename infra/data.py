@@ -68,7 +68,7 @@ class Data(Construct):
             stream=dynamodb.StreamViewType.NEW_IMAGE,
             deletion_protection=production,
             removal_policy=removal,
-            # Ready for the midnight rush from the first night (docs/operations.md, "Capacity").
+            # Ready for the midnight rush from the first night (docs/operations.md, "Midnight capacity").
             warm_throughput=_warm(warm.table),
         )
         # The indexes exactly as the local table is created (keys, projection, projected attributes).
