@@ -62,6 +62,12 @@ def test_dev_deploys_on_a_new_accounts_default_quotas(capsys):
         stub.assert_no_pending_responses()
 
 
+@pytest.mark.parametrize("stage", ["dev", "staging"])
+def test_the_repository_dev_and_staging_stages_fit_a_new_accounts_default_quotas(stage, capsys):
+    clients, _ = _clients()
+    assert preflight.main(["--stage", stage], clients) == 0, capsys.readouterr().out
+
+
 def test_prod_on_default_quotas_names_every_raise_before_the_deploy(capsys):
     clients, _ = _clients()
     assert preflight.main(["--stage", "prod"], clients) == 1
