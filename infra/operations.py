@@ -41,7 +41,7 @@ P99_MS = {
     "counters": 10_000,
 }
 STREAM_LAG_MS = 60_000  # counters more than a minute behind: ranks lag behind scores
-GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores")
+GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores", "ImplausibleRuns")
 # The table operations the functions make (infra/permissions.py) plus the stream's GetRecords.
 TABLE_OPERATIONS = (
     dynamodb.Operation.GET_ITEM,

@@ -115,8 +115,9 @@ def _epoch(instant: str, seconds: int) -> int:
 
 
 # The run item's compact form: the puzzle is referenced (by the run's scope), not copied; a round
-# is [outcome, points, attempts] (its prompt is the puzzle's); an accepted attempt is [word], a
-# rejected one [word, reason], one cut for length [word, reason, digest].
+# is [outcome, points, attempts, elapsed ms of each attempt, speed bonus] (its prompt is the
+# puzzle's); an accepted attempt is [word], a rejected one [word, reason], one cut for length
+# [word, reason, digest]. Times are [start, deadline, completion, when the round in play was shown].
 _KIND = {"daily": "d", "challenge": "c"}
 _OUTCOME: dict[Outcome | None, str | None] = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
 _OUTCOME_OF = {code: outcome for outcome, code in _OUTCOME.items()}
@@ -146,9 +147,18 @@ def _encode_run(run: Run) -> str:
         "p": run.player,
         "o": int(run.official),
         "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
-        "t": [run.started_at, run.deadline, run.completed_at],
+        "t": [run.started_at, run.deadline, run.completed_at, run.round_shown_at],
         "e": _ENDED[run.ended_by],
-        "h": [[_OUTCOME[r.outcome], r.points, [_encode_attempt(a) for a in r.attempts]] for r in run.history],
+        "h": [
+            [
+                _OUTCOME[r.outcome],
+                r.points,
+                [_encode_attempt(a) for a in r.attempts],
+                [a.elapsed_ms for a in r.attempts],
+                r.speed_bonus,
+            ]
+            for r in run.history
+        ],
     }
     return json.dumps({k: v for k, v in body.items() if v is not None}, separators=(",", ":"))
 
@@ -160,27 +170,34 @@ def _encode_attempt(attempt: Attempt) -> list[Any]:
     return [attempt.word, reason] if reason else [attempt.word]
 
 
-def _decode_attempt(encoded: list[Any]) -> Attempt:
+def _decode_attempt(encoded: list[Any], elapsed_ms: int) -> Attempt:
     reason = _REASON_OF.get(encoded[1], encoded[1]) if len(encoded) > 1 else None
     digest = encoded[2] if len(encoded) > 2 else None
-    return Attempt(word=encoded[0], accepted=reason is None, reason=reason, digest=digest)
+    return Attempt(
+        word=encoded[0], accepted=reason is None, reason=reason, elapsed_ms=elapsed_ms, digest=digest
+    )
+
+
+def _decode_round(number: int, encoded: list[Any], puzzle: list[Round]) -> RoundRecord:
+    """One round of the compact form (rounds stored before speed counted have no times: 0)."""
+    outcome, points, attempts = encoded[:3]
+    elapsed = encoded[3] if len(encoded) > 3 else [0] * len(attempts)
+    return RoundRecord(
+        round=number,
+        prompt=puzzle[number - 1].prompt,
+        forbidden=puzzle[number - 1].forbidden,
+        attempts=[_decode_attempt(a, ms) for a, ms in zip(attempts, elapsed, strict=True)],
+        outcome=_OUTCOME_OF[outcome],
+        points=points,
+        speed_bonus=encoded[4] if len(encoded) > 4 else 0,
+    )
 
 
 def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     body = json.loads(text)
     score, combo, best_combo, longest = body["s"]
-    started_at, deadline, completed_at = body["t"]
-    history = [
-        RoundRecord(
-            round=number,
-            prompt=puzzle[number - 1].prompt,
-            forbidden=puzzle[number - 1].forbidden,
-            attempts=[_decode_attempt(a) for a in attempts],
-            outcome=_OUTCOME_OF[outcome],
-            points=points,
-        )
-        for number, (outcome, points, attempts) in enumerate(body["h"], start=1)
-    ]
+    started_at, deadline, completed_at, *shown = body["t"]
+    history = [_decode_round(number, r, puzzle) for number, r in enumerate(body["h"], start=1)]
     return Run(
         run_id=run_id,
         kind="daily" if body["k"] == "d" else "challenge",
@@ -198,6 +215,7 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         deadline=deadline,
         completed_at=completed_at,
         ended_by=_ENDED_OF[body.get("e")],
+        round_shown_at=shown[0] if shown else None,
     )
 
 
