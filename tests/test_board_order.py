@@ -19,15 +19,18 @@ instants = st.integers(0, 2 * 24 * 3600 * 1000).map(lambda ms: iso(START + timed
 ties = st.builds(TieKey, st.integers(0, MAX_SCORE), st.integers(0, CHALLENGE_MAX_ROUNDS), st.integers(0, 12))
 
 
+run_ids = st.text(RUN_ID, min_size=1, max_size=24)
+
+
 @st.composite
-def positions(draw, run_id=st.text(RUN_ID, min_size=1, max_size=24)):
+def positions(draw):
     return BoardPosition(
         draw(st.integers(0, MAX_SCORE)),
         draw(st.integers(0, CHALLENGE_MAX_ROUNDS)),
         draw(st.integers(0, MAX_WORD_LENGTH)),
         draw(st.integers(0, TIME_LIMIT_SECONDS * 1000)),
         draw(instants),
-        draw(run_id),
+        draw(run_ids),
     )
 
 
