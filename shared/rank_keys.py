@@ -24,12 +24,16 @@ SCORE_BAND = 100
 BAND_DIGITS = SCORE_DIGITS - 2
 
 
+def _largest(digits: int) -> int:
+    return int("9" * digits)
+
+
 def _descending(value: int, digits: int) -> str:
-    return f"{10**digits - 1 - value:0{digits}d}"
+    return f"{_largest(digits) - value:0{digits}d}"
 
 
 def _ascending(text: str, digits: int) -> int:
-    return 10**digits - 1 - int(text)
+    return _largest(digits) - int(text)
 
 
 def tie_key(tie: TieKey) -> str:
