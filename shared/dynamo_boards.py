@@ -159,7 +159,7 @@ def _history_key(completed_at: str, scope: Scope) -> str:
 # the rush, to the popular bands' and scores' items), and there is one counting transaction per
 # consumer invocation, so their number follows the stream's shards, not the completions
 # (docs/leaderboards.md, "Writes per partition"): each transaction adds to one copy, picked at
-# random, and a rank sums them all. Copy 0 has the keys counters had before there were copies.
+# random, and a rank sums them all.
 COUNTER_SHARDS = 2
 # A rank may trail a completion by the consumer's lag (a second or two); reusing the counter items
 # a container read for up to a second more keeps the rush's rank reads off the `BANDS` items.
