@@ -290,7 +290,10 @@ class HistoryItem(Model):
     best_combo: int
     longest_word_length: int
     completed_at: str
-    rank: int | None
+    rank: int | None = Field(description="the final rank; null while live, and for an unranked result")
+    unranked_reason: UnrankedReason | None = Field(
+        description="why the result is on no board and in no rank (SPEC §3b); null: it ranks"
+    )
 
 
 class HistoryPage(Model):

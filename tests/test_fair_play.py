@@ -98,5 +98,6 @@ def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_sta
 
     clock.now = START + timedelta(days=2)
     store.mark_completed_through(clock.now)  # the board has closed: ranks are final
-    assert [i.rank for i in players.history(player("bot"), None, 10).items] == [None]
+    (flagged_item,) = players.history(player("bot"), None, 10).items
+    assert (flagged_item.rank, flagged_item.unranked_reason) == (None, "implausible_speed")
     assert [i.rank for i in players.history(player("ann"), None, 10).items] == [1]
