@@ -19,9 +19,10 @@ COMBO_DIGITS = len(str(CHALLENGE_MAX_ROUNDS))  # a combo is at most one per roun
 LENGTH_DIGITS = len(str(SCORED_LENGTH_CAP))
 DURATION_DIGITS = len(str(TIME_LIMIT_SECONDS * 1000))  # a run completes by its deadline
 TIE_DIGITS = SCORE_DIGITS + COMBO_DIGITS + LENGTH_DIGITS
-# The rank counters' score bands are the scores that share all but the last two score digits.
-SCORE_BAND = 100
+# The rank counters' score bands are the scores that share all but the last two score digits
+# (100 scores a band).
 BAND_DIGITS = SCORE_DIGITS - 2
+SCORE_BAND = 10 ** (SCORE_DIGITS - BAND_DIGITS)
 
 
 def _largest(digits: int) -> int:
