@@ -22,6 +22,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from shared.boards import run_duration_ms
 from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo_boards import DynamoBoards, scope_key
@@ -31,6 +32,7 @@ from shared.puzzles import Round
 from shared.retry import ATTEMPTS, Exhausted, pause, retry
 from shared.runs import Attempt, Outcome, RoundRecord, Run
 from shared.scope import Scope
+from shared.scoring import speed_bonus
 from shared.store import (
     ActiveRunExists,
     Challenge,
@@ -115,8 +117,10 @@ def _epoch(instant: str, seconds: int) -> int:
 
 
 # The run item's compact form: the puzzle is referenced (by the run's scope), not copied; a round
-# is [outcome, points, attempts] (its prompt is the puzzle's); an accepted attempt is [word], a
-# rejected one [word, reason], one cut for length [word, reason, digest].
+# is [outcome, points, attempts] (its prompt is the puzzle's, its speed bonus follows from its
+# accepted attempt); an accepted attempt is [word, elapsed ms], a rejected one [word, reason,
+# elapsed ms], one cut for length [word, reason, digest, elapsed ms]. `w` is when the round in play
+# was shown, in milliseconds after the start.
 _KIND = {"daily": "d", "challenge": "c"}
 _OUTCOME: dict[Outcome | None, str | None] = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
 _OUTCOME_OF = {code: outcome for outcome, code in _OUTCOME.items()}
@@ -147,6 +151,7 @@ def _encode_run(run: Run) -> str:
         "o": int(run.official),
         "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
         "t": [run.started_at, run.deadline, run.completed_at],
+        "w": run_duration_ms(run.started_at, run.round_shown_at) if run.round_shown_at else None,
         "e": _ENDED[run.ended_by],
         "h": [[_OUTCOME[r.outcome], r.points, [_encode_attempt(a) for a in r.attempts]] for r in run.history],
     }
@@ -156,31 +161,41 @@ def _encode_run(run: Run) -> str:
 def _encode_attempt(attempt: Attempt) -> list[Any]:
     reason = _REASON.get(attempt.reason, attempt.reason) if attempt.reason else None
     if attempt.digest:
-        return [attempt.word, reason, attempt.digest]
-    return [attempt.word, reason] if reason else [attempt.word]
+        return [attempt.word, reason, attempt.digest, attempt.elapsed_ms]
+    return [attempt.word, reason, attempt.elapsed_ms] if reason else [attempt.word, attempt.elapsed_ms]
 
 
 def _decode_attempt(encoded: list[Any]) -> Attempt:
+    # An attempt stored before the run kept times has no trailing number: it took 0 ms.
+    elapsed_ms = encoded.pop() if isinstance(encoded[-1], int) else 0
     reason = _REASON_OF.get(encoded[1], encoded[1]) if len(encoded) > 1 else None
     digest = encoded[2] if len(encoded) > 2 else None
-    return Attempt(word=encoded[0], accepted=reason is None, reason=reason, digest=digest)
+    return Attempt(
+        word=encoded[0], accepted=reason is None, reason=reason, elapsed_ms=elapsed_ms, digest=digest
+    )
+
+
+def _decode_round(number: int, encoded: list[Any], puzzle: list[Round]) -> RoundRecord:
+    outcome, points, attempts = encoded
+    decoded = [_decode_attempt(a) for a in attempts]
+    accepted = [a.elapsed_ms for a in decoded if a.accepted]
+    return RoundRecord(
+        round=number,
+        prompt=puzzle[number - 1].prompt,
+        forbidden=puzzle[number - 1].forbidden,
+        attempts=decoded,
+        outcome=_OUTCOME_OF[outcome],
+        points=points,
+        speed_bonus=speed_bonus(accepted[0]) if accepted else 0,
+    )
 
 
 def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     body = json.loads(text)
     score, combo, best_combo, longest = body["s"]
     started_at, deadline, completed_at = body["t"]
-    history = [
-        RoundRecord(
-            round=number,
-            prompt=puzzle[number - 1].prompt,
-            forbidden=puzzle[number - 1].forbidden,
-            attempts=[_decode_attempt(a) for a in attempts],
-            outcome=_OUTCOME_OF[outcome],
-            points=points,
-        )
-        for number, (outcome, points, attempts) in enumerate(body["h"], start=1)
-    ]
+    shown = body.get("w")
+    history = [_decode_round(number, r, puzzle) for number, r in enumerate(body["h"], start=1)]
     return Run(
         run_id=run_id,
         kind="daily" if body["k"] == "d" else "challenge",
@@ -198,6 +213,9 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         deadline=deadline,
         completed_at=completed_at,
         ended_by=_ENDED_OF[body.get("e")],
+        round_shown_at=iso(parse_iso(started_at) + timedelta(milliseconds=shown))
+        if shown is not None
+        else None,
     )
 
 

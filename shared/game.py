@@ -23,6 +23,7 @@ from shared.constants import (
 )
 from shared.daily_date import daily_date, next_reset
 from shared.errors import Conflict, NotFound, Throttled
+from shared.fair_play import fastest_plausible_ms, implausible_answers
 from shared.puzzles import Round, generate_puzzle, seed_for_date
 from shared.retry import Exhausted, retry
 from shared.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
@@ -62,7 +63,9 @@ class Game:
         self.store = store
         self.secret = secret
         self.dictionary = dictionary
-        self.record = record  # record("RunsStarted") etc.; the handlers wire it to metrics
+        # record("RunsStarted") etc.; the handlers wire it to metrics, and an event with details
+        # to a structured log line as well
+        self.record = record
         self.now = now
         self.sleep = sleep  # the retry policy's pauses
         self._puzzles: dict[Scope, list[Round]] = {}  # puzzles never change once stored
@@ -259,6 +262,24 @@ class Game:
         self.record("RunsCompleted")
         if run.official:
             self.record("OfficialScores")
+            self._flag_if_implausible(run)
+
+    def _flag_if_implausible(self, run: Run) -> None:
+        """An implausible official run (SPEC §3b) is recorded for operators: a metric, and a log
+        line saying which answers came too fast (letters and milliseconds, never the words)."""
+        answers = implausible_answers(run)
+        if answers:
+            self.record(
+                "ImplausibleRuns",
+                run_id=run.run_id,
+                player=run.player,
+                date=run.date,
+                challenge_id=run.challenge_id,
+                too_fast=[
+                    {"letters": n, "elapsed_ms": ms, "fastest_plausible_ms": fastest_plausible_ms(n)}
+                    for n, ms in answers
+                ],
+            )
 
     # The scheduled jobs --------------------------------------------------------------------
 

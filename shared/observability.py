@@ -2,6 +2,8 @@
 
 Metric names (the dashboard and alarms in infra/ read these):
 - RunsStarted, RunsCompleted, OfficialScores: counts;
+- ImplausibleRuns: official runs kept off the boards by fair play (SPEC §3b), with a warning log
+  line each (`event`, run id, player, scope, the too-fast answers' letters and milliseconds);
 - Answers: count, with dimension `reason` (`accepted` or a rejection reason code).
 
 The Tracer patches botocore only (the one library whose calls it traces: DynamoDB and Secrets

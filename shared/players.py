@@ -88,6 +88,7 @@ class Players:
                 longest_word_length=r.longest_word_length,
                 completed_at=r.completed_at,
                 rank=self.boards.final_rank(r, challenges.get(r.challenge_id)),
+                unranked_reason=r.unranked_reason,
             )
             for r in results
         ]

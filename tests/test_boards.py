@@ -690,7 +690,7 @@ def test_a_cursor_signed_with_the_previous_key_still_pages_after_a_rotation(stor
 
 def _entry(name: str, score: int, at: int) -> BoardEntry:
     return BoardEntry(
-        player(name), BoardPosition(score, 0, 0, completion(at), f"run-{name}"), ["timer"], None
+        player(name), BoardPosition(score, 0, 0, 60_000, completion(at), f"run-{name}"), ["timer"], None
     )
 
 

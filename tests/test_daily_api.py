@@ -46,11 +46,17 @@ def good_word(run):
     return next(w for w in answers(run["prompt"], run["forbidden"]) if w not in used)
 
 
+# How long a simulated person takes over each answer: slower than fair play's threshold (SPEC §3b).
+PERSON_SECONDS = 2
+
+
 def play_out(run, user=None, base="/runs"):
-    """Answer every round correctly; returns the last reply."""
+    """Answer every round correctly, PERSON_SECONDS after each round was shown; returns the last
+    reply."""
     prefix = "/guest/runs" if user is None else base
     reply = None
     while run["status"] == "active":
+        clock.advance(PERSON_SECONDS)
         status, reply, _ = call(
             "POST",
             f"{prefix}/{run['run_id']}/answers",

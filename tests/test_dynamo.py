@@ -61,18 +61,25 @@ def test_practice_runs_are_deleted_after_30_days_guests_after_2_and_official_run
     assert int(stored_item(store, "run-becomes1")["expires_at"]["N"]) == start + PRACTICE_RUN_TTL_SECONDS
 
 
-def test_a_whole_run_item_stays_under_1_kb_even_with_three_long_attempts_in_every_round(store):
+@pytest.mark.parametrize(("rejections", "limit"), [(1, 1024), (2, 2048)])
+def test_a_whole_run_item_stays_within_its_write_units_with_long_attempts_in_every_round(
+    store, rejections, limit
+):
+    """One rejection and one accepted 12-letter word in every round stays under 1 KB (one write
+    unit); two rejections in every round under 2 KB (each attempt keeps its elapsed time)."""
     run = run_for("a-player-id-as-long-as-a-cognito-sub-0001", "r" * 22)
     version = store.create_run(run)
+    tick = iter(range(1, 31))  # attempts spread over the time limit: 5-digit elapsed times
     for number in range(1, 11):
-        for attempt in (1, 2):
-            answer(run, number, attempt, "qzqzqzqzqzq", NOW, set())  # two rejections a round
+        for attempt in range(1, rejections + 1):
+            at = NOW + timedelta(milliseconds=5_987 * next(tick))
+            answer(run, number, attempt, "qzqzqzqzqzq", at, set())
         # Ten different 12-letter words: a word is accepted once per run (already_used).
         word = ("transmitter" if number <= 7 else "bridgingbrd") + "abcdefghij"[number - 1]
-        answer(run, number, 3, word, NOW, {word})
+        answer(run, number, rejections + 1, word, NOW + timedelta(milliseconds=5_987 * next(tick)), {word})
         version = store.save_run(run, version)
     assert run.completed and len(run.accepted_words()) == 10
-    assert item_size(stored_item(store, run.run_id)) < 1024
+    assert item_size(stored_item(store, run.run_id)) < limit
 
 
 def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):
@@ -261,8 +268,9 @@ def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store,
         item = store.client.get_item(TableName=store.table, Key=key)["Item"]
         return {name: int(value["N"]) for name, value in item.items() if name.startswith("b")}
 
-    assert bands(0) == {"b1": 1, "b0": 1}  # p0 (100), p3 (95)
-    assert bands(1) == {"b1": 2, "b2": 1}  # p1, p4 (100), p2 (205)
+    # Band attributes are named by the band's digits of the rank key (99 - band)
+    assert bands(0) == {"b98": 1, "b99": 1}  # p0 (100), p3 (95)
+    assert bands(1) == {"b98": 2, "b97": 1}  # p1, p4 (100), p2 (205)
     scope = Scope.daily(DAY)
     assert store.count_better(scope, TieKey(100, 1, 5)) == 2  # p2 (205), p1 (combo 2): both on shard 1
     assert store.count_better(scope, TieKey(95, 0, 5)) == 4

@@ -349,12 +349,18 @@ def test_bad_tokens_are_refused():
     assert auth.verified_claims(None, SECRET) is None
 
 
+def _think(server) -> None:
+    """Take a person's time over an answer (2 s on the server's clock; SPEC §3b)."""
+    assert server.request("POST", "/local/clock", {"advance_seconds": 2})[0] == 200
+
+
 def _play_out(server, run, token=None):
-    """Answer every round of RUN correctly over HTTP; returns the final run."""
+    """Answer every round of RUN correctly over HTTP, at a person's pace; returns the final run."""
     from shared.puzzles import answers
 
     prefix = "/runs" if token else "/guest/runs"
     while run["status"] == "active":
+        _think(server)
         used = {a["word"] for record in run["history"] for a in record["attempts"] if a["accepted"]}
         word = next(w for w in answers(run["prompt"], run["forbidden"]) if w not in used)
         body = {"round": run["round"], "attempt": run["attempt"], "word": word}
@@ -439,6 +445,7 @@ def _answer_first_round(server, run: dict, token: str) -> int:
     from shared.puzzles import answers
 
     body = {"round": 1, "attempt": 1, "word": answers(run["prompt"], run["forbidden"])[0]}
+    _think(server)
     status, _, reply = server.request("POST", f"/runs/{run['run_id']}/answers", body, token=token)
     assert status == 200 and reply["accepted"], reply
     return reply["points"]

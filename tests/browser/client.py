@@ -266,8 +266,26 @@ def shown_round(page: Page) -> tuple[int, str, str]:
     return number, prompt, forbidden
 
 
+# Seconds of the server's game clock a test's player takes over each answer: a test types in
+# milliseconds, which fair play (SPEC §3b) would rightly take for a script.
+THINK_SECONDS = 2
+
+
+def take_a_persons_time(page: Page) -> None:
+    """Move the local server's game clock on by THINK_SECONDS (same-origin POST /local/clock)."""
+    status = page.evaluate(
+        "async (seconds) => (await fetch('/local/clock', {method: 'POST',"
+        " headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify({advance_seconds: seconds})})).status",
+        THINK_SECONDS,
+    )
+    assert status == 200, status
+
+
 def submit(page: Page, word: str) -> str:
-    """Type WORD and press Enter; returns the status line once the reply is shown."""
+    """Take a person's time, type WORD and press Enter; returns the status line once the reply is
+    shown."""
+    take_a_persons_time(page)
     before = page.evaluate("document.querySelector('#status').textContent")
     page.fill("#word", word)
     page.press("#word", "Enter")
