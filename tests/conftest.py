@@ -22,20 +22,18 @@ os.environ.update(
 os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
 
 
-def share_stream_records_in_moto_snapshots() -> None:
-    """moto's TransactWriteItems deep-copies every table it touches before it starts, to put the
-    copy back if the transaction is cancelled. The copy includes the table's stream, every record
-    ever written to it, so each transaction costs more than the last: a third of the CPU of the
-    board contract tests and the board races. A stream record is never changed once appended
-    (moto builds its JSON in the constructor and only reads it afterwards), so the copy can share
-    the records: the copied stream is still a new list, and a cancelled transaction still drops the
-    records its partial writes appended (test_dynamo.py checks this). Items are still copied."""
-    from moto.dynamodb.models.table import StreamRecord
+def roll_back_transactions_item_by_item() -> None:
+    """moto's own TransactWriteItems deep-copies every table it touches, to put the copy back if
+    the transaction is cancelled: each transaction costs O(table), a third of the CPU of the board
+    contract tests and the board races. The tests run on the rollback `make run`'s store uses
+    (local/moto_patches.py): only the items a transaction touched are copied and put back, which
+    tests/test_moto_patches.py checks against moto's own."""
+    from local.moto_patches import roll_back_only_what_transactions_touched
 
-    StreamRecord.__deepcopy__ = lambda record, memo: record
+    roll_back_only_what_transactions_touched()
 
 
-share_stream_records_in_moto_snapshots()
+roll_back_transactions_item_by_item()
 
 
 def keep_boto3_session_across_moto_mocks() -> None:
