@@ -22,19 +22,16 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
 
-from moto.dynamodb.models import DynamoDBBackend
-from moto.dynamodb.models.dynamo_type import DynamoType
 from moto.dynamodb.models.table import Table
 
+from local import moto_patches
+from local.moto_patches import Key
 from shared.table import TTL_ATTRIBUTE
 
 SNAPSHOT_FILE = "dynamodb.json"
 JOURNAL_FILE = "dynamodb.journal"
 COMPACT_MIN_BYTES = 8 * 1024 * 1024  # the journal is compacted past max(this, the snapshot's size)
-
-Key = tuple[DynamoType, DynamoType | None]
 
 
 class StoreDataError(Exception):
@@ -55,8 +52,8 @@ class DurableTable:
 
     # What changed: the backend's writes report the keys they touch (install_hooks) ------------
 
-    def touch(self, table: Table | None, key: Key | None) -> None:
-        if table is self.table and key is not None:
+    def touch(self, table: Table, key: Key) -> None:
+        if table is self.table:
             self.touched[key] = None
 
     def commit(self) -> None:
@@ -159,43 +156,10 @@ class DurableTable:
         return None if item is None else item.to_json()["Attributes"]
 
 
-def install_hooks(durable: DurableTable) -> None:
+def report_writes_to(durable: DurableTable) -> None:
     """Have the backend report every item it writes to DURABLE (a put, a delete, an update,
-    whether on its own, in a batch or in a transaction)."""
-    put_item, delete_item, update_item = Table.put_item, Table.delete_item, DynamoDBBackend.update_item
-
-    def reporting_put(self: Table, item_attrs: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
-        try:
-            return put_item(self, item_attrs, *args, **kwargs)
-        finally:
-            durable.touch(self, _key_of(self, item_attrs))
-
-    def reporting_delete(self: Table, hash_key: DynamoType, range_key: DynamoType | None) -> Any:
-        try:
-            return delete_item(self, hash_key, range_key)
-        finally:
-            durable.touch(self, (hash_key, range_key))
-
-    def reporting_update(self: DynamoDBBackend, table_name: str, key: dict, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return update_item(self, table_name, key, *args, **kwargs)
-        finally:
-            table = self.tables.get(table_name)
-            durable.touch(table, _key_of(table, key) if table else None)
-
-    Table.put_item = reporting_put  # type: ignore[method-assign]
-    Table.delete_item = reporting_delete  # type: ignore[method-assign]
-    DynamoDBBackend.update_item = reporting_update  # type: ignore[method-assign]
-
-
-def _key_of(table: Table, attributes: dict[str, Any]) -> Key | None:
-    """The key in ATTRIBUTES (an item or a key), or None when a part is missing (the request
-    was refused before it wrote anything)."""
-    names = [table.hash_key_attr, table.range_key_attr]
-    if any(name and name not in attributes for name in names):
-        return None
-    range_key = DynamoType(attributes[table.range_key_attr]) if table.range_key_attr else None
-    return DynamoType(attributes[table.hash_key_attr]), range_key
+    whether on its own, in a batch or in a transaction; local/moto_patches.py)."""
+    moto_patches.observers.append(durable.touch)
 
 
 def _expired(image: dict, now: float) -> bool:

@@ -1,5 +1,6 @@
-"""Two changes to moto's DynamoDB backend for `make run`'s store (local/moto_server.py), both
-applied by `install()`; the tests on in-process moto apply the transaction one too.
+"""Changes to moto's DynamoDB backend for `make run`'s store (local/moto_server.py), applied by
+`install()`; the tests on in-process moto apply the rollback and the indexed queries too, so the
+contract suite runs on them.
 
 - Untracked instances: moto records every model instance it ever creates (for its dashboard),
   so every item written, and every copy made, would be kept for good.
@@ -11,12 +12,19 @@ applied by `install()`; the tests on in-process moto apply the transaction one t
   cancelled one puts back only those items (and drops the stream records its writes appended).
   The table object stays the same, so open stream iterators stay valid. Everything else (the
   order of the checks, the cancellation reasons) is moto's.
+- A query costs what it reads: moto's own `Table.query` looks at every item of the table for
+  the one partition asked for (260 ms at 10,000 items), on a GSI too. Here it is handed only
+  that partition's items, or the items whose GSI partition key has the value asked for (kept,
+  per index, on every write: `written`). moto's own query code then runs on those as before.
+- Every item write is reported (`observers`: the store's journal listens, local/durable.py).
 
 Applied requests must not interleave (the store serves one at a time, local/moto_server.py): a
 rollback puts back the items as they were when the transaction began.
 """
 
 import copy
+from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from moto.core.common_models import BaseModel
@@ -34,10 +42,15 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
 MAX_TRANSACTION_ITEMS = 100  # DynamoDB's limit, as moto checks it
-MOTO_TRANSACT_WRITE_ITEMS = DynamoDBBackend.transact_write_items  # moto's own, kept for the tests
+# moto's own, kept for the tests
+MOTO_TRANSACT_WRITE_ITEMS = DynamoDBBackend.transact_write_items
+MOTO_QUERY = Table.query
+_MOTO_PUT, _MOTO_DELETE, _MOTO_UPDATE = Table.put_item, Table.delete_item, DynamoDBBackend.update_item
 
 Key = tuple[DynamoType, DynamoType | None]
 Error = tuple[str, str, dict[str, Any] | None] | tuple[None, None, None]
+# Called with (table, key) after every write of an item (put, delete, update, rollback).
+observers: list[Callable[[Table, Key], None]] = []
 
 
 class _Undo:
@@ -56,7 +69,8 @@ class _Undo:
             self.items[(table.name, key)] = (table, copy.deepcopy(table.get_item(*key)))
 
     def restore(self) -> None:
-        for (_, (hash_key, range_key)), (table, before) in self.items.items():
+        for (_, key), (table, before) in self.items.items():
+            hash_key, range_key = key
             if table.has_range_key:
                 partition = table.items[hash_key]
                 if before is None:
@@ -69,6 +83,7 @@ class _Undo:
                 table.items.pop(hash_key, None)
             else:
                 table.items[hash_key] = before
+            written(table, key)
         for table, length in self.streams.values():
             if table.stream_shard is not None:
                 del table.stream_shard.items[length:]
@@ -157,15 +172,134 @@ def transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, A
         raise TransactionCanceledException(errors)
 
 
+# Every write reported -----------------------------------------------------------------------
+
+
+def written(table: Table, key: Key) -> None:
+    """After a write of KEY in TABLE: its GSI entries follow it, and the observers are told."""
+    entries = table.__dict__.get("_gsi_entries")
+    if entries is not None:
+        entries.place(table, key)
+    for observer in observers:
+        observer(table, key)
+
+
+def _key_in(table: Table, attributes: dict[str, Any]) -> Key | None:
+    """The key in ATTRIBUTES (an item or a key), or None when a part is missing (the request is
+    refused before it writes anything)."""
+    if table.hash_key_attr not in attributes or (
+        table.range_key_attr and table.range_key_attr not in attributes
+    ):
+        return None
+    return _key(table, attributes)
+
+
+def _reported_put(self: Table, item_attrs: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return _MOTO_PUT(self, item_attrs, *args, **kwargs)
+    finally:
+        if (key := _key_in(self, item_attrs)) is not None:
+            written(self, key)
+
+
+def _reported_delete(self: Table, hash_key: DynamoType, range_key: DynamoType | None) -> Any:
+    try:
+        return _MOTO_DELETE(self, hash_key, range_key)
+    finally:
+        written(self, (hash_key, range_key))
+
+
+def _reported_update(self: DynamoDBBackend, table_name: str, key: dict, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return _MOTO_UPDATE(self, table_name, key, *args, **kwargs)
+    finally:
+        table = self.tables.get(table_name)
+        if table is not None and (found := _key_in(table, key)) is not None:
+            written(table, found)
+
+
+# Queries that read only what they ask for --------------------------------------------------
+
+
+class _GsiEntries:
+    """A table's items by the value of each GSI's partition key: where they stand now (`by_index`)
+    and, for each item, the values it was placed under (`placed`), to move it when it changes."""
+
+    def __init__(self, table: Table):
+        self.names = _gsi_hash_names(table)
+        self.by_index: dict[str, dict[DynamoType, dict[Key, Item]]] = {
+            index: defaultdict(dict) for index in self.names
+        }
+        self.placed: dict[Key, dict[str, DynamoType]] = {}
+        for item in table.all_items():
+            self.place(table, (item.hash_key, item.range_key))
+
+    def place(self, table: Table, key: Key) -> None:
+        for index, value in self.placed.pop(key, {}).items():
+            partition = self.by_index[index][value]
+            partition.pop(key, None)
+            if not partition:
+                del self.by_index[index][value]
+        item = table.get_item(*key)
+        if item is None:
+            return
+        values = {index: item.attrs[name] for index, name in self.names.items() if name in item.attrs}
+        for index, value in values.items():
+            self.by_index[index][value][key] = item
+        if values:
+            self.placed[key] = values
+
+
+def _gsi_hash_names(table: Table) -> dict[str, str]:
+    return {
+        index.name: next(k["AttributeName"] for k in index.schema if k["KeyType"] == "HASH")
+        for index in table.global_indexes or []
+    }
+
+
+def _query(self: Table, hash_key: DynamoType | None, *args: Any, **kwargs: Any) -> Any:
+    """moto's query, on a view of the table holding only the items it can return."""
+    index_name = kwargs.get("index_name", args[6] if len(args) > 6 else None)
+    if index_name is None:
+        if hash_key is None or not self.has_range_key:
+            return MOTO_QUERY(self, hash_key, *args, **kwargs)
+        partition = self.items.get(hash_key)
+        return MOTO_QUERY(_view(self, {hash_key: partition} if partition else {}), hash_key, *args, **kwargs)
+    entries = self.__dict__.get("_gsi_entries")
+    if entries is None or entries.names != _gsi_hash_names(self):
+        entries = self.__dict__["_gsi_entries"] = _GsiEntries(self)
+    if index_name not in entries.names:  # a local index, or none by that name: moto's own answer
+        return MOTO_QUERY(self, hash_key, *args, **kwargs)
+    conditions = dict(kwargs.get("hash_key_conditions") or [])
+    value = conditions.get(entries.names[index_name], hash_key)
+    if value is None:
+        return MOTO_QUERY(self, hash_key, *args, **kwargs)
+    found = entries.by_index[index_name].get(value, {})
+    # The view's one "partition" holds them all: moto looks at each item's attributes itself.
+    return MOTO_QUERY(_view(self, {value: dict(found)} if found else {}), hash_key, *args, **kwargs)
+
+
+def _view(table: Table, items: dict) -> Table:
+    """TABLE with ITEMS in place of its items (the same object otherwise; nothing is copied)."""
+    view = object.__new__(Table)
+    view.__dict__.update(table.__dict__, items=items)
+    return view
+
+
 def _untracked(cls: type, *args: Any, **kwargs: Any) -> Any:
     return object.__new__(cls)
 
 
-def roll_back_only_what_transactions_touched() -> None:
+def roll_back_and_query_only_what_is_touched() -> None:
+    """The rollback, the indexed queries and the write reports (what the tests apply too)."""
     DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
+    Table.put_item = _reported_put  # type: ignore[method-assign]
+    Table.delete_item = _reported_delete  # type: ignore[method-assign]
+    DynamoDBBackend.update_item = _reported_update  # type: ignore[method-assign]
+    Table.query = _query  # type: ignore[method-assign]
 
 
 def install() -> None:
-    """Both changes, for the store's own process."""
+    """Every change, for the store's own process."""
     BaseModel.__new__ = _untracked  # type: ignore[method-assign,assignment]
-    roll_back_only_what_transactions_touched()
+    roll_back_and_query_only_what_is_touched()

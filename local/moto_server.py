@@ -32,7 +32,7 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoReque
 from werkzeug.serving import make_server
 
 from local import moto_patches
-from local.durable import DurableTable, StoreDataError, install_hooks
+from local.durable import DurableTable, StoreDataError, report_writes_to
 from shared.table import TTL_ATTRIBUTE, create_table_request
 
 LOCK_FILE = "dynamodb.lock"
@@ -43,7 +43,9 @@ EXIT_DATA = 3  # the saved data could not be read, or DATA_DIR is held by anothe
 WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
 
 
-def serialized(app: WsgiApp, durable: DurableTable, lock: threading.Lock, compaction: threading.Event) -> WsgiApp:
+def serialized(
+    app: WsgiApp, durable: DurableTable, lock: threading.Lock, compaction: threading.Event
+) -> WsgiApp:
     """APP applying one request at a time, each one's writes journaled before it is answered."""
 
     def one_at_a_time(environ: dict, start_response: Callable) -> Iterable[bytes]:
@@ -131,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         hold_data_dir(args.data_dir)
         durable = DurableTable(args.data_dir, create_table(args.region, args.table))
-        install_hooks(durable)
+        report_writes_to(durable)
         loaded = durable.load()
     except (StoreDataError, OSError) as error:
         print(f"wordsqd store: {error}", file=sys.stderr, flush=True)

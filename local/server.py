@@ -215,7 +215,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         )
         context = LambdaContext(aws_request_id=str(uuid.uuid4()))
         if self.server.store and not self.server.store.wait_ready(STORE_WAIT_SECONDS):
-            raise HttpError(503, "store_unavailable", "The store is starting again; try again", [("Retry-After", "5")])
+            retry = [("Retry-After", "5")]
+            raise HttpError(503, "store_unavailable", "The store is starting again; try again", retry)
         with self.server.function_locks[route.function]:
             result = self.server.handler(route.function)(event, context)
         return _lambda_reply(result)
@@ -244,6 +245,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         seconds = _json_object(body).get("advance_seconds")
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
             raise HttpError(400, "bad_request", "advance_seconds: a number of seconds")
+        if seconds < 0:
+            # Back in time, closed boards would open again and a closed Daily take new results.
+            raise HttpError(400, "bad_request", "advance_seconds: the clock never moves backwards")
         try:
             clock.advance(seconds)
         except OverflowError:

@@ -143,7 +143,8 @@ class LocalStore:
                     raise StoreError(f"it exited {RESTARTS + 1} times within {RESTART_WINDOW_SECONDS:.0f} s")
                 self._start_child()
             except StoreError as error:
-                self.on_failure(f"the store could not be started again: {error} (see {self.data_dir / LOG_FILE})")
+                log = self.data_dir / LOG_FILE
+                self.on_failure(f"the store could not be started again: {error} (see {log})")
                 return
             if self._stopping.is_set():  # stopped while it started: stop() saw the old child
                 self.stop()

@@ -22,18 +22,19 @@ os.environ.update(
 os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
 
 
-def roll_back_transactions_item_by_item() -> None:
+def roll_back_and_query_what_is_touched() -> None:
     """moto's own TransactWriteItems deep-copies every table it touches, to put the copy back if
-    the transaction is cancelled: each transaction costs O(table), a third of the CPU of the board
-    contract tests and the board races. The tests run on the rollback `make run`'s store uses
-    (local/moto_patches.py): only the items a transaction touched are copied and put back, which
-    tests/test_moto_patches.py checks against moto's own."""
-    from local.moto_patches import roll_back_only_what_transactions_touched
+    the transaction is cancelled, and its Query looks at every item of the table: each costs
+    O(table), a third of the CPU of the board contract tests and the board races. The tests run on
+    the backend `make run`'s store uses (local/moto_patches.py): only the items a transaction
+    touched are copied and put back, a query is handed only the items it can return; so the
+    contract suite checks them, and tests/test_moto_patches.py compares them with moto's own."""
+    from local.moto_patches import roll_back_and_query_only_what_is_touched
 
-    roll_back_only_what_transactions_touched()
+    roll_back_and_query_only_what_is_touched()
 
 
-roll_back_transactions_item_by_item()
+roll_back_and_query_what_is_touched()
 
 
 def keep_boto3_session_across_moto_mocks() -> None:

@@ -210,6 +210,16 @@ def test_clock_control_advances_the_game_clock(server):
 
 
 @pytest.mark.server
+def test_the_local_clock_refuses_to_move_backwards(server):
+    before = _server_now(server)
+    status, _, body = server.request("POST", "/local/clock", {"advance_seconds": -3600})
+    assert status == 400 and body["error"]["code"] == "bad_request", body
+    assert "backwards" in body["error"]["message"]
+    assert _server_now(server) >= before
+    assert server.request("POST", "/local/clock", {"advance_seconds": 0})[::2] == (200, {"advanced": 0})
+
+
+@pytest.mark.server
 def test_body_over_api_gateway_limit_is_413_without_reading_it(server):
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:

@@ -77,7 +77,9 @@ def test_moto_s_own_transaction_copies_the_whole_table(filled, monkeypatch):
     assert _items_copied_by_a_cancelled_transaction(client, table, monkeypatch) >= TABLE_ITEMS
 
 
-@pytest.mark.parametrize("rollback", [transact_write_items, MOTO_TRANSACT_WRITE_ITEMS], ids=["patched", "moto"])
+@pytest.mark.parametrize(
+    "rollback", [transact_write_items, MOTO_TRANSACT_WRITE_ITEMS], ids=["patched", "moto"]
+)
 def test_a_cancelled_transaction_puts_back_every_item_it_wrote_and_drops_its_stream_records(
     filled, monkeypatch, rollback
 ):
