@@ -14,7 +14,7 @@ their official Daily over HTTP, and injects its fault:
 
 Players retry whatever got no answer or a 5xx (retries are safe, SPEC §5). Every reply a player
 got is an acknowledgement; after each round, every player so far is checked on the server as it
-now is: each acknowledged answer in its stored run, the acknowledged completion (status, score),
+now is: its run, each acknowledged answer in it, the acknowledged completion (status, score),
 its official result (`/leaderboard/daily/me`), its history entry, its stats (`played`,
 `best_score`), its name, and its row on the Daily board, which the stream consumer may bring
 later (waited for up to CATCH_UP_SECONDS; the wait is printed). Prints what was lost, by kind.
@@ -52,7 +52,7 @@ CATCH_UP_SECONDS = 30.0
 ROUND_SECONDS = 90.0  # at most, for the players of one round to finish
 WRONG_ANSWER_RATE = 0.1
 SCENARIOS = ("rename-409", "kill-server", "kill-store")
-LOST_KINDS = ("answers", "completions", "results", "history", "stats", "names", "board rows")
+LOST_KINDS = ("runs", "answers", "completions", "results", "history", "stats", "names", "board rows")
 
 
 @cache
@@ -232,6 +232,9 @@ def lost_by(server: Server, players: list[Player], day: str) -> tuple[Counter, f
         if not player.run_id:
             continue
         status, stored = until_answered(server, "GET", f"/runs/{player.run_id}", token=player.token)
+        if status == 404:
+            lost["runs"] += 1
+            notes.append(f"{player.name}: its run {player.run_id} is gone")
         history = stored.get("history", []) if status == 200 else []
         for round_number, attempt, word in player.answered:
             entry = next((h for h in history if h["round"] == round_number), None)

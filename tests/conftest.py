@@ -65,9 +65,12 @@ from shared import clock, wiring  # noqa: E402
 # (up to 5 s each) go before the other ungrouped tests, which fill in the end.
 LONGEST_FIRST = [
     "@browser",  # 50 s, mostly waiting on Chromium and the server
+    "@store_faults_server",  # 30-50 s: three starts of the server
     "@infra",  # 33 s: the synth, cfn-lint, the built asset
     "@moto_server_races",  # 17 s
     "@local_server",  # 17 s
+    "@store_faults_store",  # 20-30 s
+    "@store_faults_rename",  # 15-25 s
     "@rush",  # 13 s
     "@puzzles",  # 13 s
     "@moto_server_board_races",  # 11 s
