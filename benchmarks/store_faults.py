@@ -6,8 +6,9 @@ their official Daily over HTTP, and injects its fault:
 
 - rename-409: meanwhile one more player sends `PUT /me` with a name another holds, in a loop
   (a 409 each time: a cancelled transaction);
-- kill-server: `kill -9` of the server at a random moment of the play, then the server started
-  again on the same DATA_DIR and port, ROUNDS times (new players each round);
+- kill-server: `kill -9` of the server at a random moment of the play, when the players have
+  given 6 to 10 answers each on average (the completing answer is the 10th or later), then the
+  server started again on the same DATA_DIR and port, ROUNDS times (new players each round);
 - kill-store: `kill -9` of the store (the server's child process) likewise; the server is to
   start it again. A server that has not answered again within STUCK_SECONDS is stopped (Ctrl-C)
   and started again by hand, as a user would.
@@ -335,7 +336,9 @@ def scenario(name: str, repo: Path, rounds: int, count: int, seed: int = 1) -> d
                 for thread in threads:
                     thread.start()
                 if name.startswith("kill-"):
-                    time.sleep(rng.uniform(0.3, 2.5))
+                    # Once the round's players have given between 6 and 10 answers each on average:
+                    # about when their completing answers (the 10th or later) come.
+                    wait_for_answers(players, rng.randint(6 * count, 10 * count), threads[:count])
                     figures["killed after"].append(sum(len(p.answered) for p in players))
                     inject(name, server, figures)
                 for thread in threads[:count]:
@@ -359,6 +362,11 @@ def attack(server: Server, holder: Player, stopping: threading.Event) -> None:
     join(server, attacker)
     while not stopping.is_set():
         call(server, "PUT", "/me", {"display_name": holder.name}, attacker.token)
+
+
+def wait_for_answers(players: list[Player], answers: int, threads: list[threading.Thread]) -> None:
+    while sum(len(p.answered) for p in players) < answers and any(t.is_alive() for t in threads):
+        time.sleep(0.01)
 
 
 def inject(name: str, server: Server, figures: dict) -> None:

@@ -130,11 +130,15 @@ class StreamPoller:
         return min(failures, key=int) if failures else None
 
     def run(self, stopping: threading.Event, interval: float = POLL_SECONDS) -> None:
+        failing = False
         while not stopping.wait(interval):
             try:
                 self.drain()
-            except Exception as error:  # the store may be stopping; the next poll tries again
-                print(f"wordsqd: stream poll failed: {error}", flush=True)
+                failing = False
+            except Exception as error:  # the store may be starting again; the next poll tries again
+                if not failing:  # once, not every second while it lasts
+                    print(f"wordsqd: stream poll failed (trying again each second): {error}", flush=True)
+                failing = True
 
 
 def start(table_name: str) -> tuple[threading.Event, StreamPoller]:

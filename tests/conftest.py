@@ -22,19 +22,20 @@ os.environ.update(
 os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
 
 
-def roll_back_and_query_what_is_touched() -> None:
+def cheaper_moto_requests() -> None:
     """moto's own TransactWriteItems deep-copies every table it touches, to put the copy back if
     the transaction is cancelled, and its Query looks at every item of the table: each costs
     O(table), a third of the CPU of the board contract tests and the board races. The tests run on
     the backend `make run`'s store uses (local/moto_patches.py): only the items a transaction
-    touched are copied and put back, a query is handed only the items it can return; so the
-    contract suite checks them, and tests/test_moto_patches.py compares them with moto's own."""
-    from local.moto_patches import roll_back_and_query_only_what_is_touched
+    touched are copied and put back, a query is handed only the items it can return, item replies
+    are dumped as JSON directly; so the contract suite checks them, and tests/test_moto_patches.py
+    compares them with moto's own."""
+    from local.moto_patches import cheaper_requests
 
-    roll_back_and_query_only_what_is_touched()
+    cheaper_requests()
 
 
-roll_back_and_query_what_is_touched()
+cheaper_moto_requests()
 
 
 def keep_boto3_session_across_moto_mocks() -> None:

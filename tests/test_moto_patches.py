@@ -134,3 +134,54 @@ def test_a_transaction_naming_one_item_twice_is_refused_and_leaves_nothing(fille
     with pytest.raises(client.exceptions.ClientError, match="ValidationException"):
         client.transact_write_items(TransactItems=twice)
     assert "Item" not in client.get_item(TableName=table, Key=_key("new"))
+
+
+EVERY_TYPE = {
+    "s": {"S": "text"},
+    "n": {"N": "12.5"},
+    "b": {"B": b"\x00\xff"},
+    "ss": {"SS": ["a", "b"]},
+    "ns": {"NS": ["1", "2"]},
+    "bs": {"BS": [b"\x01", b"\x02"]},
+    "m": {"M": {"inner": {"L": [{"S": "x"}, {"N": "1"}, {"BOOL": True}, {"NULL": True}]}}},
+}
+
+
+def _replies(client, table: str) -> list:
+    """Item replies of each kind the game uses, as boto3 decodes them (metadata left out)."""
+    key = _key("typed")
+    replies = [
+        client.put_item(TableName=table, Item={**key, **EVERY_TYPE}, ReturnValues="ALL_OLD"),
+        client.get_item(TableName=table, Key=key, ConsistentRead=True),
+        client.query(
+            TableName=table,
+            KeyConditionExpression="pk = :pk",
+            ExpressionAttributeValues={":pk": key["pk"]},
+        ),
+        client.batch_get_item(RequestItems={table: {"Keys": [key, _key("0")]}}),
+        client.update_item(
+            TableName=table,
+            Key=key,
+            UpdateExpression="SET n = n + :one",
+            ExpressionAttributeValues={":one": {"N": "1"}},
+            ReturnValues="ALL_NEW",
+        ),
+        client.transact_get_items(TransactItems=[{"Get": {"TableName": table, "Key": key}}]),
+        client.delete_item(TableName=table, Key=key, ReturnValues="ALL_OLD"),
+        client.get_item(TableName=table, Key=key),
+    ]
+    for reply in replies:
+        reply.pop("ResponseMetadata")
+    return replies
+
+
+def test_item_replies_dumped_as_json_read_back_as_moto_s_own_serializer_writes_them(filled, monkeypatch):
+    from moto.dynamodb.responses import DynamoHandler
+
+    from local.moto_patches import MOTO_SERIALIZED
+
+    client, table = filled
+    patched = _replies(client, table)
+    monkeypatch.setattr(DynamoHandler, "serialized", MOTO_SERIALIZED)
+    assert patched == _replies(client, table)
+    assert patched[1]["Item"]["b"] == {"B": b"\x00\xff"}
