@@ -1,6 +1,6 @@
 """Changes to moto's DynamoDB backend for `make run`'s store (local/moto_server.py), applied by
-`install()`; the tests on in-process moto apply the rollback and the indexed queries too, so the
-contract suite runs on them.
+`install()`; the tests on in-process moto apply all but the first and the look-ups too
+(`cheaper_requests`), so the contract suite runs on them.
 
 - Untracked instances: moto records every model instance it ever creates (for its dashboard),
   so every item written, and every copy made, would be kept for good.
@@ -19,7 +19,7 @@ contract suite runs on them.
 - Stream records written as they are held: moto's GetRecords hands its records (DynamoDB JSON
   already) to its generic response serializer, about 6 ms a record here, under the store's lock;
   the stream consumer reads every write's record, and every item's after a start. Here they are
-  dumped as JSON directly, as moto's DynamoDB responses once were.
+  dumped as JSON directly.
 - Item replies written as JSON directly: moto hands a reply holding items (GetItem, Query, ...)
   to its generic response serializer, which walks botocore's model of the reply value by value,
   a sixth of the store's time per request; those replies are DynamoDB JSON already, so here they
