@@ -206,9 +206,9 @@ def stream_records(client, table: str) -> list[dict]:
 
 
 def test_a_cancelled_transaction_leaves_no_item_and_no_stream_record_in_the_test_store(table):
-    """The tests' moto shares stream records between a table and its pre-transaction copy
-    (tests/conftest.py, for speed): a cancelled transaction must still leave the items and the
-    stream exactly as they were, and the records written before it must read back unchanged."""
+    """The tests' moto rolls a cancelled transaction back item by item (tests/conftest.py, as
+    `make run`'s store does): it must still leave the items and the stream exactly as they were,
+    and the records written before it must read back unchanged."""
     client = boto3.client("dynamodb")
     key = {"pk": {"S": "K#1"}, "sk": {"S": "A"}}
     client.put_item(TableName=table, Item={**key, "n": {"N": "1"}})

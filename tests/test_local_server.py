@@ -210,6 +210,16 @@ def test_clock_control_advances_the_game_clock(server):
 
 
 @pytest.mark.server
+def test_the_local_clock_refuses_to_move_backwards(server):
+    before = _server_now(server)
+    status, _, body = server.request("POST", "/local/clock", {"advance_seconds": -3600})
+    assert status == 400 and body["error"]["code"] == "bad_request", body
+    assert "backwards" in body["error"]["message"]
+    assert _server_now(server) >= before
+    assert server.request("POST", "/local/clock", {"advance_seconds": 0})[::2] == (200, {"advanced": 0})
+
+
+@pytest.mark.server
 def test_body_over_api_gateway_limit_is_413_without_reading_it(server):
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
@@ -271,6 +281,25 @@ def test_data_survives_a_restart(tmp_path):
         assert second.stop() == 0, second.stderr()
     finally:
         second.kill()
+    log = (data_dir / "moto.log").read_text()
+    assert log.count(" store start ") == 2 and log.count("saved, stopping") == 2, "kept across starts"
+
+
+@pytest.mark.server
+def test_a_journal_that_cannot_be_read_stops_make_run_with_the_reason(tmp_path):
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "dynamodb.journal").write_text("not json\n")
+    process = subprocess.run(
+        [sys.executable, "-m", "local.server"],
+        cwd=REPO,
+        env={**Server(data_dir).env},
+        capture_output=True,
+        text=True,
+        timeout=START_TIMEOUT,
+    )
+    assert process.returncode == 1
+    assert "the store could not start" in process.stderr and "dynamodb.journal, line 1" in process.stderr
 
 
 @pytest.mark.server

@@ -5,13 +5,14 @@ these tests start moto's `ThreadedMotoServer` on a free port and talk to it with
 client, as the Lambda talks to DynamoDB. Every racer waits on a `threading.Barrier`, so the
 requests really start together, and each race is repeated ROUNDS times so a lucky pass is unlikely.
 
-moto applies one request at a time only by luck: its TransactWriteItems deep-copies the whole
-table to roll back with, so two concurrent transactions can fail with "dictionary changed size
-during iteration" (a 500), and a cancelled one restores a snapshot that erases writes other
-requests made meanwhile. DynamoDB applies each request atomically, so the server here does too
-(one lock around each request, see SerializedMotoServer); the races under test are the game's
-own, between its reads and its conditional writes, which still interleave freely.
-(RACES_RAW_MOTO=1 runs them on the plain ThreadedMotoServer, to see moto's own failures.)
+moto applies one request at a time only by luck: its requests interleave, so a cancelled
+transaction puts back items that other requests wrote meanwhile (moto's own puts back a copy of
+the whole table; the tests' and `make run`'s put back the items it touched, local/moto_patches.py),
+and moto's own can fail with "dictionary changed size during iteration" (a 500). DynamoDB applies
+each request atomically, so the server here does too (one lock around each request, see
+SerializedMotoServer, as `make run`'s store, local/moto_server.py); the races under test are the
+game's own, between its reads and its conditional writes, which still interleave freely.
+(RACES_RAW_MOTO=1 runs them on the plain ThreadedMotoServer, to see moto's own interleaving.)
 
 Each repetition plays on its own date (a Game with a fixed clock), so its puzzle, official
 results and rank counters start empty.
