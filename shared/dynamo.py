@@ -34,6 +34,7 @@ from shared.scope import Scope
 from shared.store import (
     ActiveRunExists,
     Challenge,
+    DueRun,
     NameTaken,
     OfficialResult,
     OfficialTaken,
@@ -439,7 +440,7 @@ class DynamoStore(DynamoBoards):
 
     # The expiry job ------------------------------------------------------------------------
 
-    def due_runs(self, now: datetime) -> Iterator[str]:
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
         """Players' active runs with a deadline at or before NOW, shard by shard, from the sparse
         `due` index (a run leaves it when it completes). The index is eventually consistent: a
         run that has just completed may still be listed (its consistent read then shows it
@@ -452,7 +453,8 @@ class DynamoStore(DynamoBoards):
                 KeyConditionExpression="due_pk = :p AND due_sk < :b",
                 ExpressionAttributeValues={":p": {"S": f"DUE#{shard}"}, ":b": {"S": bound}},
             ):
-                yield item["pk"]["S"].removeprefix("RUN#")
+                deadline, _, run_id = item["due_sk"]["S"].partition("#")
+                yield DueRun(run_id, deadline)
 
     def completed_through(self) -> datetime | None:
         item = self._call("get_item", Key=_key(*_WATERMARK_KEY), ConsistentRead=True).get("Item")

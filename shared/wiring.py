@@ -27,18 +27,18 @@ from shared.settings import settings
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
 
 
-def record(metric: str, reason: str | None = None) -> None:
+def record(metric: str, reason: str | None = None, value: int = 1) -> None:
     """Game events become Powertools metrics (EMF); the answer's reason is a dimension of its own
     metric only, so it does not leak onto the other metrics of the invocation."""
     if is_metrics_disabled():  # single_metric would print even when metrics are disabled
         return
     if reason is None:
-        metrics.add_metric(name=metric, unit=MetricUnit.Count, value=1)
+        metrics.add_metric(name=metric, unit=MetricUnit.Count, value=value)
         return
     with single_metric(
         name=metric,
         unit=MetricUnit.Count,
-        value=1,
+        value=value,
         namespace=metrics.namespace,
         default_dimensions=metrics.default_dimensions,
     ) as metric_with_reason:
