@@ -44,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import uuid
 import zipfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -228,7 +229,8 @@ def first_event(name: str, n: int) -> dict[str, Any]:
     if name == MALFORMED_VALIDATE:  # a prompt of two letters: 400, from the resolver
         return http_event("POST", "/validate", MALFORMED_BODY)
     if name == "daily":  # a signed-in player starting the Daily: the midnight crowd's request
-        return http_event("POST", "/daily/runs", claims={"sub": f"bench-player-{n}"})
+        player = str(uuid.uuid5(uuid.NAMESPACE_URL, f"bench-player-{n}"))  # a UUID, as Cognito's
+        return http_event("POST", "/daily/runs", claims={"sub": player})
     if name == "leaderboard":
         return http_event("GET", "/leaderboard/daily")
     if name in ("reset", "expire"):

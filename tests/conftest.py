@@ -155,7 +155,9 @@ def put_old_stats(store, player_id: str, *days: str, version: int | None = None)
 
 
 def player_claims(name: str) -> dict:
-    return {"sub": f"sub-{name}", "cognito:username": name, "token_use": "id"}
+    from tests.fake_boards import player
+
+    return {"sub": player(name), "cognito:username": name, "token_use": "id"}
 
 
 class Api:

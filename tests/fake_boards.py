@@ -6,6 +6,7 @@ DynamoDB both trail a completion until the stream consumer has run (it counts an
 of each board; the contract tests drain the stream first).
 """
 
+import uuid
 from datetime import UTC, date, datetime, timedelta
 
 from shared.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey, scope_of_result
@@ -137,8 +138,8 @@ CURSOR_KEY = b"test cursor key"
 
 
 def player(name: str) -> str:
-    """The player id tests.conftest.Api's `user=name` authenticates as."""
-    return f"sub-{name}"
+    """The player id tests.conftest.Api's `user=name` authenticates as: a UUID, like Cognito's."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wordsqd-test:{name}"))
 
 
 def official(

@@ -314,7 +314,9 @@ def test_an_expiry_pass_completes_every_run_it_can_when_one_completion_fails_and
     with InternalServerError) never stops the others, and its board waits for it."""
     recorded = []
     later = NOW + timedelta(seconds=400)
-    game = Game(store, lambda: b"seed", set, record=lambda *a, **k: recorded.append((a, k)), now=lambda: later)
+    game = Game(
+        store, lambda: b"seed", set, record=lambda *a, **k: recorded.append((a, k)), now=lambda: later
+    )
     runs = [
         new_run(f"run-expiry-{n:03d}", "daily", DAY, PUZZLE, NOW + timedelta(seconds=n), f"p{n}", True)
         for n in range(5)
