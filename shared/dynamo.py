@@ -25,6 +25,7 @@ from botocore.exceptions import ClientError
 from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo_boards import DynamoBoards, scope_key
+from shared.dynamo_renames import rename_item
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
 from shared.puzzles import Round
@@ -516,6 +517,9 @@ class DynamoStore(DynamoBoards):
                 )
             claims = len(items)
             items.append({"Update": profile_update})
+            # The rename's record for the boards: the table's stream hands it to the consumer,
+            # which shows the profile's name on the live boards (shared/dynamo_renames.py).
+            items.append({"Put": {"Item": rename_item(player, name)}})
             released = {name_skeleton(old_name), old_name.lower()} - {claim, legacy} if old_name else set()
             for old_key in sorted(released):
                 # Of two look-alike names taken before skeletons, only one holds the skeleton.

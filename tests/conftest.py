@@ -123,10 +123,10 @@ def table():
 
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        for cached in (wiring.store, wiring.game, wiring.boards):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
             cached.cache_clear()
         yield os.environ["TABLE_NAME"]
-        for cached in (wiring.store, wiring.game, wiring.boards):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
             cached.cache_clear()
 
 

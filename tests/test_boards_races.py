@@ -59,8 +59,8 @@ class ClaimClock:
                 self.changed.wait_for(lambda: not self.folding, STALL_GUARD_SECONDS)
             self.now = max(self.now, until)
 
-    def wrap(self, store) -> None:
-        leave, claim, fold = store._leave_rows, store._claim_top, store._fold_inbox
+    def wrap(self, dynamo) -> None:
+        leave, claim, fold = dynamo._leave_rows, dynamo._claim_top, dynamo._fold_inbox
 
         def leave_rows(scope, rows):
             key = leave(scope, rows)
@@ -88,8 +88,8 @@ class ClaimClock:
                     self.folding.discard(threading.get_ident())
                     self.changed.notify_all()
 
-        store.wall, store.sleep = self, self.sleep
-        store._leave_rows, store._claim_top, store._fold_inbox = leave_rows, claim_top, fold_inbox
+        dynamo.wall, dynamo.sleep = self, self.sleep
+        dynamo._leave_rows, dynamo._claim_top, dynamo._fold_inbox = leave_rows, claim_top, fold_inbox
 
 
 def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):  # noqa: F811
