@@ -13,10 +13,9 @@ import json
 import os
 import time
 import uuid
+import warnings
 from collections import Counter
 from datetime import timedelta
-
-import warnings
 
 from offline import use_offline_env
 
@@ -127,7 +126,8 @@ def main() -> None:
             rows.append((boards, status, put, follow, cpu, shown))
     print("A rename's DynamoDB requests (in-process moto): PUT /me, then the stream consumer's part")
     print()
-    print(f"{'live boards':>11}  {'PUT /me':>7}  {'of which':<40}  {'consumer':>8}  {'consumer CPU':>12}  names shown")
+    header = ["live boards", "PUT /me", "of which".ljust(40), "consumer", "consumer CPU", "names shown"]
+    print("  ".join(header))
     for boards, status, put, follow, cpu, shown in rows:
         kinds = ", ".join(f"{n} {op}" for op, n in sorted(put.items()))
         print(

@@ -62,9 +62,7 @@ class Rig:
             self.store.create_challenge(challenge, day, 10_000)
             for name, score in ((who, 300), ("rival", 200)):
                 self.store._record_official(
-                    official(
-                        name, score, completed_at=iso(now), day=day, challenge_id=challenge.challenge_id
-                    )
+                    official(name, score, completed_at=iso(now), day=day, challenge_id=challenge.challenge_id)
                 )
             scope = Scope.challenge(challenge.challenge_id)
             rows = self.store._stored_rows(scope, [player(who), player("rival")])

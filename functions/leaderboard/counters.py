@@ -21,7 +21,7 @@ from functions import init_phase  # isort: skip  (first: the init runs without t
 
 import sys
 from collections.abc import Callable
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
@@ -63,7 +63,7 @@ class CountingProcessor(BatchProcessor):
         results = [(r, record) for r, record in read if isinstance(r, OfficialResult)]
         if results:
             try:
-                counted = self.count([cast(OfficialResult, result) for result, _ in results])
+                counted = self.count([result for result, _ in results])
                 logger.info("Counted official results", extra={"read": len(results), "counted": counted})
             except Exception:
                 self._failed([record for _, record in results])
