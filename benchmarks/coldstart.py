@@ -58,7 +58,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from infra.build_asset import DEFAULT_OUT, _pip_install, build, folder_size, lambda_python  # noqa: E402
-from infra.functions import FUNCTIONS  # noqa: E402
+from infra.functions import COMMON_ENVIRONMENT, FUNCTIONS  # noqa: E402
 from local.events import http_event  # noqa: E402
 from shared.table import create_table_request  # noqa: E402
 
@@ -77,6 +77,7 @@ ENV = {
     "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
     "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
     "PATH": "/usr/bin:/bin",
+    **COMMON_ENVIRONMENT,  # what the stack sets on every function (PYDANTIC_DISABLE_PLUGINS too)
 }
 FLOOR = "from shared.dictionary import words\nwords()\n"
 # What the libraries cost, with the word list: what a handler's init cannot go below while it uses

@@ -23,8 +23,10 @@ from shared.observability import metrics
 from shared.players import Players
 from shared.secrets import cursor_key, deployment_secret, older_cursor_keys
 from shared.settings import settings
+from shared.tls import share_one_context
 
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
+share_one_context()  # every AWS client of the container: one TLS context, the CA bundle loaded once
 
 
 def record(metric: str, reason: str | None = None, value: int = 1) -> None:

@@ -64,6 +64,13 @@ def test_tracer_captures_no_response_and_no_error(dev, name):
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_switches_off_pydantic_plugin_lookup(dev, name):
+    """Pydantic's plugin lookup reads every installed distribution's entry points when the first
+    model is built: a cold-start cost for plugins the asset does not ship."""
+    assert dev.functions[name][1]["Environment"]["Variables"]["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_environment_names_only_what_the_function_may_use(dev, name):
     env = dev.functions[name][1]["Environment"]["Variables"]
     table_id, _ = dev.only("AWS::DynamoDB::Table")
