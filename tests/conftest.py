@@ -200,7 +200,7 @@ class LocalServer:
         }
         self.process = None
 
-    def start(self, timeout: float = 30.0) -> "LocalServer":
+    def start(self, timeout: float = 120.0) -> "LocalServer":
         import subprocess
         import sys
         from pathlib import Path
@@ -242,7 +242,9 @@ class LocalServer:
         """(status, headers, raw body) for one request over its own connection."""
         import http.client
 
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=120
+        )  # a hang guard, not a timing
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
