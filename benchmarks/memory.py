@@ -100,9 +100,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh processes per function")
     parser.add_argument("--calls", type=int, default=20, help="warm invocations per process")
+    parser.add_argument("--asset", type=Path, help="an asset folder already built for this machine")
     args = parser.parse_args()
     python = lambda_python()
-    asset = build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM)
+    asset = args.asset.resolve() if args.asset else build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM)
     figures = {}
     with dynamodb_server() as endpoint:
         for name, spec in FUNCTIONS.items():
