@@ -40,30 +40,35 @@ class FunctionSpec:
     timeout: Duration
 
 
+# Memory sizes from measurement (docs/operations.md, "Memory sizes": `benchmarks/memory.py`): CPU
+# is in proportion to memory up to one vCPU at 1,769 MB, so CPU-bound work costs the same at any
+# size below it and only time waiting on DynamoDB costs more with more memory. A full core where a
+# person waits or the rush depends on it, less where the work is a little and mostly waiting.
+FULL_CORE_MB = 1769
 FUNCTIONS: dict[str, FunctionSpec] = {
     "validate": FunctionSpec(
-        HANDLERS["validate"], "WordSQD: judge a word (stateless)", 512, Duration.seconds(10)
+        HANDLERS["validate"], "WordSQD: judge a word (stateless)", FULL_CORE_MB, Duration.seconds(10)
     ),
     "daily": FunctionSpec(
-        HANDLERS["daily"], "WordSQD: the Daily, runs and challenges", 1024, Duration.seconds(10)
+        HANDLERS["daily"], "WordSQD: the Daily, runs and challenges", FULL_CORE_MB, Duration.seconds(10)
     ),
     "leaderboard": FunctionSpec(
-        HANDLERS["leaderboard"], "WordSQD: boards, profile and history", 1024, Duration.seconds(10)
+        HANDLERS["leaderboard"], "WordSQD: boards, profile and history", FULL_CORE_MB, Duration.seconds(10)
     ),
     # The midnight job stores the new puzzle; Lambda's full 15 minutes leave room for retries.
     "reset": FunctionSpec(
-        RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 1024, Duration.minutes(15)
+        RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 512, Duration.minutes(15)
     ),
     # Every minute: completes expired runs and closes boards; it must finish before the next one.
     "expire": FunctionSpec(
         EXPIRE_HANDLER,
         "WordSQD: complete expired runs, close boards (every minute)",
-        1024,
+        FULL_CORE_MB,
         Duration.seconds(55),
     ),
     # The table's stream: rank counters from new official results.
     "counters": FunctionSpec(
-        COUNTERS_HANDLER, "WordSQD: rank counters from new official results", 512, Duration.seconds(30)
+        COUNTERS_HANDLER, "WordSQD: rank counters from new official results", 1024, Duration.seconds(30)
     ),
 }
 API_FUNCTIONS = ("validate", "daily", "leaderboard")
