@@ -65,6 +65,8 @@ HANDLER_DEFAULTS = {
     # The handlers' JSON logs and metrics would drown the one line per request.
     "POWERTOOLS_LOG_LEVEL": "WARNING",
     "POWERTOOLS_METRICS_DISABLED": "true",
+    # As on Lambda (infra/functions.py): no scan of installed packages for pydantic plugins.
+    "PYDANTIC_DISABLE_PLUGINS": "__all__",
 }
 
 Headers = list[tuple[str, str]]

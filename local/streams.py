@@ -1,7 +1,8 @@
 """`make run`'s DynamoDB Streams trigger: polls the table's stream (moto implements DynamoDB
 Streams) and calls the rank counters' Lambda entry point (functions/leaderboard/counters.py)
-with the event AWS Lambda would send it, after the same filter the stack's event source applies
-(`eventName = INSERT` and `sk` beginning `OFFICIAL#`).
+with the event AWS Lambda would send it, after the same filters the stack's event source applies
+(`eventName = INSERT` and `sk` beginning `OFFICIAL#`: new official results; an INSERT or MODIFY
+with `sk = RENAME`: renames, shared/dynamo_renames.py).
 
 Like Lambda's stream poller, it moves on past a batch only once the handler has taken it: on a
 partial batch response it reads again from the first failed record; if the handler raises, from
@@ -23,6 +24,7 @@ import boto3
 from botocore.config import Config
 
 from local.events import LambdaContext
+from shared.dynamo_renames import renamed_player
 
 # moto keeps every shard iterator it hands out, so a faster poll costs the embedded store memory
 # for no faster counts than Lambda's one-second batching window.
@@ -37,8 +39,10 @@ def _counters_handler(event: dict, context: Any) -> dict:
 
 
 def _wanted(record: dict) -> bool:
-    sort_key = record["dynamodb"].get("Keys", {}).get("sk", {}).get("S", "")
-    return record["eventName"] == "INSERT" and sort_key.startswith("OFFICIAL#")
+    keys = record["dynamodb"].get("Keys", {})
+    if renamed_player(record["eventName"], keys) is not None:
+        return True
+    return record["eventName"] == "INSERT" and keys.get("sk", {}).get("S", "").startswith("OFFICIAL#")
 
 
 def _lambda_record(record: dict, stream_arn: str) -> dict:

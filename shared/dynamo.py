@@ -26,6 +26,7 @@ from shared.boards import run_duration_ms
 from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo_boards import DynamoBoards, scope_key
+from shared.dynamo_renames import rename_item
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
 from shared.puzzles import Round
@@ -36,6 +37,7 @@ from shared.scoring import speed_bonus
 from shared.store import (
     ActiveRunExists,
     Challenge,
+    DueRun,
     NameTaken,
     OfficialResult,
     OfficialTaken,
@@ -457,7 +459,7 @@ class DynamoStore(DynamoBoards):
 
     # The expiry job ------------------------------------------------------------------------
 
-    def due_runs(self, now: datetime) -> Iterator[str]:
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
         """Players' active runs with a deadline at or before NOW, shard by shard, from the sparse
         `due` index (a run leaves it when it completes). The index is eventually consistent: a
         run that has just completed may still be listed (its consistent read then shows it
@@ -470,7 +472,8 @@ class DynamoStore(DynamoBoards):
                 KeyConditionExpression="due_pk = :p AND due_sk < :b",
                 ExpressionAttributeValues={":p": {"S": f"DUE#{shard}"}, ":b": {"S": bound}},
             ):
-                yield item["pk"]["S"].removeprefix("RUN#")
+                deadline, _, run_id = item["due_sk"]["S"].partition("#")
+                yield DueRun(run_id, deadline)
 
     def completed_through(self) -> datetime | None:
         item = self._call("get_item", Key=_key(*_WATERMARK_KEY), ConsistentRead=True).get("Item")
@@ -532,6 +535,9 @@ class DynamoStore(DynamoBoards):
                 )
             claims = len(items)
             items.append({"Update": profile_update})
+            # The rename's record for the boards: the table's stream hands it to the consumer,
+            # which shows the profile's name on the live boards (shared/dynamo_renames.py).
+            items.append({"Put": {"Item": rename_item(player, name)}})
             released = {name_skeleton(old_name), old_name.lower()} - {claim, legacy} if old_name else set()
             for old_key in sorted(released):
                 # Of two look-alike names taken before skeletons, only one holds the skeleton.

@@ -27,6 +27,13 @@ class StoredRun(NamedTuple):
     version: Version
 
 
+class DueRun(NamedTuple):
+    """A player's active run whose deadline has passed, as the expiry job finds it."""
+
+    run_id: str
+    deadline: str  # ISO 8601 UTC, as the run keeps it
+
+
 class Slot(NamedTuple):
     """A player's standing in one scope: their latest run of it (in play until it completes: so at
     most one is) and the run that is, or will be on completion, their official one (decided when
@@ -151,8 +158,8 @@ class RunStore(Protocol):
         completed run no longer blocks a start.)"""
         ...
 
-    def due_runs(self, now: datetime) -> Iterator[str]:
-        """Ids of the players' active runs whose deadline is at or before NOW (guest runs are left
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
+        """The players' active runs whose deadline is at or before NOW (guest runs are left
         to complete when next read: they never rank)."""
         ...
 

@@ -126,10 +126,10 @@ def table():
 
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        for cached in (wiring.store, wiring.game, wiring.boards):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
             cached.cache_clear()
         yield os.environ["TABLE_NAME"]
-        for cached in (wiring.store, wiring.game, wiring.boards):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
             cached.cache_clear()
 
 
@@ -158,7 +158,9 @@ def put_old_stats(store, player_id: str, *days: str, version: int | None = None)
 
 
 def player_claims(name: str) -> dict:
-    return {"sub": f"sub-{name}", "cognito:username": name, "token_use": "id"}
+    from tests.fake_boards import player
+
+    return {"sub": player(name), "cognito:username": name, "token_use": "id"}
 
 
 class Api:
@@ -201,7 +203,7 @@ class LocalServer:
         }
         self.process = None
 
-    def start(self, timeout: float = 30.0) -> "LocalServer":
+    def start(self, timeout: float = 120.0) -> "LocalServer":
         import subprocess
         import sys
         from pathlib import Path
@@ -243,7 +245,9 @@ class LocalServer:
         """(status, headers, raw body) for one request over its own connection."""
         import http.client
 
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=120
+        )  # a hang guard, not a timing
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()

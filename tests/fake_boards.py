@@ -6,7 +6,9 @@ DynamoDB both trail a completion until the stream consumer has run (it counts an
 of each board; the contract tests drain the stream first).
 """
 
+import uuid
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from shared.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey, scope_of_result
 from shared.clock import iso, parse_iso
@@ -27,6 +29,7 @@ class FakeBoardStore:
         self.challenges: dict[str, Challenge] = {}
         self.watermark: datetime | None = None
         self.reads: dict[str, int] = {}  # calls per method, for tests of caching
+        self.renames: list[str] = []  # players renamed, not yet followed (`follow_renames`)
 
     def _read(self, method: str) -> None:
         self.reads[method] = self.reads.get(method, 0) + 1
@@ -49,6 +52,7 @@ class FakeBoardStore:
         if any(p != player and n.lower() == name.lower() for p, n in self.names.items()):
             raise NameTaken(name)
         self.names[player] = name
+        self.renames.append(player)  # the rename's record, for the stream consumer
 
     def put_challenge(self, challenge: Challenge) -> None:
         self.challenges[challenge.challenge_id] = challenge
@@ -138,9 +142,21 @@ def _scope_order(scope: Scope) -> str:
 CURSOR_KEY = b"test cursor key"
 
 
+def follow_renames(store: "FakeBoardStore", players: Any = None) -> None:
+    """What the stream consumer does with each rename the store recorded (on DynamoDB: the
+    table's stream hands them to functions/leaderboard/counters.py), with PLAYERS (by default
+    the service functions/leaderboard/handler.py serves with)."""
+    if players is None:
+        from functions.leaderboard import handler as module
+
+        players = module.players()
+    while store.renames:
+        players.show_current_name(store.renames.pop(0))
+
+
 def player(name: str) -> str:
-    """The player id tests.conftest.Api's `user=name` authenticates as."""
-    return f"sub-{name}"
+    """The player id tests.conftest.Api's `user=name` authenticates as: a UUID, like Cognito's."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wordsqd-test:{name}"))
 
 
 def official(

@@ -7,13 +7,16 @@ from datetime import UTC, datetime, timedelta
 import boto3
 import pytest
 from botocore.config import Config
+from botocore.exceptions import ClientError
 from botocore.stub import Stubber
 
 from local.streams import StreamPoller
 from shared.boards import TieKey
+from shared.clock import iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo import DataError, DynamoStore
 from shared.errors import Throttled
+from shared.game import Game
 from shared.puzzles import Round
 from shared.retry import ATTEMPTS
 from shared.runs import answer, new_run
@@ -189,7 +192,7 @@ def test_the_watermark_and_due_reads_use_the_due_index_not_a_scan(store):
     store.create_run(run_for("p1"))
     calls = []
     store.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
-    assert list(store.due_runs(later)) == ["run-00000001"]
+    assert [due.run_id for due in store.due_runs(later)] == ["run-00000001"]
     assert set(calls) == {"Query"}
 
 
@@ -312,3 +315,44 @@ def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(sto
     clock[0] += RANK_CACHE_SECONDS / 2
     assert store.count_better(scope, tie) == 2  # read again
     assert reads == [6, 6, 6]  # three counter items in each of the two counter shards
+
+
+def test_an_expiry_pass_completes_every_run_it_can_when_one_completion_fails_and_holds_the_watermark(store):
+    """SPEC §6: one run that fails to complete (here DynamoDB answers its completing transaction
+    with InternalServerError) never stops the others, and its board waits for it."""
+    recorded = []
+    later = NOW + timedelta(seconds=400)
+    game = Game(
+        store, lambda: b"seed", set, record=lambda *a, **k: recorded.append((a, k)), now=lambda: later
+    )
+    runs = [
+        new_run(f"run-expiry-{n:03d}", "daily", DAY, PUZZLE, NOW + timedelta(seconds=n), f"p{n}", True)
+        for n in range(5)
+    ]
+    for run in runs:
+        store.create_run(run)
+    failing = runs[2]
+
+    def refuse(params, **_):
+        if any(failing.run_id in str(entry) for entry in params["TransactItems"]):
+            raise ClientError({"Error": {"Code": "InternalServerError"}}, "TransactWriteItems")
+
+    store.client.meta.events.register("before-parameter-build.dynamodb.TransactWriteItems", refuse)
+    summary = game.expire_due_runs()
+
+    assert summary["runs_completed"] == 4 and summary["failed"] == 1
+    assert summary["failed_runs"] == [
+        {"run_id": failing.run_id, "deadline": failing.deadline, "error": "DataError"}
+    ]
+    assert [k for a, k in recorded if a == ("ExpiryFailures",)] == [{"value": 1}]
+    assert [store.get_run(r.run_id).run.completed for r in runs] == [True, True, False, True, True]
+    held = store.completed_through()
+    assert runs[1].deadline < iso(held) < failing.deadline, "boards wait for the failed run"
+
+    store.client.meta.events.unregister("before-parameter-build.dynamodb.TransactWriteItems", refuse)
+    again = game.expire_due_runs()
+
+    assert (again["runs_completed"], again["failed"]) == (1, 0)
+    assert store.get_run(failing.run_id).run.completed
+    assert store.official_result("p2", Scope.daily(DAY)) is not None
+    assert store.completed_through() == later

@@ -170,8 +170,10 @@ def count_stream(store: DynamoStore) -> int:
     """Run the rank counters' stream consumer over everything the table's stream holds (it
     counts each official result once, however often it is delivered)."""
 
+    follow = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
+
     def counters(event: dict, context: Any) -> dict:
-        return count_stream_batch(event, context, store.count_official)
+        return count_stream_batch(event, context, store.count_official, follow.show_current_name)
 
     return StreamPoller(store.table, handler=counters, endpoint_url=store.client.meta.endpoint_url).drain()
 
@@ -473,7 +475,11 @@ def test_a_rename_racing_completions_of_the_players_runs_keeps_every_stat_and_re
             days.append(run.date)
         name = f"Renamed {secrets.token_hex(4)}"
 
-        outcomes = race([*finals, partial(players.set_display_name, player, name)])
+        def rename_and_follow(player: str = player, name: str = name) -> None:
+            players.set_display_name(player, name)
+            players.show_current_name(player)  # the stream consumer's part, as soon as it can
+
+        outcomes = race([*finals, rename_and_follow])
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
         profile = store.player_profile(player)

@@ -22,6 +22,8 @@ from shared.clock import iso
 from shared.constants import MAX_SCORE
 from shared.dynamo import DynamoStore
 from shared.errors import Throttled
+from shared.leaderboard import Boards
+from shared.players import Players
 from shared.scope import Scope
 from shared.store import OfficialTaken
 from shared.table import create_table_request
@@ -75,8 +77,10 @@ def subject(request) -> Iterator[Subject]:
         store = DynamoStore(table)
         wound_by_hand(store)
 
+        follow = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
+
         def counters(event, context):
-            return count_stream_batch(event, context, store.count_official)
+            return count_stream_batch(event, context, store.count_official, follow.show_current_name)
 
         poller = StreamPoller(table, handler=counters)
         yield Subject(store, poller.drain, lambda: StreamPoller(table, handler=counters).drain())

@@ -14,7 +14,7 @@ from shared.dynamo import DynamoStore
 from shared.puzzles import Round
 from shared.runs import answer, expire_if_due, new_run, skip
 from shared.scope import Scope
-from shared.store import ActiveRunExists, Challenge, OfficialTaken, QuotaExceeded, Slot, StaleRun
+from shared.store import ActiveRunExists, Challenge, DueRun, OfficialTaken, QuotaExceeded, Slot, StaleRun
 from tests.fake_store import FakeStore
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
@@ -177,7 +177,10 @@ def test_due_runs_are_players_active_runs_whose_deadline_has_passed(store):
         store.create_run(run)
     expire_if_due(done, NOW)
     store.complete_run(done, store.get_run(done.run_id).version)
-    assert sorted(store.due_runs(NOW)) == ["run-early001", "run-ontime01"]
+    assert sorted(store.due_runs(NOW)) == [
+        DueRun("run-early001", early.deadline),
+        DueRun("run-ontime01", on_time.deadline),
+    ]
 
 
 def test_the_completed_through_watermark_only_moves_forward(store):
