@@ -103,7 +103,11 @@ def main() -> None:
     parser.add_argument("--asset", type=Path, help="an asset folder already built for this machine")
     args = parser.parse_args()
     python = lambda_python()
-    asset = args.asset.resolve() if args.asset else build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM)
+    asset = (
+        args.asset.resolve()
+        if args.asset
+        else build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM)
+    )
     figures = {}
     with dynamodb_server() as endpoint:
         for name, spec in FUNCTIONS.items():

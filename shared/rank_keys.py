@@ -22,7 +22,7 @@ TIE_DIGITS = SCORE_DIGITS + COMBO_DIGITS + LENGTH_DIGITS
 # The rank counters' score bands are the scores that share all but the last two score digits
 # (100 scores a band).
 BAND_DIGITS = SCORE_DIGITS - 2
-SCORE_BAND = 10 ** (SCORE_DIGITS - BAND_DIGITS)
+SCORE_BAND: int = 10 ** (SCORE_DIGITS - BAND_DIGITS)
 
 
 def _largest(digits: int) -> int:

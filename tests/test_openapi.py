@@ -164,4 +164,10 @@ def test_openapi_uses_the_spec_json_names_for_a_run(doc):
     schemas = doc["components"]["schemas"]
     assert list(schemas["AttemptView"]["properties"]) == ["word", "accepted", "reason", "elapsed_ms"]
     assert list(schemas["RoundView"]["properties"])[-2:] == ["points", "speed_bonus"]
-    assert list(schemas["AnswerReply"]["properties"]) == ["accepted", "reason", "points", "speed_bonus", "run"]
+    assert list(schemas["AnswerReply"]["properties"]) == [
+        "accepted",
+        "reason",
+        "points",
+        "speed_bonus",
+        "run",
+    ]
