@@ -13,8 +13,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
 from shared.clock import parse_iso
-from shared.daily_date import next_reset
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.daily_date import next_reset
 from shared.dictionary import words
 from shared.models import (
     AnswerReply,
@@ -49,6 +49,7 @@ def _answer(run_id: str, player: str | None, request: AnswerRequest) -> AnswerRe
             "accepted": result.accepted,
             "reason": result.reason,
             "points": result.points,
+            "speed_bonus": result.speed_bonus,
             "run": RunView.from_run(run),
         }
     )
