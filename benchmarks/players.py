@@ -21,7 +21,7 @@ from offline import use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
-from daily import Meter, word_for  # noqa: E402
+from daily import Meter, player_id, word_for  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 from functions.daily.handler import handler as daily_handler  # noqa: E402
@@ -35,7 +35,7 @@ meter: Meter
 
 
 def call(method: str, path: str, body=None, user: str | None = None) -> tuple[int, dict, str]:
-    claims = {"sub": f"sub-{user}", "cognito:username": user, "token_use": "id"} if user else None
+    claims = {"sub": player_id(user), "cognito:username": user, "token_use": "id"} if user else None
     event = http_event(method, path, body, claims=claims)
     daily_routes = path.startswith(("/daily", "/guest", "/runs", "/challenges"))
     with contextlib.redirect_stdout(io.StringIO()):  # the metrics' EMF lines

@@ -10,6 +10,7 @@ and the leagues they are in. docs/data-model.md lists the items.
 from typing import Any
 
 from shared.dynamo_boards import scope_from_key
+from shared.dynamo_renames import RENAME_SK
 from shared.errors import Throttled
 from shared.player_data import Holdings, SlotRecord
 from shared.profiles import DELETED_PLAYER_NAME, name_skeleton
@@ -32,7 +33,7 @@ def _rest(item: Item) -> str:
 
 
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
-_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "CREATED", "LEAGUES"}
+_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "CREATED", "LEAGUES", RENAME_SK}
 
 
 class DynamoPlayerData:
@@ -113,6 +114,7 @@ class DynamoPlayerData:
             runs=sorted(runs, key=lambda run: run.started_at),
             challenges=[c for challenge_id in created if (c := self.get_challenge(challenge_id))],
             leagues=self.player_leagues(player),
+            rename=next((i["name"]["S"] for i in own if _kind(i) == RENAME_SK), None),
             other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
         )
 

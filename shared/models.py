@@ -406,6 +406,7 @@ class PlayerExport(Model):
     exported_at: str
     profile: dict[str, Any] = Field(description="display_name (null: the default) and Daily stats")
     name_claim: str | None = Field(description="the look-alike key of the name the caller holds")
+    rename: str | None = Field(description="the name of the caller's last rename, as kept for the boards")
     official_results: list[dict[str, Any]] = Field(description="every official result, with its words")
     runs: list[dict[str, Any]] = Field(description="every run, as GET /runs/{run_id} shows it, with timings")
     challenges_created: list[dict[str, Any]]

@@ -46,6 +46,7 @@ class Holdings(NamedTuple):
     runs: list[Run]
     challenges: list[Challenge]
     leagues: list[League]
+    rename: str | None  # the name of the player's last rename, as recorded for the boards
     other: list[str]
 
 
@@ -103,6 +104,7 @@ class PlayerData:
                 "stats": held.profile.stats.model_dump(mode="json") if held.profile.stats else None,
             },
             "name_claim": held.name_claim,
+            "rename": held.rename,
             "official_results": [r.model_dump(mode="json") for r in held.official_results],
             "runs": [
                 {**RunView.from_run(run).model_dump(mode="json"), "archive": run.archive} for run in held.runs
