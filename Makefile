@@ -63,6 +63,7 @@ bench: $(VENV)/.dev
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/daily.py
 	$(PY) benchmarks/boards.py
+	$(PY) benchmarks/renames.py
 	$(PY) benchmarks/coldstart.py
 
 ## puzzles: the puzzle report for 365 Dailies (SEED=... START=YYYY-MM-DD): answers per round, repeats, best scores

@@ -56,7 +56,7 @@ ORIGIN_403_MIN = 50  # in 5 minutes, and
 ORIGIN_403_PERCENT = 10.0  # of the API's requests
 # The reset's window: the Central day, 23 or 25 hours long across daylight saving.
 CENTRAL = "America/Chicago"
-GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores")
+GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores", "ImplausibleRuns")
 # The table operations the functions make (infra/permissions.py) plus the stream's GetRecords.
 TABLE_OPERATIONS = (
     dynamodb.Operation.GET_ITEM,

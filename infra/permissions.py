@@ -72,19 +72,16 @@ ACCESS: dict[str, Access] = {
     #   profile has no stats), a name claim's holder,
     #   a challenge (when its board closes), the expiry watermark.
     # BatchGetItem: rank counters, display names.
-    # Query: `board` pages, `history` pages; the player's own partition (PLAYER#, consistent) for
-    #   the results whose live board rows a rename updates.
-    # Writes, only on PLAYER#, NAME# and TOP# items: PutItem (name claim, the name on the player's
-    #   row in a live board's top item), DeleteItem (the released claim), ConditionCheckItem (a
-    #   pre-skeleton claim), UpdateItem (the profile's name, the name on the player's live board
-    #   rows).
+    # Query: `board` pages, `history` pages.
+    # Writes, only on PLAYER# and NAME# items (a rename, in one transaction): PutItem (name claim,
+    #   the rename's record for the boards), DeleteItem (the released claim), ConditionCheckItem
+    #   (a pre-skeleton claim), UpdateItem (the profile's name).
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "history"),
-            write_leading_keys=("PLAYER#*", "NAME#*", "TOP#*"),
-            own_partition_queries=("PLAYER#*",),
+            write_leading_keys=("PLAYER#*", "NAME#*"),
         ),
         secrets=("cursor",),
     ),
@@ -113,14 +110,17 @@ ACCESS: dict[str, Access] = {
     # inbox item and of the claim; the fold: Query of the inbox partitions, BatchGetItem of the
     # entering rows' official results, a conditional PutItem of the top, BatchWriteItem deleting
     # the inbox items it read; the first fold into a board without a top item seeds it from the
-    # `board` index (Query).
+    # `board` index (Query). A rename's record (shared/players.py show_current_name): GetItem of
+    # the profile (and an old STATS item) and of the player's challenges, Query of the player's
+    # own partition (PLAYER#, consistent) for the results of live boards, UpdateItem of the name
+    # on those rows (transactions), GetItem and a conditional PutItem of each board's top item.
     "counters": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("UpdateItem", "PutItem", "BatchWriteItem"),
             indexes=("board",),
             write_leading_keys=("PLAYER#*", "COUNT#*", "TOP#*"),
-            own_partition_queries=("TOP#*",),
+            own_partition_queries=("TOP#*", "PLAYER#*"),
             stream=True,
         ),
     ),
