@@ -30,6 +30,7 @@ SECURITY = "cognito"
 ERRORS = {
     400: "Malformed request: a body, parameter or cursor the API cannot take",
     401: "No or bad token (checked first)",
+    403: "Not allowed: a league member who is not its creator",
     404: "Unknown resource, or not the caller's",
     405: "Wrong method for this path",
     409: "Conflict with the current state (about a run, the reply carries the run)",

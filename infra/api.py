@@ -105,6 +105,7 @@ class Api(Construct):
                     apigwv2.CorsHttpMethod.GET,
                     apigwv2.CorsHttpMethod.POST,
                     apigwv2.CorsHttpMethod.PUT,
+                    apigwv2.CorsHttpMethod.DELETE,
                 ],
                 allow_headers=["authorization", "content-type"],
                 max_age=Duration.hours(1),

@@ -18,6 +18,8 @@ Fields (defaults in brackets):
 - `warm_throughput` [every on-demand table's and index's own: 12,000 read, 4,000 write units/s]:
   what the table and each GSI serve at once (`{"table": {...}, "indexes": {"due": {...}}}`); above
   the account's per-table quota (40,000 by default) it needs a raise first (scripts/preflight.py);
+- `first_daily_date` [none: 2026-01-01, shared/settings.py]: the deployment's first Daily date,
+  from which past Dailies can be played (the daily function's FIRST_DAILY_DATE);
 - `restored_table` [none]: use this table (restored from point-in-time recovery) instead of the
   stack's own.
 
@@ -27,6 +29,7 @@ Context `asset_dir` (or `$WORDSQD_ASSET_DIR`) points at the Lambda asset (defaul
 
 import json
 import os
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -160,6 +163,7 @@ class StageConfig(_Strict):
     midnight_capacity: MidnightCapacity | None = None
     restored_table: RestoredTable | None = None
     warm_throughput: TableWarmThroughput = TableWarmThroughput()
+    first_daily_date: date | None = None
     asset_dir: Path = DEFAULT_ASSET_DIR
 
     @field_validator("allowed_origins")

@@ -39,6 +39,8 @@ class TableAccess:
 class Access:
     table: TableAccess | None = None
     secrets: tuple[str, ...] = field(default=())  # "seed" (puzzles), "cursor" (board cursor signing)
+    # Actions on the stack's own Cognito user pool (and no other), e.g. AdminDeleteUser.
+    user_pool: tuple[str, ...] = field(default=())
 
 
 ACCESS: dict[str, Access] = {
@@ -73,17 +75,39 @@ ACCESS: dict[str, Access] = {
     #   a challenge (when its board closes), the expiry watermark.
     # BatchGetItem: rank counters, display names.
     # Query: `board` pages, `history` pages.
-    # Writes, only on PLAYER# and NAME# items (a rename, in one transaction): PutItem (name claim,
+    # Writes, on PLAYER# and NAME# items (a rename, in one transaction): PutItem (name claim,
     #   the rename's record for the boards), DeleteItem (the released claim), ConditionCheckItem
     #   (a pre-skeleton claim), UpdateItem (the profile's name).
+    # Leagues (shared/dynamo_leagues.py), on LEAGUE#, LEAGUECODE# and PLAYER# items: GetItem (a
+    #   league, a code, the player's LEAGUES item), BatchGetItem (leagues; a league board's
+    #   members' official results and profiles), transactions of PutItem (a league, a code),
+    #   UpdateItem (members, the player's LEAGUES item, a rotated code) and DeleteItem (the last
+    #   member's league, an old code).
+    # A player's data (shared/dynamo_player_data.py): Query of `runs` (the player's runs) and of
+    #   the player's own partition (PLAYER#, consistent); GetItem of their runs and challenges;
+    #   the erasure's writes: BatchWriteItem deletes of RUN# and PLAYER# items, DeleteItem (the
+    #   profile, a challenge record, a name claim), PutItem of a CHALLENGE# item (its creator
+    #   taken off), UpdateItem of the name on every one of the player's board rows and PutItem of
+    #   the boards' top items (TOP#) that show them (`rename_rows`, closed boards too); and
+    #   AdminDeleteUser on the stack's user pool.
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
-            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
-            indexes=("board", "history"),
-            write_leading_keys=("PLAYER#*", "NAME#*"),
+            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "BatchWriteItem"),
+            indexes=("board", "history", "runs"),
+            write_leading_keys=(
+                "PLAYER#*",
+                "NAME#*",
+                "TOP#*",
+                "LEAGUE#*",
+                "LEAGUECODE#*",
+                "RUN#*",
+                "CHALLENGE#*",
+            ),
+            own_partition_queries=("PLAYER#*",),
         ),
         secrets=("cursor",),
+        user_pool=("cognito-idp:AdminDeleteUser",),
     ),
     # The midnight job only stores the new date's puzzle: GetItem, then a conditional PutItem.
     "reset": Access(

@@ -21,8 +21,10 @@ from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.operations import Operations
+from infra.permissions import ACCESS
 from infra.schedule import Jobs
 from shared.routes import ORIGIN_SECRET_VARIABLE
+from shared.settings import ENVIRONMENT
 
 
 class WordSQDStack(Stack):
@@ -89,6 +91,17 @@ class WordSQDStack(Stack):
             self_sign_up=config.self_sign_up,
             cognito_plan=config.cognito_plan,
         )
+        # The functions that act on the pool's users (DELETE /me deletes the caller's) may do so on
+        # this pool alone, with the actions infra/permissions.py names.
+        for name, access in ACCESS.items():
+            if access.user_pool:
+                function = self.functions.by_name[name]
+                function.add_environment(ENVIRONMENT["user_pool_id"], self.api.user_pool.user_pool_id)
+                self.api.user_pool.grant(function, *access.user_pool)
+        if config.first_daily_date:  # past Dailies are played from it on (docs/players.md)
+            self.functions.by_name["daily"].add_environment(
+                ENVIRONMENT["first_daily_date"], config.first_daily_date.isoformat()
+            )
         self.jobs = Jobs(
             self,
             "Jobs",

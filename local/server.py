@@ -46,13 +46,14 @@ WEB_FILES = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/players.js": ("players.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/config.json": ("config.json", "application/json"),
 }
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway HTTP API's own payload limit
 STORE_WAIT_SECONDS = 30.0  # a request waits this long for a store being started again
 PREFLIGHT_HEADERS = [
-    ("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS"),
+    ("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS"),
     ("Access-Control-Allow-Headers", "authorization, content-type"),
     ("Access-Control-Max-Age", "600"),
 ]

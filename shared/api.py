@@ -13,7 +13,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Path
 
-from shared.errors import BadRequest, Conflict, GameError, NotFound, Throttled, Unauthorized
+from shared.errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Throttled, Unauthorized
 from shared.gateway import Refused, caller_claims, checked_event, logger
 from shared.models import RunView
 from shared.routes import allowed_methods, path_exists
@@ -21,13 +21,21 @@ from shared.routes import allowed_methods, path_exists
 _STATUS: dict[type[GameError], int] = {
     BadRequest: 400,
     Unauthorized: 401,
+    Forbidden: 403,
     NotFound: 404,
     Conflict: 409,
     Throttled: 429,
 }
 
 # A request refused for one field whose errors have a code of their own keeps that code.
-_FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date"}
+# Path ids that name nothing when malformed (404), and what they name.
+_PATH_IDS = {
+    ("run_id",): "run",
+    ("challenge_id",): "challenge",
+    ("league_id",): "league",
+    ("player",): "member",
+}
+_FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date", "name": "invalid_league_name"}
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response[Any]:
@@ -57,9 +65,9 @@ def make_resolver() -> APIGatewayHttpResolver:
             return error_response(500, "internal_error", "Something went wrong on our side")
         for item in error.errors():
             loc = tuple(item.get("loc", ()))
-            if loc[:1] == ("path",) and loc[1:2] in (("run_id",), ("challenge_id",)):
+            if loc[:1] == ("path",) and loc[1:2] in _PATH_IDS:
                 # An id that cannot be one names nothing: not found, as an unknown id would be.
-                what = "run" if loc[1] == "run_id" else "challenge"
+                what = _PATH_IDS[loc[1:2]]
                 return error_response(404, f"{what}_not_found", f"No such {what}")
         fields = {str(item.get("loc", ("",))[-1]) for item in error.errors()}
         code = _FIELD_CODES.get(fields.pop()) if len(fields) == 1 else None
@@ -108,6 +116,14 @@ def caller_id(app: APIGatewayHttpResolver) -> str:
     return str(claims["sub"])
 
 
+def caller_username(app: APIGatewayHttpResolver) -> str:
+    """The verified caller's user name in the user pool (what AdminDeleteUser takes)."""
+    claims = caller_claims(app.current_event.raw_event)
+    if not claims:
+        raise Unauthorized("A valid token is required")
+    return str(claims.get("cognito:username") or claims["sub"])
+
+
 def json_response(body: Any, status: int = HTTPStatus.OK, cache_control: str | None = None) -> Response[Any]:
     """A JSON reply with an explicit status (and optional Cache-Control)."""
     headers = {"Cache-Control": cache_control} if cache_control else None
@@ -124,6 +140,9 @@ _ID = re.compile(ID_PATTERN)
 # Path parameters as the document states them; one that does not match is 404 (see make_resolver).
 RunId = Annotated[str, Path(pattern=ID_PATTERN, description="a run id (unguessable for guest runs)")]
 ChallengeId = Annotated[str, Path(pattern=ID_PATTERN, description="a challenge id")]
+LeagueId = Annotated[str, Path(pattern=ID_PATTERN, description="a league id")]
+MEMBER_PATTERN = r"^(me|[0-9a-f]{16})$"
+MemberId = Annotated[str, Path(pattern=MEMBER_PATTERN, description="`me` (leave), or a member id (remove)")]
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 BoardDate = Annotated[
     str, Path(pattern=DATE_PATTERN, description="a Daily date, YYYY-MM-DD (not in the future)")
@@ -144,6 +163,13 @@ def challenge_id(value: str) -> str:
     return value
 
 
+def league_id(value: str) -> str:
+    """A league id from the path; anything that cannot be one is simply not found."""
+    if not _ID.fullmatch(value):
+        raise NotFound("No such league", "league_not_found")
+    return value
+
+
 def board_cache_control(status: str) -> str:
     """Boards may be cached briefly while live (they change every second at the rush) and for good
     once closed: a closed board is final (shared.boards.board_closed)."""
@@ -151,6 +177,8 @@ def board_cache_control(status: str) -> str:
 
 
 DAILY_MAX_AGE_SECONDS = 60
+# A past Daily's details change only if the deployment's first date is moved: a day at the edge.
+PAST_DAILY_CACHE_CONTROL = "public, max-age=86400"
 
 
 def daily_cache_control(seconds_to_reset: float) -> str:

@@ -49,3 +49,7 @@ CHALLENGES_PER_PLAYER_PER_DATE = 20  # the 21st of one Daily date is 429 too_man
 # §4 boards
 BOARD_PAGE_DEFAULT = 50
 BOARD_PAGE_MAX = 100
+
+# §3c leagues
+LEAGUE_MEMBERS_MAX = 50  # the 51st join is 409 league_full
+LEAGUES_PER_PLAYER_MAX = 10  # an 11th league (created or joined) is 429 too_many_leagues

@@ -26,6 +26,8 @@ from shared.boards import run_duration_ms
 from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo_boards import DynamoBoards, scope_key
+from shared.dynamo_leagues import DynamoLeagues
+from shared.dynamo_player_data import DynamoPlayerData
 from shared.dynamo_renames import rename_item
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
@@ -110,6 +112,11 @@ def _challenge_key(challenge_id: str) -> dict[str, Any]:
     return _key(f"CHALLENGE#{challenge_id}", "CHALLENGE")
 
 
+def created_key(player: str, challenge_id: str) -> dict[str, Any]:
+    """A player's record of a challenge they created."""
+    return _key(f"PLAYER#{player}", f"CREATED#{challenge_id}")
+
+
 def _shard(key: str, shards: int) -> int:
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") % shards
 
@@ -151,6 +158,7 @@ def _encode_run(run: Run) -> str:
         "c": run.challenge_id,
         "p": run.player,
         "o": int(run.official),
+        "a": 1 if run.archive else None,
         "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
         "t": [run.started_at, run.deadline, run.completed_at],
         "w": run_duration_ms(run.started_at, run.round_shown_at) if run.round_shown_at else None,
@@ -205,6 +213,7 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         challenge_id=body.get("c"),
         player=body.get("p"),
         official=bool(body["o"]),
+        archive=bool(body.get("a")),
         puzzle=puzzle,
         history=history,
         score=score,
@@ -221,8 +230,9 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     )
 
 
-class DynamoStore(DynamoBoards):
-    """The Store on one DynamoDB table (its board side in shared/dynamo_boards.py)."""
+class DynamoStore(DynamoBoards, DynamoLeagues, DynamoPlayerData):
+    """The Store on one DynamoDB table (its board side in shared/dynamo_boards.py, its leagues in
+    shared/dynamo_leagues.py, a player's export and erasure in shared/dynamo_player_data.py)."""
 
     def __init__(self, table_name: str, client: Any = None, sleep: Callable[[float], None] = time.sleep):
         self.table = table_name
@@ -316,8 +326,9 @@ class DynamoStore(DynamoBoards):
         return Challenge.model_validate_json(item["data"]["S"]) if item else None
 
     def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
-        """Put the challenge and add one to its creator's count for DAY (a per-player-per-date item
-        deleted two days on), conditional on the count being under QUOTA, in one transaction."""
+        """Put the challenge and its creator's record of it, and add one to the creator's count for
+        DAY (a per-player-per-date item deleted two days on), conditional on the count being under
+        QUOTA, in one transaction."""
         counter = _key(f"PLAYER#{challenge.creator}", f"CHALLENGES#{day}")
         expires = int(
             (datetime.fromisoformat(day) + timedelta(seconds=CHALLENGE_QUOTA_TTL_SECONDS)).timestamp()
@@ -333,6 +344,9 @@ class DynamoStore(DynamoBoards):
                         "ConditionExpression": "attribute_not_exists(pk)",
                     }
                 },
+                {  # the creator's own record of it (GET /me/export, DELETE /me)
+                    "Put": {"Item": {**created_key(challenge.creator, challenge.challenge_id)}},
+                },
                 {
                     "Update": {
                         "Key": counter,
@@ -347,7 +361,7 @@ class DynamoStore(DynamoBoards):
                 },
             ]
         )
-        if codes[1:2] == ["ConditionalCheckFailed"]:
+        if codes[2:3] == ["ConditionalCheckFailed"]:
             raise QuotaExceeded(challenge.creator)
         if codes:
             raise DataError("A challenge id was drawn twice")
@@ -373,10 +387,14 @@ class DynamoStore(DynamoBoards):
         return Slot(item.get("run_id", {}).get("S"), item.get("official_run_id", {}).get("S"))
 
     def _run_item(self, run: Run, version: int) -> dict[str, Any]:
-        """The run's item: its compact form and version; a player's run while active also carries
-        the `due` index keys (so the expiry job finds it by deadline); practice and guest runs
+        """The run's item: its compact form and version; a player's run carries the `runs` index
+        keys (the player's runs, for `GET /me/export` and `DELETE /me`), and while active the `due`
+        index keys (so the expiry job finds it by deadline); practice and guest runs
         carry their deletion time (official runs are kept)."""
         attributes: dict[str, Any] = {"run": _encode_run(run), "version": version}
+        if run.player is not None:  # never changes: only the run's first write reaches the index
+            attributes["runs_pk"] = f"RUNS#{run.player}"
+            attributes["runs_sk"] = run.started_at  # short: the run item stays under 1 KB
         if run.player is not None and not run.completed:
             attributes["due_pk"] = f"DUE#{_shard(run.run_id, DUE_SHARDS)}"
             attributes["due_sk"] = f"{run.deadline}#{run.run_id}"
@@ -401,11 +419,15 @@ class DynamoStore(DynamoBoards):
         if replacing:
             free = "(attribute_not_exists(run_id) OR run_id = :replacing)"
             values[":replacing"] = {"S": replacing}
+        decided: str | None
         if run.official:
             update = "SET run_id = :r, official_run_id = :r, expires_at = :ttl"
             decided = "attribute_not_exists(official_run_id)"
             if replacing:
                 decided = "(attribute_not_exists(official_run_id) OR official_run_id = :replacing)"
+        elif run.archive:  # a past Daily: no official run is decided any more
+            update = "SET run_id = :r, expires_at = :ttl"
+            decided = None
         else:
             update = "SET run_id = :r, expires_at = :ttl"
             decided = "attribute_exists(official_run_id)"
@@ -413,7 +435,7 @@ class DynamoStore(DynamoBoards):
             "Update": {
                 "Key": _slot_key(run.player, run.scope),
                 "UpdateExpression": update,
-                "ConditionExpression": f"{free} AND {decided}",
+                "ConditionExpression": f"{free} AND {decided}" if decided else free,
                 "ExpressionAttributeValues": values,
             }
         }

@@ -34,6 +34,12 @@ class NotFound(GameError):
     code = "not_found"
 
 
+class Forbidden(GameError):
+    """The caller may see the thing but not do this to it (403): a league member who is not its creator."""
+
+    code = "forbidden"
+
+
 class Conflict(GameError):
     """The request does not fit the current state (409); `run` carries that state when there is one
     (the API layer shows it with shared.models.RunView)."""

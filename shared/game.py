@@ -4,11 +4,12 @@ This is the game's service layer: it loads state through the Store port, applies
 rules of shared/runs.py, and writes the result back with conditional writes. No AWS here.
 """
 
+import re
 import secrets
 import time
 from collections.abc import Callable, Set
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TypeVar
 
 from shared import clock
@@ -22,12 +23,13 @@ from shared.constants import (
     TIME_LIMIT_SECONDS,
 )
 from shared.daily_date import daily_date, next_reset
-from shared.errors import Conflict, NotFound, Throttled
+from shared.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.fair_play import fastest_plausible_ms, implausible_answers
 from shared.puzzles import Round, generate_puzzle, seed_for_date
 from shared.retry import Exhausted, retry
 from shared.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
 from shared.scope import Scope
+from shared.settings import DEFAULT_FIRST_DAILY_DATE
 from shared.store import (
     ActiveRunExists,
     Challenge,
@@ -42,6 +44,7 @@ from shared.store import (
 
 Recorder = Callable[..., None]
 T = TypeVar("T")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # Due runs one expiry pass completes at once: at the rush a minute's abandoned runs number in the
 # tens of thousands, each a read and a write of ~10 ms, so one at a time would not fit a minute.
 EXPIRY_WORKERS = 32
@@ -65,8 +68,10 @@ class Game:
         record: Recorder = _ignore,
         now: Callable[[], datetime] = clock.now,
         sleep: Callable[[float], None] = time.sleep,
+        first_date: Callable[[], date] = lambda: DEFAULT_FIRST_DAILY_DATE,
     ):
         self.store = store
+        self.first_date = first_date  # the deployment's first Daily date (FIRST_DAILY_DATE)
         self.secret = secret
         self.dictionary = dictionary
         # record("RunsStarted") etc.; the handlers wire it to metrics, and an event with details
@@ -106,6 +111,50 @@ class Game:
         now = self.now()  # read once: the run's date and start must agree, even at midnight
         day = daily_date(now).isoformat()
         return self._start(player, Scope.daily(day), day, self.daily_puzzle(day), now)
+
+    # Past Dailies (SPEC §3d) ---------------------------------------------------------------
+
+    def past_daily(self, day: str) -> dict[str, object]:
+        """A Daily date's details (`GET /daily/{date}`): any date from the deployment's first on,
+        not in the future; today's is the live Daily."""
+        found = self._past_date(day)
+        live = found == daily_date(self.now())
+        return {
+            "date": found.isoformat(),
+            "rounds": DAILY_ROUNDS,
+            "time_limit_seconds": TIME_LIMIT_SECONDS,
+            "status": "live" if live else "closed",
+            "first_date": self.first_date().isoformat(),
+            "practice": not live,
+        }
+
+    def start_past_daily(self, player: str | None, day: str) -> tuple[Run, bool]:
+        """Start a practice run of a past Daily (True), or return the player's active run of that
+        date (False): the same puzzle, run engine and scoring as the Daily, never official, so
+        never on a board or in stats. Today's Daily is played only as the Daily (409)."""
+        now = self.now()
+        found = self._past_date(day)
+        if found == daily_date(now):
+            raise Conflict("Today's Daily is played as the Daily (POST /daily/runs)", "daily_is_live")
+        iso_day = found.isoformat()
+        return self._start(
+            player, Scope.daily(iso_day), iso_day, self.daily_puzzle(iso_day), now, archive=True
+        )
+
+    def _past_date(self, day: str) -> date:
+        """DAY as a Daily date that has started: a malformed date or one in the future is 400, one
+        before the deployment's first Daily is 404."""
+        try:
+            if not _ISO_DATE.fullmatch(day):
+                raise ValueError(day)
+            parsed = date.fromisoformat(day)
+        except ValueError as error:
+            raise BadRequest("A date is YYYY-MM-DD", "invalid_date") from error
+        if parsed > daily_date(self.now()):
+            raise BadRequest("That date has not started yet", "future_date")
+        if parsed < self.first_date():
+            raise NotFound(f"The first Daily was {self.first_date().isoformat()}", "daily_not_found")
+        return parsed
 
     # Challenges ----------------------------------------------------------------------------
 
@@ -155,6 +204,7 @@ class Game:
         puzzle: list[Round],
         now: datetime,
         closed: bool = False,
+        archive: bool = False,
     ) -> tuple[Run, bool]:
         """A player has at most one active run per scope: starting while one is active returns it,
         so a first (official) run cannot be abandoned and restarted. Runs of other scopes (another
@@ -187,6 +237,7 @@ class Game:
                 player,
                 official,
                 _challenge_id(scope),
+                archive,
             )
             try:
                 self.store.create_run(run, replacing)

@@ -56,7 +56,7 @@ class Boards:
     # Daily boards --------------------------------------------------------------------------
 
     def daily_board(self, day: str | None, cursor: str | None, limit: int) -> BoardPage:
-        board_day = self._board_date(day)
+        board_day = self.board_date(day)
         scope = Scope.daily(board_day.isoformat())
         status, rows, next_cursor = self._page(scope, daily_closes_at(board_day), cursor, limit)
         return BoardPage(date=board_day.isoformat(), status=status, rows=rows, next_cursor=next_cursor)
@@ -64,7 +64,7 @@ class Boards:
     def daily_rank(self, day: str | None, player: str) -> MyRank:
         """The caller's row with the rank counted from the rank counters (they trail a completion
         by a second or two while the board is live; they are final once it is closed)."""
-        board_day = self._board_date(day)
+        board_day = self.board_date(day)
         scope = Scope.daily(board_day.isoformat())
         entry = self.store.board_entry(player, scope)
         if entry is None:
@@ -73,7 +73,7 @@ class Boards:
         (row,) = self._rows([entry], [self._rank_of(scope, entry.position.tie)], closed)
         return MyRank(date=board_day.isoformat(), status="closed" if closed else "live", **row.model_dump())
 
-    def _board_date(self, day: str | None) -> date:
+    def board_date(self, day: str | None) -> date:
         """The board's date: today by default; a past or present YYYY-MM-DD, else 400."""
         today = daily_date(self.now())
         if day is None:

@@ -149,6 +149,17 @@ class DailyInfo(Model):
     resets_at: str = Field(examples=["2026-11-30T06:00:00.000Z"])
 
 
+class PastDaily(Model):
+    """`GET /daily/{date}`: a Daily date's details (SPEC §3d)."""
+
+    date: str
+    rounds: int
+    time_limit_seconds: int
+    status: Literal["live", "closed"] = Field(description="live: today's Daily; closed: a past one")
+    first_date: str = Field(description="the deployment's first Daily date: past Dailies start there")
+    practice: bool = Field(description="whether POST /daily/{date}/runs plays it (not while live)")
+
+
 class AttemptView(Model):
     word: str
     accepted: bool
@@ -329,3 +340,80 @@ class StatsView(Model):
 class Me(Model):
     display_name: str
     stats: StatsView
+
+
+# Leagues (SPEC §3c) -------------------------------------------------------------------------------
+
+LEAGUE_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,28}[A-Za-z0-9_-])?$"
+INVITE_CODE_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+
+
+class LeagueRequest(Request):
+    name: StrictStr = Field(
+        min_length=3,
+        max_length=30,
+        pattern=LEAGUE_NAME_PATTERN,
+        description="3-30 letters, digits, spaces, _ or -; checked like a display name",
+    )
+
+
+class JoinRequest(Request):
+    code: StrictStr = Field(pattern=INVITE_CODE_PATTERN, description="the league's invite code")
+
+
+class LeagueView(Model):
+    league_id: str
+    name: str
+    code: str = Field(description="the invite code: share it (or the web client's link with it)")
+    members: int = Field(description="how many members the league has")
+    creator: bool = Field(description="whether the caller created (holds) the league")
+    joined_at: str
+
+
+class MyLeagues(Model):
+    items: list[LeagueView]
+
+
+class LeagueMember(Model):
+    member_id: str = Field(description="the member's id in this league (for removing them)")
+    display_name: str
+    creator: bool
+    you: bool
+
+
+class LeagueBoard(Model):
+    league_id: str
+    name: str
+    date: str
+    status: Literal["live", "closed"]
+    rows: list[BoardRow] = Field(description="members' official results of the date, in board order")
+    my_rank: int | None = Field(description="the caller's rank among the rows; null without a result")
+    members: list[LeagueMember]
+
+
+class LeftLeague(Model):
+    league_id: str
+    member_id: str
+
+
+# A player's data (SPEC §5 `GET /me/export`, `DELETE /me`) ---------------------------------------
+
+
+class PlayerExport(Model):
+    """Everything held about the caller (shared/player_data.py builds it)."""
+
+    player_id: str
+    exported_at: str
+    profile: dict[str, Any] = Field(description="display_name (null: the default) and Daily stats")
+    name_claim: str | None = Field(description="the look-alike key of the name the caller holds")
+    official_results: list[dict[str, Any]] = Field(description="every official result, with its words")
+    runs: list[dict[str, Any]] = Field(description="every run, as GET /runs/{run_id} shows it, with timings")
+    challenges_created: list[dict[str, Any]]
+    challenge_quotas: list[dict[str, Any]] = Field(description="challenges created per Daily date")
+    leagues: list[dict[str, Any]]
+    slots: list[dict[str, Any]] = Field(description="the caller's latest and official run of each scope")
+    other: list[str] = Field(description="anything else held, by kind")
+
+
+class Erased(Model):
+    erased: bool

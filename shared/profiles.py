@@ -9,7 +9,10 @@ from shared.errors import BadRequest
 from shared.rules import ascii_lower
 
 _NAME = re.compile(r"[A-Za-z0-9_\- ]{3,20}")
+_LEAGUE_NAME = re.compile(r"[A-Za-z0-9_\- ]{3,30}")
 DEFAULT_PREFIX = "player-"
+# What the board rows of an erased player show (`DELETE /me`); no player may take it.
+DELETED_PLAYER_NAME = "deleted player"
 _LOOK_ALIKES = str.maketrans("01i5", "olls")
 _SEPARATORS = re.compile(r"[ _-]+")
 # For the blocklist check only, digits and `@` read as the letters they stand in for (SPEC §5),
@@ -86,6 +89,22 @@ def check_display_name(name: str) -> str:
         raise BadRequest("A display name may not start or end with a space", "invalid_display_name")
     if name_skeleton(name).startswith(name_skeleton(DEFAULT_PREFIX)):
         raise BadRequest(f"A display name may not look like {DEFAULT_PREFIX}…", "invalid_display_name")
+    if name_skeleton(name) == name_skeleton(DELETED_PLAYER_NAME):
+        raise BadRequest(f"A display name may not look like {DELETED_PLAYER_NAME}", "invalid_display_name")
     if contains_blocked_word(name):
         raise BadRequest("That display name is not allowed", "display_name_not_allowed")
+    return name
+
+
+def check_league_name(name: str) -> str:
+    """A league's name is checked like a display name, 3-30 characters long: the same letters,
+    digits, spaces, `_` and `-`, no leading or trailing space, and no blocklisted word (looked for
+    in the look-alike skeleton). League names need not be unique."""
+    if not _LEAGUE_NAME.fullmatch(name) or name != name.strip(" "):
+        raise BadRequest(
+            "A league name is 3-30 letters, digits, spaces, _ or -, not starting or ending with a space",
+            "invalid_league_name",
+        )
+    if contains_blocked_word(name):
+        raise BadRequest("That league name is not allowed", "league_name_not_allowed")
     return name

@@ -27,11 +27,16 @@ class Route(NamedTuple):
     replies: tuple[int, ...] = (200,)
 
 
+_MEMBER_REPLIES = (200, 403, 404)  # leave, or remove (403: only the creator removes others)
+
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/validate", "validate", "public", "required"),
     Route("GET", "/daily", "daily", "public"),
     Route("POST", "/daily/runs", "daily", "player", replies=(201, 200)),
     Route("POST", "/guest/daily/runs", "daily", "public", replies=(201,)),
+    Route("GET", "/daily/{date}", "daily", "public", replies=(200, 404)),
+    Route("POST", "/daily/{date}/runs", "daily", "player", replies=(201, 200, 404, 409)),
+    Route("POST", "/guest/daily/{date}/runs", "daily", "public", replies=(201, 404, 409)),
     Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404)),
     Route("POST", "/runs/{run_id}/answers", "daily", "player", "required", (200, 404, 409)),
     Route("POST", "/runs/{run_id}/skip", "daily", "player", "required", (200, 404, 409)),
@@ -47,6 +52,16 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/me", "leaderboard", "player"),
     Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
+    Route("GET", "/me/export", "leaderboard", "player"),
+    Route("DELETE", "/me", "leaderboard", "player"),
+    Route("POST", "/leagues", "leaderboard", "player", "required", (201,)),
+    Route("GET", "/me/leagues", "leaderboard", "player"),
+    Route("POST", "/leagues/join", "leaderboard", "player", "required", (200, 404, 409)),
+    Route(
+        "DELETE", "/leagues/{league_id}/members/{player}", "leaderboard", "player", replies=_MEMBER_REPLIES
+    ),
+    Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
+    Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404)),
 )
 
 # The Lambda entry point of each function, as `module:function` from the repository root.

@@ -77,6 +77,7 @@ class Run(BaseModel):
     challenge_id: str | None = None
     player: str | None = None  # None for a guest run
     official: bool = False
+    archive: bool = False  # a practice run of a past Daily (SPEC §3d): never official
     puzzle: list[Round]
     history: list[RoundRecord] = []
     score: int = 0
@@ -152,6 +153,7 @@ def new_run(
     player: str | None = None,
     official: bool = False,
     challenge_id: str | None = None,
+    archive: bool = False,
 ) -> Run:
     """A fresh run: round 1, attempt 1, with the time limit counted from `now`."""
     return Run(
@@ -160,7 +162,8 @@ def new_run(
         date=date,
         challenge_id=challenge_id,
         player=player,
-        official=official,
+        official=official and not archive,
+        archive=archive,
         puzzle=puzzle,
         started_at=iso(now),
         deadline=iso(now + timedelta(seconds=TIME_LIMIT_SECONDS)),

@@ -6,6 +6,8 @@ stops the container with a message that names it, instead of a 500 on the first 
 | TABLE_NAME | every function that reads or writes the table (not validate) | the DynamoDB table |
 | PUZZLE_SEED | the same (local and tests) | the secret puzzle seed itself |
 | PUZZLE_SEED_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding the seed |
+| USER_POOL_ID | leaderboard (AWS) | the user pool `DELETE /me` deletes from (unset: a stand-in) |
+| FIRST_DAILY_DATE | daily | the first Daily date past Dailies start from (default 2026-01-01) |
 | AWS_ENDPOINT_URL_DYNAMODB | all (local) | boto3's own setting: a DynamoDB-compatible endpoint |
 
 Which function gets which variable is the stack's business (infra/functions.py: `uses_table`,
@@ -18,6 +20,7 @@ without one. An empty variable counts as unset.
 
 import os
 from collections.abc import Mapping
+from datetime import date
 from functools import cache
 
 from pydantic import (
@@ -33,11 +36,16 @@ from pydantic import (
 TABLE_NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,255}$"
 SECRET_ARN_PATTERN = r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[A-Za-z0-9/_+=.@!-]+$"
 SEED_MIN_LENGTH = 8
+USER_POOL_PATTERN = r"^[\w-]+_[0-9a-zA-Z]+$"  # Cognito's own rule
 ENVIRONMENT = {
     "table_name": "TABLE_NAME",
     "puzzle_seed": "PUZZLE_SEED",
     "puzzle_seed_secret_arn": "PUZZLE_SEED_SECRET_ARN",
+    "first_daily_date": "FIRST_DAILY_DATE",
+    "user_pool_id": "USER_POOL_ID",
 }
+# The first Daily date of a deployment that does not set FIRST_DAILY_DATE.
+DEFAULT_FIRST_DAILY_DATE = date(2026, 1, 1)
 
 
 class SettingsError(RuntimeError):
@@ -52,6 +60,10 @@ class Settings(BaseModel):
     table_name: str = Field(pattern=TABLE_NAME_PATTERN, description="3-255 of A-Z a-z 0-9 _ . -")
     puzzle_seed: SecretStr | None = None
     puzzle_seed_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
+    user_pool_id: str | None = Field(default=None, pattern=USER_POOL_PATTERN)
+    first_daily_date: date = Field(
+        default=DEFAULT_FIRST_DAILY_DATE, description="the first Daily date past Dailies start from"
+    )
 
     @field_validator("puzzle_seed")
     @classmethod

@@ -4,7 +4,8 @@ Item layout (see docs/data-model.md):
 - every item has `pk` and `sk`; `expires_at` (epoch seconds) is the TTL attribute;
 - GSI `board`:   official results of one board shard, in rank order, with only what a row shows;
 - GSI `history`: a player's official results, newest first;
-- GSI `due`:     players' runs still in play, by deadline, so the expiry job finds those due.
+- GSI `due`:     players' runs still in play, by deadline, so the expiry job finds those due;
+- GSI `runs`:    each player's runs, by start, so an export or an erasure finds them all.
 """
 
 from typing import Any
@@ -18,6 +19,7 @@ INDEXES: dict[str, tuple[str, str, str]] = {
     "board": ("board_pk", "board_sk", "INCLUDE"),
     "history": ("history_pk", "history_sk", "INCLUDE"),
     "due": ("due_pk", "due_sk", "KEYS_ONLY"),
+    "runs": ("runs_pk", "runs_sk", "KEYS_ONLY"),
 }
 
 # The non-key attributes an INCLUDE index carries: a board row's words and the name its player had

@@ -14,12 +14,15 @@ from functools import cache
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
+from shared.accounts import Accounts, CognitoAccounts, LocalAccounts
 from shared.dictionary import words
 from shared.dynamo import DynamoStore
 from shared.dynamo_boards import RANK_CACHE_SECONDS
 from shared.game import Game
 from shared.leaderboard import Boards
+from shared.leagues import Leagues
 from shared.observability import logger, metrics
+from shared.player_data import PlayerData
 from shared.players import Players
 from shared.secrets import cursor_key, deployment_secret, older_cursor_keys
 from shared.settings import settings
@@ -59,7 +62,9 @@ def store() -> DynamoStore:
 
 @cache
 def game() -> Game:
-    return Game(store(), deployment_secret, words, record=record)
+    return Game(
+        store(), deployment_secret, words, record=record, first_date=lambda: settings().first_daily_date
+    )
 
 
 @cache
@@ -70,3 +75,20 @@ def boards() -> Boards:
 @cache
 def players() -> Players:
     return Players(store(), boards(), cursor_key, older_cursor_keys=older_cursor_keys)
+
+
+@cache
+def leagues() -> Leagues:
+    return Leagues(store(), boards())
+
+
+@cache
+def accounts() -> Accounts:
+    """The user pool's accounts (USER_POOL_ID), or the local stand-in where none is set."""
+    pool = settings().user_pool_id
+    return CognitoAccounts(pool) if pool else LocalAccounts()
+
+
+@cache
+def player_data() -> PlayerData:
+    return PlayerData(store(), leagues(), accounts)

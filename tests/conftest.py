@@ -116,6 +116,18 @@ def _real_clock():
     clock.reset()
 
 
+# The objects shared/wiring.py builds once per container: made again for each test's table.
+WIRING = (
+    wiring.store,
+    wiring.game,
+    wiring.boards,
+    wiring.players,
+    wiring.leagues,
+    wiring.player_data,
+    wiring.accounts,
+)
+
+
 @pytest.fixture
 def table():
     """A fresh in-process moto DynamoDB with the game's table, and fresh cached wiring."""
@@ -126,10 +138,10 @@ def table():
 
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
+        for cached in WIRING:
             cached.cache_clear()
         yield os.environ["TABLE_NAME"]
-        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
+        for cached in WIRING:
             cached.cache_clear()
 
 

@@ -45,6 +45,8 @@ def test_the_body_taking_routes_are_the_ones_the_spec_lists():
         "POST /guest/runs/{run_id}/answers",
         "POST /guest/runs/{run_id}/skip",
         "PUT /me",
+        "POST /leagues",
+        "POST /leagues/join",
     }
     assert {_route_id(r) for r in OPTIONAL} == {"POST /challenges"}
 

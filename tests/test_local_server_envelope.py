@@ -15,7 +15,7 @@ def _envelope(raw: bytes) -> dict:
 
 
 @pytest.mark.parametrize(
-    ("path", "allow"), [("/validate", "POST"), ("/daily", "GET"), ("/", "GET"), ("/me", "GET, PUT")]
+    ("path", "allow"), [("/validate", "POST"), ("/daily", "GET"), ("/", "GET"), ("/me", "DELETE, GET, PUT")]
 )
 def test_trace_is_405_in_the_envelope_with_allow(local_server, path, allow):
     status, headers, raw = local_server.request("TRACE", path)

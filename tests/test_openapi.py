@@ -58,7 +58,7 @@ def test_openapi_documents_every_route_and_marks_player_routes(doc):
         assert ("401" in operation["responses"]) == (route.access == "player"), route
 
 
-def test_the_four_creating_routes_document_201(doc):
+def test_the_creating_routes_document_201(doc):
     created = {
         (method.upper(), path)
         for path, item in doc["paths"].items()
@@ -68,6 +68,9 @@ def test_the_four_creating_routes_document_201(doc):
     assert created == {
         ("POST", "/daily/runs"),
         ("POST", "/guest/daily/runs"),
+        ("POST", "/daily/{date}/runs"),
+        ("POST", "/guest/daily/{date}/runs"),
+        ("POST", "/leagues"),
         ("POST", "/challenges"),
         ("POST", "/challenges/{challenge_id}/runs"),
     }

@@ -487,3 +487,59 @@ def test_a_rename_racing_completions_of_the_players_runs_keeps_every_stat_and_re
         assert (profile.stats.played, profile.stats.max_streak) == (3, 3), f"repetition {repetition}"
         rows = [store.board_entry(player, Scope.daily(day)) for day in days]
         assert [row.display_name for row in rows] == [name] * 3, f"repetition {repetition}"
+
+
+# (g) Leagues and erasure -------------------------------------------------------------------------
+
+
+def test_two_joins_racing_for_a_leagues_last_seat_give_it_to_one(store):
+    """A join adds the member on condition that the league has a free seat, in one transaction:
+    of two players racing for the 50th seat, one gets it and the other is told the league is
+    full, and the league never holds more than 50."""
+    from shared.constants import LEAGUE_MEMBERS_MAX
+    from shared.errors import Conflict as LeagueConflict
+    from shared.leagues import Leagues
+
+    leagues = Leagues(store, Boards(store, lambda: b"cursor-key"))
+    for repetition in range(ROUNDS):
+        league = leagues.create(f"owner-{repetition}", "Office")
+        for n in range(1, LEAGUE_MEMBERS_MAX - 1):
+            leagues.join(f"member-{repetition}-{n}", league.code)
+
+        outcomes = race([partial(leagues.join, f"late-{repetition}-{n}", league.code) for n in range(2)])
+
+        assert sum(1 for o in outcomes if not isinstance(o, Exception)) == 1, f"repetition {repetition}"
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert isinstance(refused[0], LeagueConflict) and refused[0].code == "league_full"
+        assert len(store.get_league(league.league_id).members) == LEAGUE_MEMBERS_MAX
+
+
+def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_deleted_player(store):
+    """The erasure shows "deleted player" on the profile first and deletes the runs before it
+    renames the rows: a completion that read the old name retries and writes the new one, and one
+    whose run is gone writes nothing. Whichever wins, the player's only items left are official
+    results showing "deleted player", and no run of theirs is left."""
+    from shared.accounts import LocalAccounts
+    from shared.leagues import Leagues
+    from shared.player_data import PlayerData
+    from shared.profiles import DELETED_PLAYER_NAME
+
+    players = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
+    data = PlayerData(store, Leagues(store, Boards(store, lambda: b"cursor-key")), LocalAccounts)
+    for repetition in range(ROUNDS):
+        player = f"racer-g-{secrets.token_hex(4)}"
+        players.set_display_name(player, f"Gone {secrets.token_hex(4)}")
+        game = game_on(store, 10, 1 + repetition)
+        run, _ = game.start_daily(player)
+        for number in range(1, len(run.puzzle)):
+            _, run = game.answer(run.run_id, player, number, 1, word_for(run))
+        final = partial(game.answer, run.run_id, player, len(run.puzzle), 1, word_for(run))
+
+        outcomes = race([final, partial(data.erase, player, player)])
+
+        assert not isinstance(outcomes[1], Exception), f"repetition {repetition}: {outcomes[1]!r}"
+        left = scan(store, f"PLAYER#{player}")
+        assert {item["sk"]["S"].split("#")[0] for item in left} <= {"OFFICIAL"}, f"repetition {repetition}"
+        assert all(item["name"]["S"] == DELETED_PLAYER_NAME for item in left), f"repetition {repetition}"
+        assert runs_of(store, player) == [], f"repetition {repetition}"
+        assert not [i for i in scan(store, "NAME#") if i["player"]["S"] == player]

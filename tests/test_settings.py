@@ -62,7 +62,13 @@ def test_settings_are_frozen():
     settings = load({"TABLE_NAME": "wordsqd", "PUZZLE_SEED": "a-long-seed"})
     with pytest.raises(ValueError):
         settings.table_name = "other"  # type: ignore[misc]
-    assert set(Settings.model_fields) == {"table_name", "puzzle_seed", "puzzle_seed_secret_arn"}
+    assert set(Settings.model_fields) == {
+        "table_name",
+        "puzzle_seed",
+        "puzzle_seed_secret_arn",
+        "first_daily_date",
+        "user_pool_id",
+    }
 
 
 def _import(module: str, **environ: str) -> subprocess.CompletedProcess[str]:
@@ -86,3 +92,18 @@ def test_a_function_without_table_name_fails_at_cold_start_not_on_a_request():
 def test_the_validate_function_needs_no_setting():
     imported = _import("functions.validate.handler")
     assert imported.returncode == 0, imported.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"), [("FIRST_DAILY_DATE", "yesterday"), ("USER_POOL_ID", "not a pool id")]
+)
+def test_a_malformed_first_daily_date_or_user_pool_id_names_its_variable(variable, value):
+    with pytest.raises(SettingsError, match=variable):
+        load({"TABLE_NAME": "wordsqd", variable: value})
+
+
+def test_the_first_daily_date_and_the_user_pool_are_read_from_the_environment():
+    environ = {"TABLE_NAME": "wordsqd", "FIRST_DAILY_DATE": "2026-03-01", "USER_POOL_ID": "us-east-1_AbC123"}
+    read = load(environ)
+    assert read.first_daily_date.isoformat() == "2026-03-01" and read.user_pool_id == "us-east-1_AbC123"
+    assert load({"TABLE_NAME": "wordsqd"}).user_pool_id is None

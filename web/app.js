@@ -18,7 +18,7 @@ const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "wordsqd.token";
 const RUN_KEY = "wordsqd.run"; // sessionStorage: {run_id, guest, skewMs} of the run in play
 const PKCE_KEY = "wordsqd.pkce"; // sessionStorage: {verifier, state, back} during a Cognito login
-const VIEWS = ["home", "game", "end", "board", "me", "challenges"];
+const VIEWS = ["home", "game", "end", "board", "me", "challenges", "leagues", "archive"]; // the last two: players.js
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers (exported for the tests)
@@ -237,6 +237,7 @@ function showView(name) {
   if (name === "me") loadMe();
   if (name === "challenges") renderChallengeForm();
   if (name === "home") renderHome();
+  document.dispatchEvent(new CustomEvent("wordsqd:view", { detail: name })); // players.js's views
   // The end of a run replaces the game under the player's focus: move it to the result.
   if (name === "end") $("end-title").focus();
 }
@@ -638,6 +639,7 @@ function afterReply(reply, sentFor) {
 }
 
 function onCompleted(run) {
+  document.dispatchEvent(new CustomEvent("wordsqd:completed", { detail: run })); // players.js
   if (run.official && !run.guest && run.kind === "daily" && !state.officialDates.has(run.date)) {
     state.officialDates.add(run.date);
     state.historyLoaded = false; // a new official result: history and stats have changed
@@ -1192,3 +1194,6 @@ async function main() {
 }
 
 main();
+
+// What web/players.js (leagues, past Dailies, your data) uses of this module.
+export { api, go, keepRun, learnSkew, ok, problem, say, state };

@@ -14,6 +14,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from shared import api
 from shared.clock import parse_iso
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.daily_date import next_reset
 from shared.dictionary import words
 from shared.models import (
     AnswerReply,
@@ -21,6 +22,7 @@ from shared.models import (
     ChallengeRequest,
     ChallengeView,
     DailyInfo,
+    PastDaily,
     RunView,
     SkipReply,
     SkipRequest,
@@ -72,6 +74,24 @@ def start_daily() -> Response[RunView]:
 @app.post("/guest/daily/runs", summary="Start a guest Daily run")
 def start_guest_daily() -> Response[RunView]:
     return _started(game().start_daily(None))
+
+
+@app.get("/daily/<date>", summary="A Daily date's details (past Dailies are played as practice)")
+def past_daily(date: api.BoardDate) -> Response[PastDaily]:
+    info = PastDaily.model_validate(game().past_daily(date))
+    until_reset = (next_reset(game().now()) - game().now()).total_seconds()
+    cache = api.daily_cache_control(until_reset) if info.status == "live" else api.PAST_DAILY_CACHE_CONTROL
+    return api.json_response(info.model_dump(mode="json"), cache_control=cache)
+
+
+@app.post("/daily/<date>/runs", summary="Start (or resume) the caller's practice run of a past Daily")
+def start_past_daily(date: api.BoardDate) -> Response[RunView]:
+    return _started(game().start_past_daily(api.caller_id(app), date))
+
+
+@app.post("/guest/daily/<date>/runs", summary="Start a guest practice run of a past Daily")
+def start_guest_past_daily(date: api.BoardDate) -> Response[RunView]:
+    return _started(game().start_past_daily(None, date))
 
 
 @app.get("/runs/<run_id>", summary="The caller's run")

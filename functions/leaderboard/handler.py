@@ -10,10 +10,25 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared import api
 from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
-from shared.models import BoardPage, HistoryPage, Me, MyRank, Profile, ProfileRequest
+from shared.models import (
+    BoardPage,
+    Erased,
+    HistoryPage,
+    JoinRequest,
+    LeagueBoard,
+    LeagueRequest,
+    LeagueView,
+    LeftLeague,
+    Me,
+    MyLeagues,
+    MyRank,
+    PlayerExport,
+    Profile,
+    ProfileRequest,
+)
 from shared.observability import logger, metrics, tracer
 from shared.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
-from shared.wiring import boards, players, store
+from shared.wiring import boards, leagues, player_data, players, store
 
 app = api.make_resolver()
 store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
@@ -59,6 +74,51 @@ def history(
     limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE_MAX)] = HISTORY_PAGE_DEFAULT, cursor: Cursor = None
 ) -> HistoryPage:
     return players().history(api.caller_id(app), cursor, limit)
+
+
+@app.get("/me/export", summary="Everything held about the caller, as one JSON document")
+def export_me() -> PlayerExport:
+    return PlayerExport.model_validate(player_data().export(api.caller_id(app)))
+
+
+@app.delete("/me", summary="Erase the caller; their board rows stay, as 'deleted player'")
+def delete_me() -> Erased:
+    player_data().erase(api.caller_id(app), api.caller_username(app))
+    return Erased(erased=True)
+
+
+@app.post("/leagues", summary="Create a league (the caller is its creator and first member)")
+def create_league(request: Annotated[LeagueRequest, Body()]) -> Response[LeagueView]:
+    view = leagues().create(api.caller_id(app), request.name)
+    return api.json_response(view.model_dump(mode="json"), 201)
+
+
+@app.get("/me/leagues", summary="The caller's leagues")
+def my_leagues() -> MyLeagues:
+    return leagues().mine(api.caller_id(app))
+
+
+@app.post("/leagues/join", summary="Join a league with its invite code")
+def join_league(request: Annotated[JoinRequest, Body()]) -> LeagueView:
+    return leagues().join(api.caller_id(app), request.code)
+
+
+@app.delete("/leagues/<league_id>/members/<player>", summary="Leave a league (`me`), or remove a member")
+def leave_league(league_id: api.LeagueId, player: api.MemberId) -> LeftLeague:
+    leagues().remove(api.caller_id(app), api.league_id(league_id), player)
+    return LeftLeague(league_id=league_id, member_id=player)
+
+
+@app.post("/leagues/<league_id>/code", summary="Rotate a league's invite code (its creator)")
+def rotate_league_code(league_id: api.LeagueId) -> LeagueView:
+    return leagues().rotate_code(api.caller_id(app), api.league_id(league_id))
+
+
+@app.get("/leagues/<league_id>/board", summary="A league's board for a Daily date (members only)")
+def league_board(
+    league_id: api.LeagueId, date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None
+) -> LeagueBoard:
+    return leagues().board(api.caller_id(app), api.league_id(league_id), date)
 
 
 @logger.inject_lambda_context

@@ -211,3 +211,22 @@ def test_a_player_creates_at_most_the_quota_of_challenges_per_daily_date(store):
     store.create_challenge(challenge(0, creator="p2"), DAY, 3)
     assert store.get_challenge("chal-p1-0000") == challenge(0)
     assert store.get_puzzle(Scope.challenge("chal-p1-0000")) == PUZZLE
+
+
+def past_daily_run(run_id: str, player: str | None = "p1"):
+    return new_run(run_id, "daily", DAY, PUZZLE, NOW, player, False, None, archive=True)
+
+
+def test_an_archive_run_takes_the_dates_slot_without_an_official_run_and_completes_as_practice(store):
+    run = past_daily_run("run-past-001")
+    store.create_run(run)
+    assert store.slot("p1", DAILY) == Slot("run-past-001", None)
+    with pytest.raises(ActiveRunExists):
+        store.create_run(past_daily_run("run-past-002"))
+    stored = store.get_run("run-past-001")
+    assert stored.run.archive and not stored.run.official
+    finish(run)
+    store.complete_run(run, stored.version)
+    assert store.official_result("p1", DAILY) is None
+    store.create_run(past_daily_run("run-past-003"), replacing="run-past-001")
+    assert store.slot("p1", DAILY) == Slot("run-past-003", None)

@@ -113,7 +113,7 @@ def test_cors_origins_default_to_the_local_page_in_dev(dev):
     cors = api["Properties"]["CorsConfiguration"]
     assert cors["AllowOrigins"] == list(DEV_ORIGINS)
     assert set(cors["AllowHeaders"]) == {"authorization", "content-type"}
-    assert set(cors["AllowMethods"]) == {"GET", "POST", "PUT"}
+    assert set(cors["AllowMethods"]) == {"GET", "POST", "PUT", "DELETE"}
 
 
 def test_cors_origins_come_from_stage_config_in_prod(prod):

@@ -32,6 +32,7 @@ ALL_METHODS = {"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"}
 # The reads the brief names as public and the same for everyone (SPEC §6).
 EDGE_CACHED_READS = {
     ("GET", "/daily"),
+    ("GET", "/daily/{date}"),
     ("GET", "/leaderboard/daily"),
     ("GET", "/leaderboard/daily/{date}"),
     ("GET", "/challenges/{challenge_id}"),
@@ -341,6 +342,9 @@ def test_every_public_read_of_the_route_table_except_runs_is_cached_at_the_edge(
         ("/challenges/AbCdEfGh12345678", True),
         ("/challenges", False),
         ("/daily/runs", False),
+        ("/daily/2026-03-08/runs", False),
+        ("/guest/daily/2026-03-08/runs", False),
+        ("/daily/2026-03-08", True),
         ("/daily", True),
     ],
 )

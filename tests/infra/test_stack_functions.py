@@ -88,6 +88,9 @@ def test_environment_names_only_what_the_function_may_use(dev, name):
     assert env.get("TABLE_NAME") == ({"Ref": table_id} if access.table else None)
     assert env.get("PUZZLE_SEED_SECRET_ARN") == ({"Ref": seed_id} if "seed" in access.secrets else None)
     assert env.get("CURSOR_KEY_SECRET_ARN") == ({"Ref": cursor_id} if "cursor" in access.secrets else None)
+    [pool_id] = dev.resources("AWS::Cognito::UserPool")
+    assert env.get("USER_POOL_ID") == ({"Ref": pool_id} if access.user_pool else None)
+    assert env.get("FIRST_DAILY_DATE") == ("2026-01-01" if name == "daily" else None)  # TEST_STAGES
 
 
 def test_the_leaderboard_function_gets_the_cursor_key_never_the_seed(dev):
@@ -124,13 +127,14 @@ def test_each_function_has_its_own_role_without_managed_policies(dev):
 def test_no_role_anywhere_has_a_wildcard_or_scan_on_the_table(synth, stage):
     """Every policy of the stack, CDK's own roles included (the web client's BucketDeployment has
     `s3:Abort*` and the like on its buckets): no DynamoDB action is a wildcard, a Scan or a table
-    description, a batch write only the counters' (it deletes the top's inbox items, limited to
-    the partition keys it may write), and nothing but a DynamoDB action names the table. Our
+    description, a batch write only the counters' (it deletes the top's inbox items) and the
+    leaderboard's (an erasure's deletes, DELETE /me), each limited to the partition keys it may
+    write, and nothing but a DynamoDB action names the table. Our
     functions' roles have no wildcard action at all."""
     stack = synth.stacks[stage]
     table_id, _ = stack.only("AWS::DynamoDB::Table")
     ours = {_role_statements(stack, name)[0] for name in FUNCTIONS}
-    counters_role = _role_statements(stack, "counters")[0]
+    batch_writers = {_role_statements(stack, name)[0] for name in ("counters", "leaderboard")}
     for policy_id, policy in stack.resources("AWS::IAM::Policy").items():
         own = bool(ours & {r["Ref"] for r in policy["Properties"]["Roles"]})
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
@@ -141,7 +145,7 @@ def test_no_role_anywhere_has_a_wildcard_or_scan_on_the_table(synth, stage):
                     assert "*" not in action, (policy_id, action)
                     assert action not in {"dynamodb:Scan", "dynamodb:DescribeTable"}
                     if action == "dynamodb:BatchWriteItem":
-                        assert [r["Ref"] for r in policy["Properties"]["Roles"]] == [counters_role]
+                        assert {r["Ref"] for r in policy["Properties"]["Roles"]} <= batch_writers
                         assert "dynamodb:LeadingKeys" in json.dumps(statement["Condition"])
             if table_id in json.dumps(statement.get("Resource")):
                 assert all(a.startswith("dynamodb:") for a in actions), (policy_id, actions)
@@ -156,6 +160,7 @@ def test_each_role_has_exactly_the_declared_actions(dev, name):
         expected |= access.table.actions() | (STREAM_ACTIONS if access.table.stream else set())
     if access.secrets:
         expected |= SECRET_ACTIONS
+    expected |= set(access.user_pool)
     if name in {"reset", "expire", "counters"}:
         expected |= QUEUE_ACTIONS
     _, statements = _role_statements(dev, name)
@@ -196,15 +201,19 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
 @pytest.mark.parametrize(
     "name, prefixes",
     [
-        ("leaderboard", ["PLAYER#*", "NAME#*"]),
+        (
+            "leaderboard",
+            ["PLAYER#*", "NAME#*", "TOP#*", "LEAGUE#*", "LEAGUECODE#*", "RUN#*", "CHALLENGE#*"],
+        ),
         ("reset", ["PUZZLE#*"]),
         ("counters", ["PLAYER#*", "COUNT#*", "TOP#*"]),
     ],
 )
 def test_writes_are_limited_to_their_partition_keys(dev, name, prefixes):
-    """leaderboard writes only players' items (profile, the rename's record) and name claims,
-    reset only puzzles, counters only rank counters, the `counted` mark and renamed names on
-    official results and boards' top items:
+    """leaderboard writes only players' items (profile, the rename's record), name claims,
+    leagues and their codes, and (erasing a player) runs, the creator of a challenge and the name
+    on the player's rows in boards' top items; reset only puzzles, counters only rank counters,
+    the `counted` mark and renamed names on official results and boards' top items:
     dynamodb:LeadingKeys on every write statement."""
     _, statements = _role_statements(dev, name)
     writes = [
@@ -234,3 +243,15 @@ def test_every_function_is_invoked_through_its_live_alias(dev, name):
     assert [a["Name"] for a in aliases] == [ALIAS]
     version_id = aliases[0]["FunctionVersion"]["Fn::GetAtt"][0]
     assert dev.json["Resources"][version_id]["Type"] == "AWS::Lambda::Version"
+
+
+def test_only_the_user_pool_actions_declared_are_granted_and_on_the_stacks_own_pool_alone(dev):
+    """DELETE /me deletes the caller's Cognito user: AdminDeleteUser on this stack's pool, nothing
+    wider (no wildcard resource, no other pool)."""
+    pool_id, _ = dev.only("AWS::Cognito::UserPool")
+    for name in sorted(FUNCTIONS):
+        _, statements = _role_statements(dev, name)
+        granted = [s for s in statements if any(a.startswith("cognito-idp:") for a in _actions([s]))]
+        assert {a for s in granted for a in _actions([s])} == set(ACCESS[name].user_pool), name
+        for statement in granted:
+            assert pool_id in json.dumps(statement["Resource"]), name

@@ -1,0 +1,68 @@
+"""Leagues, past Dailies and a player's data in the web client (web/players.js): its pure helpers,
+a league created, joined from its invite link and shown with "you are 1st of 2", the past Dailies
+listed, and an account deleted after its confirmation."""
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
+
+
+def _call(page, expression: str, *args):
+    """Evaluate EXPRESSION with `players` bound to web/players.js's exports."""
+    return page.evaluate(
+        f"async (args) => {{ const players = await import('/players.js'); return {expression}; }}", args
+    )
+
+
+def test_standing_says_the_rank_in_words_of_the_rows_shown(open_client):
+    client = open_client()
+    client.open()
+    assert _call(client.page, "[1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(players.ordinal)") == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
+    ]  # fmt: skip
+    board = {"my_rank": 2, "rows": [{}] * 7, "name": "Office", "date": "2026-01-15"}
+    assert _call(client.page, "players.standing(args[0])", board) == "You are 2nd of 7 in Office"
+
+
+def test_past_dates_run_from_the_day_before_today_back_to_the_first(open_client):
+    client = open_client()
+    client.open()
+    dates = _call(client.page, "players.pastDates('2026-02-26', '2026-03-01')")
+    assert dates == ["2026-02-28", "2026-02-27", "2026-02-26"]
+
+
+def test_a_league_is_created_joined_from_its_link_and_shows_where_you_stand(open_client):
+    ann = open_client()
+    ann.open("/#leagues")
+    ann.login("leagueann")
+    ann.page.click("a[data-view-link=leagues]")
+    ann.page.fill("#league-name", "Office")
+    ann.page.click("#league-create button")
+    ann.page.wait_for_selector("#league-card:visible")
+    link = ann.page.input_value("#league-link")
+    assert "?league=" in link and link.endswith("#leagues")
+
+    bob = open_client()
+    bob.open(link.removeprefix(bob.server.url))
+    bob.login("leaguebob")
+    bob.page.click("a[data-view-link=leagues]")
+    bob.page.click("#league-join button")
+    bob.page.wait_for_selector("#league-card:visible")
+    assert "You are in Office" in bob.page.inner_text("#leagues-status")
+    assert "No official result" in bob.page.inner_text("#league-standing")
+    assert bob.page.locator("#league-members li").count() == 2
+
+
+def test_past_dailies_are_listed_and_a_deleted_account_is_gone(open_client):
+    client = open_client()
+    client.open()
+    client.login("goneplayer")
+    client.page.click("a[data-view-link=archive]")
+    client.page.wait_for_selector("#archive tbody tr")
+    client.page.click("a[data-view-link=me]")
+    client.page.wait_for_selector("#delete-account:visible")
+    client.page.once("dialog", lambda dialog: dialog.accept())
+    with client.page.expect_navigation():
+        client.page.click("#delete-account")
+    client.page.wait_for_selector("html[data-ready=true]")
+    assert client.page.is_visible("#login-open")

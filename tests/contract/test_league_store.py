@@ -1,0 +1,94 @@
+"""The league side of the store (shared/leagues.py LeagueStore): one contract, run against the
+in-memory fake (tests/fake_leagues.py) and DynamoStore on in-process moto. Races between joins
+for the last seat run on moto's server mode (tests/test_races.py)."""
+
+import pytest
+
+from shared.dynamo import DynamoStore
+from shared.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
+from shared.scope import Scope
+from tests.fake_boards import official, player
+from tests.fake_leagues import FakeLeagueStore
+
+DAY = "2026-01-15"
+T0 = "2026-01-15T18:00:00.000Z"
+
+
+@pytest.fixture(params=["fake", "dynamo"])
+def store(request):
+    if request.param == "fake":
+        return FakeLeagueStore()
+    return DynamoStore(request.getfixturevalue("table"))
+
+
+def a_league(creator="ann", league_id="league-0001", code="code-00000001") -> League:
+    return League(
+        league_id=league_id, name="Office", creator=creator, code=code, created_at=T0, members={creator: T0}
+    )
+
+
+def test_a_created_league_reads_back_by_id_and_by_code_and_is_its_creators(store):
+    league = a_league()
+    store.create_league(league, 10)
+    assert store.get_league("league-0001") == league
+    assert store.league_by_code("code-00000001") == league
+    assert store.league_by_code("code-missing1") is None
+    assert store.player_leagues("ann") == [league]
+
+
+def test_a_join_holds_only_while_the_code_is_unchanged_and_a_seat_is_free(store):
+    league = a_league()
+    store.create_league(league, 10)
+    store.join_league(league, "bob", "2026-01-15T18:01:00.000Z", 2, 10)
+    assert set(store.get_league(league.league_id).members) == {"ann", "bob"}
+    with pytest.raises(LeagueFull):
+        store.join_league(league, "cat", T0, 2, 10)
+    store.rotate_code(league, "code-00000002")
+    with pytest.raises(StaleLeague):
+        store.join_league(league, "cat", T0, 3, 10)
+    assert store.league_by_code("code-00000001") is None
+
+
+def test_a_player_counts_at_most_the_limit_of_leagues(store):
+    for n in range(2):
+        store.create_league(a_league("ann", f"league-000{n}", f"code-0000000{n}"), 2)
+    with pytest.raises(TooManyLeagues):
+        store.create_league(a_league("ann", "league-0009", "code-00000009"), 2)
+    store.create_league(a_league("bob", "league-0009", "code-00000009"), 2)
+    with pytest.raises(TooManyLeagues):
+        store.join_league(store.get_league("league-0009"), "ann", T0, 50, 2)
+
+
+def test_the_creator_leaving_hands_the_league_to_the_first_joined_and_the_last_deletes_it(store):
+    league = a_league()
+    store.create_league(league, 10)
+    store.join_league(league, "cat", "2026-01-15T18:02:00.000Z", 50, 10)
+    store.join_league(league, "bob", "2026-01-15T18:01:00.000Z", 50, 10)
+    store.leave_league(store.get_league(league.league_id), "ann", "ann")
+    assert store.get_league(league.league_id).creator == "bob"
+    assert store.player_leagues("ann") == []
+    with pytest.raises(StaleLeague):  # ann is no longer its creator
+        store.leave_league(league, "cat", "ann")
+    store.leave_league(store.get_league(league.league_id), "cat", "bob")
+    store.leave_league(store.get_league(league.league_id), "bob", "bob")
+    assert store.get_league(league.league_id) is None and store.league_by_code(league.code) is None
+
+
+def test_league_rows_are_the_members_ranked_results_of_the_date_with_their_names(store):
+    for name, score in (("ann", 300), ("bob", 100), ("eve", 900)):
+        result = official(name, score, completed_at=T0, day=DAY)
+        if isinstance(store, FakeLeagueStore):
+            store.put_result(result)
+        else:
+            store._record_official(result)
+    if isinstance(store, FakeLeagueStore):
+        store.names[player("ann")] = "Annie"
+    else:
+        store.set_display_name(player("ann"), "Annie")
+    rows = store.league_rows([player("ann"), player("bob"), player("cat")], Scope.daily(DAY))
+    assert sorted((e.player, e.position.score) for e in rows.entries) == [
+        (player("ann"), 300),
+        (player("bob"), 100),
+    ]
+    assert rows.names == {player("ann"): "Annie"}
+    assert store.league_rows([player("ann")], Scope.daily("2026-01-16")).entries == []
