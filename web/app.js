@@ -908,7 +908,10 @@ function afterReply(reply, sentFor) {
     say($("status"), problem(reply), "bad");
   }
   if (run.status === "completed") go("play");
-  else $("word").focus();
+  else {
+    $("word").focus();
+    keepAnswerInView(); // the verdict may have grown: keep it and the box above the keyboard
+  }
 }
 
 function onCompleted(run) {
