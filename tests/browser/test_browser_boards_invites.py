@@ -24,7 +24,7 @@ def _play(server: Server, username: str, rounds: int) -> None:
     """An official Daily over HTTP: RUNDS answered (longest words first), the rest skipped."""
     _, body = server.request("POST", "/local/login", {"username": username})
     token = body["id_token"]
-    server.request("PUT", "/me", {"display_name": f"Player {username[-2:]} Longname"}, token=token)
+    server.request("PUT", "/me", {"display_name": f"Bo {username[-2:]} the Longest Name"[:20]}, token=token)
     _, run = server.request("POST", "/daily/runs", token=token)
     used: set[str] = set()
     while run["status"] == "active":
@@ -50,6 +50,9 @@ def _broken_lines(page) -> list[str]:
             range.selectNodeContents(cell);
             const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
             if (lines.size > 1) bad.push(`${cell.dataset.label || cell.className}: ${cell.textContent}`);
+            // A heading or a number is never cut short (a long name or word list may end in "…").
+            const whole = cell.tagName === 'TH' || cell.classList.contains('num');
+            if (whole && cell.scrollWidth > cell.clientWidth) bad.push(`cut: ${cell.textContent}`);
           }
           for (const row of document.querySelectorAll('table.board tbody tr')) {
             const h = row.getBoundingClientRect().height;
