@@ -49,12 +49,14 @@ ACCESS: dict[str, Access] = {
     #   the player's profile when a Daily run completes (transactions).
     # DeleteItem: an old STATS item, when a completion moves its stats onto the profile.
     # ConditionCheckItem: a challenge completion holds only if the profile still shows the name read.
-    # Query: `board` (a challenge's board page).
+    # Query: `board` (a challenge's board page); the player's own partition (PLAYER#) for the
+    #   challenges they made (a challenge's creation puts the creator's copy there: PutItem).
     "daily": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board",),
+            own_partition_queries=("PLAYER#*",),
         ),
         secrets=("seed", "cursor"),
     ),

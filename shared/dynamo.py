@@ -106,6 +106,11 @@ def _challenge_key(challenge_id: str) -> dict[str, Any]:
     return _key(f"CHALLENGE#{challenge_id}", "CHALLENGE")
 
 
+def _made_key(challenge: Challenge) -> dict[str, Any]:
+    """The creator's copy of a challenge they made, newest last in their partition."""
+    return _key(f"PLAYER#{challenge.creator}", f"MADE#{challenge.created_at}#{challenge.challenge_id}")
+
+
 def _shard(key: str, shards: int) -> int:
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") % shards
 
@@ -297,7 +302,8 @@ class DynamoStore(DynamoBoards):
 
     def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
         """Put the challenge and add one to its creator's count for DAY (a per-player-per-date item
-        deleted two days on), conditional on the count being under QUOTA, in one transaction."""
+        deleted two days on), conditional on the count being under QUOTA, and put the creator's
+        copy of it (their list of challenges), in one transaction."""
         counter = _key(f"PLAYER#{challenge.creator}", f"CHALLENGES#{day}")
         expires = int(
             (datetime.fromisoformat(day) + timedelta(seconds=CHALLENGE_QUOTA_TTL_SECONDS)).timestamp()
@@ -313,6 +319,7 @@ class DynamoStore(DynamoBoards):
                         "ConditionExpression": "attribute_not_exists(pk)",
                     }
                 },
+                {"Put": {"Item": {**_made_key(challenge), **_item(data=challenge.model_dump_json())}}},
                 {
                     "Update": {
                         "Key": counter,
@@ -327,10 +334,21 @@ class DynamoStore(DynamoBoards):
                 },
             ]
         )
-        if codes[1:2] == ["ConditionalCheckFailed"]:
+        if codes[2:3] == ["ConditionalCheckFailed"]:
             raise QuotaExceeded(challenge.creator)
         if codes:
             raise DataError("A challenge id was drawn twice")
+
+    def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
+        """The challenges CREATOR made, newest first (one Query of their own partition)."""
+        reply = self._call(
+            "query",
+            KeyConditionExpression="pk = :p AND begins_with(sk, :made)",
+            ExpressionAttributeValues={":p": {"S": f"PLAYER#{creator}"}, ":made": {"S": "MADE#"}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [Challenge.model_validate_json(item["data"]["S"]) for item in reply.get("Items", [])]
 
     # Runs ----------------------------------------------------------------------------------
 

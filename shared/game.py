@@ -16,6 +16,7 @@ from shared.clock import iso, parse_iso
 from shared.constants import (
     CHALLENGE_OPEN_DAYS,
     CHALLENGES_PER_PLAYER_PER_DATE,
+    MY_CHALLENGES_LIMIT,
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
     GUEST_RUN_TTL_SECONDS,
@@ -121,6 +122,10 @@ class Game:
                 "too_many_challenges",
             ) from error
         return challenge
+
+    def created_challenges(self, player: str) -> list[Challenge]:
+        """The challenges PLAYER made, newest first (at most MY_CHALLENGES_LIMIT)."""
+        return self.store.created_challenges(player, MY_CHALLENGES_LIMIT)
 
     def challenge(self, challenge_id: str) -> Challenge:
         found = self.store.get_challenge(challenge_id)

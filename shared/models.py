@@ -268,6 +268,19 @@ class ChallengeView(Model):
     next_cursor: str | None
 
 
+class ChallengeSummary(Model):
+    challenge_id: str
+    rounds: int
+    forbidden_rounds: int
+    created_at: str
+    closes_at: str
+    open: bool
+
+
+class MyChallenges(Model):
+    items: list[ChallengeSummary] = Field(description="the challenges the caller made, newest first (at most 50)")
+
+
 class Profile(Model):
     display_name: str
 

@@ -192,3 +192,23 @@ def test_a_player_creates_at_most_the_quota_of_challenges_per_daily_date(store):
     store.create_challenge(challenge(0, creator="p2"), DAY, 3)
     assert store.get_challenge("chal-p1-0000") == challenge(0)
     assert store.get_puzzle(Scope.challenge("chal-p1-0000")) == PUZZLE
+
+
+def test_a_creator_lists_the_challenges_they_made_newest_first(store):
+    def challenge(number, creator="maker"):
+        made = NOW + timedelta(minutes=number)
+        return Challenge(
+            challenge_id=f"chal-{creator}-{number:04d}",
+            creator=creator,
+            puzzle=PUZZLE,
+            created_at=iso(made),
+            closes_at=iso(made + timedelta(days=7)),
+        )
+
+    for number in range(4):
+        store.create_challenge(challenge(number), DAY, 20)
+    store.create_challenge(challenge(9, creator="someone-else"), DAY, 20)
+    with pytest.raises(QuotaExceeded):  # a refused challenge is not listed either
+        store.create_challenge(challenge(5), DAY, 4)
+    assert store.created_challenges("maker", 3) == [challenge(3), challenge(2), challenge(1)]
+    assert store.created_challenges("nobody", 3) == []
