@@ -19,7 +19,6 @@ const $ = (id) => document.getElementById(id);
 
 const TOKEN_KEY = "wordsqd.token";
 const REFRESH_KEY = "wordsqd.refresh"; // localStorage: the refresh token that renews the id token
-const MY_CHALLENGES_KEY = "wordsqd.challenges."; // + the player's sub: challenges made on this device
 const NAME_SKIPPED_KEY = "wordsqd.name-skipped."; // + the player's sub: "Not now" on the name prompt
 const RENEW_BEFORE_SECONDS = 300; // renew the id token this long before it expires
 const TIMER_ANNOUNCEMENTS = [60, 30, 10]; // seconds left, said by the live region
@@ -238,6 +237,7 @@ const state = {
   boardCursor: null,
   boardDate: null,
   challenge: null, // the challenge on screen (GET /challenges/{id})
+  myChallenges: [], // the challenges this player made (GET /me/challenges)
   view: "home",
 };
 
@@ -417,7 +417,10 @@ function showView(name) {
   }
   if (name === "board") loadBoard(true);
   if (name === "me") loadMe();
-  if (name === "challenges") renderChallengeForm();
+  if (name === "challenges") {
+    renderChallengeForm();
+    loadMyChallenges();
+  }
   if (name === "home") renderHome();
   // The end of a run replaces the game under the player's focus: move it to the result.
   if (name === "end") $("end-title").focus();
@@ -1189,6 +1192,7 @@ function boardRows(table, rows, closed, append) {
       ["Words", (row.words || []).join(", ").toUpperCase(), "words"],
     );
     tr.cells[1].title = row.display_name; // shown whole on hover when a narrow row cuts it short
+    tr.cells[5].title = tr.cells[5].textContent;
     if (state.token && row.display_name === state.displayName) {
       tr.className = "mine";
       tr.tabIndex = -1; // "Jump to my row" moves focus here
@@ -1391,7 +1395,7 @@ async function createChallenge(event) {
     return;
   }
   state.challenge = reply.body;
-  rememberChallenge(reply.body);
+  loadMyChallenges();
   history.replaceState(null, "", `?challenge=${encodeURIComponent(reply.body.challenge_id)}#challenges`);
   say($("challenge-status"), "Challenge created: share the link, then play it yourself.", "ok");
   renderChallenge();
@@ -1431,25 +1435,19 @@ export function invitationText(challenge, myName) {
     : `${name} challenged you`;
 }
 
-// The creator's challenges: kept per player in this browser when created (the API has no list).
-function myChallenges() {
-  if (!state.token) return [];
-  const key = MY_CHALLENGES_KEY + (jwtClaims(state.token).sub || "");
-  return JSON.parse(localStorage.getItem(key) || "[]");
-}
-
-function rememberChallenge(challenge) {
-  const key = MY_CHALLENGES_KEY + (jwtClaims(state.token).sub || "");
-  const kept = myChallenges().filter((item) => item.challenge_id !== challenge.challenge_id);
-  const { challenge_id, rounds, forbidden_rounds, created_at, closes_at } = challenge;
-  kept.unshift({ challenge_id, rounds, forbidden_rounds, created_at, closes_at });
-  localStorage.setItem(key, JSON.stringify(kept.slice(0, 50)));
+/** The challenges this player made (GET /me/challenges), newest first, for the list. */
+async function loadMyChallenges() {
+  state.myChallenges = [];
+  if (state.token) {
+    const reply = await api("GET", "/me/challenges", undefined, { auth: true });
+    if (reply.status === 200) state.myChallenges = reply.body.items;
+  }
+  renderMyChallenges();
 }
 
 function renderMyChallenges() {
-  const items = myChallenges();
+  const items = state.token ? state.myChallenges : [];
   $("my-challenges-card").hidden = !items.length;
-  const now = Date.now() + state.skewMs;
   $("my-challenges").replaceChildren(...items.map((item) => {
     const li = document.createElement("li");
     const open = document.createElement("a");
@@ -1463,7 +1461,7 @@ function renderMyChallenges() {
     });
     const when = document.createElement("span");
     when.className = "hint";
-    when.textContent = Date.parse(item.closes_at) > now ? " · open, see its board" : " · closed, see its final board";
+    when.textContent = item.open ? " · open, see its board" : " · closed, see its final board";
     li.append(open, when);
     if (state.challenge && state.challenge.challenge_id === item.challenge_id) li.className = "current";
     return li;
