@@ -21,7 +21,15 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from tests.browser.client import CHROMIUM, CHROMIUM_ARGS, Server, answer_for, shown_round, wait_for_round, word_failing  # noqa: E402
+from tests.browser.client import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Server,
+    answer_for,
+    shown_round,
+    wait_for_round,
+    word_failing,
+)  # noqa: E402
 
 WEB = Path(__file__).parents[1] / "web"
 FILES = ["index.html", "app.js", "style.css", "config.json", "manifest.webmanifest", "icon.svg"]
@@ -38,7 +46,9 @@ FEEDBACK_PROBE = """
     const status = document.querySelector('#status');
     const before = status.textContent;
     const watch = new MutationObserver(() => {
-      if (status.textContent !== before) { window.__feedback.push(performance.now() - t0); watch.disconnect(); }
+      if (status.textContent === before) return;
+      window.__feedback.push(performance.now() - t0);
+      watch.disconnect();
     });
     watch.observe(status, {childList: true, characterData: true, subtree: true});
   }, true);
@@ -70,7 +80,10 @@ def feedback_times(browser, url: str) -> list[float]:
         played: list[str] = []
         for number in range(1, 11):
             _, prompt, forbidden = shown_round(page)
-            for word in (word_failing(prompt, forbidden, "not_a_word"), answer_for(prompt, forbidden, avoid=played)):
+            for word in (
+                word_failing(prompt, forbidden, "not_a_word"),
+                answer_for(prompt, forbidden, avoid=played),
+            ):
                 count = page.evaluate("window.__feedback.length")
                 page.fill("#word", word)
                 page.press("#word", "Enter")
@@ -101,7 +114,10 @@ def main() -> None:
                 print(f"CLS home {width}x{height}: {cls(browser, server.url + '/', width, height):.4f}")
             times = sorted(feedback_times(browser, server.url + "/"))
             p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
-            print(f"Enter to feedback over {len(times)} answers: median {statistics.median(times):.0f} ms, p90 {p90:.0f} ms")
+            print(
+                f"Enter to feedback over {len(times)} answers: "
+                f"median {statistics.median(times):.0f} ms, p90 {p90:.0f} ms"
+            )
             browser.close()
     finally:
         server.stop()

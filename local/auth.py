@@ -48,7 +48,12 @@ def issue_id_token(username: str, secret: str, issuer: str) -> str:
 def issue_refresh_token(username: str, secret: str) -> str:
     """A token that buys new ID tokens for USERNAME for 30 days of the game clock."""
     now = int(clock.now().timestamp())
-    claims = {"username": username, "aud": REFRESH_AUDIENCE, "iat": now, "exp": now + REFRESH_LIFETIME_SECONDS}
+    claims = {
+        "username": username,
+        "aud": REFRESH_AUDIENCE,
+        "iat": now,
+        "exp": now + REFRESH_LIFETIME_SECONDS,
+    }
     return jwt.encode(claims, secret, algorithm="HS256")
 
 
@@ -88,7 +93,11 @@ def _decoded(token: str, secret: str, audience: str) -> dict[str, Any] | None:
     except jwt.PyJWTError:
         return None
     expires = claims["exp"]
-    if isinstance(expires, bool) or not isinstance(expires, int | float) or expires <= clock.now().timestamp():
+    if (
+        isinstance(expires, bool)
+        or not isinstance(expires, int | float)
+        or expires <= clock.now().timestamp()
+    ):
         return None
     return claims if audience == REFRESH_AUDIENCE or "sub" in claims else None
 

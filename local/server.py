@@ -255,7 +255,11 @@ class RequestHandler(BaseHTTPRequestHandler):
         username = _json_object(body).get("username")
         if not auth.valid_username(username):
             raise HttpError(400, "bad_request", "username: 1-32 letters, digits, '_', '.' or '-'")
-        return _json(200, self._tokens(username) | {"refresh_token": auth.issue_refresh_token(username, self.server.secret)})
+        return _json(
+            200,
+            self._tokens(username)
+            | {"refresh_token": auth.issue_refresh_token(username, self.server.secret)},
+        )
 
     def _refresh(self, body: bytes) -> Reply:
         """Cognito's `grant_type=refresh_token`: a new ID token for a valid refresh token."""

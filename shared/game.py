@@ -16,10 +16,10 @@ from shared.clock import iso, parse_iso
 from shared.constants import (
     CHALLENGE_OPEN_DAYS,
     CHALLENGES_PER_PLAYER_PER_DATE,
-    MY_CHALLENGES_LIMIT,
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
     GUEST_RUN_TTL_SECONDS,
+    MY_CHALLENGES_LIMIT,
     TIME_LIMIT_SECONDS,
 )
 from shared.daily_date import daily_date, next_reset

@@ -74,7 +74,10 @@ class Boards:
         # Every counted result ranks better than a score of -1: the board's size, same counters.
         players = max(row.rank, self.store.count_better(scope, TieKey(-1, 0, 0)))
         return MyRank(
-            date=board_day.isoformat(), status="closed" if closed else "live", players=players, **row.model_dump()
+            date=board_day.isoformat(),
+            status="closed" if closed else "live",
+            players=players,
+            **row.model_dump(),
         )
 
     def _board_date(self, day: str | None) -> date:

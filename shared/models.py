@@ -278,7 +278,9 @@ class ChallengeSummary(Model):
 
 
 class MyChallenges(Model):
-    items: list[ChallengeSummary] = Field(description="the challenges the caller made, newest first (at most 50)")
+    items: list[ChallengeSummary] = Field(
+        description="the challenges the caller made, newest first (at most 50)"
+    )
 
 
 class Profile(Model):

@@ -297,7 +297,14 @@ def test_a_creator_lists_their_challenges_newest_first_open_or_closed():
         (second["challenge_id"], 6, 2, True),
         (first["challenge_id"], 5, 0, False),
     ]
-    assert set(mine["items"][0]) == {"challenge_id", "rounds", "forbidden_rounds", "created_at", "closes_at", "open"}
+    assert set(mine["items"][0]) == {
+        "challenge_id",
+        "rounds",
+        "forbidden_rounds",
+        "created_at",
+        "closes_at",
+        "open",
+    }
     assert call("GET", "/me/challenges", user="cy")[1] == {"items": []}
     assert call("GET", "/me/challenges")[0] == 401
 

@@ -210,7 +210,10 @@ def test_a_refresh_token_buys_a_new_id_token_and_is_no_id_token_itself(server):
     assert status == 200 and login["expires_in"] == 3600 and login["refresh_token"]
     status, _, renewed = server.request("POST", "/local/refresh", {"refresh_token": login["refresh_token"]})
     assert status == 200 and set(renewed) == {"id_token", "expires_in"}
-    same = [jwt.decode(t, options={"verify_signature": False})["sub"] for t in (login["id_token"], renewed["id_token"])]
+    same = [
+        jwt.decode(t, options={"verify_signature": False})["sub"]
+        for t in (login["id_token"], renewed["id_token"])
+    ]
     assert same[0] == same[1]
     assert server.request("POST", "/daily/runs", token=renewed["id_token"])[0] in (200, 201)
     # A refresh token is not an ID token, and an ID token refreshes nothing.

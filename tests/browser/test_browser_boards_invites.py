@@ -29,10 +29,17 @@ def _play(server: Server, username: str, rounds: int) -> None:
     used: set[str] = set()
     while run["status"] == "active":
         if run["round"] <= rounds:
-            word = next(w for w in sorted(answers(run["prompt"], run["forbidden"]), key=len, reverse=True) if w not in used)
+            word = next(
+                w
+                for w in sorted(answers(run["prompt"], run["forbidden"]), key=len, reverse=True)
+                if w not in used
+            )
             used.add(word)
             _, reply = server.request(
-                "POST", f"/runs/{run['run_id']}/answers", {"round": run["round"], "attempt": run["attempt"], "word": word}, token
+                "POST",
+                f"/runs/{run['run_id']}/answers",
+                {"round": run["round"], "attempt": run["attempt"], "word": word},
+                token,
             )
         else:
             _, reply = server.request("POST", f"/runs/{run['run_id']}/skip", {"round": run["round"]}, token)
@@ -90,8 +97,10 @@ def test_board_rows_are_one_line_from_320_to_1440_px_with_my_row_pinned(open_cli
     client.check_screen("26-board-one-line-360")
     page.click("#jump-mine")
     page.wait_for_function("document.activeElement.classList.contains('mine')")
-    assert page.evaluate("(() => { const r = document.querySelector('#board tr.mine').getBoundingClientRect();"
-                         " return r.top >= 0 && r.bottom <= innerHeight; })()")
+    assert page.evaluate(
+        "(() => { const r = document.querySelector('#board tr.mine').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; })()"
+    )
     # The pinned line stays at the top while the board scrolls.
     assert page.evaluate("document.querySelector('#my-row-bar').getBoundingClientRect().top") == 0
     assert page.inner_text("#my-row").startswith("You: rank 15 of 15")

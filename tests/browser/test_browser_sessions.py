@@ -2,6 +2,7 @@
 expires and after a 401, on the local clock, and says so when it cannot; the first login asks
 for a display name. On a server of this module's own, since it moves the clock."""
 
+import base64
 import json
 
 import pytest
@@ -23,7 +24,7 @@ def clock_server(tmp_path_factory):
 def _claims(page) -> dict:
     token = page.evaluate("localStorage.getItem('wordsqd.token')")
     part = token.split(".")[1]
-    return json.loads(__import__("base64").urlsafe_b64decode(part + "=" * (-len(part) % 4)))
+    return json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)))
 
 
 def _expect_errors(client, *fragments: str) -> None:
@@ -43,8 +44,10 @@ def test_the_token_is_renewed_before_it_expires_on_the_local_clock(open_client, 
     assert first["exp"] - first["iat"] == 3600
     clock_server.advance_clock(3400)  # 200 s left: inside the page's 300 s margin
     page.click("a[data-view-link=me]")  # a reply's Date tells the page the server's time
-    page.wait_for_function(f"JSON.parse(atob(localStorage.getItem('wordsqd.token').split('.')[1]"
-                           f".replace(/-/g, '+').replace(/_/g, '/'))).exp > {first['exp']}")
+    page.wait_for_function(
+        f"JSON.parse(atob(localStorage.getItem('wordsqd.token').split('.')[1]"
+        f".replace(/-/g, '+').replace(/_/g, '/'))).exp > {first['exp']}"
+    )
     renewed = _claims(page)
     assert renewed["sub"] == first["sub"] and renewed["exp"] >= first["exp"] + 3000
     assert page.inner_text("#who").startswith("player-") and page.locator("#logout").is_visible()
@@ -52,8 +55,10 @@ def test_the_token_is_renewed_before_it_expires_on_the_local_clock(open_client, 
     clock_server.advance_clock(3400)
     page.click("a[data-view-link=home]")
     page.click("a[data-view-link=me]")
-    page.wait_for_function(f"JSON.parse(atob(localStorage.getItem('wordsqd.token').split('.')[1]"
-                           f".replace(/-/g, '+').replace(/_/g, '/'))).exp > {renewed['exp']}")
+    page.wait_for_function(
+        f"JSON.parse(atob(localStorage.getItem('wordsqd.token').split('.')[1]"
+        f".replace(/-/g, '+').replace(/_/g, '/'))).exp > {renewed['exp']}"
+    )
     assert page.locator("#notice").is_hidden()
 
 
@@ -132,7 +137,13 @@ def test_a_cognito_login_renews_at_the_hosted_uis_token_endpoint(open_client, cl
     client = open_client(on=clock_server)
     page = client.page
     domain = "https://wordsqd-test.auth.us-east-1.amazoncognito.com"
-    config = {"auth": "cognito", "region": "us-east-1", "user_pool_id": "p", "client_id": "client123", "domain": domain}
+    config = {
+        "auth": "cognito",
+        "region": "us-east-1",
+        "user_pool_id": "p",
+        "client_id": "client123",
+        "domain": domain,
+    }
     page.route("**/config.json", lambda route: route.fulfill(json=config))
     sent = []
 
@@ -145,7 +156,10 @@ def test_a_cognito_login_renews_at_the_hosted_uis_token_endpoint(open_client, cl
             reply["refresh_token"] = "cognito-refresh-1"
         route.fulfill(json=reply, headers={"Access-Control-Allow-Origin": clock_server.url})
 
-    page.route(f"{domain}/oauth2/authorize**", lambda route: route.fulfill(content_type="text/html", body="<title>x</title>"))
+    page.route(
+        f"{domain}/oauth2/authorize**",
+        lambda route: route.fulfill(content_type="text/html", body="<title>x</title>"),
+    )
     page.route(f"{domain}/oauth2/token", token_endpoint)
     client.open()
     page.click("#login-open")
@@ -161,5 +175,9 @@ def test_a_cognito_login_renews_at_the_hosted_uis_token_endpoint(open_client, cl
         if len(sent) == 2:
             break
         page.wait_for_timeout(100)
-    assert sent[1] == {"grant_type": "refresh_token", "client_id": "client123", "refresh_token": "cognito-refresh-1"}
+    assert sent[1] == {
+        "grant_type": "refresh_token",
+        "client_id": "client123",
+        "refresh_token": "cognito-refresh-1",
+    }
     assert page.evaluate("localStorage.getItem('wordsqd.refresh')") == "cognito-refresh-1"  # kept
