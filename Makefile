@@ -10,7 +10,13 @@ export CDK_DISABLE_CLI_TELEMETRY := true
 # worker and every server the tests start compile the project again: about 2 s of CPU each.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth dictionary clean
+.PHONY: run test unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth preflight deploy dictionary clean
+
+# A stage of infra/stages.json, and (optional) the account to deploy to; without ACCOUNT the
+# caller's credentials name it. Both travel as CDK context: `-c stage=... -c account=...`.
+STAGE ?= dev
+CONTEXT := -c stage=$(STAGE) $(if $(ACCOUNT),-c account=$(ACCOUNT))
+CDK ?= npx --yes aws-cdk@2.1148.1
 
 $(VENV)/.dev: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,6 +63,7 @@ bench: $(VENV)/.dev
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/daily.py
 	$(PY) benchmarks/boards.py
+	$(PY) benchmarks/renames.py
 	$(PY) benchmarks/coldstart.py
 
 ## puzzles: the puzzle report for 365 Dailies (SEED=... START=YYYY-MM-DD): answers per round, repeats, best scores
@@ -79,9 +86,19 @@ build: $(VENV)/.infra
 lock: $(VENV)/.infra
 	$(PY) -m infra.build_asset --lock
 
-## synth: the CloudFormation template in cdk.out/
+## synth: the stage's CloudFormation templates in cdk.out/ (STAGE=dev, ACCOUNT=<the caller's>)
 synth: build
-	CDK_OUTDIR=cdk.out $(PY) -m infra.app
+	CDK_OUTDIR=cdk.out $(PY) -m infra.app $(CONTEXT)
+
+## preflight: the account's quotas against the stage (STAGE=...): what to raise before a deploy
+preflight: $(VENV)/.infra
+	$(PY) scripts/preflight.py --stage $(STAGE)
+
+## deploy: the stage's three stacks, outside the midnight freeze and on quotas that fit (STAGE=..., ACCOUNT=...)
+deploy: build
+	$(PY) scripts/deploy_window.py --stage $(STAGE)
+	$(PY) scripts/preflight.py --stage $(STAGE)
+	$(CDK) deploy --all $(CONTEXT) --outputs-file outputs-$(STAGE).json
 
 $(VENV)/.dictionary: $(VENV)/.dev
 	$(PY) -m pip install --quiet ".[dev,dictionary]"

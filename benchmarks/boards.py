@@ -52,7 +52,7 @@ from shared.dynamo import DynamoStore  # noqa: E402
 from shared.dynamo_boards import _chunks, _counter_keys, _tie, _top_item, official_item  # noqa: E402
 from shared.leaderboard import Boards  # noqa: E402
 from shared.scope import Scope  # noqa: E402
-from shared.scoring import combo_bonus  # noqa: E402
+from shared.scoring import combo_bonus, speed_bonus  # noqa: E402
 from shared.store import OfficialResult  # noqa: E402
 from shared.table import create_table_request  # noqa: E402
 
@@ -66,7 +66,8 @@ DEEP_PAGE = 10
 
 
 def played_run(rng: random.Random) -> tuple[int, int, int]:
-    """(score, best combo, longest word) of a plausible Daily run."""
+    """(score, best combo, longest word) of a plausible Daily run (each answer 1 to 15 s after its
+    round was shown)."""
     score = combo = best = longest = 0
     for round_number in range(1, DAILY_ROUNDS + 1):
         if rng.random() < 0.25:
@@ -76,7 +77,7 @@ def played_run(rng: random.Random) -> tuple[int, int, int]:
         combo += 1
         forbidden = round_number > DAILY_ROUNDS - DAILY_FORBIDDEN_ROUNDS
         per_letter = POINTS_PER_LETTER_FORBIDDEN if forbidden else POINTS_PER_LETTER
-        score += length * per_letter + combo_bonus(combo)
+        score += length * per_letter + combo_bonus(combo) + speed_bonus(rng.randrange(1_000, 15_000))
         best, longest = max(best, combo), max(longest, length)
     return score, best, longest
 
@@ -101,6 +102,7 @@ def results_for(count: int) -> list[OfficialResult]:
     results = []
     for _ in range(count):
         score, best, longest = played_run(rng)
+        completed = NOON - timedelta(hours=12) + timedelta(seconds=rng.randrange(12 * 3600))
         results.append(
             OfficialResult(
                 player=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
@@ -111,7 +113,8 @@ def results_for(count: int) -> list[OfficialResult]:
                 score=score,
                 best_combo=best,
                 longest_word_length=longest,
-                completed_at=iso(NOON - timedelta(hours=12) + timedelta(seconds=rng.randrange(12 * 3600))),
+                started_at=iso(completed - timedelta(milliseconds=rng.randrange(30_000, 180_001))),
+                completed_at=iso(completed),
                 words=rng.sample(_answers(), rng.randint(6, 10)),
             )
         )

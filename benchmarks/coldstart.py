@@ -44,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import uuid
 import zipfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -57,7 +58,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from infra.build_asset import DEFAULT_OUT, _pip_install, build, folder_size, lambda_python  # noqa: E402
-from infra.functions import FUNCTIONS  # noqa: E402
+from infra.functions import COMMON_ENVIRONMENT, FUNCTIONS  # noqa: E402
 from local.events import http_event  # noqa: E402
 from shared.table import create_table_request  # noqa: E402
 
@@ -76,6 +77,7 @@ ENV = {
     "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
     "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
     "PATH": "/usr/bin:/bin",
+    **COMMON_ENVIRONMENT,  # what the stack sets on every function (PYDANTIC_DISABLE_PLUGINS too)
 }
 FLOOR = "from shared.dictionary import words\nwords()\n"
 # What the libraries cost, with the word list: what a handler's init cannot go below while it uses
@@ -228,7 +230,8 @@ def first_event(name: str, n: int) -> dict[str, Any]:
     if name == MALFORMED_VALIDATE:  # a prompt of two letters: 400, from the resolver
         return http_event("POST", "/validate", MALFORMED_BODY)
     if name == "daily":  # a signed-in player starting the Daily: the midnight crowd's request
-        return http_event("POST", "/daily/runs", claims={"sub": f"bench-player-{n}"})
+        player = str(uuid.uuid5(uuid.NAMESPACE_URL, f"bench-player-{n}"))  # a UUID, as Cognito's
+        return http_event("POST", "/daily/runs", claims={"sub": player})
     if name == "leaderboard":
         return http_event("GET", "/leaderboard/daily")
     if name in ("reset", "expire"):

@@ -86,9 +86,10 @@ class Api(Construct):
         log_removal: RemovalPolicy,
         ses: SesIdentity | None = None,
         self_sign_up: bool = True,
+        cognito_plan: str = "lite",
     ) -> None:
         super().__init__(scope, id)
-        self._cognito(production, stage, allowed_origins, ses, self_sign_up)
+        self._cognito(production, stage, allowed_origins, ses, self_sign_up, cognito_plan)
 
         self.api = apigwv2.HttpApi(
             self,
@@ -180,6 +181,7 @@ class Api(Construct):
         allowed_origins: Sequence[str],
         ses: SesIdentity | None,
         self_sign_up: bool,
+        cognito_plan: str,
     ) -> None:
         # Cognito's own sender allows 50 emails a day per account: production sends through SES.
         email = (
@@ -214,7 +216,9 @@ class Api(Construct):
             # Players may add an authenticator app; nobody is forced to (see the acknowledgement).
             mfa=cognito.Mfa.OPTIONAL,
             mfa_second_factor=cognito.MfaSecondFactor(otp=True, sms=False),
-            feature_plan=cognito.FeaturePlan.ESSENTIALS,
+            # Lite has all this game uses (sign-up, the classic Hosted UI, TOTP MFA, refresh tokens);
+            # Essentials adds managed login and passwordless sign-in at ~3x the price per player.
+            feature_plan=cognito.FeaturePlan[cognito_plan.upper()],
             deletion_protection=production,
             removal_policy=RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY,
         )

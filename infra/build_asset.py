@@ -60,6 +60,11 @@ DICTIONARY_FILES = ("*.txt", "*.tsv")
 BOTOCORE_SERVICES = ("dynamodb", "secretsmanager", "sts", "xray")
 BOTO3_RESOURCES = ("dynamodb",)
 BYTECODE_TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
+# Powertools' event_handler package imports every resolver it has (AppSync, Bedrock, VPC Lattice,
+# ... with asyncio and their event classes) when any of them is imported; the functions use the
+# HTTP API's alone. In the asset its `__init__` imports each name on first use instead (PEP 562):
+# the same names, the same modules, loaded only when asked for.
+LAZY_PACKAGES = ("aws_lambda_powertools/event_handler",)
 
 
 def lambda_python() -> str:
@@ -152,6 +157,42 @@ def _strip_documentation(path: Path) -> None:
     path.write_bytes(gzip.compress(text, mtime=0) if gzipped else text)
 
 
+LAZY_INIT = '''"""{doc} (made lazy by infra/build_asset.py: each name is imported on first use)"""
+
+import importlib
+
+_MODULES = {modules!r}
+__all__ = {names!r}
+
+
+def __getattr__(name):
+    if name not in _MODULES:
+        raise AttributeError(f"module {{__name__!r}} has no attribute {{name!r}}")
+    value = getattr(importlib.import_module(_MODULES[name]), name)
+    globals()[name] = value
+    return value
+'''
+
+
+def make_lazy(init: Path) -> None:
+    """Rewrite a package `__init__` made only of `from <module> import <names>` statements (and an
+    `__all__`) so that each name is imported from its module on first use."""
+    import ast
+
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    modules: dict[str, str] = {}
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            modules.update({alias.name: node.module for alias in node.names if alias.asname is None})
+        elif isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]:
+            names = list(ast.literal_eval(node.value))
+        elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            raise ValueError(f"{init}: not only imports, cannot be made lazy")
+    doc = (ast.get_docstring(tree) or "").strip().replace('"""', "'")
+    init.write_text(LAZY_INIT.format(doc=doc, modules=modules, names=names or sorted(modules)))
+
+
 def runtime_dependencies() -> list[str]:
     with (REPO_ROOT / "pyproject.toml").open("rb") as f:
         return list(tomllib.load(f)["project"]["dependencies"])
@@ -192,6 +233,8 @@ def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
     shutil.rmtree(out / "bin", ignore_errors=True)
     _prune_aws_data(out)
+    for package in LAZY_PACKAGES:
+        make_lazy(out / package / "__init__.py")
     _compile(
         out,
         *[p for p in out.iterdir() if p.is_dir() and p.name not in (*CODE_DIRS, "dictionary")],
@@ -281,6 +324,7 @@ def _build(out: Path, force: bool, platform: str) -> Path:
         "bytecode": "unchecked-hash",
         "endpoints": "services kept only",
         "service models": "without documentation",
+        "lazy packages": list(LAZY_PACKAGES),
     }
     stamp_path = _stamp_path(out)
     current = json.loads(stamp_path.read_text()) if stamp_path.exists() else None

@@ -2,18 +2,22 @@
 with pydantic before anything is synthesized, so a bad deploy fails fast and says why.
 
 Fields (defaults in brackets):
-- `account` [none], `region` [us-east-1]: where the stage lives; production needs an account,
-  and `edge`'s us-east-1 stack needs both (cross-region references need explicit environments);
+- `region` [us-east-1]: where the stage lives. No stage names its account: it comes from
+  `-c account=...` or the caller's credentials (infra.edge.synth_env);
 - `production` [false]: retain and protect the data (table, user pool, secrets, dead-letter
   queues, logs); requires alarm emails, an SES identity and https origins;
 - `allowed_origins` [http://localhost:8000]: exact CORS origins (`scheme://host[:port]`);
-- `alarm_emails` [none]: email subscriptions to the stack's alarm topic;
+- `alarm_emails` [none]: email subscriptions to the stack's alarm topics (each confirms once);
 - `throttle` [rate 50,000/s, burst 25,000]: the API stage's default, sized for the rush;
 - `route_throttles` [DEFAULT_ROUTE_THROTTLES]: per-route limits, keys `METHOD /path` of shared.routes;
 - `ses` [none]: Cognito sends its mail through this SES identity;
 - `self_sign_up` [true]: players create their own accounts;
+- `cognito_plan` [lite]: the user pool's feature plan, `lite` or `essentials` (docs/operations.md,
+  "What it costs": the same sign-in for this game, a third of the price at a million players);
 - `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central;
-- `table_warm_throughput` [none]: pre-warm the table for the rush (read/write units per second);
+- `warm_throughput` [every on-demand table's and index's own: 12,000 read, 4,000 write units/s]:
+  what the table and each GSI serve at once (`{"table": {...}, "indexes": {"due": {...}}}`); above
+  the account's per-table quota (40,000 by default) it needs a raise first (scripts/preflight.py);
 - `restored_table` [none]: use this table (restored from point-in-time recovery) instead of the
   stack's own.
 
@@ -24,12 +28,13 @@ Context `asset_dir` (or `$WORDSQD_ASSET_DIR`) points at the Lambda asset (defaul
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from constructs import Node
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from shared.routes import ROUTES
+from shared.table import INDEXES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ASSET_DIR = REPO_ROOT / "build" / "lambda"
@@ -37,11 +42,12 @@ STAGES_FILE = REPO_ROOT / "infra" / "stages.json"
 CDK_JSON = REPO_ROOT / "cdk.json"
 DEV_ORIGINS = ("http://localhost:8000",)
 
-# The rush (SPEC §4/§6): a million players in ten minutes, about 25 requests a run, is
-# 1e6 * 25 / 600 = 41,667 requests/s on average. The account's API Gateway quota (10,000/s by
-# default) must be raised to match: docs/operations.md lists every quota.
-DEFAULT_THROTTLE_RATE = 50_000.0
-DEFAULT_THROTTLE_BURST = 25_000
+# The rush (SPEC §4/§6): a million players in ten minutes, 11 requests a run as measured
+# (benchmarks/daily.py: 1 start, 10 answers), is 1e6 * 11 / 600 = 18,333 requests/s on average,
+# about three times that at the top. The account's API Gateway quota (10,000/s by default) must be
+# raised to match: scripts/preflight.py checks it before a deploy.
+DEFAULT_THROTTLE_RATE = 60_000.0
+DEFAULT_THROTTLE_BURST = 30_000
 # Routes a script could hammer to hurt everyone, capped below the stage limit. A run starts once
 # per player: 1e6 / 600 = 1,667 starts/s on average, three times that at the top of the rush.
 DEFAULT_ROUTE_THROTTLES: dict[str, dict[str, float]] = {
@@ -89,12 +95,37 @@ class RestoredTable(_Strict):
     ]
 
 
-class WarmThroughput(_Strict):
-    """DynamoDB pre-warming: the table can serve this at once, without waiting to double its
-    previous peak (on-demand's rule). Billed once per increase."""
+# What every new on-demand table and GSI can serve at once (AWS's floor for warm throughput); the
+# default per-table quota is 40,000 read and 40,000 write units/s.
+BASE_READ_UNITS = 12_000
+BASE_WRITE_UNITS = 4_000
 
-    read_units_per_second: Annotated[int, Field(ge=12_000, le=10_000_000)]
-    write_units_per_second: Annotated[int, Field(ge=4_000, le=10_000_000)]
+
+class WarmThroughput(_Strict):
+    """DynamoDB pre-warming: the table (or an index) can serve this at once, without waiting to
+    double its previous peak (on-demand's rule). Billed once per increase."""
+
+    read_units_per_second: Annotated[int, Field(ge=BASE_READ_UNITS, le=10_000_000)] = BASE_READ_UNITS
+    write_units_per_second: Annotated[int, Field(ge=BASE_WRITE_UNITS, le=10_000_000)] = BASE_WRITE_UNITS
+
+
+class TableWarmThroughput(_Strict):
+    """The table's warm throughput and each GSI's (an index absorbs its own writes: a table warmed
+    for the rush still throttles if an index is not)."""
+
+    table: WarmThroughput = WarmThroughput()
+    indexes: dict[str, WarmThroughput] = Field(default_factory=dict)
+
+    @field_validator("indexes")
+    @classmethod
+    def _known_indexes(cls, value: dict[str, WarmThroughput]) -> dict[str, WarmThroughput]:
+        unknown = set(value) - set(INDEXES)
+        if unknown:
+            raise ValueError(f"no such index {sorted(unknown)}; the table's are {sorted(INDEXES)}")
+        return value
+
+    def index(self, name: str) -> WarmThroughput:
+        return self.indexes.get(name, WarmThroughput())
 
 
 class MidnightCapacity(_Strict):
@@ -115,7 +146,6 @@ class MidnightCapacity(_Strict):
 
 class StageConfig(_Strict):
     stage: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]{0,19}$")]
-    account: Annotated[str, Field(pattern=r"^\d{12}$")] | None = None
     region: Annotated[str, Field(pattern=r"^[a-z]{2}(-[a-z]+)+-\d$")] = "us-east-1"
     production: bool = False
     allowed_origins: tuple[Annotated[str, Field(pattern=_ORIGIN_PATTERN)], ...] = DEV_ORIGINS
@@ -126,9 +156,10 @@ class StageConfig(_Strict):
     )
     ses: SesIdentity | None = None
     self_sign_up: bool = True
+    cognito_plan: Literal["lite", "essentials"] = "lite"
     midnight_capacity: MidnightCapacity | None = None
     restored_table: RestoredTable | None = None
-    table_warm_throughput: WarmThroughput | None = None
+    warm_throughput: TableWarmThroughput = TableWarmThroughput()
     asset_dir: Path = DEFAULT_ASSET_DIR
 
     @field_validator("allowed_origins")
@@ -152,7 +183,6 @@ class StageConfig(_Strict):
             missing = [
                 what
                 for what, ok in [
-                    ("account", self.account is not None),
                     ("alarm_emails", bool(self.alarm_emails)),
                     ("ses", self.ses is not None),
                 ]
@@ -180,6 +210,11 @@ class StageConfig(_Strict):
     def load(cls, stage: str, stages: dict[str, Any], asset_dir: Path) -> "StageConfig":
         if stage not in stages:
             raise ConfigError(f"stage {stage!r} is not in the stages file; known: {sorted(stages)}")
+        if "account" in stages[stage]:
+            raise ConfigError(
+                f"stage {stage!r}: a stage names no account; pass -c account=... or deploy with "
+                "that account's credentials"
+            )
         try:
             return cls(stage=stage, asset_dir=asset_dir, **stages[stage])
         except (ValidationError, TypeError) as error:

@@ -7,13 +7,19 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from infra.checks import acknowledge
-from infra.config import RestoredTable, WarmThroughput
+from infra.config import RestoredTable, TableWarmThroughput, WarmThroughput
 from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, create_table_request
 
 
 def _string_key(name: str) -> dynamodb.Attribute:
     # Every key attribute is a string, as in shared.table.create_table_request (used locally).
     return dynamodb.Attribute(name=name, type=dynamodb.AttributeType.STRING)
+
+
+def _warm(warm: WarmThroughput) -> dynamodb.WarmThroughput:
+    return dynamodb.WarmThroughput(
+        read_units_per_second=warm.read_units_per_second, write_units_per_second=warm.write_units_per_second
+    )
 
 
 class Data(Construct):
@@ -26,7 +32,7 @@ class Data(Construct):
         *,
         production: bool,
         restored: RestoredTable | None = None,
-        warm: WarmThroughput | None = None,
+        warm: TableWarmThroughput,
     ) -> None:
         super().__init__(scope, id)
         # Production keeps its data when the stack or a resource is deleted; dev stacks clean up.
@@ -47,7 +53,7 @@ class Data(Construct):
             self.table = self._table(production, removal, warm)
         self._secrets(removal)
 
-    def _table(self, production: bool, removal: RemovalPolicy, warm: WarmThroughput | None) -> dynamodb.Table:
+    def _table(self, production: bool, removal: RemovalPolicy, warm: TableWarmThroughput) -> dynamodb.Table:
         table = dynamodb.Table(
             self,
             "Table",
@@ -62,15 +68,8 @@ class Data(Construct):
             stream=dynamodb.StreamViewType.NEW_IMAGE,
             deletion_protection=production,
             removal_policy=removal,
-            # Ready for the midnight rush from the first night (docs/operations.md, "Quotas").
-            warm_throughput=(
-                dynamodb.WarmThroughput(
-                    read_units_per_second=warm.read_units_per_second,
-                    write_units_per_second=warm.write_units_per_second,
-                )
-                if warm
-                else None
-            ),
+            # Ready for the midnight rush from the first night (docs/operations.md, "Midnight capacity").
+            warm_throughput=_warm(warm.table),
         )
         # The indexes exactly as the local table is created (keys, projection, projected attributes).
         for index in create_table_request("unused")["GlobalSecondaryIndexes"]:
@@ -82,6 +81,8 @@ class Data(Construct):
                 sort_key=_string_key(keys["RANGE"]),
                 projection_type=dynamodb.ProjectionType[projection["ProjectionType"]],
                 non_key_attributes=projection.get("NonKeyAttributes"),
+                # An index absorbs its own writes: warmed apart from the table (infra/config.py).
+                warm_throughput=_warm(warm.index(index["IndexName"])),
             )
         return table
 

@@ -60,16 +60,11 @@ def synth_env(config: StageConfig, node: Node) -> Environment:
     stage may live elsewhere, and CDK's cross-stack references between regions need both stacks'
     environments spelled out, so the stage stack cannot stay environment-agnostic.
 
-    The region is the stage config's (infra/stages.json; default us-east-1). The account is the
-    stage config's when it names one (production must), else CDK context (`-c account=...`), else
-    the account of the CLI's credentials (CDK_DEFAULT_ACCOUNT); without any of them (tests, CI), a
-    placeholder that synthesizes but cannot deploy."""
-    account = (
-        config.account
-        or node.try_get_context("account")
-        or os.environ.get("CDK_DEFAULT_ACCOUNT")
-        or SYNTH_ONLY_ACCOUNT
-    )
+    The region is the stage config's (infra/stages.json; default us-east-1). No stage names its
+    account: it is `-c account=...`, else the account of the caller's credentials (the CDK CLI
+    sets CDK_DEFAULT_ACCOUNT), else (tests, CI without credentials) a placeholder that
+    synthesizes but cannot deploy."""
+    account = node.try_get_context("account") or os.environ.get("CDK_DEFAULT_ACCOUNT") or SYNTH_ONLY_ACCOUNT
     return Environment(account=str(account), region=config.region)
 
 

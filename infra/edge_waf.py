@@ -15,14 +15,13 @@ carrier's NAT), and still stop a script long before it can eat the API's stage t
 
 from dataclasses import dataclass
 
-from aws_cdk import ArnFormat, Duration, RemovalPolicy, Stack, Tags
+from aws_cdk import ArnFormat, Aws, Duration, Fn, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_cloudwatch as cw
-from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
-from infra.operations import alarm_topic
+from infra.operations import alarm_topic, notify
 from shared.routes import ROUTES
 
 EVALUATION_WINDOW_S = 300
@@ -233,8 +232,11 @@ class EdgeSecurityStack(Stack):
             visibility_config=_visibility(f"{prefix}-edge"),
         )
 
-        # WAF writes to a CloudWatch log group only if its name starts with aws-waf-logs-.
-        log_group_name = f"aws-waf-logs-{prefix}"
+        # WAF writes to a CloudWatch log group only if its name starts with aws-waf-logs-. The rest
+        # is this stack's own id, so a production log group that outlived its stack (retained)
+        # never collides with the one a re-created stack makes.
+        stack_uuid = Fn.select(2, Fn.split("/", Aws.STACK_ID))
+        log_group_name = Fn.join("", [f"aws-waf-logs-{prefix}-", stack_uuid])
         self.log_group = logs.LogGroup(
             self,
             "WafLogs",
@@ -302,8 +304,7 @@ class EdgeSecurityStack(Stack):
             evaluation_periods=1,
             treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
         )
-        for action in (self.blocked_alarm.add_alarm_action, self.blocked_alarm.add_ok_action):
-            action(cw_actions.SnsAction(self.topic))
+        notify(self.blocked_alarm, self.topic)
 
     @property
     def web_acl_arn(self) -> str:

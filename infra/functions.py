@@ -3,7 +3,7 @@ a `live` alias that CodeDeploy shifts to a new version by canary (infra/deploys.
 
 Each function gets its own role with only what infra/permissions.py `ACCESS` declares: its log
 group, X-Ray, the table actions its code makes (explicit lists, `Query` on named indexes only,
-`dynamodb:LeadingKeys` on the writes of leaderboard, reset and counters) and the secrets it reads.
+`dynamodb:LeadingKeys` on every function's writes) and the secrets it reads.
 """
 
 from dataclasses import dataclass
@@ -38,43 +38,62 @@ class FunctionSpec:
     description: str
     memory_mb: int
     timeout: Duration
+    # Concurrency kept for this function alone (and its cap), so the rush cannot starve it.
+    reserved: int | None = None
 
 
+# Memory sizes from measurement (docs/operations.md, "Memory sizes": `benchmarks/memory.py`): CPU
+# is in proportion to memory up to one vCPU at 1,769 MB, so CPU-bound work costs the same at any
+# size below it and only time waiting on DynamoDB costs more with more memory. A full core where a
+# person waits or the rush depends on it, less where the work is a little and mostly waiting.
+FULL_CORE_MB = 1769
 FUNCTIONS: dict[str, FunctionSpec] = {
     "validate": FunctionSpec(
-        HANDLERS["validate"], "WordSQD: judge a word (stateless)", 512, Duration.seconds(10)
+        HANDLERS["validate"], "WordSQD: judge a word (stateless)", FULL_CORE_MB, Duration.seconds(10)
     ),
     "daily": FunctionSpec(
-        HANDLERS["daily"], "WordSQD: the Daily, runs and challenges", 1024, Duration.seconds(10)
+        HANDLERS["daily"], "WordSQD: the Daily, runs and challenges", FULL_CORE_MB, Duration.seconds(10)
     ),
     "leaderboard": FunctionSpec(
-        HANDLERS["leaderboard"], "WordSQD: boards, profile and history", 1024, Duration.seconds(10)
+        HANDLERS["leaderboard"], "WordSQD: boards, profile and history", FULL_CORE_MB, Duration.seconds(10)
     ),
     # The midnight job stores the new puzzle; Lambda's full 15 minutes leave room for retries.
     "reset": FunctionSpec(
-        RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 1024, Duration.minutes(15)
+        RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 512, Duration.minutes(15), reserved=2
     ),
     # Every minute: completes expired runs and closes boards; it must finish before the next one.
     "expire": FunctionSpec(
         EXPIRE_HANDLER,
         "WordSQD: complete expired runs, close boards (every minute)",
-        1024,
+        FULL_CORE_MB,
         Duration.seconds(55),
+        reserved=2,  # one a minute; a second while a slow one finishes
     ),
     # The table's stream: rank counters from new official results.
+    # One invocation per stream shard at a time (parallelization factor 1): up to 100 shards.
     "counters": FunctionSpec(
-        COUNTERS_HANDLER, "WordSQD: rank counters from new official results", 512, Duration.seconds(30)
+        COUNTERS_HANDLER,
+        "WordSQD: rank counters from new official results",
+        1024,
+        Duration.seconds(30),
+        reserved=100,
     ),
 }
+# Versions stay when an update replaces them (CloudFormation would delete the old one), so the
+# runbook's rollback (`update-alias --function-version <previous>`) has a version to point at.
+VERSION_REMOVAL = RemovalPolicy.RETAIN
 API_FUNCTIONS = ("validate", "daily", "leaderboard")
 
 # Environment every function gets. The tracer records neither replies (guest run ids are a run's
 # only credential; runs hold live words) nor exceptions (a message may quote a word or an id).
+# Pydantic looks for plugins through every installed distribution's entry points when it builds
+# its first model (tens of ms of a cold start); the asset ships none, so the lookup is switched off.
 COMMON_ENVIRONMENT = {
     "POWERTOOLS_SERVICE_NAME": SERVICE,
     "POWERTOOLS_METRICS_NAMESPACE": NAMESPACE,
     "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
     "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
+    "PYDANTIC_DISABLE_PLUGINS": "__all__",
 }
 
 
@@ -185,6 +204,8 @@ class Functions(Construct):
                 # INFO keeps the platform's START/REPORT lines (duration, init duration, memory).
                 system_log_level_v2=lambda_.SystemLogLevel.INFO,
                 tracing=lambda_.Tracing.ACTIVE,
+                reserved_concurrent_executions=spec.reserved,
+                current_version_options=lambda_.VersionOptions(removal_policy=VERSION_REMOVAL),
             )
             acknowledge(
                 function,

@@ -1,6 +1,10 @@
 """Alarms an operator acts on, the topic they notify, and one dashboard of the game and the
 machinery under it.
 
+Every alarm notifies a topic whose policy lets its publishers in (`alarm_topic`: CloudWatch for
+alarms, CodeDeploy for deployment events), with the stage's `alarm_emails` subscribed; a template
+test checks every alarm of every stack for an action such a topic.
+
 Every metric comes from the CDK's own helpers (`alias.metric_errors()`,
 `table.metric_throttled_requests_for_operations()`, `api.metric_server_error()`, ...), which
 write the dimensions CloudWatch really publishes; a template test checks every alarm against a
@@ -12,12 +16,14 @@ Thresholds are in this file's constants: tune them here once real traffic shows 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from aws_cdk import Duration
+from aws_cdk import Aws, Duration
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
@@ -25,6 +31,7 @@ from constructs import Construct
 
 from infra.checks import acknowledge
 from shared.observability import NAMESPACE, SERVICE
+from shared.table import INDEXES
 
 PERIOD = Duration.minutes(5)
 FAST_PERIOD = Duration.minutes(1)  # per-function alarms: CodeDeploy's canary lasts 5 minutes
@@ -41,7 +48,15 @@ P99_MS = {
     "counters": 10_000,
 }
 STREAM_LAG_MS = 60_000  # counters more than a minute behind: ranks lag behind scores
-GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores")
+# The expiry job moves its watermark item every minute, so the stream always has records for the
+# consumer's mapping to poll (most filtered out): none polled in 5 minutes is a stalled mapping.
+STREAM_HEARTBEAT_PERIOD = Duration.minutes(5)
+# 403s at the origin (API Gateway's access log): a wrong origin secret turns every call into one.
+ORIGIN_403_MIN = 50  # in 5 minutes, and
+ORIGIN_403_PERCENT = 10.0  # of the API's requests
+# The reset's window: the Central day, 23 or 25 hours long across daylight saving.
+CENTRAL = "America/Chicago"
+GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores", "ImplausibleRuns")
 # The table operations the functions make (infra/permissions.py) plus the stream's GetRecords.
 TABLE_OPERATIONS = (
     dynamodb.Operation.GET_ITEM,
@@ -51,21 +66,53 @@ TABLE_OPERATIONS = (
     dynamodb.Operation.UPDATE_ITEM,
     dynamodb.Operation.DELETE_ITEM,
     dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+    dynamodb.Operation.BATCH_WRITE_ITEM,
     dynamodb.Operation.GET_RECORDS,
 )
+# Who publishes to an alarm topic: CloudWatch (alarms) and CodeDeploy (deployment triggers).
+ALARM_PUBLISHERS = ("cloudwatch.amazonaws.com", "codedeploy.amazonaws.com")
 
 
 def alarm_topic(scope: Construct, id: str, display_name: str, emails: Sequence[str]) -> sns.Topic:
-    """An SNS topic for alarms (TLS only), each of EMAILS subscribed (each confirms once)."""
+    """An SNS topic for alarms (TLS only), each of EMAILS subscribed (each confirms once).
+
+    Its policy (which replaces SNS's default one once the TLS-only statement is added) lets
+    ALARM_PUBLISHERS publish, for this account's resources only: without it CloudWatch's
+    notifications are refused and no one is paged."""
     topic = sns.Topic(scope, id, display_name=display_name, enforce_ssl=True)
     acknowledge(
         topic,
         "AwsSolutions-SNS2",
         "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
     )
+    topic.add_to_resource_policy(
+        iam.PolicyStatement(
+            sid="AlarmPublishers",
+            actions=["sns:Publish"],
+            principals=[iam.ServicePrincipal(p) for p in ALARM_PUBLISHERS],
+            resources=[topic.topic_arn],
+            conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}},
+        )
+    )
     for email in emails:
         topic.add_subscription(subscriptions.EmailSubscription(email))
     return topic
+
+
+def notify(alarm: cw.Alarm, topic: sns.ITopic) -> cw.Alarm:
+    """ALARM and OK both go to TOPIC."""
+    action = cw_actions.SnsAction(topic)
+    alarm.add_alarm_action(action)
+    alarm.add_ok_action(action)
+    return alarm
+
+
+def wall_clock(alarm: cw.Alarm, timezone: str) -> None:
+    """Evaluate ALARM over whole periods of the wall clock in TIMEZONE (CloudWatch's
+    WallClockWindow; the CDK's Alarm does not take it yet) instead of a sliding window."""
+    cfn = alarm.node.default_child
+    assert isinstance(cfn, cw.CfnAlarm)
+    cfn.add_property_override("EvaluationWindow", {"WallClockWindow": {"Timezone": timezone}})
 
 
 def game_metric(name: str) -> cw.Metric:
@@ -99,10 +146,23 @@ class JobWindow:
 
 
 JOB_WINDOWS = {
-    # Period x evaluation periods may not exceed a day: one daily datapoint.
-    "reset": JobWindow(Duration.days(1), "The midnight reset did not succeed in the last 24 hours."),
+    # One Central day on the wall clock (23 or 25 hours across daylight saving), not a sliding
+    # 24 hours, which a 25-hour November day would leave without a reset for an hour.
+    "reset": JobWindow(Duration.days(1), "The midnight reset did not succeed in the last Central day."),
     "expire": JobWindow(Duration.minutes(5), "The one-minute expiry job did not succeed in 5 minutes."),
 }
+
+
+def version_metric(function: lambda_.IFunction, version: lambda_.IVersion, name: str, stat: str) -> cw.Metric:
+    """NAME of the invocations that VERSION served through the alias (dimension ExecutedVersion):
+    a canary's own series, not the whole alias's, where 90% of the calls still go to the old one."""
+    return cw.Metric(
+        namespace="AWS/Lambda",
+        metric_name=name,
+        dimensions_map={"FunctionName": function.function_name, "ExecutedVersion": version.version},
+        statistic=stat,
+        period=FAST_PERIOD,
+    )
 
 
 class Operations(Construct):
@@ -113,8 +173,11 @@ class Operations(Construct):
         *,
         stage: str,
         api: apigwv2.HttpApi,
+        access_logs: logs.ILogGroup,
+        functions: Mapping[str, lambda_.Function],
         aliases: Mapping[str, lambda_.Alias],
         table: dynamodb.ITable,
+        stream_mapping_id: str,
         dead_letters: sqs.IQueue,
         counter_failures: sqs.IQueue,
         alarm_emails: Sequence[str],
@@ -142,6 +205,12 @@ class Operations(Construct):
             ).using_metrics,
             "DynamoDB throttled requests",
         )
+        # ThrottledRequests counts a batch only when every item of it was throttled: the table's
+        # Read/WriteThrottleEvents count each throttled item (and request).
+        table_throttle_events = sum_of(
+            {f"{kind.lower()}": self._dynamodb(f"{kind}ThrottleEvents", table) for kind in ("Read", "Write")},
+            "DynamoDB throttle events (the table)",
+        )
         table_errors = sum_of(
             table.metric_system_errors_for_operations(
                 operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM
@@ -149,16 +218,37 @@ class Operations(Construct):
             "DynamoDB system errors",
         )
 
-        self._alarm(
+        self.alarm(
             "Api5xx",
             api.metric_server_error(period=PERIOD, statistic=cw.Stats.SUM),
             API_5XX_THRESHOLD,
             f"The API answered {API_5XX_THRESHOLD}+ server errors (5xx) in 5 minutes.",
         )
-        self._alarm("LambdaThrottles", lambda_throttles, 1, "A function was throttled (concurrency reached).")
-        self._alarm("TableThrottles", table_throttles, 1, "DynamoDB throttled requests (hot key or burst).")
-        self._alarm("TableSystemErrors", table_errors, 1, "DynamoDB answered 500s (service side).")
-        self._alarm(
+        self._origin_forbidden(stage, api, access_logs)
+        self.alarm("LambdaThrottles", lambda_throttles, 1, "A function was throttled (concurrency reached).")
+        self.alarm("TableThrottles", table_throttles, 1, "DynamoDB throttled requests (hot key or burst).")
+        self.alarm(
+            "TableThrottleEvents",
+            table_throttle_events,
+            1,
+            "DynamoDB throttled items of the table (a batch partly throttled included).",
+        )
+        for index in INDEXES:
+            # An index that cannot keep up throttles the table's writes (back-pressure).
+            self.alarm(
+                f"IndexThrottles{index.capitalize()}",
+                sum_of(
+                    {
+                        f"{kind.lower()}": self._dynamodb(f"{kind}ThrottleEvents", table, index)
+                        for kind in ("Read", "Write")
+                    },
+                    f"{index} index throttle events",
+                ),
+                1,
+                f"DynamoDB throttled the {index} index (its warm throughput is too low for the rush).",
+            )
+        self.alarm("TableSystemErrors", table_errors, 1, "DynamoDB answered 500s (service side).")
+        self.alarm(
             "JobDeadLetters",
             dead_letters.metric_approximate_number_of_messages_visible(
                 period=PERIOD, statistic=cw.Stats.MAXIMUM
@@ -166,7 +256,7 @@ class Operations(Construct):
             1,
             "A reset or expiry invocation was given up on and parked in the dead-letter queue.",
         )
-        self._alarm(
+        self.alarm(
             "CounterFailures",
             counter_failures.metric_approximate_number_of_messages_visible(
                 period=PERIOD, statistic=cw.Stats.MAXIMUM
@@ -174,13 +264,27 @@ class Operations(Construct):
             1,
             "A stream batch of official results failed: rank counters miss those results.",
         )
-        self._alarm(
+        self.alarm(
             "CountersLag",
             aliases["counters"].metric("IteratorAge", period=FAST_PERIOD, statistic=cw.Stats.MAXIMUM),
             STREAM_LAG_MS,
             "The rank-counter consumer is over a minute behind the table's stream.",
             evaluation_periods=5,
             datapoints_to_alarm=3,
+        )
+        self.alarm(
+            "CountersStalled",
+            cw.Metric(
+                namespace="AWS/Lambda",
+                metric_name="PolledEventCount",
+                dimensions_map={"EventSourceMappingUUID": stream_mapping_id},
+                statistic=cw.Stats.SUM,
+                period=STREAM_HEARTBEAT_PERIOD,
+            ),
+            1,
+            "The stream's mapping polled nothing in 5 minutes (disabled, or stalled): ranks stop.",
+            comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+            missing=cw.TreatMissingData.BREACHING,
         )
         for job, window in JOB_WINDOWS.items():
             alias = aliases[job]
@@ -193,7 +297,7 @@ class Operations(Construct):
                 label=f"{job} successes",
                 period=window.period,
             )
-            self._alarm(
+            alarm = self.alarm(
                 f"{job.capitalize()}NotSucceeded",
                 successes,
                 1,
@@ -201,32 +305,38 @@ class Operations(Construct):
                 comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
                 missing=cw.TreatMissingData.BREACHING,
             )
+            if job == "reset":
+                wall_clock(alarm, CENTRAL)
 
-        for name, alias in aliases.items():
+        for name in aliases:
             title = name.capitalize()
+            function, version = functions[name], functions[name].current_version
+            # The new version's own series (ExecutedVersion): what CodeDeploy's canary judges.
             error_rate = cw.MathExpression(
                 expression="100 * FILL(errors, 0) / invocations",
                 using_metrics={
-                    "errors": alias.metric_errors(period=FAST_PERIOD, statistic=cw.Stats.SUM),
-                    "invocations": alias.metric_invocations(period=FAST_PERIOD, statistic=cw.Stats.SUM),
+                    "errors": version_metric(function, version, "Errors", cw.Stats.SUM),
+                    "invocations": version_metric(function, version, "Invocations", cw.Stats.SUM),
                 },
-                label=f"{name} error rate (%)",
+                label=f"{name} error rate (%), this version",
                 period=FAST_PERIOD,
             )
             self.function_alarms[name] = [
-                self._alarm(
+                self.alarm(
                     f"{title}ErrorRate",
                     error_rate,
                     ERROR_RATE_PERCENT,
-                    f"{ERROR_RATE_PERCENT}%+ of {name}'s invocations failed, 2 minutes out of 3.",
+                    f"{ERROR_RATE_PERCENT}%+ of the invocations of {name}'s current version failed, "
+                    "2 minutes out of 3.",
                     evaluation_periods=3,
                     datapoints_to_alarm=2,
                 ),
-                self._alarm(
+                self.alarm(
                     f"{title}LatencyP99",
-                    alias.metric_duration(period=FAST_PERIOD, statistic=cw.Stats.p(99)),
+                    version_metric(function, version, "Duration", cw.Stats.p(99)),
                     P99_MS[name],
-                    f"{name}'s p99 duration is over {P99_MS[name]} ms, 2 minutes out of 3.",
+                    f"The p99 duration of {name}'s current version is over {P99_MS[name]} ms, "
+                    "2 minutes out of 3.",
                     evaluation_periods=3,
                     datapoints_to_alarm=2,
                 ),
@@ -235,7 +345,49 @@ class Operations(Construct):
         self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=self._prefix)
         self._fill_dashboard(api, aliases, table, table_throttles, lambda_throttles, dead_letters)
 
-    def _alarm(
+    def _dynamodb(self, name: str, table: dynamodb.ITable, index: str | None = None) -> cw.Metric:
+        dimensions = {"TableName": table.table_name}
+        if index:
+            dimensions["GlobalSecondaryIndexName"] = index
+        return cw.Metric(
+            namespace="AWS/DynamoDB",
+            metric_name=name,
+            dimensions_map=dimensions,
+            statistic="Sum",
+            period=PERIOD,
+        )
+
+    def _origin_forbidden(self, stage: str, api: apigwv2.HttpApi, access_logs: logs.ILogGroup) -> None:
+        """403s the API answered, counted from its access log: an origin-secret mismatch between
+        CloudFront and the functions (docs/edge.md) turns every call into one, and API Gateway's
+        own metrics lump them with every other 4xx."""
+        forbidden = logs.MetricFilter(
+            self,
+            "ForbiddenFilter",
+            log_group=access_logs,
+            filter_pattern=logs.FilterPattern.number_value("$.status", "=", 403),
+            metric_namespace=f"{NAMESPACE}/{stage}",
+            metric_name="ApiForbidden",
+            metric_value="1",
+        ).metric(period=PERIOD, statistic=cw.Stats.SUM)
+        share = cw.MathExpression(
+            expression=f"IF(FILL(forbidden, 0) >= {ORIGIN_403_MIN}, 100 * FILL(forbidden, 0) / requests, 0)",
+            using_metrics={
+                "forbidden": forbidden,
+                "requests": api.metric_count(period=PERIOD, statistic=cw.Stats.SUM),
+            },
+            label="403s at the origin (% of requests)",
+            period=PERIOD,
+        )
+        self.alarm(
+            "OriginForbidden",
+            share,
+            ORIGIN_403_PERCENT,
+            f"{ORIGIN_403_MIN}+ 403s at the API in 5 minutes, {ORIGIN_403_PERCENT}%+ of its requests: "
+            "is the origin secret CloudFront sends the one the functions hold?",
+        )
+
+    def alarm(
         self,
         name: str,
         metric: cw.IMetric,
@@ -246,9 +398,11 @@ class Operations(Construct):
         missing: cw.TreatMissingData = cw.TreatMissingData.NOT_BREACHING,
         evaluation_periods: int = 1,
         datapoints_to_alarm: int | None = None,
+        scope: Construct | None = None,
     ) -> cw.Alarm:
+        """An alarm named WordSQD-<stage>-NAME that notifies the stage's topic (ALARM and OK)."""
         alarm = cw.Alarm(
-            self,
+            scope or self,
             name,
             alarm_name=f"{self._prefix}-{name}",
             alarm_description=f"{description} Runbook: docs/operations.md#alarms",
@@ -259,9 +413,7 @@ class Operations(Construct):
             comparison_operator=comparison,
             treat_missing_data=missing,
         )
-        action = cw_actions.SnsAction(self.topic)
-        alarm.add_alarm_action(action)
-        alarm.add_ok_action(action)
+        notify(alarm, self.topic)
         self.alarms.append(alarm)
         return alarm
 

@@ -10,7 +10,12 @@ its PutItem, UpdateItem, DeleteItem or ConditionCheckItem. `Query` is granted on
 indexes, and on the base table only where `own_partition_queries` says so, limited to those partition keys.
 `write_leading_keys` limits the writes to items whose partition key matches one of the patterns
 (`dynamodb:LeadingKeys`). tests/infra/test_permissions_code.py checks these names against the
-operations the data layer really sends.
+operations the data layer really sends; tests/infra/test_permissions_routes.py runs each
+function's routes and checks every request, partition keys included, against its own entry.
+
+To grant a function more (a new route's writes, another service's action), extend its entry here
+and, for a service other than DynamoDB and Secrets Manager, add its statement where infra/stack.py
+creates the resource it names (the user pool exists only after the functions).
 """
 
 from dataclasses import dataclass, field
@@ -51,11 +56,15 @@ ACCESS: dict[str, Access] = {
     # ConditionCheckItem: a challenge completion holds only if the profile still shows the name read.
     # Query: `board` (a challenge's board page); the player's own partition (PLAYER#) for the
     #   challenges they made (a challenge's creation puts the creator's copy there: PutItem).
+    # Writes, only on RUN#, PUZZLE#, CHALLENGE# and PLAYER# items: never the rank counters
+    #   (COUNT#), a board's top item (TOP#) or a name claim (NAME#). IAM cannot tell the caller's
+    #   own PLAYER# items from another's (the function's role is the same for every caller).
     "daily": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board",),
+            write_leading_keys=("RUN#*", "PUZZLE#*", "CHALLENGE#*", "PLAYER#*"),
             own_partition_queries=("PLAYER#*",),
         ),
         secrets=("seed", "cursor"),
@@ -65,19 +74,16 @@ ACCESS: dict[str, Access] = {
     #   profile has no stats), a name claim's holder,
     #   a challenge (when its board closes), the expiry watermark.
     # BatchGetItem: rank counters, display names.
-    # Query: `board` pages, `history` pages; the player's own partition (PLAYER#, consistent) for
-    #   the results whose live board rows a rename updates.
-    # Writes, only on PLAYER#, NAME# and TOP# items: PutItem (name claim, the name on the player's
-    #   row in a live board's top item), DeleteItem (the released claim), ConditionCheckItem (a
-    #   pre-skeleton claim), UpdateItem (the profile's name, the name on the player's live board
-    #   rows).
+    # Query: `board` pages, `history` pages.
+    # Writes, only on PLAYER# and NAME# items (a rename, in one transaction): PutItem (name claim,
+    #   the rename's record for the boards), DeleteItem (the released claim), ConditionCheckItem
+    #   (a pre-skeleton claim), UpdateItem (the profile's name).
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "history"),
-            write_leading_keys=("PLAYER#*", "NAME#*", "TOP#*"),
-            own_partition_queries=("PLAYER#*",),
+            write_leading_keys=("PLAYER#*", "NAME#*"),
         ),
         secrets=("cursor",),
     ),
@@ -90,12 +96,14 @@ ACCESS: dict[str, Access] = {
     # its puzzle or challenge), the watermark; BatchGetItem of the player's profile (and an old
     # STATS item); completes each run with the same transaction as daily: PutItem (run, official
     # result), UpdateItem (the stats on the profile), DeleteItem (an old STATS item moved),
-    # ConditionCheckItem (profile name, challenges); PutItem of the watermark.
+    # ConditionCheckItem (profile name); PutItem of the watermark. Writes only on RUN# and
+    # PLAYER# items and the watermark (JOB#EXPIRY).
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("due",),
+            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY"),
         ),
     ),
     # The stream consumer (shared/dynamo_boards.py count_official): one transaction of UpdateItem
@@ -104,14 +112,17 @@ ACCESS: dict[str, Access] = {
     # inbox item and of the claim; the fold: Query of the inbox partitions, BatchGetItem of the
     # entering rows' official results, a conditional PutItem of the top, BatchWriteItem deleting
     # the inbox items it read; the first fold into a board without a top item seeds it from the
-    # `board` index (Query).
+    # `board` index (Query). A rename's record (shared/players.py show_current_name): GetItem of
+    # the profile (and an old STATS item) and of the player's challenges, Query of the player's
+    # own partition (PLAYER#, consistent) for the results of live boards, UpdateItem of the name
+    # on those rows (transactions), GetItem and a conditional PutItem of each board's top item.
     "counters": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("UpdateItem", "PutItem", "BatchWriteItem"),
             indexes=("board",),
             write_leading_keys=("PLAYER#*", "COUNT#*", "TOP#*"),
-            own_partition_queries=("TOP#*",),
+            own_partition_queries=("TOP#*", "PLAYER#*"),
             stream=True,
         ),
     ),

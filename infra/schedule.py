@@ -28,6 +28,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.checks import acknowledge
+from shared.dynamo_renames import RENAME_SK
 
 DELIVERY_RETRIES = 5
 FUNCTION_RETRIES = 2
@@ -41,6 +42,12 @@ EXPIRE_RETRIES = 1
 COUNTERS_FILTER = {
     "eventName": lambda_.FilterRule.is_equal("INSERT"),
     "dynamodb": {"NewImage": {"sk": {"S": lambda_.FilterRule.begins_with("OFFICIAL#")}}},
+}
+# Renames: each write of a player's RENAME item (shared/dynamo_renames.py), which the consumer
+# follows onto the player's live boards.
+RENAMES_FILTER = {
+    "eventName": lambda_.FilterRule.or_("INSERT", "MODIFY"),
+    "dynamodb": {"Keys": {"sk": {"S": lambda_.FilterRule.is_equal(RENAME_SK)}}},
 }
 COUNTERS_BATCH_SIZE = 100
 COUNTERS_BATCHING_WINDOW = Duration.seconds(1)
@@ -117,19 +124,23 @@ class Jobs(Construct):
             target=self._target(expire, "expire", EXPIRE_MAX_EVENT_AGE),
         )
 
-        counters.add_event_source(
-            sources.DynamoEventSource(
-                table,
-                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
-                batch_size=COUNTERS_BATCH_SIZE,
-                max_batching_window=COUNTERS_BATCHING_WINDOW,
-                bisect_batch_on_error=True,
-                retry_attempts=COUNTERS_RETRIES,
-                report_batch_item_failures=True,  # the handler returns Powertools' partial batch response
-                on_failure=sources.SqsDlq(self.counter_failures),
-                filters=[lambda_.FilterCriteria.filter(COUNTERS_FILTER)],
-            )
+        self.stream_source = sources.DynamoEventSource(
+            table,
+            starting_position=lambda_.StartingPosition.TRIM_HORIZON,
+            batch_size=COUNTERS_BATCH_SIZE,
+            max_batching_window=COUNTERS_BATCHING_WINDOW,
+            bisect_batch_on_error=True,
+            retry_attempts=COUNTERS_RETRIES,
+            report_batch_item_failures=True,  # the handler returns Powertools' partial batch response
+            on_failure=sources.SqsDlq(self.counter_failures),
+            filters=[
+                lambda_.FilterCriteria.filter(COUNTERS_FILTER),
+                lambda_.FilterCriteria.filter(RENAMES_FILTER),
+            ],
+            # PolledEventCount and friends: the heartbeat that shows the mapping is polling.
+            metrics_config=lambda_.MetricsConfig(metrics=[lambda_.MetricType.EVENT_COUNT]),
         )
+        counters.add_event_source(self.stream_source)
 
     def _target(self, job: lambda_.IFunction, name: str, max_age: Duration) -> targets.LambdaInvoke:
         return targets.LambdaInvoke(

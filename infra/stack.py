@@ -1,9 +1,10 @@
 """One WordSQD deployment: a stage's table, functions, API, jobs, operations, safe deploys and edge.
 
-The stage's region comes from infra/stages.json, its account too (infra.edge.synth_env falls back
-to `-c account`, the CLI's credentials, then a synth-only placeholder); the edge's web ACL lives
-in a second stack in us-east-1 (infra.edge_waf), created beside this one. Nothing looks anything up, so it
-synthesizes without credentials.
+The stage's region comes from infra/stages.json, its account from `-c account` or the caller's
+credentials (infra.edge.synth_env; a synth-only placeholder without either); the edge's web ACL
+lives in a second stack in us-east-1 (infra.edge_waf), created before this one, and CloudFront's
+alarms in a third (infra.edge_alarms), after it. Nothing looks anything up, so it synthesizes
+without credentials.
 """
 
 from aws_cdk import CfnOutput, RemovalPolicy, Stack, Tags
@@ -16,6 +17,7 @@ from infra.config import StageConfig
 from infra.data import Data
 from infra.deploys import Deploys
 from infra.edge import Edge, synth_env
+from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.operations import Operations
@@ -34,6 +36,7 @@ class WordSQDStack(Stack):
             production=config.production,
             alarm_emails=config.alarm_emails,
         )
+        scope_for_edge_alarms = scope
         super().__init__(
             scope,
             config.stack_name,
@@ -54,7 +57,7 @@ class WordSQDStack(Stack):
             "Data",
             production=production,
             restored=config.restored_table,
-            warm=config.table_warm_throughput,
+            warm=config.warm_throughput,
         )
         self.functions = Functions(
             self,
@@ -84,6 +87,7 @@ class WordSQDStack(Stack):
             log_removal=log_removal,
             ses=config.ses,
             self_sign_up=config.self_sign_up,
+            cognito_plan=config.cognito_plan,
         )
         self.jobs = Jobs(
             self,
@@ -112,19 +116,43 @@ class WordSQDStack(Stack):
             "Operations",
             stage=config.stage,
             api=self.api.api,
+            access_logs=self.api.access_logs,
+            functions=self.functions.by_name,
             aliases=aliases,
             table=self.data.table,
+            stream_mapping_id=self.jobs.stream_source.event_source_mapping_id,
             dead_letters=self.jobs.dead_letters,
             counter_failures=self.jobs.counter_failures,
             alarm_emails=config.alarm_emails,
         )
         self.deploys = Deploys(
-            self, "Deploys", stage=config.stage, aliases=aliases, alarms=self.operations.function_alarms
+            self,
+            "Deploys",
+            stage=config.stage,
+            aliases=aliases,
+            alarms=self.operations.function_alarms,
+            topic=self.operations.topic,
         )
+        # The canary alarms watch each new version; an alias shifts only once they do.
+        for name, alarms in self.operations.function_alarms.items():
+            for alarm in alarms:
+                aliases[name].node.add_dependency(alarm)
         if config.midnight_capacity:
             self.capacity = MidnightCapacityPlan(
-                self, "MidnightCapacity", aliases=aliases, plan=config.midnight_capacity
+                self,
+                "MidnightCapacity",
+                aliases=aliases,
+                plan=config.midnight_capacity,
+                alarm=self.operations.alarm,
             )
+        self.edge_alarms = EdgeAlarmsStack(
+            scope_for_edge_alarms,
+            edge_alarms_stack_name(config.stack_name),
+            stage=config.stage,
+            account=env.account,
+            distribution_id=self.edge.distribution.distribution_id,
+            topic=self.edge_security.topic,
+        )
 
         outputs = {
             "SiteUrl": (self.edge.url, "The game: web client and API, through CloudFront and WAF"),

@@ -1,22 +1,164 @@
-"""moto's DynamoDB server for `make run` (local/store.py starts it as a child process).
+"""`make run`'s DynamoDB store: moto's server, as a child process of local/store.py, that applies
+one request at a time and keeps its table on disk (docs/local.md).
 
-It is `python -m moto.server`, less one thing: moto records every model instance it ever creates
-(for its dashboard), and its TransactWriteItems deep-copies the whole table to roll back with,
-so each transaction's copy would be kept for good: gigabytes after a few thousand completions
-(`make rush`). Here instances are created without that record.
+    python -m local.moto_server --port PORT --data-dir DIR --table NAME --region REGION
+
+- One request at a time: a lock around moto's request handling, as DynamoDB applies each request
+  atomically, so a cancelled transaction rolls back only itself (moto's own threads interleave).
+- Durable: the table TABLE is loaded from DIR before the port opens; every request that changed
+  it is in the journal, on disk, before it is answered; SIGTERM or SIGINT compacts the journal
+  into the snapshot and exits (local/durable.py). DIR is held with a lock file for the life of
+  the process, so a second store on the same DIR (a restart while the old one still stops)
+  waits for it, or gives up with a message.
+- moto's backend patched (local/moto_patches.py): a transaction's rollback costs what it touched.
 """
 
+import argparse
+import fcntl
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
-from moto.core.common_models import BaseModel
-from moto.server import main
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.dynamodb.models import dynamodb_backends
+from moto.dynamodb.models.table import Table
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+from werkzeug.serving import make_server
+
+from local import moto_patches
+from local.durable import DurableTable, StoreDataError, report_writes_to
+from shared.table import TTL_ATTRIBUTE, create_table_request
+
+LOCK_FILE = "dynamodb.lock"
+LOCK_WAIT_SECONDS = 20.0
+EXIT_JOURNAL_FAILED = 70  # the journal could not be written: nothing more is answered
+EXIT_DATA = 3  # the saved data could not be read, or DATA_DIR is held by another store
+
+WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
 
 
-def _untracked(cls: type, *args: Any, **kwargs: Any) -> Any:
-    return object.__new__(cls)
+def serialized(
+    app: WsgiApp, durable: DurableTable, lock: threading.Lock, compaction: threading.Event
+) -> WsgiApp:
+    """APP applying one request at a time, each one's writes journaled before it is answered."""
+
+    def one_at_a_time(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        started: list[tuple] = []
+        with lock:
+            reply = app(environ, lambda *args: started.append(args))
+            try:
+                body = b"".join(reply)
+            finally:
+                getattr(reply, "close", lambda: None)()
+            try:
+                durable.commit()
+            except OSError:
+                # Applied here but not on disk: never answer it. A restart serves what is on disk.
+                traceback.print_exc()
+                os._exit(EXIT_JOURNAL_FAILED)
+            if durable.wants_compaction():
+                compaction.set()
+        start_response(*started[0])
+        return [body]
+
+    return one_at_a_time
 
 
-BaseModel.__new__ = _untracked  # type: ignore[method-assign,assignment]
+def hold_data_dir(data_dir: Path, wait: float = LOCK_WAIT_SECONDS) -> int:
+    """Lock DATA_DIR for this process (released by the kernel when it ends, however it ends)."""
+    fd = os.open(data_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                raise StoreDataError(f"{data_dir} is in use by another store (another `make run`?)") from None
+            time.sleep(0.1)
+
+
+def create_table(region: str, name: str) -> Table:
+    """The game's table (shared/table.py) with its TTL on, made directly in moto's backend."""
+    backend = dynamodb_backends[DEFAULT_ACCOUNT_ID][region]
+    request = create_table_request(name)
+    table = backend.create_table(
+        name,
+        schema=request["KeySchema"],
+        throughput=None,
+        attr=request["AttributeDefinitions"],
+        global_indexes=request["GlobalSecondaryIndexes"],
+        indexes=[],
+        streams=request["StreamSpecification"],
+        billing_mode=request["BillingMode"],
+        sse_specification=None,
+        tags=[],
+        deletion_protection_enabled=False,
+        warm_throughput=None,
+    )
+    backend.update_time_to_live(name, {"Enabled": True, "AttributeName": TTL_ATTRIBUTE})
+    return table
+
+
+def _compact_when_asked(durable: DurableTable, lock: threading.Lock, wanted: threading.Event) -> None:
+    while wanted.wait():
+        wanted.clear()
+        try:
+            with lock:
+                durable.compact()
+        except OSError:  # the journal still holds everything; the next compaction tries again
+            traceback.print_exc()
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--data-dir", type=Path, required=True)
+    parser.add_argument("--table", required=True)
+    parser.add_argument("--region", default="us-east-1")
+    args = parser.parse_args(argv)
+
+    moto_patches.install()
+    try:
+        hold_data_dir(args.data_dir)
+        durable = DurableTable(args.data_dir, create_table(args.region, args.table))
+        report_writes_to(durable)
+        loaded = durable.load()
+    except (StoreDataError, OSError) as error:
+        print(f"wordsqd store: {error}", file=sys.stderr, flush=True)
+        return EXIT_DATA
+    print(f"wordsqd store: {loaded} items loaded from {args.data_dir}", file=sys.stderr, flush=True)
+
+    lock = threading.Lock()
+    compaction = threading.Event()
+    app = serialized(DomainDispatcherApplication(create_backend_app), durable, lock, compaction)
+    server = make_server("127.0.0.1", args.port, app, threaded=True, request_handler=MotoRequestHandler)
+    threading.Thread(
+        target=_compact_when_asked, args=(durable, lock, compaction), name="compaction", daemon=True
+    ).start()
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    try:
+        server.serve_forever()
+    finally:
+        # Holding the lock to the end: a request after this one is never applied.
+        lock.acquire()
+        durable.compact()
+        durable.close()
+        print("wordsqd store: saved, stopping", file=sys.stderr, flush=True)
+    return 0
+
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

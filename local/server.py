@@ -57,6 +57,7 @@ WEB_FILES = {
     "/icon.svg": ("icon.svg", "image/svg+xml"),
 }
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway HTTP API's own payload limit
+STORE_WAIT_SECONDS = 30.0  # a request waits this long for a store being started again
 PREFLIGHT_HEADERS = [
     ("Access-Control-Allow-Methods", "GET, POST, PUT, OPTIONS"),
     ("Access-Control-Allow-Headers", "authorization, content-type"),
@@ -71,6 +72,8 @@ HANDLER_DEFAULTS = {
     # The handlers' JSON logs and metrics would drown the one line per request.
     "POWERTOOLS_LOG_LEVEL": "WARNING",
     "POWERTOOLS_METRICS_DISABLED": "true",
+    # As on Lambda (infra/functions.py): no scan of installed packages for pydantic plugins.
+    "PYDANTIC_DISABLE_PLUGINS": "__all__",
 }
 
 Headers = list[tuple[str, str]]
@@ -135,8 +138,6 @@ class RequestHandler(BaseHTTPRequestHandler):
             traceback.print_exc()
             status, headers, body = HttpError(500, "internal_error", "Something went wrong").reply
         self._respond(status, headers, body)
-        if self.command not in ("GET", "HEAD", "OPTIONS") and self.server.store:
-            self.server.store.mark_written()
         elapsed_ms = (time.perf_counter() - started) * 1000
         print(f"{self.command} {urlsplit(self.path).path} {status} {elapsed_ms:.0f}ms", file=sys.stderr)
 
@@ -226,6 +227,9 @@ class RequestHandler(BaseHTTPRequestHandler):
             raw_body=raw_body,
         )
         context = LambdaContext(aws_request_id=str(uuid.uuid4()))
+        if self.server.store and not self.server.store.wait_ready(STORE_WAIT_SECONDS):
+            retry = [("Retry-After", "5")]
+            raise HttpError(503, "store_unavailable", "The store is starting again; try again", retry)
         with self.server.function_locks[route.function]:
             result = self.server.handler(route.function)(event, context)
         return _lambda_reply(result)
@@ -276,6 +280,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         seconds = _json_object(body).get("advance_seconds")
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
             raise HttpError(400, "bad_request", "advance_seconds: a number of seconds")
+        if seconds < 0:
+            # Back in time, closed boards would open again and a closed Daily take new results.
+            raise HttpError(400, "bad_request", "advance_seconds: the clock never moves backwards")
         try:
             clock.advance(seconds)
         except OverflowError:
@@ -380,7 +387,13 @@ def main() -> int:
         signal.signal(signum, lambda *_: stopping.set())
 
     configure_handlers(data_dir)
-    store = LocalStore(data_dir, os.environ["TABLE_NAME"])
+    failure: list[str] = []
+
+    def store_failed(reason: str) -> None:
+        failure.append(reason)
+        stopping.set()
+
+    store = LocalStore(data_dir, os.environ["TABLE_NAME"], on_failure=store_failed)
     try:
         loaded = store.start()
     except Exception as error:
@@ -402,12 +415,13 @@ def main() -> int:
     while not stopping.wait(0.5):
         pass
 
-    print("wordsqd: stopping", file=sys.stderr)
+    print(f"wordsqd: {failure[0]}; stopping" if failure else "wordsqd: stopping", file=sys.stderr)
     server.scheduler.stop()
     server.shutdown()
     server.finish_requests()
     server.server_close()
-    return 0 if store.stop() else 1
+    saved = store.stop()
+    return 0 if saved and not failure else 1
 
 
 if __name__ == "__main__":

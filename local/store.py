@@ -1,13 +1,15 @@
-"""The DynamoDB-compatible store behind `make run`: moto's server mode as a child process.
+"""The DynamoDB-compatible store behind `make run`: moto's server as a child process
+(local/moto_server.py), which applies one request at a time and keeps the table in DATA_DIR (a
+journal written before each reply, compacted into a snapshot; local/durable.py, docs/local.md).
 
-Moto keeps everything in memory, so the table is saved to DATA_DIR/dynamodb.json (the items as
-a scan returns them) on shutdown and shortly after writes, and loaded back on the next start.
+This side starts the child, and watches it: a child that dies (killed, out of memory) is started
+again on the same port, from what it saved; requests wait for it meanwhile (`wait_ready`). One that
+cannot be started again stops `make run` with its reason. Ctrl-C stops it with a last compaction.
+Its output goes to DATA_DIR/moto.log, appended across starts.
 When AWS_ENDPOINT_URL_DYNAMODB is already set, that endpoint is used as it is: no child, no file.
 """
 
-import base64
 import contextlib
-import json
 import os
 import signal
 import socket
@@ -17,7 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import boto3
@@ -25,170 +27,149 @@ from botocore.exceptions import ClientError
 
 from shared.table import TTL_ATTRIBUTE, create_table_request
 
-SNAPSHOT_FILE = "dynamodb.json"
-SNAPSHOT_INTERVAL_SECONDS = 2.0
-START_TIMEOUT_SECONDS = 20.0
-_BATCH_WRITE_LIMIT = 25  # DynamoDB's maximum per batch_write_item
+START_TIMEOUT_SECONDS = 60.0  # a start loads the saved table first: longer for a big one
+STOP_TIMEOUT_SECONDS = 60.0  # the last compaction
+RESTARTS = 5  # within RESTART_WINDOW_SECONDS, before `make run` gives up on the store
+RESTART_WINDOW_SECONDS = 60.0
+LOG_FILE = "moto.log"
 
 
 class StoreError(Exception):
-    """The store could not start or its saved data could not be read back."""
+    """The store could not start, or could not be started again."""
 
 
 class LocalStore:
-    """The table the in-process handlers use, and (when embedded) its persistence."""
+    """The table the in-process handlers use, and (when embedded) the child process holding it."""
 
-    def __init__(self, data_dir: Path, table_name: str):
+    def __init__(self, data_dir: Path, table_name: str, on_failure: Callable[[str], None] | None = None):
         self.data_dir = data_dir
         self.table_name = table_name
-        self.snapshot_path = data_dir / SNAPSHOT_FILE
         self.endpoint = os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or ""
         self.embedded = not self.endpoint
+        self.on_failure = on_failure or (lambda reason: None)
+        self.generation = 0  # how many times the child was started: a new one has a new stream
         self._child: subprocess.Popen | None = None
-        self._dirty = threading.Event()
+        self._port = 0
+        self._ready = threading.Event()
         self._stopping = threading.Event()
-        self._snapshot_lock = threading.Lock()
-        self._saver: threading.Thread | None = None
-        self._saving = False  # only once the saved items are back in, or a save would lose them
-        self._client = None
+        self._restarts: list[float] = []
 
     def start(self) -> int:
-        """Start the store (if embedded), create the table and load saved items; returns how
-        many items were loaded."""
+        """Start the store (if embedded) and create the table; returns how many items it holds."""
         os.environ.setdefault("AWS_DEFAULT_REGION", os.environ.get("AWS_REGION", "us-east-1"))
         if self.embedded:
-            self.endpoint = self._start_moto()
+            self._port = _free_port()
+            self.endpoint = f"http://127.0.0.1:{self._port}"
             # Handlers run in this process, so boto3 finds the store through its own setting.
             os.environ["AWS_ENDPOINT_URL_DYNAMODB"] = self.endpoint
             if "AWS_ACCESS_KEY_ID" not in os.environ and "AWS_PROFILE" not in os.environ:
                 os.environ["AWS_ACCESS_KEY_ID"] = "local"
                 os.environ["AWS_SECRET_ACCESS_KEY"] = "local"
-        self._client = boto3.client("dynamodb", endpoint_url=self.endpoint)
-        self._create_table()
-        if not self.embedded:
-            return 0
-        loaded = self._load_snapshot()
-        self._saving = True
-        self._saver = threading.Thread(target=self._save_while_running, name="snapshot", daemon=True)
-        self._saver.start()
-        return loaded
+            self._start_child()
+            threading.Thread(target=self._watch, name="store-watch", daemon=True).start()
+        client = boto3.client("dynamodb", endpoint_url=self.endpoint)
+        _create_table(client, self.table_name)
+        self._ready.set()
+        return int(client.describe_table(TableName=self.table_name)["Table"].get("ItemCount", 0))
 
-    def mark_written(self) -> None:
-        """Note that a request may have changed the table, so the next tick saves it."""
-        self._dirty.set()
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait (up to TIMEOUT seconds) while the store is being started again; False if it is
+        still not back."""
+        return self._ready.wait(timeout)
 
     def stop(self) -> bool:
-        """Final snapshot, then stop moto. Returns False if the snapshot failed."""
+        """Stop the child, which saves the table first. Returns False if it could not save."""
         self._stopping.set()
-        saved = True
-        if self._saving:
-            if self._saver:
-                self._saver.join(timeout=10)
-            saved = self._snapshot_or_warn()
-        if self._child and self._child.poll() is None:
-            self._child.terminate()
+        child = self._child
+        if child is None:
+            return True
+        if child.poll() is None:
+            child.terminate()
             try:
-                self._child.wait(timeout=5)
+                child.wait(timeout=STOP_TIMEOUT_SECONDS)
             except subprocess.TimeoutExpired:
-                self._child.kill()
-                self._child.wait()
-        return saved
+                child.kill()  # the journal still holds every acknowledged write
+                child.wait()
+                return False
+        return child.returncode == 0
 
-    def snapshot(self) -> int:
-        """Write every item to DATA_DIR/dynamodb.json atomically; returns the item count."""
-        with self._snapshot_lock:
-            items = []
-            for page in self._client.get_paginator("scan").paginate(
-                TableName=self.table_name, ConsistentRead=True
-            ):
-                items.extend(page["Items"])
-            tmp = self.snapshot_path.with_name(SNAPSHOT_FILE + ".tmp")
-            with open(tmp, "w") as file:
-                json.dump({"table": self.table_name, "items": items}, file, default=_base64)
-                file.flush()
-                os.fsync(file.fileno())
-            # A crash mid-write leaves the previous snapshot whole.
-            os.replace(tmp, self.snapshot_path)
-            return len(items)
-
-    def _start_moto(self) -> str:
-        port = _free_port()
-        with open(self.data_dir / "moto.log", "w") as log:
-            self._child = subprocess.Popen(
-                # moto.server without its record of every instance (see local/moto_server.py)
-                [sys.executable, "-m", "local.moto_server", "-H", "127.0.0.1", "-p", str(port)],
+    def _start_child(self) -> None:
+        self.generation += 1
+        with open(self.data_dir / LOG_FILE, "a") as log:
+            log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} store start {self.generation}\n")
+            log.flush()
+            child = subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "local.moto_server"),
+                    *("--port", str(self._port), "--data-dir", str(self.data_dir)),
+                    *("--table", self.table_name, "--region", os.environ["AWS_DEFAULT_REGION"]),
+                ],
                 cwd=Path(__file__).resolve().parents[1],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                # Its own session, so a Ctrl-C in the terminal reaches only us and we can still
-                # take the final snapshot before stopping it ourselves.
+                # Its own session, so a Ctrl-C in the terminal reaches only us and we can stop it
+                # ourselves, once no request is running.
                 start_new_session=True,
                 preexec_fn=_die_with_parent if sys.platform == "linux" else None,
                 env=without_coverage(os.environ),
             )
-        endpoint = f"http://127.0.0.1:{port}"
+        self._child = child
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
-            if self._child.poll() is not None:
-                raise StoreError(f"moto server exited at start; see {self.data_dir / 'moto.log'}")
-            if _answers(endpoint):
-                return endpoint
+            if child.poll() is not None:
+                raise StoreError(f"the store exited at start: {self._last_log_line()}")
+            if _answers(self.endpoint):
+                return
             time.sleep(0.1)
-        self.stop()
-        raise StoreError(f"moto server did not answer within {START_TIMEOUT_SECONDS:.0f} s")
+        child.kill()
+        child.wait()
+        raise StoreError(f"the store did not answer within {START_TIMEOUT_SECONDS:.0f} s")
 
-    def _create_table(self) -> None:
-        try:
-            self._client.create_table(**create_table_request(self.table_name))
-        except ClientError as error:
-            if error.response["Error"]["Code"] != "ResourceInUseException":
-                raise
-        self._client.get_waiter("table_exists").wait(
-            TableName=self.table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 30}
+    def _watch(self) -> None:
+        """Start the child again whenever it dies while `make run` is not stopping."""
+        while True:
+            child = self._child
+            assert child is not None
+            code = child.wait()
+            if self._stopping.is_set():
+                return
+            self._ready.clear()
+            now = time.monotonic()
+            self._restarts = [t for t in self._restarts if now - t < RESTART_WINDOW_SECONDS] + [now]
+            print(f"wordsqd: the store exited ({code}); starting it again", file=sys.stderr, flush=True)
+            try:
+                if len(self._restarts) > RESTARTS:
+                    raise StoreError(f"it exited {RESTARTS + 1} times within {RESTART_WINDOW_SECONDS:.0f} s")
+                self._start_child()
+            except StoreError as error:
+                log = self.data_dir / LOG_FILE
+                self.on_failure(f"the store could not be started again: {error} (see {log})")
+                return
+            if self._stopping.is_set():  # stopped while it started: stop() saw the old child
+                self.stop()
+                return
+            self._ready.set()
+
+    def _last_log_line(self) -> str:
+        lines = (self.data_dir / LOG_FILE).read_text(errors="replace").strip().splitlines()
+        return lines[-1] if lines else "no output"
+
+
+def _create_table(client, table_name: str) -> None:
+    """The table and its TTL, unless there already (the embedded store makes its own)."""
+    try:
+        client.create_table(**create_table_request(table_name))
+    except ClientError as error:
+        if error.response["Error"]["Code"] != "ResourceInUseException":
+            raise
+    client.get_waiter("table_exists").wait(TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 30})
+    ttl = client.describe_time_to_live(TableName=table_name)["TimeToLiveDescription"]
+    # Enabling twice is an error on real DynamoDB, so only when it is off.
+    if ttl.get("TimeToLiveStatus") not in ("ENABLED", "ENABLING"):
+        client.update_time_to_live(
+            TableName=table_name, TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE}
         )
-        ttl = self._client.describe_time_to_live(TableName=self.table_name)["TimeToLiveDescription"]
-        # Enabling twice is an error on real DynamoDB, so only when it is off.
-        if ttl.get("TimeToLiveStatus") not in ("ENABLED", "ENABLING"):
-            self._client.update_time_to_live(
-                TableName=self.table_name,
-                TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
-            )
-
-    def _load_snapshot(self) -> int:
-        """Put the saved items into the fresh table, leaving out those whose TTL has passed
-        (moto never expires items, DynamoDB would have deleted them)."""
-        if not self.snapshot_path.exists():
-            return 0
-        try:
-            saved = json.loads(self.snapshot_path.read_text())
-            items = [_decode_binary({"M": item})["M"] for item in saved["items"]]
-        except (ValueError, KeyError, TypeError) as error:
-            # Refuse to start: serving an empty table would overwrite the file at the next save.
-            raise StoreError(f"cannot read {self.snapshot_path}: {error}") from error
-        now = time.time()
-        items = [item for item in items if not _expired(item, now)]
-        for start in range(0, len(items), _BATCH_WRITE_LIMIT):
-            chunk = items[start : start + _BATCH_WRITE_LIMIT]
-            request = {self.table_name: [{"PutRequest": {"Item": item}} for item in chunk]}
-            while request:
-                request = self._client.batch_write_item(RequestItems=request).get("UnprocessedItems")
-        return len(items)
-
-    def _save_while_running(self) -> None:
-        while not self._stopping.wait(SNAPSHOT_INTERVAL_SECONDS):
-            if self._dirty.is_set():
-                # Cleared before the scan: a write during the scan sets it again for next time.
-                self._dirty.clear()
-                self._snapshot_or_warn()
-
-    def _snapshot_or_warn(self) -> bool:
-        try:
-            self.snapshot()
-            return True
-        except Exception as error:  # the server keeps running; the next snapshot may succeed
-            print(f"wordsqd: could not save {self.snapshot_path}: {error}", file=sys.stderr)
-            return False
 
 
 def _free_port() -> int:
@@ -209,39 +190,13 @@ def _answers(endpoint: str) -> bool:
 
 def _die_with_parent() -> None:
     """In the child: have Linux send SIGTERM when the server dies, even by kill -9, so no
-    orphaned moto outlives it."""
+    orphaned store outlives it (it saves and stops)."""
     import ctypes
 
     pr_set_pdeathsig = 1
-    # Without prctl (another libc), the normal shutdown path still stops moto.
+    # Without prctl (another libc), the normal shutdown path still stops the store.
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
-
-
-def _expired(item: dict, now: float) -> bool:
-    ttl = item.get(TTL_ATTRIBUTE, {}).get("N")
-    return ttl is not None and float(ttl) <= now
-
-
-def _base64(value: object) -> str:
-    """JSON has no bytes: binary attribute values (B, BS) are saved as base64."""
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode()
-    raise TypeError(f"cannot save {type(value).__name__}")
-
-
-def _decode_binary(value: dict) -> dict:
-    """The inverse of `_base64` inside one attribute value (as nested as M and L go)."""
-    ((kind, inner),) = value.items()
-    if kind == "B":
-        return {"B": base64.b64decode(inner)}
-    if kind == "BS":
-        return {"BS": [base64.b64decode(v) for v in inner]}
-    if kind == "M":
-        return {"M": {name: _decode_binary(v) for name, v in inner.items()}}
-    if kind == "L":
-        return {"L": [_decode_binary(v) for v in inner]}
-    return value
 
 
 def without_coverage(environ: Mapping[str, str]) -> dict[str, str]:

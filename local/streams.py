@@ -1,11 +1,17 @@
 """`make run`'s DynamoDB Streams trigger: polls the table's stream (moto implements DynamoDB
 Streams) and calls the rank counters' Lambda entry point (functions/leaderboard/counters.py)
-with the event AWS Lambda would send it, after the same filter the stack's event source applies
-(`eventName = INSERT` and `sk` beginning `OFFICIAL#`).
+with the event AWS Lambda would send it, after the same filters the stack's event source applies
+(`eventName = INSERT` and `sk` beginning `OFFICIAL#`: new official results; an INSERT or MODIFY
+with `sk = RENAME`: renames, shared/dynamo_renames.py).
 
 Like Lambda's stream poller, it moves on past a batch only once the handler has taken it: on a
 partial batch response it reads again from the first failed record; if the handler raises, from
 the batch's first record. Tests on in-process moto call `StreamPoller.drain()` directly.
+
+When the embedded store is started again (local/store.py), its table is new and so is its
+stream (another ARN), holding an INSERT for every item loaded: the poller notices the new ARN
+at its next poll and reads the new stream from its start (counting is idempotent, so results
+counted before are skipped, and those the old stream held but no poll had read yet are counted).
 """
 
 import os
@@ -18,10 +24,10 @@ import boto3
 from botocore.config import Config
 
 from local.events import LambdaContext
+from shared.dynamo_renames import renamed_player
 
-# moto keeps every shard iterator it hands out, each holding the table it was made on, so a
-# faster poll costs the embedded store memory (more after cancelled transactions, which replace
-# the table with its copy) for no faster counts than Lambda's one-second batching window.
+# moto keeps every shard iterator it hands out, so a faster poll costs the embedded store memory
+# for no faster counts than Lambda's one-second batching window.
 POLL_SECONDS = 1.0
 BATCH_SIZE = 100
 
@@ -33,8 +39,10 @@ def _counters_handler(event: dict, context: Any) -> dict:
 
 
 def _wanted(record: dict) -> bool:
-    sort_key = record["dynamodb"].get("Keys", {}).get("sk", {}).get("S", "")
-    return record["eventName"] == "INSERT" and sort_key.startswith("OFFICIAL#")
+    keys = record["dynamodb"].get("Keys", {})
+    if renamed_player(record["eventName"], keys) is not None:
+        return True
+    return record["eventName"] == "INSERT" and keys.get("sk", {}).get("S", "").startswith("OFFICIAL#")
 
 
 def _lambda_record(record: dict, stream_arn: str) -> dict:
@@ -63,8 +71,9 @@ class StreamPoller:
         endpoint = endpoint_url or os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or None
         self.handler = handler
         self.batch_size = batch_size
-        table = boto3.client("dynamodb", endpoint_url=endpoint).describe_table(TableName=table_name)["Table"]
-        self.stream_arn = table["LatestStreamArn"]
+        self.table_name = table_name
+        self.dynamodb = boto3.client("dynamodb", endpoint_url=endpoint)
+        self.stream_arn = self._latest_stream_arn()
         # moto answers DynamoDB Streams only on its classic endpoint, not the account-based one.
         self.streams = boto3.client(
             "dynamodbstreams", endpoint_url=endpoint, config=Config(account_id_endpoint_mode="disabled")
@@ -76,10 +85,16 @@ class StreamPoller:
         """Hand every record now in the stream to the handler; returns how many it was given."""
         given = 0
         with self._draining:
+            latest = self._latest_stream_arn()
+            if latest != self.stream_arn:  # a new table (the store started again): a new stream
+                self.stream_arn, self._positions = latest, {}
             shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"]
             for shard in shards:
                 given += self._drain_shard(shard["ShardId"])
         return given
+
+    def _latest_stream_arn(self) -> str:
+        return self.dynamodb.describe_table(TableName=self.table_name)["Table"]["LatestStreamArn"]
 
     def _drain_shard(self, shard_id: str) -> int:
         kind, sequence = self._positions.get(shard_id, ("TRIM_HORIZON", None))
@@ -119,11 +134,15 @@ class StreamPoller:
         return min(failures, key=int) if failures else None
 
     def run(self, stopping: threading.Event, interval: float = POLL_SECONDS) -> None:
+        failing = False
         while not stopping.wait(interval):
             try:
                 self.drain()
-            except Exception as error:  # the store may be stopping; the next poll tries again
-                print(f"wordsqd: stream poll failed: {error}", flush=True)
+                failing = False
+            except Exception as error:  # the store may be starting again; the next poll tries again
+                if not failing:  # once, not every second while it lasts
+                    print(f"wordsqd: stream poll failed (trying again each second): {error}", flush=True)
+                failing = True
 
 
 def start(table_name: str) -> tuple[threading.Event, StreamPoller]:

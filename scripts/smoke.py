@@ -20,18 +20,30 @@ import urllib.request
 from pathlib import Path
 
 
+def _body(raw: bytes) -> object:
+    """The JSON body, or (CloudFront's and WAF's own error pages are HTML) its first 200 characters."""
+    try:
+        return json.loads(raw or b"null")
+    except ValueError:
+        return {"not_json": raw[:200].decode("utf-8", "replace")}
+
+
 def call(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    """(status, body); status 0 when the site could not be reached. Never raises: every failure is
+    a result the checks report, and the next attempt retries."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
         base.rstrip("/") + path, data=data, method=method, headers={"content-type": "application/json"}
     )
     try:
         with urllib.request.urlopen(request, timeout=15) as reply:
-            return reply.status, json.loads(reply.read() or b"null")
+            status, raw = reply.status, reply.read()
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-    except (urllib.error.URLError, OSError, ValueError) as error:  # unreachable, or not JSON
+        status, raw = error.code, error.read()
+    except (urllib.error.URLError, OSError) as error:  # unreachable
         return 0, {"unreachable": str(error)}
+    parsed = _body(raw)
+    return status, parsed if isinstance(parsed, dict) else {"body": parsed}
 
 
 def checks(base: str) -> list[str]:
@@ -66,19 +78,21 @@ def checks(base: str) -> list[str]:
 def direct_checks(api: str) -> list[str]:
     """The HTTP API's own address refuses what did not come through the edge."""
     status, body = call(api, "GET", "/daily")
-    if (status, (body or {}).get("error", {}).get("code")) != (403, "forbidden"):
+    error = body.get("error")
+    if (status, error.get("code") if isinstance(error, dict) else None) != (403, "forbidden"):
         return [f"GET {api}/daily without the edge: {status} {body}, expected 403 forbidden"]
     return []
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--url", help="the site's base URL (CloudFront), or make run's")
     where.add_argument("--outputs", type=Path, help="cdk deploy --outputs-file JSON (with --stack)")
     parser.add_argument("--stack", help="the stack whose SiteUrl and ApiUrl outputs to test")
-    parser.add_argument("--attempts", type=int, default=5, help="tries, 10 s apart (a new stage warms up)")
-    args = parser.parse_args()
+    parser.add_argument("--attempts", type=int, default=5, help="tries (a new stage warms up)")
+    parser.add_argument("--interval", type=float, default=10.0, help="seconds between tries")
+    args = parser.parse_args(argv)
     outputs = json.loads(args.outputs.read_text())[args.stack] if args.outputs else {}
     base = args.url or outputs["SiteUrl"]
     for attempt in range(1, args.attempts + 1):
@@ -88,7 +102,7 @@ def main() -> int:
             return 0
         print(f"attempt {attempt}: " + "; ".join(failures), file=sys.stderr)
         if attempt < args.attempts:
-            time.sleep(10)
+            time.sleep(args.interval)
     return 1
 
 

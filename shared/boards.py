@@ -1,9 +1,11 @@
 """Boards (SPEC §4): board order, shared ranks, when a board closes, and the port boards read.
 
-Order: score, then best combo, then longest-word length, all descending; rows equal on all
-three share a rank (1, 2, 2, 4), the earlier official completion listed first. How rows are
-stored, sharded and keyed is the storage adapter's business (shared/dynamo_boards.py); this
-module speaks positions, scopes and results.
+Board order is defined once, by `TieKey.order` and `BoardPosition.order`: score, then best
+combo, then longest-word length counted up to 12, all descending; rows equal on all three share
+a rank (1, 2, 2, 4); among them the faster run is listed first, then the earlier completion. How
+rows are stored, sharded and keyed is the storage adapter's business (shared/rank_keys.py spells
+this order as a sort key, tests/test_board_order.py proves it); this module speaks positions,
+scopes and results.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from shared.constants import TIME_LIMIT_SECONDS
+from shared.clock import parse_iso
+from shared.constants import SCORED_LENGTH_CAP, TIME_LIMIT_SECONDS
 from shared.daily_date import reset_instant
 from shared.scope import Scope
 from shared.stats import PlayerStats
@@ -26,35 +29,57 @@ SETTLE_SECONDS = 60
 
 
 class TieKey(NamedTuple):
-    """What decides a rank: rows with the same tie key share it."""
+    """What decides a rank: rows with the same tie key share it. The longest word counts up to
+    SCORED_LENGTH_CAP letters here (a memorised 30-letter word ranks no higher than a 12)."""
 
     score: int
     best_combo: int
-    longest_word_length: int
+    capped_longest: int
+
+    def order(self) -> tuple[int, int, int]:
+        """Score, then best combo, then longest-word length up to 12, all descending."""
+        return (-self.score, -self.best_combo, -self.capped_longest)
+
+    def outranks(self, other: TieKey) -> bool:
+        """Whether a row of this tie key has a better rank than a row of OTHER."""
+        return self.order() < other.order()
 
 
 class BoardPosition(NamedTuple):
-    """Where a row stands on its board. Sorting positions by `order` gives board order: best
-    first, the earlier completion first among equals, the run id making every position unique."""
+    """Where a row stands on its board. Sorting positions by `order` gives board order: the tie
+    key first, then among equal ties the faster run (completion minus start), then the earlier
+    completion, the run id making every position unique. `longest_word_length` is the true one,
+    which the row shows."""
 
     score: int
     best_combo: int
     longest_word_length: int
+    duration_ms: int
     completed_at: str
     run_id: str
 
     @property
     def tie(self) -> TieKey:
-        return TieKey(self.score, self.best_combo, self.longest_word_length)
+        return TieKey(self.score, self.best_combo, min(self.longest_word_length, SCORED_LENGTH_CAP))
 
-    def order(self) -> tuple[int, int, int, str, str]:
-        return (-self.score, -self.best_combo, -self.longest_word_length, self.completed_at, self.run_id)
+    def order(self) -> tuple[int, int, int, int, str, str]:
+        return (*self.tie.order(), self.duration_ms, self.completed_at, self.run_id)
 
     @classmethod
     def of(cls, result: OfficialResult) -> BoardPosition:
         return cls(
-            result.score, result.best_combo, result.longest_word_length, result.completed_at, result.run_id
+            result.score,
+            result.best_combo,
+            result.longest_word_length,
+            run_duration_ms(result.started_at, result.completed_at),
+            result.completed_at,
+            result.run_id,
         )
+
+
+def run_duration_ms(started_at: str, completed_at: str) -> int:
+    """How long a run took: its completion minus its start, in whole milliseconds."""
+    return (parse_iso(completed_at) - parse_iso(started_at)) // timedelta(milliseconds=1)
 
 
 class BoardEntry(NamedTuple):

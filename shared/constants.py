@@ -28,6 +28,14 @@ POINTS_PER_LETTER_FORBIDDEN = 20
 SCORED_LENGTH_CAP = 12  # letters beyond the 12th score nothing (longest_word_length is uncapped)
 COMBO_BONUS_PER_STEP = 5
 COMBO_BONUS_MAX_STEPS = 10
+SPEED_BONUS_PER_SECOND = 3  # 3 × max(0, 10 − s), s the whole seconds since the round was shown
+SPEED_BONUS_SECONDS = 10
+MAX_SCORE = 2085  # 7 classic rounds of 120, 3 forbidden of 240, combo bonuses 225, speed 300
+
+# §3b fair play: an accepted answer sooner than REACTION_MS + KEYSTROKE_MS × (letters + 1) after
+# its round was shown (a quick visual reaction, world-record typing, Enter) makes its run implausible
+PLAUSIBLE_REACTION_MS = 250
+PLAUSIBLE_KEYSTROKE_MS = 40
 
 # §3a challenges
 CHALLENGE_MIN_ROUNDS = 5

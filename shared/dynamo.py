@@ -22,18 +22,22 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from shared.boards import run_duration_ms
 from shared.clock import iso, parse_iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo_boards import DynamoBoards, scope_key
+from shared.dynamo_renames import rename_item
 from shared.errors import Throttled
 from shared.profiles import name_skeleton
 from shared.puzzles import Round
 from shared.retry import ATTEMPTS, Exhausted, pause, retry
 from shared.runs import Attempt, Outcome, RoundRecord, Run
 from shared.scope import Scope
+from shared.scoring import speed_bonus
 from shared.store import (
     ActiveRunExists,
     Challenge,
+    DueRun,
     NameTaken,
     OfficialResult,
     OfficialTaken,
@@ -120,8 +124,10 @@ def _epoch(instant: str, seconds: int) -> int:
 
 
 # The run item's compact form: the puzzle is referenced (by the run's scope), not copied; a round
-# is [outcome, points, attempts] (its prompt is the puzzle's); an accepted attempt is [word], a
-# rejected one [word, reason], one cut for length [word, reason, digest].
+# is [outcome, points, attempts] (its prompt is the puzzle's, its speed bonus follows from its
+# accepted attempt); an accepted attempt is [word, elapsed ms], a rejected one [word, reason,
+# elapsed ms], one cut for length [word, reason, digest, elapsed ms]. `w` is when the round in play
+# was shown, in milliseconds after the start.
 _KIND = {"daily": "d", "challenge": "c"}
 _OUTCOME: dict[Outcome | None, str | None] = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
 _OUTCOME_OF = {code: outcome for outcome, code in _OUTCOME.items()}
@@ -152,6 +158,7 @@ def _encode_run(run: Run) -> str:
         "o": int(run.official),
         "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
         "t": [run.started_at, run.deadline, run.completed_at],
+        "w": run_duration_ms(run.started_at, run.round_shown_at) if run.round_shown_at else None,
         "e": _ENDED[run.ended_by],
         "h": [[_OUTCOME[r.outcome], r.points, [_encode_attempt(a) for a in r.attempts]] for r in run.history],
     }
@@ -161,31 +168,41 @@ def _encode_run(run: Run) -> str:
 def _encode_attempt(attempt: Attempt) -> list[Any]:
     reason = _REASON.get(attempt.reason, attempt.reason) if attempt.reason else None
     if attempt.digest:
-        return [attempt.word, reason, attempt.digest]
-    return [attempt.word, reason] if reason else [attempt.word]
+        return [attempt.word, reason, attempt.digest, attempt.elapsed_ms]
+    return [attempt.word, reason, attempt.elapsed_ms] if reason else [attempt.word, attempt.elapsed_ms]
 
 
 def _decode_attempt(encoded: list[Any]) -> Attempt:
+    # An attempt stored before the run kept times has no trailing number: it took 0 ms.
+    elapsed_ms = encoded.pop() if isinstance(encoded[-1], int) else 0
     reason = _REASON_OF.get(encoded[1], encoded[1]) if len(encoded) > 1 else None
     digest = encoded[2] if len(encoded) > 2 else None
-    return Attempt(word=encoded[0], accepted=reason is None, reason=reason, digest=digest)
+    return Attempt(
+        word=encoded[0], accepted=reason is None, reason=reason, elapsed_ms=elapsed_ms, digest=digest
+    )
+
+
+def _decode_round(number: int, encoded: list[Any], puzzle: list[Round]) -> RoundRecord:
+    outcome, points, attempts = encoded
+    decoded = [_decode_attempt(a) for a in attempts]
+    accepted = [a.elapsed_ms for a in decoded if a.accepted]
+    return RoundRecord(
+        round=number,
+        prompt=puzzle[number - 1].prompt,
+        forbidden=puzzle[number - 1].forbidden,
+        attempts=decoded,
+        outcome=_OUTCOME_OF[outcome],
+        points=points,
+        speed_bonus=speed_bonus(accepted[0]) if accepted else 0,
+    )
 
 
 def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     body = json.loads(text)
     score, combo, best_combo, longest = body["s"]
     started_at, deadline, completed_at = body["t"]
-    history = [
-        RoundRecord(
-            round=number,
-            prompt=puzzle[number - 1].prompt,
-            forbidden=puzzle[number - 1].forbidden,
-            attempts=[_decode_attempt(a) for a in attempts],
-            outcome=_OUTCOME_OF[outcome],
-            points=points,
-        )
-        for number, (outcome, points, attempts) in enumerate(body["h"], start=1)
-    ]
+    shown = body.get("w")
+    history = [_decode_round(number, r, puzzle) for number, r in enumerate(body["h"], start=1)]
     return Run(
         run_id=run_id,
         kind="daily" if body["k"] == "d" else "challenge",
@@ -203,6 +220,9 @@ def _decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         deadline=deadline,
         completed_at=completed_at,
         ended_by=_ENDED_OF[body.get("e")],
+        round_shown_at=iso(parse_iso(started_at) + timedelta(milliseconds=shown))
+        if shown is not None
+        else None,
     )
 
 
@@ -457,7 +477,7 @@ class DynamoStore(DynamoBoards):
 
     # The expiry job ------------------------------------------------------------------------
 
-    def due_runs(self, now: datetime) -> Iterator[str]:
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
         """Players' active runs with a deadline at or before NOW, shard by shard, from the sparse
         `due` index (a run leaves it when it completes). The index is eventually consistent: a
         run that has just completed may still be listed (its consistent read then shows it
@@ -470,7 +490,8 @@ class DynamoStore(DynamoBoards):
                 KeyConditionExpression="due_pk = :p AND due_sk < :b",
                 ExpressionAttributeValues={":p": {"S": f"DUE#{shard}"}, ":b": {"S": bound}},
             ):
-                yield item["pk"]["S"].removeprefix("RUN#")
+                deadline, _, run_id = item["due_sk"]["S"].partition("#")
+                yield DueRun(run_id, deadline)
 
     def completed_through(self) -> datetime | None:
         item = self._call("get_item", Key=_key(*_WATERMARK_KEY), ConsistentRead=True).get("Item")
@@ -532,6 +553,9 @@ class DynamoStore(DynamoBoards):
                 )
             claims = len(items)
             items.append({"Update": profile_update})
+            # The rename's record for the boards: the table's stream hands it to the consumer,
+            # which shows the profile's name on the live boards (shared/dynamo_renames.py).
+            items.append({"Put": {"Item": rename_item(player, name)}})
             released = {name_skeleton(old_name), old_name.lower()} - {claim, legacy} if old_name else set()
             for old_key in sorted(released):
                 # Of two look-alike names taken before skeletons, only one holds the skeleton.

@@ -33,6 +33,7 @@ from shared.boards import (
     scope_of_result,
 )
 from shared.errors import Throttled
+from shared.rank_keys import band_of, counter_prefixes, counts_better, position_of, rank_key
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
 from shared.store import OfficialResult, OfficialTaken, StaleRun
@@ -75,22 +76,6 @@ def scope_key(scope: Scope) -> str:
 def scope_from_key(text: str) -> Scope:
     kind, _, ident = text.partition("#")
     return Scope.daily(ident) if kind == "DAILY" else Scope.challenge(ident)
-
-
-def rank_key(position: BoardPosition) -> str:
-    """A string that sorts in board order: score, combo and longest word stored as
-    `99..9 - value` so ascending keys mean descending values, then the completion time and the
-    run id (never the player's id: cursors are built from positions)."""
-    return (
-        f"{9999 - position.score:04d}{99 - position.best_combo:02d}{99 - position.longest_word_length:02d}"
-        f"#{position.completed_at}#{position.run_id}"
-    )
-
-
-def position_of(key: str) -> BoardPosition:
-    """The inverse of `rank_key`."""
-    head, completed_at, run_id = key.split("#", 2)
-    return BoardPosition(9999 - int(head[:4]), 99 - int(head[4:6]), 99 - int(head[6:8]), completed_at, run_id)
 
 
 def _key(pk: str, sk: str) -> Item:
@@ -168,13 +153,13 @@ def _history_key(completed_at: str, scope: Scope) -> str:
 
 
 # Rank counters: three levels, so every counter item stays small (an update costs by item size)
-# and a rank reads three items per counter shard. Scores are multiples of 5 from 0 to 6,350.
-SCORE_BAND = 100  # scores per band: a band item holds at most 20 scores
+# and a rank reads three items per counter shard. Scores run from 0 to MAX_SCORE (2,085), so
+# `BANDS` has at most 21 attributes and a band's `SCORES` item at most 100 (SCORE_BAND).
 # Copies each counter is split over. Every counting transaction adds to the `BANDS` item (and, at
 # the rush, to the popular bands' and scores' items), and there is one counting transaction per
 # consumer invocation, so their number follows the stream's shards, not the completions
 # (docs/leaderboards.md, "Writes per partition"): each transaction adds to one copy, picked at
-# random, and a rank sums them all. Copy 0 has the keys counters had before there were copies.
+# random, and a rank sums them all.
 COUNTER_SHARDS = 2
 # A rank may trail a completion by the consumer's lag (a second or two); reusing the counter items
 # a container read for up to a second more keeps the rush's rank reads off the `BANDS` items.
@@ -184,46 +169,41 @@ _COUNTER_CACHE_ITEMS = 10_000  # past this many cached counter items, expired on
 
 def _counter_keys(scope: Scope, tie: TieKey, shard: int = 0) -> list[tuple[Item, str]]:
     """The three counter items of counter shard SHARD a result of TIE adds one to, each with the
-    attribute it adds to:
-    - `COUNT#<scope>` / `BANDS`: `b<band>`, results per band of SCORE_BAND points;
-    - `COUNT#<scope>#B<band>` / `SCORES`: `s<score>`, results per score within the band;
-    - `COUNT#<scope>#<score>` / `TIES`: `t<combo>_<longest>`, results per (combo, longest word);
+    attribute it adds to, named `b`, `s` or `t` and a prefix of TIE's rank key
+    (shared/rank_keys.py `counter_prefixes`), so that rows better than a tie are counted by the
+    attributes whose names sort before its own:
+    - `COUNT#<scope>` / `BANDS`: `b<band digits>`, results per band of SCORE_BAND points;
+    - `COUNT#<scope>#B<band>` / `SCORES`: `s<score digits>`, results per score within the band;
+    - `COUNT#<scope>#<score>` / `TIES`: `t<tie digits>`, results per tie key within the score;
     with `#C<shard>` after the scope for shards other than 0. Each has its own partition key, so
     the counters of a board spread over partitions."""
-    band = tie.score // SCORE_BAND
+    band, score, own = counter_prefixes(tie)
     prefix = f"COUNT#{scope_key(scope)}" + (f"#C{shard}" if shard else "")
     return [
         (_key(prefix, "BANDS"), f"b{band}"),
-        (_key(f"{prefix}#B{band}", "SCORES"), f"s{tie.score}"),
-        (_key(f"{prefix}#{tie.score}", "TIES"), f"t{tie.best_combo}_{tie.longest_word_length}"),
+        (_key(f"{prefix}#B{band_of(tie.score)}", "SCORES"), f"s{score}"),
+        (_key(f"{prefix}#{tie.score}", "TIES"), f"t{own}"),
     ]
-
-
-def _better(tie: TieKey, level: str, attribute: str) -> bool:
-    """Whether a counter attribute of one level counts results that rank above TIE (its own
-    band's, score's and tie's items are the ones read)."""
-    value = attribute[1:]
-    if level == "BANDS":
-        return int(value) > tie.score // SCORE_BAND
-    if level == "SCORES":
-        return int(value) > tie.score
-    combo, longest = (int(x) for x in value.split("_"))
-    return (combo, longest) > (tie.best_combo, tie.longest_word_length)
 
 
 def official_item(result: OfficialResult, name: str | None) -> Item:
     """The official result's item: the result, its board row (rank key, words, the player's
-    display name NAME at completion) and its history key."""
+    display name NAME at completion) and its history key. An unranked result (SPEC §3b) has no
+    board row (so no board index entry, no count, no top row) and carries `unranked_reason`
+    (absent: ranked), which league boards filter on."""
     scope = scope_of_result(result)
     item: dict[str, Any] = {
         **_official_key(result.player, scope),
         "data": {"S": result.model_dump_json()},
-        "board_pk": {"S": _board_partition(scope, shard_of(result.player))},
-        "board_sk": {"S": rank_key(BoardPosition.of(result))},
         "words": {"L": [{"S": w} for w in result.words]},
         "history_pk": {"S": f"HISTORY#{result.player}"},
         "history_sk": {"S": _history_key(result.completed_at, scope)},
     }
+    if result.unranked_reason:
+        item["unranked_reason"] = {"S": result.unranked_reason}
+    else:
+        item["board_pk"] = {"S": _board_partition(scope, shard_of(result.player))}
+        item["board_sk"] = {"S": rank_key(BoardPosition.of(result))}
     if name:
         item["name"] = {"S": name}
     return item
@@ -415,7 +395,9 @@ class DynamoBoards:
         is that very result and not yet counted) and adds the summed increments to the counter
         items of one counter copy, picked at random: all of it or nothing. A result already marked
         (or not the stored one) cancels its transaction; it is dropped and the rest is tried again.
-        So a retried batch never counts twice, and a crash mid-batch never loses a count."""
+        So a retried batch never counts twice, and a crash mid-batch never loses a count. An
+        unranked result (SPEC §3b) is neither counted nor brought into the top of its board."""
+        results = [result for result in results if result.ranked]
         counted = 0
         for chunk in _chunks(results):
             pending = list(chunk)
@@ -629,9 +611,8 @@ class DynamoBoards:
         keys = [key for shard in range(COUNTER_SHARDS) for key, _ in _counter_keys(scope, tie, shard)]
         better = 0
         for item in self._counter_items(keys):
-            level = item["sk"]["S"]
             for name, value in item.items():
-                if name[:1] in "bst" and name not in ("pk", "sk") and _better(tie, level, name):
+                if name[:1] in "bst" and name not in ("pk", "sk") and counts_better(name[1:], tie):
                     better += int(value["N"])
         return better
 
@@ -710,7 +691,7 @@ class DynamoBoards:
 
     def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
         item = self._call("get_item", Key=_official_key(player, scope)).get("Item")
-        return _entry(item) if item else None
+        return _entry(item) if item and "board_sk" in item else None
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         """Read consistently from the player's own partition: the Daily results are sorted by date
@@ -831,7 +812,7 @@ def _chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
 
 
 def _tie(result: OfficialResult) -> TieKey:
-    return TieKey(result.score, result.best_combo, result.longest_word_length)
+    return BoardPosition.of(result).tie
 
 
 def _counting_items(results: list[OfficialResult], shard: int) -> list[Item]:

@@ -24,6 +24,7 @@ from shared.constants import (
 )
 from shared.daily_date import daily_date, next_reset
 from shared.errors import Conflict, NotFound, Throttled
+from shared.fair_play import fastest_plausible_ms, implausible_answers
 from shared.puzzles import Round, generate_puzzle, seed_for_date
 from shared.retry import Exhausted, retry
 from shared.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
@@ -31,6 +32,7 @@ from shared.scope import Scope
 from shared.store import (
     ActiveRunExists,
     Challenge,
+    DueRun,
     OfficialTaken,
     QuotaExceeded,
     RunStore,
@@ -44,6 +46,11 @@ T = TypeVar("T")
 # Due runs one expiry pass completes at once: at the rush a minute's abandoned runs number in the
 # tens of thousands, each a read and a write of ~10 ms, so one at a time would not fit a minute.
 EXPIRY_WORKERS = 32
+# The watermark is kept to the millisecond: a pass that could not complete a run stops it one step
+# before that run's deadline (every run due at or before it is then completed).
+WATERMARK_STEP = timedelta(milliseconds=1)
+# Failed runs an expiry pass lists in its summary (its log line); the count is always whole.
+FAILURES_LISTED = 20
 
 
 def _ignore(*_: object, **__: object) -> None:
@@ -63,7 +70,9 @@ class Game:
         self.store = store
         self.secret = secret
         self.dictionary = dictionary
-        self.record = record  # record("RunsStarted") etc.; the handlers wire it to metrics
+        # record("RunsStarted") etc.; the handlers wire it to metrics, and an event with details
+        # to a structured log line as well
+        self.record = record
         self.now = now
         self.sleep = sleep  # the retry policy's pauses
         self._puzzles: dict[Scope, list[Round]] = {}  # puzzles never change once stored
@@ -264,6 +273,24 @@ class Game:
         self.record("RunsCompleted")
         if run.official:
             self.record("OfficialScores")
+            self._flag_if_implausible(run)
+
+    def _flag_if_implausible(self, run: Run) -> None:
+        """An implausible official run (SPEC §3b) is recorded for operators: a metric, and a log
+        line saying which answers came too fast (letters and milliseconds, never the words)."""
+        answers = implausible_answers(run)
+        if answers:
+            self.record(
+                "ImplausibleRuns",
+                run_id=run.run_id,
+                player=run.player,
+                date=run.date,
+                challenge_id=run.challenge_id,
+                too_fast=[
+                    {"letters": n, "elapsed_ms": ms, "fastest_plausible_ms": fastest_plausible_ms(n)}
+                    for n, ms in answers
+                ],
+            )
 
     # The scheduled jobs --------------------------------------------------------------------
 
@@ -276,33 +303,53 @@ class Game:
 
     def expire_due_runs(self) -> dict[str, object]:
         """Every minute: complete each player run whose deadline has passed, through the same
-        path as an answer, then move the store's watermark to the instant this pass began
-        (every run with a deadline at or before it is now completed). A run the pass could not
-        complete (throttled) holds the watermark back; the next pass tries it again."""
+        path as an answer, then move the store's watermark (every run with a deadline at or
+        before it is completed) to the instant this pass began.
+
+        One run that fails to complete (throttled, a refused request, an outage of its partition,
+        any error) never stops the others: the pass completes every due run it can, reports the
+        ones it could not (`failed_runs`, and the `ExpiryFailures` metric), and moves the
+        watermark only to just before the earliest deadline among them, so their boards wait for
+        them. The next pass finds them due again and tries once more."""
         now = self.now()
+        due = list(self.store.due_runs(now))
         with ThreadPoolExecutor(max_workers=EXPIRY_WORKERS) as pool:
-            outcomes = list(pool.map(self._complete_if_due, self.store.due_runs(now)))
+            outcomes = list(pool.map(self._complete_if_due, due))
         completed = sum(1 for outcome in outcomes if outcome == "completed")
-        failed = sum(1 for outcome in outcomes if outcome == "throttled")
-        if not failed:
-            self.store.mark_completed_through(now)
+        failed = sorted(
+            (run.deadline, run.run_id, outcome.removeprefix("failed:"))
+            for run, outcome in zip(due, outcomes, strict=True)
+            if outcome.startswith("failed:")
+        )
+        through = now
+        if failed:  # the earliest deadline first
+            through = min(now, parse_iso(failed[0][0]) - WATERMARK_STEP)
+            self.record("ExpiryFailures", value=len(failed))
+        self.store.mark_completed_through(through)
         return {
-            "completed_through": iso(now) if not failed else None,
+            "completed_through": iso(through),
             "runs_completed": completed,
-            "failed": failed,
+            "failed": len(failed),
+            "failed_runs": [
+                {"run_id": run_id, "deadline": deadline, "error": error}
+                for deadline, run_id, error in failed[:FAILURES_LISTED]
+            ],
         }
 
-    def _complete_if_due(self, run_id: str) -> str:
+    def _complete_if_due(self, due: DueRun) -> str:
+        """Complete one due run: "completed", "already" (completed meanwhile), "not due", or
+        "failed:<error class>" when it could not (any error: the pass goes on without it)."""
+
         def attempt() -> str:
-            stored = self.store.get_run(run_id)
+            stored = self.store.get_run(due.run_id)
             if stored is None or stored.run.completed:
                 return "already"
             return "completed" if self._refresh(stored).run.completed else "not due"
 
         try:
             return self._retry(attempt)
-        except Throttled:
-            return "throttled"
+        except Exception as error:  # noqa: BLE001  (one run's failure must not end the pass)
+            return f"failed:{type(error).__name__}"
 
 
 def _challenge_id(scope: Scope) -> str | None:

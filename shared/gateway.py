@@ -11,6 +11,7 @@ import base64
 import hmac
 import json
 import os
+import re
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -18,6 +19,9 @@ from aws_lambda_powertools import Logger
 from shared.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES
 
 MAX_BODY_BYTES = 4096
+# A Cognito user's `sub` is a UUID (and so is a `make run` token's, local/auth.py): a verified
+# token whose `sub` is anything else is no player's, and is refused as a bad token (401).
+PLAYER_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 logger = Logger()
 
@@ -96,7 +100,9 @@ def _not_json(constant: str) -> None:
 
 
 def caller_claims(event: dict[str, Any]) -> dict[str, Any]:
-    """The JWT claims API Gateway verified for this request ({} when there are none)."""
+    """The JWT claims API Gateway verified for this request ({} when there are none, or when
+    their `sub` is not a plausible player id: a UUID)."""
     authorizer = (event.get("requestContext") or {}).get("authorizer") or {}
     claims = (authorizer.get("jwt") or {}).get("claims") or {}
-    return claims if claims.get("sub") else {}
+    sub = claims.get("sub")
+    return claims if isinstance(sub, str) and PLAYER_ID.fullmatch(sub) else {}

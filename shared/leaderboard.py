@@ -186,8 +186,10 @@ class Boards:
         try:
             if Scope(*state["scope"]) != scope:
                 raise ValueError("another board")
-            score, combo, longest, completed_at, run_id = state["after"]
-            after = BoardPosition(int(score), int(combo), int(longest), str(completed_at), str(run_id))
+            score, combo, longest, duration, completed_at, run_id = state["after"]
+            after = BoardPosition(
+                int(score), int(combo), int(longest), int(duration), str(completed_at), str(run_id)
+            )
             return after, int(state["shown"]), int(state["rank"])
         except (KeyError, TypeError, ValueError) as error:
             raise invalid_cursor() from error
@@ -218,9 +220,10 @@ class Boards:
         return challenge_closes_at(parse_iso(challenge.closes_at)) if challenge else None
 
     def final_rank(self, result: OfficialResult, challenge: Challenge | None) -> int | None:
-        """RESULT's rank once its board is closed (it never changes again); None while live."""
+        """RESULT's rank once its board is closed (it never changes again); None while live, and
+        for a result that is never ranked (SPEC §3b)."""
         scope = Scope.of(result.date, result.challenge_id)
         closes = self.closes_at(result, challenge)
-        if closes is None or not self.closed(scope, closes):
+        if not result.ranked or closes is None or not self.closed(scope, closes):
             return None
-        return self._rank_of(scope, TieKey(result.score, result.best_combo, result.longest_word_length))
+        return self._rank_of(scope, BoardPosition.of(result).tie)

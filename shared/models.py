@@ -28,6 +28,7 @@ from shared.constants import (
     FORBIDDEN_LETTERS,
     PROMPT_LENGTH,
 )
+from shared.fair_play import UnrankedReason, ranked, unranked_reason
 from shared.rules import Reason
 from shared.runs import AnswerReason
 
@@ -152,6 +153,7 @@ class AttemptView(Model):
     word: str
     accepted: bool
     reason: AnswerReason | None
+    elapsed_ms: int = Field(description="milliseconds from the moment the server showed the round")
 
 
 class RoundView(Model):
@@ -162,7 +164,8 @@ class RoundView(Model):
     outcome: Literal["accepted", "lost", "skipped"] | None = Field(
         description="null while the round is open (or was open when the run expired)"
     )
-    points: int
+    points: int = Field(description="including the round's combo and speed bonuses")
+    speed_bonus: int = Field(description="3 × max(0, 10 − whole seconds to the accepted answer)")
 
 
 class RunView(Model):
@@ -187,6 +190,13 @@ class RunView(Model):
     deadline: str
     completed_at: str | None
     history: list[RoundView]
+    ranked: bool = Field(
+        description="placed on its board and counted in ranks (on completion); false for guest and "
+        "practice runs, and for an official run whose answers came faster than a person can type"
+    )
+    unranked_reason: UnrankedReason | None = Field(
+        description="why an official run does not rank; null for a ranked, guest or practice run"
+    )
 
     @classmethod
     def from_run(cls, run: "Run") -> "RunView":
@@ -217,13 +227,16 @@ class RunView(Model):
             deadline=run.deadline,
             completed_at=run.completed_at,
             history=[RoundView.model_validate(record, from_attributes=True) for record in run.history],
+            ranked=ranked(run),
+            unranked_reason=unranked_reason(run),
         )
 
 
 class AnswerReply(Model):
     accepted: bool
     reason: AnswerReason | None
-    points: int
+    points: int = Field(description="including the combo and speed bonuses")
+    speed_bonus: int
     run: RunView
 
 
@@ -295,7 +308,10 @@ class HistoryItem(Model):
     best_combo: int
     longest_word_length: int
     completed_at: str
-    rank: int | None
+    rank: int | None = Field(description="the final rank; null while live, and for an unranked result")
+    unranked_reason: UnrankedReason | None = Field(
+        description="why the result is on no board and in no rank (SPEC §3b); null: it ranks"
+    )
 
 
 class HistoryPage(Model):

@@ -2,7 +2,10 @@
 
 Metric names (the dashboard and alarms in infra/ read these):
 - RunsStarted, RunsCompleted, OfficialScores: counts;
-- Answers: count, with dimension `reason` (`accepted` or a rejection reason code).
+- ImplausibleRuns: official runs kept off the boards by fair play (SPEC §3b), with a warning log
+  line each (`event`, run id, player, scope, the too-fast answers' letters and milliseconds);
+- Answers: count, with dimension `reason` (`accepted` or a rejection reason code);
+- ExpiryFailures: due runs an expiry pass could not complete (tried again by the next pass).
 
 The Tracer patches botocore only (the one library whose calls it traces: DynamoDB and Secrets
 Manager requests), not every library X-Ray knows. It records no replies and no exceptions: the

@@ -49,12 +49,26 @@ class Players:
         )
 
     def set_display_name(self, player: str, name: str) -> Profile:
-        """Claim NAME, then show it on the player's rows of every board not yet past its close
-        time (boards show the current name while live; a closed board never changes)."""
+        """Claim NAME and show it on the profile, in one write that also records the rename for
+        the boards: a bounded number of requests, whatever the number of the player's live
+        boards. The table's stream hands that record to the stream consumer, which shows the
+        name on the boards (`show_current_name`), a second or two later."""
         try:
             self.store.set_display_name(player, check_display_name(name))
         except NameTaken as error:
             raise Conflict("That display name is taken", "display_name_taken") from error
+        return Profile(display_name=name)
+
+    def show_current_name(self, player: str) -> int:
+        """Show PLAYER's current display name on their rows of every board not yet past its
+        close time (boards show the current name while live; a closed board never changes), the
+        top of each board included; returns how many boards that is. Idempotent and resumable:
+        it reads the name from the profile (so a rename delivered late or twice writes the
+        latest name), and a run cut short is simply run again (the stream delivers the rename
+        again until it succeeds)."""
+        name = self.store.player_profile(player).display_name
+        if name is None:
+            return 0
         now = self.now()
         since = daily_date(now) - timedelta(days=RENAME_REACH_DAYS)
         results = self.store.results_since(player, since)
@@ -66,7 +80,7 @@ class Players:
             and rename_reaches(now, closes)
         ]
         self.store.rename_rows(player, live, name)
-        return Profile(display_name=name)
+        return len(live)
 
     def _challenges(self, results: list[OfficialResult]) -> dict[str | None, Challenge | None]:
         ids = {r.challenge_id for r in results if r.challenge_id is not None}
@@ -88,6 +102,7 @@ class Players:
                 longest_word_length=r.longest_word_length,
                 completed_at=r.completed_at,
                 rank=self.boards.final_rank(r, challenges.get(r.challenge_id)),
+                unranked_reason=r.unranked_reason,
             )
             for r in results
         ]

@@ -12,10 +12,10 @@ _NAME = re.compile(r"[A-Za-z0-9_\- ]{3,20}")
 DEFAULT_PREFIX = "player-"
 _LOOK_ALIKES = str.maketrans("01i5", "olls")
 _SEPARATORS = re.compile(r"[ _-]+")
-_WHOLE_WORDS = re.compile(r"[a-z]+")
-# Three-letter blocklisted words hide inside innocent names ("about", "jewel"), so they count only
-# as a whole word of the name; longer ones count anywhere.
-_SHORTEST_INSIDE = 4
+# For the blocklist check only, digits and `@` read as the letters they stand in for (SPEC §5),
+# on top of the skeleton's own look-alikes. `@` is no display-name character; league names and
+# any other name checked here get the same reading.
+_LEET = str.maketrans("347@", "eata")
 
 
 def default_display_name(player: str) -> str:
@@ -29,23 +29,51 @@ def name_skeleton(name: str) -> str:
     return _SEPARATORS.sub("-", ascii_lower(name).translate(_LOOK_ALIKES))
 
 
+def _skeletons(file: str) -> frozenset[str]:
+    lines = (DICTIONARY_DIR / file).read_text(encoding="utf-8").splitlines()
+    return frozenset(name_skeleton(line) for line in lines if line and not line.startswith("#"))
+
+
 @cache
-def _blocked_skeletons() -> tuple[frozenset[str], frozenset[str]]:
-    """The blocklist (dictionary/blocklist.txt) as skeletons: (3-letter words, longer words)."""
-    lines = (DICTIONARY_DIR / "blocklist.txt").read_text(encoding="utf-8").splitlines()
-    words = {name_skeleton(line) for line in lines if line and not line.startswith("#")}
-    short = frozenset(w for w in words if len(w) < _SHORTEST_INSIDE)
-    return short, frozenset(words - short)
+def _blocked() -> frozenset[str]:
+    """The blocklist (dictionary/blocklist.txt) as skeletons, three-letter words included."""
+    return _skeletons("blocklist.txt")
+
+
+@cache
+def _innocent() -> frozenset[str]:
+    """Innocent words that contain a blocked one (dictionary/name-allowlist.txt), as skeletons."""
+    return _skeletons("name-allowlist.txt")
+
+
+def _spans(text: str, words: frozenset[str]) -> list[tuple[int, int]]:
+    """Where each of WORDS occurs in TEXT (overlapping occurrences included), as (start, end)."""
+    spans = []
+    for word in words:
+        start = text.find(word)
+        while start >= 0:
+            spans.append((start, start + len(word)))
+            start = text.find(word, start + 1)
+    return spans
 
 
 def contains_blocked_word(name: str) -> bool:
-    """Whether the name's skeleton (also with separators removed) contains a blocklisted word."""
-    skeleton = name_skeleton(name)
-    short, long = _blocked_skeletons()
-    joined = skeleton.replace("-", "")
-    if any(word in skeleton or word in joined for word in long):
-        return True
-    return any(part in short for part in _WHOLE_WORDS.findall(skeleton))
+    """Whether the name, read as its skeleton with separators removed and `3`→e, `4`→a, `7`→t,
+    `@`→a, contains a blocklisted word, three-letter ones included (`f a g`, `F-A-G`, `c_u_m`).
+
+    An occurrence is excused only when an innocent word of dictionary/name-allowlist.txt covers
+    it within one word of the name, that is, between separators (`About me`, `Cucumber`,
+    `JewelThief`): joining words to make an innocent one (`Cum in`, `a bout`) excuses nothing."""
+    parts = name_skeleton(name.translate(_LEET)).split("-")
+    joined = "".join(parts)
+    excused: list[tuple[int, int]] = []
+    offset = 0
+    for part in parts:
+        excused += [(offset + start, offset + end) for start, end in _spans(part, _innocent())]
+        offset += len(part)
+    return any(
+        not any(a <= start and end <= b for a, b in excused) for start, end in _spans(joined, _blocked())
+    )
 
 
 def check_display_name(name: str) -> str:

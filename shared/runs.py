@@ -17,7 +17,7 @@ from shared.errors import Conflict
 from shared.puzzles import Round
 from shared.rules import Reason, ascii_lower, judge
 from shared.scope import Scope
-from shared.scoring import points_for
+from shared.scoring import points_for, speed_bonus
 
 Outcome = Literal["accepted", "lost", "skipped"]
 # Why a run rejected an answer: a §2 reason, or a word the run already accepted (SPEC §3).
@@ -27,18 +27,25 @@ AnswerReason = Literal[Reason, "already_used"]
 class Attempt(BaseModel):
     """One judged submission. A word longer than the rules allow is kept cut to MAX_WORD_LENGTH + 1
     characters with the digest of the whole word, so a run item stays small and a retry of the
-    same long word still replays."""
+    same long word still replays. `elapsed_ms` is how long after its round was shown it arrived."""
 
     word: str
     accepted: bool
     reason: AnswerReason | None
+    elapsed_ms: int = 0
     digest: str | None = None
 
     @classmethod
-    def of(cls, word: str, accepted: bool, reason: AnswerReason | None) -> "Attempt":
+    def of(cls, word: str, accepted: bool, reason: AnswerReason | None, elapsed_ms: int) -> "Attempt":
         if len(word) <= MAX_WORD_LENGTH + 1:
-            return cls(word=word, accepted=accepted, reason=reason)
-        return cls(word=word[: MAX_WORD_LENGTH + 1], accepted=accepted, reason=reason, digest=_digest(word))
+            return cls(word=word, accepted=accepted, reason=reason, elapsed_ms=elapsed_ms)
+        return cls(
+            word=word[: MAX_WORD_LENGTH + 1],
+            accepted=accepted,
+            reason=reason,
+            elapsed_ms=elapsed_ms,
+            digest=_digest(word),
+        )
 
     def same_word(self, word: str) -> bool:
         """Whether WORD (any case) is the word judged here."""
@@ -51,7 +58,8 @@ def _digest(word: str) -> str:
 
 
 class RoundRecord(BaseModel):
-    """One round as played; `outcome` is None while the round is still open."""
+    """One round as played; `outcome` is None while the round is still open. `points` includes
+    the combo and speed bonuses."""
 
     round: int
     prompt: str
@@ -59,6 +67,7 @@ class RoundRecord(BaseModel):
     attempts: list[Attempt] = []
     outcome: Outcome | None = None
     points: int = 0
+    speed_bonus: int = 0
 
 
 class Run(BaseModel):
@@ -78,6 +87,9 @@ class Run(BaseModel):
     deadline: str
     completed_at: str | None = None
     ended_by: Literal["finished", "expired"] | None = None
+    # When the server showed the round in play: the run's start for round 1, then the reply that
+    # ended the round before (None: the start). The speed bonus and fair play count from it.
+    round_shown_at: str | None = None
 
     @property
     def completed(self) -> bool:
@@ -94,6 +106,11 @@ class Run(BaseModel):
         """The next attempt (1-3) in the round in play."""
         record = self._open_record()
         return len(record.attempts) + 1 if record else 1
+
+    def elapsed_ms(self, now: datetime) -> int:
+        """Whole milliseconds from the moment the round in play was shown to NOW."""
+        shown = parse_iso(self.round_shown_at or self.started_at)
+        return max(0, (now - shown) // timedelta(milliseconds=1))
 
     @property
     def scope(self) -> Scope:
@@ -121,7 +138,8 @@ class Run(BaseModel):
 class AnswerResult(NamedTuple):
     accepted: bool
     reason: AnswerReason | None
-    points: int
+    points: int  # including the speed bonus
+    speed_bonus: int = 0
     replayed: bool = False
 
 
@@ -175,19 +193,21 @@ def answer(
     reason: AnswerReason | None = verdict.reason
     if accepted and is_already_used(run, verdict.word):
         accepted, reason = False, "already_used"
-    record.attempts.append(Attempt.of(verdict.word, accepted, reason))
+    elapsed = run.elapsed_ms(now)  # a rejected attempt does not restart the round's clock
+    record.attempts.append(Attempt.of(verdict.word, accepted, reason, elapsed))
     if accepted:
         run.combo += 1
         run.best_combo = max(run.best_combo, run.combo)
         run.longest_word_length = max(run.longest_word_length, len(verdict.word))
-        record.points = points_for(len(verdict.word), bool(record.forbidden), run.combo)
+        record.points = points_for(len(verdict.word), bool(record.forbidden), run.combo, elapsed)
+        record.speed_bonus = speed_bonus(elapsed)
         run.score += record.points
         _close_round(run, record, "accepted", now)
     else:
         run.combo = 0
         if len(record.attempts) == ATTEMPTS_PER_ROUND:
             _close_round(run, record, "lost", now)
-    return AnswerResult(accepted, reason, record.points)
+    return AnswerResult(accepted, reason, record.points, record.speed_bonus)
 
 
 def is_already_used(run: Run, word: str) -> bool:
@@ -218,8 +238,9 @@ def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> A
     applied = attempts[attempt_number - 1]
     if not applied.same_word(word):
         raise Conflict("That attempt was already used with another word", "slot_used", run)
-    points = run.history[round_number - 1].points if applied.accepted else 0
-    return AnswerResult(applied.accepted, applied.reason, points, replayed=True)
+    record = run.history[round_number - 1]
+    points, bonus = (record.points, record.speed_bonus) if applied.accepted else (0, 0)
+    return AnswerResult(applied.accepted, applied.reason, points, bonus, replayed=True)
 
 
 def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) -> None:
@@ -231,7 +252,9 @@ def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) 
 
 
 def _close_round(run: Run, record: RoundRecord, outcome: Outcome, now: datetime) -> None:
+    """Close the round; the reply that closes it shows the next round, whose clock starts now."""
     record.outcome = outcome
+    run.round_shown_at = iso(now)
     if run.round_number > len(run.puzzle):
         run.completed_at = iso(now)
         run.ended_by = "finished"

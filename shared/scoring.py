@@ -6,6 +6,8 @@ from shared.constants import (
     POINTS_PER_LETTER,
     POINTS_PER_LETTER_FORBIDDEN,
     SCORED_LENGTH_CAP,
+    SPEED_BONUS_PER_SECOND,
+    SPEED_BONUS_SECONDS,
 )
 
 
@@ -23,6 +25,13 @@ def combo_bonus(combo: int) -> int:
     return COMBO_BONUS_PER_STEP * min(combo - 1, COMBO_BONUS_MAX_STEPS)
 
 
-def points_for(length: int, forbidden_mode: bool, combo: int) -> int:
-    """What one accepted answer scores."""
-    return word_points(length, forbidden_mode) + combo_bonus(combo)
+def speed_bonus(elapsed_ms: int) -> int:
+    """Plus a speed bonus 3 × max(0, 10 − s), never doubled, where s is the whole seconds from the
+    moment the server showed the round to the moment the accepted answer arrived."""
+    seconds = max(0, elapsed_ms) // 1000
+    return SPEED_BONUS_PER_SECOND * max(0, SPEED_BONUS_SECONDS - seconds)
+
+
+def points_for(length: int, forbidden_mode: bool, combo: int, elapsed_ms: int) -> int:
+    """What one accepted answer scores: its word points, combo bonus and speed bonus."""
+    return word_points(length, forbidden_mode) + combo_bonus(combo) + speed_bonus(elapsed_ms)

@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple, NewType, Protocol
 
 from pydantic import BaseModel
 
+from shared.fair_play import UnrankedReason, unranked_reason
 from shared.puzzles import Round
 from shared.runs import Run
 from shared.scope import Scope
@@ -24,6 +25,13 @@ Version = NewType("Version", int)
 class StoredRun(NamedTuple):
     run: Run
     version: Version
+
+
+class DueRun(NamedTuple):
+    """A player's active run whose deadline has passed, as the expiry job finds it."""
+
+    run_id: str
+    deadline: str  # ISO 8601 UTC, as the run keeps it
 
 
 class Slot(NamedTuple):
@@ -64,7 +72,9 @@ class Challenge(BaseModel):
 
 
 class OfficialResult(BaseModel):
-    """A player's official result for one board (a Daily date or a challenge)."""
+    """A player's official result for one board (a Daily date or a challenge). A result with an
+    `unranked_reason` (SPEC §3b) counts in its player's stats and history but is never placed on
+    a board nor counted in a rank."""
 
     player: str
     kind: Literal["daily", "challenge"]
@@ -74,8 +84,14 @@ class OfficialResult(BaseModel):
     score: int
     best_combo: int
     longest_word_length: int
+    started_at: str
     completed_at: str
     words: list[str]
+    unranked_reason: UnrankedReason | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return self.unranked_reason is None
 
     @property
     def scope(self) -> Scope:
@@ -94,8 +110,10 @@ class OfficialResult(BaseModel):
             score=run.score,
             best_combo=run.best_combo,
             longest_word_length=run.longest_word_length,
+            started_at=run.started_at,
             completed_at=run.completed_at or "",
             words=run.accepted_words(),
+            unranked_reason=unranked_reason(run),
         )
 
 
@@ -144,8 +162,8 @@ class RunStore(Protocol):
         completed run no longer blocks a start.)"""
         ...
 
-    def due_runs(self, now: datetime) -> Iterator[str]:
-        """Ids of the players' active runs whose deadline is at or before NOW (guest runs are left
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
+        """The players' active runs whose deadline is at or before NOW (guest runs are left
         to complete when next read: they never rank)."""
         ...
 

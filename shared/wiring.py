@@ -19,26 +19,31 @@ from shared.dynamo import DynamoStore
 from shared.dynamo_boards import RANK_CACHE_SECONDS
 from shared.game import Game
 from shared.leaderboard import Boards
-from shared.observability import metrics
+from shared.observability import logger, metrics
 from shared.players import Players
 from shared.secrets import cursor_key, deployment_secret, older_cursor_keys
 from shared.settings import settings
+from shared.tls import share_one_context
 
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
+share_one_context()  # every AWS client of the container: one TLS context, the CA bundle loaded once
 
 
-def record(metric: str, reason: str | None = None) -> None:
+def record(metric: str, reason: str | None = None, value: int = 1, **details: object) -> None:
     """Game events become Powertools metrics (EMF); the answer's reason is a dimension of its own
-    metric only, so it does not leak onto the other metrics of the invocation."""
+    metric only, so it does not leak onto the other metrics of the invocation. An event with
+    DETAILS (an implausible run) is also a structured log line, at warning level, named after it."""
+    if details:
+        logger.warning(metric, extra={"event": metric, **details})
     if is_metrics_disabled():  # single_metric would print even when metrics are disabled
         return
     if reason is None:
-        metrics.add_metric(name=metric, unit=MetricUnit.Count, value=1)
+        metrics.add_metric(name=metric, unit=MetricUnit.Count, value=value)
         return
     with single_metric(
         name=metric,
         unit=MetricUnit.Count,
-        value=1,
+        value=value,
         namespace=metrics.namespace,
         default_dimensions=metrics.default_dimensions,
     ) as metric_with_reason:

@@ -22,20 +22,20 @@ os.environ.update(
 os.environ.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
 
 
-def share_stream_records_in_moto_snapshots() -> None:
-    """moto's TransactWriteItems deep-copies every table it touches before it starts, to put the
-    copy back if the transaction is cancelled. The copy includes the table's stream, every record
-    ever written to it, so each transaction costs more than the last: a third of the CPU of the
-    board contract tests and the board races. A stream record is never changed once appended
-    (moto builds its JSON in the constructor and only reads it afterwards), so the copy can share
-    the records: the copied stream is still a new list, and a cancelled transaction still drops the
-    records its partial writes appended (test_dynamo.py checks this). Items are still copied."""
-    from moto.dynamodb.models.table import StreamRecord
+def cheaper_moto_requests() -> None:
+    """moto's own TransactWriteItems deep-copies every table it touches, to put the copy back if
+    the transaction is cancelled, and its Query looks at every item of the table: each costs
+    O(table), a third of the CPU of the board contract tests and the board races. The tests run on
+    the backend `make run`'s store uses (local/moto_patches.py): only the items a transaction
+    touched are copied and put back, a query is handed only the items it can return, item replies
+    are dumped as JSON directly; so the contract suite checks them, and tests/test_moto_patches.py
+    compares them with moto's own."""
+    from local.moto_patches import cheaper_requests
 
-    StreamRecord.__deepcopy__ = lambda record, memo: record
+    cheaper_requests()
 
 
-share_stream_records_in_moto_snapshots()
+cheaper_moto_requests()
 
 
 def keep_boto3_session_across_moto_mocks() -> None:
@@ -66,9 +66,12 @@ from shared import clock, wiring  # noqa: E402
 # (up to 5 s each) go before the other ungrouped tests, which fill in the end.
 LONGEST_FIRST = [
     "@browser",  # 50 s, mostly waiting on Chromium and the server
+    "@store_faults_server",  # 30-50 s: three starts of the server
     "@infra",  # 33 s: the synth, cfn-lint, the built asset
     "@moto_server_races",  # 17 s
     "@local_server",  # 17 s
+    "@store_faults_store",  # 20-30 s
+    "@store_faults_rename",  # 15-25 s
     "@rush",  # 13 s
     "@puzzles",  # 13 s
     "@moto_server_board_races",  # 11 s
@@ -123,10 +126,10 @@ def table():
 
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        for cached in (wiring.store, wiring.game, wiring.boards):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
             cached.cache_clear()
         yield os.environ["TABLE_NAME"]
-        for cached in (wiring.store, wiring.game, wiring.boards):
+        for cached in (wiring.store, wiring.game, wiring.boards, wiring.players):
             cached.cache_clear()
 
 
@@ -155,7 +158,9 @@ def put_old_stats(store, player_id: str, *days: str, version: int | None = None)
 
 
 def player_claims(name: str) -> dict:
-    return {"sub": f"sub-{name}", "cognito:username": name, "token_use": "id"}
+    from tests.fake_boards import player
+
+    return {"sub": player(name), "cognito:username": name, "token_use": "id"}
 
 
 class Api:
@@ -198,7 +203,7 @@ class LocalServer:
         }
         self.process = None
 
-    def start(self, timeout: float = 30.0) -> "LocalServer":
+    def start(self, timeout: float = 120.0) -> "LocalServer":
         import subprocess
         import sys
         from pathlib import Path
@@ -240,7 +245,9 @@ class LocalServer:
         """(status, headers, raw body) for one request over its own connection."""
         import http.client
 
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=120
+        )  # a hang guard, not a timing
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()

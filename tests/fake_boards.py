@@ -6,12 +6,15 @@ DynamoDB both trail a completion until the stream consumer has run (it counts an
 of each board; the contract tests drain the stream first).
 """
 
+import uuid
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from shared.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey, scope_of_result
-from shared.clock import iso
+from shared.clock import iso, parse_iso
 from shared.constants import TIME_LIMIT_SECONDS
 from shared.daily_date import reset_instant
+from shared.fair_play import UnrankedReason
 from shared.scope import Scope
 from shared.stats import PlayerStats, with_daily_result
 from shared.store import Challenge, NameTaken, OfficialResult, OfficialTaken
@@ -26,6 +29,7 @@ class FakeBoardStore:
         self.challenges: dict[str, Challenge] = {}
         self.watermark: datetime | None = None
         self.reads: dict[str, int] = {}  # calls per method, for tests of caching
+        self.renames: list[str] = []  # players renamed, not yet followed (`follow_renames`)
 
     def _read(self, method: str) -> None:
         self.reads[method] = self.reads.get(method, 0) + 1
@@ -48,6 +52,7 @@ class FakeBoardStore:
         if any(p != player and n.lower() == name.lower() for p, n in self.names.items()):
             raise NameTaken(name)
         self.names[player] = name
+        self.renames.append(player)  # the rename's record, for the stream consumer
 
     def put_challenge(self, challenge: Challenge) -> None:
         self.challenges[challenge.challenge_id] = challenge
@@ -62,7 +67,7 @@ class FakeBoardStore:
     ) -> list[BoardEntry]:
         self._read("board_page")
         entries = sorted(
-            (self._entry(player, s) for (player, s) in self.results if s == scope),
+            (self._entry(player, s) for (player, s), r in self.results.items() if s == scope and r.ranked),
             key=lambda e: e.position.order(),
         )
         if after is not None:
@@ -74,7 +79,7 @@ class FakeBoardStore:
         return sum(
             1
             for (_, s), r in self.results.items()
-            if s == scope and (r.score, r.best_combo, r.longest_word_length) > tie
+            if s == scope and r.ranked and BoardPosition.of(r).tie.outranks(tie)
         )
 
     def _entry(self, player: str, scope: Scope) -> BoardEntry:
@@ -85,7 +90,8 @@ class FakeBoardStore:
         return self.results.get((player, scope))
 
     def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
-        return self._entry(player, scope) if (player, scope) in self.results else None
+        result = self.results.get((player, scope))
+        return self._entry(player, scope) if result and result.ranked else None
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         return [r for (p, _), r in self.results.items() if p == player and r.date >= day.isoformat()]
@@ -136,9 +142,21 @@ def _scope_order(scope: Scope) -> str:
 CURSOR_KEY = b"test cursor key"
 
 
+def follow_renames(store: "FakeBoardStore", players: Any = None) -> None:
+    """What the stream consumer does with each rename the store recorded (on DynamoDB: the
+    table's stream hands them to functions/leaderboard/counters.py), with PLAYERS (by default
+    the service functions/leaderboard/handler.py serves with)."""
+    if players is None:
+        from functions.leaderboard import handler as module
+
+        players = module.players()
+    while store.renames:
+        players.show_current_name(store.renames.pop(0))
+
+
 def player(name: str) -> str:
-    """The player id tests.conftest.Api's `user=name` authenticates as."""
-    return f"sub-{name}"
+    """The player id tests.conftest.Api's `user=name` authenticates as: a UUID, like Cognito's."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"wordsqd-test:{name}"))
 
 
 def official(
@@ -152,9 +170,13 @@ def official(
     words: tuple[str, ...] = ("timer",),
     challenge_id: str | None = None,
     run_id: str | None = None,
+    duration_ms: int = 60_000,
+    unranked_reason: UnrankedReason | None = None,
 ) -> OfficialResult:
-    """An official result of player NAME, as the game builds it when a run completes."""
+    """An official result of player NAME, as the game builds it when a run completes (its run
+    took DURATION_MS)."""
     scope = Scope.of(day, challenge_id)
+    started_at = iso(parse_iso(completed_at) - timedelta(milliseconds=duration_ms))
     return OfficialResult(
         player=player(name),
         kind=scope.kind,
@@ -164,8 +186,10 @@ def official(
         score=score,
         best_combo=best_combo,
         longest_word_length=longest,
+        started_at=started_at,
         completed_at=completed_at,
         words=list(words),
+        unranked_reason=unranked_reason,
     )
 
 

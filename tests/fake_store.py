@@ -17,6 +17,7 @@ from shared.scope import Scope
 from shared.store import (
     ActiveRunExists,
     Challenge,
+    DueRun,
     OfficialResult,
     QuotaExceeded,
     Slot,
@@ -116,10 +117,10 @@ class FakeRunStore:
                 self._record_official(OfficialResult.of_run(run))
             self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
 
-    def due_runs(self, now: datetime) -> Iterator[str]:
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
         with self._lock:
             due = [
-                run.run_id
+                DueRun(run.run_id, run.deadline)
                 for run, _ in self.runs.values()
                 if run.player is not None and not run.completed and parse_iso(run.deadline) <= now
             ]

@@ -93,6 +93,18 @@ def test_a_missing_token_is_401_before_the_body_is_looked_at():
     assert reply["statusCode"] == 401
 
 
+@pytest.mark.parametrize("sub", ["x" * 3000, "sub-ann", "6F1C7C1E-5B1A-4C55-9A51-1D2F0E0F7A2B", "", 7])
+def test_a_validly_signed_token_whose_sub_is_not_a_cognito_id_is_401_on_every_player_route(sub):
+    """A Cognito `sub` (and a `make run` token's) is a lowercase UUID; any other is no player's."""
+    for route in (r for r in ROUTES if r.access == "player"):
+        claims = {"sub": sub, "cognito:username": "ann", "token_use": "id"}
+        event = http_event(route.method, route.path.format(**PATH_VALUES), raw_body="{}", claims=claims)
+        module, _, name = HANDLERS[route.function].partition(":")
+        reply = getattr(importlib.import_module(module), name)(event, LambdaContext(aws_request_id="x"))
+        assert reply["statusCode"] == 401, (route.path, reply)
+        assert json.loads(reply["body"])["error"]["code"] == "unauthorized"
+
+
 def test_an_integer_written_2_0_is_the_integer_2_as_json_schema_says(table):
     from functions.daily.handler import handler
     from tests.conftest import Api

@@ -31,6 +31,7 @@ from tests.fake_boards import (
     NOON,
     FakeBoardStore,
     completion,
+    follow_renames,
     official,
     player,
     store_at_noon,
@@ -411,6 +412,7 @@ def test_a_closed_board_reads_byte_identical_an_hour_later_even_after_a_rename(s
     _, _, first = board()
 
     assert call("PUT", "/me", {"display_name": "Renamed"}, user="ann")[0] == 200
+    follow_renames(store)
     clock.advance(3600)
     _, body, second = board()
 
@@ -421,8 +423,10 @@ def test_a_closed_board_reads_byte_identical_an_hour_later_even_after_a_rename(s
 def test_a_board_shows_the_name_its_players_had_at_its_close_time(store):
     record(store, "ann", 300, at=5)
     assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200  # reaches the live board
+    follow_renames(store)
     clock.travel_to(CLOSES)
     assert call("PUT", "/me", {"display_name": "Too Late"}, user="ann")[0] == 200  # past its close time
+    follow_renames(store)
 
     assert board()[1]["rows"][0]["display_name"] == "Annie"
     close_day(store)
@@ -467,6 +471,7 @@ def test_a_live_board_shows_the_current_name_without_reading_profiles(store):
     assert board()[1]["rows"][0]["display_name"] == name_of("ann")
 
     assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
+    follow_renames(store)
 
     assert board()[1]["rows"][0]["display_name"] == "Annie"
     assert board(DAY - timedelta(days=1))[1]["rows"][0]["display_name"] == name_of("ann")  # past its close
@@ -484,6 +489,7 @@ def test_a_rename_reaches_a_live_challenge_board_but_not_a_closed_one(store):
     before = boards.challenge_view(old, None, 50)
 
     assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
+    follow_renames(store)
 
     assert boards.challenge_view(old, None, 50) == before and before["status"] == "closed"
     assert boards.challenge_view(new, None, 50)["rows"][0]["display_name"] == "Annie"
@@ -690,7 +696,7 @@ def test_a_cursor_signed_with_the_previous_key_still_pages_after_a_rotation(stor
 
 def _entry(name: str, score: int, at: int) -> BoardEntry:
     return BoardEntry(
-        player(name), BoardPosition(score, 0, 0, completion(at), f"run-{name}"), ["timer"], None
+        player(name), BoardPosition(score, 0, 0, 60_000, completion(at), f"run-{name}"), ["timer"], None
     )
 
 

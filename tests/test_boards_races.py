@@ -4,11 +4,14 @@ two racing conditional puts both succeed.
 
 Several stream consumers (one per stream shard on AWS) bring rows for one board's top item at
 once, while players in it rename themselves. One consumer claims the board's interval and folds
-the rows in; the others leave theirs in the inbox and wait for the interval to end (a short one
-here). No row and no rename may be lost, and the folds are an interval apart.
+the rows in; the others leave theirs in the inbox and wait for the interval to end. No row and no
+rename may be lost, and the folds are an interval apart.
+
+The claims' clock is injected (`ClaimClock`), never the machine's: on a loaded machine a thread
+may stall for longer than an interval anywhere, so wall-clock gaps prove nothing there.
 """
 
-import time
+import threading
 from functools import partial
 
 import pytest
@@ -23,7 +26,70 @@ pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_board_rac
 ROUNDS = 3  # repetitions of the race
 CONSUMERS = 6
 PER_CONSUMER = 5
-INTERVAL = 0.25  # seconds between folds into one top item (a second in production)
+INTERVAL = 1.0  # seconds between folds into one top item, on the injected clock
+# A guard against a test bug (a consumer that never arrives), in real seconds; never reached.
+STALL_GUARD_SECONDS = 60
+
+
+class ClaimClock:
+    """The store's `wall` and `sleep` for one race, in which every consumer arrives within the
+    first interval (what the race means to show):
+    - the clock moves only when a consumer waits (`sleep`), to the end of its wait;
+    - no claim is made before every consumer has left its rows in the inbox (`arrived`);
+    - a wait ends only once no fold is running: a fold takes far less than an interval (a
+      second in production), however slowly a loaded machine runs the test's threads.
+    `claims` records the clock at each claim that was granted."""
+
+    def __init__(self, consumers: int) -> None:
+        self.now = 1_900_000_000.0
+        self.consumers = consumers
+        self.left = 0
+        self.folding: set[int] = set()  # threads inside a fold
+        self.claims: list[float] = []
+        self.changed = threading.Condition()
+
+    def __call__(self) -> float:
+        with self.changed:
+            return self.now
+
+    def sleep(self, seconds: float) -> None:
+        with self.changed:
+            until = self.now + seconds
+            if threading.get_ident() not in self.folding:
+                self.changed.wait_for(lambda: not self.folding, STALL_GUARD_SECONDS)
+            self.now = max(self.now, until)
+
+    def wrap(self, dynamo) -> None:
+        leave, claim, fold = dynamo._leave_rows, dynamo._claim_top, dynamo._fold_inbox
+
+        def leave_rows(scope, rows):
+            key = leave(scope, rows)
+            with self.changed:
+                self.left += 1
+                self.changed.notify_all()
+            return key
+
+        def claim_top(scope, holder, now):
+            with self.changed:
+                self.changed.wait_for(lambda: self.left >= self.consumers, STALL_GUARD_SECONDS)
+            granted = claim(scope, holder, now)
+            if granted:
+                with self.changed:
+                    self.claims.append(now)
+            return granted
+
+        def fold_inbox(scope):
+            with self.changed:
+                self.folding.add(threading.get_ident())
+            try:
+                fold(scope)
+            finally:
+                with self.changed:
+                    self.folding.discard(threading.get_ident())
+                    self.changed.notify_all()
+
+        dynamo.wall, dynamo.sleep = self, self.sleep
+        dynamo._leave_rows, dynamo._claim_top, dynamo._fold_inbox = leave_rows, claim_top, fold_inbox
 
 
 def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):  # noqa: F811
@@ -59,23 +125,21 @@ def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):
         calls = [partial(store.count_official, batch) for batch in batches]
         calls.append(partial(store.rename_rows, renamer, [scope], f"Racer {repetition}"))
 
-        folds: list[float] = []
-        fold = store._fold_inbox
-
-        def timed_fold(scope: Scope, folds: list[float] = folds, fold=fold) -> None:
-            folds.append(time.monotonic())
-            fold(scope)
-
-        store._fold_inbox = timed_fold
+        clock = ClaimClock(CONSUMERS)
+        own = dict(vars(store))
+        clock.wrap(store)
         try:
             outcomes = race(calls)
         finally:
-            del store._fold_inbox
+            vars(store).clear()
+            vars(store).update(own)
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
         page = store.board_page(scope, None, 100)
         expected = sorted(written, key=lambda r: BoardPosition.of(r).order())
         assert [e.player for e in page] == [r.player for r in expected], f"repetition {repetition}"
         assert {e.player: e.display_name for e in page if e.display_name} == {renamer: f"Racer {repetition}"}
+        folds = clock.claims  # each granted claim is followed by its fold
         assert 1 <= len(folds) < CONSUMERS, f"repetition {repetition}: a fold per consumer"
-        assert all(b - a >= INTERVAL * 0.9 for a, b in zip(folds, folds[1:], strict=False)), folds
+        # An interval apart, up to the millisecond the claim's end is stored to.
+        assert all(b - a >= INTERVAL - 0.001 for a, b in zip(folds, folds[1:], strict=False)), folds

@@ -4,6 +4,7 @@
 import boto3
 import pytest
 
+from shared.dictionary import DICTIONARY_DIR
 from shared.errors import BadRequest
 from shared.profiles import check_display_name, contains_blocked_word, name_skeleton
 from shared.store import NameTaken
@@ -63,12 +64,52 @@ def test_blocklisted_words_are_found_inside_names_through_look_alikes_and_separa
             assert contains_blocked_word(name), name
 
 
-def test_three_letter_blocklisted_words_count_only_as_a_whole_word_of_the_name():
+@pytest.mark.parametrize("name", ["f a g", "f_a_g", "F-A-G", "c u m", "Mr fag", "fag_99", "xcumx", "JAPster"])
+def test_three_letter_blocklisted_words_are_refused_anywhere_and_through_separators(name):
+    with pytest.raises(BadRequest) as refused:
+        check_display_name(name)
+    assert refused.value.code == "display_name_not_allowed"
+
+
+def test_every_three_letter_blocklisted_word_is_found_spaced_out_and_inside_a_name():
     short = [w for w in blocklist() if len(w) == 3]
     assert short
     for word in short:
-        assert contains_blocked_word(f"Mr {word}") and contains_blocked_word(f"{word}_99")
-    assert not contains_blocked_word("About me") and not contains_blocked_word("Jewel")
+        for name in (" ".join(word), "_".join(word.upper()), "-".join(word), f"x{word}x", f"Mr {word}"):
+            assert contains_blocked_word(name), name
+
+
+@pytest.mark.parametrize(
+    ("name", "reads_as"),
+    [("F4G", "fag"), ("CU3 M", "cue"), ("7wat", "twat"), ("c@mp f@g", "fag"), ("wh0r3", "whore")],
+)
+def test_the_blocklist_check_reads_3_as_e_4_as_a_7_as_t_and_at_as_a(name, reads_as):
+    assert contains_blocked_word(name) == (reads_as != "cue"), name
+
+
+def test_an_innocent_word_excuses_the_blocked_word_inside_it_only_within_one_word_of_the_name():
+    for innocent in (
+        "About me",
+        "Jewel",
+        "Cucumber",
+        "SpicyTaco",
+        "JewelThief",
+        "Roundabout 7",
+        "Scunthorpe",
+    ):
+        assert not contains_blocked_word(innocent), innocent
+    for joined in ("Cum in", "a bout", "c u m i n", "jewel fag", "aboutcum"):
+        assert contains_blocked_word(joined), joined
+
+
+def test_every_allowlisted_word_contains_a_blocked_word_and_is_allowed_as_a_name():
+    lines = (DICTIONARY_DIR / "name-allowlist.txt").read_text(encoding="utf-8").splitlines()
+    words = [line for line in lines if line and not line.startswith("#")]
+    assert words == sorted(set(words))
+    blocked = [name_skeleton(w) for w in blocklist()]
+    for word in words:
+        assert any(b in name_skeleton(word) for b in blocked), f"{word} excuses nothing: drop it"
+        assert not contains_blocked_word(word), word
 
 
 @pytest.mark.parametrize("name", ["Ann", "Bill", "Ann Lee", "dragon_99", "Cucumber"])

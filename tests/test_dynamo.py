@@ -7,13 +7,16 @@ from datetime import UTC, datetime, timedelta
 import boto3
 import pytest
 from botocore.config import Config
+from botocore.exceptions import ClientError
 from botocore.stub import Stubber
 
 from local.streams import StreamPoller
 from shared.boards import TieKey
+from shared.clock import iso
 from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.dynamo import DataError, DynamoStore
 from shared.errors import Throttled
+from shared.game import Game
 from shared.puzzles import Round
 from shared.retry import ATTEMPTS
 from shared.runs import answer, new_run
@@ -61,18 +64,25 @@ def test_practice_runs_are_deleted_after_30_days_guests_after_2_and_official_run
     assert int(stored_item(store, "run-becomes1")["expires_at"]["N"]) == start + PRACTICE_RUN_TTL_SECONDS
 
 
-def test_a_whole_run_item_stays_under_1_kb_even_with_three_long_attempts_in_every_round(store):
+@pytest.mark.parametrize(("rejections", "limit"), [(1, 1024), (2, 2048)])
+def test_a_whole_run_item_stays_within_its_write_units_with_long_attempts_in_every_round(
+    store, rejections, limit
+):
+    """One rejection and one accepted 12-letter word in every round stays under 1 KB (one write
+    unit); two rejections in every round under 2 KB (each attempt keeps its elapsed time)."""
     run = run_for("a-player-id-as-long-as-a-cognito-sub-0001", "r" * 22)
     version = store.create_run(run)
+    tick = iter(range(1, 31))  # attempts spread over the time limit: 5-digit elapsed times
     for number in range(1, 11):
-        for attempt in (1, 2):
-            answer(run, number, attempt, "qzqzqzqzqzq", NOW, set())  # two rejections a round
+        for attempt in range(1, rejections + 1):
+            at = NOW + timedelta(milliseconds=5_987 * next(tick))
+            answer(run, number, attempt, "qzqzqzqzqzq", at, set())
         # Ten different 12-letter words: a word is accepted once per run (already_used).
         word = ("transmitter" if number <= 7 else "bridgingbrd") + "abcdefghij"[number - 1]
-        answer(run, number, 3, word, NOW, {word})
+        answer(run, number, rejections + 1, word, NOW + timedelta(milliseconds=5_987 * next(tick)), {word})
         version = store.save_run(run, version)
     assert run.completed and len(run.accepted_words()) == 10
-    assert item_size(stored_item(store, run.run_id)) < 1024
+    assert item_size(stored_item(store, run.run_id)) < limit
 
 
 def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):
@@ -182,7 +192,7 @@ def test_the_watermark_and_due_reads_use_the_due_index_not_a_scan(store):
     store.create_run(run_for("p1"))
     calls = []
     store.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
-    assert list(store.due_runs(later)) == ["run-00000001"]
+    assert [due.run_id for due in store.due_runs(later)] == ["run-00000001"]
     assert set(calls) == {"Query"}
 
 
@@ -199,9 +209,9 @@ def stream_records(client, table: str) -> list[dict]:
 
 
 def test_a_cancelled_transaction_leaves_no_item_and_no_stream_record_in_the_test_store(table):
-    """The tests' moto shares stream records between a table and its pre-transaction copy
-    (tests/conftest.py, for speed): a cancelled transaction must still leave the items and the
-    stream exactly as they were, and the records written before it must read back unchanged."""
+    """The tests' moto rolls a cancelled transaction back item by item (tests/conftest.py, as
+    `make run`'s store does): it must still leave the items and the stream exactly as they were,
+    and the records written before it must read back unchanged."""
     client = boto3.client("dynamodb")
     key = {"pk": {"S": "K#1"}, "sk": {"S": "A"}}
     client.put_item(TableName=table, Item={**key, "n": {"N": "1"}})
@@ -261,8 +271,9 @@ def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store,
         item = store.client.get_item(TableName=store.table, Key=key)["Item"]
         return {name: int(value["N"]) for name, value in item.items() if name.startswith("b")}
 
-    assert bands(0) == {"b1": 1, "b0": 1}  # p0 (100), p3 (95)
-    assert bands(1) == {"b1": 2, "b2": 1}  # p1, p4 (100), p2 (205)
+    # Band attributes are named by the band's digits of the rank key (99 - band)
+    assert bands(0) == {"b98": 1, "b99": 1}  # p0 (100), p3 (95)
+    assert bands(1) == {"b98": 2, "b97": 1}  # p1, p4 (100), p2 (205)
     scope = Scope.daily(DAY)
     assert store.count_better(scope, TieKey(100, 1, 5)) == 2  # p2 (205), p1 (combo 2): both on shard 1
     assert store.count_better(scope, TieKey(95, 0, 5)) == 4
@@ -304,3 +315,44 @@ def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(sto
     clock[0] += RANK_CACHE_SECONDS / 2
     assert store.count_better(scope, tie) == 2  # read again
     assert reads == [6, 6, 6]  # three counter items in each of the two counter shards
+
+
+def test_an_expiry_pass_completes_every_run_it_can_when_one_completion_fails_and_holds_the_watermark(store):
+    """SPEC §6: one run that fails to complete (here DynamoDB answers its completing transaction
+    with InternalServerError) never stops the others, and its board waits for it."""
+    recorded = []
+    later = NOW + timedelta(seconds=400)
+    game = Game(
+        store, lambda: b"seed", set, record=lambda *a, **k: recorded.append((a, k)), now=lambda: later
+    )
+    runs = [
+        new_run(f"run-expiry-{n:03d}", "daily", DAY, PUZZLE, NOW + timedelta(seconds=n), f"p{n}", True)
+        for n in range(5)
+    ]
+    for run in runs:
+        store.create_run(run)
+    failing = runs[2]
+
+    def refuse(params, **_):
+        if any(failing.run_id in str(entry) for entry in params["TransactItems"]):
+            raise ClientError({"Error": {"Code": "InternalServerError"}}, "TransactWriteItems")
+
+    store.client.meta.events.register("before-parameter-build.dynamodb.TransactWriteItems", refuse)
+    summary = game.expire_due_runs()
+
+    assert summary["runs_completed"] == 4 and summary["failed"] == 1
+    assert summary["failed_runs"] == [
+        {"run_id": failing.run_id, "deadline": failing.deadline, "error": "DataError"}
+    ]
+    assert [k for a, k in recorded if a == ("ExpiryFailures",)] == [{"value": 1}]
+    assert [store.get_run(r.run_id).run.completed for r in runs] == [True, True, False, True, True]
+    held = store.completed_through()
+    assert runs[1].deadline < iso(held) < failing.deadline, "boards wait for the failed run"
+
+    store.client.meta.events.unregister("before-parameter-build.dynamodb.TransactWriteItems", refuse)
+    again = game.expire_due_runs()
+
+    assert (again["runs_completed"], again["failed"]) == (1, 0)
+    assert store.get_run(failing.run_id).run.completed
+    assert store.official_result("p2", Scope.daily(DAY)) is not None
+    assert store.completed_through() == later

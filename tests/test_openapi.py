@@ -156,6 +156,18 @@ def test_openapi_uses_the_spec_json_names_for_a_run(doc):
         "deadline",
         "completed_at",
         "history",
+        "ranked",
+        "unranked_reason",
     ]
     assert list(doc["components"]["schemas"]["RunView"]["properties"]) == spec_names
     assert list(RunView.model_fields) == spec_names
+    schemas = doc["components"]["schemas"]
+    assert list(schemas["AttemptView"]["properties"]) == ["word", "accepted", "reason", "elapsed_ms"]
+    assert list(schemas["RoundView"]["properties"])[-2:] == ["points", "speed_bonus"]
+    assert list(schemas["AnswerReply"]["properties"]) == [
+        "accepted",
+        "reason",
+        "points",
+        "speed_bonus",
+        "run",
+    ]

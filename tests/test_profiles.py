@@ -20,6 +20,7 @@ from tests.fake_boards import (
     NOON,
     FakeBoardStore,
     completion,
+    follow_renames,
     official,
     player,
     store_at_noon,
@@ -172,8 +173,10 @@ def test_a_live_board_shows_the_current_name(store):
 
     assert names_on_board() == [name_of("ann"), name_of("bob")]
     assert rename("ann", "Ann")[0] == 200
+    follow_renames(store)  # the stream consumer's part (on DynamoDB, a second or two later)
     assert names_on_board() == ["Ann", name_of("bob")]
     assert rename("ann", "Annie")[0] == 200
+    follow_renames(store)
     assert names_on_board() == ["Annie", name_of("bob")]
     assert call("GET", "/leaderboard/daily/me", user="ann")[1]["display_name"] == "Annie"
 
@@ -321,6 +324,7 @@ def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(store)
         "longest_word_length": 5,
         "completed_at": completion(3600),
         "rank": None,
+        "unranked_reason": None,
     }
     assert by_key[("daily", (DAY - timedelta(days=1)).isoformat())]["rank"] == 2  # bob scored more
     assert by_key[("daily", (DAY - timedelta(days=2)).isoformat())]["rank"] == 1

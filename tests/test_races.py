@@ -5,13 +5,14 @@ these tests start moto's `ThreadedMotoServer` on a free port and talk to it with
 client, as the Lambda talks to DynamoDB. Every racer waits on a `threading.Barrier`, so the
 requests really start together, and each race is repeated ROUNDS times so a lucky pass is unlikely.
 
-moto applies one request at a time only by luck: its TransactWriteItems deep-copies the whole
-table to roll back with, so two concurrent transactions can fail with "dictionary changed size
-during iteration" (a 500), and a cancelled one restores a snapshot that erases writes other
-requests made meanwhile. DynamoDB applies each request atomically, so the server here does too
-(one lock around each request, see SerializedMotoServer); the races under test are the game's
-own, between its reads and its conditional writes, which still interleave freely.
-(RACES_RAW_MOTO=1 runs them on the plain ThreadedMotoServer, to see moto's own failures.)
+moto applies one request at a time only by luck: its requests interleave, so a cancelled
+transaction puts back items that other requests wrote meanwhile (moto's own puts back a copy of
+the whole table; the tests' and `make run`'s put back the items it touched, local/moto_patches.py),
+and moto's own can fail with "dictionary changed size during iteration" (a 500). DynamoDB applies
+each request atomically, so the server here does too (one lock around each request, see
+SerializedMotoServer, as `make run`'s store, local/moto_server.py); the races under test are the
+game's own, between its reads and its conditional writes, which still interleave freely.
+(RACES_RAW_MOTO=1 runs them on the plain ThreadedMotoServer, to see moto's own interleaving.)
 
 Each repetition plays on its own date (a Game with a fixed clock), so its puzzle, official
 results and rank counters start empty.
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from functools import cache, partial
-from itertools import islice
+from itertools import count, islice
 from typing import Any
 
 import boto3
@@ -120,9 +121,11 @@ def store(client, request) -> DynamoStore:
 
 
 def game_on(store: DynamoStore, month: int, day: int) -> Game:
-    """A Game whose clock stands still at midday (Central) on 2031-MONTH-DAY."""
+    """A Game whose clock starts at midday (Central) on 2031-MONTH-DAY and moves on a second at
+    each reading: answers come at a person's pace, so fair play (SPEC §3b) ranks the runs."""
     instant = datetime(2031, month, day, 18, 0, tzinfo=UTC)
-    return Game(store, lambda: SECRET, words, now=lambda: instant)
+    ticks = count()
+    return Game(store, lambda: SECRET, words, now=lambda: instant + timedelta(seconds=next(ticks)))
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:
@@ -167,8 +170,10 @@ def count_stream(store: DynamoStore) -> int:
     """Run the rank counters' stream consumer over everything the table's stream holds (it
     counts each official result once, however often it is delivered)."""
 
+    follow = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
+
     def counters(event: dict, context: Any) -> dict:
-        return count_stream_batch(event, context, store.count_official)
+        return count_stream_batch(event, context, store.count_official, follow.show_current_name)
 
     return StreamPoller(store.table, handler=counters, endpoint_url=store.client.meta.endpoint_url).drain()
 
@@ -470,7 +475,11 @@ def test_a_rename_racing_completions_of_the_players_runs_keeps_every_stat_and_re
             days.append(run.date)
         name = f"Renamed {secrets.token_hex(4)}"
 
-        outcomes = race([*finals, partial(players.set_display_name, player, name)])
+        def rename_and_follow(player: str = player, name: str = name) -> None:
+            players.set_display_name(player, name)
+            players.show_current_name(player)  # the stream consumer's part, as soon as it can
+
+        outcomes = race([*finals, rename_and_follow])
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
         profile = store.player_profile(player)

@@ -34,22 +34,23 @@ def test_scoring_combo_bonus_is_5_times_min_c_minus_1_and_10():
 
 
 def test_scoring_combo_bonus_is_never_doubled_in_forbidden_mode():
-    assert points_for(4, True, 3) == 80 + 10
+    assert points_for(4, True, 3, 10_000) == 80 + 10
 
 
 def test_accepted_answer_scores_and_moves_to_the_next_round():
     run = fresh()
     result = answer(run, 1, 1, "TIMER", at(1), WORDS)
-    assert (result.accepted, result.reason, result.points) == (True, None, 50)
+    assert (result.accepted, result.reason, result.points, result.speed_bonus) == (True, None, 77, 27)
     view = public_view(run)
-    assert (view["round"], view["attempt"], view["score"], view["combo"]) == (2, 1, 50, 1)
+    assert (view["round"], view["attempt"], view["score"], view["combo"]) == (2, 1, 77, 1)
     assert view["history"][0] == {
         "round": 1,
         "prompt": "TMR",
         "forbidden": "",
-        "attempts": [{"word": "timer", "accepted": True, "reason": None}],
+        "attempts": [{"word": "timer", "accepted": True, "reason": None, "elapsed_ms": 1000}],
         "outcome": "accepted",
-        "points": 50,
+        "points": 77,  # 50 for the word, 27 for answering within 1 s
+        "speed_bonus": 27,
     }
 
 
@@ -58,10 +59,10 @@ def test_combo_counts_consecutive_accepted_answers_and_best_combo_keeps_the_larg
     points = [
         answer(run, r, 1, word, at(r), WORDS).points for r, word in ((1, "timer"), (2, "tamer"), (3, "tumor"))
     ]
-    assert points == [50, 55, 60]
+    assert points == [50 + 27, 55 + 27, 60 + 27]  # each answered 1 s after its round was shown
     answer(run, 4, 1, "meter", at(5), WORDS)  # rejected: the combo breaks
     assert run.combo == 0 and run.best_combo == 3
-    assert answer(run, 4, 2, "timers", at(6), WORDS).points == 60  # c = 1 again, 6 letters
+    assert answer(run, 4, 2, "timers", at(13), WORDS).points == 60  # c = 1 again, 6 letters, 10 s
 
 
 def test_third_rejection_in_a_round_loses_it_for_0_points_and_moves_on():
@@ -95,7 +96,7 @@ def test_forbidden_rounds_use_forbidden_letters_and_double_points():
     view = public_view(run)
     assert (view["round"], view["prompt"], view["forbidden"]) == (8, "BRD", "AEO")
     assert answer(run, 8, 1, "braid", at(9), WORDS).reason == "forbidden_letter"
-    assert answer(run, 8, 2, "bird", at(10), WORDS).points == 80
+    assert answer(run, 8, 2, "bird", at(17), WORDS).points == 80  # 10 s after round 8 was shown
 
 
 def test_run_completes_when_its_last_round_ends():
@@ -129,8 +130,9 @@ def test_retries_a_repeat_with_the_same_word_in_any_case_replays_the_first_reply
     run = fresh()
     first = answer(run, 1, 1, "timer", at(1), WORDS)
     again = answer(run, 1, 1, "TIMER", at(2), WORDS)
-    assert (again.accepted, again.reason, again.points, again.replayed) == (True, None, 50, True)
-    assert first.points == again.points and run.score == 50 and len(run.history) == 1
+    assert (again.accepted, again.reason, again.replayed) == (True, None, True)
+    assert first.points == again.points == 77 and again.speed_bonus == 27
+    assert run.score == 77 and len(run.history) == 1
 
 
 def test_retries_a_repeat_replays_even_after_the_run_completed():
@@ -190,7 +192,7 @@ def test_already_used_a_word_accepted_once_in_a_run_is_rejected_again():
     again = answer(run, 2, 1, "TIMER", at(2), WORDS)
     assert (again.accepted, again.reason, again.points) == (False, "already_used", 0)
     assert public_view(run)["history"][1]["attempts"] == [
-        {"word": "timer", "accepted": False, "reason": "already_used"}
+        {"word": "timer", "accepted": False, "reason": "already_used", "elapsed_ms": 1000}
     ]
 
 
@@ -200,7 +202,7 @@ def test_already_used_counts_as_a_rejection_the_combo_breaks_and_the_attempt_is_
     answer(run, 2, 1, "timer", at(2), WORDS)
     view = public_view(run)
     assert (view["combo"], view["best_combo"], view["round"], view["attempt"]) == (0, 1, 2, 2)
-    assert answer(run, 2, 2, "timers", at(3), WORDS).points == 60  # c = 1 again
+    assert answer(run, 2, 2, "timers", at(11), WORDS).points == 60  # c = 1 again (10 s: no bonus)
 
 
 def test_already_used_third_rejection_loses_the_round():
@@ -208,7 +210,7 @@ def test_already_used_third_rejection_loses_the_round():
     answer(run, 1, 1, "timer", at(1), WORDS)
     for attempt in (1, 2, 3):
         assert answer(run, 2, attempt, "timer", at(1 + attempt), WORDS).reason == "already_used"
-    assert run.history[1].outcome == "lost" and run.history[1].points == 0 and run.score == 50
+    assert run.history[1].outcome == "lost" and run.history[1].points == 0 and run.score == 77
 
 
 def test_already_used_is_checked_after_the_rules_of_section_2():
@@ -229,7 +231,7 @@ def test_already_used_a_retry_of_the_same_slot_replays_the_original_reply():
     assert first.reason == "already_used" and len(run.history[1].attempts) == 1
     # The slot that first accepted the word still replays its acceptance.
     replay = answer(run, 1, 1, "timer", at(4), WORDS)
-    assert replay.replayed and replay.accepted and replay.points == 50
+    assert replay.replayed and replay.accepted and replay.points == 77
 
 
 def test_already_used_the_same_45_letter_word_is_accepted_in_one_round_only():
@@ -242,5 +244,5 @@ def test_already_used_the_same_45_letter_word_is_accepted_in_one_round_only():
         view = public_view(run)
         replies.append(answer(run, view["round"], view["attempt"], LONGEST, at(second), dictionary))
     assert [(r.accepted, r.reason) for r in replies] == [(True, None)] + [(False, "already_used")] * 3
-    assert run.score == 120 and run.accepted_words() == [LONGEST]
+    assert run.score == 120 + 27 and run.accepted_words() == [LONGEST]
     assert run.history[1].outcome == "lost"

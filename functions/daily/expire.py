@@ -5,7 +5,9 @@ official result, the board's writes, the history), read from the `due` index, no
 the store's watermark moves to the instant the pass began, which is what lets a board turn
 `closed` (shared/store.py `completed_through`). Guest runs are left to complete when next read:
 they never rank. Idempotent; the scheduler's event is ignored. A pass that could not complete
-every due run (throttled) leaves the watermark where it was, and the next pass tries again.
+every due run (one failed: throttled, refused, any error) completes all the others, logs the
+ones it could not (a warning, and the `ExpiryFailures` metric), and moves the watermark only to
+just before the earliest of their deadlines, so their boards wait; the next pass tries them again.
 """
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
@@ -21,7 +23,10 @@ store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().expire_due_runs()
-    logger.info("Expiry pass done", extra=summary)
+    if summary["failed"]:
+        logger.warning("Expiry pass left runs for the next pass", extra=summary)
+    else:
+        logger.info("Expiry pass done", extra=summary)
     return summary
 
 

@@ -49,6 +49,7 @@ def _answer(run_id: str, player: str | None, request: AnswerRequest) -> AnswerRe
             "accepted": result.accepted,
             "reason": result.reason,
             "points": result.points,
+            "speed_bonus": result.speed_bonus,
             "run": RunView.from_run(run),
         }
     )

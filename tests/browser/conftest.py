@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from tests.browser.client import CHROMIUM, CHROMIUM_ARGS, Client, Server
+from tests.browser.client import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, Client, Server
 
 
 @pytest.fixture(scope="session")
@@ -45,7 +45,7 @@ def open_client(browser: Browser, server: Server, request):
         options.setdefault("locale", "en-US")
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=target.url)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)  # a hang guard: a loaded machine is slow, not failing
         contexts.append(context)
         client = Client(context.new_page(), target, request.node.name)
         clients.append(client)

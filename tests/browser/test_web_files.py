@@ -27,7 +27,7 @@ WEB = Path(__file__).parents[2] / "web"
     ],
 )
 def test_each_client_file_is_served_with_its_media_type(server, path, media_type, file):
-    with urllib.request.urlopen(server.url + path, timeout=10) as response:
+    with urllib.request.urlopen(server.url + path, timeout=60) as response:  # a hang guard
         assert response.status == 200
         assert response.headers["Content-Type"] == media_type
         assert response.read() == (WEB / file).read_bytes()

@@ -19,8 +19,11 @@ from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
 from shared.boards import TOP_ROWS, BoardEntry, BoardPosition, HistoryPosition, TieKey
 from shared.clock import iso
+from shared.constants import MAX_SCORE
 from shared.dynamo import DynamoStore
 from shared.errors import Throttled
+from shared.leaderboard import Boards
+from shared.players import Players
 from shared.scope import Scope
 from shared.store import OfficialTaken
 from shared.table import create_table_request
@@ -74,8 +77,10 @@ def subject(request) -> Iterator[Subject]:
         store = DynamoStore(table)
         wound_by_hand(store)
 
+        follow = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
+
         def counters(event, context):
-            return count_stream_batch(event, context, store.count_official)
+            return count_stream_batch(event, context, store.count_official, follow.show_current_name)
 
         poller = StreamPoller(table, handler=counters)
         yield Subject(store, poller.drain, lambda: StreamPoller(table, handler=counters).drain())
@@ -124,8 +129,9 @@ def results(subject: Subject, count: int, seed: int = 3) -> list:
                 f"p{i:03d}",
                 rng.choice((100, 135, 200, 205, 295, 400)),  # some share a band of 100 points
                 rng.choice((0, 1, 2)),
-                rng.choice((4, 5)),
+                rng.choice((4, 5, 12, 13, 30)),  # 12, 13 and 30 letters tie (capped at 12)
                 seconds=rng.randrange(3600),
+                duration_ms=rng.choice((45_000, 90_123, 180_000)),  # ties go to the faster run
             )
         )
     return written
@@ -223,11 +229,46 @@ def test_count_better_counts_results_strictly_better_once_settled(subject):
     subject.settle()
 
     for result in written:
-        tie = TieKey(result.score, result.best_combo, result.longest_word_length)
-        expected = sum(1 for r in written if (r.score, r.best_combo, r.longest_word_length) > tie)
+        tie = BoardPosition.of(result).tie
+        expected = sum(1 for r in written if BoardPosition.of(r).tie.outranks(tie))
         assert subject.store.count_better(SCOPE, tie) == expected
-    assert subject.store.count_better(SCOPE, TieKey(10_000, 0, 0)) == 0
+    assert subject.store.count_better(SCOPE, TieKey(MAX_SCORE, 10, 12)) == 0
     assert subject.store.count_better(Scope.daily("2026-01-16"), TieKey(0, 0, 0)) == 0
+
+
+def test_board_order_a_tie_on_score_combo_and_longest_word_up_to_12_goes_to_the_faster_run(subject):
+    record(subject, "novelty", 500, 3, 34, seconds=10, duration_ms=120_000)  # 34 letters rank as 12
+    record(subject, "quick", 500, 3, 12, seconds=900, duration_ms=60_000)
+    record(subject, "eleven", 500, 3, 11, seconds=5, duration_ms=30_000)  # 11 < 12: below both
+    subject.settle()
+
+    page = subject.store.board_page(SCOPE, None, 10)
+    assert [e.player for e in page] == [player("quick"), player("novelty"), player("eleven")]
+    assert page[1].position.longest_word_length == 34  # the row shows the true length
+    assert subject.store.count_better(SCOPE, page[1].position.tie) == 0  # both share rank 1
+
+
+def test_board_order_equally_fast_tied_runs_go_to_the_earlier_completion(subject):
+    record(subject, "late", 500, 3, 7, seconds=900, duration_ms=60_000)
+    record(subject, "early", 500, 3, 7, seconds=100, duration_ms=60_000)
+    subject.settle()
+
+    assert [e.player for e in subject.store.board_page(SCOPE, None, 10)] == [player("early"), player("late")]
+
+
+def test_an_implausible_result_is_official_in_history_and_stats_but_off_the_board_and_the_ranks(subject):
+    record(subject, "ann", 300, 2, 6, seconds=20)
+    bot = record(subject, "bot", 2085, 10, 12, seconds=10, unranked_reason="implausible_speed")
+    record(subject, "bot", 900, challenge_id="challenge-1", unranked_reason="implausible_speed")
+    subject.settle()
+
+    assert subject.store.official_result(player("bot"), SCOPE) == bot
+    assert [r.score for r in subject.store.history(player("bot"), None, 10)] == [2085, 900]
+    assert subject.store.player_profile(player("bot")).stats.best_score == 2085
+    assert [e.player for e in subject.store.board_page(SCOPE, None, 10)] == [player("ann")]
+    assert subject.store.board_page(Scope.challenge("challenge-1"), None, 10) == []
+    assert subject.store.board_entry(player("bot"), SCOPE) is None
+    assert subject.store.count_better(SCOPE, TieKey(0, 0, 0)) == 1  # ann alone
 
 
 def test_a_result_delivered_again_is_not_counted_twice(subject):
@@ -751,3 +792,19 @@ def test_a_fold_keeps_the_stored_row_when_a_player_was_left_twice(dynamo):
         (player("ann"), 100),
         (player("zed"), 50),
     ]
+
+
+def test_an_implausible_result_item_says_why_and_has_no_board_row(dynamo):
+    """League boards read members' official items and filter on `unranked_reason` (absent: ranked)."""
+    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    dynamo._record_official(
+        official("bot", 2085, completed_at=at(6), day=DAY, unranked_reason="implausible_speed")
+    )
+
+    def item(name):
+        key = {"pk": {"S": f"PLAYER#{player(name)}"}, "sk": {"S": f"OFFICIAL#DAILY#{DAY}"}}
+        return dynamo.client.get_item(TableName=dynamo.table, Key=key)["Item"]
+
+    assert item("bot")["unranked_reason"] == {"S": "implausible_speed"}
+    assert "board_pk" not in item("bot") and "board_sk" not in item("bot")
+    assert "unranked_reason" not in item("ann") and "board_sk" in item("ann")

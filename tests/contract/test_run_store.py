@@ -14,7 +14,7 @@ from shared.dynamo import DynamoStore
 from shared.puzzles import Round
 from shared.runs import answer, expire_if_due, new_run, skip
 from shared.scope import Scope
-from shared.store import ActiveRunExists, Challenge, OfficialTaken, QuotaExceeded, Slot, StaleRun
+from shared.store import ActiveRunExists, Challenge, DueRun, OfficialTaken, QuotaExceeded, Slot, StaleRun
 from tests.fake_store import FakeStore
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
@@ -57,14 +57,19 @@ def test_the_first_puzzle_stored_for_a_scope_stays(store):
 def test_a_stored_run_reads_back_equal_with_its_puzzle_and_history(store):
     run = a_run()
     store.create_run(run)
-    answer(run, 1, 1, "qzqzq", NOW, WORDS)
-    answer(run, 1, 2, "Q" * 60, NOW, WORDS)  # cut for length, kept with its digest
-    answer(run, 1, 3, "timer", NOW, WORDS)
-    skip(run, 2, NOW)
-    answer(run, 3, 1, "bird", NOW, WORDS)
+    answer(run, 1, 1, "qzqzq", NOW + timedelta(milliseconds=1_234), WORDS)
+    answer(run, 1, 2, "Q" * 60, NOW + timedelta(milliseconds=2_500), WORDS)  # cut, with its digest
+    answer(run, 1, 3, "timer", NOW + timedelta(milliseconds=4_321), WORDS)
+    store.save_run(run, store.get_run(run.run_id).version)
+    active = store.get_run(run.run_id).run
+    assert active == run and active.round_shown_at == "2026-11-29T18:00:04.321Z"  # round 2's clock
+    skip(run, 2, NOW + timedelta(seconds=6))
+    answer(run, 3, 1, "bird", NOW + timedelta(milliseconds=7_890), WORDS)
     store.save_run(run, store.get_run(run.run_id).version)
     stored = store.get_run(run.run_id).run
     assert stored == run and stored.completed and stored.history[0].attempts[1].digest
+    assert [a.elapsed_ms for a in stored.history[0].attempts] == [1_234, 2_500, 4_321]
+    assert (stored.history[0].speed_bonus, stored.history[2].speed_bonus) == (18, 27)
     assert store.get_run("run-missing01") is None
 
 
@@ -135,6 +140,17 @@ def test_completing_an_official_run_frees_the_slot_and_records_the_result(store)
     assert store.get_run(run.run_id).run.completed
 
 
+def test_an_implausible_official_run_records_an_unranked_result(store):
+    run = a_run()
+    store.create_run(run)
+    for number, word in enumerate(["timer", "alley", "bird"], start=1):  # 0.1 s a round: a script
+        answer(run, number, 1, word, NOW + timedelta(milliseconds=100 * number), WORDS)
+    store.complete_run(run, store.get_run(run.run_id).version)
+    result = store.official_result("p1", DAILY)
+    assert (result.run_id, result.unranked_reason, result.ranked) == (run.run_id, "implausible_speed", False)
+    assert result.started_at == run.started_at
+
+
 def test_a_second_official_result_in_a_scope_is_refused_and_changes_nothing(store):
     first = a_run()
     store.create_run(first)
@@ -161,7 +177,10 @@ def test_due_runs_are_players_active_runs_whose_deadline_has_passed(store):
         store.create_run(run)
     expire_if_due(done, NOW)
     store.complete_run(done, store.get_run(done.run_id).version)
-    assert sorted(store.due_runs(NOW)) == ["run-early001", "run-ontime01"]
+    assert sorted(store.due_runs(NOW)) == [
+        DueRun("run-early001", early.deadline),
+        DueRun("run-ontime01", on_time.deadline),
+    ]
 
 
 def test_the_completed_through_watermark_only_moves_forward(store):

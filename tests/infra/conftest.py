@@ -30,7 +30,6 @@ HERE = Path(__file__).resolve().parent
 TEST_STAGES = {
     "dev": {"region": "us-east-1"},
     "live": {
-        "account": "123456789012",
         "region": "eu-west-1",
         "production": True,
         "allowed_origins": ["https://play.example.com", "https://www.example.com"],
@@ -39,12 +38,16 @@ TEST_STAGES = {
         "route_throttles": {"POST /guest/daily/runs": {"rate": 5, "burst": 10}},
         "ses": {"from_email": "no-reply@example.com", "from_name": "WordSQD", "identity": "example.com"},
         "self_sign_up": False,
+        "cognito_plan": "essentials",
         "midnight_capacity": {
             "start": "23:50",
             "end": "00:20",
             "functions": {"daily": 100, "leaderboard": 10},
         },
-        "table_warm_throughput": {"read_units_per_second": 30000, "write_units_per_second": 60000},
+        "warm_throughput": {
+            "table": {"read_units_per_second": 30000, "write_units_per_second": 60000},
+            "indexes": {"due": {"write_units_per_second": 10000}},
+        },
     },
 }
 

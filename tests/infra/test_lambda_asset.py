@@ -393,3 +393,34 @@ def test_every_function_answers_its_first_and_a_warm_event_from_a_built_asset(
         lambda_python(), host_asset, FUNCTIONS[name].handler, events, dynamodb_endpoint
     )
     assert cold.init > 0 and cold.first is not None and cold.warm is not None
+
+
+def test_an_api_handler_imports_no_resolver_it_does_not_use(host_asset):
+    """Powertools' event_handler package is lazy in the asset: the daily function's init loads
+    the HTTP API's resolver, not AppSync's, Bedrock's or VPC Lattice's."""
+    result = run_in_asset(
+        host_asset,
+        """
+import sys
+import functions.daily.handler
+unused = ("appsync", "bedrock_agent", "vpc_lattice", "lambda_function_url", "events_appsync")
+print(sorted(m for m in sys.modules if m.startswith("aws_lambda_powertools.event_handler.")
+      and m.split(".")[2] in unused))
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_lazy_event_handler_package_still_gives_every_name_it_lists(host_asset):
+    result = run_in_asset(
+        host_asset,
+        """
+import aws_lambda_powertools.event_handler as package
+missing = [name for name in package.__all__ if getattr(package, name, None) is None]
+print(len(package.__all__), missing)
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    count, missing = result.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert int(count) > 10 and missing == "[]"

@@ -175,3 +175,12 @@ def test_access_logs_go_to_a_log_group_as_json(dev):
     assert dev.json["Resources"][log_group_id]["Type"] == "AWS::Logs::LogGroup"
     assert json.loads(settings["Format"]) == ACCESS_LOG_FORMAT
     assert ACCESS_LOG_FORMAT["requestId"] == "$context.requestId"  # API Gateway requires an id
+
+
+def test_the_user_pool_is_on_the_stage_feature_plan_lite_unless_it_says_essentials(dev, prod):
+    """Lite covers this game's sign-in (sign-up, the classic Hosted UI, TOTP MFA) at about a third
+    of Essentials' price per monthly player (docs/operations.md, "What it costs")."""
+    _, dev_pool = dev.only("AWS::Cognito::UserPool")
+    _, prod_pool = prod.only("AWS::Cognito::UserPool")
+    assert dev_pool["Properties"]["UserPoolTier"] == "LITE"
+    assert prod_pool["Properties"]["UserPoolTier"] == "ESSENTIALS"

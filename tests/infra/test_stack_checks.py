@@ -69,10 +69,10 @@ def cfn_lint_findings(template: Path, cache: pytest.Cache) -> list[str]:
 
 @pytest.mark.no_cover  # cfn-lint is not our code: traced by coverage it runs twice as slowly
 def test_cfn_lint_is_clean_on_every_stack(synth, pytestconfig):
-    """Each stage's two stacks: the stage stack and its us-east-1 EdgeSecurity stack."""
+    """Each stage's three stacks: the stage stack and its us-east-1 EdgeSecurity and EdgeAlarms stacks."""
     manifest = json.loads((synth.outdir / "manifest.json").read_text())
     stacks = [a for a in manifest["artifacts"].values() if a["type"] == "aws:cloudformation:stack"]
-    assert len(stacks) == 2 * len(synth.stacks)
+    assert len(stacks) == 3 * len(synth.stacks)
     for stack in stacks:
         template = synth.outdir / stack["properties"]["templateFile"]
         assert cfn_lint_findings(template, pytestconfig.cache) == [], template.name

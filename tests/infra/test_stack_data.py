@@ -34,14 +34,25 @@ def test_table_is_on_demand_with_point_in_time_recovery_ttl_and_a_stream(dev):
     )
 
 
-def test_the_table_is_warmed_for_the_rush_when_the_stage_says_so(prod, dev):
+def test_the_table_and_each_index_are_warmed_as_the_stage_says(prod, dev):
+    """An index absorbs its own writes: a table warmed for the rush behind a cold index still
+    throttles (GSI back-pressure). Unset, each gets what every on-demand table has anyway."""
     _, table = prod.only("AWS::DynamoDB::Table")
     assert table["Properties"]["WarmThroughput"] == {
         "ReadUnitsPerSecond": 30000,
         "WriteUnitsPerSecond": 60000,
     }
+    indexes = {i["IndexName"]: i["WarmThroughput"] for i in table["Properties"]["GlobalSecondaryIndexes"]}
+    assert indexes == {
+        "board": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000},
+        "history": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000},
+        "due": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 10000},
+    }
     _, dev_table = dev.only("AWS::DynamoDB::Table")
-    assert "WarmThroughput" not in dev_table["Properties"]
+    assert dev_table["Properties"]["WarmThroughput"] == {
+        "ReadUnitsPerSecond": 12000,
+        "WriteUnitsPerSecond": 4000,
+    }
 
 
 def test_indexes_are_exactly_shared_table_indexes(dev):
@@ -125,18 +136,22 @@ def test_secrets_are_generated_at_deploy_time_not_written_in_the_template(dev):
         assert secret["Properties"]["GenerateSecretString"]["PasswordLength"] >= 32
 
 
-def test_production_stack_is_pinned_to_its_account_and_region(synth):
-    """A stack's environment lands in the manifest, not the template. Production deploys only to
-    its configured account and region; a stage without an account (the tests' dev) gets the
-    synth-only placeholder, which no credentials can deploy to: no stack is environment-agnostic,
-    because the web ACL's stack in us-east-1 is referenced across stacks."""
+def test_stacks_are_pinned_to_their_region_and_without_credentials_a_placeholder_account(synth):
+    """A stack's environment lands in the manifest, not the template: the stage's region, and an
+    account from `-c account` or the caller's credentials; the tests pass neither, so they get the
+    synth-only placeholder, which no credentials can deploy to. No stack is environment-agnostic,
+    because the us-east-1 stacks are referenced across regions."""
     import json
 
     from infra.edge import SYNTH_ONLY_ACCOUNT
 
     manifest = json.loads((synth.outdir / "manifest.json").read_text())
-    assert manifest["artifacts"]["WordSQD-live"]["environment"] == "aws://123456789012/eu-west-1"
+    assert manifest["artifacts"]["WordSQD-live"]["environment"] == f"aws://{SYNTH_ONLY_ACCOUNT}/eu-west-1"
     assert manifest["artifacts"]["WordSQD-dev"]["environment"] == f"aws://{SYNTH_ONLY_ACCOUNT}/us-east-1"
+    for stage in ("live", "dev"):
+        for edge in ("EdgeSecurity", "EdgeAlarms"):
+            environment = manifest["artifacts"][f"WordSQD-{stage}-{edge}"]["environment"]
+            assert environment == f"aws://{SYNTH_ONLY_ACCOUNT}/us-east-1"
 
 
 def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):

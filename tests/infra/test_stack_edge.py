@@ -131,7 +131,7 @@ def test_the_test_stages_cover_a_stage_in_us_east_1_and_one_elsewhere(synth, dev
     # The region is the stage config's (default us-east-1); only the account may come from
     # context, the CLI's credentials or, for synth alone, a placeholder.
     assert _environment(synth, dev.config.stack_name) == (SYNTH_ONLY_ACCOUNT, "us-east-1")
-    assert _environment(synth, prod.config.stack_name) == ("123456789012", "eu-west-1")
+    assert _environment(synth, prod.config.stack_name) == (SYNTH_ONLY_ACCOUNT, "eu-west-1")
 
 
 def _rate_rules(security) -> dict[str, dict]:
@@ -254,11 +254,20 @@ def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(secur
     assert props["ResourceArn"] == {"Fn::GetAtt": [acl_id, "Arn"]}
     # Without the ":*" that a LogGroup's own ARN ends with (WAF refuses it). The stack has an
     # account and a region, so CDK writes the partition out (cdk.json's partition-literals flag).
+    # The group's name ends with the stack's own id, so a retained group never collides with the
+    # one a re-created stack makes ("already exists").
+    stack_uuid = {"Fn::Select": [2, {"Fn::Split": ["/", {"Ref": "AWS::StackId"}]}]}
+    name = {"Fn::Join": ["", ["aws-waf-logs-wordsqd-dev-", stack_uuid]]}
     assert props["LogDestinationConfigs"] == [
-        f"arn:aws:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev"
+        {
+            "Fn::Join": [
+                "",
+                [f"arn:aws:logs:us-east-1:{dev_env[0]}:log-group:aws-waf-logs-wordsqd-dev-", stack_uuid],
+            ]
+        }
     ]
     [group] = _resources(template, "AWS::Logs::LogGroup").values()
-    assert group["Properties"]["LogGroupName"] == "aws-waf-logs-wordsqd-dev"
+    assert group["Properties"]["LogGroupName"] == name
     assert group["Properties"]["RetentionInDays"] == 7
     assert props["RedactedFields"] == [{"SingleHeader": {"Name": "authorization"}}]
     kept = props["LoggingFilter"]["Filters"][0]
@@ -481,13 +490,11 @@ def test_a_pattern_whose_routes_disagree_on_caching_is_refused():
         api_behaviours(routes)
 
 
-def test_stage_account_prefers_config_then_context_then_the_cli_then_a_placeholder(monkeypatch):
+def test_stage_account_comes_from_context_then_the_cli_then_a_placeholder(monkeypatch):
     class Configured:
-        account = "222222222222"
         region = "ap-southeast-2"
 
     class Unconfigured:
-        account = None
         region = "us-west-2"
 
     monkeypatch.delenv("CDK_DEFAULT_ACCOUNT", raising=False)
@@ -495,7 +502,7 @@ def test_stage_account_prefers_config_then_context_then_the_cli_then_a_placehold
     bare = App().node
     context = App(context={"account": "333333333333", "region": "eu-north-1"}).node
     assert (synth_env(Configured(), context).account, synth_env(Configured(), context).region) == (
-        "222222222222",
+        "333333333333",
         "ap-southeast-2",
     )
     assert (synth_env(Unconfigured(), context).account, synth_env(Unconfigured(), context).region) == (

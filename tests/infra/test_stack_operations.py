@@ -7,6 +7,7 @@ import pytest
 
 from infra.functions import FUNCTIONS
 from infra.operations import GAME_COUNTERS, JOB_WINDOWS, P99_MS
+from shared.table import INDEXES
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -26,7 +27,23 @@ PUBLISHED: dict[str, dict[str, list[set[str]]]] = {
             "Invocations", "Errors", "Throttles", "Duration", "ConcurrentExecutions", "IteratorAge",
             "DeadLetterErrors", "DestinationDeliveryFailures", "ProvisionedConcurrencySpilloverInvocations",
             "ProvisionedConcurrencyUtilization", "AsyncEventsDropped", "AsyncEventAge",
+            "ProvisionedConcurrencyInvocations",
         )
+    },
+    # Event source mapping metrics (MetricsConfig EventCount): per mapping.
+    "AWS/Lambda#mapping": {
+        metric: [{"EventSourceMappingUUID"}]
+        for metric in (
+            "PolledEventCount", "FilteredOutEventCount", "InvokedEventCount", "FailedInvokeEventCount",
+        )
+    },
+    # A CLOUDFRONT web ACL's series: no Region dimension.
+    "AWS/WAFV2": {
+        metric: [{"WebACL", "Rule"}] for metric in ("AllowedRequests", "BlockedRequests", "CountedRequests")
+    },
+    "AWS/CloudFront": {
+        metric: [{"DistributionId", "Region"}]
+        for metric in ("Requests", "4xxErrorRate", "5xxErrorRate", "TotalErrorRate", "BytesDownloaded")
     },
     "AWS/DynamoDB": {
         "ThrottledRequests": [{"TableName", "Operation"}],
@@ -66,6 +83,9 @@ PUBLISHED: dict[str, dict[str, list[set[str]]]] = {
         **{metric: [{"service"}] for metric in GAME_COUNTERS},
         "Answers": [{"service", "reason"}],
     },
+    # infra/operations.py: 403s counted from the API's access log, per stage (a metric filter).
+    "WordSQD/dev": {"ApiForbidden": [set()]},
+    "WordSQD/live": {"ApiForbidden": [set()]},
 }  # fmt: skip
 # CloudWatch's Operation values for DynamoDB (not the CDK's Python enum names).
 DYNAMODB_OPERATIONS = {
@@ -101,10 +121,32 @@ def _watched(alarm):
     ]
 
 
-@pytest.mark.parametrize("stage", ["dev", "prod"])
-def test_every_alarm_watches_a_series_cloudwatch_publishes(synth, stage):
-    for name, alarm in _alarms(synth.stacks[stage]).items():
+def _templates(synth) -> dict[str, dict]:
+    """Every stack's template (the stage stacks and their us-east-1 stacks), by stack name."""
+    manifest = json.loads((synth.outdir / "manifest.json").read_text())
+    return {
+        name: json.loads((synth.outdir / a["properties"]["templateFile"]).read_text())
+        for name, a in manifest["artifacts"].items()
+        if a["type"] == "aws:cloudformation:stack"
+    }
+
+
+def _all_alarms(synth) -> dict[str, dict]:
+    return {
+        r["Properties"]["AlarmName"]: r["Properties"]
+        for template in _templates(synth).values()
+        for r in template["Resources"].values()
+        if r["Type"] == "AWS::CloudWatch::Alarm"
+    }
+
+
+def test_every_alarm_of_every_stack_watches_a_series_cloudwatch_publishes(synth):
+    alarms = _all_alarms(synth)
+    assert len(alarms) > 2 * len(_alarms(synth.stacks["dev"]))  # the us-east-1 stacks' too
+    for name, alarm in alarms.items():
         for namespace, metric, dimensions in _watched(alarm):
+            if "EventSourceMappingUUID" in dimensions:
+                namespace = "AWS/Lambda#mapping"
             assert namespace in PUBLISHED, (name, namespace)
             assert metric in PUBLISHED[namespace], (name, namespace, metric)
             assert set(dimensions) in PUBLISHED[namespace][metric], (name, metric, sorted(dimensions))
@@ -140,18 +182,49 @@ def test_table_throttle_alarm_counts_every_operation_the_functions_make(dev):
         "UpdateItem",
         "DeleteItem",
         "TransactWriteItems",
+        "BatchWriteItem",
         "GetRecords",
     }
 
 
-def test_lambda_alarms_watch_the_live_aliases(dev):
+def test_partly_throttled_batches_and_every_index_are_watched(dev):
+    """ThrottledRequests counts a batch only when all of it was throttled; the throttle events
+    count each item, and an index's own events show GSI back-pressure on the table's writes."""
+    alarms = _alarms(dev)
+    events = {m for _, m, d in _watched(alarms["WordSQD-dev-TableThrottleEvents"]) if set(d) == {"TableName"}}
+    assert events == {"ReadThrottleEvents", "WriteThrottleEvents"}
+    for index in INDEXES:
+        watched = _watched(alarms[f"WordSQD-dev-IndexThrottles{index.capitalize()}"])
+        assert {m for _, m, _ in watched} == {"ReadThrottleEvents", "WriteThrottleEvents"}
+        assert {d["GlobalSecondaryIndexName"] for _, _, d in watched} == {index}
+
+
+def test_lambda_alarms_watch_the_live_aliases_or_the_new_version_through_them(dev):
+    """Traffic alarms watch the `live` alias; a canary's alarms the version it is shifting to
+    (ExecutedVersion), so a new version failing under a tenth of the calls still trips them."""
     names = {logical_id for logical_id, _ in dev.functions.values()}
     for name, alarm in _alarms(dev).items():
         for namespace, _, dimensions in _watched(alarm):
-            if namespace == "AWS/Lambda":
+            if namespace == "AWS/Lambda" and "FunctionName" in dimensions:
                 function = dimensions["FunctionName"]["Ref"]
                 assert function in names, name
-                assert dimensions["Resource"] == {"Fn::Join": ["", [{"Ref": function}, ":live"]]}, name
+                if "ExecutedVersion" in dimensions:
+                    [version, attribute] = dimensions["ExecutedVersion"]["Fn::GetAtt"]
+                    assert dev.json["Resources"][version]["Type"] == "AWS::Lambda::Version", name
+                    assert dev.json["Resources"][version]["Properties"]["FunctionName"] == {"Ref": function}
+                    assert attribute == "Version"
+                else:
+                    assert dimensions["Resource"] == {"Fn::Join": ["", [{"Ref": function}, ":live"]]}, name
+
+
+def test_an_alias_shifts_only_after_its_canary_alarms_watch_the_new_version(dev):
+    alarm_ids = {r["Properties"]["AlarmName"]: k for k, r in dev.resources("AWS::CloudWatch::Alarm").items()}
+    aliases = dev.resources("AWS::Lambda::Alias")
+    for name, (logical_id, _) in dev.functions.items():
+        [alias] = [a for a in aliases.values() if a["Properties"]["FunctionName"] == {"Ref": logical_id}]
+        title = name.capitalize()
+        for kind in ("ErrorRate", "LatencyP99"):
+            assert alarm_ids[f"WordSQD-dev-{title}{kind}"] in alias["DependsOn"], (name, kind)
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
@@ -165,7 +238,8 @@ def test_every_function_has_a_p99_latency_and_an_error_rate_alarm(dev, name):
         "p99",
         P99_MS[name],
     )
-    assert latency["Dimensions"][0] == {"Name": "FunctionName", "Value": {"Ref": logical_id}}
+    dimensions = {d["Name"]: d["Value"] for d in latency["Dimensions"]}
+    assert dimensions["FunctionName"] == {"Ref": logical_id} and "ExecutedVersion" in dimensions
     rate = alarms[f"WordSQD-dev-{title}ErrorRate"]
     [expression] = [q["Expression"] for q in rate["Metrics"] if "Expression" in q]
     assert expression == "100 * FILL(errors, 0) / invocations"
@@ -186,9 +260,48 @@ def test_a_job_that_did_not_succeed_in_its_window_alarms(dev, job):
     assert all(d["FunctionName"] == {"Ref": logical_id} for _, _, d in _watched(alarm))
 
 
+def test_the_reset_is_judged_over_the_central_day_on_the_wall_clock(dev):
+    """A sliding 24 hours misses the reset for an hour of the 25-hour November day (two resets
+    25 h apart); a wall-clock day in America/Chicago is one day, 23, 24 or 25 hours long."""
+    alarm = _alarms(dev)["WordSQD-dev-ResetNotSucceeded"]
+    assert alarm["EvaluationWindow"] == {"WallClockWindow": {"Timezone": "America/Chicago"}}
+    assert {q["MetricStat"]["Period"] for q in alarm["Metrics"] if "MetricStat" in q} == {86_400}
+    assert alarm["EvaluationPeriods"] == 1
+
+
+def test_a_stalled_stream_mapping_alarms(dev):
+    """IteratorAge has no data when nothing is consumed, so the lag alarm cannot see a disabled or
+    stalled mapping: the mapping's own PolledEventCount (the expiry job's watermark writes a
+    record every minute) with missing data breaching can."""
+    [(mapping_id, mapping)] = dev.resources("AWS::Lambda::EventSourceMapping").items()
+    assert mapping["Properties"]["MetricsConfig"] == {"Metrics": ["EventCount"]}
+    alarm = _alarms(dev)["WordSQD-dev-CountersStalled"]
+    assert (alarm["MetricName"], alarm["ComparisonOperator"], alarm["Threshold"]) == (
+        "PolledEventCount",
+        "LessThanThreshold",
+        1,
+    )
+    assert alarm["TreatMissingData"] == "breaching"
+    assert alarm["Dimensions"] == [{"Name": "EventSourceMappingUUID", "Value": {"Ref": mapping_id}}]
+
+
+def test_403s_at_the_origin_are_counted_from_the_access_log(dev):
+    [(_, flt)] = dev.resources("AWS::Logs::MetricFilter").items()
+    api_logs = dev.json["Resources"][flt["Properties"]["LogGroupName"]["Ref"]]
+    assert api_logs["Type"] == "AWS::Logs::LogGroup"
+    assert flt["Properties"]["FilterPattern"] == "{ $.status = 403 }"
+    [transformation] = flt["Properties"]["MetricTransformations"]
+    assert (transformation["MetricNamespace"], transformation["MetricName"]) == (
+        "WordSQD/dev",
+        "ApiForbidden",
+    )
+    alarm = _alarms(dev)["WordSQD-dev-OriginForbidden"]
+    assert {m for _, m, _ in _watched(alarm)} == {"ApiForbidden", "Count"}
+
+
 def test_traffic_alarms_treat_missing_data_as_ok(dev):
     for name, alarm in _alarms(dev).items():
-        if not name.endswith("NotSucceeded"):
+        if not name.endswith(("NotSucceeded", "CountersStalled")):
             assert alarm["TreatMissingData"] == "notBreaching", name
 
 

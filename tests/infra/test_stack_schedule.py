@@ -93,7 +93,7 @@ def test_function_failures_also_reach_the_dead_letter_queue(dev, job):
     )
 
 
-def test_counters_consume_new_official_results_from_the_stream(dev):
+def test_counters_consume_new_official_results_and_renames_from_the_stream(dev):
     _, mapping = dev.only("AWS::Lambda::EventSourceMapping")
     props = mapping["Properties"]
     table_id, table = dev.only("AWS::DynamoDB::Table")
@@ -107,11 +107,12 @@ def test_counters_consume_new_official_results_from_the_stream(dev):
     assert props["DestinationConfig"] == {
         "OnFailure": {"Destination": {"Fn::GetAtt": [_queue(dev, "CounterFailures"), "Arn"]}}
     }
-    [pattern] = [json.loads(f["Pattern"]) for f in props["FilterCriteria"]["Filters"]]
-    assert pattern == {
+    official, renames = [json.loads(f["Pattern"]) for f in props["FilterCriteria"]["Filters"]]
+    assert official == {
         "eventName": ["INSERT"],
         "dynamodb": {"NewImage": {"sk": {"S": [{"prefix": "OFFICIAL#"}]}}},
     }
+    assert renames == {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"Keys": {"sk": {"S": ["RENAME"]}}}}
 
 
 @pytest.mark.parametrize("part", ["DeadLetters", "CounterFailures"])

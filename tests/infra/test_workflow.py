@@ -1,7 +1,8 @@
 """The deploy pipeline as code (.github/workflows/deploy.yml) cannot run here, so what can be
 checked here is: it is a valid GitHub workflow (check-jsonschema's vendored schema), its jobs run
-test -> synth -> staging (diff, deploy, smoke) -> production behind an environment approval, AWS
-access is OIDC only, and the smoke script passes against `make run`'s server."""
+test -> synth -> staging (diff, deploy, smoke) -> the production diff -> production behind an
+environment approval, each deploy after the deploy window and quota checks, AWS access is OIDC
+only, and the smoke script passes against `make run`'s server."""
 
 import json
 import subprocess
@@ -64,40 +65,56 @@ def test_a_broken_workflow_fails_the_schema(tmp_path):
     assert result.returncode != 0
 
 
-def test_jobs_run_test_synth_staging_then_production(workflow):
+def test_jobs_run_test_synth_staging_the_production_diff_then_production(workflow):
     jobs = workflow["jobs"]
-    assert set(jobs) == {"test", "synth", "staging", "production"}
+    assert set(jobs) == {"test", "synth", "staging", "production-diff", "production"}
     assert "needs" not in jobs["test"]
     assert jobs["synth"]["needs"] == "test"
     assert jobs["staging"]["needs"] == "synth"
-    assert jobs["production"]["needs"] == "staging"
+    assert jobs["production-diff"]["needs"] == "staging"
+    assert jobs["production"]["needs"] == "production-diff"
     assert any("make test" in run for run in _runs(jobs["test"]))
     assert [run for run in _runs(jobs["synth"]) if " synth " in run]
 
 
 @pytest.mark.parametrize(
-    "job, stage, stack", [("staging", "staging", "WordSQD-staging"), ("production", "prod", "WordSQD-prod")]
+    "diff_job, job, stage, stack",
+    [
+        ("staging", "staging", "staging", "WordSQD-staging"),
+        ("production-diff", "production", "prod", "WordSQD-prod"),
+    ],
 )
-def test_each_deploy_diffs_deploys_then_smoke_tests(workflow, job, stage, stack):
-    runs = _runs(workflow["jobs"][job])
-    diff = next(i for i, r in enumerate(runs) if " diff " in r and f"stage={stage}" in r)
+def test_each_deploy_is_diffed_waits_for_its_window_checks_quotas_deploys_then_smoke_tests(
+    workflow, diff_job, job, stage, stack
+):
+    diff_runs, runs = _runs(workflow["jobs"][diff_job]), _runs(workflow["jobs"][job])
+    assert any(" diff " in r and f"stage={stage}" in r for r in diff_runs)
+    window = next(i for i, r in enumerate(runs) if f"scripts/deploy_window.py --stage {stage} --wait" in r)
+    preflight = next(i for i, r in enumerate(runs) if f"scripts/preflight.py --stage {stage}" in r)
     deploy = next(i for i, r in enumerate(runs) if " deploy " in r and f"stage={stage}" in r)
     smoke = next(i for i, r in enumerate(runs) if "scripts/smoke.py" in r and stack in r)
-    assert diff < deploy < smoke
+    assert window < preflight < deploy < smoke
     assert "--outputs-file outputs.json" in runs[deploy]
+    if diff_job == job:
+        assert next(i for i, r in enumerate(runs) if " diff " in r) < deploy
 
 
-def test_production_waits_for_an_approval(workflow):
-    """Required reviewers live on the GitHub environment `production` (docs/operations.md)."""
-    assert workflow["jobs"]["production"]["environment"] == "production"
-    assert workflow["jobs"]["staging"]["environment"] == "staging"
+def test_production_approval_comes_after_the_diff_it_shows(workflow):
+    """Required reviewers live on the GitHub environment `production` (docs/operations.md); the
+    diff runs in the job before, without them, and lands in the run's summary."""
+    jobs = workflow["jobs"]
+    assert jobs["production"]["environment"] == "production"
+    assert jobs["production-diff"]["environment"] == "production-diff"
+    assert jobs["staging"]["environment"] == "staging"
+    assert any("GITHUB_STEP_SUMMARY" in r and " diff " in r for r in _runs(jobs["production-diff"]))
+    assert not any(" diff " in r for r in _runs(jobs["production"]))
 
 
 def test_aws_access_is_oidc_only_and_only_in_deploy_jobs(workflow):
     assert workflow["permissions"] == {"contents": "read"}
     for name, job in workflow["jobs"].items():
         credentials = _uses(job, "aws-actions/configure-aws-credentials")
-        if name in {"staging", "production"}:
+        if name in {"staging", "production-diff", "production"}:
             assert job["permissions"]["id-token"] == "write"
             [step] = credentials
             assert set(step["with"]) == {"role-to-assume", "aws-region", "role-session-name"}

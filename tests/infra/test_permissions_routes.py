@@ -1,0 +1,198 @@
+"""Each function's real requests against its own grant (infra/permissions.py ACCESS), as IAM would
+judge them: the action, the index a Query names, and for a grant with `dynamodb:LeadingKeys` the
+partition key of every item written (a transaction's items and a batch's one by one) and of every
+base-table Query.
+
+The functions run their routes through their real handlers on in-process moto with the real
+store (tests/conftest.py `table`): `daily` a guest Daily, a player's Daily to its completion and a
+challenge; `expire` the completion of runs left to time out; `leaderboard` boards, ranks, the
+profile and a rename; `reset` the midnight job. (The stream consumer has its own test in
+test_permissions_code.py.) So a guest route's function (`daily`) is shown to write only runs,
+puzzles, challenges and players' items, never the rank counters, the top of a board or the name
+claims.
+"""
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fnmatch import fnmatchcase
+from typing import Any
+
+import pytest
+
+from functions.daily import expire, reset
+from functions.daily.handler import handler as daily_handler
+from functions.leaderboard.handler import handler as leaderboard_handler
+from infra.permissions import ACCESS, TableAccess
+from local.events import LambdaContext
+from shared import clock, wiring
+from shared.puzzles import answers
+from tests.conftest import Api
+
+daily = Api(daily_handler)
+leaderboard = Api(leaderboard_handler)
+
+WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem")
+
+
+def _written(operation: str, params: dict[str, Any]) -> list[tuple[str, str]]:
+    """(IAM action, partition key) of every item the request writes."""
+    if operation == "PutItem":
+        return [("PutItem", params["Item"]["pk"]["S"])]
+    if operation in ("UpdateItem", "DeleteItem"):
+        return [(operation, params["Key"]["pk"]["S"])]
+    if operation == "TransactWriteItems":
+        found = []
+        for item in params["TransactItems"]:
+            [(kind, body)] = item.items()
+            key = body["Item"] if kind == "Put" else body["Key"]
+            found.append(({"ConditionCheck": "ConditionCheckItem"}.get(kind, f"{kind}Item"), key["pk"]["S"]))
+        return found
+    if operation == "BatchWriteItem":
+        found = []
+        for requests in params["RequestItems"].values():
+            for request in requests:
+                key = (
+                    request["DeleteRequest"]["Key"]
+                    if "DeleteRequest" in request
+                    else request["PutRequest"]["Item"]
+                )
+                found.append(("BatchWriteItem", key["pk"]["S"]))
+        return found
+    return []
+
+
+def _queried(params: dict[str, Any]) -> str:
+    [name] = re.findall(r"\bpk\s*=\s*(:\w+)", params["KeyConditionExpression"])
+    return params["ExpressionAttributeValues"][name]["S"]
+
+
+@contextmanager
+def recording() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def hook(params: dict[str, Any], model: Any, **_: Any) -> None:
+        sent.append((model.name, params))
+
+    client = wiring.store().client
+    client.meta.events.register("provide-client-params.dynamodb", hook)
+    try:
+        yield sent
+    finally:
+        client.meta.events.unregister("provide-client-params.dynamodb", hook)
+
+
+def denied(access: TableAccess, sent: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """What IAM would refuse of SENT under ACCESS, in words (empty: every request allowed)."""
+    refused = []
+    actions = {a.removeprefix("dynamodb:") for a in access.actions()}
+
+    def leading(pk: str, patterns: tuple[str, ...]) -> bool:
+        return not patterns or any(fnmatchcase(pk, p) for p in patterns)
+
+    for operation, params in sent:
+        index = params.get("IndexName")
+        if operation == "Query":
+            if index:
+                if index not in access.indexes:
+                    refused.append(f"Query on index {index}")
+            elif not access.own_partition_queries or not leading(
+                _queried(params), access.own_partition_queries
+            ):
+                refused.append(f"Query on the table's partition {_queried(params)}")
+            continue
+        if operation in WRITES:
+            items = _written(operation, params)
+        else:
+            if operation not in actions:
+                refused.append(operation)
+            continue
+        for action, pk in items:
+            if action not in actions:
+                refused.append(f"{action} ({pk})")
+            elif not leading(pk, access.write_leading_keys):
+                refused.append(f"{action} on {pk}, outside {access.write_leading_keys}")
+    return refused
+
+
+def good_word(run: dict[str, Any]) -> str:
+    used = {a["word"] for record in run["history"] for a in record["attempts"] if a["accepted"]}
+    return next(w for w in answers(run["prompt"], run["forbidden"]) if w not in used)
+
+
+def play_out(run: dict[str, Any], user: str | None = None) -> dict[str, Any]:
+    prefix = "/guest/runs" if user is None else "/runs"
+    while run["status"] == "active":
+        status, reply, _ = daily(
+            "POST",
+            f"{prefix}/{run['run_id']}/answers",
+            {"round": run["round"], "attempt": run["attempt"], "word": good_word(run)},
+            user=user,
+        )
+        assert status == 200, reply
+        run = reply["run"]
+    return run
+
+
+def _partitions(sent: list[tuple[str, dict[str, Any]]]) -> set[str]:
+    return {pk.split("#", 1)[0] + "#" for op, params in sent for _, pk in _written(op, params)}
+
+
+@pytest.fixture
+def game(table: str) -> Iterator[Callable[[], None]]:
+    clock.travel_to(clock.parse_iso("2026-11-29T18:00:00.000Z"))
+    yield lambda: None
+
+
+def test_daily_guest_and_player_routes_stay_inside_the_daily_grant(game):
+    access = ACCESS["daily"].table
+    assert access is not None and access.write_leading_keys
+    with recording() as sent:
+        guest = daily("POST", "/guest/daily/runs")[1]
+        play_out(guest)
+        assert daily("GET", f"/guest/runs/{guest['run_id']}")[0] == 200
+        guest_writes = _partitions(sent)
+        player = daily("POST", "/daily/runs", user="ann")[1]
+        assert play_out(player, "ann")["official"] is True
+        challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
+        run = daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1]
+        play_out(run, "bob")
+        assert daily("GET", f"/challenges/{challenge['challenge_id']}")[0] == 200
+    assert denied(access, sent) == []
+    # A guest writes its run (and the day's puzzle the first time), nothing of anyone else's.
+    assert guest_writes <= {"RUN#", "PUZZLE#"}
+    assert {"COUNT#", "TOP#", "NAME#"}.isdisjoint(_partitions(sent))
+
+
+def test_expire_completes_timed_out_runs_inside_its_grant(game):
+    access = ACCESS["expire"].table
+    assert access is not None and access.write_leading_keys
+    daily("POST", "/daily/runs", user="ann")
+    challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
+    daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")
+    clock.advance(400)
+    with recording() as sent:
+        summary = expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
+    assert summary["runs_completed"] >= 2, summary
+    assert denied(access, sent) == []
+    assert {"COUNT#", "TOP#", "NAME#"}.isdisjoint(_partitions(sent))
+
+
+def test_leaderboard_and_reset_routes_stay_inside_their_grants(game):
+    player = daily("POST", "/daily/runs", user="ann")[1]
+    play_out(player, "ann")
+    with recording() as sent:
+        for path in ("/leaderboard/daily", "/leaderboard/daily/me", "/me", "/me/history"):
+            assert leaderboard("GET", path, user="ann")[0] in (200, 404), path
+        assert leaderboard("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
+    assert denied(ACCESS["leaderboard"].table, sent) == []
+    clock.advance(13 * 3600)  # past Central midnight: a new Daily to store
+    with recording() as sent:
+        reset.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="reset"))
+    assert sent and denied(ACCESS["reset"].table, sent) == []
+
+
+def test_the_check_refuses_a_write_outside_the_leading_keys():
+    access = TableAccess(writes=("PutItem",), write_leading_keys=("RUN#*",))
+    put = ("PutItem", {"Item": {"pk": {"S": "COUNT#daily#2026-11-29"}, "sk": {"S": "X"}}})
+    assert denied(access, [put]) == ["PutItem on COUNT#daily#2026-11-29, outside ('RUN#*',)"]

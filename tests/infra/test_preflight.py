@@ -1,0 +1,105 @@
+"""scripts/preflight.py: the account's quotas against what a stage asks for, read through stubbed
+AWS clients (botocore's Stubber checks each request against the service's model)."""
+
+import sys
+from pathlib import Path
+
+import boto3
+import pytest
+from botocore.stub import Stubber
+
+from infra.functions import FUNCTIONS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import preflight  # noqa: E402
+
+pytestmark = pytest.mark.infra  # reads infra.config
+
+DEFAULTS = {"table": 40_000, "concurrency": 1_000, "rate": 10_000, "burst": 5_000}
+RESERVED = sum(spec.reserved or 0 for spec in FUNCTIONS.values())
+
+
+def _clients(table=40_000, concurrency=1_000, rate=10_000, burst=5_000, listed=True):
+    session = boto3.session.Session(
+        region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing"
+    )
+    dynamodb, lambda_, quotas = (session.client(s) for s in ("dynamodb", "lambda", "service-quotas"))
+    stubs = [Stubber(c) for c in (dynamodb, lambda_, quotas)]
+    stubs[0].add_response(
+        "describe_limits",
+        {
+            "AccountMaxReadCapacityUnits": 80_000,
+            "AccountMaxWriteCapacityUnits": 80_000,
+            "TableMaxReadCapacityUnits": table,
+            "TableMaxWriteCapacityUnits": table,
+        },
+    )
+    stubs[1].add_response("get_account_settings", {"AccountLimit": {"ConcurrentExecutions": concurrency}})
+    quota = [
+        {"QuotaName": "Throttle rate", "Value": rate, "ServiceCode": "apigateway"},
+        {"QuotaName": "Throttle burst rate", "Value": burst, "ServiceCode": "apigateway"},
+    ]
+    for _ in preflight.API_QUOTAS:
+        if listed:
+            stubs[2].add_response("list_service_quotas", {"Quotas": quota}, {"ServiceCode": "apigateway"})
+        else:
+            stubs[2].add_response("list_service_quotas", {"Quotas": []}, {"ServiceCode": "apigateway"})
+            stubs[2].add_response(
+                "list_aws_default_service_quotas", {"Quotas": []}, {"ServiceCode": "apigateway"}
+            )
+    for stub in stubs:
+        stub.activate()
+    return (dynamodb, lambda_, quotas), stubs
+
+
+def test_dev_deploys_on_a_new_accounts_default_quotas(capsys):
+    clients, stubs = _clients()
+    stages = {"dev": {"throttle": {"rate": 5_000, "burst": 2_000}}}
+    config = preflight.StageConfig.load("dev", stages, preflight.REPO_ROOT)
+    found = preflight.checks(config, *clients)
+    assert all(c.ok for c in found), [str(c) for c in found]
+    for stub in stubs:
+        stub.assert_no_pending_responses()
+
+
+@pytest.mark.parametrize("stage", ["dev", "staging"])
+def test_the_repository_dev_and_staging_stages_fit_a_new_accounts_default_quotas(stage, capsys):
+    clients, _ = _clients()
+    assert preflight.main(["--stage", stage], clients) == 0, capsys.readouterr().out
+
+
+def test_prod_on_default_quotas_names_every_raise_before_the_deploy(capsys):
+    clients, _ = _clients()
+    assert preflight.main(["--stage", "prod"], clients) == 1
+    out = capsys.readouterr().out
+    raises = [line for line in out.splitlines() if "RAISE" in line]
+    # The table's 60,000 write units/s of warm throughput, 2,300 provisioned + reserved, and the
+    # API's 60,000/s and burst 30,000; reads (35,000) fit the default 40,000.
+    assert len(raises) == 4, out
+    assert (
+        "write units/s (the table's and each index's warm throughput): quota 40,000, stage needs 60,000"
+        in out
+    )
+    assert f"stage needs {RESERVED + 2_300 + 100:,}" in out
+    assert "Throttle rate" in out and "4 quota(s) to raise" in out
+
+
+def test_prod_after_the_raises_has_nothing_to_raise(capsys):
+    clients, _ = _clients(table=100_000, concurrency=5_000, rate=60_000, burst=30_000)
+    assert preflight.main(["--stage", "prod"], clients) == 0
+    assert "Nothing to raise." in capsys.readouterr().out
+
+
+def test_a_quota_service_quotas_does_not_list_is_flagged_to_check_by_hand(capsys):
+    clients, _ = _clients(listed=False)
+    config = preflight.StageConfig.load("dev", {"dev": {}}, preflight.REPO_ROOT)
+    unlisted = [c for c in preflight.checks(config, *clients) if "not listed" in c.what]
+    assert len(unlisted) == 2 and not any(c.ok for c in unlisted)
+
+
+def test_an_index_warmed_above_the_table_quota_needs_the_raise_too():
+    clients, _ = _clients()
+    stages = {"dev": {"warm_throughput": {"indexes": {"due": {"write_units_per_second": 45_000}}}}}
+    config = preflight.StageConfig.load("dev", stages, preflight.REPO_ROOT)
+    [write] = [c for c in preflight.dynamodb_checks(config, clients[0]) if "write" in c.what]
+    assert (write.need, write.ok) == (45_000, False)

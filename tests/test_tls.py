@@ -1,0 +1,42 @@
+"""shared/tls.py: every AWS client of a container shares one TLS context with the CA bundle loaded
+once, and still verifies servers against that bundle."""
+
+import ssl
+from types import SimpleNamespace
+
+from botocore import httpsession
+
+from shared import tls
+
+
+def test_every_client_session_shares_one_context_that_trusts_the_ca_bundle_and_requires_certificates():
+    tls.share_one_context()
+    first, second = httpsession.URLLib3Session(), httpsession.URLLib3Session()
+
+    context = first._get_ssl_context()
+    assert context is second._get_ssl_context()
+    assert context.verify_mode == ssl.CERT_REQUIRED
+    assert context.cert_store_stats()["x509_ca"] > 100  # the bundle's certificates are in it
+
+
+def test_a_new_connection_is_given_no_bundle_to_load_again_but_still_requires_a_certificate():
+    tls.share_one_context()
+    session = httpsession.URLLib3Session()
+    conn = SimpleNamespace(cert_reqs=None, ca_certs=None)
+
+    session._setup_ssl_cert(conn, "https://dynamodb.us-east-1.amazonaws.com/", True)
+
+    assert (conn.cert_reqs, conn.ca_certs) == ("CERT_REQUIRED", None)
+
+
+def test_a_custom_bundle_gets_a_context_of_its_own_trusting_only_it(tmp_path):
+    tls.share_one_context()
+    default = httpsession.URLLib3Session()._get_ssl_context()
+    bundle = tmp_path / "one.pem"
+    with open(httpsession.get_cert_path(True)) as whole:
+        certificates = whole.read().split("-----END CERTIFICATE-----")
+    bundle.write_text(certificates[0] + "-----END CERTIFICATE-----\n")
+
+    custom = httpsession.URLLib3Session(verify=str(bundle))._get_ssl_context()
+
+    assert custom is not default and custom.cert_store_stats()["x509_ca"] == 1
