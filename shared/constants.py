@@ -45,6 +45,7 @@ CHALLENGE_DEFAULT_ROUNDS = 10
 CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS = 3
 CHALLENGE_OPEN_DAYS = 7
 CHALLENGES_PER_PLAYER_PER_DATE = 20  # the 21st of one Daily date is 429 too_many_challenges
+MY_CHALLENGES_LIMIT = 50  # GET /me/challenges: the newest this many a player made
 
 # §4 boards
 BOARD_PAGE_DEFAULT = 50

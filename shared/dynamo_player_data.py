@@ -31,8 +31,13 @@ def _rest(item: Item) -> str:
     return str(item["sk"]["S"]).split("#", 1)[1]
 
 
+def _made_id(item: Item) -> str:
+    """The challenge id of a creator's copy of a challenge (`MADE#<created_at>#<challenge_id>`)."""
+    return str(item["sk"]["S"]).rsplit("#", 1)[1]
+
+
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
-_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "CREATED", "LEAGUES"}
+_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "MADE", "LEAGUES"}
 
 
 class DynamoPlayerData:
@@ -93,7 +98,7 @@ class DynamoPlayerData:
             held = self._call("get_item", Key=_key(f"NAME#{key}", "NAME"), ConsistentRead=True).get("Item")
             claim = key if held and held["player"]["S"] == player else None
         runs = [found.run for run_id in self._run_ids(player, own) if (found := self.get_run(run_id))]
-        created = [_rest(item) for item in own if _kind(item) == "CREATED"]
+        created = [_made_id(item) for item in own if _kind(item) == "MADE"]
         return Holdings(
             profile=profile,
             name_claim=claim,
@@ -169,9 +174,9 @@ class DynamoPlayerData:
 
     def disown_challenges(self, player: str) -> None:
         for item in self._own_items(player):
-            if _kind(item) != "CREATED":
+            if _kind(item) != "MADE":
                 continue
-            challenge_key = _key(f"CHALLENGE#{_rest(item)}", "CHALLENGE")
+            challenge_key = _key(f"CHALLENGE#{_made_id(item)}", "CHALLENGE")
             found = self._call("get_item", Key=challenge_key, ConsistentRead=True).get("Item")
             if found is not None:
                 challenge = Challenge.model_validate_json(found["data"]["S"])

@@ -274,6 +274,7 @@ class BoardPage(Model):
 class MyRank(BoardRow):
     date: str
     status: Literal["live", "closed"]
+    players: int = Field(description="results counted on the board so far: the N of 'rank R of N'")
 
 
 class ChallengeView(Model):
@@ -285,8 +286,25 @@ class ChallengeView(Model):
     closes_at: str
     open: bool
     status: Literal["live", "closed"]
+    creator_name: str = Field(description="the creator's display name, for 'X challenged you'")
+    creator_score: int | None = Field(description="the creator's official score on it; null until they play")
     rows: list[BoardRow]
     next_cursor: str | None
+
+
+class ChallengeSummary(Model):
+    challenge_id: str
+    rounds: int
+    forbidden_rounds: int
+    created_at: str
+    closes_at: str
+    open: bool
+
+
+class MyChallenges(Model):
+    items: list[ChallengeSummary] = Field(
+        description="the challenges the caller made, newest first (at most 50)"
+    )
 
 
 class Profile(Model):
