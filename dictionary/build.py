@@ -205,11 +205,7 @@ ENDINGS = frozenset(
 )
 _AFTER_A_VOWEL = frozenset(e for e in ENDINGS if e[0] in "aeiouy")
 _AFTER_Y = frozenset(("ies", "ied", "ier", "iest", "ily", "iness"))
-# A compound joins a blocked word to a word of the core vocabulary: a common word of 3+ letters of
-# SCOWL's sizes up to 50 (`dog`, `head`, `house`; not `mel` or `nite`, which would find `meltwater`
-# and `arsenite`).
-PART_SIZE = 50
-PART_CATEGORIES = ("english", "american", "british")
+# A compound joins a blocked word to a common word (Zipf >= 3.0) of 3+ letters.
 COMPOUND_PART = re.compile(r"[a-z]{3,}")
 
 
@@ -238,7 +234,7 @@ def blocked_roots(blocked: set[str]) -> set[str]:
 
 class BlockRule:
     """Which words are an inflection or a compound of a blocked word (SPEC §2): a blocked root
-    with an ending (`arsed`, `shittier`), or joined to one core word before or after it
+    with an ending (`arsed`, `shittier`), or joined to one common word before or after it
     (`dogshit`, `whorehouse`, `shitheads`, `motherfuckers`). The root must be a whole part:
     `scrapbook` holds `crap` after an `s` that is no word, and `circumstance` holds `cum` between
     two parts, so neither is a form of them. A form is innocent when its blocked root lies inside
@@ -258,7 +254,7 @@ class BlockRule:
         self.beginnings = {stem[:3] for stem in self.spellings}
 
     def blocks(self, word: str) -> bool:
-        # The root starts the word, or follows a core word (a compound's head).
+        # The root starts the word, or follows a common word (a compound's head).
         for start in range(len(word) - 2):
             if word[start : start + 3] not in self.beginnings or (start and word[:start] not in self.parts):
                 continue
@@ -268,9 +264,9 @@ class BlockRule:
                     break
                 tail = word[end:]
                 for endings, whole in self.spellings.get(word[start:end], ()):
-                    if start:  # a core word, then the root, then nothing or an ending
+                    if start:  # a common word, then the root, then nothing or an ending
                         form = tail in endings or (whole and not tail)
-                    else:  # the root, then nothing, an ending or a core word
+                    else:  # the root, then nothing, an ending or a common word
                         form = tail in endings or (whole and (not tail or tail in self.parts))
                     if form and not self._excused(word, start, end):
                         return True
@@ -376,8 +372,7 @@ def choose_words(
     zipf = zipf_frequencies(base | next_size | clippings | variants)
     frequent = {word for word, value in zipf.items() if value >= COMMON_ZIPF}
     candidates = base | ((next_size | clippings | variants) & frequent)
-    core = read_playable(select_lists(lists_dir, ("words",), range(PART_SIZE + 1), PART_CATEGORIES))
-    parts = core & frequent
+    parts = (candidates & frequent) - blocked
     roots = blocked_roots(blocked)
     without_allowlist = BlockRule(roots, parts, set())
     caught_without_allowlist = {w for w in candidates - blocked if without_allowlist.blocks(w)}
