@@ -17,8 +17,8 @@ from local.streams import StreamPoller
 from shared import clock, wiring
 from shared.profiles import DELETED_PLAYER_NAME
 from tests.conftest import Api
-from tests.fake_boards import player
 from tests.contract.test_board_store import wound_by_hand
+from tests.fake_boards import player
 from tests.test_daily_api import PERSON_SECONDS, good_word
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
