@@ -93,6 +93,10 @@ class HttpError(Exception):
 class LocalServer(ThreadingHTTPServer):
     """The HTTP server and what its requests share: the token secret, the store, the handlers."""
 
+    # Connections waiting to be accepted: socketserver's 5 refuses the rest of a rush's players
+    # (network errors) while the accepting thread is busy.
+    request_queue_size = 256
+
     def __init__(self, port: int, secret: str, clock_control: bool):
         super().__init__(("127.0.0.1", port), RequestHandler)
         self.secret = secret
