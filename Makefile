@@ -66,7 +66,7 @@ bench: $(VENV)/.dev
 	$(PY) benchmarks/renames.py
 	$(PY) benchmarks/coldstart.py
 
-## puzzles: the puzzle report for 365 Dailies (SEED=... START=YYYY-MM-DD): answers per round, repeats, best scores
+## puzzles: the puzzle report for 365 Dailies (SEED=... START=YYYY-MM-DD): difficulty per round, each rule's figure, best scores
 puzzles: $(VENV)/.dev
 	$(PY) benchmarks/puzzles.py $(or $(SEED),puzzle-report) --start $(or $(START),2026-01-01)
 
@@ -104,9 +104,8 @@ $(VENV)/.dictionary: $(VENV)/.dev
 	$(PY) -m pip install --quiet ".[dev,dictionary]"
 	touch $@
 
-## dictionary: rebuild the word list from Debian's scowl package and wordfreq (byte for byte); prints coverage
+## dictionary: rebuild the word lists and the puzzle pool from Debian's scowl package and wordfreq (byte for byte); prints each step's changes and the coverage
 dictionary: $(VENV)/.dictionary
-	$(PY) dictionary/build.py
 	$(PY) dictionary/build.py --report
 
 clean:

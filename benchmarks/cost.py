@@ -5,7 +5,7 @@ shows them.
 Quantities per run are measured: 11 API requests (1 start, 10 answers), 23 write and 13 read
 request units, and 4.2 write units of the rank counters per official result, from `make bench`
 (benchmarks/daily.py, benchmarks/boards.py "The counters at the rush"); the warm request's 50 ms
-at 1 GB and the ~1.5 KB reply and ~1 KB of logs per request are estimates (the deployed REPORT
+at daily's memory and the ~1.5 KB reply and ~1 KB of logs per request are estimates (the deployed REPORT
 lines and the dashboard's bytes re-measure them). Prices are AWS's list prices for us-east-1
 (arm64, on-demand), each with the page it comes from; check them there before relying on a figure.
 """

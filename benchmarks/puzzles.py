@@ -2,10 +2,14 @@
 
     python benchmarks/puzzles.py [SECRET] [--start 2026-01-01] [--days 365] [--dictionary DIR]
 
-For each round position: answers and common answers (min / p10 / median); how often a prompt comes
-back within 60 days; the hardest rounds; whether rounds go from easiest to hardest; the best score of
-a player who knows every dictionary word against one who knows only the common words (capped
-scoring, no word twice in a run); and the time to generate a puzzle. Figures, not assertions.
+A round's difficulty is its common answers (dictionary/common.txt) left after its forbidden
+letters (SPEC §3). For each round position: answers and difficulty (min / p10 / median / max);
+then the figures of each rule of SPEC §3: whether rounds go from easiest to hardest (days in order,
+Spearman's rho of round number against difficulty over all rounds), the share of common answers the
+forbidden letters remove, how alike days are (p90 / p10 of a day's median round difficulty), the
+share of plurals among a prompt's common answers, and the gaps between two uses of a prompt; the
+best score of a player who knows every dictionary word against one who knows only the common words
+(capped scoring, no word twice in a run); and the time to generate a puzzle. Figures, not assertions.
 """
 
 import argparse
@@ -21,6 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from shared.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS  # noqa: E402
+from shared.puzzle_tiers import is_plural  # noqa: E402
 from shared.puzzles import generate_puzzle, seed_for_date  # noqa: E402
 from shared.scoring import combo_bonus, word_points  # noqa: E402
 
@@ -38,6 +43,7 @@ def main() -> None:
     args = parser.parse_args()
 
     text = (args.dictionary / "words.txt").read_text(encoding="ascii")
+    words = frozenset(text.split())
     common = frozenset((args.dictionary / "common.txt").read_text(encoding="ascii").split())
 
     @cache
@@ -62,62 +68,80 @@ def main() -> None:
         puzzles.append(puzzle)
 
     per_position: list[list[tuple[int, int]]] = [[] for _ in range(DAILY_ROUNDS)]
-    rounds = []  # (common, answers, day, position, prompt, forbidden)
-    ramp_ok = {"classic": 0, "forbidden": 0}
+    positions, difficulties, day_medians, removed_shares = [], [], [], []
+    ordered_days = 0
+    plural_shares: dict[str, float] = {}
     best_all, best_common = [], []
     last_use: dict[str, date] = {}
-    repeats = {"same day": 0, "next day": 0, "within 7 days": 0, f"within {REPEAT_WINDOW_DAYS} days": 0}
+    gaps: list[int] = []
+    same_day = 0
     for day, puzzle in zip(days, puzzles, strict=True):
-        counts = []
-        for position, current in enumerate(puzzle):
+        day_difficulties = []
+        for position, current in enumerate(puzzle, 1):
             found = round_answers(current.prompt, current.forbidden)
-            pair = (len(found), sum(w in common for w in found))
-            counts.append(pair)
-            per_position[position].append(pair)
-            rounds.append((pair[1], pair[0], day, position + 1, current.prompt, current.forbidden))
-        classic = [c for (_, c), r in zip(counts, puzzle, strict=True) if not r.forbidden]
-        forbidden = [c for (_, c), r in zip(counts, puzzle, strict=True) if r.forbidden]
-        ramp_ok["classic"] += classic == sorted(classic, reverse=True)
-        ramp_ok["forbidden"] += forbidden == sorted(forbidden, reverse=True)
+            difficulty = sum(w in common for w in found)
+            per_position[position - 1].append((len(found), difficulty))
+            positions.append(position)
+            difficulties.append(difficulty)
+            day_difficulties.append(difficulty)
+            prompt_common = [w for w in answers_of(current.prompt) if w in common]
+            if current.forbidden:
+                removed_shares.append(1 - difficulty / len(prompt_common))
+            plural_shares[current.prompt] = sum(is_plural(w, words) for w in prompt_common) / len(
+                prompt_common
+            )
+        ordered_days += day_difficulties == sorted(day_difficulties, reverse=True)
+        day_medians.append(statistics.median(day_difficulties))
         best_all.append(best_score(puzzle, round_answers, lambda w: True))
         best_common.append(best_score(puzzle, round_answers, common.__contains__))
         prompts = [r.prompt for r in puzzle]
-        repeats["same day"] += len(prompts) - len(set(prompts))
+        same_day += len(prompts) - len(set(prompts))
         for prompt in set(prompts):
             if prompt in last_use:
-                gap = (day - last_use[prompt]).days
-                repeats["next day"] += gap == 1
-                repeats["within 7 days"] += gap <= 7
-                repeats[f"within {REPEAT_WINDOW_DAYS} days"] += gap <= REPEAT_WINDOW_DAYS
+                gaps.append((day - last_use[prompt]).days)
             last_use[prompt] = day
 
     print(
         f"{len(days)} Dailies from {days[0]} to {days[-1]}, secret {args.secret!r}, lists {args.dictionary}"
     )
     print()
-    print("round | mode      | answers min / p10 / median | common answers min / p10 / median")
+    print("round | mode      | answers min / p10 / median / max | difficulty min / p10 / median / max")
     for position, pairs in enumerate(per_position, 1):
         mode = "forbidden" if position > DAILY_ROUNDS - DAILY_FORBIDDEN_ROUNDS else "classic"
         print(
-            f"{position:>5} | {mode:<9} | {summary([a for a, _ in pairs]):>26} | "
-            f"{summary([c for _, c in pairs]):>34}"
+            f"{position:>5} | {mode:<9} | {summary([a for a, _ in pairs]):>32} | "
+            f"{summary([c for _, c in pairs]):>35}"
         )
     print()
-    print("prompt repeats: " + ", ".join(f"{name} {count}" for name, count in repeats.items()))
+    print("easiest to hardest:")
+    print(f"  days whose ten rounds never get easier: {ordered_days} of {len(days)}")
+    rho = spearman(positions, difficulties)
+    print(f"  Spearman's rho, round number against difficulty, all rounds: {rho:.3f}")
+    scarce = sum(d < 10 for d in difficulties)
+    print(f"  rounds with fewer than 10 common answers: {scarce} of {len(difficulties)}")
+    shares = sorted(removed_shares)
     print(
-        f"days ordered easiest to hardest (common answers): classic rounds {ramp_ok['classic']}/{len(days)}, "
-        f"forbidden rounds {ramp_ok['forbidden']}/{len(days)}"
+        f"forbidden letters' share of the prompt's common answers removed: min {shares[0]:.0%}, "
+        f"median {statistics.median(shares):.0%}, max {shares[-1]:.0%}; "
+        f"outside 40-80%: {sum(not 0.4 <= s <= 0.8 for s in shares)} of {len(shares)}"
     )
-    print(f"rounds with fewer than 10 common answers: {sum(c < 10 for c, *_ in rounds)} of {len(rounds)}")
-    print()
-    print("hardest rounds (fewest common answers):")
-    for common_count, answer_count, day, position, prompt, forbidden in sorted(rounds)[:10]:
-        mode = f"{prompt} forbidding {forbidden}" if forbidden else prompt
-        print(f"  {day} round {position:>2}: {mode:<18} {answer_count:>5} answers, {common_count:>4} common")
+    p10, p90 = percentile(day_medians, 10), percentile(day_medians, 90)
+    print(f"days alike: a day's median round difficulty p10 {p10:g}, p90 {p90:g}, p90/p10 {p90 / p10:.2f}")
+    plural = sorted(plural_shares.values())
+    print(
+        f"plurals among a prompt's common answers ({len(plural)} prompts used): median "
+        f"{statistics.median(plural):.0%}, max {plural[-1]:.0%}; over a third: "
+        f"{sum(s > 1 / 3 for s in plural)}"
+    )
+    within = sum(g <= REPEAT_WINDOW_DAYS for g in gaps)
+    print(
+        f"reuse: prompts used twice in a day {same_day}; {len(gaps)} prompts came back, the soonest after "
+        f"{min(gaps, default=0)} days, {within} within {REPEAT_WINDOW_DAYS} days"
+    )
     print()
     print("best score (every round answered, longest unused word, capped scoring):")
-    print(f"  knows every dictionary word: {summary(best_all, ' / ', True)}")
-    print(f"  knows only common words:     {summary(best_common, ' / ', True)}")
+    print(f"  knows every dictionary word: {summary(best_all)}")
+    print(f"  knows only common words:     {summary(best_common)}")
     print()
     ms = [t * 1000 for t in timings]
     print(
@@ -143,12 +167,36 @@ def best_score(puzzle, round_answers, knows) -> int:
     return score
 
 
-def summary(values: list[int], sep: str = " / ", with_max: bool = False) -> str:
+def ranks(values: list[float]) -> list[float]:
+    """1-based ranks, ties sharing their average rank."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    result = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for index in order[start : end + 1]:
+            result[index] = (start + end) / 2 + 1
+        start = end + 1
+    return result
+
+
+def spearman(xs: list[float], ys: list[float]) -> float:
+    """Spearman's rank correlation: Pearson's correlation of the ranks."""
+    return statistics.correlation(ranks(xs), ranks(ys))
+
+
+def percentile(values: list[float], p: int) -> float:
+    """The P-th percentile, nearest rank."""
     ordered = sorted(values)
-    p10 = ordered[len(ordered) // 10]
-    parts = [ordered[0], p10, int(statistics.median(ordered))] + ([ordered[-1]] if with_max else [])
-    text = sep.join(f"{v:,}" for v in parts)
-    return f"min/p10/median/max {text}" if with_max else text
+    return ordered[min(len(ordered) - 1, len(ordered) * p // 100)]
+
+
+def summary(values: list[int]) -> str:
+    ordered = sorted(values)
+    parts = [ordered[0], percentile(ordered, 10), int(statistics.median(ordered)), ordered[-1]]
+    return " / ".join(f"{v:,}" for v in parts)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 Starts the local server (python -m local.server) on a free loopback port with its own DATA_DIR
 and LOCAL_CLOCK_CONTROL=1, then releases PLAYERS simulated players (threads) together: each logs
 in, names itself, starts the Daily, answers every round (accepted words from the dictionary, and
-now and then a wrong one), retrying on network errors, then reads page 1 of the board and its
-own rank. Prints requests/s, p50/p99 latency and errors by status.
+now and then a wrong one; each no sooner than a person could, SPEC §3b), retrying on network
+errors, then reads page 1 of the board and its own rank. Prints requests/s, p50/p99 latency and
+errors by status.
 
 Then it checks the board the way a player would trust it: it waits for the rank counters to
 catch up, moves the server's clock past the date's close, waits for the board to say `closed`,
@@ -40,6 +41,7 @@ sys.path.insert(0, str(REPO))
 
 from shared.boards import SETTLE_SECONDS  # noqa: E402
 from shared.constants import TIME_LIMIT_SECONDS  # noqa: E402
+from shared.fair_play import fastest_plausible_ms  # noqa: E402
 from shared.puzzles import answers  # noqa: E402
 
 WRONG_ANSWER_RATE = 0.15
@@ -118,12 +120,17 @@ def play(client: Client, player: Player, start: threading.Barrier, rng: random.R
     start.wait(timeout=120)
     status, run, _ = client.call("POST", "/daily/runs", token=player.token)
     assert status in (200, 201), (status, run)
+    shown = time.monotonic()
     used: set[str] = set()
     while run["status"] == "active":
         candidates = [w for w in words_for(run["prompt"], run["forbidden"]) if w not in used]
         word = "qzqzq" if rng.random() < WRONG_ANSWER_RATE or not candidates else rng.choice(candidates[:40])
         body = {"round": run["round"], "attempt": run["attempt"], "word": word}
+        # No sooner after the round was shown than a person could (SPEC §3b): faster runs are
+        # rightly kept off the boards.
+        time.sleep(max(0.0, shown + fastest_plausible_ms(len(word)) / 1000 + 0.05 - time.monotonic()))
         status, reply, _ = client.call("POST", f"/runs/{run['run_id']}/answers", body, player.token)
+        shown = time.monotonic()
         if status == 200:
             used.add(word)
             run = reply["run"]
@@ -218,6 +225,9 @@ def check(client: Client, players: list[Player], day: str) -> list[str]:
     resets = datetime.fromisoformat(info["resets_at"].replace("Z", "+00:00"))
     wait = (resets - datetime.now(UTC)).total_seconds() + TIME_LIMIT_SECONDS + SETTLE_SECONDS + 90
     client.call("POST", "/local/clock", {"advance_seconds": wait})
+    for player in players:  # tokens expire on the game clock too: log in again, a day later
+        _, reply, _ = client.call("POST", "/local/login", {"username": player.name.replace(" ", "-")})
+        player.token = reply["id_token"]
     deadline = time.monotonic() + CHECK_TIMEOUT
     while True:
         status_now, rows, raws = whole_board(client, day)

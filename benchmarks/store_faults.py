@@ -13,7 +13,8 @@ their official Daily over HTTP, and injects its fault:
   start it again. A server that has not answered again within STUCK_SECONDS is stopped (Ctrl-C)
   and started again by hand, as a user would.
 
-Players retry whatever got no answer or a 5xx (retries are safe, SPEC §5). Every reply a player
+Players answer no faster than a person could (SPEC §3b, else their runs are rightly kept off the
+boards) and retry whatever got no answer or a 5xx (retries are safe, SPEC §5). Every reply a player
 got is an acknowledgement; after each round, every player so far is checked on the server as it
 now is: its run, each acknowledged answer in it, the acknowledged completion (status, score),
 its official result (`/leaderboard/daily/me`), its history entry, its stats (`played`,
@@ -44,6 +45,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from shared.fair_play import fastest_plausible_ms  # noqa: E402
 from shared.puzzles import answers  # noqa: E402
 
 REQUEST_TIMEOUT = 30.0
@@ -203,15 +205,18 @@ def play(server: Server, player: Player, rng: random.Random) -> None:
         status, run = until_answered(server, "POST", "/daily/runs", token=player.token)
         assert status in (200, 201) and run["official"], (status, run)
         player.run_id = run["run_id"]
+        shown = time.monotonic()
         used = {a["word"] for r in run["history"] for a in r["attempts"] if a["accepted"]}
         while run["status"] == "active":
             candidates = [w for w in words_for(run["prompt"], run["forbidden"]) if w not in used]
             wrong = rng.random() < WRONG_ANSWER_RATE or not candidates
             word = "qzqzq" if wrong else rng.choice(candidates[:40])
             body = {"round": run["round"], "attempt": run["attempt"], "word": word}
+            wait_like_a_person(shown, word)
             status, reply = until_answered(
                 server, "POST", f"/runs/{run['run_id']}/answers", body, player.token
             )
+            shown = time.monotonic()
             if status == 200:
                 player.answered.append((body["round"], body["attempt"], word))
                 used.add(word)
@@ -222,6 +227,12 @@ def play(server: Server, player: Player, rng: random.Random) -> None:
                 player.completed = run
     except Exception as error:  # reported with the round's figures
         player.failure = repr(error)
+
+
+def wait_like_a_person(shown: float, word: str) -> None:
+    """Answer no sooner after the round was shown than a person could (SPEC §3b): a faster run
+    would be kept off the boards, as it should."""
+    time.sleep(max(0.0, shown + fastest_plausible_ms(len(word)) / 1000 + 0.05 - time.monotonic()))
 
 
 def lost_by(server: Server, players: list[Player], day: str) -> tuple[Counter, float, list[str]]:

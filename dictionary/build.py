@@ -4,9 +4,11 @@
     python dictionary/build.py              # download, verify, rebuild the committed files
     python dictionary/build.py --deb X.deb  # same, from an already-downloaded .deb
     python dictionary/build.py --check      # rebuild in a temp dir, diff against committed files
-    python dictionary/build.py --report     # coverage of wordfreq's most frequent English words
+    python dictionary/build.py --report     # same, then what each step added and removed, and
+                                            # the coverage of wordfreq's most frequent clean words
+    python dictionary/build.py --coverage DIR  # only that coverage, of the lists in DIR
 
-Outputs (all in this directory): words.txt, common.txt, prompt_counts.tsv,
+Outputs (all in this directory): words.txt, common.txt, prompt_counts.tsv, puzzle_pool.tsv,
 LICENSE-SCOWL.txt. See README.md for the policy behind every choice here.
 Standard library plus wordfreq (`pip install '.[dictionary]'`): a build-time dependency only,
 never shipped in the Lambda asset, so the game never measures frequencies at run time.
@@ -24,10 +26,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from shared import puzzle_tiers  # noqa: E402  (the puzzle pool's rules, shared with the game)
 
 # Pinning both the version and the hash makes the build reproducible: the
 # version picks the package, the hash proves the mirror served the same bytes.
@@ -44,6 +51,9 @@ COPYRIGHT_FILE = Path("usr/share/doc/scowl/copyright")
 # Only "-words" lists are used: proper-names, abbreviations, contractions
 # and upper lists are not playable words.
 CATEGORIES = ("english", "american", "british", "variant_1", "british_variant_1")
+# The rarer variant spellings (`donut`, `snuck`, `rainforest`, `hotspot`, `dwarves`), at any size:
+# only their frequent entries are taken in (SPEC §2).
+VARIANT_CATEGORIES = ("variant_2", "variant_3", "british_variant_2")
 MAX_SIZE = 70  # SCOWL's recommendation for a large spell-checker list.
 NEXT_SIZE = 80  # its frequent words are taken in too (SPEC §2)
 
@@ -58,8 +68,9 @@ PLAYABLE = re.compile(r"[a-z]+")
 # wordfreq's list is what players type: the coverage report counts its plain words of 3+ letters.
 REPORT_WORD = re.compile(r"[a-z]{3,}")
 REPORT_TOPS = (5_000, 20_000, 50_000)
+REPORT_EXAMPLES = 12
 
-OUTPUTS = ("words.txt", "common.txt", "prompt_counts.tsv", "LICENSE-SCOWL.txt")
+OUTPUTS = ("words.txt", "common.txt", "prompt_counts.tsv", "puzzle_pool.tsv", "LICENSE-SCOWL.txt")
 
 
 class BuildError(Exception):
@@ -132,20 +143,30 @@ def read_lines(paths: list[Path]) -> set[str]:
     return {line for path in paths for line in path.read_bytes().decode("utf-8").split("\n") if line}
 
 
-def read_playable(paths: list[Path]) -> set[str]:
+def read_playable(paths: list[Path], fold: bool = True) -> set[str]:
+    """The lowercase a-z entries of these lists and (FOLD) those that are lowercase a-z once their
+    accents are folded (`café` -> `cafe`, SPEC §2)."""
     words = set()
     for path in paths:
         # Debian ships these lists re-encoded as UTF-8 (upstream SCOWL is
-        # ISO-8859-1). Decoding strictly makes a corrupt file fail loudly; the
-        # choice cannot change the result because only ASCII lines are kept.
+        # ISO-8859-1). Decoding strictly makes a corrupt file fail loudly.
         text = path.read_bytes().decode("utf-8")
         # split("\n") rather than splitlines(): the latter also splits on
         # Unicode separators and could turn one odd entry into plausible words.
         for line in text.split("\n"):
             # No case folding: "Xmas" or "OK" are names/abbreviations, not words.
-            if PLAYABLE.fullmatch(line):
-                words.add(line)
+            entry = fold_accents(line) if fold else line
+            if PLAYABLE.fullmatch(entry):
+                words.add(entry)
     return words
+
+
+def fold_accents(entry: str) -> str:
+    """ENTRY without its accents: each letter's canonical decomposition without its combining
+    marks (`é` is `e` + U+0301). Letters that are no accented a-z (`æ`, `ø`) stay as they are."""
+    if entry.isascii():
+        return entry
+    return "".join(c for c in unicodedata.normalize("NFD", entry) if not unicodedata.combining(c))
 
 
 def zipf_frequencies(words: set[str]) -> dict[str, float]:
@@ -161,17 +182,109 @@ def zipf_frequencies(words: set[str]) -> dict[str, float]:
     return {word: zipf_frequency(word, "en", wordlist=WORDFREQ_LIST) for word in sorted(words)}
 
 
-def read_blocklist(path: Path) -> set[str]:
-    blocked = set()
+def read_word_file(path: Path) -> set[str]:
+    """blocklist.txt or allowlist.txt: one lowercase word a line; blank and '#' lines are ignored."""
+    listed = set()
     for lineno, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         # A typo like "Slur" would never match anything; catch it here.
         if not PLAYABLE.fullmatch(line):
-            raise BuildError(f"{path}:{lineno}: blocklist entry {line!r} is not lowercase a-z")
-        blocked.add(line)
-    return blocked
+            raise BuildError(f"{path}:{lineno}: entry {line!r} is not lowercase a-z")
+        listed.add(line)
+    return listed
+
+
+# The endings of an inflection or a derived form (`shits`, `shitty`, `shittier`, `whoring`). An
+# ending that starts with a vowel or y may double the root's last consonant or drop its final e;
+# the endings that replace a final y follow its stem (`pussies`).
+ENDINGS = frozenset(
+    ("s", "es", "ed", "d", "ing", "ings", "er", "ers", "est", "y", "ier", "iest", "ies", "ied", "ily")
+    + ("iness", "ish", "ly", "less", "ness")
+)
+_AFTER_A_VOWEL = frozenset(e for e in ENDINGS if e[0] in "aeiouy")
+_AFTER_Y = frozenset(("ies", "ied", "ier", "iest", "ily", "iness"))
+# A compound joins a blocked word to a common word (Zipf >= 3.0) of 3+ letters.
+COMPOUND_PART = re.compile(r"[a-z]{3,}")
+
+
+def stems(root: str) -> list[tuple[str, frozenset[str]]]:
+    """How ROOT is spelled before an ending, and the endings that may follow that spelling."""
+    spelled = [(root, ENDINGS)]
+    if root[-1] not in "aeiouy":
+        spelled.append((root + root[-1], _AFTER_A_VOWEL))
+    if root.endswith("e"):
+        spelled.append((root[:-1], _AFTER_A_VOWEL))
+    if root.endswith("y"):
+        spelled.append((root[:-1], _AFTER_Y))
+    return [(stem, endings) for stem, endings in spelled if len(stem) >= 3]
+
+
+def is_inflection(word: str, root: str) -> bool:
+    """Whether WORD is ROOT with one of the endings (`shittier` of `shit`, `spicing` of `spice`)."""
+    return any(word.startswith(stem) and word[len(stem) :] in endings for stem, endings in stems(root))
+
+
+def blocked_roots(blocked: set[str]) -> set[str]:
+    """The blocked words that are not an inflection of another (`gyp`, not `gyps`): matching an
+    inflected entry inside longer words would only find innocent ones (`gyps` in `gypsy`)."""
+    return {word for word in blocked if not any(is_inflection(word, r) for r in blocked if r != word)}
+
+
+class BlockRule:
+    """Which words are an inflection or a compound of a blocked word (SPEC §2): a blocked root
+    with an ending (`arsed`, `shittier`), or joined to one common word before or after it
+    (`dogshit`, `whorehouse`, `shitheads`, `motherfuckers`). The root must be a whole part:
+    `scrapbook` holds `crap` after an `s` that is no word, and `circumstance` holds `cum` between
+    two parts, so neither is a form of them. A form is innocent when its blocked root lies inside
+    an allowlisted word (`monger` excuses `fishmonger`) or the whole word is an allowlisted word
+    with an ending (`spice` excuses `spicing`)."""
+
+    def __init__(self, roots: set[str], parts: set[str], allowed: set[str]) -> None:
+        self.parts = {p for p in parts if COMPOUND_PART.fullmatch(p)}
+        self.allowed = allowed
+        # Each spelling of a root, with the endings that may follow it and whether it is the
+        # whole root (only a whole root makes compounds).
+        self.spellings: dict[str, list[tuple[frozenset[str], bool]]] = {}
+        for root in sorted(roots):
+            for stem, endings in stems(root):
+                self.spellings.setdefault(stem, []).append((endings, stem == root))
+        self.lengths = sorted({len(stem) for stem in self.spellings})
+        self.beginnings = {stem[:3] for stem in self.spellings}
+
+    def blocks(self, word: str) -> bool:
+        # The root starts the word, or follows a common word (a compound's head).
+        for start in range(len(word) - 2):
+            if word[start : start + 3] not in self.beginnings or (start and word[:start] not in self.parts):
+                continue
+            for length in self.lengths:
+                end = start + length
+                if end > len(word):
+                    break
+                tail = word[end:]
+                for endings, whole in self.spellings.get(word[start:end], ()):
+                    if start:  # a common word, then the root, then nothing or an ending
+                        form = tail in endings or (whole and not tail)
+                    else:  # the root, then nothing, an ending or a common word
+                        form = tail in endings or (whole and (not tail or tail in self.parts))
+                    if form and not self._excused(word, start, end):
+                        return True
+        return False
+
+    def _excused(self, word: str, start: int, end: int) -> bool:
+        return any(is_inflection(word, a) for a in self.allowed) or any(
+            start >= at and end <= at + len(a) for a in self.allowed for at in occurrences(word, a)
+        )
+
+
+def occurrences(word: str, part: str) -> list[int]:
+    """Every index at which PART starts in WORD."""
+    found, start = [], word.find(part)
+    while start != -1:
+        found.append(start)
+        start = word.find(part, start + 1)
+    return found
 
 
 def count_prompts(words: set[str]) -> Counter[tuple[str, ...]]:
@@ -182,6 +295,30 @@ def count_prompts(words: set[str]) -> Counter[tuple[str, ...]]:
     for word in words:
         counts.update(set(itertools.combinations(word, 3)))
     return counts
+
+
+def prompt_answers(words: set[str]) -> dict[tuple[str, ...], list[str]]:
+    """Each prompt's answers among WORDS, in alphabetical order (by their letters, as count_prompts)."""
+    found: dict[tuple[str, ...], list[str]] = {}
+    for word in sorted(words):
+        for letters in set(itertools.combinations(word, 3)):
+            found.setdefault(letters, []).append(word)
+    return found
+
+
+def puzzle_pool_bytes(words: set[str], common: set[str], all_counts: Counter[tuple[str, ...]]) -> bytes:
+    """puzzle_pool.tsv: every prompt a puzzle may play, with its tier and common answers
+    (shared/puzzle_tiers.py has the rules)."""
+    eligible = {}
+    for letters, common_answers in prompt_answers(common).items():
+        prompt = "".join(letters).upper()
+        eligible[prompt] = puzzle_tiers.eligible_tiers(prompt, all_counts[letters], common_answers, words)
+    tiers = puzzle_tiers.assign_tiers(eligible)
+    counts = count_prompts(common)
+    lines = ["prompt\ttier\tcommon_answers\n"]
+    for prompt in sorted(tiers):
+        lines.append(f"{prompt}\t{tiers[prompt]}\t{counts[tuple(prompt.lower())]}\n")
+    return "".join(lines).encode("ascii")
 
 
 def word_list_bytes(words: set[str]) -> bytes:
@@ -197,32 +334,78 @@ def prompt_counts_bytes(all_counts: Counter, common_counts: Counter) -> bytes:
     return "".join(lines).encode("ascii")
 
 
-def choose_words(lists_dir: Path, blocked: set[str]) -> tuple[set[str], set[str]]:
-    """(words, common): SCOWL's words up to MAX_SIZE, plus the frequent lowercase entries of the
-    next size's words and of the abbreviations and clippings up to MAX_SIZE (SPEC §2), minus the
-    blocklist; common = the words with Zipf >= COMMON_ZIPF."""
+class Change(NamedTuple):
+    """One step of the build and what it did to the word list (`--report` prints them)."""
+
+    what: str
+    added: frozenset[str]
+    removed: frozenset[str]
+    common: frozenset[str]  # the frequent words among them
+
+
+def choose_words(
+    lists_dir: Path, blocked: set[str], allowed: set[str]
+) -> tuple[set[str], set[str], list[Change]]:
+    """(words, common, changes): SCOWL's words up to MAX_SIZE (accents folded), plus the frequent
+    lowercase entries of the next size's words, of the abbreviations and clippings up to MAX_SIZE
+    and of the variant spellings (SPEC §2), minus the blocked words with their inflections and
+    compounds; common = the words with Zipf >= COMMON_ZIPF."""
     own_size = range(MAX_SIZE + 1)
-    base = read_playable(select_lists(lists_dir, ("words",), own_size))
+    base_lists = select_lists(lists_dir, ("words",), own_size)
+    as_written = read_playable(base_lists, fold=False)
+    base = read_playable(base_lists)
     next_size = read_playable(select_lists(lists_dir, ("words",), range(NEXT_SIZE, NEXT_SIZE + 1))) - base
-    clippings = read_playable(select_lists(lists_dir, ("abbreviations",), own_size)) - base
+    clippings = read_playable(select_lists(lists_dir, ("abbreviations",), own_size)) - base - next_size
+    variants = read_playable(select_lists(lists_dir, ("words",), range(100), VARIANT_CATEGORIES))
+    variants -= base | next_size | clippings
     # wordfreq counts "boston" and "Boston" as one word, so a lowercase entry whose capitalised
     # form SCOWL lists as a name (at any size) owes its frequency to the name: it is not taken in.
     names = read_lines(select_lists(lists_dir, ("proper-names", "upper"), range(100), None))
     next_size = {w for w in next_size if w.capitalize() not in names and w.upper() not in names}
+    variants = {w for w in variants if w.capitalize() not in names and w.upper() not in names}
 
     every_scowl_entry = read_playable(select_lists(lists_dir, ("words", "abbreviations"), range(100), None))
     unknown = sorted(blocked - every_scowl_entry)
     if unknown:
         raise BuildError(f"blocklist entries in no SCOWL list (typos?): {unknown}")
 
-    zipf = zipf_frequencies(base | next_size | clippings)
+    zipf = zipf_frequencies(base | next_size | clippings | variants)
     frequent = {word for word, value in zipf.items() if value >= COMMON_ZIPF}
-    words = (base | (next_size & frequent) | (clippings & frequent)) - blocked
-    return words, words & frequent
+    candidates = base | ((next_size | clippings | variants) & frequent)
+    parts = (candidates & frequent) - blocked
+    roots = blocked_roots(blocked)
+    without_allowlist = BlockRule(roots, parts, set())
+    caught_without_allowlist = {w for w in candidates - blocked if without_allowlist.blocks(w)}
+    rule = BlockRule(roots, parts, allowed)
+    caught = {w for w in caught_without_allowlist if rule.blocks(w)}
+    # An entry that is no word, or that keeps no word the rule would block, is a typo or dead.
+    useless = []
+    for entry in sorted(allowed):
+        alone = BlockRule(roots, parts, {entry})
+        if entry not in candidates or all(alone.blocks(w) for w in caught_without_allowlist):
+            useless.append(entry)
+    if useless:
+        raise BuildError(f"allowlist entries that are no word or keep no blocked form: {useless}")
+    words = candidates - blocked - caught
+    steps = [
+        (f"SCOWL words of sizes <= {MAX_SIZE}, a-z as written", as_written, set()),
+        ("their accented entries, folded (cafe)", base - as_written, set()),
+        (f"frequent words of size {NEXT_SIZE}", next_size & frequent, set()),
+        ("frequent abbreviations and clippings", clippings & frequent, set()),
+        ("frequent variant spellings", variants & frequent, set()),
+        ("the blocklist", set(), candidates & blocked),
+        ("inflections and compounds of blocked words", set(), caught),
+        ("kept by the allowlist", caught_without_allowlist - caught, set()),
+    ]
+    changes = [
+        Change(what, frozenset(added), frozenset(removed), frozenset((added | removed) & frequent))
+        for what, added, removed in steps
+    ]
+    return words, words & frequent, changes
 
 
-def build(deb: Path | None, out_dir: Path) -> dict[str, bytes]:
-    """Build every output in memory, then write them; returns name -> contents."""
+def build(deb: Path | None, out_dir: Path) -> tuple[dict[str, bytes], list[Change]]:
+    """Build every output in memory, then write them; returns name -> contents, and the changes."""
     with tempfile.TemporaryDirectory(prefix="wordsqd-dict-") as tmp:
         tmp_path = Path(tmp)
         if deb is None:
@@ -230,25 +413,27 @@ def build(deb: Path | None, out_dir: Path) -> dict[str, bytes]:
             deb = download_deb(tmp_path)
         verify_sha256(deb)
         root = extract(deb, tmp_path / "root")
-        words, common = choose_words(root / LISTS_DIR, read_blocklist(HERE / "blocklist.txt"))
+        blocked, allowed = read_word_file(HERE / "blocklist.txt"), read_word_file(HERE / "allowlist.txt")
+        words, common, changes = choose_words(root / LISTS_DIR, blocked, allowed)
         licence = (root / COPYRIGHT_FILE).read_bytes()
 
+    all_counts = count_prompts(words)
     outputs = {
         "words.txt": word_list_bytes(words),
         "common.txt": word_list_bytes(common),
-        "prompt_counts.tsv": prompt_counts_bytes(count_prompts(words), count_prompts(common)),
+        "prompt_counts.tsv": prompt_counts_bytes(all_counts, count_prompts(common)),
+        "puzzle_pool.tsv": puzzle_pool_bytes(words, common, all_counts),
         "LICENSE-SCOWL.txt": licence,
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, data in outputs.items():
         (out_dir / name).write_bytes(data)
     print(f"words.txt: {len(words):,} words; common.txt: {len(common):,} words", file=sys.stderr)
-    return outputs
+    return outputs, changes
 
 
-def check(deb: Path | None) -> int:
-    with tempfile.TemporaryDirectory(prefix="wordsqd-dict-check-") as tmp:
-        fresh = build(deb, Path(tmp))
+def check(fresh: dict[str, bytes]) -> int:
+    """0 when the committed files are the FRESH build's, byte for byte; 1 otherwise."""
     differing = []
     for name in OUTPUTS:
         committed = HERE / name
@@ -265,22 +450,39 @@ def check(deb: Path | None) -> int:
     return 0
 
 
-def report(directory: Path) -> None:
-    """Print how much of wordfreq's most frequent English words the word lists in DIRECTORY accept."""
+def print_changes(changes: list[Change]) -> None:
+    """What each step of the build added and removed (with the common words among them)."""
+    print("step | added (common) | removed (common) | examples")
+    for change in changes:
+        words = sorted(change.added | change.removed)
+        shown = ", ".join(words[:REPORT_EXAMPLES]) + (", ..." if len(words) > REPORT_EXAMPLES else "")
+        print(
+            f"{change.what} | +{len(change.added):,} ({len(change.added & change.common):,})"
+            f" | -{len(change.removed):,} ({len(change.removed & change.common):,}) | {shown}"
+        )
+
+
+def print_coverage(directory: Path) -> None:
+    """How much of wordfreq's most frequent clean English words the word lists in DIRECTORY accept:
+    a-z, 3+ letters, and not refused on purpose (the blocklist, its inflections and compounds)."""
     from wordfreq import top_n_list
 
     words = set((directory / "words.txt").read_text(encoding="ascii").split())
     common = set((directory / "common.txt").read_text(encoding="ascii").split())
+    blocked, allowed = read_word_file(HERE / "blocklist.txt"), read_word_file(HERE / "allowlist.txt")
+    rule = BlockRule(blocked_roots(blocked), common, allowed)
     print(f"{directory}: words.txt {len(words):,} words, common.txt {len(common):,} words")
-    print("wordfreq top N (English, a-z, 3+ letters) | plain words | in words.txt | in common.txt")
+    print("wordfreq top N (English) | clean words | in words.txt | in common.txt")
     ranked = top_n_list("en", max(REPORT_TOPS), wordlist=WORDFREQ_LIST)
     for top in REPORT_TOPS:
-        plain = [w for w in ranked[:top] if REPORT_WORD.fullmatch(w)]
-        in_words = sum(w in words for w in plain)
-        in_common = sum(w in common for w in plain)
+        clean = [
+            w for w in ranked[:top] if REPORT_WORD.fullmatch(w) and w not in blocked and not rule.blocks(w)
+        ]
+        in_words = sum(w in words for w in clean)
+        in_common = sum(w in common for w in clean)
         print(
-            f"top {top:>6,} | {len(plain):>6,} | {in_words:>6,} ({in_words / len(plain):.1%})"
-            f" | {in_common:>6,} ({in_common / len(plain):.1%})"
+            f"top {top:>6,} | {len(clean):>6,} | {in_words:>6,} ({in_words / len(clean):.1%})"
+            f" | {in_common:>6,} ({in_common / len(clean):.1%})"
         )
 
 
@@ -294,25 +496,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--report",
-        nargs="?",
-        const=HERE,
+        action="store_true",
+        help="also print what each step added and removed, and the coverage of wordfreq's top words",
+    )
+    parser.add_argument(
+        "--coverage",
         type=Path,
         metavar="DIR",
-        help="print the coverage of wordfreq's top 5k/20k/50k words by DIR's lists (default: these)",
+        help="only print the coverage of wordfreq's top 5k/20k/50k clean words by DIR's lists",
     )
     args = parser.parse_args(argv)
-    if args.report is not None:
-        report(args.report)
+    if args.coverage is not None:
+        print_coverage(args.coverage)
         return 0
     start = time.perf_counter()
     try:
         if args.deb is not None and not args.deb.is_file():
             raise BuildError(f"--deb {args.deb}: no such file")
-        if args.check:
-            status = check(args.deb)
-        else:
-            build(args.deb, HERE)
-            status = 0
+        with tempfile.TemporaryDirectory(prefix="wordsqd-dict-check-") as tmp:
+            out_dir = Path(tmp) if args.check else HERE
+            outputs, changes = build(args.deb, out_dir)
+            status = check(outputs) if args.check else 0
+            if args.report:
+                print_changes(changes)
+                print()
+                print_coverage(out_dir)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

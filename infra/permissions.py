@@ -56,7 +56,8 @@ ACCESS: dict[str, Access] = {
     #   the player's profile when a Daily run completes (transactions).
     # DeleteItem: an old STATS item, when a completion moves its stats onto the profile.
     # ConditionCheckItem: a challenge completion holds only if the profile still shows the name read.
-    # Query: `board` (a challenge's board page).
+    # Query: `board` (a challenge's board page); the player's own partition (PLAYER#) for the
+    #   challenges they made (a challenge's creation puts the creator's copy there: PutItem).
     # Writes, only on RUN#, PUZZLE#, CHALLENGE# and PLAYER# items: never the rank counters
     #   (COUNT#), a board's top item (TOP#) or a name claim (NAME#). IAM cannot tell the caller's
     #   own PLAYER# items from another's (the function's role is the same for every caller).
@@ -66,6 +67,7 @@ ACCESS: dict[str, Access] = {
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board",),
             write_leading_keys=("RUN#*", "PUZZLE#*", "CHALLENGE#*", "PLAYER#*"),
+            own_partition_queries=("PLAYER#*",),
         ),
         secrets=("seed", "cursor"),
     ),

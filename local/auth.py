@@ -1,19 +1,25 @@
 """The local stand-in for API Gateway's JWT authorizer and Cognito's sign-in (never deployed).
 
-`POST /local/login {"username"}` issues an HS256 ID token signed with a secret kept in DATA_DIR,
-and player routes accept only tokens that verify against it. Verified claims reach the handlers
-as API Gateway's HTTP API passes them: every value a string.
+`POST /local/login {"username"}` issues an HS256 ID token and a refresh token, signed with a
+secret kept in DATA_DIR, and `POST /local/refresh {"refresh_token"}` a new ID token, as Cognito's
+token endpoint does for `grant_type=refresh_token`. Both lifetimes are Cognito's defaults and run
+on the game clock (shared/clock.py), so moving the local clock expires tokens as time would.
+Player routes accept only ID tokens that verify against the secret. Verified claims reach the
+handlers as API Gateway's HTTP API passes them: every value a string.
 """
 
 import re
-import time
 import uuid
 from typing import Any
 
 import jwt
 
+from shared import clock
+
 AUDIENCE = "wordsqd-local"
-TOKEN_LIFETIME_SECONDS = 12 * 3600
+REFRESH_AUDIENCE = "wordsqd-local-refresh"  # never accepted where an ID token is expected
+TOKEN_LIFETIME_SECONDS = 3600  # Cognito's ID token default: an hour
+REFRESH_LIFETIME_SECONDS = 30 * 24 * 3600  # Cognito's refresh token default: 30 days
 # Fixed so a username maps to the same player id (`sub`) on every machine and every restart.
 _SUB_NAMESPACE = uuid.UUID("6f1c7c1e-5b1a-4c55-9a51-1d2f0e0f7a2b")
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
@@ -25,8 +31,8 @@ def valid_username(username: Any) -> bool:
 
 
 def issue_id_token(username: str, secret: str, issuer: str) -> str:
-    """A Cognito-like ID token for USERNAME, valid for 12 hours."""
-    now = int(time.time())
+    """A Cognito-like ID token for USERNAME, valid for an hour of the game clock."""
+    now = int(clock.now().timestamp())
     claims = {
         "sub": str(uuid.uuid5(_SUB_NAMESPACE, username)),
         "cognito:username": username,
@@ -39,6 +45,27 @@ def issue_id_token(username: str, secret: str, issuer: str) -> str:
     return jwt.encode(claims, secret, algorithm="HS256")
 
 
+def issue_refresh_token(username: str, secret: str) -> str:
+    """A token that buys new ID tokens for USERNAME for 30 days of the game clock."""
+    now = int(clock.now().timestamp())
+    claims = {
+        "username": username,
+        "aud": REFRESH_AUDIENCE,
+        "iat": now,
+        "exp": now + REFRESH_LIFETIME_SECONDS,
+    }
+    return jwt.encode(claims, secret, algorithm="HS256")
+
+
+def refreshed_username(refresh_token: Any, secret: str) -> str | None:
+    """The username a valid, unexpired refresh token was issued for, or None."""
+    if not isinstance(refresh_token, str):
+        return None
+    claims = _decoded(refresh_token, secret, REFRESH_AUDIENCE)
+    username = claims.get("username") if claims else None
+    return username if valid_username(username) else None
+
+
 def verified_claims(authorization: str | None, secret: str) -> dict[str, str] | None:
     """The claims of a valid `Bearer <token>` header as API Gateway hands them to a Lambda,
     or None when the header is missing or the token is bad (signature, expiry or audience).
@@ -47,17 +74,32 @@ def verified_claims(authorization: str | None, secret: str) -> dict[str, str] | 
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
+    claims = _decoded(token.strip(), secret, AUDIENCE)
+    if claims is None:
+        return None
+    return {name: _as_api_gateway_string(value) for name, value in claims.items()}
+
+
+def _decoded(token: str, secret: str, audience: str) -> dict[str, Any] | None:
+    """TOKEN's claims if its signature and audience hold and it has not expired on the game clock."""
     try:
         claims = jwt.decode(
-            token.strip(),
+            token,
             secret,
             algorithms=["HS256"],
-            audience=AUDIENCE,
-            options={"require": ["sub", "exp", "iat", "aud"]},
+            audience=audience,
+            options={"require": ["exp", "iat", "aud"], "verify_exp": False, "verify_iat": False},
         )
     except jwt.PyJWTError:
         return None
-    return {name: _as_api_gateway_string(value) for name, value in claims.items()}
+    expires = claims["exp"]
+    if (
+        isinstance(expires, bool)
+        or not isinstance(expires, int | float)
+        or expires <= clock.now().timestamp()
+    ):
+        return None
+    return claims if audience == REFRESH_AUDIENCE or "sub" in claims else None
 
 
 def _as_api_gateway_string(value: Any) -> str:

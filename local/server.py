@@ -4,7 +4,9 @@ Each request becomes the API Gateway v2 event of its route (local/events.py) and
 function's `handler(event, context)` in this process, after the local JWT check (local/auth.py).
 The table lives in the embedded store (local/store.py); the scheduled jobs run on the game clock
 (local/scheduler.py). Local-only extras, never deployed:
-the web client at `/` (web/), `POST /local/login`, and `POST /local/clock` when LOCAL_CLOCK_CONTROL=1.
+the web client at `/` (web/), `POST /local/login` and `POST /local/refresh` (local/auth.py), and
+`POST /local/clock` when LOCAL_CLOCK_CONTROL=1. Every reply's `Date` is on the game clock, as the
+client learns the server's time from it.
 
 Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd), PUZZLE_SEED
 (generated once and kept in DATA_DIR), AWS_ENDPOINT_URL_DYNAMODB (use that store instead).
@@ -12,6 +14,7 @@ Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd
 
 import base64
 import errno
+import hashlib
 import importlib
 import json
 import math
@@ -49,6 +52,10 @@ WEB_FILES = {
     "/players.js": ("players.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/config.json": ("config.json", "application/json"),
+    "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
+    "/sw.js": ("sw.js", "text/javascript; charset=utf-8"),
+    "/offline.html": ("offline.html", "text/html; charset=utf-8"),
+    "/icon.svg": ("icon.svg", "image/svg+xml"),
 }
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway HTTP API's own payload limit
 STORE_WAIT_SECONDS = 30.0  # a request waits this long for a store being started again
@@ -85,6 +92,10 @@ class HttpError(Exception):
 
 class LocalServer(ThreadingHTTPServer):
     """The HTTP server and what its requests share: the token secret, the store, the handlers."""
+
+    # Connections waiting to be accepted: socketserver's 5 refuses the rest of a rush's players
+    # (network errors) while the accepting thread is busy.
+    request_queue_size = 256
 
     def __init__(self, port: int, secret: str, clock_control: bool):
         super().__init__(("127.0.0.1", port), RequestHandler)
@@ -153,6 +164,10 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def log_request(self, code: Any = "-", size: Any = "-") -> None:
         """Silenced: `serve` logs its own line with the time taken."""
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        """The `Date` header, on the game clock (the client learns the server's time from it)."""
+        return super().date_time_string(clock.now().timestamp() if timestamp is None else timestamp)
 
     def _reply(self) -> Reply:
         if self.command == "OPTIONS":
@@ -229,20 +244,42 @@ class RequestHandler(BaseHTTPRequestHandler):
             path: {"GET": lambda _, path=path: self._web_file(path)} for path in WEB_FILES
         }
         routes["/local/login"] = {"POST": self._login}
+        routes["/local/refresh"] = {"POST": self._refresh}
         if self.server.clock_control:
             routes["/local/clock"] = {"POST": self._advance_clock}
         return routes
 
     def _web_file(self, path: str) -> Reply:
+        """A client file, revalidated on each use (no-cache with an ETag: a 304 when unchanged),
+        never `no-store`, so the back/forward cache keeps the page."""
         name, media_type = WEB_FILES[path]
-        headers = [("Content-Type", media_type), ("Cache-Control", "no-store")]
-        return 200, headers, (WEB_DIR / name).read_bytes()
+        content = (WEB_DIR / name).read_bytes()
+        etag = '"' + hashlib.sha256(content).hexdigest()[:32] + '"'
+        headers = [("Content-Type", media_type), ("Cache-Control", "no-cache"), ("ETag", etag)]
+        if etag in (self.headers.get("If-None-Match") or ""):
+            return 304, headers, b""
+        return 200, headers, content
 
     def _login(self, body: bytes) -> Reply:
         username = _json_object(body).get("username")
         if not auth.valid_username(username):
             raise HttpError(400, "bad_request", "username: 1-32 letters, digits, '_', '.' or '-'")
-        return _json(200, {"id_token": auth.issue_id_token(username, self.server.secret, self.server.issuer)})
+        return _json(
+            200,
+            self._tokens(username)
+            | {"refresh_token": auth.issue_refresh_token(username, self.server.secret)},
+        )
+
+    def _refresh(self, body: bytes) -> Reply:
+        """Cognito's `grant_type=refresh_token`: a new ID token for a valid refresh token."""
+        username = auth.refreshed_username(_json_object(body).get("refresh_token"), self.server.secret)
+        if username is None:
+            raise HttpError(400, "invalid_grant", "The refresh token is invalid or expired: log in again")
+        return _json(200, self._tokens(username))
+
+    def _tokens(self, username: str) -> dict[str, Any]:
+        token = auth.issue_id_token(username, self.server.secret, self.server.issuer)
+        return {"id_token": token, "expires_in": auth.TOKEN_LIFETIME_SECONDS}
 
     def _advance_clock(self, body: bytes) -> Reply:
         seconds = _json_object(body).get("advance_seconds")

@@ -1,7 +1,7 @@
 """The numbers of the game's rules in SPEC §2-§4, by section (docs/game.md quotes them).
 
 Numbers that are policy or API limits rather than rules live beside the code they shape: the
-puzzles' common-answer minimums in shared/puzzles.py, the body limit (4 KiB) in shared/api.py,
+puzzles' difficulty bands in shared/puzzle_tiers.py, the body limit (4 KiB) in shared/api.py,
 display-name lengths in shared/models.py, history page sizes in shared/leaderboard.py.
 """
 
@@ -16,6 +16,9 @@ DAILY_FORBIDDEN_ROUNDS = 3  # the last three rounds (8-10)
 MIN_ANSWERS_CLASSIC = 30  # accepted answers of a classic prompt
 MIN_COMMON_ANSWERS_CLASSIC = 15  # of which common (Zipf >= 3.0, dictionary/common.txt)
 MIN_ANSWERS_FORBIDDEN = 10  # common answers a forbidden round keeps
+FORBIDDEN_REMOVES_AT_LEAST_PERCENT = 40  # of the prompt's common answers, by the forbidden letters
+FORBIDDEN_REMOVES_AT_MOST_PERCENT = 80
+DAY_DIFFICULTY_SPREAD = 1.5  # over a year, p90 / p10 of a day's median round difficulty at most
 PROMPT_REST_DAYS = 60  # no prompt is used again within 60 days of its last use
 TIME_LIMIT_SECONDS = 180
 ATTEMPTS_PER_ROUND = 3
@@ -45,6 +48,7 @@ CHALLENGE_DEFAULT_ROUNDS = 10
 CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS = 3
 CHALLENGE_OPEN_DAYS = 7
 CHALLENGES_PER_PLAYER_PER_DATE = 20  # the 21st of one Daily date is 429 too_many_challenges
+MY_CHALLENGES_LIMIT = 50  # GET /me/challenges: the newest this many a player made
 
 # §4 boards
 BOARD_PAGE_DEFAULT = 50

@@ -112,9 +112,9 @@ def _challenge_key(challenge_id: str) -> dict[str, Any]:
     return _key(f"CHALLENGE#{challenge_id}", "CHALLENGE")
 
 
-def created_key(player: str, challenge_id: str) -> dict[str, Any]:
-    """A player's record of a challenge they created."""
-    return _key(f"PLAYER#{player}", f"CREATED#{challenge_id}")
+def _made_key(challenge: Challenge) -> dict[str, Any]:
+    """The creator's copy of a challenge they made, newest last in their partition."""
+    return _key(f"PLAYER#{challenge.creator}", f"MADE#{challenge.created_at}#{challenge.challenge_id}")
 
 
 def _shard(key: str, shards: int) -> int:
@@ -326,9 +326,9 @@ class DynamoStore(DynamoBoards, DynamoLeagues, DynamoPlayerData):
         return Challenge.model_validate_json(item["data"]["S"]) if item else None
 
     def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
-        """Put the challenge and its creator's record of it, and add one to the creator's count for
-        DAY (a per-player-per-date item deleted two days on), conditional on the count being under
-        QUOTA, in one transaction."""
+        """Put the challenge and add one to its creator's count for DAY (a per-player-per-date item
+        deleted two days on), conditional on the count being under QUOTA, and put the creator's
+        copy of it (their list of challenges), in one transaction."""
         counter = _key(f"PLAYER#{challenge.creator}", f"CHALLENGES#{day}")
         expires = int(
             (datetime.fromisoformat(day) + timedelta(seconds=CHALLENGE_QUOTA_TTL_SECONDS)).timestamp()
@@ -344,9 +344,7 @@ class DynamoStore(DynamoBoards, DynamoLeagues, DynamoPlayerData):
                         "ConditionExpression": "attribute_not_exists(pk)",
                     }
                 },
-                {  # the creator's own record of it (GET /me/export, DELETE /me)
-                    "Put": {"Item": {**created_key(challenge.creator, challenge.challenge_id)}},
-                },
+                {"Put": {"Item": {**_made_key(challenge), **_item(data=challenge.model_dump_json())}}},
                 {
                     "Update": {
                         "Key": counter,
@@ -365,6 +363,17 @@ class DynamoStore(DynamoBoards, DynamoLeagues, DynamoPlayerData):
             raise QuotaExceeded(challenge.creator)
         if codes:
             raise DataError("A challenge id was drawn twice")
+
+    def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
+        """The challenges CREATOR made, newest first (one Query of their own partition)."""
+        reply = self._call(
+            "query",
+            KeyConditionExpression="pk = :p AND begins_with(sk, :made)",
+            ExpressionAttributeValues={":p": {"S": f"PLAYER#{creator}"}, ":made": {"S": "MADE#"}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [Challenge.model_validate_json(item["data"]["S"]) for item in reply.get("Items", [])]
 
     # Runs ----------------------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ and the leagues they are in. docs/data-model.md lists the items.
 from typing import Any
 
 from shared.dynamo_boards import scope_from_key
-from shared.dynamo_renames import RENAME_SK
 from shared.errors import Throttled
 from shared.player_data import Holdings, SlotRecord
 from shared.profiles import DELETED_PLAYER_NAME, name_skeleton
@@ -32,8 +31,13 @@ def _rest(item: Item) -> str:
     return str(item["sk"]["S"]).split("#", 1)[1]
 
 
+def _made_id(item: Item) -> str:
+    """The challenge id of a creator's copy of a challenge (`MADE#<created_at>#<challenge_id>`)."""
+    return str(item["sk"]["S"]).rsplit("#", 1)[1]
+
+
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
-_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "CREATED", "LEAGUES", RENAME_SK}
+_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "MADE", "LEAGUES", "RENAME"}
 
 
 class DynamoPlayerData:
@@ -94,7 +98,7 @@ class DynamoPlayerData:
             held = self._call("get_item", Key=_key(f"NAME#{key}", "NAME"), ConsistentRead=True).get("Item")
             claim = key if held and held["player"]["S"] == player else None
         runs = [found.run for run_id in self._run_ids(player, own) if (found := self.get_run(run_id))]
-        created = [_rest(item) for item in own if _kind(item) == "CREATED"]
+        created = [_made_id(item) for item in own if _kind(item) == "MADE"]
         return Holdings(
             profile=profile,
             name_claim=claim,
@@ -114,7 +118,7 @@ class DynamoPlayerData:
             runs=sorted(runs, key=lambda run: run.started_at),
             challenges=[c for challenge_id in created if (c := self.get_challenge(challenge_id))],
             leagues=self.player_leagues(player),
-            rename=next((i["name"]["S"] for i in own if _kind(i) == RENAME_SK), None),
+            rename=next((i["name"]["S"] for i in own if _kind(i) == "RENAME"), None),
             other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
         )
 
@@ -171,9 +175,9 @@ class DynamoPlayerData:
 
     def disown_challenges(self, player: str) -> None:
         for item in self._own_items(player):
-            if _kind(item) != "CREATED":
+            if _kind(item) != "MADE":
                 continue
-            challenge_key = _key(f"CHALLENGE#{_rest(item)}", "CHALLENGE")
+            challenge_key = _key(f"CHALLENGE#{_made_id(item)}", "CHALLENGE")
             found = self._call("get_item", Key=challenge_key, ConsistentRead=True).get("Item")
             if found is not None:
                 challenge = Challenge.model_validate_json(found["data"]["S"])

@@ -20,6 +20,7 @@ from shared.constants import (
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
     GUEST_RUN_TTL_SECONDS,
+    MY_CHALLENGES_LIMIT,
     TIME_LIMIT_SECONDS,
 )
 from shared.daily_date import daily_date, next_reset
@@ -179,6 +180,10 @@ class Game:
                 "too_many_challenges",
             ) from error
         return challenge
+
+    def created_challenges(self, player: str) -> list[Challenge]:
+        """The challenges PLAYER made, newest first (at most MY_CHALLENGES_LIMIT)."""
+        return self.store.created_challenges(player, MY_CHALLENGES_LIMIT)
 
     def challenge(self, challenge_id: str) -> Challenge:
         found = self.store.get_challenge(challenge_id)

@@ -71,7 +71,14 @@ class Boards:
             raise NotFound("No official result for that date", "not_ranked")
         closed = self.closed(scope, daily_closes_at(board_day))
         (row,) = self._rows([entry], [self._rank_of(scope, entry.position.tie)], closed)
-        return MyRank(date=board_day.isoformat(), status="closed" if closed else "live", **row.model_dump())
+        # Every counted result ranks better than a score of -1: the board's size, same counters.
+        players = max(row.rank, self.store.count_better(scope, TieKey(-1, 0, 0)))
+        return MyRank(
+            date=board_day.isoformat(),
+            status="closed" if closed else "live",
+            players=players,
+            **row.model_dump(),
+        )
 
     def board_date(self, day: str | None) -> date:
         """The board's date: today by default; a past or present YYYY-MM-DD, else 400."""
@@ -93,9 +100,14 @@ class Boards:
     def challenge_view(self, challenge: Challenge, cursor: str | None, limit: int) -> dict[str, Any]:
         """A challenge's details and a page of its board (a dict: the runs' handler shapes it)."""
         closes = parse_iso(challenge.closes_at)
-        status, rows, next_cursor = self._page(
-            Scope.challenge(challenge.challenge_id), challenge_closes_at(closes), cursor, limit
-        )
+        scope = Scope.challenge(challenge.challenge_id)
+        status, rows, next_cursor = self._page(scope, challenge_closes_at(closes), cursor, limit)
+        created = self.store.board_entry(challenge.creator, scope)
+        # The creator's row carries their name; a creator who has not played it yet is looked up.
+        if created is not None:
+            name = created.display_name
+        else:
+            name = self.store.display_names([challenge.creator]).get(challenge.creator)
         return ChallengeView(
             challenge_id=challenge.challenge_id,
             rounds=len(challenge.puzzle),
@@ -105,6 +117,8 @@ class Boards:
             closes_at=challenge.closes_at,
             open=self.now() < closes,
             status=status,
+            creator_name=name or default_display_name(challenge.creator),
+            creator_score=created.position.score if created else None,
             rows=rows,
             next_cursor=next_cursor,
         ).model_dump()

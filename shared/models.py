@@ -274,6 +274,7 @@ class BoardPage(Model):
 class MyRank(BoardRow):
     date: str
     status: Literal["live", "closed"]
+    players: int = Field(description="results counted on the board so far: the N of 'rank R of N'")
 
 
 class ChallengeView(Model):
@@ -285,8 +286,25 @@ class ChallengeView(Model):
     closes_at: str
     open: bool
     status: Literal["live", "closed"]
+    creator_name: str = Field(description="the creator's display name, for 'X challenged you'")
+    creator_score: int | None = Field(description="the creator's official score on it; null until they play")
     rows: list[BoardRow]
     next_cursor: str | None
+
+
+class ChallengeSummary(Model):
+    challenge_id: str
+    rounds: int
+    forbidden_rounds: int
+    created_at: str
+    closes_at: str
+    open: bool
+
+
+class MyChallenges(Model):
+    items: list[ChallengeSummary] = Field(
+        description="the challenges the caller made, newest first (at most 50)"
+    )
 
 
 class Profile(Model):
@@ -406,13 +424,15 @@ class PlayerExport(Model):
     exported_at: str
     profile: dict[str, Any] = Field(description="display_name (null: the default) and Daily stats")
     name_claim: str | None = Field(description="the look-alike key of the name the caller holds")
-    rename: str | None = Field(description="the name of the caller's last rename, as kept for the boards")
     official_results: list[dict[str, Any]] = Field(description="every official result, with its words")
     runs: list[dict[str, Any]] = Field(description="every run, as GET /runs/{run_id} shows it, with timings")
     challenges_created: list[dict[str, Any]]
     challenge_quotas: list[dict[str, Any]] = Field(description="challenges created per Daily date")
     leagues: list[dict[str, Any]]
     slots: list[dict[str, Any]] = Field(description="the caller's latest and official run of each scope")
+    rename: str | None = Field(
+        description="the name the caller's board rows are being moved to (their last rename)"
+    )
     other: list[str] = Field(description="anything else held, by kind")
 
 

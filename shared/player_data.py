@@ -46,7 +46,7 @@ class Holdings(NamedTuple):
     runs: list[Run]
     challenges: list[Challenge]
     leagues: list[League]
-    rename: str | None  # the name of the player's last rename, as recorded for the boards
+    rename: str | None  # the name the boards are being moved to (the last rename's record)
     other: list[str]
 
 
@@ -104,7 +104,6 @@ class PlayerData:
                 "stats": held.profile.stats.model_dump(mode="json") if held.profile.stats else None,
             },
             "name_claim": held.name_claim,
-            "rename": held.rename,
             "official_results": [r.model_dump(mode="json") for r in held.official_results],
             "runs": [
                 {**RunView.from_run(run).model_dump(mode="json"), "archive": run.archive} for run in held.runs
@@ -140,6 +139,7 @@ class PlayerData:
                 }
                 for s in held.slots
             ],
+            "rename": held.rename,
             "other": held.other,
         }
 

@@ -1,39 +1,33 @@
 """Puzzles (SPEC §3): the rounds of a Daily or a challenge, generated from a secret seed.
 
-Every prompt comes from one pool: at least 30 answers in the dictionary, at least 15 of them common
-(Zipf >= 3.0, dictionary/common.txt). Of a puzzle's prompts, those with the most common answers
-take the forbidden rounds, with three forbidden letters that keep at least 10 common answers. The
-classic rounds go from the most common answers to the fewest, and so do the forbidden rounds.
+The dictionary build sorts every playable prompt into one of ten *tiers* (dictionary/
+puzzle_pool.tsv, rules in shared/puzzle_tiers.py): round t of a Daily plays a prompt of tier t, so
+its difficulty (common answers left after its forbidden letters) lies in tier t's band, and the
+bands go down from round 1 to round 10. Tiers 8-10 are the forbidden rounds; their letters are
+chosen here, from the secret, among those that keep the round in its band.
 
-A Daily never reads earlier puzzles: its prompts are the date's slots in an endless walk through
-secret-seeded shuffles of the pool (one shuffle per *cycle*), `DAILY_ROUNDS` slots a day. Within a
-cycle no prompt repeats; where two cycles meet, the new cycle's first `REST_SLOTS` slots skip the
-prompts of the old cycle's last `REST_SLOTS`, so no prompt comes back within 60 days. The same
-(secret, date) always gives the same puzzle, so racing generators agree.
+A Daily never reads earlier puzzles: each tier's prompts are walked through secret-seeded
+shuffles (one shuffle per *cycle*), one slot a day. Within a cycle no prompt repeats; where two
+cycles meet, the new cycle's first `REST_SLOTS` slots skip the prompts of the old cycle's last
+`REST_SLOTS`, so no prompt comes back within 60 days, and no prompt is in two tiers, so none comes
+twice in a day. The same (secret, date) always gives the same puzzle, so racing generators agree.
 """
 
 import hashlib
 import hmac
 import random
 import re
+from collections.abc import Sequence
 from datetime import date as Date
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from shared.constants import (
-    DAILY_ROUNDS,
-    MIN_ANSWERS_CLASSIC,
-    MIN_ANSWERS_FORBIDDEN,
-    MIN_COMMON_ANSWERS_CLASSIC,
-    PROMPT_REST_DAYS,
-)
+from shared.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS, PROMPT_REST_DAYS
 from shared.dictionary import DICTIONARY_DIR
+from shared.puzzle_tiers import BANDS, CLASSIC_TIERS, FORBIDDEN_TIERS, choose_forbidden
 
-# A prompt used in slot s may come back no earlier than slot s + REST_SLOTS: that is at least
-# PROMPT_REST_DAYS + 1 days later.
-REST_SLOTS = (PROMPT_REST_DAYS + 1) * DAILY_ROUNDS
-_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_FORBIDDEN_TRIES = 30
+# A prompt used on day d may come back on day d + REST_SLOTS at the earliest (one slot a day).
+REST_SLOTS = PROMPT_REST_DAYS + 1
 
 
 class Round(NamedTuple):
@@ -43,7 +37,7 @@ class Round(NamedTuple):
 
 class DailySeed(NamedTuple):
     """What a Daily is generated from: a key derived from the deployment's secret (it orders the
-    prompt pool) and the date (its place in that order)."""
+    tiers' prompts) and the date (its place in that order)."""
 
     key: bytes
     date: str
@@ -53,21 +47,26 @@ class PuzzleError(Exception):
     """The pool cannot give a puzzle that keeps the rules (a dictionary build broke the pool)."""
 
 
+class PoolPrompt(NamedTuple):
+    tier: int
+    common_answers: int
+
+
 @cache
-def common_answer_counts() -> dict[str, int]:
-    """Each pool prompt's number of common answers (from dictionary/prompt_counts.tsv)."""
-    counts = {}
-    lines = (DICTIONARY_DIR / "prompt_counts.tsv").read_text(encoding="ascii").splitlines()
+def pool() -> dict[str, PoolPrompt]:
+    """Every prompt a puzzle may use, with its tier and common answers (dictionary/puzzle_pool.tsv)."""
+    lines = (DICTIONARY_DIR / "puzzle_pool.tsv").read_text(encoding="ascii").splitlines()
+    found = {}
     for line in lines[1:]:
-        prompt, answer_count, common_count = line.split("\t")
-        if int(answer_count) >= MIN_ANSWERS_CLASSIC and int(common_count) >= MIN_COMMON_ANSWERS_CLASSIC:
-            counts[prompt] = int(common_count)
-    return counts
+        prompt, tier, common = line.split("\t")
+        found[prompt] = PoolPrompt(int(tier), int(common))
+    return found
 
 
-def prompt_pool() -> tuple[str, ...]:
-    """Every prompt a puzzle may use, in alphabetical order: 30+ answers, 15+ of them common."""
-    return tuple(common_answer_counts())
+@cache
+def tier_prompts(tier: int) -> tuple[str, ...]:
+    """The prompts of TIER, in alphabetical order."""
+    return tuple(prompt for prompt, entry in pool().items() if entry.tier == tier)
 
 
 @cache
@@ -76,7 +75,8 @@ def _word_text(name: str) -> str:
 
 
 def answers(prompt: str, forbidden: str = "", list_name: str = "words.txt") -> list[str]:
-    """Every word of a dictionary file accepted for PROMPT with FORBIDDEN letters (rules 3-5)."""
+    """Every word of a dictionary file accepted for PROMPT with FORBIDDEN letters (rules 3-5 of
+    shared/rules.py as one pattern over the file; tests/test_puzzles.py checks they agree)."""
     allowed = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in forbidden.lower())
     letter = f"[{allowed}]*"
     pattern = "^" + letter + letter.join(prompt.lower()) + letter + "$"
@@ -84,89 +84,87 @@ def answers(prompt: str, forbidden: str = "", list_name: str = "words.txt") -> l
 
 
 def seed_for_date(secret: bytes, date: str) -> DailySeed:
-    """The Daily's seed: the secret's key for ordering the pool, and the date. Nobody without the
+    """The Daily's seed: the secret's key for ordering the tiers, and the date. Nobody without the
     secret can compute tomorrow's puzzle from the source code."""
     return DailySeed(hmac.new(secret, b"daily-prompt-order", hashlib.sha256).digest(), date)
 
 
+def round_tiers(rounds: int, forbidden_rounds: int) -> list[int]:
+    """The tier of each round: the classic rounds spread evenly over tiers 1-7, the forbidden ones
+    over tiers 8-10 (a Daily: 1, 2, ..., 10; 5 rounds with 1 forbidden: 1, 3, 5, 7, 9)."""
+
+    def spread(tiers: Sequence[int], count: int) -> list[int]:
+        return [tiers[(2 * i + 1) * len(tiers) // (2 * count)] for i in range(count)]
+
+    return spread(CLASSIC_TIERS, rounds - forbidden_rounds) + spread(FORBIDDEN_TIERS, forbidden_rounds)
+
+
 def generate_puzzle(seed: bytes | DailySeed, rounds: int, forbidden_rounds: int) -> list[Round]:
-    """`rounds` distinct prompts, the last `forbidden_rounds` of them in forbidden mode. A Daily
-    (a DailySeed) takes its date's slots of the walk; a challenge (random bytes) any prompts."""
+    """`rounds` distinct prompts, the last `forbidden_rounds` of them in forbidden mode, from the
+    easiest round to the hardest. A Daily (a DailySeed) takes its date's slot of each tier's walk;
+    a challenge (random bytes) any prompts of its rounds' tiers."""
+    tiers = round_tiers(rounds, forbidden_rounds)
     if isinstance(seed, DailySeed):
-        day = Date.fromisoformat(seed.date).toordinal()
-        prompts = daily_prompts(seed.key, day, rounds)
+        if (rounds, forbidden_rounds) != (DAILY_ROUNDS, DAILY_FORBIDDEN_ROUNDS):
+            raise PuzzleError(f"a Daily has {DAILY_ROUNDS} rounds, {DAILY_FORBIDDEN_ROUNDS} forbidden")
+        prompts = daily_prompts(seed.key, Date.fromisoformat(seed.date).toordinal())
         rng = random.Random(hmac.new(seed.key, f"daily:{seed.date}".encode(), hashlib.sha256).digest())
     else:
         rng = random.Random(seed)
-        prompts = rng.sample(prompt_pool(), rounds)
-    return arrange(prompts, forbidden_rounds, rng)
+        prompts = []
+        for tier in sorted(set(tiers)):
+            prompts += rng.sample(tier_prompts(tier), tiers.count(tier))
+    return arrange(list(zip(tiers, prompts, strict=True)), rng)
 
 
-def daily_prompts(key: bytes, day: int, rounds: int = DAILY_ROUNDS) -> list[str]:
-    """The prompts of day number DAY: slots day × rounds … day × rounds + rounds − 1 of the walk."""
-    size = len(prompt_pool())
-    slots = range(day * rounds, day * rounds + rounds)
-    return [cycle_order(key, slot // size)[slot % size] for slot in slots]
+def daily_prompts(key: bytes, day: int) -> list[str]:
+    """The prompts of day number DAY, rounds 1-10: slot DAY of each tier's walk."""
+    prompts = []
+    for tier in range(1, len(BANDS) + 1):
+        size = len(tier_prompts(tier))
+        prompts.append(cycle_order(key, tier, day // size)[day % size])
+    return prompts
 
 
-@lru_cache(maxsize=8)
-def cycle_order(key: bytes, cycle: int) -> tuple[str, ...]:
-    """The pool in the order cycle CYCLE walks it: its own shuffle, except that its first
+@lru_cache(maxsize=4 * len(BANDS))
+def cycle_order(key: bytes, tier: int, cycle: int) -> tuple[str, ...]:
+    """TIER's prompts in the order cycle CYCLE walks them: its own shuffle, except that its first
     REST_SLOTS slots skip the prompts of the previous cycle's last REST_SLOTS (those move just
     after). The last REST_SLOTS are never moved, so a cycle depends on its own shuffle and the
     previous one's only."""
-    order = _shuffled_pool(key, cycle)
+    order = _shuffled_tier(key, tier, cycle)
     if len(order) < 3 * REST_SLOTS:
-        raise PuzzleError(f"a pool of {len(order)} prompts cannot keep {PROMPT_REST_DAYS} days between uses")
-    just_used = set(_shuffled_pool(key, cycle - 1)[-REST_SLOTS:])
+        raise PuzzleError(
+            f"tier {tier}'s {len(order)} prompts cannot keep {PROMPT_REST_DAYS} days between uses"
+        )
+    just_used = set(_shuffled_tier(key, tier, cycle - 1)[-REST_SLOTS:])
     movable = order[:-REST_SLOTS]
     head = [p for p in movable if p not in just_used][:REST_SLOTS]
     taken = set(head)
     return (*head, *(p for p in movable if p not in taken), *order[-REST_SLOTS:])
 
 
-@lru_cache(maxsize=8)
-def _shuffled_pool(key: bytes, cycle: int) -> tuple[str, ...]:
-    order = list(prompt_pool())
-    random.Random(hmac.new(key, f"cycle:{cycle}".encode(), hashlib.sha256).digest()).shuffle(order)
+@lru_cache(maxsize=4 * len(BANDS))
+def _shuffled_tier(key: bytes, tier: int, cycle: int) -> tuple[str, ...]:
+    order = list(tier_prompts(tier))
+    random.Random(hmac.new(key, f"tier:{tier}:cycle:{cycle}".encode(), hashlib.sha256).digest()).shuffle(
+        order
+    )
     return tuple(order)
 
 
-def arrange(prompts: list[str], forbidden_rounds: int, rng: random.Random) -> list[Round]:
-    """Classic rounds, then forbidden ones, each from the most common answers to the fewest. The
-    prompts with the most common answers take the forbidden rounds, since forbidding letters
-    takes answers away."""
-    counts = common_answer_counts()
-    by_ease = sorted(prompts, key=lambda p: (-counts[p], p))
-    forbidden: list[tuple[int, Round]] = []
-    for prompt in by_ease:
-        if len(forbidden) == forbidden_rounds:
-            break
-        choice = forbidden_letters_for(prompt, rng)
-        if choice:
-            letters, left = choice
-            forbidden.append((left, Round(prompt, letters)))
-    if len(forbidden) < forbidden_rounds:
-        raise PuzzleError(f"no forbidden letters keep {MIN_ANSWERS_FORBIDDEN} common answers for {prompts}")
-    in_forbidden = {r.prompt for _, r in forbidden}
-    classic = [Round(p, "") for p in by_ease if p not in in_forbidden]
+def arrange(rounds: list[tuple[int, str]], rng: random.Random) -> list[Round]:
+    """The rounds (tier, prompt) from the easiest to the hardest: classic ones by their common
+    answers, then forbidden ones, with letters RNG chooses, by the common answers they keep.
+    Tiers' bands do not overlap, so this is also the order of the tiers."""
+    counts = pool()
+    classic = sorted(
+        (p for t, p in rounds if t in CLASSIC_TIERS), key=lambda p: (-counts[p].common_answers, p)
+    )
+    forbidden = []
+    for tier, prompt in rounds:
+        if tier in FORBIDDEN_TIERS:
+            letters, kept = choose_forbidden(prompt, answers(prompt, "", "common.txt"), tier, rng)
+            forbidden.append((kept, Round(prompt, letters)))
     forbidden.sort(key=lambda pair: (-pair[0], pair[1].prompt))
-    return classic + [r for _, r in forbidden]
-
-
-def forbidden_letters_for(prompt: str, rng: random.Random) -> tuple[str, int] | None:
-    """Three letters outside PROMPT that keep at least 10 common answers, and how many they keep:
-    a random draw, or else the three letters fewest common answers use."""
-    common = [frozenset(word.upper()) for word in answers(prompt, "", "common.txt")]
-    others = [c for c in _ALPHABET if c not in prompt]
-
-    def kept(letters: str) -> int:
-        banned = set(letters)
-        return sum(not banned & word for word in common)
-
-    for _ in range(_FORBIDDEN_TRIES):
-        letters = "".join(sorted(rng.sample(others, 3)))
-        if kept(letters) >= MIN_ANSWERS_FORBIDDEN:
-            return letters, kept(letters)
-    rarest = "".join(sorted(sorted(others, key=lambda c: (sum(c in word for word in common), c))[:3]))
-    return (rarest, kept(rarest)) if kept(rarest) >= MIN_ANSWERS_FORBIDDEN else None
+    return [Round(p, "") for p in classic] + [r for _, r in forbidden]

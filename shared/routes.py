@@ -46,6 +46,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/challenges", "daily", "player", "optional", (201,)),
     Route("GET", "/challenges/{challenge_id}", "daily", "public", replies=(200, 404)),
     Route("POST", "/challenges/{challenge_id}/runs", "daily", "player", replies=(201, 200, 404, 409)),
+    Route("GET", "/me/challenges", "daily", "player"),
     Route("GET", "/leaderboard/daily", "leaderboard", "public"),
     Route("GET", "/leaderboard/daily/me", "leaderboard", "player", replies=(200, 404)),
     Route("GET", "/leaderboard/daily/{date}", "leaderboard", "public"),

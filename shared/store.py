@@ -133,6 +133,10 @@ class RunStore(Protocol):
         Raises QuotaExceeded when the creator already made QUOTA challenges that date."""
         ...
 
+    def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
+        """The challenges CREATOR made, newest first, at most LIMIT."""
+        ...
+
     def get_run(self, run_id: str) -> StoredRun | None: ...
 
     def slot(self, player: str, scope: Scope) -> Slot:

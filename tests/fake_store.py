@@ -66,6 +66,12 @@ class FakeRunStore:
             self.created[(challenge.creator, day)] = self.created.get((challenge.creator, day), 0) + 1
             self.challenges[challenge.challenge_id] = challenge.model_copy(deep=True)
 
+    def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
+        with self._lock:
+            made = [c for c in self.challenges.values() if c.creator == creator]
+        made.sort(key=lambda c: (c.created_at, c.challenge_id), reverse=True)
+        return [c.model_copy(deep=True) for c in made[:limit]]
+
     def get_run(self, run_id: str) -> StoredRun | None:
         with self._lock:
             found = self.runs.get(run_id)

@@ -21,7 +21,7 @@ PATH_VALUES = {
     "challenge_id": "AAAAAAAAAAAAAAAA",
     "date": "2026-11-29",
     "league_id": "AAAAAAAAAAAAAAAA",
-    "player": "me",
+    "player": "AAAAAAAAAAAAAAAA",
 }
 
 

@@ -724,3 +724,23 @@ def test_a_page_is_served_from_the_top_only_when_the_top_holds_it():
     assert page_from_top(rows, rows[1].position, 3, size=5) == rows[2:5]
     assert page_from_top(rows, rows[2].position, 3, size=5) is None
     assert page_from_top(rows, _entry("late", 1, 99).position, 3, size=5) is None
+
+
+def test_a_challenge_names_its_creator_and_their_score_once_they_have_played(store):
+    challenge = challenge_of(store, NOON)
+    boards = Boards(store, lambda: CURSOR_KEY)
+    view = boards.challenge_view(challenge, None, 50)
+    assert (view["creator_name"], view["creator_score"]) == (name_of("maker"), None)
+    store.set_display_name(player("maker"), "Mara Makes")
+    assert boards.challenge_view(challenge, None, 50)["creator_name"] == "Mara Makes"
+    record(store, "maker", 1010, at=5, challenge_id=challenge.challenge_id)
+    record(store, "rival", 990, at=6, challenge_id=challenge.challenge_id)
+    view = boards.challenge_view(challenge, None, 50)
+    assert (view["creator_name"], view["creator_score"]) == ("Mara Makes", 1010)
+
+
+def test_my_rank_says_how_many_players_are_on_the_board(store):
+    for number, score in enumerate((300, 200, 200, 100)):
+        record(store, f"p{number}", score, at=number + 1)
+    status, body, _ = call("GET", "/leaderboard/daily/me", user="p2", query={"date": DAY.isoformat()})
+    assert status == 200 and (body["rank"], body["players"]) == (2, 4)

@@ -293,6 +293,29 @@ def test_a_challenge_closes_after_7_days_and_then_shows_words():
     assert board["status"] == "closed" and len(board["rows"][0]["words"]) == 5
 
 
+def test_a_creator_lists_their_challenges_newest_first_open_or_closed():
+    first = call("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, user="ann")[1]
+    clock.advance(7 * 24 * 3600)  # the first has closed
+    second = call("POST", "/challenges", {"rounds": 6, "forbidden_rounds": 2}, user="ann")[1]
+    call("POST", "/challenges", user="bob")
+    status, mine, _ = call("GET", "/me/challenges", user="ann")
+    assert status == 200
+    assert [(c["challenge_id"], c["rounds"], c["forbidden_rounds"], c["open"]) for c in mine["items"]] == [
+        (second["challenge_id"], 6, 2, True),
+        (first["challenge_id"], 5, 0, False),
+    ]
+    assert set(mine["items"][0]) == {
+        "challenge_id",
+        "rounds",
+        "forbidden_rounds",
+        "created_at",
+        "closes_at",
+        "open",
+    }
+    assert call("GET", "/me/challenges", user="cy")[1] == {"items": []}
+    assert call("GET", "/me/challenges")[0] == 401
+
+
 def test_unknown_challenge_is_404():
     assert call("GET", "/challenges/AAAAAAAAAAAAAAAA")[0] == 404
     assert call("POST", "/challenges/AAAAAAAAAAAAAAAA/runs", user="ann")[0] == 404

@@ -1,8 +1,11 @@
-"""Checks on the committed word list files (no network: build.py is not run here)."""
+"""Checks on the committed word list files (no network: build.py is not run here, only its
+blocking rule is loaded to check the lists against it)."""
 
+import importlib.util
 import re
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -54,6 +57,28 @@ def blocklist() -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
+@cache
+def allowlist() -> list[str]:
+    lines = (DICT_DIR / "allowlist.txt").read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+@cache
+def build_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("dictionary_build", DICT_DIR / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def accepted(word: str) -> bool:
+    from shared.dictionary import words
+    from shared.rules import judge
+
+    return judge(word, word[:3].upper(), words()).valid
+
+
 def test_no_blocklisted_words():
     blocked = set(blocklist())
     assert blocked, "blocklist should not be empty"
@@ -80,6 +105,98 @@ def test_slurs_and_common_profanity_are_rejected_as_not_a_word():
         if len(word) >= 3:
             verdict = judge(word, word[:3].upper(), words())
             assert (verdict.valid, verdict.reason) == (False, "not_a_word")
+
+
+@pytest.mark.parametrize(
+    "word", ["cafe", "cafes", "cliche", "fiance", "fiancee", "melee", "entree", "chateau"]
+)
+def test_accented_entries_are_folded_so_cafe_is_accepted(word):
+    assert accepted(word)
+
+
+def test_folding_drops_the_combining_marks_only():
+    fold = build_script().fold_accents
+    assert [fold("café"), fold("mêlée"), fold("naïveté"), fold("dog")] == ["cafe", "melee", "naivete", "dog"]
+    assert fold("encyclopædia") == "encyclopædia"  # æ is a letter, not an accented a-z: never playable
+
+
+@pytest.mark.parametrize(
+    "word", ["donut", "donuts", "snuck", "rainforest", "hotspot", "dwarves", "audiobook"]
+)
+def test_frequent_variant_spellings_are_accepted(word):
+    assert accepted(word) and word in set(read_words("common.txt"))
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "whorehouse",
+        "whorehouses",
+        "arsed",
+        "arsing",
+        "cums",
+        "bastardly",
+        "buggery",
+        "jewfish",
+        "whoremaster",
+    ],
+)
+def test_inflections_and_compounds_of_blocked_words_are_refused(word):
+    # Each is an entry of SCOWL's lists that the blocklist does not name: the rule refuses it.
+    assert word not in blocklist()
+    assert not accepted(word)
+
+
+def test_no_listed_word_is_an_inflection_or_a_compound_of_a_blocked_word():
+    build = build_script()
+    rule = build.BlockRule(
+        build.blocked_roots(set(blocklist())), set(read_words("common.txt")), set(allowlist())
+    )
+    assert [w for w in read_words("words.txt") if rule.blocks(w)] == []
+
+
+@pytest.mark.parametrize(
+    ("word", "form"),
+    [
+        ("shits", True),
+        ("shittier", True),
+        ("whoring", True),
+        ("dogshit", True),
+        ("shitheads", True),
+        ("motherfuckers", True),
+        ("scrapbook", False),  # s + crap + book: `s` is no word
+        ("circumstance", False),  # cir + cum + stance: two parts around the root
+        ("mishit", False),
+        ("snigger", False),
+    ],
+)
+def test_the_rule_finds_a_blocked_root_with_an_ending_or_one_core_word(word, form):
+    build = build_script()
+    parts = {"dog", "head", "heads", "mother", "book", "stance"}
+    rule = build.BlockRule(build.blocked_roots(set(blocklist())), parts, set())
+    assert rule.blocks(word) is form
+
+
+def test_an_allowlisted_word_excuses_the_blocked_root_inside_it_and_its_own_inflections():
+    build = build_script()
+    roots = build.blocked_roots(set(blocklist()))
+    rule = build.BlockRule(roots, {"fish"}, {"monger", "spice"})
+    assert not rule.blocks("fishmonger") and not rule.blocks("spicing") and not rule.blocks("spiced")
+    assert build.BlockRule(roots, {"fish"}, set()).blocks("fishmonger")
+    assert rule.blocks("spics")  # the slur's own inflection is not excused by `spice`
+
+
+@pytest.mark.parametrize(
+    "word", ["class", "assess", "cocktail", "scrapbook", "gypsum", "homosexual", "spicy", "monger"]
+)
+def test_innocent_words_that_contain_a_blocked_or_rude_word_are_accepted(word):
+    assert accepted(word)
+
+
+def test_every_allowlisted_word_is_accepted_and_the_allowlist_is_sorted_and_unique():
+    assert allowlist() == sorted(set(allowlist()))
+    assert all(re.fullmatch(r"[a-z]+", word) for word in allowlist())
+    assert set(allowlist()) <= set(read_words("words.txt"))
 
 
 @pytest.mark.parametrize("word", ["app", "intro", "admin", "maths"])

@@ -26,6 +26,7 @@ import jwt
 import pytest
 
 from local import auth
+from shared import clock
 from shared.boards import SETTLE_SECONDS
 from shared.clock import parse_iso
 from shared.dynamo import DynamoStore
@@ -192,7 +193,7 @@ def test_login_gives_a_token_the_authorizer_accepts(server):
     token = server.login("alice")
     claims = jwt.decode(token, options={"verify_signature": False})
     assert claims["cognito:username"] == "alice" and claims["token_use"] == "id"
-    assert claims["aud"] == "wordsqd-local" and claims["exp"] - claims["iat"] == 12 * 3600
+    assert claims["aud"] == "wordsqd-local" and claims["exp"] - claims["iat"] == 3600  # Cognito's hour
     assert claims["sub"] == jwt.decode(server.login("alice"), options={"verify_signature": False})["sub"]
     # The handler's own guard answers 401 when the claims are missing from the event.
     status, _, body = server.request("POST", "/daily/runs", token=token)
@@ -204,6 +205,55 @@ def test_login_gives_a_token_the_authorizer_accepts(server):
 def test_login_refuses_a_bad_username(server, body):
     status, _, reply = server.request("POST", "/local/login", body)
     assert status == 400 and reply["error"]["code"] == "bad_request"
+
+
+@pytest.mark.server
+def test_a_refresh_token_buys_a_new_id_token_and_is_no_id_token_itself(server):
+    status, _, login = server.request("POST", "/local/login", {"username": "rita-renews"})
+    assert status == 200 and login["expires_in"] == 3600 and login["refresh_token"]
+    status, _, renewed = server.request("POST", "/local/refresh", {"refresh_token": login["refresh_token"]})
+    assert status == 200 and set(renewed) == {"id_token", "expires_in"}
+    same = [
+        jwt.decode(t, options={"verify_signature": False})["sub"]
+        for t in (login["id_token"], renewed["id_token"])
+    ]
+    assert same[0] == same[1]
+    assert server.request("POST", "/daily/runs", token=renewed["id_token"])[0] in (200, 201)
+    # A refresh token is not an ID token, and an ID token refreshes nothing.
+    assert server.request("POST", "/daily/runs", token=login["refresh_token"])[0] == 401
+    for bad in (login["id_token"], "nonsense", 7, None):
+        status, _, body = server.request("POST", "/local/refresh", {"refresh_token": bad})
+        assert status == 400 and body["error"]["code"] == "invalid_grant", bad
+
+
+def test_tokens_expire_on_the_game_clock():
+    """An ID token lasts an hour and a refresh token 30 days of the game clock (moved, not slept)."""
+    token = auth.issue_id_token("tim-timed", SECRET, "http://127.0.0.1:8000/local")
+    refresh = auth.issue_refresh_token("tim-timed", SECRET)
+    try:
+        clock.advance(3599)
+        assert auth.verified_claims(f"Bearer {token}", SECRET) is not None
+        clock.advance(2)
+        assert auth.verified_claims(f"Bearer {token}", SECRET) is None
+        assert auth.refreshed_username(refresh, SECRET) == "tim-timed"
+        clock.advance(30 * 24 * 3600)
+        assert auth.refreshed_username(refresh, SECRET) is None
+    finally:
+        clock.reset()
+
+
+@pytest.mark.server
+def test_the_pages_files_are_revalidated_not_stored(server):
+    """`no-cache` with an ETag (a 304 when unchanged), never `no-store`: the back/forward cache
+    may keep the page."""
+    status, headers, _ = server.request("GET", "/")
+    assert status == 200 and headers["Cache-Control"] == "no-cache" and headers["ETag"]
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}/", headers={"If-None-Match": headers["ETag"]}
+    )
+    with pytest.raises(urllib.error.HTTPError) as not_modified:
+        urllib.request.urlopen(request, timeout=10)
+    assert not_modified.value.code == 304 and not_modified.value.read() == b""
 
 
 @pytest.mark.server
@@ -556,3 +606,14 @@ def test_over_http_the_daily_and_a_challenge_run_of_one_player_never_block_each_
     assert (status, daily["kind"], daily["challenge_id"]) == (201, "daily", None)
     status, _, again = scheduled.request("POST", f"/challenges/{challenge['challenge_id']}/runs", token=token)
     assert (status, again["run_id"]) == (200, practice["run_id"])
+
+
+@pytest.mark.server
+def test_replies_are_dated_on_the_game_clock(scheduled):
+    def dated() -> datetime:
+        date = scheduled.request("GET", "/daily")[1]["Date"]
+        return datetime.strptime(date, "%a, %d %b %Y %H:%M:%S GMT").replace(tzinfo=UTC)
+
+    before = dated()
+    assert scheduled.request("POST", "/local/clock", {"advance_seconds": 7200})[0] == 200
+    assert 7190 < (dated() - before).total_seconds() < 7260

@@ -19,7 +19,7 @@ from shared.profiles import DELETED_PLAYER_NAME
 from tests.conftest import Api
 from tests.contract.test_board_store import wound_by_hand
 from tests.fake_boards import player
-from tests.test_daily_api import good_word
+from tests.test_daily_api import PERSON_SECONDS, good_word
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -32,7 +32,7 @@ SUB = player("ann")
 
 def play(run: dict, user: str | None, prefix: str = "/runs") -> dict:
     while run["status"] == "active":
-        clock.advance(3)  # as fast as a person types: a plausible run, so a ranked one
+        clock.advance(PERSON_SECONDS)  # a person's pace: fair play ranks the run (SPEC §3b)
         status, reply, _ = daily(
             "POST",
             f"{prefix}/{run['run_id']}/answers",
@@ -60,11 +60,9 @@ def store(table):
 def settle(store) -> None:
     """Let the rank counters and the tops of the boards catch up (the stream consumer)."""
     follow = wiring.players().show_current_name
-
-    def counters(event, context):
-        return count_stream_batch(event, context, store.count_official, follow)
-
-    StreamPoller(store.table, handler=counters).drain()
+    StreamPoller(
+        store.table, handler=lambda e, c: count_stream_batch(e, c, store.count_official, follow)
+    ).drain()
 
 
 @pytest.fixture

@@ -9,13 +9,19 @@
 //   and never put on screen or in a shared text.
 // - Login comes from config.json: {"auth": "local"} uses `POST /local/login` (make run);
 //   {"auth": "cognito", "region", "user_pool_id", "client_id", "domain"} uses the Cognito Hosted UI
-//   with the authorization-code flow and PKCE (RFC 7636) and keeps the id token.
+//   with the authorization-code flow and PKCE (RFC 7636). Either way the page keeps the id token
+//   and the refresh token, and renews the id token before it expires (on the server's clock, learnt
+//   from each reply's Date) and on a 401; a renewal that fails is said on screen, never silent.
 //
 // The exports are pure helpers, imported by the browser tests (tests/browser/).
 
 const $ = (id) => document.getElementById(id);
 
 const TOKEN_KEY = "wordsqd.token";
+const REFRESH_KEY = "wordsqd.refresh"; // localStorage: the refresh token that renews the id token
+const NAME_SKIPPED_KEY = "wordsqd.name-skipped."; // + the player's sub: "Not now" on the name prompt
+const RENEW_BEFORE_SECONDS = 300; // renew the id token this long before it expires
+const TIMER_ANNOUNCEMENTS = [60, 30, 10]; // seconds left, said by the live region
 const RUN_KEY = "wordsqd.run"; // sessionStorage: {run_id, guest, skewMs} of the run in play
 const PKCE_KEY = "wordsqd.pkce"; // sessionStorage: {verifier, state, back} during a Cognito login
 const VIEWS = ["home", "game", "end", "board", "me", "challenges", "leagues", "archive"]; // the last two: players.js
@@ -52,6 +58,58 @@ export function reasonText(reason, prompt = "", forbidden = "", word = "") {
     default:
       return reason ? `Not accepted (${reason}).` : "Not accepted.";
   }
+}
+
+/** A display-name refusal in words (SPEC §5 display names: the look-alike check included). */
+export function nameErrorText(code, message = "") {
+  switch (code) {
+    case "display_name_taken":
+      return "That name is taken, or one that looks like it: 0 and O, 1, I and l, 5 and S, " +
+        "and spaces, _ and - count as the same. Try another.";
+    case "display_name_not_allowed":
+      return "That name is not allowed: it contains a word the game blocks, even spelt with " +
+        "look-alikes (3 for E, 4 for A, 7 for T, @ for A) or with the spaces taken out.";
+    case "invalid_display_name":
+      return message ? `Not a valid name: ${message}.` : "Not a valid name.";
+    default:
+      return message || "The name was not saved.";
+  }
+}
+
+/** A name the rules of SPEC §5 refuse before asking the server, in words (null: it may be fine). */
+export function nameRuleProblem(name) {
+  if (name.length < 3 || name.length > 20) return "A name has 3 to 20 characters.";
+  if (!/^[A-Za-z0-9 _-]+$/.test(name)) return "Letters A to Z, digits, spaces, _ and - only.";
+  if (name !== name.trim()) return "No space at the start or the end.";
+  return null;
+}
+
+/** Whether NAME is the default one the server shows until a player picks one (`player-xxxx`). */
+export function isDefaultName(name) {
+  return /^player-[0-9a-f]{4}$/.test(name || "");
+}
+
+/** The speed bonus an answer would earn after SECONDS (SPEC §3: 3 × max(0, 10 − whole seconds)). */
+export function speedBonusAt(seconds) {
+  return 3 * Math.max(0, 10 - Math.floor(Math.max(0, seconds)));
+}
+
+/** What the live region says about a round: its number, letters and forbidden letters. */
+export function roundAnnouncement(run) {
+  const letters = (run.prompt || "").split("").join(", ");
+  const banned = (run.forbidden || "").split("").join(", ");
+  return `Round ${run.round} of ${run.rounds}: ${letters}, in this order.` +
+    (banned ? ` Forbidden round: no ${banned}, double points.` : "");
+}
+
+/** The line the live region says at SECONDS left. */
+export function timeAnnouncement(seconds) {
+  return `${seconds} seconds left.`;
+}
+
+/** "rank 12 of 31" (or "rank 12" while the board's size is unknown). */
+export function rankText(rank, players) {
+  return players ? `rank ${rank} of ${players}` : `rank ${rank}`;
 }
 
 /** The square for one round of a run, for the share text and the trail. */
@@ -154,6 +212,15 @@ export function jwtClaims(token) {
 const state = {
   config: { auth: "local" },
   token: null,
+  refreshToken: null,
+  serverOffsetMs: 0, // the server's clock minus this browser's, from the last reply's Date header
+  renewTimer: 0,
+  renewing: null, // the renewal on its way (one at a time)
+  loginLost: false, // a renewal failed: the page says so until the player logs in again
+  roundShownAt: 0, // when the round on screen was shown (browser clock), for the speed bonus
+  roundKey: "", // run id and round of the round on screen
+  speedScoring: false, // the server's replies carry speed_bonus (SPEC §3)
+  announced: new Set(), // timer announcements made for the run in play
   username: "",
   displayName: null,
   stats: undefined, // GET /me's stats; undefined until read, null when the server has none
@@ -170,11 +237,22 @@ const state = {
   boardCursor: null,
   boardDate: null,
   challenge: null, // the challenge on screen (GET /challenges/{id})
+  myChallenges: [], // the challenges this player made (GET /me/challenges)
   view: "home",
 };
 
-/** One call to the API: resolves to {status, body, date}. `auth` adds the player's token. */
+/** One call to the API: resolves to {status, body, date}. `auth` adds the player's token, renewed
+ * first when it is about to expire; a 401 renews it and tries once more. */
 async function api(method, path, body, { auth = false } = {}) {
+  if (auth && state.token) await ensureFreshToken();
+  let reply = await request(method, path, body, auth);
+  if (reply.status === 401 && auth && state.token) {
+    if (await renewToken()) reply = await request(method, path, body, auth);
+  }
+  return reply;
+}
+
+async function request(method, path, body, auth) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (auth && state.token) headers.Authorization = "Bearer " + state.token;
@@ -187,17 +265,121 @@ async function api(method, path, body, { auth = false } = {}) {
   } catch {
     return { status: 0, body: null, date: null };
   }
+  learnServerTime(response.headers.get("Date"));
   let data = null;
   try {
     data = await response.json();
   } catch {
     /* an empty or non-JSON body */
   }
-  if (response.status === 401 && auth && state.token) {
-    await setToken(null);
-    notice("Your login has expired: log in again. You are playing as a guest now.");
-  }
   return { status: response.status, body: data, date: response.headers.get("Date") };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions that last: the id token is renewed with the refresh token before it expires
+
+/** Each reply's Date tells the server's time (to the second): tokens expire on that clock. */
+function learnServerTime(date) {
+  const at = Date.parse(date || "");
+  if (Number.isNaN(at)) return;
+  const offset = at + 500 - Date.now();
+  if (Math.abs(offset - state.serverOffsetMs) < 2000) return; // the same clock, within the header's second
+  state.serverOffsetMs = offset;
+  scheduleRenewal();
+}
+
+/** Seconds the id token has left on the server's clock (0 without one). */
+function tokenSecondsLeft() {
+  const expires = state.token ? Number(jwtClaims(state.token).exp) || 0 : 0;
+  return expires - (Date.now() + state.serverOffsetMs) / 1000;
+}
+
+function scheduleRenewal() {
+  clearTimeout(state.renewTimer);
+  if (!state.token || !state.refreshToken) return;
+  const wait = Math.max(0, (tokenSecondsLeft() - RENEW_BEFORE_SECONDS) * 1000);
+  // Timers of a sleeping tab are late: visibilitychange checks again when it wakes.
+  state.renewTimer = setTimeout(() => ensureFreshToken(), Math.min(wait, 2 ** 31 - 1));
+}
+
+/** True when the player's id token is good for a while (renewed first if it is about to expire). */
+async function ensureFreshToken() {
+  if (!state.token) return false;
+  if (tokenSecondsLeft() > RENEW_BEFORE_SECONDS) return true;
+  return renewToken();
+}
+
+/** Trade the refresh token for a new id token; on failure the page says so (never silently a guest). */
+function renewToken() {
+  if (!state.renewing) {
+    state.renewing = requestRenewal()
+      .then((tokens) => {
+        if (!tokens || !tokens.id_token) {
+          loginLost();
+          return false;
+        }
+        keepTokens(tokens.id_token, tokens.refresh_token || state.refreshToken);
+        return true;
+      })
+      .finally(() => {
+        state.renewing = null;
+      });
+  }
+  return state.renewing;
+}
+
+/** {id_token, refresh_token?} from Cognito's token endpoint or the local stand-in, or null. */
+async function requestRenewal() {
+  if (!state.refreshToken) return null;
+  try {
+    let response;
+    if (state.config.auth === "cognito") {
+      response = await fetch(`${hostedUi(state.config.domain)}/oauth2/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          client_id: state.config.client_id,
+          refresh_token: state.refreshToken,
+        }),
+      });
+    } else {
+      response = await fetch("/local/refresh", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ refresh_token: state.refreshToken }),
+      });
+      learnServerTime(response.headers.get("Date"));
+    }
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep a renewed id token (and refresh token): the same player, so nothing else changes. */
+function keepTokens(idToken, refreshToken) {
+  state.token = idToken;
+  state.refreshToken = refreshToken || null;
+  state.loginLost = false;
+  localStorage.setItem(TOKEN_KEY, idToken);
+  if (refreshToken) localStorage.setItem(REFRESH_KEY, refreshToken);
+  else localStorage.removeItem(REFRESH_KEY);
+  scheduleRenewal();
+}
+
+/** The login could not be renewed: forget it, and say so where the player will see it. */
+function loginLost() {
+  clearTimeout(state.renewTimer);
+  const wasPlayer = !!state.token;
+  state.token = null;
+  state.refreshToken = null;
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(REFRESH_KEY);
+  if (!wasPlayer) return;
+  state.loginLost = true;
+  notice("Your login has expired and could not be renewed. Log in again to keep your streak and get on the board: until then any run you start is a guest run, not ranked.");
+  renderAccount();
 }
 
 const ok = (reply) => reply.status === 200 || reply.status === 201;
@@ -235,7 +417,10 @@ function showView(name) {
   }
   if (name === "board") loadBoard(true);
   if (name === "me") loadMe();
-  if (name === "challenges") renderChallengeForm();
+  if (name === "challenges") {
+    renderChallengeForm();
+    loadMyChallenges();
+  }
   if (name === "home") renderHome();
   document.dispatchEvent(new CustomEvent("wordsqd:view", { detail: name })); // players.js's views
   // The end of a run replaces the game under the player's focus: move it to the result.
@@ -260,10 +445,16 @@ function go(hash) {
 // ---------------------------------------------------------------------------------------------
 // Who is playing
 
-async function setToken(token) {
-  state.token = token;
-  if (token) localStorage.setItem(TOKEN_KEY, token);
-  else localStorage.removeItem(TOKEN_KEY);
+async function setToken(token, refreshToken = null) {
+  if (token) keepTokens(token, refreshToken);
+  else {
+    clearTimeout(state.renewTimer);
+    state.token = null;
+    state.refreshToken = null;
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(REFRESH_KEY);
+  }
+  state.loginLost = false;
   // A run belongs to whoever started it: a new identity starts afresh.
   sessionStorage.removeItem(RUN_KEY);
   state.run = null;
@@ -284,6 +475,56 @@ async function loadProfile() {
     state.stats = me.body.stats || null;
   }
   renderAccount();
+  offerName();
+}
+
+// A name from the start: a player still showing `player-xxxx` is asked once (until "Not now").
+function nameSkipKey() {
+  return NAME_SKIPPED_KEY + (jwtClaims(state.token || "").sub || "");
+}
+
+function offerName() {
+  const ask = !!state.token && isDefaultName(state.displayName) && !localStorage.getItem(nameSkipKey());
+  const panel = $("name-panel");
+  if (ask && panel.hidden) {
+    panel.hidden = false;
+    say($("name-prompt-status"), "");
+    $("name-prompt").focus();
+  } else if (!ask) {
+    panel.hidden = true;
+  }
+}
+
+/** PUT /me with NAME; returns null when saved, else the reason in words. */
+async function putName(name) {
+  const rule = nameRuleProblem(name);
+  if (rule) return rule;
+  const reply = await api("PUT", "/me", { display_name: name }, { auth: true });
+  if (reply.status !== 200) {
+    const error = (reply.body && reply.body.error) || {};
+    return reply.status === 0 || reply.status === 429 ? problem(reply) : nameErrorText(error.code, error.message);
+  }
+  state.displayName = reply.body.display_name;
+  renderAccount();
+  return null;
+}
+
+async function saveNamePrompt(event) {
+  event.preventDefault();
+  const why = await putName($("name-prompt").value);
+  if (why) {
+    say($("name-prompt-status"), "Name not saved: " + why, "bad");
+    $("name-prompt").focus();
+    return;
+  }
+  $("name-panel").hidden = true;
+  notice(`Welcome, ${state.displayName}: the boards will show you by that name.`, "ok");
+}
+
+function skipNamePrompt() {
+  localStorage.setItem(nameSkipKey(), "1");
+  $("name-panel").hidden = true;
+  notice(`The boards will show you as ${state.displayName || "player-…"} for now: change it any time under Stats.`, "ok");
 }
 
 async function loadIdentity() {
@@ -297,6 +538,7 @@ async function loadIdentity() {
 function renderAccount() {
   const player = !!state.token;
   $("who").textContent = player ? state.displayName || state.username || "Player" : "Guest";
+  if (!player) $("name-panel").hidden = true;
   $("login-open").hidden = player;
   $("logout").hidden = !player;
   if (player) $("login-panel").hidden = true;
@@ -321,7 +563,7 @@ async function localLogin(event) {
   }
   notice("");
   $("login-panel").hidden = true;
-  await setToken(reply.body.id_token);
+  await setToken(reply.body.id_token, reply.body.refresh_token);
   route();
 }
 
@@ -400,7 +642,7 @@ async function finishCognitoLogin(params) {
     notice("Login failed: " + (tokens.error || `the sign-in service answered ${response.status}`));
     return;
   }
-  await setToken(tokens.id_token);
+  await setToken(tokens.id_token, tokens.refresh_token);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -424,6 +666,7 @@ function renderHome() {
     $("daily-shape").textContent = `${daily.rounds} rounds, ${daily.time_limit_seconds} seconds.`;
     const at = new Date(daily.resets_at);
     $("reset-local").textContent = `(at ${at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })} your time)`;
+    $("end-reset-local").textContent = $("reset-local").textContent;
   }
   // A Daily in play is resumed, not restarted; a challenge in play leaves the Daily free to start.
   const active = state.run && state.run.status === "active";
@@ -431,8 +674,10 @@ function renderHome() {
   $("resume-run").textContent = active && state.run.kind === "challenge" ? "Resume your challenge" : "Resume your run";
   $("start-daily").hidden = !!active && state.run.kind === "daily";
   const playedToday = !!(daily && state.token && state.officialDates.has(daily.date));
-  $("start-daily").textContent = playedToday ? "Play again (practice)" : "Start the Daily";
-  $("daily-who").textContent = !state.token
+  $("start-daily").textContent = playedToday ? "Play again (practice)" : state.loginLost ? "Start as a guest" : "Start the Daily";
+  $("daily-who").textContent = state.loginLost
+    ? "Your login has expired and could not be renewed: log in again to play for the board. A run started now is a guest run."
+    : !state.token
     ? "Playing as a guest: your score is not ranked. Log in to get on the board and keep a streak."
     : playedToday
       ? "Your official score for today is in. More runs are practice and stay off the board."
@@ -445,6 +690,7 @@ function tickCountdown() {
   if (!daily) return;
   const left = (Date.parse(daily.resets_at) - (Date.now() + state.skewMs)) / 1000;
   $("countdown").textContent = clockText(left);
+  $("end-countdown").textContent = clockText(left);
   if (left <= 0 && Date.now() > state.dailyRefetchAt) {
     // A new Daily: read it (at most every 30 s, should the clocks disagree).
     state.dailyRefetchAt = Date.now() + 30000;
@@ -486,6 +732,8 @@ function learnSkew(reply, sentAt) {
 }
 
 async function startDaily() {
+  // A player whose login cannot be renewed hears it here, before the run (never a silent guest run).
+  if (state.token && !(await ensureFreshToken())) return;
   const guest = !state.token;
   const sentAt = Date.now();
   const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
@@ -519,6 +767,7 @@ async function startDaily() {
 async function startChallenge() {
   const challenge = state.challenge;
   if (!challenge) return;
+  if (state.token && !(await ensureFreshToken())) return;
   if (!state.token) {
     openLogin();
     return;
@@ -587,23 +836,51 @@ async function submitWord(event) {
     return;
   }
   const reply = await send("/answers", { round: run.round, attempt: run.attempt, word });
+  let rejected = false;
   if (reply.status === 200) {
     const result = reply.body;
     const next = result.run;
     const shown = word.toUpperCase();
+    if ("speed_bonus" in result) state.speedScoring = true;
     if (result.accepted) {
       const combo = next.combo > 1 ? `, combo ×${next.combo}` : "";
-      say($("status"), `Accepted: ${shown}, +${result.points} points${combo}.`, "ok");
+      const speed = result.speed_bonus ? ` (${result.speed_bonus} for speed)` : "";
+      say($("status"), `Accepted: ${shown}, +${result.points} points${speed}${combo}.`, "ok");
+      if (run.attempt === 1) markPerfect();
+      if ($("word").value.trim() === word) $("word").value = ""; // keep what was typed meanwhile
     } else {
       const why = reasonText(result.reason, run.prompt, run.forbidden, word);
-      const after = next.status === "active" && next.round === run.round
-        ? `${next.attempts_left} attempt${next.attempts_left === 1 ? "" : "s"} left.`
-        : `Round ${run.round} lost.`;
+      const goesOn = next.status === "active" && next.round === run.round;
+      const after = goesOn ? `${next.attempts_left} attempt${next.attempts_left === 1 ? "" : "s"} left.` : `Round ${run.round} lost.`;
       say($("status"), `Rejected: ${shown}. ${why} ${after}`, "bad");
+      rejected = goesOn; // the word stays in the box, selected, to fix or retype
+      if (!goesOn && $("word").value.trim() === word) $("word").value = "";
+      shake();
     }
-    if ($("word").value.trim() === word) $("word").value = ""; // keep what was typed meanwhile
   }
   afterReply(reply, run);
+  if (rejected && state.view === "game") $("word").select();
+}
+
+/** A short shake of the word box on a rejection (none under prefers-reduced-motion: see style.css). */
+function shake() {
+  const box = $("word");
+  box.classList.remove("shake");
+  void box.offsetWidth; // restart the animation
+  box.classList.add("shake");
+}
+
+/** A mark beside the prompt for a word found at the first try. */
+function markPerfect() {
+  const mark = $("perfect-mark");
+  mark.hidden = false;
+  mark.classList.remove("pop");
+  void mark.offsetWidth;
+  mark.classList.add("pop");
+  clearTimeout(state.markTimer);
+  state.markTimer = setTimeout(() => {
+    mark.hidden = true;
+  }, 1500);
 }
 
 async function skipRound() {
@@ -635,7 +912,10 @@ function afterReply(reply, sentFor) {
     say($("status"), problem(reply), "bad");
   }
   if (run.status === "completed") go("play");
-  else $("word").focus();
+  else {
+    $("word").focus();
+    keepAnswerInView(); // the verdict may have grown: keep it and the box above the keyboard
+  }
 }
 
 function onCompleted(run) {
@@ -673,6 +953,15 @@ function renderRun() {
     tiles.dataset.prompt = `${run.round}:${run.prompt}`;
     tiles.replaceChildren(...letters.map(tile));
   }
+  const roundKey = `${run.run_id}:${run.round}`;
+  if (state.roundKey !== roundKey) {
+    // A new round: its speed bonus counts from now (round 1 from the run's start, on the server's
+    // clock), and the live region says its letters.
+    state.roundKey = roundKey;
+    state.roundShownAt = run.round === 1 ? Date.parse(run.started_at) - state.skewMs : Date.now();
+    $("announce").textContent = roundAnnouncement(run);
+  }
+  if ((run.history || []).some((round) => "speed_bonus" in round)) state.speedScoring = true;
   $("prompt-text").textContent = letters.join(", ");
   $("forbidden-banner").hidden = !run.forbidden;
   $("forbidden-tiles").replaceChildren(...(run.forbidden || "").split("").map(tile));
@@ -726,6 +1015,20 @@ function tick() {
   const total = (Date.parse(run.deadline) - Date.parse(run.started_at)) / 1000 || 180;
   const left = secondsLeft(run);
   $("time-left").textContent = clockText(Math.ceil(left));
+  for (const mark of TIMER_ANNOUNCEMENTS) {
+    const key = `${run.run_id}:${mark}`;
+    if (left <= mark && left > mark - 5 && !state.announced.has(key)) {
+      state.announced.add(key);
+      $("announce").textContent = timeAnnouncement(mark);
+    } else if (left <= mark - 5) {
+      state.announced.add(key); // a run resumed later says nothing about times gone by
+    }
+  }
+  if ($("speed").hidden === state.speedScoring) {
+    $("speed").hidden = !state.speedScoring;
+    keepAnswerInView(); // the attempts line may have grown: keep the box above the keyboard
+  }
+  if (state.speedScoring) $("speed-now").textContent = `+${speedBonusAt((Date.now() - state.roundShownAt) / 1000)}`;
   $("time-left").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").style.width = `${Math.min(100, (left / total) * 100)}%`;
@@ -758,22 +1061,46 @@ function renderEnd(run) {
   $("end-won").textContent = `${won}/${run.rounds}`;
   $("end-combo").textContent = run.best_combo;
   $("end-longest").textContent = run.longest_word_length ? `${run.longest_word_length} letters` : "–";
+  const unranked = run.official && run.ranked === false && run.unranked_reason === "implausible_speed";
   $("end-note").textContent = run.guest
     ? "Guest runs are not ranked. Log in to get on the board and keep a streak."
-    : run.official
-      ? run.kind === "challenge" ? "This is your result for the challenge." : "This is your official score for the day."
-      : "Practice run: your official result was already in, so this one stays off the board.";
+    : unranked
+      ? "Not ranked: some answers came faster than a person can read a prompt and type a word, so this run stays off the board. It still counts in your stats."
+      : run.official
+        ? run.kind === "challenge" ? "This is your result for the challenge." : "This is your official score for the day."
+        : "Practice run: your official result was already in, so this one stays off the board.";
   $("share-text").value = shareText(run, location.origin);
+  $("copy-share").textContent = navigator.share ? "Share result" : "Copy result";
   say($("copy-status"), "");
+  $("end-rank").hidden = true;
+  $("end-streak-item").hidden = true;
   renderReview(run);
-  if (run.official && !run.guest && run.kind === "daily") showMyRankOnEnd(run);
+  tickCountdown();
+  if (run.official && !run.guest && run.kind === "daily") {
+    if (!unranked) showMyRankOnEnd(run);
+    showStreakOnEnd(run);
+  }
 }
 
-async function showMyRankOnEnd(run) {
+/** "Rank R of N" once the result has landed on the board (its counters trail by a second or two:
+ * read again once after BOARD_CATCH_UP_MS, so the number settles). */
+async function showMyRankOnEnd(run, attempt = 0) {
   const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(run.date)}`, undefined, { auth: true });
-  if (reply.status === 200 && state.run && state.run.run_id === run.run_id) {
-    $("end-note").textContent = `This is your official score for the day: rank ${reply.body.rank} so far.`;
-  }
+  if (reply.status !== 200 || !state.run || state.run.run_id !== run.run_id) return;
+  const box = $("end-rank");
+  box.textContent = `You are ${rankText(reply.body.rank, reply.body.players)} on today's board so far.`;
+  box.hidden = false;
+  if (attempt < 1) setTimeout(() => state.view === "end" && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
+}
+
+/** The streak this result made (GET /me's stats, read again after the completion). */
+async function showStreakOnEnd(run) {
+  await loadProfile();
+  const stats = state.stats;
+  if (!stats || !state.run || state.run.run_id !== run.run_id) return;
+  const days = stats.current_streak;
+  $("end-streak").textContent = `${days} day${days === 1 ? "" : "s"}` + (stats.max_streak > days ? ` (best ${stats.max_streak})` : "");
+  $("end-streak-item").hidden = false;
 }
 
 function renderReview(run) {
@@ -783,14 +1110,16 @@ function renderReview(run) {
     for (const attempt of round.attempts) {
       const span = document.createElement("span");
       span.className = attempt.accepted ? "ok" : "bad";
+      const time = typeof attempt.elapsed_ms === "number" ? `, ${(attempt.elapsed_ms / 1000).toFixed(1)} s` : "";
       span.textContent = attempt.accepted
-        ? attempt.word.toUpperCase() + " "
-        : `${(attempt.word || "(empty)").toUpperCase()} (${shortReason(attempt.reason)}) `;
+        ? `${attempt.word.toUpperCase()}${time ? ` (${time.slice(2)})` : ""} `
+        : `${(attempt.word || "(empty)").toUpperCase()} (${shortReason(attempt.reason)}${time}) `;
       words.append(span);
     }
     const outcome = round.outcome ? OUTCOME_WORDS[round.outcome] : "time up";
     const letters = round.prompt + (round.forbidden ? ` (no ${round.forbidden})` : "");
-    return tableRow(["Round", round.round], ["Letters", letters], ["Your words", words], ["Result", outcome], ["Points", round.points]);
+    const points = round.speed_bonus ? `${round.points} (${round.speed_bonus} speed)` : round.points;
+    return tableRow(["Round", round.round], ["Letters", letters], ["Your words", words], ["Result", outcome], ["Points", points]);
   });
   body.replaceChildren(...rows);
 }
@@ -830,8 +1159,18 @@ function emptyRow(table, text) {
   return tr;
 }
 
+/** The system share sheet where the browser has one; the clipboard otherwise. */
 async function copyShare() {
   const text = $("share-text").value;
+  if (navigator.share) {
+    try {
+      await navigator.share({ text });
+      say($("copy-status"), "Shared.", "ok");
+      return;
+    } catch (error) {
+      if (error && error.name === "AbortError") return; // the player closed the sheet
+    }
+  }
   try {
     await navigator.clipboard.writeText(text);
     say($("copy-status"), "Copied: paste it anywhere.", "ok");
@@ -850,16 +1189,19 @@ function boardRows(table, rows, closed, append) {
   table.classList.toggle("closed", closed);
   for (const row of rows) {
     const tr = tableRow(
-      ["Rank", row.rank, "num"],
-      ["Player", row.display_name],
-      ["Score", row.score, "num"],
-      ["Best combo", row.best_combo, "num"],
-      ["Longest", row.longest_word_length, "num"],
+      ["Rank", row.rank, "num rank"],
+      ["Player", row.display_name, "player"],
+      ["Score", row.score, "num score"],
+      ["Combo", row.best_combo, "num combo"],
+      ["Longest", row.longest_word_length, "num longest"],
       ["Words", (row.words || []).join(", ").toUpperCase(), "words"],
     );
+    tr.cells[1].title = row.display_name; // shown whole on hover when a narrow row cuts it short
+    tr.cells[5].title = tr.cells[5].textContent;
     if (state.token && row.display_name === state.displayName) {
       tr.className = "mine";
-      tr.setAttribute("aria-label", "Your row");
+      tr.tabIndex = -1; // "Jump to my row" moves focus here
+      tr.setAttribute("aria-label", `Your row: rank ${row.rank}, ${row.score} points`);
     }
     body.append(tr);
   }
@@ -914,22 +1256,36 @@ function catchUp(attempt, stillWanted, readAgain) {
  * that date: otherwise the server's answer is 404 not_ranked, which browsers log as an error. */
 async function showMyRow(date) {
   const box = $("my-row");
-  box.hidden = true;
+  const bar = $("my-row-bar");
+  bar.hidden = true;
+  $("jump-mine").hidden = true;
   if (!state.token) return;
   if (!state.historyLoaded) await loadHistory(true);
   if (!state.officialDates.has(date)) {
     box.textContent = state.daily && date === state.daily.date
       ? "You are not on today's board yet: finish the Daily while logged in."
       : "You have no official result for this date.";
-    box.hidden = false;
+    bar.hidden = false;
     return;
   }
   const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(date)}`, undefined, { auth: true });
   if (reply.status === 200 && state.boardDate === date) {
     const me = reply.body;
-    box.textContent = `You: rank ${me.rank}, ${me.score} points, best combo ${me.best_combo}, longest word ${me.longest_word_length} letters.`;
-    box.hidden = false;
+    box.textContent = `You: ${rankText(me.rank, me.players)}, ${me.score} points, best combo ${me.best_combo}, longest word ${me.longest_word_length} letters.`;
+    bar.hidden = false;
+    $("jump-mine").hidden = false;
   }
+}
+
+/** Scroll to the player's own row (reading more pages until it is there), and focus it. */
+async function jumpToMine() {
+  for (let pages = 0; !$("board").querySelector("tr.mine") && state.boardCursor && pages < 20; pages += 1) {
+    await loadBoard(false);
+  }
+  const mine = $("board").querySelector("tr.mine");
+  if (!mine) return;
+  mine.scrollIntoView({ block: "center" });
+  mine.focus({ preventScroll: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -990,21 +1346,30 @@ function renderMe() {
     );
   });
   table.tBodies[0].replaceChildren(...rows);
+  // A live Daily's rank, as it stands (history gives the final rank only once the board closes).
+  state.historyItems.forEach((item, index) => {
+    if (item.kind === "daily" && item.rank === null) showLiveRank(item.date, rows[index].cells[4]);
+  });
   if (!rows.length) table.tBodies[0].append(emptyRow(table, "No official results yet: play today's Daily!"));
   $("history-more").hidden = !state.historyCursor;
 }
 
+async function showLiveRank(date, cell) {
+  const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(date)}`, undefined, { auth: true });
+  if (reply.status === 200 && cell.isConnected) {
+    cell.textContent = `${reply.body.rank}${reply.body.players ? ` of ${reply.body.players}` : ""} so far`;
+  }
+}
+
 async function saveName(event) {
   event.preventDefault();
-  const reply = await api("PUT", "/me", { display_name: $("new-name").value }, { auth: true });
-  if (reply.status !== 200) {
-    say($("name-status"), "Name not saved: " + problem(reply), "bad");
+  const why = await putName($("new-name").value);
+  if (why) {
+    say($("name-status"), "Name not saved: " + why, "bad");
     return;
   }
   $("new-name").value = "";
-  state.displayName = reply.body.display_name;
   say($("name-status"), `Saved: boards now show you as ${state.displayName}.`, "ok");
-  renderAccount();
   renderMe();
 }
 
@@ -1035,6 +1400,7 @@ async function createChallenge(event) {
     return;
   }
   state.challenge = reply.body;
+  loadMyChallenges();
   history.replaceState(null, "", `?challenge=${encodeURIComponent(reply.body.challenge_id)}#challenges`);
   say($("challenge-status"), "Challenge created: share the link, then play it yourself.", "ok");
   renderChallenge();
@@ -1060,12 +1426,61 @@ async function openChallenge(id, attempt = 0) {
   }
 }
 
+/** The heading of a challenge: an invitation ("Ann challenged you: beat 1,010") unless it is yours. */
+export function invitationText(challenge, myName) {
+  const name = challenge.creator_name;
+  if (!name) return `Challenge ${challenge.challenge_id.slice(0, 8)}`;
+  if (myName && name === myName) {
+    return typeof challenge.creator_score === "number"
+      ? `Your challenge: your score to beat is ${challenge.creator_score.toLocaleString("en-US")}`
+      : "Your challenge: share the link, then play it yourself";
+  }
+  return typeof challenge.creator_score === "number"
+    ? `${name} challenged you: beat ${challenge.creator_score.toLocaleString("en-US")}`
+    : `${name} challenged you`;
+}
+
+/** The challenges this player made (GET /me/challenges), newest first, for the list. */
+async function loadMyChallenges() {
+  state.myChallenges = [];
+  if (state.token) {
+    const reply = await api("GET", "/me/challenges", undefined, { auth: true });
+    if (reply.status === 200) state.myChallenges = reply.body.items;
+  }
+  renderMyChallenges();
+}
+
+function renderMyChallenges() {
+  const items = state.token ? state.myChallenges : [];
+  $("my-challenges-card").hidden = !items.length;
+  $("my-challenges").replaceChildren(...items.map((item) => {
+    const li = document.createElement("li");
+    const open = document.createElement("a");
+    open.href = challengeLink(location.origin, item.challenge_id);
+    const made = new Date(item.created_at).toLocaleDateString([], { month: "short", day: "numeric" });
+    open.textContent = `${item.rounds} rounds, made ${made}`;
+    open.addEventListener("click", (event) => {
+      event.preventDefault();
+      history.replaceState(null, "", `?challenge=${encodeURIComponent(item.challenge_id)}#challenges`);
+      openChallenge(item.challenge_id).then(() => $("challenge-card").scrollIntoView({ block: "start" }));
+    });
+    const when = document.createElement("span");
+    when.className = "hint";
+    when.textContent = item.open ? " · open, see its board" : " · closed, see its final board";
+    li.append(open, when);
+    if (state.challenge && state.challenge.challenge_id === item.challenge_id) li.className = "current";
+    return li;
+  }));
+}
+
 function renderChallenge() {
   const challenge = state.challenge;
   $("challenge-card").hidden = !challenge;
+  renderMyChallenges();
   if (!challenge) return;
   const forbidden = challenge.forbidden_rounds;
-  $("challenge-title").textContent = `Challenge ${challenge.challenge_id.slice(0, 8)}`;
+  $("challenge-title").textContent = invitationText(challenge, state.token ? state.displayName : null);
+  $("challenge-kicker").textContent = challenge.open ? "Challenge · open" : "Challenge · closed";
   const closes = new Date(challenge.closes_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
   $("challenge-shape").textContent =
     `${challenge.rounds} rounds (${forbidden ? `the last ${forbidden} forbidden` : "no forbidden rounds"}), ` +
@@ -1074,6 +1489,9 @@ function renderChallenge() {
   const play = $("challenge-play");
   play.disabled = !challenge.open;
   play.textContent = !challenge.open ? "This challenge has closed" : state.token ? "Play this challenge" : "Log in to play";
+  if (challenge.creator_name && typeof challenge.creator_score !== "number" && challenge.creator_name !== state.displayName) {
+    $("challenge-shape").textContent += ` ${challenge.creator_name} has not played it yet: set the score to beat.`;
+  }
   $("challenge-board-status").textContent = challenge.status;
   boardRows($("challenge-board"), challenge.rows, challenge.status === "closed", false);
 }
@@ -1134,6 +1552,16 @@ function bind() {
     renderMe();
   });
   $("name-form").addEventListener("submit", saveName);
+  $("name-prompt-form").addEventListener("submit", saveNamePrompt);
+  $("name-prompt-skip").addEventListener("click", skipNamePrompt);
+  $("jump-mine").addEventListener("click", jumpToMine);
+  // On a phone the keyboard takes the lower half: keep the word box, and the verdict and attempts
+  // above it, in what is left of the screen.
+  $("word").addEventListener("focus", keepAnswerInView);
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", keepAnswerInView);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && state.token) ensureFreshToken();
+  });
   fillSelect($("challenge-rounds"), 5, 10, 10);
   fillSelect($("challenge-forbidden"), 0, 3, 3);
   $("challenge-form").addEventListener("submit", createChallenge);
@@ -1153,6 +1581,15 @@ function bind() {
   setInterval(tick, 250);
 }
 
+function keepAnswerInView() {
+  if (state.view !== "game" || document.activeElement !== $("word")) return;
+  const height = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+  const form = $("answer-form").getBoundingClientRect();
+  if (form.bottom > height || $("status").getBoundingClientRect().top < 0) {
+    $("answer-form").scrollIntoView({ block: "end" });
+  }
+}
+
 async function loadConfig() {
   try {
     const response = await fetch("config.json", { cache: "no-cache" });
@@ -1170,16 +1607,14 @@ async function main() {
     await finishCognitoLogin(params);
   } else {
     state.token = localStorage.getItem(TOKEN_KEY);
-  }
-  const expires = state.token ? Number(jwtClaims(state.token).exp) : 0;
-  if (state.token && expires && expires * 1000 <= Date.now()) {
-    // An expired token would only earn a 401: drop it before asking anything with it.
-    state.token = null;
-    localStorage.removeItem(TOKEN_KEY);
-    notice("Your login has expired: log in again. You are playing as a guest now.");
+    state.refreshToken = localStorage.getItem(REFRESH_KEY);
   }
   $("login-form").hidden = state.config.auth !== "local";
-  await Promise.all([loadDaily(), loadIdentity()]);
+  // GET /daily first: its Date says the server's time, so a token that expired while the page was
+  // closed is renewed before it is used (it would only earn a 401), or the page says it cannot be.
+  await loadDaily();
+  if (state.token) await ensureFreshToken();
+  await loadIdentity();
   await resumeSavedRun();
   const shared = new URLSearchParams(location.search).get("challenge");
   if (shared) {
@@ -1191,6 +1626,7 @@ async function main() {
   }
   route();
   document.documentElement.dataset.ready = "true"; // the page has loaded what it shows (for tests)
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {}); // the offline page
 }
 
 main();

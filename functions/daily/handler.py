@@ -20,8 +20,10 @@ from shared.models import (
     AnswerReply,
     AnswerRequest,
     ChallengeRequest,
+    ChallengeSummary,
     ChallengeView,
     DailyInfo,
+    MyChallenges,
     PastDaily,
     RunView,
     SkipReply,
@@ -141,6 +143,23 @@ def get_challenge(
     challenge = game().challenge(api.challenge_id(challenge_id))
     view = boards().challenge_view(challenge, cursor, limit)
     return api.json_response(view, cache_control=api.board_cache_control(view["status"]))
+
+
+@app.get("/me/challenges", summary="The challenges the caller made, newest first")
+def my_challenges() -> MyChallenges:
+    now = game().now()
+    items = [
+        ChallengeSummary(
+            challenge_id=c.challenge_id,
+            rounds=len(c.puzzle),
+            forbidden_rounds=sum(1 for r in c.puzzle if r.forbidden),
+            created_at=c.created_at,
+            closes_at=c.closes_at,
+            open=now < parse_iso(c.closes_at),
+        )
+        for c in game().created_challenges(api.caller_id(app))
+    ]
+    return MyChallenges(items=items)
 
 
 @app.post("/challenges/<challenge_id>/runs", summary="Play a challenge")

@@ -5,6 +5,7 @@ test is a real run against the real server (SPEC §2, §3).
 """
 
 import json
+import re
 
 import pytest
 
@@ -164,7 +165,11 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
         if number < 10:
             wait_for_round(page, number + 1)
     page.wait_for_selector("#view-end:visible")
-    page.wait_for_function("document.querySelector('#end-note').textContent.includes('rank 1')")
+    page.wait_for_function("document.querySelector('#end-rank').textContent.startsWith('You are rank 1 of ')")
+    assert page.inner_text("#end-note") == "This is your official score for the day."
+    page.wait_for_selector("#end-streak-item:visible")
+    assert page.inner_text("#end-streak") == "1 day"
+    assert re.fullmatch(r"\d+:\d\d:\d\d", page.inner_text("#end-countdown"))
     assert page.inner_text("#end-squares") == "🟩🟨🟩🟩⬜🟩🟩🟩🟨🟩"
     assert text_contains_no(page.input_value("#share-text"), played)
     client.check_screen("07-end-official")

@@ -21,6 +21,10 @@ WEB = Path(__file__).parents[2] / "web"
         ("/players.js", "text/javascript; charset=utf-8", "players.js"),
         ("/style.css", "text/css; charset=utf-8", "style.css"),
         ("/config.json", "application/json", "config.json"),
+        ("/manifest.webmanifest", "application/manifest+json", "manifest.webmanifest"),
+        ("/sw.js", "text/javascript; charset=utf-8", "sw.js"),
+        ("/offline.html", "text/html; charset=utf-8", "offline.html"),
+        ("/icon.svg", "image/svg+xml", "icon.svg"),
     ],
 )
 def test_each_client_file_is_served_with_its_media_type(server, path, media_type, file):
@@ -40,7 +44,7 @@ def test_the_client_loads_nothing_from_elsewhere():
     page = (WEB / "index.html").read_text()
     assert re.findall(r'<script[^>]*src="([^"]+)"', page) == ["app.js", "players.js"]
     assert re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', page) == ["style.css"]
-    for name in ("index.html", "app.js", "players.js", "style.css"):
+    for name in ("index.html", "app.js", "players.js", "style.css", "sw.js", "offline.html"):
         text = (WEB / name).read_text()
         hosts = set(re.findall(r"https?://[\w.-]+", text))
         assert hosts <= {"http://www.w3.org"}, (name, hosts)  # the SVG icon's XML namespace only

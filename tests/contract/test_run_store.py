@@ -230,3 +230,23 @@ def test_an_archive_run_takes_the_dates_slot_without_an_official_run_and_complet
     assert store.official_result("p1", DAILY) is None
     store.create_run(past_daily_run("run-past-003"), replacing="run-past-001")
     assert store.slot("p1", DAILY) == Slot("run-past-003", None)
+
+
+def test_a_creator_lists_the_challenges_they_made_newest_first(store):
+    def challenge(number, creator="maker"):
+        made = NOW + timedelta(minutes=number)
+        return Challenge(
+            challenge_id=f"chal-{creator}-{number:04d}",
+            creator=creator,
+            puzzle=PUZZLE,
+            created_at=iso(made),
+            closes_at=iso(made + timedelta(days=7)),
+        )
+
+    for number in range(4):
+        store.create_challenge(challenge(number), DAY, 20)
+    store.create_challenge(challenge(9, creator="someone-else"), DAY, 20)
+    with pytest.raises(QuotaExceeded):  # a refused challenge is not listed either
+        store.create_challenge(challenge(5), DAY, 4)
+    assert store.created_challenges("maker", 3) == [challenge(3), challenge(2), challenge(1)]
+    assert store.created_challenges("nobody", 3) == []

@@ -1,0 +1,127 @@
+"""The web client's figures in Chromium against `python -m local.server` (SPEC §7): layout shift
+while the home page loads, Enter-to-feedback for answers, and the page's bytes.
+
+- CLS: the sum of the layout-shift entries (PerformanceObserver, `hadRecentInput` excluded) from
+  navigation until one second after the page says it is ready, at 360×740 and 1280×800.
+- Enter to feedback: a guest Daily played through the page; for each answer, from the Enter
+  keydown to the status line's change (performance.now() in the page), accepted and rejected
+  answers alternating; median and p90 over ANSWERS answers.
+- Bytes: each file the page loads (index.html, app.js, style.css, config.json, the manifest and
+  its icon), raw and gzip -9 (what a compressing edge would send).
+Figures, not assertions; the local server runs on this machine, so network time is ~0.
+`PYTHONPATH=. .venv/bin/python benchmarks/web_client.py`.
+"""
+
+import gzip
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from tests.browser.client import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Server,
+    answer_for,
+    shown_round,
+    wait_for_round,
+    word_failing,
+)  # noqa: E402
+
+WEB = Path(__file__).parents[1] / "web"
+FILES = ["index.html", "app.js", "style.css", "config.json", "manifest.webmanifest", "icon.svg"]
+ANSWERS = 20
+CLS_OBSERVER = (
+    "window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
+    " if (!e.hadRecentInput) window.__cls += e.value; }).observe({type: 'layout-shift', buffered: true});"
+)
+FEEDBACK_PROBE = """
+  window.__feedback = [];
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || e.target.id !== 'word') return;
+    const t0 = performance.now();
+    const status = document.querySelector('#status');
+    const before = status.textContent;
+    const watch = new MutationObserver(() => {
+      if (status.textContent === before) return;
+      window.__feedback.push(performance.now() - t0);
+      watch.disconnect();
+    });
+    watch.observe(status, {childList: true, characterData: true, subtree: true});
+  }, true);
+"""
+
+
+def cls(browser, url: str, width: int, height: int) -> float:
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
+    page = context.new_page()
+    page.add_init_script(CLS_OBSERVER)
+    page.goto(url)
+    page.wait_for_selector("html[data-ready=true]")
+    page.wait_for_timeout(1000)
+    value = page.evaluate("window.__cls")
+    context.close()
+    return value
+
+
+def feedback_times(browser, url: str) -> list[float]:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    page = context.new_page()
+    page.add_init_script(FEEDBACK_PROBE)
+    times: list[float] = []
+    while len(times) < ANSWERS:
+        page.goto(url)
+        page.wait_for_selector("html[data-ready=true]")
+        page.click("#start-daily")
+        page.wait_for_selector("#view-game:visible")
+        played: list[str] = []
+        for number in range(1, 11):
+            _, prompt, forbidden = shown_round(page)
+            for word in (
+                word_failing(prompt, forbidden, "not_a_word"),
+                answer_for(prompt, forbidden, avoid=played),
+            ):
+                count = page.evaluate("window.__feedback.length")
+                page.fill("#word", word)
+                page.press("#word", "Enter")
+                page.wait_for_function(f"window.__feedback.length > {count}")
+            played.append(word)
+            if number < 10:
+                wait_for_round(page, number + 1)
+        times += page.evaluate("window.__feedback")
+    context.close()
+    return times[:ANSWERS]
+
+
+def main() -> None:
+    total_raw = total_gzip = 0
+    for name in FILES:
+        if not (WEB / name).exists():
+            continue
+        data = (WEB / name).read_bytes()
+        packed = len(gzip.compress(data, 9))
+        total_raw, total_gzip = total_raw + len(data), total_gzip + packed
+        print(f"bytes {name:22} {len(data):7,} raw {packed:7,} gzip")
+    print(f"bytes {'page total':22} {total_raw:7,} raw {total_gzip:7,} gzip")
+    server = Server(Path(tempfile.mkdtemp(prefix="web-bench-"))).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for width, height in ((360, 740), (1280, 800)):
+                print(f"CLS home {width}x{height}: {cls(browser, server.url + '/', width, height):.4f}")
+            times = sorted(feedback_times(browser, server.url + "/"))
+            p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+            print(
+                f"Enter to feedback over {len(times)} answers: "
+                f"median {statistics.median(times):.0f} ms, p90 {p90:.0f} ms"
+            )
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
