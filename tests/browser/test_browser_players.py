@@ -49,6 +49,7 @@ def test_a_league_is_created_joined_from_its_link_and_shows_where_you_stand(open
     bob.page.click("#league-join button")
     bob.page.wait_for_selector("#league-card:visible")
     assert "You are in Office" in bob.page.inner_text("#leagues-status")
+    bob.page.wait_for_function("document.querySelector('#league-standing').textContent !== ''")
     assert "No official result" in bob.page.inner_text("#league-standing")
     assert bob.page.locator("#league-members li").count() == 2
 
