@@ -16,7 +16,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from shared.errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Throttled, Unauthorized
 from shared.gateway import Refused, caller_claims, checked_event, logger
 from shared.models import RunView
-from shared.routes import allowed_methods, path_exists
+from shared.routes import allowed_methods, literal_methods, path_exists
 
 _STATUS: dict[type[GameError], int] = {
     BadRequest: 400,
@@ -60,6 +60,13 @@ def make_resolver() -> APIGatewayHttpResolver:
 
     @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
     def invalid_request(error: RequestValidationError) -> Response[Any]:
+        event = app.current_event
+        literal = literal_methods(event.path)
+        if literal and event.http_method not in literal:
+            # A literal path of another method, taken for a parameter (`GET /daily/runs`): 405.
+            reply = error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
+            reply.headers["Allow"] = ", ".join(literal)
+            return reply
         if any(item.get("loc", ("",))[0] == "response" for item in error.errors()):
             logger.error("Reply does not match its model", extra={"errors": str(error.errors())[:2000]})
             return error_response(500, "internal_error", "Something went wrong on our side")

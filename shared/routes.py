@@ -102,6 +102,12 @@ def path_exists(path: str) -> bool:
     return any(pattern.match(path) for pattern, _ in _PATTERNS)
 
 
+def literal_methods(path: str) -> list[str]:
+    """The methods of the routes whose path is PATH itself, no `{param}` standing for a segment:
+    `GET /daily/runs` reaches `GET /daily/{date}`, but `/daily/runs` is POST's."""
+    return sorted({route.method for route in ROUTES if route.path == path})
+
+
 def allowed_methods(path: str) -> list[str]:
     """The methods some route serves PATH with: a 405's `Allow` header (RFC 9110)."""
     return sorted({route.method for pattern, route in _PATTERNS if pattern.match(path)})

@@ -146,3 +146,9 @@ def test_the_first_date_is_the_first_daily_date_setting(monkeypatch, store):
 def test_a_malformed_date_is_400(day):
     assert start(day)[0] == 400
     assert call("GET", f"/daily/{day}")[0] == 400
+
+
+def test_get_of_the_daily_runs_path_is_405_not_a_malformed_date():
+    status, body, reply = call("GET", "/daily/runs")
+    assert status == 405 and body["error"]["code"] == "method_not_allowed"
+    assert reply["headers"]["Allow"] == "POST"
