@@ -37,7 +37,7 @@ def _made_id(item: Item) -> str:
 
 
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
-_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "MADE", "LEAGUES"}
+_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "MADE", "LEAGUES", "RENAME"}
 
 
 class DynamoPlayerData:
@@ -118,6 +118,7 @@ class DynamoPlayerData:
             runs=sorted(runs, key=lambda run: run.started_at),
             challenges=[c for challenge_id in created if (c := self.get_challenge(challenge_id))],
             leagues=self.player_leagues(player),
+            rename=next((i["name"]["S"] for i in own if _kind(i) == "RENAME"), None),
             other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
         )
 

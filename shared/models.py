@@ -430,6 +430,9 @@ class PlayerExport(Model):
     challenge_quotas: list[dict[str, Any]] = Field(description="challenges created per Daily date")
     leagues: list[dict[str, Any]]
     slots: list[dict[str, Any]] = Field(description="the caller's latest and official run of each scope")
+    rename: str | None = Field(
+        description="the name the caller's board rows are being moved to (their last rename)"
+    )
     other: list[str] = Field(description="anything else held, by kind")
 
 

@@ -46,6 +46,7 @@ class Holdings(NamedTuple):
     runs: list[Run]
     challenges: list[Challenge]
     leagues: list[League]
+    rename: str | None  # the name the boards are being moved to (the last rename's record)
     other: list[str]
 
 
@@ -138,6 +139,7 @@ class PlayerData:
                 }
                 for s in held.slots
             ],
+            "rename": held.rename,
             "other": held.other,
         }
 

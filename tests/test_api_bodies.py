@@ -16,7 +16,13 @@ from tests.conftest import player_claims
 CONTENT_TYPES = ["text/plain", "multipart/form-data", "APPLICATION/JSON", None]
 REQUIRED = [route for route in ROUTES if route.body == "required"]
 OPTIONAL = [route for route in ROUTES if route.body == "optional"]
-PATH_VALUES = {"run_id": "AAAAAAAAAAAAAAAA", "challenge_id": "AAAAAAAAAAAAAAAA", "date": "2026-11-29"}
+PATH_VALUES = {
+    "run_id": "AAAAAAAAAAAAAAAA",
+    "challenge_id": "AAAAAAAAAAAAAAAA",
+    "date": "2026-11-29",
+    "league_id": "AAAAAAAAAAAAAAAA",
+    "player": "AAAAAAAAAAAAAAAA",
+}
 
 
 def _call(route: Route, content_type: str | None, raw_body: str | bytes) -> tuple[int, dict]:

@@ -18,7 +18,8 @@ from shared import clock, wiring
 from shared.profiles import DELETED_PLAYER_NAME
 from tests.conftest import Api
 from tests.contract.test_board_store import wound_by_hand
-from tests.test_daily_api import good_word
+from tests.fake_boards import player
+from tests.test_daily_api import PERSON_SECONDS, good_word
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -26,11 +27,12 @@ daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
 DAY1 = datetime(2026, 1, 14, 18, tzinfo=UTC)  # noon Central
 DAY2 = DAY1 + timedelta(days=1)
-SUB = "sub-ann"
+SUB = player("ann")
 
 
 def play(run: dict, user: str | None, prefix: str = "/runs") -> dict:
     while run["status"] == "active":
+        clock.advance(PERSON_SECONDS)  # a person's pace: fair play ranks the run (SPEC §3b)
         status, reply, _ = daily(
             "POST",
             f"{prefix}/{run['run_id']}/answers",
@@ -57,7 +59,10 @@ def store(table):
 
 def settle(store) -> None:
     """Let the rank counters and the tops of the boards catch up (the stream consumer)."""
-    StreamPoller(store.table, handler=lambda e, c: count_stream_batch(e, c, store.count_official)).drain()
+    follow = wiring.players().show_current_name
+    StreamPoller(
+        store.table, handler=lambda e, c: count_stream_batch(e, c, store.count_official, follow)
+    ).drain()
 
 
 @pytest.fixture

@@ -1024,7 +1024,10 @@ function tick() {
       state.announced.add(key); // a run resumed later says nothing about times gone by
     }
   }
-  $("speed").hidden = !state.speedScoring;
+  if ($("speed").hidden === state.speedScoring) {
+    $("speed").hidden = !state.speedScoring;
+    keepAnswerInView(); // the attempts line may have grown: keep the box above the keyboard
+  }
   if (state.speedScoring) $("speed-now").textContent = `+${speedBonusAt((Date.now() - state.roundShownAt) / 1000)}`;
   $("time-left").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").parentElement.classList.toggle("low", left <= 15);

@@ -47,9 +47,7 @@ function element(tag, attributes = {}, ...children) {
 }
 
 function build() {
-  const nav = document.querySelector("nav.tabs");
-  nav.append(element("a", { href: "#leagues", "data-view-link": "leagues" }, "Leagues"));
-  nav.append(element("a", { href: "#archive", "data-view-link": "archive" }, "Past Dailies"));
+  // The tabs for these views are in index.html: added here, they would move the page as it loads.
   const main = $("main");
   const leagues = element("section", { id: "view-leagues", class: "view", "aria-labelledby": "leagues-title" });
   leagues.hidden = true;

@@ -21,7 +21,7 @@ def board_server(tmp_path_factory):
 
 
 def _play(server: Server, username: str, rounds: int) -> None:
-    """An official Daily over HTTP: RUNDS answered (longest words first), the rest skipped."""
+    """An official Daily over HTTP: ROUNDS answered (longest words first), the rest skipped."""
     _, body = server.request("POST", "/local/login", {"username": username})
     token = body["id_token"]
     server.request("PUT", "/me", {"display_name": f"Bo {username[-2:]} the Longest Name"[:20]}, token=token)
@@ -35,6 +35,7 @@ def _play(server: Server, username: str, rounds: int) -> None:
                 if w not in used
             )
             used.add(word)
+            server.advance_clock(3)  # no sooner than a person could type it (SPEC §3b), on the local clock
             _, reply = server.request(
                 "POST",
                 f"/runs/{run['run_id']}/answers",
