@@ -16,7 +16,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from shared.errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Throttled, Unauthorized
 from shared.gateway import Refused, caller_claims, checked_event, logger
 from shared.models import RunView
-from shared.routes import allowed_methods, path_exists
+from shared.routes import allowed_methods, literal_methods, path_exists
 
 _STATUS: dict[type[GameError], int] = {
     BadRequest: 400,
@@ -47,6 +47,12 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Respon
     )
 
 
+def method_not_allowed(method: str, allowed: list[str]) -> Response[Any]:
+    reply = error_response(405, "method_not_allowed", f"{method} is not allowed here")
+    reply.headers["Allow"] = ", ".join(allowed)
+    return reply
+
+
 def make_resolver() -> APIGatewayHttpResolver:
     """An HTTP API resolver whose errors all come out in the SPEC envelope."""
     app = APIGatewayHttpResolver(enable_validation=True)
@@ -63,6 +69,10 @@ def make_resolver() -> APIGatewayHttpResolver:
         if any(item.get("loc", ("",))[0] == "response" for item in error.errors()):
             logger.error("Reply does not match its model", extra={"errors": str(error.errors())[:2000]})
             return error_response(500, "internal_error", "Something went wrong on our side")
+        event = app.current_event
+        literal = literal_methods(event.path)
+        if literal and event.http_method not in literal:
+            return method_not_allowed(event.http_method, literal)
         for item in error.errors():
             loc = tuple(item.get("loc", ()))
             if loc[:1] == ("path",) and loc[1:2] in _PATH_IDS:
@@ -77,9 +87,7 @@ def make_resolver() -> APIGatewayHttpResolver:
     def not_found(_: Exception) -> Response[Any]:
         event = app.current_event
         if path_exists(event.path):
-            reply = error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
-            reply.headers["Allow"] = ", ".join(allowed_methods(event.path))
-            return reply
+            return method_not_allowed(event.http_method, allowed_methods(event.path))
         return error_response(404, "not_found", "No such route")
 
     @app.exception_handler(Exception)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped

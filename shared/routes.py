@@ -102,6 +102,13 @@ def path_exists(path: str) -> bool:
     return any(pattern.match(path) for pattern, _ in _PATTERNS)
 
 
+def literal_methods(path: str) -> list[str]:
+    """The methods of the routes whose path is PATH itself, with no `{param}`: such a path is
+    that route's, so another method on it is 405 even where a `{param}` route would match it
+    (`GET /daily/runs` is not the past Daily `runs`)."""
+    return sorted({route.method for route in ROUTES if route.path == path})
+
+
 def allowed_methods(path: str) -> list[str]:
     """The methods some route serves PATH with: a 405's `Allow` header (RFC 9110)."""
     return sorted({route.method for pattern, route in _PATTERNS if pattern.match(path)})
