@@ -47,6 +47,12 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> Respon
     )
 
 
+def method_not_allowed(method: str, allowed: list[str]) -> Response[Any]:
+    reply = error_response(405, "method_not_allowed", f"{method} is not allowed here")
+    reply.headers["Allow"] = ", ".join(allowed)
+    return reply
+
+
 def make_resolver() -> APIGatewayHttpResolver:
     """An HTTP API resolver whose errors all come out in the SPEC envelope."""
     app = APIGatewayHttpResolver(enable_validation=True)
@@ -60,16 +66,13 @@ def make_resolver() -> APIGatewayHttpResolver:
 
     @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
     def invalid_request(error: RequestValidationError) -> Response[Any]:
-        event = app.current_event
-        literal = literal_methods(event.path)
-        if literal and event.http_method not in literal:
-            # A literal path of another method, taken for a parameter (`GET /daily/runs`): 405.
-            reply = error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
-            reply.headers["Allow"] = ", ".join(literal)
-            return reply
         if any(item.get("loc", ("",))[0] == "response" for item in error.errors()):
             logger.error("Reply does not match its model", extra={"errors": str(error.errors())[:2000]})
             return error_response(500, "internal_error", "Something went wrong on our side")
+        event = app.current_event
+        literal = literal_methods(event.path)
+        if literal and event.http_method not in literal:
+            return method_not_allowed(event.http_method, literal)
         for item in error.errors():
             loc = tuple(item.get("loc", ()))
             if loc[:1] == ("path",) and loc[1:2] in _PATH_IDS:
@@ -84,9 +87,7 @@ def make_resolver() -> APIGatewayHttpResolver:
     def not_found(_: Exception) -> Response[Any]:
         event = app.current_event
         if path_exists(event.path):
-            reply = error_response(405, "method_not_allowed", f"{event.http_method} is not allowed here")
-            reply.headers["Allow"] = ", ".join(allowed_methods(event.path))
-            return reply
+            return method_not_allowed(event.http_method, allowed_methods(event.path))
         return error_response(404, "not_found", "No such route")
 
     @app.exception_handler(Exception)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped

@@ -103,8 +103,9 @@ def path_exists(path: str) -> bool:
 
 
 def literal_methods(path: str) -> list[str]:
-    """The methods of the routes whose path is PATH itself, no `{param}` standing for a segment:
-    `GET /daily/runs` reaches `GET /daily/{date}`, but `/daily/runs` is POST's."""
+    """The methods of the routes whose path is PATH itself, with no `{param}`: such a path is
+    that route's, so another method on it is 405 even where a `{param}` route would match it
+    (`GET /daily/runs` is not the past Daily `runs`)."""
     return sorted({route.method for route in ROUTES if route.path == path})
 
 

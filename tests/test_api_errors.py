@@ -59,3 +59,16 @@ def test_an_id_that_cannot_be_one_is_404_as_the_document_says(table):
     for path in ("/guest/runs/short", "/guest/runs/has%20space%20inside", "/challenges/x"):
         status, body, _ = call("GET", path)
         assert status == 404 and body["error"]["code"] in ("run_not_found", "challenge_not_found"), body
+
+
+def test_a_wrong_method_on_a_literal_path_is_405_even_where_a_param_route_matches():
+    """`GET /daily/runs` is `POST /daily/runs`'s path, not the past Daily `runs` (SPEC §5: 405)."""
+    import importlib
+
+    from local.events import LambdaContext, http_event
+
+    handler = importlib.import_module("functions.daily.handler").handler
+    reply = handler(http_event("GET", "/daily/runs", raw_body=""), LambdaContext(aws_request_id="x"))
+    assert reply["statusCode"] == 405
+    assert json.loads(reply["body"])["error"]["code"] == "method_not_allowed"
+    assert reply["headers"]["Allow"] == "POST"

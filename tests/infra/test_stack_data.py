@@ -47,7 +47,7 @@ def test_the_table_and_each_index_are_warmed_as_the_stage_says(prod, dev):
         "board": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000},
         "history": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000},
         "due": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 10000},
-        "runs": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000},  # one write a start
+        "runs": {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000},  # one entry per run started
     }
     _, dev_table = dev.only("AWS::DynamoDB::Table")
     assert dev_table["Properties"]["WarmThroughput"] == {
