@@ -30,8 +30,8 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.checks import acknowledge
-from shared.observability import NAMESPACE, SERVICE
-from shared.table import INDEXES
+from shared.dynamo.table import INDEXES
+from shared.runtime.observability import NAMESPACE, SERVICE
 
 PERIOD = Duration.minutes(5)
 FAST_PERIOD = Duration.minutes(1)  # per-function alarms: CodeDeploy's canary lasts 5 minutes

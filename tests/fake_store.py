@@ -10,11 +10,11 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
-from shared.clock import iso, parse_iso
-from shared.puzzles import Round
-from shared.runs import Run
-from shared.scope import Scope
-from shared.store import (
+from shared.game.clock import iso, parse_iso
+from shared.game.puzzles import Round
+from shared.game.runs import Run
+from shared.game.scope import Scope
+from shared.services.ports import (
     ActiveRunExists,
     Challenge,
     DueRun,

@@ -7,7 +7,7 @@ import pytest
 
 from infra.functions import FUNCTIONS
 from infra.operations import GAME_COUNTERS, JOB_WINDOWS, P99_MS
-from shared.table import INDEXES
+from shared.dynamo.table import INDEXES
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -78,7 +78,7 @@ PUBLISHED: dict[str, dict[str, list[set[str]]]] = {
     "AWS/Events": {
         metric: [set(), {"RuleName"}] for metric in ("Invocations", "FailedInvocations", "TriggeredRules")
     },
-    # shared/observability.py: Powertools metrics with the service dimension; Answers adds reason.
+    # shared/runtime/observability.py: Powertools metrics with the service dimension; Answers adds reason.
     "WordSQD": {
         **{metric: [{"service"}] for metric in GAME_COUNTERS},
         "Answers": [{"service", "reason"}],

@@ -1,0 +1,192 @@
+"""The data ports: what the game and the boards need from storage, as Protocols, in domain types.
+
+`RunStore` is what runs, puzzles and challenges need (shared/services/game.py); `BoardStore` is what boards,
+ranks, history and profiles need (shared/services/leaderboard.py). shared/dynamo/store.py implements both on
+DynamoDB, tests/fake_store.py and tests/fake_boards.py in memory; tests/contract/ runs the same
+tests against both. Storage keys, item layouts and optimistic-lock counters stay in the adapters.
+"""
+
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Literal, NamedTuple, NewType, Protocol
+
+from pydantic import BaseModel
+
+from shared.game.fair_play import UnrankedReason, unranked_reason
+from shared.game.puzzles import Round
+from shared.game.runs import Run
+from shared.game.scope import Scope
+
+# What a store hands out with a run it read, to be handed back unchanged with the next write of
+# that run: the write holds only if nobody wrote the run in between (optimistic locking).
+Version = NewType("Version", int)
+
+
+class StoredRun(NamedTuple):
+    run: Run
+    version: Version
+
+
+class DueRun(NamedTuple):
+    """A player's active run whose deadline has passed, as the expiry job finds it."""
+
+    run_id: str
+    deadline: str  # ISO 8601 UTC, as the run keeps it
+
+
+class Slot(NamedTuple):
+    """A player's standing in one scope: their latest run of it (in play until it completes: so at
+    most one is) and the run that is, or will be on completion, their official one (decided when
+    it starts; every later run of the scope is practice)."""
+
+    run_id: str | None
+    official_run_id: str | None
+
+
+class StaleRun(Exception):
+    """The run changed since it was read (another request won the conditional write)."""
+
+
+class ActiveRunExists(Exception):
+    """The player's slot in the scope changed since it was read (another run took it)."""
+
+
+class OfficialTaken(Exception):
+    """The player already has an official result for this Daily or challenge."""
+
+
+class QuotaExceeded(Exception):
+    """The player has created as many challenges as one Daily date allows."""
+
+
+class NameTaken(Exception):
+    """Another player holds that display name (case-insensitively)."""
+
+
+class Challenge(BaseModel):
+    challenge_id: str
+    creator: str
+    puzzle: list[Round]
+    created_at: str
+    closes_at: str
+
+
+class OfficialResult(BaseModel):
+    """A player's official result for one board (a Daily date or a challenge). A result with an
+    `unranked_reason` (SPEC §3b) counts in its player's stats and history but is never placed on
+    a board nor counted in a rank."""
+
+    player: str
+    kind: Literal["daily", "challenge"]
+    date: str
+    challenge_id: str | None
+    run_id: str
+    score: int
+    best_combo: int
+    longest_word_length: int
+    started_at: str
+    completed_at: str
+    words: list[str]
+    unranked_reason: UnrankedReason | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return self.unranked_reason is None
+
+    @property
+    def scope(self) -> Scope:
+        """The board this result is on: its challenge's, or its Daily date's."""
+        return Scope.of(self.date, self.challenge_id)
+
+    @classmethod
+    def of_run(cls, run: Run) -> "OfficialResult":
+        """The official result a completed RUN records on its board."""
+        return cls(
+            player=run.player or "",
+            kind=run.kind,
+            date=run.date,
+            challenge_id=run.challenge_id,
+            run_id=run.run_id,
+            score=run.score,
+            best_combo=run.best_combo,
+            longest_word_length=run.longest_word_length,
+            started_at=run.started_at,
+            completed_at=run.completed_at or "",
+            words=run.accepted_words(),
+            unranked_reason=unranked_reason(run),
+        )
+
+
+class RunStore(Protocol):
+    """Puzzles, challenges and runs (SPEC §3, §3a)."""
+
+    def get_puzzle(self, scope: Scope) -> list[Round] | None: ...
+
+    def put_puzzle(self, scope: Scope, puzzle: list[Round]) -> list[Round]:
+        """Store PUZZLE unless the scope has one already; either way return the stored one."""
+        ...
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None: ...
+
+    def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
+        """Store CHALLENGE and count it against its creator's QUOTA for Daily date DAY, atomically.
+        Raises QuotaExceeded when the creator already made QUOTA challenges that date."""
+        ...
+
+    def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
+        """The challenges CREATOR made, newest first, at most LIMIT."""
+        ...
+
+    def get_run(self, run_id: str) -> StoredRun | None: ...
+
+    def slot(self, player: str, scope: Scope) -> Slot:
+        """The player's standing in SCOPE, read consistently (one item)."""
+        ...
+
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
+        """Store a new run. A player's run also takes the player's slot in its scope, on condition
+        that the slot names no run or still names REPLACING (a run the caller found completed, or
+        missing: how a dangling slot repairs itself); an official run also becomes the slot's
+        official run, on condition it has none (or REPLACING, missing); a practice run on condition
+        it has one. Raises ActiveRunExists otherwise (read the slot again)."""
+        ...
+
+    def save_run(self, run: Run, version: Version) -> Version:
+        """Write an active run if it is still at VERSION. Raises StaleRun."""
+        ...
+
+    def complete_run(self, run: Run, version: Version) -> None:
+        """Write a completed run if it is still at VERSION and, if `run.official`, record its
+        official result (the board side's writes) at once. Raises StaleRun, or OfficialTaken when
+        the player's official result for the scope exists already. (The slot needs no write: a
+        completed run no longer blocks a start.)"""
+        ...
+
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
+        """The players' active runs whose deadline is at or before NOW (guest runs are left
+        to complete when next read: they never rank)."""
+        ...
+
+    def completed_through(self) -> datetime | None:
+        """The expiry job's watermark: every player run with a deadline at or before it is
+        completed (None before the job's first whole pass)."""
+        ...
+
+    def mark_completed_through(self, instant: datetime) -> None:
+        """Move the watermark forward to INSTANT (never back)."""
+        ...
+
+
+class BoardStore(Protocol):
+    """Boards, ranks, history and profiles (SPEC §4, §5): the board side's part of the port."""
+
+    def board_page(self, scope: str, after: str | None, limit: int) -> list[OfficialResult]: ...
+    def count_better(self, scope: str, score: int, best_combo: int, longest: int) -> int: ...
+    def official_result(self, player: str, scope: str) -> OfficialResult | None: ...
+    def history(self, player: str, after: str | None, limit: int) -> list[OfficialResult]: ...
+    def display_names(self, players: list[str]) -> dict[str, str]: ...
+    def set_display_name(self, player: str, name: str) -> None: ...
+
+
+class Store(RunStore, BoardStore, Protocol):
+    """The whole port, as the handlers' wiring builds it."""
