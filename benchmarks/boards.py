@@ -51,10 +51,10 @@ from shared.game.constants import (  # noqa: E402
     POINTS_PER_LETTER_FORBIDDEN,
 )
 from shared.game.dictionary import words  # noqa: E402
+from shared.game.results import OfficialResult  # noqa: E402
 from shared.game.scope import Scope  # noqa: E402
 from shared.game.scoring import combo_bonus, speed_bonus  # noqa: E402
 from shared.services.leaderboard import Boards  # noqa: E402
-from shared.services.ports import OfficialResult  # noqa: E402
 
 SIZES = (100, 2_000, 20_000)
 DAY = "2026-01-15"

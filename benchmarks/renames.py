@@ -33,9 +33,9 @@ from shared.game import clock  # noqa: E402
 from shared.game.clock import iso  # noqa: E402
 from shared.game.daily_date import daily_date  # noqa: E402
 from shared.game.puzzles import Round  # noqa: E402
+from shared.game.results import Challenge, OfficialResult  # noqa: E402
 from shared.game.scope import Scope  # noqa: E402
 from shared.runtime import wiring  # noqa: E402
-from shared.services.ports import Challenge, OfficialResult  # noqa: E402
 
 BOARDS = (0, 5, 50)
 

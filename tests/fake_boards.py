@@ -22,9 +22,10 @@ from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import reset_instant
 from shared.game.fair_play import UnrankedReason
+from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
 from shared.game.stats import PlayerStats, with_daily_result
-from shared.services.ports import Challenge, NameTaken, OfficialResult, OfficialTaken
+from shared.services.ports import NameTaken, OfficialTaken
 
 
 class FakeBoardStore:

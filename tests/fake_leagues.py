@@ -5,9 +5,9 @@ import json
 import threading
 
 from shared.game.boards import BoardEntry, BoardPosition
+from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
-from shared.services.ports import OfficialResult
 
 
 class FakeLeagueStore:

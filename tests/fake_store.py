@@ -12,19 +12,10 @@ from datetime import datetime
 
 from shared.game.clock import iso, parse_iso
 from shared.game.puzzles import Round
+from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.ports import (
-    ActiveRunExists,
-    Challenge,
-    DueRun,
-    OfficialResult,
-    QuotaExceeded,
-    Slot,
-    StaleRun,
-    StoredRun,
-    Version,
-)
+from shared.services.ports import ActiveRunExists, DueRun, QuotaExceeded, Slot, StaleRun, StoredRun, Version
 from tests.fake_boards import FakeBoardStore
 
 

@@ -9,8 +9,8 @@ import pytest
 from functions.daily.handler import handler
 from functions.leaderboard.handler import handler as leaderboard_handler
 from shared.game import clock
+from shared.game.constants import DEFAULT_FIRST_DAILY_DATE
 from shared.runtime import wiring
-from shared.runtime.settings import DEFAULT_FIRST_DAILY_DATE
 from shared.services.game import Game
 from tests.conftest import Api
 from tests.fake_store import FakeStore

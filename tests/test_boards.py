@@ -20,9 +20,9 @@ from shared.game.daily_date import reset_instant
 from shared.game.errors import BadRequest
 from shared.game.names import default_display_name
 from shared.game.puzzles import Round
+from shared.game.results import Challenge
 from shared.http.cursors import encode_cursor
 from shared.services.leaderboard import WATERMARK_CACHE_SECONDS, Boards
-from shared.services.ports import Challenge
 from tests.conftest import Api
 from tests.fake_boards import (
     CLOSES,

@@ -12,8 +12,8 @@ from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import iso
 from shared.game.puzzles import Round
+from shared.game.results import Challenge
 from shared.runtime import wiring
-from shared.services.ports import Challenge
 from tests.conftest import Api
 from tests.fake_boards import (
     CLOSES,

@@ -15,10 +15,10 @@ from shared.game import clock
 from shared.game.clock import iso
 from shared.game.daily_date import daily_date
 from shared.game.puzzles import Round
+from shared.game.results import Challenge
 from shared.game.scope import Scope
 from shared.services.leaderboard import Boards
 from shared.services.players import Players
-from shared.services.ports import Challenge
 from tests.fake_boards import official, player
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")

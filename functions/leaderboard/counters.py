@@ -28,9 +28,9 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from shared.dynamo.boards import official_from_image
 from shared.dynamo.renames import renamed_player
+from shared.game.results import OfficialResult
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.wiring import players, store
-from shared.services.ports import OfficialResult
 
 Count = Callable[[list[OfficialResult]], int]
 Follow = Callable[[str], int]  # shows a player's current name on their live boards

@@ -35,9 +35,10 @@ from shared.game.boards import (
     scope_of_result,
 )
 from shared.game.errors import Throttled
+from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.game.stats import PlayerStats, with_daily_result
-from shared.services.ports import OfficialResult, OfficialTaken, StaleRun
+from shared.services.ports import OfficialTaken, StaleRun
 
 Item = dict[str, Any]  # a DynamoDB item or request, as boto3's client takes it
 

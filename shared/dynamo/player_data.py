@@ -12,8 +12,8 @@ from typing import Any
 from shared.dynamo.boards import scope_from_key
 from shared.game.errors import Throttled
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
+from shared.game.results import Challenge, OfficialResult
 from shared.services.player_data import Holdings, SlotRecord
-from shared.services.ports import Challenge, OfficialResult
 
 Item = dict[str, Any]
 

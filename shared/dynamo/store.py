@@ -32,15 +32,14 @@ from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECOND
 from shared.game.errors import Throttled
 from shared.game.names import name_skeleton
 from shared.game.puzzles import Round
+from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Attempt, Outcome, RoundRecord, Run
 from shared.game.scope import Scope
 from shared.game.scoring import speed_bonus
 from shared.services.ports import (
     ActiveRunExists,
-    Challenge,
     DueRun,
     NameTaken,
-    OfficialResult,
     OfficialTaken,
     QuotaExceeded,
     Slot,

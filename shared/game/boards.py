@@ -11,7 +11,7 @@ scopes and results.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple
 
 from shared.game.clock import parse_iso
 from shared.game.constants import SCORED_LENGTH_CAP, TIME_LIMIT_SECONDS
@@ -20,7 +20,7 @@ from shared.game.scope import Scope
 from shared.game.stats import PlayerStats
 
 if TYPE_CHECKING:  # shared.services.ports imports the run code; only types are needed here
-    from shared.services.ports import Challenge, OfficialResult
+    from shared.game.results import OfficialResult
 
 # How long after a scope's runs have all completed a board waits before it calls itself closed:
 # the rank counters trail completions (DynamoDB Streams, then a batching function: about a
@@ -186,57 +186,3 @@ def rename_reaches(now: datetime, closes_at: datetime) -> bool:
 # The oldest result a rename can still reach: a challenge closes 7 days (plus the time limit)
 # after it is created, and no result of it can complete before that.
 RENAME_REACH_DAYS = 8
-
-
-class BoardStore(Protocol):
-    """What boards, ranks, stats and history need from storage (shared/dynamo/boards.py on
-    DynamoDB, tests/fake_boards.py in memory)."""
-
-    def board_page(
-        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
-    ) -> list[BoardEntry]:
-        """The best LIMIT rows of SCOPE's board that come after AFTER (SHOWN rows come before it),
-        in board order. The best TOP_ROWS rows are served from the top of the board, which (like
-        ranks) shows a completion once the counters have caught up with it (a second or two)."""
-        ...
-
-    def count_better(self, scope: Scope, tie: TieKey) -> int:
-        """How many official results of SCOPE rank strictly better than TIE (counted once the
-        counters have caught up with completions: a second or two)."""
-        ...
-
-    def official_result(self, player: str, scope: Scope) -> OfficialResult | None: ...
-
-    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
-        """The player's official results, newest first, after AFTER."""
-        ...
-
-    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
-        """PLAYER's row on SCOPE's board, if they have an official result there."""
-        ...
-
-    def results_since(self, player: str, day: date) -> list[OfficialResult]:
-        """PLAYER's official results of Daily dates and challenges played from DAY on."""
-        ...
-
-    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
-        """Show NAME on PLAYER's rows of the boards of SCOPES (the top of each board too)."""
-        ...
-
-    def display_names(self, players: list[str]) -> dict[str, str]:
-        """The chosen display name of each of PLAYERS who has set one."""
-        ...
-
-    def set_display_name(self, player: str, name: str) -> None:
-        """Claim NAME for PLAYER (unique by skeleton); raises NameTaken."""
-        ...
-
-    def player_profile(self, player: str) -> PlayerProfile:
-        """PLAYER's display name and Daily stats, read consistently."""
-        ...
-
-    def get_challenge(self, challenge_id: str) -> Challenge | None: ...
-
-    def completed_through(self) -> datetime | None:
-        """The expiry job's watermark: every run with a deadline at or before it is completed."""
-        ...

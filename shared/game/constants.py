@@ -5,6 +5,8 @@ puzzles' difficulty bands in shared/game/puzzle_tiers.py, the body limit (4 KiB)
 display-name lengths in shared/http/models.py, history page sizes in shared/services/leaderboard.py.
 """
 
+from datetime import date
+
 # §2 validating a word (shared/http/models.py writes the 3s into the API's patterns)
 PROMPT_LENGTH = 3
 FORBIDDEN_LETTERS = 3
@@ -57,3 +59,6 @@ BOARD_PAGE_MAX = 100
 # §3c leagues
 LEAGUE_MEMBERS_MAX = 50  # the 51st join is 409 league_full
 LEAGUES_PER_PLAYER_MAX = 10  # an 11th league (created or joined) is 429 too_many_leagues
+
+# The first Daily date of a deployment that does not set FIRST_DAILY_DATE (SPEC §3d).
+DEFAULT_FIRST_DAILY_DATE = date(2026, 1, 1)

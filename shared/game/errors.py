@@ -1,10 +1,5 @@
 """Domain errors, each with a stable `code` for clients; shared/http/api.py maps each class to a status."""
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from shared.game.runs import Run
-
 
 class GameError(Exception):
     """Base class: a request the game refuses, with a machine-readable code."""
@@ -41,14 +36,9 @@ class Forbidden(GameError):
 
 
 class Conflict(GameError):
-    """The request does not fit the current state (409); `run` carries that state when there is one
-    (the API layer shows it with shared.http.models.RunView)."""
+    """The request does not fit the current state (409)."""
 
     code = "conflict"
-
-    def __init__(self, message: str, code: str | None = None, run: "Run | None" = None):
-        super().__init__(message, code)
-        self.run = run
 
 
 class Throttled(GameError):

@@ -24,6 +24,15 @@ Outcome = Literal["accepted", "lost", "skipped"]
 AnswerReason = Literal[Reason, "already_used"]
 
 
+class RunConflict(Conflict):
+    """An answer or skip that does not fit the run's state (409), with the run as it stands, which
+    the reply shows (SPEC §5) so that a client can resume from it."""
+
+    def __init__(self, message: str, code: str, run: "Run"):
+        super().__init__(message, code)
+        self.run = run
+
+
 class Attempt(BaseModel):
     """One judged submission. A word longer than the rules allow is kept cut to MAX_WORD_LENGTH + 1
     characters with the digest of the whole word, so a run item stays small and a retry of the
@@ -240,7 +249,7 @@ def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> A
         return None
     applied = attempts[attempt_number - 1]
     if not applied.same_word(word):
-        raise Conflict("That attempt was already used with another word", "slot_used", run)
+        raise RunConflict("That attempt was already used with another word", "slot_used", run)
     record = run.history[round_number - 1]
     points, bonus = (record.points, record.speed_bonus) if applied.accepted else (0, 0)
     return AnswerResult(applied.accepted, applied.reason, points, bonus, replayed=True)
@@ -248,10 +257,10 @@ def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> A
 
 def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) -> None:
     if run.completed:
-        raise Conflict("The run is over", "run_completed", run)
+        raise RunConflict("The run is over", "run_completed", run)
     if round_number != run.round_number or attempt_number not in (None, run.attempt_number):
         expected = f"Expected round {run.round_number}, attempt {run.attempt_number}"
-        raise Conflict(expected, "not_next_slot", run)
+        raise RunConflict(expected, "not_next_slot", run)
 
 
 def _close_round(run: Run, record: RoundRecord, outcome: Outcome, now: datetime) -> None:

@@ -14,6 +14,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Path
 
 from shared.game.errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Throttled, Unauthorized
+from shared.game.runs import RunConflict
 from shared.http.gateway import Refused, caller_claims, checked_event, logger
 from shared.http.models import RunView
 from shared.http.routes import allowed_methods, literal_methods, path_exists
@@ -60,7 +61,7 @@ def make_resolver() -> APIGatewayHttpResolver:
     @app.exception_handler(GameError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
     def game_error(error: GameError) -> Response[Any]:
         extra = {}
-        if isinstance(error, Conflict) and error.run is not None:
+        if isinstance(error, RunConflict):
             extra["run"] = RunView.from_run(error.run).model_dump(mode="json")
         return error_response(_STATUS[type(error)], error.code, error.message, **extra)
 

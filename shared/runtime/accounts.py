@@ -6,18 +6,12 @@ tests), `LocalAccounts` stands in: the local login (local/auth.py) keeps no user
 records whom it was asked to delete.
 """
 
-from typing import Any, Protocol
+from typing import Any
 
 import boto3
 from botocore.exceptions import ClientError
 
 from shared.game.errors import Throttled
-
-
-class Accounts(Protocol):
-    def delete_account(self, username: str) -> None:
-        """Delete the account; one that does not exist (deleted already) is no error."""
-        ...
 
 
 class CognitoAccounts:

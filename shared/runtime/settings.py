@@ -32,6 +32,8 @@ from pydantic import (
     field_validator,
 )
 
+from shared.game.constants import DEFAULT_FIRST_DAILY_DATE
+
 # DynamoDB's own rule for table names.
 TABLE_NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,255}$"
 SECRET_ARN_PATTERN = r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[A-Za-z0-9/_+=.@!-]+$"
@@ -44,8 +46,6 @@ ENVIRONMENT = {
     "first_daily_date": "FIRST_DAILY_DATE",
     "user_pool_id": "USER_POOL_ID",
 }
-# The first Daily date of a deployment that does not set FIRST_DAILY_DATE.
-DEFAULT_FIRST_DAILY_DATE = date(2026, 1, 1)
 
 
 class SettingsError(RuntimeError):

@@ -17,7 +17,7 @@ from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 from shared.dynamo.boards import RANK_CACHE_SECONDS
 from shared.dynamo.store import DynamoStore
 from shared.game.dictionary import words
-from shared.runtime.accounts import Accounts, CognitoAccounts, LocalAccounts
+from shared.runtime.accounts import CognitoAccounts, LocalAccounts
 from shared.runtime.observability import logger, metrics
 from shared.runtime.secrets import cursor_key, deployment_secret, older_cursor_keys
 from shared.runtime.settings import settings
@@ -27,6 +27,7 @@ from shared.services.leaderboard import Boards
 from shared.services.leagues import Leagues
 from shared.services.player_data import PlayerData
 from shared.services.players import Players
+from shared.services.ports import Accounts
 
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
 share_one_context()  # every AWS client of the container: one TLS context, the CA bundle loaded once

@@ -19,6 +19,7 @@ from shared.game.constants import (
     CHALLENGES_PER_PLAYER_PER_DATE,
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
+    DEFAULT_FIRST_DAILY_DATE,
     GUEST_RUN_TTL_SECONDS,
     MY_CHALLENGES_LIMIT,
     TIME_LIMIT_SECONDS,
@@ -27,12 +28,11 @@ from shared.game.daily_date import daily_date, next_reset
 from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.fair_play import fastest_plausible_ms, implausible_answers
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
+from shared.game.results import Challenge
 from shared.game.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
 from shared.game.scope import Scope
-from shared.runtime.settings import DEFAULT_FIRST_DAILY_DATE
 from shared.services.ports import (
     ActiveRunExists,
-    Challenge,
     DueRun,
     OfficialTaken,
     QuotaExceeded,

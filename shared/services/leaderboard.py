@@ -11,7 +11,6 @@ from shared.game import clock
 from shared.game.boards import (
     BoardEntry,
     BoardPosition,
-    BoardStore,
     TieKey,
     assign_ranks,
     board_closed,
@@ -24,10 +23,11 @@ from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
 from shared.game.errors import BadRequest, NotFound
 from shared.game.names import default_display_name
+from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
 from shared.http.cursors import decode_cursor, encode_cursor, invalid_cursor
 from shared.http.models import BoardPage, BoardRow, ChallengeView, MyRank
-from shared.services.ports import Challenge, OfficialResult
+from shared.services.ports import BoardStore
 
 Status = Literal["live", "closed"]
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -20,12 +20,12 @@ from shared.game.boards import PlayerProfile, scope_of_result
 from shared.game.clock import iso
 from shared.game.errors import NotFound
 from shared.game.names import DELETED_PLAYER_NAME
+from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.http.models import RunView
-from shared.runtime.accounts import Accounts
 from shared.services.leagues import MYSELF, League, Leagues
-from shared.services.ports import Challenge, OfficialResult
+from shared.services.ports import Accounts
 
 
 class SlotRecord(NamedTuple):

@@ -4,16 +4,17 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from shared.game import clock
-from shared.game.boards import RENAME_REACH_DAYS, BoardStore, HistoryPosition, rename_reaches
+from shared.game.boards import RENAME_REACH_DAYS, HistoryPosition, rename_reaches
 from shared.game.daily_date import daily_date
 from shared.game.errors import Conflict
 from shared.game.names import check_display_name, default_display_name
+from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
 from shared.game.stats import PlayerStats
 from shared.http.cursors import decode_cursor, encode_cursor, invalid_cursor
 from shared.http.models import HistoryItem, HistoryPage, Me, Profile, StatsView
 from shared.services.leaderboard import Boards
-from shared.services.ports import Challenge, NameTaken, OfficialResult
+from shared.services.ports import BoardStore, NameTaken
 
 HISTORY_PAGE_DEFAULT = 20
 HISTORY_PAGE_MAX = 50

@@ -1,19 +1,19 @@
-"""The data ports: what the game and the boards need from storage, as Protocols, in domain types.
+"""The ports: what the services need from storage and from the accounts, as Protocols in domain types.
 
-`RunStore` is what runs, puzzles and challenges need (shared/services/game.py); `BoardStore` is what boards,
-ranks, history and profiles need (shared/services/leaderboard.py). shared/dynamo/store.py implements both on
-DynamoDB, tests/fake_store.py and tests/fake_boards.py in memory; tests/contract/ runs the same
-tests against both. Storage keys, item layouts and optimistic-lock counters stay in the adapters.
+`RunStore` is what runs, puzzles and challenges need (shared/services/game.py); `BoardStore` is
+what boards, ranks, history and profiles need (shared/services/leaderboard.py, players.py).
+shared/dynamo/ implements both on DynamoDB, tests/fake_store.py and tests/fake_boards.py in
+memory; tests/contract/ runs the same tests against both. Storage keys, item layouts and
+optimistic-lock counters stay in the adapters.
 """
 
 from collections.abc import Iterator
-from datetime import datetime
-from typing import Literal, NamedTuple, NewType, Protocol
+from datetime import date, datetime
+from typing import NamedTuple, NewType, Protocol
 
-from pydantic import BaseModel
-
-from shared.game.fair_play import UnrankedReason, unranked_reason
+from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey
 from shared.game.puzzles import Round
+from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
 
@@ -61,60 +61,6 @@ class QuotaExceeded(Exception):
 
 class NameTaken(Exception):
     """Another player holds that display name (case-insensitively)."""
-
-
-class Challenge(BaseModel):
-    challenge_id: str
-    creator: str
-    puzzle: list[Round]
-    created_at: str
-    closes_at: str
-
-
-class OfficialResult(BaseModel):
-    """A player's official result for one board (a Daily date or a challenge). A result with an
-    `unranked_reason` (SPEC §3b) counts in its player's stats and history but is never placed on
-    a board nor counted in a rank."""
-
-    player: str
-    kind: Literal["daily", "challenge"]
-    date: str
-    challenge_id: str | None
-    run_id: str
-    score: int
-    best_combo: int
-    longest_word_length: int
-    started_at: str
-    completed_at: str
-    words: list[str]
-    unranked_reason: UnrankedReason | None = None
-
-    @property
-    def ranked(self) -> bool:
-        return self.unranked_reason is None
-
-    @property
-    def scope(self) -> Scope:
-        """The board this result is on: its challenge's, or its Daily date's."""
-        return Scope.of(self.date, self.challenge_id)
-
-    @classmethod
-    def of_run(cls, run: Run) -> "OfficialResult":
-        """The official result a completed RUN records on its board."""
-        return cls(
-            player=run.player or "",
-            kind=run.kind,
-            date=run.date,
-            challenge_id=run.challenge_id,
-            run_id=run.run_id,
-            score=run.score,
-            best_combo=run.best_combo,
-            longest_word_length=run.longest_word_length,
-            started_at=run.started_at,
-            completed_at=run.completed_at or "",
-            words=run.accepted_words(),
-            unranked_reason=unranked_reason(run),
-        )
 
 
 class RunStore(Protocol):
@@ -178,15 +124,60 @@ class RunStore(Protocol):
 
 
 class BoardStore(Protocol):
-    """Boards, ranks, history and profiles (SPEC §4, §5): the board side's part of the port."""
+    """What boards, ranks, stats and history need from storage (shared/dynamo/boards.py on
+    DynamoDB, tests/fake_boards.py in memory)."""
 
-    def board_page(self, scope: str, after: str | None, limit: int) -> list[OfficialResult]: ...
-    def count_better(self, scope: str, score: int, best_combo: int, longest: int) -> int: ...
-    def official_result(self, player: str, scope: str) -> OfficialResult | None: ...
-    def history(self, player: str, after: str | None, limit: int) -> list[OfficialResult]: ...
-    def display_names(self, players: list[str]) -> dict[str, str]: ...
-    def set_display_name(self, player: str, name: str) -> None: ...
+    def board_page(
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+    ) -> list[BoardEntry]:
+        """The best LIMIT rows of SCOPE's board that come after AFTER (SHOWN rows come before it),
+        in board order. The best TOP_ROWS rows are served from the top of the board, which (like
+        ranks) shows a completion once the counters have caught up with it (a second or two)."""
+        ...
+
+    def count_better(self, scope: Scope, tie: TieKey) -> int:
+        """How many official results of SCOPE rank strictly better than TIE (counted once the
+        counters have caught up with completions: a second or two)."""
+        ...
+
+    def official_result(self, player: str, scope: Scope) -> OfficialResult | None: ...
+
+    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
+        """The player's official results, newest first, after AFTER."""
+        ...
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        """PLAYER's row on SCOPE's board, if they have an official result there."""
+        ...
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        """PLAYER's official results of Daily dates and challenges played from DAY on."""
+        ...
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        """Show NAME on PLAYER's rows of the boards of SCOPES (the top of each board too)."""
+        ...
+
+    def display_names(self, players: list[str]) -> dict[str, str]:
+        """The chosen display name of each of PLAYERS who has set one."""
+        ...
+
+    def set_display_name(self, player: str, name: str) -> None:
+        """Claim NAME for PLAYER (unique by skeleton); raises NameTaken."""
+        ...
+
+    def player_profile(self, player: str) -> PlayerProfile:
+        """PLAYER's display name and Daily stats, read consistently."""
+        ...
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None: ...
+
+    def completed_through(self) -> datetime | None:
+        """The expiry job's watermark: every run with a deadline at or before it is completed."""
+        ...
 
 
-class Store(RunStore, BoardStore, Protocol):
-    """The whole port, as the handlers' wiring builds it."""
+class Accounts(Protocol):
+    def delete_account(self, username: str) -> None:
+        """Delete the account; one that does not exist (deleted already) is no error."""
+        ...

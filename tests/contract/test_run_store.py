@@ -12,17 +12,10 @@ import pytest
 from shared.dynamo.store import DynamoStore
 from shared.game.clock import iso
 from shared.game.puzzles import Round
+from shared.game.results import Challenge
 from shared.game.runs import answer, expire_if_due, new_run, skip
 from shared.game.scope import Scope
-from shared.services.ports import (
-    ActiveRunExists,
-    Challenge,
-    DueRun,
-    OfficialTaken,
-    QuotaExceeded,
-    Slot,
-    StaleRun,
-)
+from shared.services.ports import ActiveRunExists, DueRun, OfficialTaken, QuotaExceeded, Slot, StaleRun
 from tests.fake_store import FakeStore
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
