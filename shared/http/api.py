@@ -25,6 +25,7 @@ _STATUS: dict[type[GameError], int] = {
     Forbidden: 403,
     NotFound: 404,
     Conflict: 409,
+    RunConflict: 409,
     Throttled: 429,
 }
 
