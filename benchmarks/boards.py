@@ -33,14 +33,17 @@ use_offline_env()
 import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
-import shared.dynamo.boards as adapter  # noqa: E402
-from shared.dynamo.boards import _chunks, _counter_keys, _tie, _top_item, official_item  # noqa: E402
+from shared.dynamo import keys  # noqa: E402
+from shared.dynamo.board_index import shard_page  # noqa: E402
+from shared.dynamo.codec import inbox_item, official_item, top_item  # noqa: E402
+from shared.dynamo.counters import chunks  # noqa: E402
 from shared.dynamo.store import DynamoStore  # noqa: E402
 from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game.boards import (  # noqa: E402
     SETTLE_SECONDS,  # noqa: E402
     BoardEntry,
     BoardPosition,
+    TieKey,
     merge_top,
 )
 from shared.game.clock import iso  # noqa: E402
@@ -63,6 +66,10 @@ NOON = datetime(2026, 1, 15, 18, 0, tzinfo=UTC)  # the board is live
 CLOSED = datetime(2026, 1, 16, 7, 0, tzinfo=UTC)  # DAY closed (06:03 UTC) and settled
 PAGE = 50
 DEEP_PAGE = 10
+
+
+def _tie(result: OfficialResult) -> TieKey:
+    return BoardPosition.of(result).tie
 
 
 def played_run(rng: random.Random) -> tuple[int, int, int]:
@@ -133,9 +140,9 @@ def fill(store: DynamoStore, results: list[OfficialResult]) -> None:
         puts.append(
             {"pk": {"S": f"PLAYER#{result.player}"}, "sk": {"S": "PROFILE"}, "display_name": {"S": name}}
         )
-        for key, attribute in _counter_keys(SCOPE, _tie(result)):
+        for key, attribute in keys.counter_keys(SCOPE, _tie(result)):
             sums[key["pk"]["S"], key["sk"]["S"], attribute] += 1
-    puts.append(_top_item(SCOPE, merge_top([], rows), 1))  # what the consumer keeps
+    puts.append(top_item(SCOPE, merge_top([], rows), 1))  # what the consumer keeps
     for start in range(0, len(puts), 25):
         pending = {store.table: [{"PutRequest": {"Item": item}} for item in puts[start : start + 25]]}
         while pending:
@@ -244,12 +251,12 @@ def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, 
     """Write units per 1,000 completions on the busiest board shard, and the sizes of a row and of
     a full top item. (The counters' writes follow the consumer's invocations, not the
     completions: `counters_at_the_rush`.)"""
-    rows = Counter(adapter.shard_of(r.player) for r in results)
+    rows = Counter(keys.shard(r.player, keys.BOARD_SHARDS) for r in results)
     row_bytes = [item_size(i) for i in _index_entries(store)]
     row_units = max(math.ceil(size / 1024) for size in row_bytes)
     arrivals = random.Random(1).sample(results, len(results))
     return {
-        "top item bytes (full)": item_size(_top_item(SCOPE, merge_top([], [_row(r) for r in arrivals]), 1)),
+        "top item bytes (full)": item_size(top_item(SCOPE, merge_top([], [_row(r) for r in arrivals]), 1)),
         "board row bytes (largest)": max(row_bytes),
         "busiest board shard, units per 1,000": max(rows.values()) * row_units * 1000 / len(results),
     }
@@ -265,7 +272,7 @@ RUSH_SECONDS = 8
 def top_at_the_rush(rate: int, stream_shards: int) -> dict[str, float]:
     """The top item, its claim item and its inbox partitions, second by second, when RATE
     completions a second arrive (random order) through STREAM_SHARDS consumers invoked once a
-    second, following the consumer's rules (shared/dynamo/boards.py `_merge_top`): an invocation
+    second, following the consumer's rules (shared/dynamo/top.py `merge`): an invocation
     whose rows could enter the top as last folded leaves them in an inbox item (sized as stored)
     and reads the board's claim (consistently: once, and once after waiting for its end; it also
     reads its own inbox item, on the inbox partitions); one consumer a second claims it (a
@@ -289,7 +296,7 @@ def top_at_the_rush(rate: int, stream_shards: int) -> dict[str, float]:
         units: Counter[str] = Counter()
         inbox_units: Counter[int] = Counter()
         for n, rows in enumerate(left):
-            item = adapter._inbox_item(SCOPE, rows, 1.8e9 + second, f"{second}-{n}")
+            item = inbox_item(SCOPE, rows, 1.8e9 + second, f"{second}-{n}")
             inbox = int(item["pk"]["S"].rsplit("#IN", 1)[1])
             inbox_units[inbox] += 2 * math.ceil(item_size(item) / 1024)  # its put and its delete
         units["claim item reads"] = 2 * len(left)  # consistent, 1 unit: once, and once after waiting
@@ -300,7 +307,7 @@ def top_at_the_rush(rate: int, stream_shards: int) -> dict[str, float]:
         units["inbox items"] = len(left)
         if left:
             top = merge_top(top, [e for rows in left for e in rows])
-            units["top item"] = math.ceil(item_size(_top_item(SCOPE, top, second + 1)) / 1024)
+            units["top item"] = math.ceil(item_size(top_item(SCOPE, top, second + 1)) / 1024)
         for name, value in units.items():
             busiest[name] = max(busiest[name], value)
             totals[name] += value
@@ -317,7 +324,7 @@ def top_at_the_rush(rate: int, stream_shards: int) -> dict[str, float]:
 
 def _index_entries(store: DynamoStore) -> list[dict]:
     entries = []
-    for shard in range(adapter.BOARD_SHARDS):
+    for shard in range(keys.BOARD_SHARDS):
         entries += store.client.query(
             TableName=store.table,
             IndexName="board",
@@ -356,7 +363,7 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
             cursor, position = walked.next_cursor, (DEEP_PAGE - 1) * PAGE
     depth = position // PAGE + 1
     deep = metered("deep page by its cursor", lambda: boards.daily_board(DAY, cursor, PAGE))
-    metered("page 1 merged from the shards (no top)", lambda: store._shard_page(SCOPE, None, PAGE + 1))
+    metered("page 1 merged from the shards (no top)", lambda: shard_page(store.db, SCOPE, None, PAGE + 1))
     figures["deep page by its cursor"]["page"] = depth
     ordered = sorted(results, key=lambda r: (-r.score, -r.best_combo, -r.longest_word_length, r.completed_at))
     middle = ordered[len(ordered) // 2]
@@ -389,7 +396,7 @@ COUNTER_RUSHES = (
 def counters_at_the_rush(rate: int, stream_shards: int, counter_shards: int) -> dict[str, float]:
     """The counter items' write units a second when RATE completions a second arrive (random
     order) through STREAM_SHARDS consumers invoked once a second, each counting its share with
-    the consumer's own grouping (`_chunks`: one transaction per group, one update per counter item
+    the consumer's own grouping (`chunks`: one transaction per group, one update per counter item
     it touches, on one counter shard picked at random), after ten seconds of the same rush have
     filled the counters (an update costs 2 units per KB of the item, in a transaction)."""
     arrivals = results_for(rate)  # one second's worth
@@ -398,15 +405,15 @@ def counters_at_the_rush(rate: int, stream_shards: int, counter_shards: int) -> 
     attributes: dict[str, Counter[str]] = {}  # counter item -> its counts after ten seconds
     for result in arrivals:
         for shard in range(counter_shards):
-            for key, name in _counter_keys(SCOPE, _tie(result), shard):
+            for key, name in keys.counter_keys(SCOPE, _tie(result), shard):
                 attributes.setdefault(key["pk"]["S"], Counter())[name] += 10 // counter_shards
     units: Counter[str] = Counter()
     transactions = 0
     for call in range(stream_shards):
-        for chunk in _chunks(arrivals[call * per_call : (call + 1) * per_call]):
+        for chunk in chunks(arrivals[call * per_call : (call + 1) * per_call]):
             transactions += 1
             shard = rng.randrange(counter_shards)
-            for pk in {key["pk"]["S"] for r in chunk for key, _ in _counter_keys(SCOPE, _tie(r), shard)}:
+            for pk in {key["pk"]["S"] for r in chunk for key, _ in keys.counter_keys(SCOPE, _tie(r), shard)}:
                 item = {"pk": {"S": pk}, "sk": {"S": "BANDS"}}  # (the longest of the three)
                 item.update({name: {"N": str(n)} for name, n in attributes[pk].items()})
                 units[pk] += 2 * math.ceil(item_size(item) / 1024)
@@ -428,7 +435,7 @@ def main() -> None:
     with mock_aws():
         runs = [measure(count) for count in SIZES]
     print()
-    print(f"DynamoDB reads per call: {adapter.BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
+    print(f"DynamoDB reads per call: {keys.BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
     header = f"{'call':<34} {'figure':<11}" + "".join(f"{count:>10,}" for count in SIZES)
     print(header)
     print("-" * len(header))
@@ -462,7 +469,7 @@ def main() -> None:
         f"{'completions/s, stream shards':<36}{'counter shards':>15}"
         + "".join(f"{f'{r:,}, {s}':>14}" for _, r, s in COUNTER_RUSHES)
     )
-    for counter_shards in sorted({1, adapter.COUNTER_SHARDS}):
+    for counter_shards in sorted({1, keys.COUNTER_SHARDS}):
         figures = [counters_at_the_rush(rate, shards, counter_shards) for _, rate, shards in COUNTER_RUSHES]
         for figure in figures[0]:
             values = "".join(
@@ -478,7 +485,7 @@ def compare_shard_counts(measured: tuple[dict, dict]) -> None:
     """The trade-off of the shard count, at 20,000 results: each shard costs a page read from the
     shards at least half a read unit; each takes 1/shards of the rush's board rows. Side by side
     with half as many shards (16, as before the top item)."""
-    original, shards = adapter.shard_of, adapter.BOARD_SHARDS
+    shards = keys.BOARD_SHARDS
     print(f"Board shards, side by side at {SIZES[-1]:,} results")
     columns = (
         "page 1 RU",
@@ -490,12 +497,11 @@ def compare_shard_counts(measured: tuple[dict, dict]) -> None:
     print(f"{'shards':>6} " + " ".join(f"{c:>{max(8, len(c))}}" for c in columns))
     results = {shards: measured}
     with mock_aws():
-        adapter.BOARD_SHARDS = shards // 2
-        adapter.shard_of = lambda key, count=shards // 2: original(key, count)
+        keys.BOARD_SHARDS = shards // 2
         try:
             results[shards // 2] = measure(SIZES[-1])
         finally:
-            adapter.BOARD_SHARDS, adapter.shard_of = shards, original
+            keys.BOARD_SHARDS = shards
     for count, (reads, writes) in sorted(results.items()):
         busiest = writes["busiest board shard, units per 1,000"]
         page1, deep = reads["page 1"]["read units"], reads["deep page by its cursor"]["read units"]

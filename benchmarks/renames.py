@@ -36,6 +36,7 @@ from shared.game.puzzles import Round  # noqa: E402
 from shared.game.results import Challenge, OfficialResult  # noqa: E402
 from shared.game.scope import Scope  # noqa: E402
 from shared.runtime import wiring  # noqa: E402
+from tests.fake_store import complete_official  # noqa: E402
 
 BOARDS = (0, 5, 50)
 
@@ -76,9 +77,9 @@ def live_boards(who: str, count: int) -> None:
             run_id=f"run-{challenge_id}", score=300, best_combo=3, longest_word_length=7,
             completed_at=iso(now), words=["timer"],
         )  # fmt: skip
-        store._record_official(result)
+        complete_official(store, result)
         scope = Scope.challenge(challenge_id)
-        store._write_top(scope, list(store._stored_rows(scope, [player_id(who)]).values()), 0)
+        store.top._write(scope, list(store.top._stored_rows(scope, [player_id(who)]).values()), 0)
 
 
 def rename(who: str, name: str) -> int:

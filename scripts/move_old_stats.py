@@ -7,9 +7,9 @@ key and `GET /me`'s fallback can be removed afterwards.
     python scripts/move_old_stats.py --table wordsqd --endpoint-url http://127.0.0.1:8000
 
 One Scan of the table (filtered on `sk = STATS`, so it reads the whole table once: run it off
-peak), then per player the transaction of `DynamoStore.move_old_stats`. Safe to run while the
-game runs and to run again: each move is conditional. Prints how many items were moved and lists
-the ones it left.
+peak), then per player the transaction of `DynamoStore.move_old_stats` (shared/dynamo/migrations.py).
+Safe to run while the game runs and to run again: each move is conditional. Prints how many items
+were moved and lists the ones it left.
 """
 
 import argparse

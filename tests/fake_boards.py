@@ -22,10 +22,18 @@ from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import reset_instant
 from shared.game.fair_play import UnrankedReason
+from shared.game.names import name_skeleton
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
-from shared.game.stats import PlayerStats, with_daily_result
-from shared.services.ports import NameTaken, OfficialTaken
+from shared.game.stats import PlayerStats
+from shared.services.ports import (
+    Completion,
+    NameTaken,
+    OfficialTaken,
+    ProfileVersion,
+    StaleRun,
+    StoredProfile,
+)
 
 
 class FakeBoardStore:
@@ -34,6 +42,7 @@ class FakeBoardStore:
         self.row_names: dict[tuple[str, Scope], str | None] = {}  # the name each board row shows
         self.names: dict[str, str] = {}
         self.stats: dict[str, PlayerStats] = {}
+        self.stats_versions: dict[str, int] = {}  # writes of each player's stats
         self.challenges: dict[str, Challenge] = {}
         self.watermark: datetime | None = None
         self.reads: dict[str, int] = {}  # calls per method, for tests of caching
@@ -44,20 +53,32 @@ class FakeBoardStore:
 
     # Writes ----------------------------------------------------------------------------------
 
-    def _record_official(self, result: OfficialResult) -> None:
-        """What a completion writes for an official result (core's fake run store calls this)."""
+    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
+        profile = PlayerProfile(self.names.get(player), self.stats.get(player))
+        return StoredProfile(profile, ProfileVersion(self.stats_versions.get(player, 0)))
+
+    def _write_completion(self, completion: Completion) -> None:
+        """What a completion writes besides its run (the fake run store calls this), as given:
+        on condition that the player has no official result for the scope (else OfficialTaken)
+        and the profile is still as read (else StaleRun)."""
+        result, read = completion.result, completion.read
         scope = scope_of_result(result)
         if (result.player, scope) in self.results:
             raise OfficialTaken(result.run_id)
+        now = self.profile_for_completion(result.player, completion.stats is not None)
+        if now.profile.display_name != read.profile.display_name or (
+            completion.stats is not None and now.version != read.version
+        ):
+            raise StaleRun(result.run_id)
         self.results[result.player, scope] = result
-        self.row_names[result.player, scope] = self.names.get(result.player)
-        if scope.kind == "daily":
-            self.stats[result.player] = with_daily_result(
-                self.stats.get(result.player), date.fromisoformat(result.date), result.score
-            )
+        self.row_names[result.player, scope] = read.profile.display_name
+        if completion.stats is not None:
+            self.stats[result.player] = completion.stats
+            self.stats_versions[result.player] = read.version.stats + 1
 
     def set_display_name(self, player: str, name: str) -> None:
-        if any(p != player and n.lower() == name.lower() for p, n in self.names.items()):
+        claim = name_skeleton(name)
+        if any(p != player and name_skeleton(n) == claim for p, n in self.names.items()):
             raise NameTaken(name)
         self.names[player] = name
         self.renames.append(player)  # the rename's record, for the stream consumer
@@ -66,6 +87,7 @@ class FakeBoardStore:
         self.challenges[challenge.challenge_id] = challenge
 
     def mark_completed_through(self, instant: datetime) -> None:
+        instant = parse_iso(iso(instant))  # kept to the millisecond, as DynamoStore keeps it
         self.watermark = max(self.watermark or instant, instant)
 
     # Reads -----------------------------------------------------------------------------------
@@ -227,13 +249,3 @@ CLOSES = reset_instant(DAY + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_S
 def completion(seconds: int, day: date = DAY) -> str:
     """An official completion time SECONDS after 00:00 Central on DAY."""
     return iso(reset_instant(day) + timedelta(seconds=seconds))
-
-
-def store_at_noon(monkeypatch) -> FakeBoardStore:
-    """A fresh store the leaderboard handler serves from, with the game clock at noon on DAY."""
-    from shared.game import clock
-
-    clock.travel_to(NOON)
-    fake = FakeBoardStore()
-    serve_with(monkeypatch, fake)
-    return fake

@@ -6,24 +6,36 @@ It keeps what DynamoDB keeps, and copies runs in and out as the table would, so 
 pass by sharing objects with the service.
 """
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
+from typing import Any
 
-from shared.game.clock import iso, parse_iso
+from shared.game.clock import parse_iso
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.ports import ActiveRunExists, DueRun, QuotaExceeded, Slot, StaleRun, StoredRun, Version
-from tests.fake_boards import FakeBoardStore
+from shared.services.completion import completion_of
+from shared.services.ports import (
+    ActiveRunExists,
+    Completion,
+    DueRun,
+    QuotaExceeded,
+    Slot,
+    StaleRun,
+    StoredRun,
+    Version,
+)
+from tests.fake_boards import NOON, FakeBoardStore, serve_with
 
 
 class FakeRunStore:
-    """The run side. A completion records its official result through `_record_official`, the
-    board side's (FakeBoardStore), so combine the two (FakeStore) to use it."""
+    """The run side. A completion writes its official result and stats through
+    `_write_completion`, the board side's (FakeBoardStore), so combine the two (FakeStore)."""
 
-    _record_official: Callable[[OfficialResult], None]
+    _write_completion: Callable[[Completion], None]
 
     def __init__(self) -> None:
         super().__init__()
@@ -33,7 +45,6 @@ class FakeRunStore:
         self.created: dict[tuple[str, str], int] = {}  # (creator, date) -> challenges created
         self.runs: dict[str, tuple[Run, int]] = {}
         self.slots: dict[tuple[str, Scope], dict[str, str]] = {}
-        self.watermark: datetime | None = None
 
     def get_puzzle(self, scope: Scope) -> list[Round] | None:
         return self.puzzles.get(scope) if scope.kind == "daily" else self._challenge_puzzle(scope.id)
@@ -104,11 +115,11 @@ class FakeRunStore:
             self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
             return Version(version + 1)
 
-    def complete_run(self, run: Run, version: Version) -> None:
+    def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
         with self._lock:
             self._check(run, version)
-            if run.player is not None and run.official:
-                self._record_official(OfficialResult.of_run(run))
+            if completion is not None:
+                self._write_completion(completion)
             self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
 
     def due_runs(self, now: datetime) -> Iterator[DueRun]:
@@ -120,15 +131,49 @@ class FakeRunStore:
             ]
         yield from due
 
-    def completed_through(self) -> datetime | None:
-        return self.watermark
-
-    def mark_completed_through(self, instant: datetime) -> None:
-        with self._lock:
-            instant = parse_iso(iso(instant))  # kept to the millisecond, as DynamoStore keeps it
-            if self.watermark is None or instant > self.watermark:
-                self.watermark = instant
-
 
 class FakeStore(FakeRunStore, FakeBoardStore):
     """The whole port in memory."""
+
+
+def complete_official(store: Any, result: OfficialResult) -> None:
+    """Record RESULT through the RunStore port as the game does when its run completes: a run of
+    it is stored (taking the player's slot in its scope), then completed with the completion the
+    service decides (shared/services/completion.py). Works on FakeStore and DynamoStore alike.
+    Raises OfficialTaken, or StaleRun when the profile changed between its read and the write."""
+    store.complete_run(*prepare(store, result))
+
+
+def prepare(store: Any, result: OfficialResult) -> tuple[Run, Version, Completion]:
+    """The first half of `complete_official`: RESULT's run stored and the player's profile read, so a test
+    can change the profile before `store.complete_run(*prepared)` writes."""
+    run = Run(
+        run_id=result.run_id,
+        kind=result.kind,
+        date=result.date,
+        challenge_id=result.challenge_id,
+        player=result.player,
+        official=True,
+        puzzle=[],
+        score=result.score,
+        best_combo=result.best_combo,
+        longest_word_length=result.longest_word_length,
+        started_at=result.started_at,
+        deadline=result.completed_at,
+        completed_at=result.completed_at,
+        ended_by="finished",
+    )
+    with contextlib.suppress(ActiveRunExists):  # stored by an earlier try that was refused
+        store.create_run(run, store.slot(result.player, result.scope).run_id)
+    read = store.profile_for_completion(result.player, result.kind == "daily")
+    return run, Version(0), completion_of(result, read)
+
+
+def store_at_noon(monkeypatch) -> FakeStore:
+    """A fresh store the leaderboard handler serves from, with the game clock at noon on DAY."""
+    from shared.game import clock
+
+    clock.travel_to(NOON)
+    fake = FakeStore()
+    serve_with(monkeypatch, fake)
+    return fake

@@ -34,8 +34,8 @@ from tests.fake_boards import (
     follow_renames,
     official,
     player,
-    store_at_noon,
 )
+from tests.fake_store import complete_official, store_at_noon
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -63,7 +63,7 @@ def record(
     result = official(
         name, score, combo, longest, completed_at=completion(at, day), day=day.isoformat(), **kw
     )
-    store._record_official(result)
+    complete_official(store, result)
     return result
 
 

@@ -19,6 +19,7 @@ import pytest
 from shared.game.boards import BoardPosition
 from shared.game.scope import Scope
 from tests.fake_boards import official
+from tests.fake_store import complete_official
 from tests.test_races import client, race, store  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_board_races")]  # its own server
@@ -60,7 +61,7 @@ class ClaimClock:
             self.now = max(self.now, until)
 
     def wrap(self, dynamo) -> None:
-        leave, claim, fold = dynamo._leave_rows, dynamo._claim_top, dynamo._fold_inbox
+        leave, claim, fold = dynamo.top._leave_rows, dynamo.top.claim, dynamo.top._fold_inbox
 
         def leave_rows(scope, rows):
             key = leave(scope, rows)
@@ -88,12 +89,12 @@ class ClaimClock:
                     self.folding.discard(threading.get_ident())
                     self.changed.notify_all()
 
-        dynamo.wall, dynamo.sleep = self, self.sleep
-        dynamo._leave_rows, dynamo._claim_top, dynamo._fold_inbox = leave_rows, claim_top, fold_inbox
+        dynamo.db.wall, dynamo.db.sleep = self, self.sleep
+        dynamo.top._leave_rows, dynamo.top.claim, dynamo.top._fold_inbox = leave_rows, claim_top, fold_inbox
 
 
 def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):  # noqa: F811
-    store.top_interval = INTERVAL
+    store.top.interval = INTERVAL
     for repetition in range(ROUNDS):
         day = f"2031-03-{repetition + 1:02d}"
         scope = Scope.daily(day)
@@ -114,11 +115,11 @@ def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):
         # the board's top item exists before the race (else the first fold would seed it from
         # the board index, every racing row included)
         seed = official(f"seed-{repetition}", 50, completed_at=f"{day}T06:00:00.000Z", day=day)
-        store._record_official(seed)
+        complete_official(store, seed)
         store.count_official([seed])
         written = [seed, *(r for batch in batches for r in batch)]
         for result in written[1:]:
-            store._record_official(result)
+            complete_official(store, result)
         # a player renames while the consumer holding their result merges it into the top
         renamer = batches[0][0].player
         store.set_display_name(renamer, f"Racer {repetition}")

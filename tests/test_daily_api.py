@@ -10,7 +10,7 @@ import pytest
 from functions.daily import expire, reset
 from functions.daily.handler import handler
 from local.events import LambdaContext
-from shared.dynamo.store import DataError
+from shared.dynamo.client import DataError
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import parse_iso
@@ -365,11 +365,11 @@ def test_a_write_that_loses_a_race_while_expiring_a_run_is_retried_not_a_500(sto
     run = call("POST", "/daily/runs", user="ann")[1]
     original, lost = store.complete_run, []
 
-    def lose_first_race(stored_run, version):
+    def lose_first_race(stored_run, version, completion=None):
         if not lost:
             lost.append(stored_run.run_id)
             raise StaleRun(stored_run.run_id)
-        return original(stored_run, version)
+        return original(stored_run, version, completion)
 
     monkeypatch.setattr(store, "complete_run", lose_first_race)
     clock.advance(181)
@@ -497,7 +497,7 @@ def test_an_expiry_pass_that_could_not_complete_a_run_holds_the_watermark_below_
     run_expiry_job()
     clock.advance(240)
 
-    def throttled(stored_run, version):
+    def throttled(stored_run, version, completion=None):
         raise Throttled("The game is busy; try again shortly")
 
     with monkeypatch.context() as patch:

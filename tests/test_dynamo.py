@@ -11,17 +11,22 @@ from botocore.exceptions import ClientError
 from botocore.stub import Stubber
 
 from local.streams import StreamPoller
-from shared.dynamo.store import DataError, DynamoStore
+from shared.dynamo.client import DataError
+from shared.dynamo.keys import COUNTER_SHARDS
+from shared.dynamo.store import DynamoStore
 from shared.game.boards import TieKey
 from shared.game.clock import iso
 from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.game.errors import Throttled
 from shared.game.puzzles import Round
+from shared.game.results import OfficialResult
 from shared.game.runs import answer, new_run
 from shared.game.scope import Scope
+from shared.services.completion import completion_of
 from shared.services.game import Game
 from shared.services.ports import StaleRun
 from shared.services.retry import ATTEMPTS
+from tests.fake_store import complete_official
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
 DAY = "2026-11-29"
@@ -172,7 +177,8 @@ def test_an_official_completion_is_counted_by_the_stream_consumer(store):
     version = store.create_run(run)
     run.score, run.best_combo, run.longest_word_length = 100, 1, 5
     run.completed_at, run.ended_by = "2026-11-29T18:01:00.000Z", "finished"
-    store.complete_run(run, version)
+    read = store.profile_for_completion("p1", daily=True)
+    store.complete_run(run, version, completion_of(OfficialResult.of_run(run), read))
     StreamPoller(store.table).drain()  # the rank counters' consumer (functions/leaderboard/counters.py)
     assert store.count_better(Scope.daily(DAY), TieKey(99, 0, 0)) == 1
     assert store.count_better(Scope.daily(DAY), TieKey(100, 1, 5)) == 0
@@ -251,10 +257,10 @@ def test_a_cancelled_transaction_leaves_no_item_and_no_stream_record_in_the_test
 def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store, monkeypatch):
     """Every counting transaction adds to one counter shard (so the counters' busiest item takes
     1/COUNTER_SHARDS of the consumer's transactions, docs/leaderboards.md); a rank reads them all."""
-    import shared.dynamo.boards as adapter
+    import shared.dynamo.counters as adapter
     from tests.fake_boards import official
 
-    assert adapter.COUNTER_SHARDS == 2
+    assert COUNTER_SHARDS == 2
     picks = iter([0, 1, 1, 0, 1])
     monkeypatch.setattr(adapter.secrets, "randbelow", lambda n: next(picks))
     results = [
@@ -262,7 +268,7 @@ def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store,
         for i, (score, combo) in enumerate([(100, 1), (100, 2), (205, 0), (95, 0), (100, 1)])
     ]
     for result in results:
-        store._record_official(result)
+        complete_official(store, result)
         assert store.count_official([result]) == 1  # one transaction each, on the next shard picked
 
     def bands(shard):
@@ -284,26 +290,26 @@ def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(sto
     """At the rush every finisher reads a rank, and every rank reads the `BANDS` items: each
     container reads a counter item at most once per RANK_CACHE_SECONDS (the stack's setting, in
     shared/runtime/wiring.py), so a rank trails by up to that much more."""
-    from shared.dynamo.boards import RANK_CACHE_SECONDS
+    from shared.dynamo.counters import RANK_CACHE_SECONDS
     from tests.fake_boards import official
 
     clock = [1_800_000_000.0]
-    store.wall = lambda: clock[0]
-    store.rank_cache_seconds = RANK_CACHE_SECONDS
-    store.top_interval = RANK_CACHE_SECONDS / 10  # each consumer below finds the top item's claim free
-    reads, batch_get = [], store._batch_get
+    store.db.wall = lambda: clock[0]
+    store.counters.cache_seconds = RANK_CACHE_SECONDS
+    store.top.interval = RANK_CACHE_SECONDS / 10  # each consumer below finds the top item's claim free
+    reads, batch_get = [], store.db.batch_get
 
     def counted_batch_get(keys, consistent=False):
         if keys[0]["pk"]["S"].startswith("COUNT#"):
             reads.append(len(keys))
         return batch_get(keys, consistent)
 
-    monkeypatch.setattr(store, "_batch_get", counted_batch_get)
+    monkeypatch.setattr(store.db, "batch_get", counted_batch_get)
     scope, tie = Scope.daily(DAY), TieKey(100, 0, 5)
 
     def better_result(name, seconds):
         result = official(name, 200, 0, 5, completed_at=f"2026-11-29T18:00:{seconds:02d}.000Z", day=DAY)
-        store._record_official(result)
+        complete_official(store, result)
         store.count_official([result])
 
     better_result("p1", 1)

@@ -13,6 +13,7 @@ from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
 from shared.runtime import wiring
 from tests.conftest import Api
 from tests.fake_boards import CLOSES, DAY, NOON, completion, official, player
+from tests.fake_store import complete_official as complete_with
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -46,7 +47,8 @@ def board(user: str, league_id: str, day: str | None = None) -> tuple[int, dict]
 def record(
     store, name: str, score: int, combo: int = 0, longest: int = 0, seconds: int = 60, words=("timer",)
 ):
-    store._record_official(
+    complete_with(
+        store,
         official(
             name,
             score,
@@ -55,7 +57,7 @@ def record(
             completed_at=completion(seconds),
             day=DAY.isoformat(),
             words=tuple(words),
-        )
+        ),
     )
 
 

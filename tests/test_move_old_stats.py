@@ -17,6 +17,8 @@ from tests.conftest import put_old_stats
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import move_old_stats  # noqa: E402
 
+from tests.fake_store import complete_official
+
 
 @pytest.fixture
 def store() -> Iterator[DynamoStore]:
@@ -64,7 +66,7 @@ def test_a_moved_players_next_completion_counts_from_the_moved_stats(store):
 
     put_old_stats(store, player("dee"), "2026-01-13", "2026-01-14")
     assert store.move_old_stats(player("dee")) == "moved"
-    store._record_official(official("dee", 300, completed_at="2026-01-15T07:00:00.000Z", day="2026-01-15"))
+    complete_official(store, official("dee", 300, completed_at="2026-01-15T07:00:00.000Z", day="2026-01-15"))
 
     stats = store.player_profile(player("dee")).stats
     assert (stats.played, stats.max_streak, stats.best_score) == (3, 3, 300)
@@ -73,16 +75,16 @@ def test_a_moved_players_next_completion_counts_from_the_moved_stats(store):
 
 def test_an_old_item_changed_after_it_was_read_is_not_deleted_and_is_reported_changed(store):
     put_old_stats(store, "eve", "2026-01-13")
-    read = store._batch_get
+    read = store.db.batch_get
 
     def read_then_a_completion_of_the_layout_before(keys, consistent=False):
         found = read(keys, consistent)
         put_old_stats(store, "eve", "2026-01-13", "2026-01-14")  # version 1 -> 2 meanwhile
         return found
 
-    store._batch_get = read_then_a_completion_of_the_layout_before
+    store.db.batch_get = read_then_a_completion_of_the_layout_before
     assert store.move_old_stats("eve") == "changed"
-    store._batch_get = read
+    store.db.batch_get = read
     assert store.player_profile("eve").stats.played == 2, "still read from the old item"
     assert store.move_old_stats("eve") == "moved"
     assert store.player_profile("eve").stats.played == 2

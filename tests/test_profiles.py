@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from functions.leaderboard.handler import handler
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.client import Client
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import iso
@@ -24,8 +24,8 @@ from tests.fake_boards import (
     follow_renames,
     official,
     player,
-    store_at_noon,
 )
+from tests.fake_store import complete_official, store_at_noon
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -165,8 +165,8 @@ def test_changing_a_name_releases_the_old_one_for_others(store):
 
 
 def test_a_live_board_shows_the_current_name(store):
-    store._record_official(official("ann", 300, completed_at=completion(5), day=DAY.isoformat()))
-    store._record_official(official("bob", 200, completed_at=completion(6), day=DAY.isoformat()))
+    complete_official(store, official("ann", 300, completed_at=completion(5), day=DAY.isoformat()))
+    complete_official(store, official("bob", 200, completed_at=completion(6), day=DAY.isoformat()))
     board = f"/leaderboard/daily/{DAY}"
 
     def names_on_board() -> list[str]:
@@ -185,7 +185,7 @@ def test_a_live_board_shows_the_current_name(store):
 def interleave(monkeypatch, racing_rename) -> None:
     """Run RACING_RENAME between the next rename's read of the old name and its write, as a
     concurrent request of the same player would."""
-    original = DynamoStore._transact
+    original = Client.transact
     pending = [racing_rename]
 
     def transact(self, items):
@@ -193,7 +193,7 @@ def interleave(monkeypatch, racing_rename) -> None:
             pending.pop()()
         return original(self, items)
 
-    monkeypatch.setattr(DynamoStore, "_transact", transact)
+    monkeypatch.setattr(Client, "transact", transact)
 
 
 def assert_names_consistent(owner: str, names: list[str]) -> None:
@@ -262,7 +262,7 @@ def ann_history(store: FakeBoardStore) -> list[tuple[str, str | None, str]]:
 
     def record(name, score, combo=0, longest=0, **kw):
         result = official(name, score, combo, longest, **kw)
-        store._record_official(result)
+        complete_official(store, result)
         return result
 
     written = []

@@ -10,7 +10,8 @@ import pytest
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.dynamo.store import DataError, DynamoStore
+from shared.dynamo.client import DataError
+from shared.dynamo.store import DynamoStore
 from shared.game import clock
 from shared.game.clock import iso
 from shared.game.daily_date import daily_date
@@ -20,6 +21,7 @@ from shared.game.scope import Scope
 from shared.services.leaderboard import Boards
 from shared.services.players import Players
 from tests.fake_boards import official, player
+from tests.fake_store import complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -29,7 +31,7 @@ class Rig:
 
     def __init__(self, table: str) -> None:
         self.store = DynamoStore(table, sleep=lambda seconds: None)
-        self.store.top_interval = 0  # the tests drive no clock; a fold never waits
+        self.store.top.interval = 0  # the tests drive no clock; a fold never waits
         self.players = Players(self.store, Boards(self.store, lambda: b"cursor-key"), lambda: b"cursor-key")
         self.poller = StreamPoller(table, handler=self.consumer)
         self.following = True  # False: the consumer passes records by (while boards are set up)
@@ -61,12 +63,15 @@ class Rig:
             )
             self.store.create_challenge(challenge, day, 10_000)
             for name, score in ((who, 300), ("rival", 200)):
-                self.store._record_official(
-                    official(name, score, completed_at=iso(now), day=day, challenge_id=challenge.challenge_id)
+                complete_official(
+                    self.store,
+                    official(
+                        name, score, completed_at=iso(now), day=day, challenge_id=challenge.challenge_id
+                    ),
                 )
             scope = Scope.challenge(challenge.challenge_id)
-            rows = self.store._stored_rows(scope, [player(who), player("rival")])
-            assert self.store._write_top(scope, sorted(rows.values(), key=lambda e: e.position.order()), 0)
+            rows = self.store.top._stored_rows(scope, [player(who), player("rival")])
+            assert self.store.top._write(scope, sorted(rows.values(), key=lambda e: e.position.order()), 0)
             scopes.append(scope)
         self.following = False
         self.poller.drain()  # the stream's records so far are the set-up's: passed by
@@ -79,7 +84,7 @@ class Rig:
         tops = {
             entry.display_name
             for scope in scopes
-            for entry in self.store._read_top(scope)[0]
+            for entry in self.store.top.read(scope)[0]
             if entry.player == player(who)
         }
         return rows | tops
@@ -132,7 +137,7 @@ def test_setting_the_same_name_again_is_followed_again(rig):
 def test_a_propagation_cut_short_resumes_and_finishes_when_delivered_again(rig, monkeypatch):
     scopes = rig.live_boards("ann", 12)
     rig.rename("ann", "Annie")
-    original, written = rig.store._rename_in_top, []
+    original, written = rig.store.top.rename, []
 
     def fail_midway(scope, names):
         if len(written) == 5:
@@ -140,7 +145,7 @@ def test_a_propagation_cut_short_resumes_and_finishes_when_delivered_again(rig, 
         written.append(scope)
         return original(scope, names)
 
-    monkeypatch.setattr(rig.store, "_rename_in_top", fail_midway)
+    monkeypatch.setattr(rig.store.top, "rename", fail_midway)
     rig.poller.drain()  # the consumer reports the rename's record failed: it stays in the stream
     assert 0 < len(written) < len(scopes)
     assert "Annie" in rig.names_shown("ann", scopes) and None in rig.names_shown("ann", scopes)

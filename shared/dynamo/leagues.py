@@ -1,5 +1,4 @@
-"""Leagues on DynamoDB (the LeagueStore of shared/services/leagues.py), mixed into `DynamoStore`
-(shared/dynamo/store.py), which supplies `_call`, `_batch_get` and `_transact`. Items and keys are in
+"""Leagues on DynamoDB (the LeagueStore of shared/services/leagues.py). Items and keys are in
 docs/data-model.md.
 
 A league is one item holding its members (at most 50, so it stays a few KB); its invite code is
@@ -11,32 +10,13 @@ by key, in one BatchGetItem of at most 100 keys: nothing is written for leagues 
 completes.
 """
 
-import json
-from typing import Any
-
-from shared.dynamo.boards import _entry, _official_key
+from shared.dynamo import keys
+from shared.dynamo.client import Client, Item
+from shared.dynamo.codec import entry, ranked
+from shared.dynamo.keys import code_key, league_key, leagues_key
 from shared.game.boards import BoardEntry
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
-
-Item = dict[str, Any]
-
-
-def _key(pk: str, sk: str) -> Item:
-    return {"pk": {"S": pk}, "sk": {"S": sk}}
-
-
-def league_key(league_id: str) -> Item:
-    return _key(f"LEAGUE#{league_id}", "LEAGUE")
-
-
-def code_key(code: str) -> Item:
-    return _key(f"LEAGUECODE#{code}", "CODE")
-
-
-def leagues_key(player: str) -> Item:
-    """The player's own item listing the leagues they are in."""
-    return _key(f"PLAYER#{player}", "LEAGUES")
 
 
 def _league_item(league: League) -> Item:
@@ -61,23 +41,12 @@ def _league(item: Item) -> League:
     )
 
 
-def ranked(item: Item) -> bool:
-    """Whether an official result is ranked: one with an `unranked_reason` (an implausible run,
-    SPEC §3b), as an attribute or in its result, is on no board; a missing reason means ranked."""
-    if item.get("unranked_reason", {}).get("S"):
-        return False
-    return json.loads(item["data"]["S"]).get("unranked_reason") is None
-
-
 class DynamoLeagues:
-    """The league side of DynamoStore (a mixin: DynamoStore gives the requests)."""
-
-    _call: Any
-    _batch_get: Any
-    _transact: Any
+    def __init__(self, db: Client):
+        self.db = db
 
     def create_league(self, league: League, leagues_max: int) -> None:
-        codes = self._transact(
+        codes = self.db.transact(
             [
                 {"Put": {"Item": _league_item(league), "ConditionExpression": "attribute_not_exists(pk)"}},
                 {
@@ -95,11 +64,11 @@ class DynamoLeagues:
             raise StaleLeague(league.league_id)  # an id or code drawn twice: 96 random bits each
 
     def get_league(self, league_id: str) -> League | None:
-        item = self._call("get_item", Key=league_key(league_id), ConsistentRead=True).get("Item")
+        item = self.db.get(league_key(league_id), consistent=True)
         return _league(item) if item else None
 
     def league_by_code(self, code: str) -> League | None:
-        item = self._call("get_item", Key=code_key(code), ConsistentRead=True).get("Item")
+        item = self.db.get(code_key(code), consistent=True)
         return self.get_league(item["league_id"]["S"]) if item else None
 
     def join_league(
@@ -107,7 +76,7 @@ class DynamoLeagues:
     ) -> None:
         """One transaction: the member's seat, on condition the code is unchanged and the league
         has a free seat, and the league in the player's own list, on condition it has room."""
-        codes = self._transact(
+        codes = self.db.transact(
             [
                 {
                     "Update": {
@@ -175,11 +144,11 @@ class DynamoLeagues:
                 },
                 mine,
             ]
-        if remover not in (player, league.creator) or self._transact(items):
+        if remover not in (player, league.creator) or self.db.transact(items):
             raise StaleLeague(league.league_id)
 
     def rotate_code(self, league: League, code: str) -> None:
-        codes = self._transact(
+        codes = self.db.transact(
             [
                 {
                     "Put": {
@@ -206,22 +175,22 @@ class DynamoLeagues:
             raise StaleLeague(league.league_id)
 
     def player_leagues(self, player: str) -> list[League]:
-        item = self._call("get_item", Key=leagues_key(player), ConsistentRead=True).get("Item", {})
+        item = self.db.get(leagues_key(player), consistent=True) or {}
         ids = sorted(item.get("ids", {}).get("SS", []))
-        return [_league(found) for found in self._batch_get([league_key(i) for i in ids], consistent=True)]
+        return [_league(found) for found in self.db.batch_get([league_key(i) for i in ids], consistent=True)]
 
     def league_rows(self, players: list[str], scope: Scope) -> LeagueRows:
         """Each member's official result for SCOPE and profile: 2 keys a member, so a league of
         50 is one BatchGetItem of 100 keys."""
-        keys = [key for p in players for key in (_official_key(p, scope), _key(f"PLAYER#{p}", "PROFILE"))]
+        wanted = [key for p in players for key in (keys.official_key(p, scope), keys.profile_key(p))]
         entries: list[BoardEntry] = []
         names: dict[str, str] = {}
-        for item in self._batch_get(keys):
+        for item in self.db.batch_get(wanted):
             if item["sk"]["S"] == "PROFILE":
                 if "display_name" in item:
-                    names[item["pk"]["S"].removeprefix("PLAYER#")] = item["display_name"]["S"]
+                    names[keys.player_of(item)] = item["display_name"]["S"]
             elif ranked(item):
-                entries.append(_entry(item))
+                entries.append(entry(item))
         return LeagueRows(entries, names)
 
 

@@ -14,7 +14,9 @@ from functools import cache
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
-from shared.dynamo.boards import RANK_CACHE_SECONDS
+from shared.dynamo.codec import official_from_image as official_from_image  # the stream consumer's
+from shared.dynamo.codec import renamed_player as renamed_player  # reading of records (counters.py)
+from shared.dynamo.counters import RANK_CACHE_SECONDS
 from shared.dynamo.store import DynamoStore
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
@@ -56,9 +58,8 @@ def record(metric: str, reason: str | None = None, value: int = 1, **details: ob
 
 @cache
 def store() -> DynamoStore:
-    dynamo = DynamoStore(settings().table_name)
-    dynamo.rank_cache_seconds = RANK_CACHE_SECONDS  # a rank trails by up to a second more
-    return dynamo
+    # a rank trails by up to a second more
+    return DynamoStore(settings().table_name, rank_cache_seconds=RANK_CACHE_SECONDS)
 
 
 @cache

@@ -26,13 +26,14 @@ from shared.game.constants import (
 )
 from shared.game.daily_date import daily_date, next_reset
 from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
-from shared.game.fair_play import fastest_plausible_ms, implausible_answers
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
-from shared.game.results import Challenge
+from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
 from shared.game.scope import Scope
+from shared.services.completion import completion_of, implausible_details
 from shared.services.ports import (
     ActiveRunExists,
+    Completion,
     DueRun,
     OfficialTaken,
     QuotaExceeded,
@@ -310,38 +311,30 @@ class Game:
         return stored
 
     def _persist(self, run: Run, version: Version) -> None:
-        """Write RUN back (conditional on VERSION). A completed official run records its official
-        result in the same write; should the player's official result exist already (only one run
-        of a scope is flagged official, so only a damaged slot allows it), it is stored as practice."""
+        """Write RUN back (conditional on VERSION); a completed official run with its result and
+        the player's stats. Should the result exist already (only a damaged slot allows it), the
+        run is stored as practice."""
         if not run.completed:
             self.store.save_run(run, version)
             return
         try:
-            self.store.complete_run(run, version)
+            self.store.complete_run(run, version, self._completion(run))
         except OfficialTaken:
             run.official = False
             self.store.complete_run(run, version)
         self.record("RunsCompleted")
         if run.official:
             self.record("OfficialScores")
-            self._flag_if_implausible(run)
+            details = implausible_details(run)  # SPEC §3b: a metric and a log line for operators
+            if details:
+                self.record("ImplausibleRuns", **details)
 
-    def _flag_if_implausible(self, run: Run) -> None:
-        """An implausible official run (SPEC §3b) is recorded for operators: a metric, and a log
-        line saying which answers came too fast (letters and milliseconds, never the words)."""
-        answers = implausible_answers(run)
-        if answers:
-            self.record(
-                "ImplausibleRuns",
-                run_id=run.run_id,
-                player=run.player,
-                date=run.date,
-                challenge_id=run.challenge_id,
-                too_fast=[
-                    {"letters": n, "elapsed_ms": ms, "fastest_plausible_ms": fastest_plausible_ms(n)}
-                    for n, ms in answers
-                ],
-            )
+    def _completion(self, run: Run) -> Completion | None:
+        """An official run's completion, from the profile read now (written only if still so)."""
+        if run.player is None or not run.official:
+            return None
+        read = self.store.profile_for_completion(run.player, daily=run.kind == "daily")
+        return completion_of(OfficialResult.of_run(run), read)
 
     # The scheduled jobs --------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.game.stats import PlayerStats
 
 # What a store hands out with a run it read, to be handed back unchanged with the next write of
 # that run: the write holds only if nobody wrote the run in between (optimistic locking).
@@ -43,6 +44,31 @@ class Slot(NamedTuple):
     official_run_id: str | None
 
 
+class ProfileVersion(NamedTuple):
+    """What a player's profile was when read for a completion: the completion's write holds only
+    if it still is (its name too: PlayerProfile.display_name). `stats` counts the writes of the
+    stats (0: none yet); `old_stats` is the version of stats read from the layout before
+    (shared/dynamo/migrations.py), None elsewhere."""
+
+    stats: int
+    old_stats: int | None = None
+
+
+class StoredProfile(NamedTuple):
+    profile: PlayerProfile
+    version: ProfileVersion
+
+
+class Completion(NamedTuple):
+    """What completing an official run writes besides the run, as the service decided it: the
+    official result, and for a Daily the player's stats after it (None for a challenge), both
+    from the profile as READ (the write holds only if it is unchanged)."""
+
+    result: OfficialResult
+    stats: PlayerStats | None
+    read: StoredProfile
+
+
 class StaleRun(Exception):
     """The run changed since it was read (another request won the conditional write)."""
 
@@ -60,7 +86,7 @@ class QuotaExceeded(Exception):
 
 
 class NameTaken(Exception):
-    """Another player holds that display name (case-insensitively)."""
+    """Another player holds that display name (or a look-alike: the same skeleton, shared/game/names.py)."""
 
 
 class RunStore(Protocol):
@@ -101,11 +127,17 @@ class RunStore(Protocol):
         """Write an active run if it is still at VERSION. Raises StaleRun."""
         ...
 
-    def complete_run(self, run: Run, version: Version) -> None:
-        """Write a completed run if it is still at VERSION and, if `run.official`, record its
-        official result (the board side's writes) at once. Raises StaleRun, or OfficialTaken when
-        the player's official result for the scope exists already. (The slot needs no write: a
-        completed run no longer blocks a start.)"""
+    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
+        """PLAYER's profile (name, and for a DAILY completion the stats), read consistently, with
+        the version a Completion from it is conditional on."""
+        ...
+
+    def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
+        """Write a completed run if it is still at VERSION and, with COMPLETION (an official
+        run's), its official result and the player's stats, at once. Raises StaleRun (the run, or
+        the profile COMPLETION was read from, changed), or OfficialTaken when the player's official
+        result for the scope exists already. (The slot needs no write: a completed run no longer
+        blocks a start.)"""
         ...
 
     def due_runs(self, now: datetime) -> Iterator[DueRun]:

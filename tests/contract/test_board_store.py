@@ -17,6 +17,7 @@ from moto import mock_aws
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
+from shared.dynamo.completion import official_writes
 from shared.dynamo.store import DynamoStore
 from shared.dynamo.table import create_table_request
 from shared.game.boards import TOP_ROWS, BoardEntry, BoardPosition, HistoryPosition, TieKey
@@ -26,9 +27,11 @@ from shared.game.errors import Throttled
 from shared.game.scope import Scope
 from shared.services.leaderboard import Boards
 from shared.services.players import Players
-from shared.services.ports import OfficialTaken
+from shared.services.ports import OfficialTaken, StaleRun
 from tests.conftest import put_old_stats
-from tests.fake_boards import FakeBoardStore, official, player
+from tests.fake_boards import official, player
+from tests.fake_store import FakeStore, prepare
+from tests.fake_store import complete_official as complete_with
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -53,7 +56,7 @@ class HandClock:
 
 def wound_by_hand(store: DynamoStore) -> HandClock:
     clock = HandClock()
-    store.wall, store.sleep = clock, clock.sleep
+    store.db.wall, store.db.sleep = clock, clock.sleep
     return clock
 
 
@@ -69,7 +72,7 @@ class Subject:
 @pytest.fixture(params=["fake", "dynamo"])
 def subject(request) -> Iterator[Subject]:
     if request.param == "fake":
-        yield Subject(FakeBoardStore(), lambda: None, lambda: None)
+        yield Subject(FakeStore(), lambda: None, lambda: None)
         return
     with mock_aws():
         table = os.environ["TABLE_NAME"]
@@ -94,7 +97,7 @@ def record(
     subject: Subject, name: str, score: int, combo: int = 0, longest: int = 0, *, seconds: int = 0, **kw
 ):
     result = official(name, score, combo, longest, completed_at=at(seconds), day=kw.pop("day", DAY), **kw)
-    subject.store._record_official(result)
+    complete_with(subject.store, result)
     return result
 
 
@@ -288,7 +291,8 @@ SMALL_TOP, SMALL_PAGE = TOP_ROWS // 10 + 1, 5
 
 
 def small_top(subject) -> None:
-    subject.store.top_rows = SMALL_TOP  # (the fake has no top item and serves every page alike)
+    if isinstance(subject.store, DynamoStore):  # (the fake has no top item and serves every page alike)
+        subject.store.top.rows = SMALL_TOP
 
 
 def test_pages_beyond_the_top_of_the_board_continue_it_without_gaps_or_repeats(subject):
@@ -393,19 +397,22 @@ def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynam
     must not overwrite the other's update."""
     first = official("ann", 300, completed_at=at(5), day="2026-01-14")
     second = official("ann", 200, completed_at=at(6), day="2026-01-15")
-    stale_items = dynamo._official_writes(first)  # reads the stats: none yet
-    dynamo._record_official(second)
+    stale = prepare(dynamo, first)  # reads the stats: none yet
+    complete_with(dynamo, second)
 
-    assert [next(iter(i)) for i in stale_items] == ["Put", "Update"]
-    assert dynamo._transact(stale_items) == ["None", "ConditionalCheckFailed"]
-    dynamo._record_official(first)  # read again: both count
+    assert [next(iter(i)) for i in official_writes(stale[2])] == ["Put", "Update"]
+    with pytest.raises(StaleRun):
+        dynamo.complete_run(*stale)
+    complete_with(dynamo, first)  # read again: both count
     assert dynamo.player_profile(player("ann")).stats.played == 2
 
 
 def test_a_daily_completion_writes_two_items_the_result_and_the_profile_with_its_stats(dynamo):
     """Issue #11 (b): the name check and the stats are one conditional write of the profile."""
-    daily = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
-    challenge = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))
+    daily = official_writes(prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))[2])
+    challenge = official_writes(
+        prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))[2]
+    )
 
     assert [next(iter(i)) for i in daily] == ["Put", "Update"]
     assert daily[0]["Put"]["Item"]["sk"]["S"].startswith("OFFICIAL#")
@@ -421,21 +428,22 @@ def test_a_completion_that_read_the_name_before_a_rename_is_refused_as_stale(dyn
     """A rename renames the rows it finds; a completion that read the old name must not land a
     row with it after the rename looked."""
     dynamo.set_display_name(player("ann"), "Annie")
-    daily = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
-    challenge = dynamo._official_writes(official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1"))
+    daily = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
+    challenge = prepare(dynamo, official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1"))
     dynamo.set_display_name(player("ann"), "Renamed")
 
-    assert dynamo._transact(daily) == ["None", "ConditionalCheckFailed"]
-    assert dynamo._transact(challenge) == ["None", "ConditionalCheckFailed"]
-    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    for stale in (daily, challenge):
+        with pytest.raises(StaleRun):
+            dynamo.complete_run(*stale)
+    complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     assert dynamo.board_entry(player("ann"), SCOPE).display_name == "Renamed"
     assert dynamo.player_profile(player("ann")).stats.played == 1
 
 
 def test_a_rename_after_a_completion_read_the_stats_keeps_them(dynamo):
     """The rename is an update of the name alone: the stats a completion wrote stay."""
-    record_items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
-    assert dynamo._transact(record_items) == []
+    completing = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
+    dynamo.complete_run(*completing)
     dynamo.set_display_name(player("ann"), "Annie")
     assert dynamo.player_profile(player("ann")).stats.played == 1
 
@@ -444,7 +452,7 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
     """SPEC §4: the completing write touches only the player's own items (its board row lands in
     one of the board's shards through the index)."""
     for name in ("ann", "bob"):
-        items = dynamo._official_writes(official(name, 300, completed_at=at(5), day=DAY))
+        items = official_writes(prepare(dynamo, official(name, 300, completed_at=at(5), day=DAY))[2])
         keys = {(i.get("Put", {}).get("Item") or next(iter(i.values()))["Key"])["pk"]["S"] for i in items}
         assert keys == {f"PLAYER#{player(name)}"}
 
@@ -464,15 +472,15 @@ def test_stats_in_the_old_stats_item_are_read_until_the_first_completion_moves_t
     assert before.display_name == "Annie"
     assert (before.stats.played, before.stats.max_streak) == (2, 2)
 
-    items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
-    assert [next(iter(i)) for i in items] == ["Put", "Update", "Delete"]
-    assert dynamo._transact(items) == []
+    completing = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
+    assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "Update", "Delete"]
+    dynamo.complete_run(*completing)
 
     after = dynamo.player_profile(player("ann"))
     assert after.display_name == "Annie"
     assert (after.stats.played, after.stats.max_streak, after.stats.best_score) == (3, 3, 300)
     assert legacy_stats_item(dynamo, "ann") is None, "the old item is retired by the move"
-    nxt = dynamo._official_writes(official("ann", 50, completed_at=at(86_405), day="2026-01-16"))
+    nxt = official_writes(prepare(dynamo, official("ann", 50, completed_at=at(86_405), day="2026-01-16"))[2])
     assert [next(iter(i)) for i in nxt] == ["Put", "Update"], "once moved, no more Delete"
 
 
@@ -480,21 +488,20 @@ def test_an_old_stats_item_changed_after_it_was_read_refuses_the_move_as_stale(d
     """A completion by code of the layout before (during a deploy) bumps the old item's version:
     the move that read it before must not delete that update."""
     put_old_stats(dynamo, player("ann"), "2026-01-13", version=3)
-    items = dynamo._official_writes(official("ann", 300, completed_at=at(5), day=DAY))
+    stale = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     put_old_stats(dynamo, player("ann"), "2026-01-13", "2026-01-14", version=4)
 
-    assert dynamo._transact(items) == ["None", "None", "ConditionalCheckFailed"]
-    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))  # read again
+    with pytest.raises(StaleRun):
+        dynamo.complete_run(*stale)
+    complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))  # read again
     assert dynamo.player_profile(player("ann")).stats.played == 3
 
 
 def test_a_challenge_completion_leaves_the_old_stats_item_alone(dynamo):
     put_old_stats(dynamo, player("ann"), "2026-01-14")
-    record_items = dynamo._official_writes(
-        official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1")
-    )
-    assert [next(iter(i)) for i in record_items] == ["Put", "ConditionCheck"]
-    assert dynamo._transact(record_items) == []
+    completing = prepare(dynamo, official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1"))
+    assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "ConditionCheck"]
+    dynamo.complete_run(*completing)
     assert legacy_stats_item(dynamo, "ann") is not None
     assert dynamo.player_profile(player("ann")).stats.played == 1
 
@@ -502,7 +509,7 @@ def test_a_challenge_completion_leaves_the_old_stats_item_alone(dynamo):
 def test_get_me_reads_one_item_once_the_profile_holds_the_stats(dynamo):
     calls: list[str] = []
     dynamo.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
-    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     calls.clear()
 
     assert dynamo.player_profile(player("ann")).stats.played == 1
@@ -515,8 +522,8 @@ def test_the_top_of_the_board_follows_a_rename_that_came_while_the_consumer_merg
     its write and puts the new one in."""
     dynamo.set_display_name(player("ann"), "Annie")
     result = official("ann", 300, completed_at=at(5), day=DAY)
-    dynamo._record_official(result)
-    read_rows = dynamo._stored_rows
+    complete_with(dynamo, result)
+    read_rows = dynamo.top._stored_rows
     renamed = []
 
     def rename_after_the_first_read(scope, players):
@@ -527,7 +534,7 @@ def test_the_top_of_the_board_follows_a_rename_that_came_while_the_consumer_merg
             dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")
         return rows
 
-    dynamo._stored_rows = rename_after_the_first_read
+    dynamo.top._stored_rows = rename_after_the_first_read
     dynamo.count_official([result])
 
     assert [e.display_name for e in dynamo.board_page(SCOPE, None, 10)] == ["Renamed"]
@@ -537,7 +544,7 @@ def test_a_record_that_is_not_the_stored_result_never_enters_the_top_of_the_boar
     """moto's stream carries records of cancelled transactions: a result the table does not hold
     (here another run of a player whose official result is stored) is neither counted nor shown."""
     stored = official("ann", 100, completed_at=at(5), day=DAY)
-    dynamo._record_official(stored)
+    complete_with(dynamo, stored)
     ghost = official("ann", 900, completed_at=at(6), day=DAY, run_id="cancelled-run")
     nobody = official("bob", 800, completed_at=at(7), day=DAY)
 
@@ -556,8 +563,8 @@ def test_two_consumers_merging_into_one_top_from_stale_reads_lose_no_row(dynamo)
     first = official("ann", 100, completed_at=at(5), day=DAY)
     second = official("bob", 200, completed_at=at(6), day=DAY)
     for result in (first, second):
-        dynamo._record_official(result)
-    read_top = dynamo._read_top
+        complete_with(dynamo, result)
+    read_top = dynamo.top.read
     stale = read_top(SCOPE)  # what the slower consumer read first: no top yet
 
     calls = []
@@ -567,7 +574,7 @@ def test_two_consumers_merging_into_one_top_from_stale_reads_lose_no_row(dynamo)
         return stale if len(calls) == 1 else read_top(scope, consistent)
 
     dynamo.count_official([first])
-    dynamo._read_top = stale_first
+    dynamo.top.read = stale_first
     dynamo.count_official([second])
 
     assert len(calls) >= 2
@@ -579,7 +586,7 @@ def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_fir
     live Daily): the first merge seeds the top from the board index, so page 1 misses none."""
     earlier = [official(f"e{i}", 100 + 5 * i, completed_at=at(i), day=DAY) for i in range(5)]
     for result in earlier:
-        dynamo._record_official(result)
+        complete_with(dynamo, result)
     dynamo.count_official(earlier)
     dynamo.client.delete_item(
         TableName=dynamo.table, Key={"pk": {"S": f"TOP#DAILY#{DAY}"}, "sk": {"S": "TOP"}}
@@ -587,7 +594,7 @@ def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_fir
     assert dynamo.board_page(SCOPE, None, 10) == []  # what such a board shows until then
 
     late = official("late", 110, completed_at=at(60), day=DAY)
-    dynamo._record_official(late)
+    complete_with(dynamo, late)
     dynamo.count_official([late])
 
     expected = sorted([*earlier, late], key=lambda r: BoardPosition.of(r).order())
@@ -597,9 +604,9 @@ def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_fir
 def test_a_top_item_that_keeps_changing_under_a_rename_is_429_not_a_500(dynamo):
     """At the rush consumers write the top item many times a second; a rename that loses every
     attempt answers 429 (PUT /me again is idempotent), never a 500."""
-    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
+    complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     dynamo.count_official([dynamo.official_result(player("ann"), SCOPE)])
-    dynamo._write_top = lambda scope, rows, version: False  # another writer always came first
+    dynamo.top._write = lambda scope, rows, version: False  # another writer always came first
 
     with pytest.raises(Throttled):
         dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")
@@ -631,16 +638,16 @@ def test_consumers_that_find_the_board_claimed_leave_their_rows_for_the_next_fol
     one folds every row left before it in, and the waiting one returns without writing: one write
     of the top item per interval, not one per consumer."""
     clock = HandClock()
-    dynamo.wall = clock
+    dynamo.db.wall = clock
     results = {
         name: official(name, 100 + 10 * i, completed_at=at(i), day=DAY) for i, name in enumerate("abc")
     }
-    dynamo._record_official(results["a"])
+    complete_with(dynamo, results["a"])
     puts = top_puts(dynamo)
     dynamo.count_official([results["a"]])  # claims the interval and writes the top: write 1
     assert len(puts) == 1
     for name in "bc":  # (recorded after the first top was written, so it did not seed them)
-        dynamo._record_official(results[name])
+        complete_with(dynamo, results[name])
 
     def meanwhile(seconds: float) -> None:
         clock.sleep(seconds)  # the interval is over; another consumer claims the next one first
@@ -649,7 +656,7 @@ def test_consumers_that_find_the_board_claimed_leave_their_rows_for_the_next_fol
             dynamo.count_official([results["c"]])
 
     meanwhile.done = False
-    dynamo.sleep = meanwhile
+    dynamo.db.sleep = meanwhile
     dynamo.count_official([results["b"]])  # finds the claim, leaves b, waits; c's fold takes b
 
     assert len(puts) == 2
@@ -670,12 +677,12 @@ def test_a_burst_of_consumers_writes_the_top_item_at_most_once_per_interval(dyna
     )
     start = clock.now
     for result in written:
-        dynamo._record_official(result)
+        complete_with(dynamo, result)
         dynamo.count_official([result])
 
     assert len(puts) == len(written)
-    assert all(b - a >= dynamo.top_interval for a, b in zip(times, times[1:], strict=False))
-    assert clock.now - start >= (len(written) - 1) * dynamo.top_interval
+    assert all(b - a >= dynamo.top.interval for a, b in zip(times, times[1:], strict=False))
+    assert clock.now - start >= (len(written) - 1) * dynamo.top.interval
     expected = sorted(written, key=lambda r: BoardPosition.of(r).order())
     assert [e.player for e in dynamo.board_page(SCOPE, None, 50)] == [r.player for r in expected]
 
@@ -684,19 +691,19 @@ def test_rows_left_by_a_consumer_whose_fold_failed_come_in_when_its_batch_comes_
     """A consumer that claimed the board fails while folding (throttled): its batch fails and
     Lambda delivers it again; counting skips what it counted, and the rows come in then."""
     result = official("ann", 300, completed_at=at(5), day=DAY)
-    dynamo._record_official(result)
-    fold = dynamo._merge_into_top
+    complete_with(dynamo, result)
+    fold = dynamo.top._merge_into_top
 
     def throttled(scope, candidates):
         raise Throttled("The game is busy; try again shortly")
 
-    dynamo._merge_into_top = throttled
+    dynamo.top._merge_into_top = throttled
     with pytest.raises(Throttled):
         dynamo.count_official([result])
     assert dynamo.board_page(SCOPE, None, 10) == []
     assert len(inbox_items(dynamo)) == 1  # the rows wait in the inbox
 
-    dynamo._merge_into_top = fold
+    dynamo.top._merge_into_top = fold
     assert dynamo.count_official([result]) == 0  # counted the first time
     assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("ann")]
     assert inbox_items(dynamo) == []
@@ -705,11 +712,11 @@ def test_rows_left_by_a_consumer_whose_fold_failed_come_in_when_its_batch_comes_
 def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
     """Once the top holds TOP_ROWS better rows, a consumer's worse rows cost one read of the top
     item and nothing else: no inbox item, no claim, no write."""
-    dynamo.top_rows = 3
+    dynamo.top.rows = 3
     best = [official(f"b{i}", 500 + 5 * i, completed_at=at(i), day=DAY) for i in range(3)]
     worse = official("w", 100, completed_at=at(10), day=DAY)
     for result in [*best, worse]:
-        dynamo._record_official(result)
+        complete_with(dynamo, result)
     dynamo.count_official(best)
     calls: list[str] = []
     dynamo.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
@@ -724,8 +731,8 @@ def test_a_consumer_that_never_gets_the_claim_fails_its_batch_and_keeps_its_rows
     """A consumer whose rows no fold takes, and which never gets the claim itself, is Throttled
     after its turns: the batch fails and comes again; the rows wait in the inbox meanwhile."""
     result = official("ann", 300, completed_at=at(5), day=DAY)
-    dynamo._record_official(result)
-    dynamo._claim_top = lambda scope, holder, now: False  # another consumer always claims first
+    complete_with(dynamo, result)
+    dynamo.top.claim = lambda scope, holder, now: False  # another consumer always claims first
 
     with pytest.raises(Throttled):
         dynamo.count_official([result])
@@ -738,9 +745,9 @@ def test_a_claim_set_by_a_clock_far_ahead_does_not_hold_the_board(dynamo):
     """A claim ending more than an interval from now was set by a clock far off: the consumer
     does not wait on it (it would wait past its timeout), it takes the board."""
     result = official("ann", 300, completed_at=at(5), day=DAY)
-    dynamo._record_official(result)
-    assert dynamo._claim_top(SCOPE, None, dynamo.wall() + 3600)  # an hour ahead
-    dynamo.sleep = lambda seconds: pytest.fail("waited on a claim from a clock far ahead")
+    complete_with(dynamo, result)
+    assert dynamo.top.claim(SCOPE, None, dynamo.db.wall() + 3600)  # an hour ahead
+    dynamo.db.sleep = lambda seconds: pytest.fail("waited on a claim from a clock far ahead")
 
     dynamo.count_official([result])
 
@@ -753,20 +760,20 @@ def test_rows_are_not_lost_when_the_claim_holder_they_waited_for_never_folds(dyn
     inbox item is gone, so it claims the board after that one and folds its rows itself."""
     clock = wound_by_hand(dynamo)
     first = official("ann", 100, completed_at=at(5), day=DAY)
-    dynamo._record_official(first)
+    complete_with(dynamo, first)
     dynamo.count_official([first])  # the top item exists; the board is claimed for this interval
     late = official("bob", 300, completed_at=at(6), day=DAY)
-    dynamo._record_official(late)
+    complete_with(dynamo, late)
     dead: list[float] = []
 
     def meanwhile(seconds: float) -> None:
         clock.sleep(seconds)
         if not dead:  # a consumer claims the next interval, then dies before it folds
-            holder, _ = dynamo._top_claim(SCOPE)
-            assert dynamo._claim_top(SCOPE, holder, clock.now)
+            holder, _ = dynamo.top._claim_of(SCOPE)
+            assert dynamo.top.claim(SCOPE, holder, clock.now)
             dead.append(clock.now)
 
-    dynamo.sleep = meanwhile
+    dynamo.db.sleep = meanwhile
     dynamo.count_official([late])
 
     assert dead
@@ -778,15 +785,17 @@ def test_a_fold_keeps_the_stored_row_when_a_player_was_left_twice(dynamo):
     """moto's stream carries records of cancelled transactions: a player's row may be left twice,
     once as stored and once as a result the table never held. The fold keeps the stored one."""
     seed = official("zed", 50, completed_at=at(1), day=DAY)
-    dynamo._record_official(seed)
+    complete_with(dynamo, seed)
     dynamo.count_official([seed])  # the top item exists, so the fold does not seed it from the index
     stored = official("ann", 100, completed_at=at(5), day=DAY)
-    dynamo._record_official(stored)
+    complete_with(dynamo, stored)
     ghost = official("ann", 900, completed_at=at(6), day=DAY, run_id="cancelled-run")
     for result in (ghost, stored):  # the ghost first: it must not win by being read first
-        dynamo._leave_rows(SCOPE, [BoardEntry(result.player, BoardPosition.of(result), result.words, None)])
+        dynamo.top._leave_rows(
+            SCOPE, [BoardEntry(result.player, BoardPosition.of(result), result.words, None)]
+        )
 
-    dynamo._fold_inbox(SCOPE)
+    dynamo.top._fold_inbox(SCOPE)
 
     assert [(e.player, e.position.score) for e in dynamo.board_page(SCOPE, None, 10)] == [
         (player("ann"), 100),
@@ -796,9 +805,9 @@ def test_a_fold_keeps_the_stored_row_when_a_player_was_left_twice(dynamo):
 
 def test_an_implausible_result_item_says_why_and_has_no_board_row(dynamo):
     """League boards read members' official items and filter on `unranked_reason` (absent: ranked)."""
-    dynamo._record_official(official("ann", 300, completed_at=at(5), day=DAY))
-    dynamo._record_official(
-        official("bot", 2085, completed_at=at(6), day=DAY, unranked_reason="implausible_speed")
+    complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
+    complete_with(
+        dynamo, official("bot", 2085, completed_at=at(6), day=DAY, unranked_reason="implausible_speed")
     )
 
     def item(name):

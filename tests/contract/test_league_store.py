@@ -9,6 +9,7 @@ from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
 from tests.fake_boards import official, player
 from tests.fake_leagues import FakeLeagueStore
+from tests.fake_store import complete_official
 
 DAY = "2026-01-15"
 T0 = "2026-01-15T18:00:00.000Z"
@@ -80,7 +81,7 @@ def test_league_rows_are_the_members_ranked_results_of_the_date_with_their_names
         if isinstance(store, FakeLeagueStore):
             store.put_result(result)
         else:
-            store._record_official(result)
+            complete_official(store, result)
     if isinstance(store, FakeLeagueStore):
         store.names[player("ann")] = "Annie"
     else:

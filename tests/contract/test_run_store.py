@@ -12,10 +12,19 @@ import pytest
 from shared.dynamo.store import DynamoStore
 from shared.game.clock import iso
 from shared.game.puzzles import Round
-from shared.game.results import Challenge
-from shared.game.runs import answer, expire_if_due, new_run, skip
+from shared.game.results import Challenge, OfficialResult
+from shared.game.runs import Run, answer, expire_if_due, new_run, skip
 from shared.game.scope import Scope
-from shared.services.ports import ActiveRunExists, DueRun, OfficialTaken, QuotaExceeded, Slot, StaleRun
+from shared.services.completion import completion_of
+from shared.services.ports import (
+    ActiveRunExists,
+    Completion,
+    DueRun,
+    OfficialTaken,
+    QuotaExceeded,
+    Slot,
+    StaleRun,
+)
 from tests.fake_store import FakeStore
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
@@ -35,6 +44,12 @@ def store(request):
     dynamo = DynamoStore(request.getfixturevalue("table"))
     dynamo.put_puzzle(DAILY, PUZZLE)
     return dynamo
+
+
+def completion(store, run: Run) -> Completion:
+    """The completion the game hands the store with an official RUN (shared/services/game.py)."""
+    read = store.profile_for_completion(run.player, run.kind == "daily")
+    return completion_of(OfficialResult.of_run(run), read)
 
 
 def a_run(player="p1", run_id="run-00000001", official=True, scope=DAILY, started=NOW):
@@ -134,7 +149,7 @@ def test_a_write_holds_only_at_the_version_read(store):
 def test_completing_an_official_run_frees_the_slot_and_records_the_result(store):
     run = a_run()
     store.create_run(run)
-    store.complete_run(finish(run), store.get_run(run.run_id).version)
+    store.complete_run(finish(run), store.get_run(run.run_id).version, completion(store, run))
     assert store.slot("p1", DAILY) == Slot(run.run_id, run.run_id)
     result = store.official_result("p1", DAILY)
     assert (result.run_id, result.score, result.words) == (run.run_id, run.score, ["timer", "alley", "bird"])
@@ -146,7 +161,7 @@ def test_an_implausible_official_run_records_an_unranked_result(store):
     store.create_run(run)
     for number, word in enumerate(["timer", "alley", "bird"], start=1):  # 0.1 s a round: a script
         answer(run, number, 1, word, NOW + timedelta(milliseconds=100 * number), WORDS)
-    store.complete_run(run, store.get_run(run.run_id).version)
+    store.complete_run(run, store.get_run(run.run_id).version, completion(store, run))
     result = store.official_result("p1", DAILY)
     assert (result.run_id, result.unranked_reason, result.ranked) == (run.run_id, "implausible_speed", False)
     assert result.started_at == run.started_at
@@ -155,12 +170,12 @@ def test_an_implausible_official_run_records_an_unranked_result(store):
 def test_a_second_official_result_in_a_scope_is_refused_and_changes_nothing(store):
     first = a_run()
     store.create_run(first)
-    store.complete_run(finish(first), store.get_run(first.run_id).version)
+    store.complete_run(finish(first), store.get_run(first.run_id).version, completion(store, first))
     second = a_run(run_id="run-00000002", official=False)
     version = store.create_run(second, replacing=first.run_id)
     second.official = True  # as if flagged before the first completed
     with pytest.raises(OfficialTaken):
-        store.complete_run(finish(second), version)
+        store.complete_run(finish(second), version, completion(store, second))
     assert store.get_run(second.run_id).version == version
     assert store.official_result("p1", DAILY).run_id == first.run_id
     second.official = False

@@ -1,7 +1,8 @@
 """infra/permissions.py against the data layer's real calls (no synth).
 
-Reads the source of the modules that talk to DynamoDB (shared/dynamo*.py) and collects every
-operation they send: `_call("op", ...)` / `_request("op", ...)` / `client.op(...)`, and the kinds of
+Reads the source of the modules that talk to DynamoDB (shared/dynamo/*.py) and collects every
+operation they send: `call("op", ...)` / `request("op", ...)` / `client.op(...)` / the Client's helpers
+(`db.get(...)`...), and the kinds of
 the items of their transactions (`{"Put": ...}`, `{"Update": ...}`, `{"Delete": ...}`,
 `{"ConditionCheck": ...}`, which IAM checks as PutItem, UpdateItem, DeleteItem,
 ConditionCheckItem), and every index they query.
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from infra.permissions import ACCESS
 from shared.dynamo.table import INDEXES
+from tests.fake_store import complete_official
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_LAYER = sorted((REPO_ROOT / "shared" / "dynamo").glob("*.py"))
@@ -44,10 +46,19 @@ TRANSACTION_ITEMS = {
 
 
 def _sent(text: str) -> set[str]:
-    called = set(re.findall(r"_(?:call|request)\(\s*\"([a-z_]+)\"", text))
+    called = set(re.findall(r"\b(?:call|request)\(\s*\"([a-z_]+)\"", text))
     called |= set(re.findall(r"client\.([a-z_]+)\(", text))
+    # the Client's helpers (shared/dynamo/client.py), which the parts call on `db`
+    helpers = {
+        "get": "get_item",
+        "batch_get": "batch_get_item",
+        "batch_delete": "batch_write_item",
+        "query": "query",
+        "query_page": "query",
+    }
+    called |= {op for helper, op in helpers.items() if re.search(rf"\bdb\.{helper}\(", text)}
     actions = {OPERATIONS[op] for op in called if op in OPERATIONS}
-    if "transact_write_items" in called or "self._transact(" in text:  # the board side uses the mixin
+    if "transact_write_items" in called or re.search(r"\bdb\.transact\(", text):
         actions |= {
             TRANSACTION_ITEMS[kind]
             for kind in re.findall(r"\{\s*\"(Put|Update|Delete|ConditionCheck)\":", text)
@@ -81,7 +92,7 @@ def test_no_code_scans_the_table_and_batch_writes_only_delete():
     for path in CODE:
         text = path.read_text()
         assert not _sent(text) & {"Scan", "DescribeTable"}, path
-        if "BatchWriteItem" in _sent(text):
+        if '"batch_write_item"' in text:  # (the Client's batch_delete: the parts' only batch write)
             assert "DeleteRequest" in text and "PutRequest" not in text, path
 
 
@@ -111,14 +122,14 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
         store = DynamoStore(os.environ["TABLE_NAME"], sleep=lambda seconds: None)
-        store.top_interval = 0
+        store.top.interval = 0
         earlier = [
             official(f"e{i}", 100 + 5 * i, completed_at=f"{day}T06:00:0{i}.000Z", day=day) for i in range(3)
         ]
         for result in earlier:
-            store._record_official(result)
+            complete_official(store, result)
         late = official("late", 500, completed_at=f"{day}T06:01:00.000Z", day=day)
-        store._record_official(late)
+        complete_official(store, late)
         store.client.meta.events.register(
             "provide-client-params.dynamodb",
             lambda params, model, **_: sent.add((model.name, params.get("IndexName"))),

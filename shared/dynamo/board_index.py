@@ -1,0 +1,52 @@
+"""A board's rows from the `board` index, whose BOARD_SHARDS partitions each hold a share of the
+board in rank order (shared/dynamo/keys.py `board_partition`): pages past the top of the board,
+and the seed of a new top item."""
+
+from shared.dynamo import keys
+from shared.dynamo.client import Client, Item
+from shared.dynamo.codec import entry
+from shared.dynamo.rank_keys import rank_key
+from shared.game.boards import BoardEntry, BoardPosition
+from shared.game.scope import Scope
+
+
+def shard_page(db: Client, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
+    """The best LIMIT rows after AFTER: a lazy merge of the shards. Each shard is read a few rows
+    at a time (about its share of the page, plus two), and read again only when the merge has
+    used up what it read while it may still hold a better row."""
+    chunk = -(-limit // keys.BOARD_SHARDS) + 2
+    start = rank_key(after) if after else None
+    buffers: dict[int, list[BoardEntry]] = {}
+    more: dict[int, Item | None] = {}
+    for number in range(keys.BOARD_SHARDS):
+        buffers[number], more[number] = _board_query(db, scope, number, start, None, chunk)
+    rows: list[BoardEntry] = []
+    while len(rows) < limit:
+        for number in range(keys.BOARD_SHARDS):
+            if not buffers[number] and more[number]:
+                buffers[number], more[number] = _board_query(db, scope, number, start, more[number], chunk)
+        candidates = [number for number in buffers if buffers[number]]
+        if not candidates:
+            break
+        best = min(candidates, key=lambda number: buffers[number][0].position.order())
+        rows.append(buffers[best].pop(0))
+    return rows
+
+
+def _board_query(
+    db: Client, scope: Scope, number: int, after: str | None, start: Item | None, limit: int
+) -> tuple[list[BoardEntry], Item | None]:
+    condition = "board_pk = :p" + (" AND board_sk > :a" if after else "")
+    values = {":p": {"S": keys.board_partition(scope, number)}}
+    if after:
+        values[":a"] = {"S": after}
+    query: Item = {
+        "IndexName": "board",
+        "KeyConditionExpression": condition,
+        "ExpressionAttributeValues": values,
+        "Limit": limit,
+    }
+    if start:
+        query["ExclusiveStartKey"] = start
+    items, last = db.query_page(**query)
+    return [entry(item) for item in items], last

@@ -1,0 +1,178 @@
+"""The one DynamoDB client every part of the adapter talks through: requests on the game's table,
+transactions, batches and query pages, with DynamoDB's errors made the domain's by one rule.
+
+A failed condition is ConditionFailed (each part says which conflict it means: StaleRun,
+ActiveRunExists, OfficialTaken, QuotaExceeded, NameTaken); throttling is Throttled (429); a
+transaction that collides with another is tried again by shared/services/retry.py's policy (a
+lasting collision is Throttled); anything else is DataError, which the API logs and answers 500.
+"""
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from shared.game.errors import Throttled
+from shared.services.retry import ATTEMPTS, Exhausted, pause, retry
+
+# A DynamoDB item, key or request part in DynamoDB JSON, as boto3's low-level client takes it.
+Item = dict[str, Any]
+
+# Error codes of a throttled request, and the cancellation-reason codes of a throttled transaction.
+_THROTTLING = {
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+    "ProvisionedThroughputExceeded",
+    "ThrottlingError",
+}
+_BUSY = "The game is busy; try again shortly"
+BATCH_GET_KEYS = 100  # DynamoDB's limits per BatchGetItem and per BatchWriteItem
+BATCH_WRITE_ITEMS = 25
+
+
+class ConditionFailed(Exception):
+    """A conditional write's condition did not hold (DynamoDB's ConditionalCheckFailedException)."""
+
+
+class DataError(RuntimeError):
+    """DynamoDB refused a request for a reason that is neither a failed condition nor throttling
+    (a malformed request, a transaction cancelled for a ValidationError or without reasons): a bug
+    or an outage. Never retried; the API logs it and answers 500."""
+
+
+class _Collided(Exception):
+    """A transaction was cancelled by TransactionConflict: tried again."""
+
+
+def new_boto_client() -> Any:
+    """boto3's DynamoDB client with the SDK's standard retries (3 attempts)."""
+    return boto3.client("dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 3}))
+
+
+class Client:
+    """The game's table through boto3's low-level client (`boto`).
+
+    `sleep` makes the retry policy's pauses (and a consumer's wait for a top item's claim); `wall`
+    is the wall clock (epoch seconds) shared by every consumer, unlike the game clock, that top
+    claims and the rank cache are measured in. Tests hand in clocks of their own."""
+
+    def __init__(
+        self,
+        table: str,
+        boto: Any = None,
+        sleep: Callable[[float], None] = time.sleep,
+        wall: Callable[[], float] = time.time,
+    ):
+        self.table = table
+        self.boto = boto if boto is not None else new_boto_client()
+        self.sleep = sleep
+        self.wall = wall
+
+    def request(self, operation: str, **kwargs: Any) -> Item:
+        """One DynamoDB request. A failed condition raises ConditionFailed, throttling Throttled
+        (429); a cancelled transaction passes through to `transact`; anything else is DataError."""
+        try:
+            reply: Item = getattr(self.boto, operation)(**kwargs)
+            return reply
+        except ClientError as error:
+            code = error.response.get("Error", {}).get("Code", "")
+            if code in _THROTTLING:
+                raise Throttled(_BUSY) from error
+            if code == "ConditionalCheckFailedException":
+                raise ConditionFailed(operation) from error
+            if code == "TransactionCanceledException":
+                raise
+            raise DataError(f"DynamoDB {operation} failed: {code}") from error
+
+    def call(self, operation: str, **kwargs: Any) -> Item:
+        """A request on the game's table."""
+        return self.request(operation, TableName=self.table, **kwargs)
+
+    def get(self, key: Item, consistent: bool = False) -> Item | None:
+        """The item at KEY (GetItem), None when there is none."""
+        item: Item | None = self.call("get_item", Key=key, ConsistentRead=consistent).get("Item")
+        return item
+
+    def transact(self, items: list[Item]) -> list[str]:
+        """Run a transaction; returns [] on success, else each item's cancellation code when a
+        condition failed ("ConditionalCheckFailed" at the items whose condition did not hold).
+
+        A transaction that collides with another on the same item is cancelled with
+        TransactionConflict: it is tried again by the retry policy, and a lasting conflict is
+        Throttled (429), as is throttling. A cancellation for any other reason (ValidationError,
+        or no reasons at all) is DataError: retrying would not help, and it is no conflict."""
+        for entry in items:
+            next(iter(entry.values()))["TableName"] = self.table
+
+        def once() -> list[str]:
+            try:
+                self.request("transact_write_items", TransactItems=items)
+                return []
+            except ClientError as error:
+                reasons = error.response.get("CancellationReasons") or []
+                codes = [reason.get("Code") or "None" for reason in reasons]
+                if any(code in _THROTTLING for code in codes):
+                    raise Throttled(_BUSY) from error
+                understood = {"None", "ConditionalCheckFailed", "TransactionConflict"}
+                if "ConditionalCheckFailed" in codes and set(codes) <= understood:
+                    return codes
+                if "TransactionConflict" in codes and set(codes) <= understood:
+                    raise _Collided() from error
+                raise DataError(f"Transaction cancelled: {codes or 'no reasons given'}") from error
+
+        try:
+            return retry(once, _Collided, sleep=self.sleep)
+        except Exhausted as error:
+            raise Throttled(_BUSY) from error
+
+    def batch_get(self, keys: list[Item], consistent: bool = False) -> list[Item]:
+        """BatchGetItem in chunks of 100, retrying unprocessed keys by the retry policy; keys
+        still unprocessed after that are Throttled, never silently missing."""
+        found: list[Item] = []
+        for start in range(0, len(keys), BATCH_GET_KEYS):
+            chunk = keys[start : start + BATCH_GET_KEYS]
+            pending: Item = {self.table: {"Keys": chunk, "ConsistentRead": consistent}}
+            for attempt in range(ATTEMPTS):
+                reply = self.request("batch_get_item", RequestItems=pending)
+                found.extend(reply["Responses"].get(self.table, []))
+                pending = reply.get("UnprocessedKeys") or {}
+                if not pending:
+                    break
+                if attempt < ATTEMPTS - 1:
+                    self.sleep(pause(attempt))
+            if pending:
+                raise Throttled(_BUSY)
+        return found
+
+    def batch_delete(self, keys: list[Item]) -> None:
+        """BatchWriteItem deletes of KEYS in chunks of 25, retrying unprocessed ones by the retry
+        policy; any still unprocessed after that are Throttled."""
+        for start in range(0, len(keys), BATCH_WRITE_ITEMS):
+            chunk = keys[start : start + BATCH_WRITE_ITEMS]
+            pending: Item = {self.table: [{"DeleteRequest": {"Key": key}} for key in chunk]}
+            for attempt in range(ATTEMPTS):
+                pending = self.request("batch_write_item", RequestItems=pending).get("UnprocessedItems") or {}
+                if not pending:
+                    break
+                if attempt < ATTEMPTS - 1:
+                    self.sleep(pause(attempt))
+            if pending:
+                raise Throttled(_BUSY)
+
+    def query(self, **query: Any) -> Iterator[Item]:
+        """Every item a Query on the table returns, page after page, read as they are needed."""
+        while True:
+            page = self.call("query", **query)
+            yield from page["Items"]
+            if "LastEvaluatedKey" not in page:
+                return
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def query_page(self, **query: Any) -> tuple[list[Item], Item | None]:
+        """One page of a Query: its items and where the next page starts (None: no more)."""
+        page = self.call("query", **query)
+        return page["Items"], page.get("LastEvaluatedKey")

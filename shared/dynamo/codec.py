@@ -1,0 +1,272 @@
+"""Items encoded and decoded: runs (their compact form), official results with their board row,
+top-of-board and inbox rows, renames, and the stream images the consumer reads. Keys are
+shared/dynamo/keys.py's; what stays from older layouts is shared/dynamo/migrations.py's.
+"""
+
+import json
+import secrets
+import zlib
+from datetime import timedelta
+from typing import Any, Literal
+
+from boto3.dynamodb.types import TypeSerializer
+
+from shared.dynamo import keys
+from shared.dynamo.client import Item
+from shared.dynamo.rank_keys import position_of, rank_key
+from shared.dynamo.table import TTL_ATTRIBUTE
+from shared.game.boards import BoardEntry, BoardPosition, run_duration_ms, scope_of_result
+from shared.game.clock import iso, parse_iso
+from shared.game.puzzles import Round
+from shared.game.results import OfficialResult
+from shared.game.runs import Attempt, Outcome, RoundRecord, Run
+from shared.game.scope import Scope
+from shared.game.scoring import speed_bonus
+
+_serializer = TypeSerializer()
+# An inbox item is deleted once folded in; the TTL only sweeps one a crash left behind.
+INBOX_TTL_SECONDS = 2 * 24 * 3600
+
+
+def attributes(**values: Any) -> Item:
+    """VALUES as DynamoDB attributes (None values left out)."""
+    return {k: _serializer.serialize(v) for k, v in values.items() if v is not None}
+
+
+# The run item's compact form: the puzzle is referenced (by the run's scope), not copied; a round
+# is [outcome, points, attempts] (its prompt is the puzzle's, its speed bonus follows from its
+# accepted attempt); an accepted attempt is [word, elapsed ms], a rejected one [word, reason,
+# elapsed ms], one cut for length [word, reason, digest, elapsed ms]. `w` is when the round in play
+# was shown, in milliseconds after the start.
+_KIND = {"daily": "d", "challenge": "c"}
+_OUTCOME: dict[Outcome | None, str | None] = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
+_OUTCOME_OF = {code: outcome for outcome, code in _OUTCOME.items()}
+_ENDED: dict[Literal["finished", "expired"] | None, str | None] = {
+    "finished": "f",
+    "expired": "x",
+    None: None,
+}
+_ENDED_OF = {code: ended for ended, code in _ENDED.items()}
+_REASON = {
+    "empty": "e",
+    "too_long": "l",
+    "not_letters": "c",
+    "letter_order": "o",
+    "forbidden_letter": "f",
+    "not_a_word": "w",
+    "already_used": "u",
+}  # a reason not listed here is stored as it is
+_REASON_OF = {v: k for k, v in _REASON.items()}
+
+
+def encode_run(run: Run) -> str:
+    body: dict[str, Any] = {
+        "k": _KIND[run.kind],
+        "d": run.date,
+        "c": run.challenge_id,
+        "p": run.player,
+        "o": int(run.official),
+        "a": 1 if run.archive else None,
+        "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
+        "t": [run.started_at, run.deadline, run.completed_at],
+        "w": run_duration_ms(run.started_at, run.round_shown_at) if run.round_shown_at else None,
+        "e": _ENDED[run.ended_by],
+        "h": [[_OUTCOME[r.outcome], r.points, [_encode_attempt(a) for a in r.attempts]] for r in run.history],
+    }
+    return json.dumps({k: v for k, v in body.items() if v is not None}, separators=(",", ":"))
+
+
+def _encode_attempt(attempt: Attempt) -> list[Any]:
+    reason = _REASON.get(attempt.reason, attempt.reason) if attempt.reason else None
+    if attempt.digest:
+        return [attempt.word, reason, attempt.digest, attempt.elapsed_ms]
+    return [attempt.word, reason, attempt.elapsed_ms] if reason else [attempt.word, attempt.elapsed_ms]
+
+
+def _decode_attempt(encoded: list[Any]) -> Attempt:
+    # An attempt stored before the run kept times has no trailing number: it took 0 ms.
+    elapsed_ms = encoded.pop() if isinstance(encoded[-1], int) else 0
+    reason = _REASON_OF.get(encoded[1], encoded[1]) if len(encoded) > 1 else None
+    digest = encoded[2] if len(encoded) > 2 else None
+    return Attempt(
+        word=encoded[0], accepted=reason is None, reason=reason, elapsed_ms=elapsed_ms, digest=digest
+    )
+
+
+def _decode_round(number: int, encoded: list[Any], puzzle: list[Round]) -> RoundRecord:
+    outcome, points, attempts = encoded
+    decoded = [_decode_attempt(a) for a in attempts]
+    accepted = [a.elapsed_ms for a in decoded if a.accepted]
+    return RoundRecord(
+        round=number,
+        prompt=puzzle[number - 1].prompt,
+        forbidden=puzzle[number - 1].forbidden,
+        attempts=decoded,
+        outcome=_OUTCOME_OF[outcome],
+        points=points,
+        speed_bonus=speed_bonus(accepted[0]) if accepted else 0,
+    )
+
+
+def decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
+    body = json.loads(text)
+    score, combo, best_combo, longest = body["s"]
+    started_at, deadline, completed_at = body["t"]
+    shown = body.get("w")
+    history = [_decode_round(number, r, puzzle) for number, r in enumerate(body["h"], start=1)]
+    return Run(
+        run_id=run_id,
+        kind="daily" if body["k"] == "d" else "challenge",
+        date=body["d"],
+        challenge_id=body.get("c"),
+        player=body.get("p"),
+        official=bool(body["o"]),
+        archive=bool(body.get("a")),
+        puzzle=puzzle,
+        history=history,
+        score=score,
+        combo=combo,
+        best_combo=best_combo,
+        longest_word_length=longest,
+        started_at=started_at,
+        deadline=deadline,
+        completed_at=completed_at,
+        ended_by=_ENDED_OF[body.get("e")],
+        round_shown_at=iso(parse_iso(started_at) + timedelta(milliseconds=shown))
+        if shown is not None
+        else None,
+    )
+
+
+# Official results and board rows ---------------------------------------------------------------
+
+
+def official_item(result: OfficialResult, name: str | None) -> Item:
+    """The official result's item: the result, its board row (rank key, words, the player's
+    display name NAME at completion) and its history key. An unranked result (SPEC §3b) has no
+    board row (so no board index entry, no count, no top row) and carries `unranked_reason`
+    (absent: ranked), which league boards filter on."""
+    scope = scope_of_result(result)
+    item: Item = {
+        **keys.official_key(result.player, scope),
+        "data": {"S": result.model_dump_json()},
+        "words": {"L": [{"S": w} for w in result.words]},
+        "history_pk": {"S": keys.history_partition(result.player)},
+        "history_sk": {"S": keys.history_sort(result.completed_at, scope)},
+    }
+    if result.unranked_reason:
+        item["unranked_reason"] = {"S": result.unranked_reason}
+    else:
+        item["board_pk"] = {"S": keys.board_partition_of(scope, result.player)}
+        item["board_sk"] = {"S": rank_key(BoardPosition.of(result))}
+    if name:
+        item["name"] = {"S": name}
+    return item
+
+
+def result_of(item: Item) -> OfficialResult:
+    """The official result an official item (or a stream record's NewImage of one) holds."""
+    return OfficialResult.model_validate_json(item["data"]["S"])
+
+
+def official_from_image(image: Item) -> OfficialResult:
+    """The official result in a stream record's NewImage (DynamoDB JSON)."""
+    return result_of(image)
+
+
+def ranked(item: Item) -> bool:
+    """Whether an official item's result is ranked: one with an `unranked_reason` (an implausible
+    run, SPEC §3b), as an attribute or in its result, is on no board; a missing reason: ranked."""
+    if item.get("unranked_reason", {}).get("S"):
+        return False
+    return json.loads(item["data"]["S"]).get("unranked_reason") is None
+
+
+def entry(item: Item) -> BoardEntry:
+    """A board row from an official item or its `board` index entry."""
+    return BoardEntry(
+        player=keys.player_of(item),
+        position=position_of(item["board_sk"]["S"]),
+        words=[w["S"] for w in item.get("words", {}).get("L", [])],
+        display_name=item.get("name", {}).get("S"),
+    )
+
+
+def display_name(item: Item | None) -> str | None:
+    """The display name a profile item shows (None: none set, or no profile)."""
+    return item.get("display_name", {}).get("S") if item else None
+
+
+# Top-of-board and inbox items ------------------------------------------------------------------
+
+
+def _packed(rows: list[list[Any]]) -> Item:
+    """ROWS as compact JSON, zlib-compressed, in a binary attribute: items cost by size, and the
+    rows' rank keys, dates and words compress to about half."""
+    return {"B": zlib.compress(json.dumps(rows, separators=(",", ":")).encode())}
+
+
+def _unpacked(attribute: Item) -> list[list[Any]]:
+    rows: list[list[Any]] = json.loads(zlib.decompress(attribute["B"]))
+    return rows
+
+
+def top_rows(item: Item | None) -> tuple[list[BoardEntry], int]:
+    """The rows of a top-of-board item and its version (no item: none, version 0)."""
+    if not item:
+        return [], 0
+    rows = [
+        BoardEntry(player, position_of(key), words, name)
+        for player, key, name, words in _unpacked(item["rows"])
+    ]
+    return rows, int(item["version"]["N"])
+
+
+def top_item(scope: Scope, rows: list[BoardEntry], version: int) -> Item:
+    """A top-of-board item: its rows ([player, rank key, name, words] each) packed, and its
+    version."""
+    return {
+        **keys.top_key(scope),
+        "rows": _packed([[e.player, rank_key(e.position), e.display_name, e.words] for e in rows]),
+        "version": {"N": str(version)},
+    }
+
+
+def inbox_item(scope: Scope, rows: list[BoardEntry], now: float, token: str) -> Item:
+    """An inbox item: ROWS left for SCOPE's top item ([player, rank key, words] each, no name)
+    packed like the top item's, in the inbox partition TOKEN picks; deleted once folded in."""
+    return {
+        **keys.inbox_key(scope, now, token),
+        "rows": _packed([[e.player, rank_key(e.position), e.words] for e in rows]),
+        TTL_ATTRIBUTE: {"N": str(int(now) + INBOX_TTL_SECONDS)},
+    }
+
+
+def inbox_rows(item: Item) -> list[BoardEntry]:
+    """The rows an inbox item holds (without names: the fold reads those)."""
+    return [
+        BoardEntry(player, position_of(key), words, None) for player, key, words in _unpacked(item["rows"])
+    ]
+
+
+# Renames ----------------------------------------------------------------------------------------
+#
+# `PUT /me` writes a rename's record (the `PLAYER#<sub>` / `RENAME` item) in the transaction that
+# claims the name, with a fresh token each time, so every rename (the same name set again
+# included) is one stream record. The stream consumer (functions/leaderboard/counters.py) takes
+# each INSERT or MODIFY of such an item and shows the profile's current name on the player's live
+# boards; the stack's event source filters on the same sort key (infra/schedule.py), and `make
+# run`'s poller too (local/streams.py).
+
+
+def rename_item(player: str, name: str) -> Item:
+    """The rename's item (DynamoDB JSON): who, the name set, and a token of its own."""
+    return {**keys.rename_key(player), "name": {"S": name}, "token": {"S": secrets.token_hex(8)}}
+
+
+def renamed_player(event_name: str, record_keys: Item) -> str | None:
+    """The player whose rename a stream record (its eventName and Keys) carries, else None."""
+    if event_name not in ("INSERT", "MODIFY") or record_keys.get("sk", {}).get("S") != keys.RENAME_SK:
+        return None
+    partition = record_keys.get("pk", {}).get("S", "")
+    return partition.removeprefix(keys.PLAYER) if partition.startswith(keys.PLAYER) else None

@@ -1,0 +1,100 @@
+"""The completing transaction on DynamoDB: the completed run, its official result and the
+player's stats, written as the service decided them (shared/services/ports.py `Completion`).
+
+Nothing here is written by every completion: only the player's own items, the official result
+(whose `board` index row lands in one of BOARD_SHARDS partitions) and the player's profile
+(which keeps the player's stats). Rank counters and the top of each board follow from the
+table's stream (shared/dynamo/counters.py, shared/dynamo/top.py).
+"""
+
+from shared.dynamo import keys, migrations
+from shared.dynamo.client import Client, Item
+from shared.dynamo.codec import display_name, official_item
+from shared.dynamo.runs import Runs, versioned_put
+from shared.game.boards import PlayerProfile
+from shared.game.runs import Run
+from shared.services.ports import Completion, OfficialTaken, StaleRun, StoredProfile, Version
+
+
+def same_name(name: str | None) -> tuple[str, Item]:
+    """The condition that a profile still shows NAME (None: no name set), and its values."""
+    if name:
+        return "display_name = :name", {":name": {"S": name}}
+    return "attribute_not_exists(display_name)", {}
+
+
+class Completions:
+    def __init__(self, db: Client, runs: Runs):
+        self.db = db
+        self.runs = runs
+
+    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
+        """One consistent BatchGetItem of the player's profile (and, for a Daily, of the old
+        `STATS` item, shared/dynamo/migrations.py)."""
+        wanted = [keys.profile_key(player)] + ([keys.old_stats_key(player)] if daily else [])
+        found = {item["sk"]["S"]: item for item in self.db.batch_get(wanted, consistent=True)}
+        profile = found.get("PROFILE", {})
+        stats, version = migrations.stats_of(profile, found.get("STATS"))
+        return StoredProfile(PlayerProfile(display_name(profile), stats), version)
+
+    def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
+        """Write the completed run and, with COMPLETION, its official result and the player's
+        stats, in one transaction; any other run is one conditional put (its slot needs no
+        write)."""
+        if completion is None:
+            self.runs.save_run(run, version)
+            return
+        codes = self.db.transact([{"Put": versioned_put(run, version)}, *official_writes(completion)])
+        if not codes:
+            return
+        if codes[0] == "ConditionalCheckFailed":
+            raise StaleRun(run.run_id)  # read again: the run may have completed meanwhile
+        if codes[1] == "ConditionalCheckFailed":
+            raise OfficialTaken(run.run_id)
+        raise StaleRun(run.run_id)  # the player's profile (name or stats) changed since it was read
+
+
+def official_writes(completion: Completion) -> list[Item]:
+    """The transaction items that record a completion, in this order:
+
+    1. Put of the official result (with its board row and the player's display name as read), on
+       condition that the player has none for the scope (a failure means OfficialTaken);
+    2. one conditional write of the player's profile, on condition that it still shows the name
+       read (a failure means a rename came between: read again and retry, StaleRun), so a rename
+       never misses a row (Players.set_display_name renames the rows of live boards). For a
+       Daily result it is the Update of the stats kept on the profile, on condition too that
+       they are still as read (a failure means another completion of the same player changed
+       them first: StaleRun); for a challenge, a ConditionCheck;
+    3. only while the stats read were those of an old `STATS` item: its Delete
+       (shared/dynamo/migrations.py `retire_old_stats`)."""
+    result, read = completion.result, completion.read
+    name = read.profile.display_name
+    items: list[Item] = [
+        {"Put": {"Item": official_item(result, name), "ConditionExpression": "attribute_not_exists(pk)"}}
+    ]
+    name_condition, values = same_name(name)
+    if completion.stats is None:
+        check: Item = {"Key": keys.profile_key(result.player), "ConditionExpression": name_condition}
+        if values:
+            check["ExpressionAttributeValues"] = values
+        return [*items, {"ConditionCheck": check}]
+    version = read.version.stats
+    values[":stats"] = {"S": completion.stats.model_dump_json()}
+    values[":next"] = {"N": str(version + 1)}
+    stats_condition = "attribute_not_exists(stats_version)"
+    if version:
+        stats_condition = "stats_version = :version"
+        values[":version"] = {"N": str(version)}
+    items.append(
+        {
+            "Update": {
+                "Key": keys.profile_key(result.player),
+                "UpdateExpression": "SET stats = :stats, stats_version = :next",
+                "ConditionExpression": f"{name_condition} AND {stats_condition}",
+                "ExpressionAttributeValues": values,
+            }
+        }
+    )
+    if read.version.old_stats is not None:
+        items.append(migrations.retire_old_stats(result.player, read.version.old_stats))
+    return items

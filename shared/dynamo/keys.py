@@ -1,0 +1,216 @@
+"""Every key of the table, in one place: partition and sort keys, the indexes' keys, scope keys
+and shards (docs/data-model.md lists the items). Board order as sort keys and counter names is
+spelled by shared/dynamo/rank_keys.py, the only other module that knows a key format.
+"""
+
+import hashlib
+
+from shared.dynamo.client import Item
+from shared.dynamo.rank_keys import band_of, counter_prefixes
+from shared.game.boards import TieKey
+from shared.game.results import Challenge
+from shared.game.scope import Scope
+
+# The `due` index (players' active runs by deadline) is spread over this many partitions: at the
+# rush every run starts and completes within minutes, and each start and completion writes the
+# index once (docs/data-model.md has the writes/s per partition).
+DUE_SHARDS = 64
+# A board's rows are spread over this many partitions of the `board` index: each completion
+# writes one row (one write unit), so one shard takes 1/32 of the rush. A page read from the
+# shards reads every shard (at least half a read unit each); pages within the top of the board
+# read one item instead. See docs/leaderboards.md.
+BOARD_SHARDS = 32
+# Rows for a board's top item wait in this many inbox partitions until the next fold.
+TOP_INBOXES = 16
+# Copies each rank counter is split over (shared/dynamo/counters.py).
+COUNTER_SHARDS = 2
+
+PLAYER = "PLAYER#"
+RENAME_SK = "RENAME"  # a rename's record, which the stream consumer follows (infra/schedule.py)
+WATERMARK = ("JOB#EXPIRY", "WATERMARK")
+
+
+def shard(key: str, shards: int) -> int:
+    """A stable shard number in [0, SHARDS) for a player or run id (or any string)."""
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big") % shards
+
+
+def scope_key(scope: Scope) -> str:
+    """How a scope is spelled inside keys: `DAILY#<date>` or `CHALLENGE#<id>`."""
+    return f"{scope.kind.upper()}#{scope.id}"
+
+
+def scope_from_key(text: str) -> Scope:
+    """The inverse of `scope_key`."""
+    kind, _, ident = text.partition("#")
+    return Scope.daily(ident) if kind == "DAILY" else Scope.challenge(ident)
+
+
+def key(pk: str, sk: str) -> Item:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def key_of(item: Item) -> Item:
+    """The key of ITEM."""
+    return key(item["pk"]["S"], item["sk"]["S"])
+
+
+def player_of(item: Item) -> str:
+    """The player whose partition (`PLAYER#<sub>`) ITEM is in."""
+    return str(item["pk"]["S"]).removeprefix(PLAYER)
+
+
+# The player's own partition -------------------------------------------------------------------
+
+
+def player_partition(player: str) -> str:
+    return f"{PLAYER}{player}"
+
+
+def profile_key(player: str) -> Item:
+    """The player's profile: display name and Daily stats."""
+    return key(player_partition(player), "PROFILE")
+
+
+def old_stats_key(player: str) -> Item:
+    """The stats item of the layout before stats moved onto the profile (shared/dynamo/migrations.py)."""
+    return key(player_partition(player), "STATS")
+
+
+def slot_key(player: str, scope: Scope) -> Item:
+    """The player's slot in one scope: their latest run of it and their official run of it."""
+    return key(player_partition(player), f"SLOT#{scope_key(scope)}")
+
+
+def official_key(player: str, scope: Scope) -> Item:
+    return key(player_partition(player), f"OFFICIAL#{scope_key(scope)}")
+
+
+def made_key(challenge: Challenge) -> Item:
+    """The creator's copy of a challenge they made, newest last in their partition."""
+    return key(player_partition(challenge.creator), f"MADE#{challenge.created_at}#{challenge.challenge_id}")
+
+
+def challenge_quota_key(player: str, day: str) -> Item:
+    """The count of challenges PLAYER created on Daily date DAY."""
+    return key(player_partition(player), f"CHALLENGES#{day}")
+
+
+def leagues_key(player: str) -> Item:
+    """The player's own item listing the leagues they are in."""
+    return key(player_partition(player), "LEAGUES")
+
+
+def rename_key(player: str) -> Item:
+    return key(player_partition(player), RENAME_SK)
+
+
+# Runs, puzzles, challenges, names, leagues ----------------------------------------------------
+
+
+def run_key(run_id: str) -> Item:
+    return key(f"RUN#{run_id}", "RUN")
+
+
+def run_id_of(item: Item) -> str:
+    return str(item["pk"]["S"]).removeprefix("RUN#")
+
+
+def runs_partition(player: str) -> str:
+    """The `runs` index partition of PLAYER's runs."""
+    return f"RUNS#{player}"
+
+
+def due_partition(run_id: str) -> str:
+    """The `due` index partition of a run (one of DUE_SHARDS)."""
+    return due_shard_partition(shard(run_id, DUE_SHARDS))
+
+
+def due_shard_partition(number: int) -> str:
+    return f"DUE#{number}"
+
+
+def due_sort(deadline: str, run_id: str) -> str:
+    """`<deadline>#<run id>`: sorts before `<now>$` exactly when the deadline is at or before now."""
+    return f"{deadline}#{run_id}"
+
+
+def puzzle_key(scope: Scope) -> Item:
+    """A Daily's puzzle item, or a challenge's item (which holds its puzzle)."""
+    if scope.kind == "challenge":
+        return challenge_key(scope.id)
+    return key(f"PUZZLE#{scope_key(scope)}", "PUZZLE")
+
+
+def challenge_key(challenge_id: str) -> Item:
+    return key(f"CHALLENGE#{challenge_id}", "CHALLENGE")
+
+
+def name_key(claim: str) -> Item:
+    """A display name's claim, keyed by the name's look-alike skeleton (shared/game/names.py)."""
+    return key(f"NAME#{claim}", "NAME")
+
+
+def league_key(league_id: str) -> Item:
+    return key(f"LEAGUE#{league_id}", "LEAGUE")
+
+
+def code_key(code: str) -> Item:
+    return key(f"LEAGUECODE#{code}", "CODE")
+
+
+# Boards ---------------------------------------------------------------------------------------
+
+
+def board_partition(scope: Scope, number: int) -> str:
+    """Shard NUMBER of SCOPE's board in the `board` index."""
+    return f"BOARD#{scope_key(scope)}#{number}"
+
+
+def board_partition_of(scope: Scope, player: str) -> str:
+    """The `board` index partition of PLAYER's row on SCOPE's board."""
+    return board_partition(scope, shard(player, BOARD_SHARDS))
+
+
+def history_partition(player: str) -> str:
+    return f"HISTORY#{player}"
+
+
+def history_sort(completed_at: str, scope: Scope) -> str:
+    return f"{completed_at}#{scope_key(scope)}"
+
+
+def top_key(scope: Scope) -> Item:
+    return key(f"TOP#{scope_key(scope)}", "TOP")
+
+
+def top_claim_key(scope: Scope) -> Item:
+    return key(f"TOP#{scope_key(scope)}#CLAIM", "CLAIM")
+
+
+def inbox_partition(scope: Scope, inbox: int) -> str:
+    return f"TOP#{scope_key(scope)}#IN{inbox}"
+
+
+def inbox_key(scope: Scope, now: float, token: str) -> Item:
+    """An inbox item's key: in the inbox partition TOKEN picks, sorted by when it was left."""
+    return key(inbox_partition(scope, shard(token, TOP_INBOXES)), f"{now:.3f}#{token}")
+
+
+def counter_keys(scope: Scope, tie: TieKey, number: int = 0) -> list[tuple[Item, str]]:
+    """The three counter items of counter shard NUMBER a result of TIE adds one to, each with the
+    attribute it adds to, named `b`, `s` or `t` and a prefix of TIE's rank key
+    (shared/dynamo/rank_keys.py `counter_prefixes`), so that rows better than a tie are counted by
+    the attributes whose names sort before its own:
+    - `COUNT#<scope>` / `BANDS`: `b<band digits>`, results per band of SCORE_BAND points;
+    - `COUNT#<scope>#B<band>` / `SCORES`: `s<score digits>`, results per score within the band;
+    - `COUNT#<scope>#<score>` / `TIES`: `t<tie digits>`, results per tie key within the score;
+    with `#C<shard>` after the scope for shards other than 0. Each has its own partition key, so
+    the counters of a board spread over partitions."""
+    band, score, own = counter_prefixes(tie)
+    prefix = f"COUNT#{scope_key(scope)}" + (f"#C{number}" if number else "")
+    return [
+        (key(prefix, "BANDS"), f"b{band}"),
+        (key(f"{prefix}#B{band_of(tie.score)}", "SCORES"), f"s{score}"),
+        (key(f"{prefix}#{tie.score}", "TIES"), f"t{own}"),
+    ]

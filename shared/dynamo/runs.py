@@ -1,0 +1,246 @@
+"""Runs and slots on DynamoDB, with what they need: puzzles, challenges, the expiry job's due runs
+and its watermark (the run side of the RunStore port, shared/services/ports.py; the completing
+transaction is shared/dynamo/completion.py's).
+
+Requests per API call are kept small on purpose: an answer is one GetItem and one PutItem (a
+TransactWriteItems instead when it completes the run), and a run item stays under 1 KB (it
+references its puzzle instead of holding it, and keeps its history compact), so each write costs
+one write unit.
+"""
+
+import contextlib
+import json
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+from shared.dynamo import keys, migrations
+from shared.dynamo.client import Client, ConditionFailed, DataError, Item
+from shared.dynamo.codec import attributes, decode_run, encode_run
+from shared.game.clock import iso, parse_iso
+from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
+from shared.game.puzzles import Round
+from shared.game.results import Challenge
+from shared.game.runs import Run
+from shared.game.scope import Scope
+from shared.services.ports import ActiveRunExists, DueRun, QuotaExceeded, Slot, StaleRun, StoredRun, Version
+
+# A player's slot in a scope matters only while the scope takes runs: a Daily date for a day, a
+# challenge for 7 days after it is created. It is deleted a while after that.
+SLOT_TTL_SECONDS = 8 * 24 * 3600
+CHALLENGE_QUOTA_TTL_SECONDS = 2 * 24 * 3600
+
+
+def _epoch(instant: str, seconds: int) -> int:
+    return int(parse_iso(instant).timestamp()) + seconds
+
+
+def run_item(run: Run, version: int) -> Item:
+    """The run's item: its compact form and version; a player's run carries the `runs` index
+    keys (the player's runs, for `GET /me/export` and `DELETE /me`), and while active the `due`
+    index keys (so the expiry job finds it by deadline); practice and guest runs carry their
+    deletion time (official runs are kept)."""
+    values: dict[str, Any] = {"run": encode_run(run), "version": version}
+    if run.player is not None:  # never changes: only the run's first write reaches the index
+        values["runs_pk"] = keys.runs_partition(run.player)
+        values["runs_sk"] = run.started_at  # short: the run item stays under 1 KB
+    if run.player is not None and not run.completed:
+        values["due_pk"] = keys.due_partition(run.run_id)
+        values["due_sk"] = keys.due_sort(run.deadline, run.run_id)
+    if run.player is None:
+        values["expires_at"] = _epoch(run.started_at, GUEST_RUN_TTL_SECONDS)
+    elif not run.official:
+        values["expires_at"] = _epoch(run.started_at, PRACTICE_RUN_TTL_SECONDS)
+    return {**keys.run_key(run.run_id), **attributes(**values)}
+
+
+def versioned_put(run: Run, version: Version) -> Item:
+    """A put of RUN at the next version that holds only if the stored run is still at VERSION:
+    the optimistic lock every run write goes through."""
+    return {
+        "Item": run_item(run, version + 1),
+        "ConditionExpression": "version = :v",
+        "ExpressionAttributeValues": {":v": {"N": str(version)}},
+    }
+
+
+class Runs:
+    """Puzzles, challenges, runs, slots and the expiry job's reads and watermark."""
+
+    def __init__(self, db: Client):
+        self.db = db
+        self._puzzles: dict[Scope, list[Round]] = {}  # a stored puzzle never changes
+
+    # Puzzles and challenges ---------------------------------------------------------------
+
+    def get_puzzle(self, scope: Scope) -> list[Round] | None:
+        if scope not in self._puzzles:
+            item = self.db.get(keys.puzzle_key(scope))
+            if item is None:
+                return None
+            if scope.kind == "challenge":
+                self._puzzles[scope] = Challenge.model_validate_json(item["data"]["S"]).puzzle
+            else:
+                self._puzzles[scope] = [Round(*r) for r in json.loads(item["rounds"]["S"])]
+        return self._puzzles[scope]
+
+    def put_puzzle(self, scope: Scope, puzzle: list[Round]) -> list[Round]:
+        """Store the puzzle unless one is there already; either way return the stored one."""
+        try:
+            self.db.call(
+                "put_item",
+                Item={**keys.puzzle_key(scope), **attributes(rounds=json.dumps(puzzle))},
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+            return puzzle
+        except ConditionFailed:
+            return self.get_puzzle(scope) or puzzle
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None:
+        item = self.db.get(keys.challenge_key(challenge_id))
+        return Challenge.model_validate_json(item["data"]["S"]) if item else None
+
+    def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
+        """Put the challenge and add one to its creator's count for DAY (a per-player-per-date item
+        deleted two days on), conditional on the count being under QUOTA, and put the creator's
+        copy of it (their list of challenges), in one transaction."""
+        expires = int(
+            (datetime.fromisoformat(day) + timedelta(seconds=CHALLENGE_QUOTA_TTL_SECONDS)).timestamp()
+        )
+        data = attributes(data=challenge.model_dump_json())
+        codes = self.db.transact(
+            [
+                {
+                    "Put": {
+                        "Item": {**keys.challenge_key(challenge.challenge_id), **data},
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+                {"Put": {"Item": {**keys.made_key(challenge), **data}}},
+                {
+                    "Update": {
+                        "Key": keys.challenge_quota_key(challenge.creator, day),
+                        "UpdateExpression": "ADD created :one SET expires_at = :ttl",
+                        "ConditionExpression": "attribute_not_exists(created) OR created < :quota",
+                        "ExpressionAttributeValues": {
+                            ":one": {"N": "1"},
+                            ":quota": {"N": str(quota)},
+                            ":ttl": {"N": str(expires)},
+                        },
+                    }
+                },
+            ]
+        )
+        if codes[2:3] == ["ConditionalCheckFailed"]:
+            raise QuotaExceeded(challenge.creator)
+        if codes:
+            raise DataError("A challenge id was drawn twice")
+
+    def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
+        """The challenges CREATOR made, newest first (one Query of their own partition)."""
+        items, _ = self.db.query_page(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :made)",
+            ExpressionAttributeValues={":p": {"S": keys.player_partition(creator)}, ":made": {"S": "MADE#"}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [Challenge.model_validate_json(item["data"]["S"]) for item in items]
+
+    # Runs ----------------------------------------------------------------------------------
+
+    def get_run(self, run_id: str) -> StoredRun | None:
+        item = self.db.get(keys.run_key(run_id), consistent=True)
+        if item is None:
+            return None
+        version = Version(int(item["version"]["N"]))
+        if "run" not in item:
+            return StoredRun(migrations.whole_run(item), version)
+        text = item["run"]["S"]
+        body = json.loads(text)
+        puzzle = self.get_puzzle(Scope.of(body["d"], body.get("c")))
+        if puzzle is None:
+            raise DataError(f"The puzzle of run {run_id} is missing")
+        return StoredRun(decode_run(run_id, text, puzzle), version)
+
+    def slot(self, player: str, scope: Scope) -> Slot:
+        item = self.db.get(keys.slot_key(player, scope), consistent=True) or {}
+        return Slot(item.get("run_id", {}).get("S"), item.get("official_run_id", {}).get("S"))
+
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
+        """Store a new run. A player's run also takes the player's slot in its scope in the same
+        transaction, on the conditions the port describes (shared/services/ports.py)."""
+        run_put = {"Item": run_item(run, 0), "ConditionExpression": "attribute_not_exists(pk)"}
+        if run.player is None:
+            self.db.call("put_item", **run_put)
+            return Version(0)
+        values = {
+            ":r": {"S": run.run_id},
+            ":ttl": {"N": str(_epoch(run.started_at, SLOT_TTL_SECONDS))},
+        }
+        free = "attribute_not_exists(run_id)"
+        if replacing:
+            free = "(attribute_not_exists(run_id) OR run_id = :replacing)"
+            values[":replacing"] = {"S": replacing}
+        decided: str | None
+        if run.official:
+            update = "SET run_id = :r, official_run_id = :r, expires_at = :ttl"
+            decided = "attribute_not_exists(official_run_id)"
+            if replacing:
+                decided = "(attribute_not_exists(official_run_id) OR official_run_id = :replacing)"
+        elif run.archive:  # a past Daily: no official run is decided any more
+            update = "SET run_id = :r, expires_at = :ttl"
+            decided = None
+        else:
+            update = "SET run_id = :r, expires_at = :ttl"
+            decided = "attribute_exists(official_run_id)"
+        slot_update = {
+            "Update": {
+                "Key": keys.slot_key(run.player, run.scope),
+                "UpdateExpression": update,
+                "ConditionExpression": f"{free} AND {decided}" if decided else free,
+                "ExpressionAttributeValues": values,
+            }
+        }
+        if self.db.transact([{"Put": run_put}, slot_update]):
+            raise ActiveRunExists(run.run_id)
+        return Version(0)
+
+    def save_run(self, run: Run, version: Version) -> Version:
+        try:
+            self.db.call("put_item", **versioned_put(run, version))
+        except ConditionFailed as error:
+            raise StaleRun(run.run_id) from error
+        return Version(version + 1)
+
+    # The expiry job ------------------------------------------------------------------------
+
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
+        """Players' active runs with a deadline at or before NOW, shard by shard, from the sparse
+        `due` index (a run leaves it when it completes). The index is eventually consistent: a
+        run that has just completed may still be listed (its consistent read then shows it
+        completed), and one just started is not yet due."""
+        bound = iso(now) + "$"  # `<deadline>#<run id>` sorts before it when the deadline is at or before now
+        for number in range(keys.DUE_SHARDS):
+            for item in self.db.query(
+                IndexName="due",
+                KeyConditionExpression="due_pk = :p AND due_sk < :b",
+                ExpressionAttributeValues={
+                    ":p": {"S": keys.due_shard_partition(number)},
+                    ":b": {"S": bound},
+                },
+            ):
+                deadline, _, run_id = item["due_sk"]["S"].partition("#")
+                yield DueRun(run_id, deadline)
+
+    def completed_through(self) -> datetime | None:
+        item = self.db.get(keys.key(*keys.WATERMARK), consistent=True)
+        return parse_iso(item["completed_through"]["S"]) if item else None
+
+    def mark_completed_through(self, instant: datetime) -> None:
+        with contextlib.suppress(ConditionFailed):  # a later pass got there first
+            self.db.call(
+                "put_item",
+                Item={**keys.key(*keys.WATERMARK), **attributes(completed_through=iso(instant))},
+                ConditionExpression="attribute_not_exists(pk) OR completed_through < :t",
+                ExpressionAttributeValues={":t": {"S": iso(instant)}},
+            )

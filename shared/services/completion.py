@@ -1,0 +1,37 @@
+"""What completing an official run writes, decided here, not in storage: the official result, the
+player's Daily stats after it (SPEC §5), and what operators learn of an implausible run (SPEC §3b)."""
+
+from datetime import date
+
+from shared.game.fair_play import fastest_plausible_ms, implausible_answers
+from shared.game.results import OfficialResult
+from shared.game.runs import Run
+from shared.game.stats import with_daily_result
+from shared.services.ports import Completion, StoredProfile
+
+
+def completion_of(result: OfficialResult, read: StoredProfile) -> Completion:
+    """RESULT's completion from the player's profile as READ: for a Daily, the stats after it (a
+    result counts for its run's Daily date, even when it completed after midnight)."""
+    stats = None
+    if result.kind == "daily":
+        stats = with_daily_result(read.profile.stats, date.fromisoformat(result.date), result.score)
+    return Completion(result, stats, read)
+
+
+def implausible_details(run: Run) -> dict[str, object] | None:
+    """The details an implausible official RUN is recorded with: which answers came too fast
+    (letters and milliseconds, never the words); None for a plausible run."""
+    answers = implausible_answers(run)
+    if not answers:
+        return None
+    return {
+        "run_id": run.run_id,
+        "player": run.player,
+        "date": run.date,
+        "challenge_id": run.challenge_id,
+        "too_fast": [
+            {"letters": n, "elapsed_ms": ms, "fastest_plausible_ms": fastest_plausible_ms(n)}
+            for n, ms in answers
+        ],
+    }
