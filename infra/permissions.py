@@ -1,12 +1,12 @@
 """What each function may do to the table and which secrets it may read: one table, read by the
 stack (infra/functions.py) and by the template tests, so a change of the code's calls is one edit.
 
-The lists are the calls each function's code makes, in IAM's names: the run side of
-shared/dynamo/store.py (runs, slots, puzzles, challenges, the expiry watermark, names) and the board
-side (shared/dynamo/boards.py, from the `boards` branch: official results with the player's
-stats kept on the profile, rank counters kept by the stream consumer, renames of live board
-rows). A transaction needs no action of its own: IAM checks each item of a TransactWriteItems as
-its PutItem, UpdateItem, DeleteItem or ConditionCheckItem. `Query` is granted on the named
+The lists are the calls each function's code makes, in IAM's names, through the parts of
+shared/dynamo/ (runs.py: runs, slots, puzzles, challenges, the expiry watermark; completion.py:
+official results with the player's stats kept on the profile; names.py: claims and renames of live
+board rows; counters.py and top.py: rank counters and top items kept by the stream consumer). A
+transaction needs no action of its own: IAM checks each item of a TransactWriteItems as its
+PutItem, UpdateItem, DeleteItem or ConditionCheckItem. `Query` is granted on the named
 indexes, and on the base table only where `own_partition_queries` says so, limited to those partition keys.
 `write_leading_keys` limits the writes to items whose partition key matches one of the patterns
 (`dynamodb:LeadingKeys`). tests/infra/test_permissions_code.py checks these names against the
@@ -130,7 +130,7 @@ ACCESS: dict[str, Access] = {
             write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY"),
         ),
     ),
-    # The stream consumer (shared/dynamo/boards.py count_official): one transaction of UpdateItem
+    # The stream consumer (shared/dynamo/counters.py count_official, top.py): one transaction of UpdateItem
     # per batch, marking each official result `counted` (PLAYER#) and adding to the rank counters
     # (COUNT#); then each board's top item (TOP#): GetItem of it and of its claim, PutItem of an
     # inbox item and of the claim; the fold: Query of the inbox partitions, BatchGetItem of the

@@ -28,7 +28,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from shared.game.results import OfficialResult
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import official_from_image, players, renamed_player, store
+from shared.runtime.wiring import official_result_of, players, renamed_player, store
 
 Count = Callable[[list[OfficialResult]], int]
 Follow = Callable[[str], int]  # shows a player's current name on their live boards
@@ -95,7 +95,7 @@ def official_of(record: DynamoDBRecord) -> OfficialResult | Renamed | None:
         return Renamed(player)
     if event_name != "INSERT" or not keys.get("sk", {}).get("S", "").startswith("OFFICIAL#"):
         return None
-    return official_from_image(change.get("NewImage") or {})
+    return official_result_of(change.get("NewImage") or {})
 
 
 def count_stream_batch(event: dict[str, Any], context: Any, count: Count, follow: Follow) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from datetime import date
 from shared.dynamo import keys, migrations
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.client import Client
-from shared.dynamo.codec import display_name, entry, result_of
+from shared.dynamo.codec import display_name, entry, official_result_of
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, page_from_top
 from shared.game.results import OfficialResult
@@ -37,7 +37,7 @@ class BoardReads:
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self.db.get(keys.official_key(player, scope))
-        return result_of(item) if item else None
+        return official_result_of(item) if item else None
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         """Read consistently from the player's own partition: the Daily results are sorted by date
@@ -59,7 +59,7 @@ class BoardReads:
                 ConsistentRead=True,
             )
         )
-        results = [result_of(item) for item in daily + challenges]
+        results = [official_result_of(item) for item in daily + challenges]
         return [r for r in results if r.date >= day.isoformat()]
 
     def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
@@ -75,7 +75,7 @@ class BoardReads:
             ScanIndexForward=False,
             Limit=limit,
         )
-        return [result_of(item) for item in items]
+        return [official_result_of(item) for item in items]
 
     def player_profile(self, player: str) -> PlayerProfile:
         """One consistent GetItem of the profile, which holds the name and the stats; a second of

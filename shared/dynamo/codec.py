@@ -164,14 +164,9 @@ def official_item(result: OfficialResult, name: str | None) -> Item:
     return item
 
 
-def result_of(item: Item) -> OfficialResult:
+def official_result_of(item: Item) -> OfficialResult:
     """The official result an official item (or a stream record's NewImage of one) holds."""
     return OfficialResult.model_validate_json(item["data"]["S"])
-
-
-def official_from_image(image: Item) -> OfficialResult:
-    """The official result in a stream record's NewImage (DynamoDB JSON)."""
-    return result_of(image)
 
 
 def ranked(item: Item) -> bool:

@@ -9,7 +9,7 @@ and the leagues they are in. docs/data-model.md lists the items.
 from shared.dynamo import keys
 from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client, Item
-from shared.dynamo.codec import result_of
+from shared.dynamo.codec import official_result_of
 from shared.dynamo.leagues import DynamoLeagues
 from shared.dynamo.names import Names
 from shared.dynamo.runs import Runs
@@ -72,7 +72,7 @@ class DynamoPlayerData:
             for attribute in ("run_id", "official_run_id")
             if attribute in item
         ]
-        official = [result_of(item).run_id for item in own if _kind(item) == "OFFICIAL"]
+        official = [official_result_of(item).run_id for item in own if _kind(item) == "OFFICIAL"]
         return list(dict.fromkeys(indexed + slots + official))
 
     def holdings(self, player: str) -> Holdings:
@@ -96,7 +96,7 @@ class DynamoPlayerData:
                 if _kind(item) == "SLOT"
             ],
             challenge_quotas={_rest(i): int(i["created"]["N"]) for i in own if _kind(i) == "CHALLENGES"},
-            official_results=[result_of(i) for i in own if _kind(i) == "OFFICIAL"],
+            official_results=[official_result_of(i) for i in own if _kind(i) == "OFFICIAL"],
             runs=sorted(runs, key=lambda run: run.started_at),
             challenges=[c for challenge_id in created if (c := self.runs.get_challenge(challenge_id))],
             leagues=self.leagues.player_leagues(player),
@@ -110,7 +110,7 @@ class DynamoPlayerData:
         )
 
     def official_results(self, player: str) -> list[OfficialResult]:
-        return [result_of(item) for item in self._own_items(player) if _kind(item) == "OFFICIAL"]
+        return [official_result_of(item) for item in self._own_items(player) if _kind(item) == "OFFICIAL"]
 
     def disown_challenges(self, player: str) -> None:
         for item in self._own_items(player):

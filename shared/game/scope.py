@@ -1,7 +1,7 @@
 """What a run counts for and whose board it is (SPEC §3, §3a, §4): one Daily date or one challenge.
 
 A plain value of the domain. How a scope is written into storage keys is the DynamoDB adapter's
-business (shared/dynamo/store.py), never the domain's.
+business (shared/dynamo/keys.py), never the domain's.
 """
 
 from typing import Literal, NamedTuple

@@ -156,7 +156,7 @@ class RunStore(Protocol):
 
 
 class BoardStore(Protocol):
-    """What boards, ranks, stats and history need from storage (shared/dynamo/boards.py on
+    """What boards, ranks, stats and history need from storage (shared/dynamo/store.py on
     DynamoDB, tests/fake_boards.py in memory)."""
 
     def board_page(

@@ -2,7 +2,7 @@
 
 Used for an optimistic-lock loss (shared/services/game.py: read again, apply again), a transaction that
 collided with another on the same item (TransactionConflict) and keys a batch read left
-unprocessed (shared/dynamo/store.py). What is still contested after ATTEMPTS tries becomes a 429.
+unprocessed (shared/dynamo/client.py). What is still contested after ATTEMPTS tries becomes a 429.
 """
 
 import random

@@ -27,7 +27,7 @@ from shared.game.errors import Throttled
 from shared.game.scope import Scope
 from shared.services.leaderboard import Boards
 from shared.services.players import Players
-from shared.services.ports import OfficialTaken, StaleRun
+from shared.services.ports import NameTaken, OfficialTaken, StaleRun
 from tests.conftest import put_old_stats
 from tests.fake_boards import official, player
 from tests.fake_store import FakeStore, prepare
@@ -195,6 +195,21 @@ def test_a_row_shows_the_name_at_completion_until_its_rows_are_renamed(subject):
     assert subject.store.board_page(Scope.daily("2026-01-14"), None, 10)[0].display_name == "Annie"
     assert subject.store.board_entry(player("ann"), SCOPE).display_name == "Renamed"
     assert subject.store.display_names([player("ann"), player("bob")]) == {player("ann"): "Renamed"}
+
+
+def test_a_name_that_looks_like_a_taken_one_is_taken_too(subject):
+    """Names are unique by their look-alike skeleton (shared/game/names.py), in the fake as on
+    DynamoDB: `0LIVER` is `OLIVER`, `Bi11` is `Bill`, `ann - lee` is `Ann_Lee`."""
+    for taken, look_alike in (("OLIVER", "0LIVER"), ("Bill", "Bi11"), ("Ann_Lee", "ann - lee")):
+        subject.store.set_display_name(player("ann"), taken)
+        with pytest.raises(NameTaken):
+            subject.store.set_display_name(player("bob"), look_alike)
+        subject.store.set_display_name(player("ann"), look_alike)  # its holder may take it
+    subject.store.set_display_name(player("bob"), "OLIVER")  # released by ann's renames
+    assert subject.store.display_names([player("ann"), player("bob")]) == {
+        player("ann"): "ann - lee",
+        player("bob"): "OLIVER",
+    }
 
 
 def test_a_board_entry_is_the_players_row(subject):
