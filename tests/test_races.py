@@ -225,7 +225,7 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
     # The race is on the run's item; each pass of the job queries every shard of the `due` index,
     # so with 64 shards 1,600 of the test's 2,300 requests were empty queries. Four shards still
     # spread the runs (the index's layout has its own test in test_dynamo.py).
-    monkeypatch.setattr("shared.dynamo.store.DUE_SHARDS", 4)
+    monkeypatch.setattr("shared.dynamo.keys.DUE_SHARDS", 4)
     for repetition in range(ROUNDS):
         game = game_on(store, 1, repetition + 1)
         day = daily_date(game.now()).isoformat()
