@@ -63,7 +63,8 @@ def make_resolver() -> APIGatewayHttpResolver:
         extra = {}
         if isinstance(error, RunConflict):
             extra["run"] = RunView.from_run(error.run).model_dump(mode="json")
-        return error_response(_STATUS[type(error)], error.code, error.message, **extra)
+        status = next(code for kind, code in _STATUS.items() if isinstance(error, kind))  # RunConflict: 409
+        return error_response(status, error.code, error.message, **extra)
 
     @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
     def invalid_request(error: RequestValidationError) -> Response[Any]:
