@@ -19,6 +19,7 @@ from shared.dynamo.boards import RANK_CACHE_SECONDS
 from shared.dynamo.store import DynamoStore
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
+from shared.runtime.edge_settings import edge_settings
 from shared.runtime.observability import logger, metrics
 from shared.runtime.secrets import cursor_keys, deployment_secret
 from shared.runtime.settings import settings
@@ -115,6 +116,7 @@ def reset(store: DynamoStore | None = None) -> None:
     global _services
     _services = Services(store)
     settings.cache_clear()
+    edge_settings.cache_clear()
     deployment_secret.cache_clear()
     cursor_keys.cache_clear()
 
