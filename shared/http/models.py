@@ -38,8 +38,8 @@ from shared.game.rules import Reason
 from shared.game.runs import AnswerReason
 
 if TYPE_CHECKING:
+    from shared.game.daily_date import DailyDetails
     from shared.game.runs import Run
-    from shared.services.game import DailyDetails
     from shared.services.leaderboard import ChallengeBoard, Row
 
 Status = Literal["live", "closed"]

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Set
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timedelta
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from shared.game import clock
 from shared.game.clock import iso, parse_iso
@@ -24,7 +24,7 @@ from shared.game.constants import (
     MY_CHALLENGES_LIMIT,
     TIME_LIMIT_SECONDS,
 )
-from shared.game.daily_date import daily_date, next_reset
+from shared.game.daily_date import DailyDetails, daily_date, next_reset
 from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.fair_play import fastest_plausible_ms, implausible_answers
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
@@ -54,19 +54,6 @@ EXPIRY_WORKERS = 32
 WATERMARK_STEP = timedelta(milliseconds=1)
 # Failed runs an expiry pass lists in its summary (its log line); the count is always whole.
 FAILURES_LISTED = 20
-
-
-class DailyDetails(NamedTuple):
-    """A Daily date: its puzzle's size and time limit, whether it is today's (live: played as the
-    Daily; a past one is played as practice), when the live Daily next resets, and the
-    deployment's first Daily date."""
-
-    day: date
-    rounds: int
-    time_limit_seconds: int
-    live: bool
-    resets_at: datetime
-    first_date: date
 
 
 def _ignore(*_: object, **__: object) -> None:
