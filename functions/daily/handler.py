@@ -12,7 +12,6 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from shared.game.clock import parse_iso
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.dictionary import words
 from shared.game.runs import Run
@@ -157,18 +156,8 @@ def get_challenge(
 @app.get("/me/challenges", summary="The challenges the caller made, newest first")
 def my_challenges() -> MyChallenges:
     now = game().now()
-    items = [
-        ChallengeSummary(
-            challenge_id=c.challenge_id,
-            rounds=len(c.puzzle),
-            forbidden_rounds=sum(1 for r in c.puzzle if r.forbidden),
-            created_at=c.created_at,
-            closes_at=c.closes_at,
-            open=now < parse_iso(c.closes_at),
-        )
-        for c in game().created_challenges(api.caller_id(app))
-    ]
-    return MyChallenges(items=items)
+    created = game().created_challenges(api.caller_id(app))
+    return MyChallenges(items=[ChallengeSummary.of(challenge, now) for challenge in created])
 
 
 @app.post("/challenges/<challenge_id>/runs", summary="Play a challenge")

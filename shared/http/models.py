@@ -9,6 +9,7 @@ Here: the bases, and the models of the validate and daily functions' routes (the
 challenges) and of errors; the leaderboard function's are in shared/http/leaderboard_models.py.
 """
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -21,7 +22,7 @@ from pydantic import (
     model_validator,
 )
 
-from shared.game.clock import iso
+from shared.game.clock import iso, parse_iso
 from shared.game.constants import (
     ATTEMPTS_PER_ROUND,
     CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS,
@@ -39,6 +40,7 @@ from shared.game.runs import AnswerReason
 
 if TYPE_CHECKING:
     from shared.game.daily_date import DailyDetails
+    from shared.game.results import Challenge
     from shared.game.runs import Run
     from shared.services.leaderboard import ChallengeBoard, Row
 
@@ -331,6 +333,17 @@ class ChallengeSummary(Model):
     created_at: str
     closes_at: str
     open: bool
+
+    @classmethod
+    def of(cls, challenge: "Challenge", now: datetime) -> "ChallengeSummary":
+        return cls(
+            challenge_id=challenge.challenge_id,
+            rounds=len(challenge.puzzle),
+            forbidden_rounds=sum(1 for r in challenge.puzzle if r.forbidden),
+            created_at=challenge.created_at,
+            closes_at=challenge.closes_at,
+            open=now < parse_iso(challenge.closes_at),
+        )
 
 
 class MyChallenges(Model):
