@@ -4,9 +4,9 @@ kept by the store's own process (local/moto_server.py), which applies one reques
 - `dynamodb.journal`: one line per request that changed the table, appended under the store's
   lock and flushed to the disk (fdatasync) before that request is answered, and before any
   request that could have read it is. The flush is taken outside the lock, so one covers every
-  line appended meanwhile (a group commit), and requests apply while another's line is flushed. A line holds the after-image of every item
-  the request touched (its key and its attributes, or null once deleted), so replaying a line
-  twice changes nothing.
+  line appended meanwhile (a group commit), and requests apply while another's line is flushed.
+  A line holds the after-image of every item the request touched (its key and its attributes,
+  or null once deleted), so replaying a line twice changes nothing.
 - `dynamodb.json`: the snapshot, every item as the request layer writes it (DynamoDB JSON). The
   journal is compacted into it (written whole to a temporary file, flushed, renamed over the old
   one, then the journal emptied) once the journal has grown past the snapshot's size, and when

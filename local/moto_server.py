@@ -11,10 +11,10 @@ one request at a time and keeps its table on disk (docs/local.md).
   Requests are not logged one by one.
 - Durable: the table TABLE is loaded from DIR before the port opens; every request that changed
   it is in the journal, on disk, before it is answered (or any request that could have read it
-  is); the flush is taken outside the lock, so one covers the lines of every request meanwhile; SIGTERM or SIGINT compacts the journal
-  into the snapshot and exits (local/durable.py). DIR is held with a lock file for the life of
-  the process, so a second store on the same DIR (a restart while the old one still stops)
-  waits for it, or gives up with a message.
+  is); the flush is taken outside the lock, so one covers the lines of every request meanwhile.
+  SIGTERM or SIGINT compacts the journal into the snapshot and exits (local/durable.py). DIR is
+  held with a lock file for the life of the process, so a second store on the same DIR (a
+  restart while the old one still stops) waits for it, or gives up with a message.
 - moto's backend patched (local/moto_patches.py): a transaction's rollback costs what it touched.
 """
 
@@ -99,7 +99,8 @@ class KeepAlive(MotoRequestHandler):
         environ["CONTENT_LENGTH"] = str(len(body))
         started: list[tuple] = []
         try:
-            data = b"".join(self.server.app(environ, lambda status, headers, *_: started.append((status, headers))))
+            reply = self.server.app(environ, lambda status, headers, *_: started.append((status, headers)))  # type: ignore[arg-type]
+            data = b"".join(reply)
         except Exception:
             traceback.print_exc()
             self.close_connection = True
