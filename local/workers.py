@@ -42,7 +42,7 @@ def _serve(entry: str, connection: Connection) -> None:
     import traceback
 
     from local.events import LambdaContext
-    from shared import clock
+    from shared.game import clock
 
     handler = None
     while True:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from local.workers import Function, HandlerFailed, WorkerDied, workers_per_function
-from shared import clock
+from shared.game import clock
 
 ENTRY = "test_workers:handler"
 

@@ -25,8 +25,9 @@ from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler as leaderboard_handler
 from infra.permissions import ACCESS, TableAccess
 from local.events import LambdaContext
-from shared import clock, wiring
-from shared.puzzles import answers
+from shared.game import clock
+from shared.game.puzzles import answers
+from shared.runtime import wiring
 from tests.conftest import Api
 
 daily = Api(daily_handler)
