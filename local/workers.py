@@ -39,16 +39,21 @@ def workers_per_function() -> int:
 
 def _serve(entry: str, connection: Connection) -> None:
     """A worker: each event received is handled and its reply (or traceback) sent back."""
+    import signal
     import traceback
 
     from local.events import LambdaContext
     from shared.game import clock
 
+    # A Ctrl-C (or a SIGTERM to the group) reaches the workers too: the server finishes the
+    # events running, then closes the pipes, and the workers end.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     handler = None
     while True:
         try:
             event, request_id, offset = connection.recv()
-        except (EOFError, KeyboardInterrupt):  # the server stopped, or Ctrl-C reached the group
+        except EOFError:  # the server closed the pipe, or died
             return
         try:
             if handler is None:
