@@ -33,6 +33,7 @@ def _status(error: GameError) -> int:
     """The status of ERROR's class, or of the nearest class it derives from (a RunConflict is a 409)."""
     return next(_STATUS[kind] for kind in type(error).__mro__ if kind in _STATUS)
 
+
 # A request refused for one field whose errors have a code of their own keeps that code.
 # Path ids that name nothing when malformed (404), and what they name.
 _PATH_IDS = {
