@@ -22,7 +22,7 @@ import string
 import time
 import uuid
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from typing import Any
 
@@ -57,7 +57,7 @@ from shared.game.dictionary import words  # noqa: E402
 from shared.game.results import OfficialResult  # noqa: E402
 from shared.game.scope import Scope  # noqa: E402
 from shared.game.scoring import combo_bonus, speed_bonus  # noqa: E402
-from shared.services.leaderboard import Boards  # noqa: E402
+from shared.services.leaderboard import TOP, Boards  # noqa: E402
 
 SIZES = (100, 2_000, 20_000)
 DAY = "2026-01-15"
@@ -345,7 +345,7 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
     fill(store, results)
     filled = time.perf_counter() - started
     meter = Meter(client)
-    boards = Boards(store, lambda: b"benchmark cursor key", now=lambda: NOON)
+    boards = Boards(store, now=lambda: NOON)
     figures: dict[str, dict[str, Any]] = {}
 
     def metered(name: str, call):
@@ -354,31 +354,34 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
         figures[name] = meter.figures()
         return reply
 
-    first = metered("page 1", lambda: boards.daily_board(DAY, None, PAGE))
-    second = metered("page 2 by its cursor", lambda: boards.daily_board(DAY, first.next_cursor, PAGE))
-    cursor, position = first.next_cursor, PAGE
-    if second.next_cursor:
-        walked = boards.daily_board(DAY, second.next_cursor, (DEEP_PAGE - 3) * PAGE)
-        if walked.next_cursor:
-            cursor, position = walked.next_cursor, (DEEP_PAGE - 1) * PAGE
+    # A cursor carries the position its page starts at (shared/http/cursors.py): the pages here
+    # start at the positions themselves.
+    board_day = date.fromisoformat(DAY)
+    first = metered("page 1", lambda: boards.daily_board(board_day, TOP, PAGE))
+    second = metered(
+        "page 2 by its cursor", lambda: boards.daily_board(board_day, first.following or TOP, PAGE)
+    )
+    cursor, position = first.following or TOP, PAGE
+    if second.following:
+        walked = boards.daily_board(board_day, second.following, (DEEP_PAGE - 3) * PAGE)
+        if walked.following:
+            cursor, position = walked.following, (DEEP_PAGE - 1) * PAGE
     depth = position // PAGE + 1
-    deep = metered("deep page by its cursor", lambda: boards.daily_board(DAY, cursor, PAGE))
+    deep = metered("deep page by its cursor", lambda: boards.daily_board(board_day, cursor, PAGE))
     metered("page 1 merged from the shards (no top)", lambda: shard_page(store.db, SCOPE, None, PAGE + 1))
     figures["deep page by its cursor"]["page"] = depth
     ordered = sorted(results, key=lambda r: (-r.score, -r.best_combo, -r.longest_word_length, r.completed_at))
     middle = ordered[len(ordered) // 2]
     mine = metered("one player's rank", lambda: boards.daily_rank(DAY, middle.player))
     store.mark_completed_through(CLOSED)
-    closed_boards = Boards(
-        store, lambda: b"benchmark cursor key", now=lambda: CLOSED + timedelta(seconds=SETTLE_SECONDS)
-    )
-    closed = metered("page 1 of the closed board", lambda: closed_boards.daily_board(DAY, None, PAGE))
+    closed_boards = Boards(store, now=lambda: CLOSED + timedelta(seconds=SETTLE_SECONDS))
+    closed = metered("page 1 of the closed board", lambda: closed_boards.daily_board(board_day, TOP, PAGE))
 
     expected = 1 + sum(1 for r in results if _tie(r) > _tie(middle))
     print(
         f"{count:>6} results: filled in {filled:.1f}s; {len(first.rows)} rows on page 1, {len(deep.rows)} on "
-        f"page {depth}; median player's rank {mine.rank} (expected {expected}); closed page status "
-        f"{closed.status}; {len({r.score for r in results})} distinct scores"
+        f"page {depth}; median player's rank {mine.row.rank} (expected {expected}); closed page status "
+        f"{'closed' if closed.closed else 'live'}; {len({r.score for r in results})} distinct scores"
     )
     return figures, rush_writes(store, results)
 

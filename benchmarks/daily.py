@@ -189,8 +189,7 @@ rows: list[tuple[str, int | str, Counter[str], list[int], float, float, float]] 
 
 def cold_container() -> None:
     """Forget what a container caches (the store's client, the Game and its puzzles)."""
-    for cached in (wiring.store, wiring.game, wiring.boards):
-        cached.cache_clear()
+    wiring.reset()
     events = wiring.store().client.meta.events
     events.register("before-parameter-build.dynamodb", meter.before)
     events.register("after-call.dynamodb", meter.after)

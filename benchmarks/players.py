@@ -47,6 +47,9 @@ def call(method: str, path: str, body=None, user: str | None = None) -> tuple[in
     return reply["statusCode"], json.loads(body_text) if body_text else {}, body_text
 
 
+THINK_SECONDS = 2  # game-clock seconds before each answer
+
+
 def play(user: str, start: str = "/daily/runs", last_round_only: bool = False) -> tuple[float, dict]:
     """Play a run through; returns the write units of its completing answer and their requests."""
     _, run, _ = call("POST", start, user=user)
@@ -54,6 +57,7 @@ def play(user: str, start: str = "/daily/runs", last_round_only: bool = False) -
         number = run["round"]
         if number == run["rounds"]:
             meter.take()
+        clock.advance(THINK_SECONDS)  # a person's pace: fair play ranks the run (SPEC §3b)
         status, reply, _ = call(
             "POST",
             f"/runs/{run['run_id']}/answers",

@@ -46,9 +46,9 @@ from shared.game.puzzles import answers  # noqa: E402
 
 WRONG_ANSWER_RATE = 0.15
 NETWORK_TRIES = 5
-# `make run` serves each function one request at a time (as one Lambda instance does), so at the
-# rush a request may wait for the ones queued before it; a client that gave up sooner would only
-# send it again behind them.
+# `make run` serves each function in a few processes, one request at a time each (as Lambda
+# instances do), so at the rush a request may wait for the ones queued before it; a client that
+# gave up sooner would only send it again behind them.
 REQUEST_TIMEOUT = 180.0
 START_TIMEOUT = 60.0
 CHECK_TIMEOUT = 120.0  # for the counters to catch up and the board to close

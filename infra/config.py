@@ -8,7 +8,7 @@ Fields (defaults in brackets):
   queues, logs); requires alarm emails, an SES identity and https origins;
 - `allowed_origins` [http://localhost:8000]: exact CORS origins (`scheme://host[:port]`);
 - `alarm_emails` [none]: email subscriptions to the stack's alarm topics (each confirms once);
-- `throttle` [rate 50,000/s, burst 25,000]: the API stage's default, sized for the rush;
+- `throttle` [rate 60,000/s, burst 30,000]: the API stage's default, sized for the rush;
 - `route_throttles` [DEFAULT_ROUTE_THROTTLES]: per-route limits, keys `METHOD /path` of shared.http.routes;
 - `ses` [none]: Cognito sends its mail through this SES identity;
 - `self_sign_up` [true]: players create their own accounts;

@@ -23,7 +23,7 @@ from infra.functions import API_FUNCTIONS, Functions
 from infra.operations import Operations
 from infra.permissions import ACCESS
 from infra.schedule import Jobs
-from shared.http.routes import ORIGIN_SECRET_VARIABLE
+from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
 from shared.runtime.settings import ENVIRONMENT
 
 

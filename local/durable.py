@@ -1,10 +1,12 @@
 """The embedded store's table on disk (docs/local.md): a snapshot and a journal in DATA_DIR,
 kept by the store's own process (local/moto_server.py), which applies one request at a time.
 
-- `dynamodb.journal`: one line per request that changed the table, appended and flushed to the
-  disk (fdatasync) before that request is answered. A line holds the after-image of every item
-  the request touched (its key and its attributes, or null once deleted), so replaying a line
-  twice changes nothing.
+- `dynamodb.journal`: one line per request that changed the table, appended under the store's
+  lock and flushed to the disk (fdatasync) before that request is answered, and before any
+  request that could have read it is. The flush is taken outside the lock, so one covers every
+  line appended meanwhile (a group commit), and requests apply while another's line is flushed.
+  A line holds the after-image of every item the request touched (its key and its attributes,
+  or null once deleted), so replaying a line twice changes nothing.
 - `dynamodb.json`: the snapshot, every item as the request layer writes it (DynamoDB JSON). The
   journal is compacted into it (written whole to a temporary file, flushed, renamed over the old
   one, then the journal emptied) once the journal has grown past the snapshot's size, and when
@@ -20,6 +22,7 @@ other unreadable line stops the start, since serving without it would lose ackno
 import base64
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -39,7 +42,8 @@ class StoreDataError(Exception):
 
 
 class DurableTable:
-    """One moto table with its writes journaled. Every call is made under the store's lock."""
+    """One moto table with its writes journaled. Every call but `sync` is made under the store's
+    lock."""
 
     def __init__(self, data_dir: Path, table: Table):
         self.table = table
@@ -49,6 +53,10 @@ class DurableTable:
         self._journal_fd = -1
         self._journal_bytes = 0
         self._snapshot_bytes = 0
+        # Positions in everything ever appended (across compactions): appended, and on disk.
+        self._appended = 0
+        self._synced = 0
+        self._sync_lock = threading.Lock()
 
     # What changed: the backend's writes report the keys they touch (install_hooks) ------------
 
@@ -58,15 +66,31 @@ class DurableTable:
 
     def commit(self) -> None:
         """Append the after-images of the items touched since the last commit, on disk before
-        this returns (the request is answered after it)."""
-        if not self.touched:
-            return
-        entries = [[self._key_json(key), self._image(key)] for key in self.touched]
-        self.touched.clear()
-        line = (json.dumps(entries, separators=(",", ":"), default=_base64) + "\n").encode()
-        os.write(self._journal_fd, line)
-        os.fdatasync(self._journal_fd)
-        self._journal_bytes += len(line)
+        this returns."""
+        self.sync(self.append())
+
+    def append(self) -> int:
+        """Append the after-images of the items touched since the last append (not yet flushed);
+        returns the position `sync` must reach before the request is answered: the end of the
+        journal, since the request may have read a write not yet on disk."""
+        if self.touched:
+            entries = [[self._key_json(key), self._image(key)] for key in self.touched]
+            self.touched.clear()
+            line = (json.dumps(entries, separators=(",", ":"), default=_base64) + "\n").encode()
+            os.write(self._journal_fd, line)
+            self._journal_bytes += len(line)
+            self._appended += len(line)
+        return self._appended
+
+    def sync(self, position: int) -> None:
+        """Return once the journal is on disk up to POSITION (`append`), flushing it if need be:
+        one flush covers every line appended before it. Called outside the store's lock."""
+        with self._sync_lock:
+            if self._synced >= position:
+                return
+            reached = self._appended  # written (os.write returned) before it was counted
+            os.fdatasync(self._journal_fd)
+            self._synced = max(self._synced, reached)
 
     def wants_compaction(self) -> bool:
         return self._journal_bytes > max(COMPACT_MIN_BYTES, self._snapshot_bytes)
@@ -110,6 +134,8 @@ class DurableTable:
         os.ftruncate(self._journal_fd, 0)
         os.fsync(self._journal_fd)
         self._journal_bytes = 0
+        with self._sync_lock:  # everything appended so far is in the snapshot, on disk
+            self._synced = max(self._synced, self._appended)
         self._snapshot_bytes = len(data)
         return len(images)
 

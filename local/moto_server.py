@@ -5,16 +5,22 @@ one request at a time and keeps its table on disk (docs/local.md).
 
 - One request at a time: a lock around moto's request handling, as DynamoDB applies each request
   atomically, so a cancelled transaction rolls back only itself (moto's own threads interleave).
+  A request's body is read before it takes the lock, its reply written after.
+- Kept-alive connections (`KeepAlive`): werkzeug's server closes every connection after one
+  reply, so each request of a handler would open a new connection and start a new thread here.
+  Requests are not logged one by one.
 - Durable: the table TABLE is loaded from DIR before the port opens; every request that changed
-  it is in the journal, on disk, before it is answered; SIGTERM or SIGINT compacts the journal
-  into the snapshot and exits (local/durable.py). DIR is held with a lock file for the life of
-  the process, so a second store on the same DIR (a restart while the old one still stops)
-  waits for it, or gives up with a message.
+  it is in the journal, on disk, before it is answered (or any request that could have read it
+  is); the flush is taken outside the lock, so one covers the lines of every request meanwhile.
+  SIGTERM or SIGINT compacts the journal into the snapshot and exits (local/durable.py). DIR is
+  held with a lock file for the life of the process, so a second store on the same DIR (a
+  restart while the old one still stops) waits for it, or gives up with a message.
 - moto's backend patched (local/moto_patches.py): a transaction's rollback costs what it touched.
 """
 
 import argparse
 import fcntl
+import io
 import os
 import signal
 import sys
@@ -50,24 +56,68 @@ def serialized(
 
     def one_at_a_time(environ: dict, start_response: Callable) -> Iterable[bytes]:
         started: list[tuple] = []
-        with lock:
-            reply = app(environ, lambda *args: started.append(args))
-            try:
-                body = b"".join(reply)
-            finally:
-                getattr(reply, "close", lambda: None)()
-            try:
-                durable.commit()
-            except OSError:
-                # Applied here but not on disk: never answer it. A restart serves what is on disk.
-                traceback.print_exc()
-                os._exit(EXIT_JOURNAL_FAILED)
-            if durable.wants_compaction():
-                compaction.set()
+        try:
+            with lock:
+                reply = app(environ, lambda *args: started.append(args))
+                try:
+                    body = b"".join(reply)
+                finally:
+                    getattr(reply, "close", lambda: None)()
+                position = durable.append()
+                if durable.wants_compaction():
+                    compaction.set()
+            durable.sync(position)
+        except OSError:
+            # Applied here but not on disk: never answer it. A restart serves what is on disk.
+            traceback.print_exc()
+            os._exit(EXIT_JOURNAL_FAILED)
         start_response(*started[0])
         return [body]
 
     return one_at_a_time
+
+
+class KeepAlive(MotoRequestHandler):
+    """moto's request handler on HTTP/1.1 connections kept open: the body read whole (its
+    Content-Length: the AWS SDKs send one) before the app runs, the reply framed by its length."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # the headers and the body leave in two writes
+
+    def run_wsgi(self) -> None:
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self.close_connection = True
+            self.send_error(411, "A Content-Length is required")
+            return
+        environ = self.make_environ()
+        body = self.rfile.read(length)
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        started: list[tuple] = []
+        try:
+            reply = self.server.app(environ, lambda status, headers, *_: started.append((status, headers)))  # type: ignore[arg-type]
+            data = b"".join(reply)
+        except Exception:
+            traceback.print_exc()
+            self.close_connection = True
+            self.send_error(500, "The store failed on this request")
+            return
+        status, headers = started[0]
+        code, _, reason = status.partition(" ")
+        self.send_response(int(code), reason)
+        for name, value in headers:
+            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_request(self, code: Any = "-", size: Any = "-") -> None:
+        """Silenced: a line per request would grow moto.log without end."""
 
 
 def hold_data_dir(data_dir: Path, wait: float = LOCK_WAIT_SECONDS) -> int:
@@ -143,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     lock = threading.Lock()
     compaction = threading.Event()
     app = serialized(DomainDispatcherApplication(create_backend_app), durable, lock, compaction)
-    server = make_server("127.0.0.1", args.port, app, threaded=True, request_handler=MotoRequestHandler)
+    server = make_server("127.0.0.1", args.port, app, threaded=True, request_handler=KeepAlive)
     threading.Thread(
         target=_compact_when_asked, args=(durable, lock, compaction), name="compaction", daemon=True
     ).start()

@@ -1,7 +1,8 @@
 """`make run`: the Lambda handlers served over HTTP on 127.0.0.1, called the way API Gateway calls them.
 
 Each request becomes the API Gateway v2 event of its route (local/events.py) and goes to that
-function's `handler(event, context)` in this process, after the local JWT check (local/auth.py).
+function's `handler(event, context)` in one of its worker processes, each one handling one event
+at a time as a Lambda instance does (local/workers.py), after the local JWT check (local/auth.py).
 The table lives in the embedded store (local/store.py); the scheduled jobs run on the game clock
 (local/scheduler.py). Local-only extras, never deployed:
 the web client at `/` (web/), `POST /local/login` and `POST /local/refresh` (local/auth.py), and
@@ -9,13 +10,13 @@ the web client at `/` (web/), `POST /local/login` and `POST /local/refresh` (loc
 client learns the server's time from it.
 
 Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd), PUZZLE_SEED
-(generated once and kept in DATA_DIR), AWS_ENDPOINT_URL_DYNAMODB (use that store instead).
+(generated once and kept in DATA_DIR), AWS_ENDPOINT_URL_DYNAMODB (use that store instead),
+LOCAL_WORKERS (4: the most worker processes, Lambda instances, each function runs at once).
 """
 
 import base64
 import errno
 import hashlib
-import importlib
 import json
 import math
 import os
@@ -29,6 +30,7 @@ import traceback
 import uuid
 import warnings
 from collections.abc import Callable
+from datetime import UTC, datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -36,9 +38,10 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from local import auth, streams
-from local.events import LambdaContext, http_event
+from local.events import http_event
 from local.scheduler import Scheduler
 from local.store import LocalStore
+from local.workers import Function, workers_per_function
 from shared.game import clock
 from shared.http.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
 
@@ -97,7 +100,7 @@ class LocalServer(ThreadingHTTPServer):
     # (network errors) while the accepting thread is busy.
     request_queue_size = 256
 
-    def __init__(self, port: int, secret: str, clock_control: bool):
+    def __init__(self, port: int, secret: str, clock_control: bool, workers: int):
         super().__init__(("127.0.0.1", port), RequestHandler)
         self.secret = secret
         self.issuer = f"http://127.0.0.1:{port}/local"
@@ -105,27 +108,17 @@ class LocalServer(ThreadingHTTPServer):
         self.store: LocalStore | None = None
         self.scheduler: Scheduler | None = None
         self.streams: streams.StreamPoller | None = None  # make run's stream consumer
-        # A Lambda instance handles one event at a time, and Powertools keeps the current event
-        # on a module-level resolver, so each function serves one request at a time here too.
-        self.function_locks = {function: threading.Lock() for function in HANDLERS}
-        self._handlers: dict[str, Callable[[dict, Any], Any]] = {}
+        self.functions = {function: Function(entry, workers) for function, entry in HANDLERS.items()}
 
     def server_bind(self) -> None:
         # HTTPServer.server_bind would look the host name up (DNS); the address is known.
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = self.server_address[:2]
 
-    def handler(self, function: str) -> Callable[[dict, Any], Any]:
-        """The function's Lambda entry point, imported on first use (its cold start)."""
-        if function not in self._handlers:
-            module, _, name = HANDLERS[function].partition(":")
-            self._handlers[function] = getattr(importlib.import_module(module), name)
-        return self._handlers[function]
-
     def finish_requests(self) -> None:
         """Wait for handlers still running (and let no new one start) before the last save."""
-        for lock in self.function_locks.values():
-            lock.acquire(timeout=30)
+        for function in self.functions.values():
+            function.close(timeout=30)
 
 
 class RequestHandler(BaseHTTPRequestHandler):
@@ -231,12 +224,11 @@ class RequestHandler(BaseHTTPRequestHandler):
             claims=claims,
             raw_body=raw_body,
         )
-        context = LambdaContext(aws_request_id=str(uuid.uuid4()))
         if self.server.store and not self.server.store.wait_ready(STORE_WAIT_SECONDS):
             retry = [("Retry-After", "5")]
             raise HttpError(503, "store_unavailable", "The store is starting again; try again", retry)
-        with self.server.function_locks[route.function]:
-            result = self.server.handler(route.function)(event, context)
+        offset = clock.now() - datetime.now(UTC)  # the game clock, as the worker is to read it
+        result = self.server.functions[route.function].invoke(event, str(uuid.uuid4()), offset)
         return _lambda_reply(result)
 
     def _local_routes(self) -> dict[str, dict[str, Callable[[bytes], Reply]]]:
@@ -377,10 +369,15 @@ def main() -> int:
     data_dir = Path(os.environ.get("DATA_DIR") or REPO_ROOT / ".local").resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     clock_control = os.environ.get("LOCAL_CLOCK_CONTROL") == "1"
+    try:
+        workers = workers_per_function()
+    except ValueError as error:
+        print(f"wordsqd: {error}", file=sys.stderr)
+        return 2
 
     # Bind first, so a busy port fails fast, before any store starts.
     try:
-        server = LocalServer(port, stored_secret(data_dir / "jwt-secret"), clock_control)
+        server = LocalServer(port, stored_secret(data_dir / "jwt-secret"), clock_control, workers)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             print(f"wordsqd: port {port} is already in use (stop that server or set PORT)", file=sys.stderr)

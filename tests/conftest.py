@@ -117,18 +117,6 @@ def _real_clock():
     clock.reset()
 
 
-# The objects shared/runtime/wiring.py builds once per container: made again for each test's table.
-WIRING = (
-    wiring.store,
-    wiring.game,
-    wiring.boards,
-    wiring.players,
-    wiring.leagues,
-    wiring.player_data,
-    wiring.accounts,
-)
-
-
 @pytest.fixture
 def table():
     """A fresh in-process moto DynamoDB with the game's table, and fresh cached wiring."""
@@ -139,11 +127,9 @@ def table():
 
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        for cached in WIRING:
-            cached.cache_clear()
+        wiring.reset()  # what shared/runtime/wiring.py builds once per container: anew for this table
         yield os.environ["TABLE_NAME"]
-        for cached in WIRING:
-            cached.cache_clear()
+        wiring.reset()
 
 
 def put_old_stats(store, player_id: str, *days: str, version: int | None = None):

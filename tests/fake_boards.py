@@ -228,15 +228,15 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
     their caches aging by the game clock, so tests that move the clock expire them)."""
     from functions.leaderboard import handler as module
     from shared.game import clock
+    from shared.http.cursors import Cursors
     from shared.services.leaderboard import Boards
     from shared.services.players import Players
 
-    boards = Boards(
-        store, lambda: CURSOR_KEY, now=now or clock.now, monotonic=lambda: clock.now().timestamp()
-    )
-    players = Players(store, boards, lambda: CURSOR_KEY, now=now or clock.now)
+    boards = Boards(store, now=now or clock.now, monotonic=lambda: clock.now().timestamp())
+    players = Players(store, boards, now=now or clock.now)
     monkeypatch.setattr(module, "boards", lambda: boards)
     monkeypatch.setattr(module, "players", lambda: players)
+    monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
 
 
 # The board tests' day (tests/test_boards.py, tests/test_profiles.py) ---------------------------

@@ -25,13 +25,10 @@ PAST = "2026-01-10"
 @pytest.fixture(autouse=True)
 def store(monkeypatch):
     fake = FakeStore()
-    for cached in (wiring.game, wiring.boards, wiring.players):
-        cached.cache_clear()
-    monkeypatch.setattr(wiring, "store", lambda: fake)
+    wiring.reset(fake)
     clock.travel_to(TODAY)
     yield fake
-    for cached in (wiring.game, wiring.boards, wiring.players):
-        cached.cache_clear()
+    wiring.reset()
 
 
 def start(day: str, user: str | None = "ann") -> tuple[int, dict]:
@@ -132,15 +129,14 @@ def test_a_date_before_the_deployments_first_daily_is_404(monkeypatch):
 
 def test_the_first_date_is_the_first_daily_date_setting(monkeypatch, store):
     monkeypatch.setenv("FIRST_DAILY_DATE", "2026-01-12")
-    wiring.settings.cache_clear()
-    wiring.game.cache_clear()
+    wiring.reset(store)
     try:
         assert start(PAST)[0] == 404
         assert start("2026-01-12")[0] == 201
         assert call("GET", "/daily/2026-01-12")[1]["first_date"] == "2026-01-12"
     finally:
         monkeypatch.delenv("FIRST_DAILY_DATE")
-        wiring.settings.cache_clear()
+        wiring.reset(store)
 
 
 @pytest.mark.parametrize("day", ["2026-1-10", "2026-02-30", "yesterday"])

@@ -21,8 +21,10 @@ from shared.game.errors import BadRequest
 from shared.game.names import default_display_name
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
-from shared.http.cursors import encode_cursor
-from shared.services.leaderboard import WATERMARK_CACHE_SECONDS, Boards
+from shared.game.scope import Scope
+from shared.http.cursors import Cursors, encode_cursor
+from shared.http.models import ChallengeView
+from shared.services.leaderboard import TOP, WATERMARK_CACHE_SECONDS, Boards
 from tests.conftest import Api
 from tests.fake_boards import (
     CLOSES,
@@ -485,17 +487,27 @@ def test_a_rename_reaches_a_live_challenge_board_but_not_a_closed_one(store):
     for challenge in (old, new):
         record(store, "ann", 300, at=5, challenge_id=challenge.challenge_id, day=DAY - timedelta(days=1))
     store.mark_completed_through(NOON)
-    boards = Boards(store, lambda: CURSOR_KEY)
-    before = boards.challenge_view(old, None, 50)
+    boards = Boards(store)
+    before = challenge_view(boards, old, None, 50)
 
     assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
     follow_renames(store)
 
-    assert boards.challenge_view(old, None, 50) == before and before["status"] == "closed"
-    assert boards.challenge_view(new, None, 50)["rows"][0]["display_name"] == "Annie"
+    assert challenge_view(boards, old, None, 50) == before and before["status"] == "closed"
+    assert challenge_view(boards, new, None, 50)["rows"][0]["display_name"] == "Annie"
 
 
 # Challenge boards -----------------------------------------------------------------------------
+
+
+CURSORS = Cursors(lambda: CURSOR_KEY)
+
+
+def challenge_view(boards: Boards, challenge: Challenge, cursor: str | None, limit: int) -> dict:
+    """A challenge's page as `GET /challenges/{id}` answers it (functions/daily/handler.py)."""
+    start = CURSORS.board_start(Scope.challenge(challenge.challenge_id), cursor)
+    board = boards.challenge_board(challenge, start, limit)
+    return ChallengeView.of(board, CURSORS.next_page(board.page)).model_dump()
 
 
 def challenge_of(store: FakeBoardStore, created: datetime) -> Challenge:
@@ -512,11 +524,11 @@ def challenge_of(store: FakeBoardStore, created: datetime) -> Challenge:
 
 def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store, lambda: CURSOR_KEY)
+    boards = Boards(store)
     for name, score, combo, at in (("a", 200, 1, 10), ("b", 200, 1, 5), ("c", 200, 2, 20), ("d", 100, 9, 1)):
         record(store, name, score, combo, 5, at=at, challenge_id=challenge.challenge_id)
 
-    view = boards.challenge_view(challenge, None, 50)
+    view = challenge_view(boards, challenge, None, 50)
     assert view["status"] == "live" and view["open"] is True
     assert ranks_and_names(view["rows"]) == [
         (1, name_of("c")),
@@ -529,24 +541,24 @@ def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store)
     closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
     store.mark_completed_through(closes + timedelta(seconds=SETTLE_SECONDS))
     clock.travel_to(closes - timedelta(milliseconds=500))
-    assert all(row["words"] is None for row in boards.challenge_view(challenge, None, 50)["rows"])
+    assert all(row["words"] is None for row in challenge_view(boards, challenge, None, 50)["rows"])
     clock.travel_to(closes)
-    closed = boards.challenge_view(challenge, None, 50)
+    closed = challenge_view(boards, challenge, None, 50)
     assert closed["status"] == "closed" and all(row["words"] == ["timer"] for row in closed["rows"])
 
-    first = boards.challenge_view(challenge, None, 3)
-    second = boards.challenge_view(challenge, first["next_cursor"], 3)
+    first = challenge_view(boards, challenge, None, 3)
+    second = challenge_view(boards, challenge, first["next_cursor"], 3)
     assert [r["rank"] for r in first["rows"] + second["rows"]] == [1, 2, 2, 4]
 
 
 def test_a_challenge_board_stays_live_until_its_runs_have_completed(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store, lambda: CURSOR_KEY)
+    boards = Boards(store)
     closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
     clock.travel_to(closes + timedelta(hours=1))
     store.mark_completed_through(closes)
 
-    assert boards.challenge_view(challenge, None, 50)["status"] == "live"
+    assert challenge_view(boards, challenge, None, 50)["status"] == "live"
 
 
 # Bad input: 400 with the envelope, never 500 ---------------------------------------------------
@@ -670,7 +682,7 @@ def test_a_board_cursor_on_a_challenge_board_is_400(store):
     challenge = challenge_of(store, NOON)
 
     with pytest.raises(BadRequest) as refused:
-        Boards(store, lambda: CURSOR_KEY).challenge_view(challenge, cursor, 50)
+        CURSORS.board_start(Scope.challenge(challenge.challenge_id), cursor)
     assert refused.value.code == "invalid_cursor"
 
 
@@ -678,17 +690,14 @@ def test_a_cursor_signed_with_the_previous_key_still_pages_after_a_rotation(stor
     for index in range(3):
         record(store, f"p{index}", 100 + index, at=5 + index)
     store.mark_completed_through(NOON)
-    before = Boards(store, lambda: b"the key before the rotation")
-    first = before.daily_board(DAY.isoformat(), None, 2)
-    assert first.next_cursor is not None
+    boards, scope = Boards(store), Scope.daily(DAY.isoformat())
+    cursor = Cursors(lambda: b"the key before the rotation").next_page(boards.daily_board(DAY, TOP, 2))
+    assert cursor is not None
 
-    rotated = Boards(
-        store, lambda: b"the new key", older_cursor_keys=lambda: (b"the key before the rotation",)
-    )
-    assert [row.score for row in rotated.daily_board(DAY.isoformat(), first.next_cursor, 2).rows] == [100]
-    without_grace = Boards(store, lambda: b"the new key")
+    rotated = Cursors(lambda: b"the new key", older_keys=lambda: (b"the key before the rotation",))
+    assert [row.score for row in boards.daily_board(DAY, rotated.board_start(scope, cursor), 2).rows] == [100]
     with pytest.raises(BadRequest):
-        without_grace.daily_board(DAY.isoformat(), first.next_cursor, 2)
+        Cursors(lambda: b"the new key").board_start(scope, cursor)
 
 
 # The top of a board (page 1 and 2 of 50 in one item on DynamoDB) -------------------------------
@@ -728,14 +737,14 @@ def test_a_page_is_served_from_the_top_only_when_the_top_holds_it():
 
 def test_a_challenge_names_its_creator_and_their_score_once_they_have_played(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store, lambda: CURSOR_KEY)
-    view = boards.challenge_view(challenge, None, 50)
+    boards = Boards(store)
+    view = challenge_view(boards, challenge, None, 50)
     assert (view["creator_name"], view["creator_score"]) == (name_of("maker"), None)
     store.set_display_name(player("maker"), "Mara Makes")
-    assert boards.challenge_view(challenge, None, 50)["creator_name"] == "Mara Makes"
+    assert challenge_view(boards, challenge, None, 50)["creator_name"] == "Mara Makes"
     record(store, "maker", 1010, at=5, challenge_id=challenge.challenge_id)
     record(store, "rival", 990, at=6, challenge_id=challenge.challenge_id)
-    view = boards.challenge_view(challenge, None, 50)
+    view = challenge_view(boards, challenge, None, 50)
     assert (view["creator_name"], view["creator_score"]) == ("Mara Makes", 1010)
 
 

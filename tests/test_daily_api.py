@@ -30,12 +30,9 @@ call = Api(handler)
 def store(monkeypatch):
     """A fresh in-memory store behind the handlers, with fresh cached wiring."""
     fake = FakeStore()
-    for cached in (wiring.game, wiring.boards):
-        cached.cache_clear()
-    monkeypatch.setattr(wiring, "store", lambda: fake)
+    wiring.reset(fake)
     yield fake
-    for cached in (wiring.game, wiring.boards):
-        cached.cache_clear()
+    wiring.reset()
 
 
 def run_expiry_job():

@@ -123,3 +123,41 @@ def test_a_second_store_on_the_same_folder_waits_then_gives_up(tmp_path):
     finally:
         os.close(held)
     os.close(hold_data_dir(tmp_path, wait=0.3))
+
+
+def test_one_flush_covers_every_line_appended_before_it_and_a_line_on_disk_is_not_flushed_again(
+    tmp_path, monkeypatch
+):
+    durable = start(tmp_path)
+    flushes = []
+    monkeypatch.setattr(os, "fdatasync", lambda fd: flushes.append(fd))
+    durable.table.put_item(item("first"))
+    first = durable.append()
+    durable.table.put_item(item("second"))
+    second = durable.append()
+    assert second > first and flushes == []  # appended under the lock, not yet flushed
+    durable.sync(first)  # the flush for the first request's reply takes the second's line too
+    durable.sync(second)
+    assert len(flushes) == 1
+    assert start(tmp_path).table.get_item(*_key("second")) is not None
+
+
+def test_a_request_that_wrote_nothing_waits_for_the_lines_it_could_have_read(tmp_path, monkeypatch):
+    durable = start(tmp_path)
+    flushes = []
+    monkeypatch.setattr(os, "fdatasync", lambda fd: flushes.append(fd))
+    durable.table.put_item(item("written"))
+    durable.append()
+    durable.sync(durable.append())  # a read after it: nothing of its own, yet the write is flushed
+    assert len(flushes) == 1
+
+
+def test_a_compaction_leaves_nothing_to_flush(tmp_path, monkeypatch):
+    durable = start(tmp_path)
+    durable.table.put_item(item("compacted"))
+    position = durable.append()
+    durable.compact()
+    flushes = []
+    monkeypatch.setattr(os, "fdatasync", lambda fd: flushes.append(fd))
+    durable.sync(position)
+    assert flushes == []

@@ -2,7 +2,7 @@
 shown makes its run implausible: it completes and counts in its player's stats, but is never on a
 board nor in a rank, and says so to its player."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -13,9 +13,9 @@ from shared.game.puzzles import Round, answers
 from shared.game.runs import answer, new_run
 from shared.http.models import RunView
 from shared.services.game import Game
-from shared.services.leaderboard import Boards
+from shared.services.leaderboard import TOP, Boards
 from shared.services.players import Players
-from tests.fake_boards import CURSOR_KEY, player
+from tests.fake_boards import player
 from tests.fake_store import FakeStore
 
 START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)  # 12:00 Central on 2026-11-29
@@ -78,8 +78,8 @@ def play(game: Game, clock: Clock, name: str, seconds_per_answer: float) -> RunV
 def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_stats():
     store, clock, recorded = FakeStore(), Clock(START), []
     game = Game(store, lambda: b"seed", words, record=lambda *a, **kw: recorded.append((a, kw)), now=clock)
-    boards = Boards(store, lambda: CURSOR_KEY, now=clock)
-    players = Players(store, boards, lambda: CURSOR_KEY, now=clock)
+    boards = Boards(store, now=clock)
+    players = Players(store, boards, now=clock)
 
     person = play(game, clock, "ann", 3)
     bot = play(game, clock, "bot", 0.05)
@@ -87,9 +87,9 @@ def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_sta
     assert (person.ranked, person.unranked_reason) == (True, None)
     assert (bot.status, bot.ranked, bot.unranked_reason) == ("completed", False, "implausible_speed")
     assert bot.score > person.score
-    board = boards.daily_board("2026-11-29", None, 10)
+    board = boards.daily_board(date(2026, 11, 29), TOP, 10)
     assert [row.score for row in board.rows] == [person.score]
-    assert boards.daily_rank("2026-11-29", player("ann")).rank == 1
+    assert boards.daily_rank("2026-11-29", player("ann")).row.rank == 1
     with pytest.raises(NotFound):
         boards.daily_rank("2026-11-29", player("bot"))
     assert players.me(player("bot")).stats.best_score == bot.score  # it counts for its player
@@ -99,5 +99,5 @@ def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_sta
     clock.now = START + timedelta(days=2)
     store.mark_completed_through(clock.now)  # the board has closed: ranks are final
     (flagged_item,) = players.history(player("bot"), None, 10).items
-    assert (flagged_item.rank, flagged_item.unranked_reason) == (None, "implausible_speed")
+    assert (flagged_item.rank, flagged_item.result.unranked_reason) == (None, "implausible_speed")
     assert [i.rank for i in players.history(player("ann"), None, 10).items] == [1]

@@ -7,7 +7,9 @@ import pytest
 
 from functions.leaderboard.handler import handler as leaderboard
 from functions.validate.handler import handler as validate
-from shared.http.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE
+from shared.http.routes import ORIGIN_HEADER
+from shared.runtime import wiring
+from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
 from tests.conftest import Api
 
 SECRET = "s3cret-value-from-secrets-manager-0123456789"
@@ -16,6 +18,10 @@ SECRET = "s3cret-value-from-secrets-manager-0123456789"
 @pytest.fixture
 def behind_the_edge(monkeypatch):
     monkeypatch.setenv(ORIGIN_SECRET_VARIABLE, SECRET)
+    wiring.reset()  # a container started with it
+    yield
+    monkeypatch.delenv(ORIGIN_SECRET_VARIABLE)
+    wiring.reset()
 
 
 @pytest.mark.parametrize("sent", [None, "", "wrong", SECRET[:-1], SECRET + "x", SECRET.upper()])
@@ -46,5 +52,6 @@ def test_a_request_through_the_edge_is_served_as_before(behind_the_edge):
 
 def test_without_a_configured_secret_nothing_is_checked(monkeypatch):
     monkeypatch.delenv(ORIGIN_SECRET_VARIABLE, raising=False)
+    wiring.reset()
     status, body, _ = Api(validate)("POST", "/validate", {"word": "TIMER", "prompt": "TMR"})
     assert status == 200 and body["valid"] is True, body

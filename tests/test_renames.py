@@ -32,7 +32,7 @@ class Rig:
     def __init__(self, table: str) -> None:
         self.store = DynamoStore(table, sleep=lambda seconds: None)
         self.store.top.interval = 0  # the tests drive no clock; a fold never waits
-        self.players = Players(self.store, Boards(self.store, lambda: b"cursor-key"), lambda: b"cursor-key")
+        self.players = Players(self.store, Boards(self.store))
         self.poller = StreamPoller(table, handler=self.consumer)
         self.following = True  # False: the consumer passes records by (while boards are set up)
         self.requests = 0

@@ -5,7 +5,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from shared.runtime import secrets
+from shared.runtime import secrets, wiring
 
 
 @pytest.fixture(autouse=True)
@@ -13,15 +13,15 @@ def fresh(monkeypatch):
     for name in ("CURSOR_KEY", "CURSOR_KEY_SECRET_ARN", "PUZZLE_SEED_SECRET_ARN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    secrets.cursor_keys.cache_clear()
-    secrets.deployment_secret.cache_clear()
+    wiring.reset()
     yield
-    secrets.cursor_keys.cache_clear()
-    secrets.deployment_secret.cache_clear()
+    monkeypatch.undo()
+    wiring.reset()
 
 
 def test_locally_the_cursor_key_is_derived_from_the_seed_not_the_seed_itself(monkeypatch):
     monkeypatch.setenv("PUZZLE_SEED", "local-seed")
+    wiring.reset()
     [key] = secrets.cursor_keys()
     assert key != b"local-seed" and len(key) == 32
     assert secrets.cursor_key() == key
@@ -33,9 +33,10 @@ def test_cursor_key_from_its_own_secret_with_the_previous_version_after_rotation
         arn = client.create_secret(Name="cursor", SecretString="first-key")["ARN"]
         monkeypatch.setenv("CURSOR_KEY_SECRET_ARN", arn)
         monkeypatch.setenv("PUZZLE_SEED", "never-used-for-cursors")
+        wiring.reset()  # a container started with them
         assert secrets.cursor_keys() == (b"first-key",)  # no previous before the first rotation
 
         client.put_secret_value(SecretId=arn, SecretString="second-key")  # a rotation
-        secrets.cursor_keys.cache_clear()  # a new container
+        wiring.reset()  # a new container
         assert secrets.cursor_keys() == (b"second-key", b"first-key")
         assert secrets.cursor_key() == b"second-key"  # signs with the new one

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shared.runtime.edge_settings import load_edge
 from shared.runtime.settings import Settings, SettingsError, load
 
 ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:wordsqd-seed-AbCdEf"
@@ -36,6 +37,8 @@ def test_the_seed_never_shows_in_a_repr_or_a_log():
         ({"TABLE_NAME": "ab", "PUZZLE_SEED": "a-long-seed"}, "TABLE_NAME String should match"),
         ({"TABLE_NAME": "wordsqd", "PUZZLE_SEED": "short"}, "PUZZLE_SEED must be at least 8 characters"),
         ({"TABLE_NAME": "wordsqd", "PUZZLE_SEED_SECRET_ARN": "wordsqd-seed"}, "PUZZLE_SEED_SECRET_ARN"),
+        ({"TABLE_NAME": "wordsqd", "CURSOR_KEY": "short"}, "CURSOR_KEY must be at least 16 characters"),
+        ({"TABLE_NAME": "wordsqd", "CURSOR_KEY_SECRET_ARN": "cursor"}, "CURSOR_KEY_SECRET_ARN String should"),
     ],
 )
 def test_a_wrong_or_missing_setting_is_a_clear_error_naming_the_variable(environ, message):
@@ -68,6 +71,8 @@ def test_settings_are_frozen():
         "puzzle_seed_secret_arn",
         "first_daily_date",
         "user_pool_id",
+        "cursor_key",
+        "cursor_key_secret_arn",
     }
 
 
@@ -107,3 +112,20 @@ def test_the_first_daily_date_and_the_user_pool_are_read_from_the_environment():
     read = load(environ)
     assert read.first_daily_date.isoformat() == "2026-03-01" and read.user_pool_id == "us-east-1_AbC123"
     assert load({"TABLE_NAME": "wordsqd"}).user_pool_id is None
+
+
+def test_the_cursor_key_and_its_secret_are_read_from_the_environment():
+    arn = ARN.replace("wordsqd-seed", "wordsqd-cursor")
+    read = load({"TABLE_NAME": "wordsqd", "CURSOR_KEY": "a-cursor-key-of-16", "CURSOR_KEY_SECRET_ARN": arn})
+    assert read.cursor_key is not None and read.cursor_key.get_secret_value() == "a-cursor-key-of-16"
+    assert read.cursor_key_secret_arn == arn and "a-cursor-key-of-16" not in repr(read)
+    unset = load({"TABLE_NAME": "wordsqd"})
+    assert (unset.cursor_key, unset.cursor_key_secret_arn) == (None, None)
+
+
+def test_the_origin_secret_is_read_alone_and_a_short_one_names_its_variable():
+    assert load_edge({"ORIGIN_VERIFY": "s" * 48}).origin_secret == "s" * 48
+    assert load_edge({"ORIGIN_VERIFY": ""}).origin_secret is None  # empty is unset: nothing is checked
+    assert load_edge({}).origin_secret is None  # and no TABLE_NAME is needed (POST /validate)
+    with pytest.raises(SettingsError, match="ORIGIN_VERIFY must be at least 16 characters"):
+        load_edge({"ORIGIN_VERIFY": "short"})

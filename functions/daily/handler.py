@@ -1,7 +1,8 @@
 """Runs and challenges (SPEC §3, §3a, §5): start, read, answer and skip; create and play challenges.
 
-Thin: parse, call shared.services.game, shape the reply. Player routes take the caller from the verified
-JWT claims; guest routes take no caller, and a guest run's unguessable id is its credential.
+Thin: parse (a cursor into the position it carries), call shared.services.game or leaderboard,
+build the reply. Player routes take the caller from the verified JWT claims; guest routes take no
+caller, and a guest run's unguessable id is its credential.
 """
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
@@ -11,12 +12,12 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from shared.game.clock import parse_iso
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
-from shared.game.daily_date import next_reset
 from shared.game.dictionary import words
 from shared.game.runs import Run
+from shared.game.scope import Scope
 from shared.http import api
+from shared.http.cursors import Cursors
 from shared.http.models import (
     AnswerReply,
     AnswerRequest,
@@ -31,12 +32,15 @@ from shared.http.models import (
     SkipRequest,
 )
 from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, game, store
+from shared.services.leaderboard import TOP
 
 app = api.make_resolver()
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
 store()  # and make the DynamoDB client (shared/runtime/wiring.py)
+cursors = Cursors(cursor_key, older_cursor_keys)
 
 
 def _started(run_and_created: tuple[Run, bool]) -> Response[RunView]:
@@ -63,9 +67,10 @@ def _skip(run_id: str, player: str | None, request: SkipRequest) -> SkipReply:
 
 @app.get("/daily", summary="Today's Daily: date, rounds, time limit, status, next reset")
 def daily() -> Response[DailyInfo]:
-    info = DailyInfo.model_validate(game().daily_info())
-    until_reset = (parse_iso(info.resets_at) - game().now()).total_seconds()
-    return api.json_response(info.model_dump(mode="json"), cache_control=api.daily_cache_control(until_reset))
+    today = game().daily_info()
+    until_reset = (today.resets_at - game().now()).total_seconds()
+    reply = DailyInfo.of(today).model_dump(mode="json")
+    return api.json_response(reply, cache_control=api.daily_cache_control(until_reset))
 
 
 @app.post("/daily/runs", summary="Start (or resume) the caller's Daily run")
@@ -80,10 +85,10 @@ def start_guest_daily() -> Response[RunView]:
 
 @app.get("/daily/<date>", summary="A Daily date's details (past Dailies are played as practice)")
 def past_daily(date: api.BoardDate) -> Response[PastDaily]:
-    info = PastDaily.model_validate(game().past_daily(date))
-    until_reset = (next_reset(game().now()) - game().now()).total_seconds()
-    cache = api.daily_cache_control(until_reset) if info.status == "live" else api.PAST_DAILY_CACHE_CONTROL
-    return api.json_response(info.model_dump(mode="json"), cache_control=cache)
+    details = game().past_daily(date)
+    until_reset = (details.resets_at - game().now()).total_seconds()
+    cache = api.daily_cache_control(until_reset) if details.live else api.PAST_DAILY_CACHE_CONTROL
+    return api.json_response(PastDaily.of(details).model_dump(mode="json"), cache_control=cache)
 
 
 @app.post("/daily/<date>/runs", summary="Start (or resume) the caller's practice run of a past Daily")
@@ -131,7 +136,8 @@ def create_challenge(
     request: Annotated[ChallengeRequest, Body()] = DEFAULT_CHALLENGE,
 ) -> Response[ChallengeView]:
     challenge = game().create_challenge(api.caller_id(app), request.rounds, request.forbidden_rounds)
-    return api.json_response(boards().challenge_view(challenge, None, BOARD_PAGE_DEFAULT), 201)
+    board = boards().challenge_board(challenge, TOP, BOARD_PAGE_DEFAULT)
+    return api.json_response(ChallengeView.of(board, cursors.next_page(board.page)).model_dump(), 201)
 
 
 @app.get("/challenges/<challenge_id>", summary="A challenge's details and its board")
@@ -141,25 +147,17 @@ def get_challenge(
     cursor: Annotated[str | None, Query(max_length=1024)] = None,
 ) -> Response[ChallengeView]:
     challenge = game().challenge(api.challenge_id(challenge_id))
-    view = boards().challenge_view(challenge, cursor, limit)
-    return api.json_response(view, cache_control=api.board_cache_control(view["status"]))
+    start = cursors.board_start(Scope.challenge(challenge.challenge_id), cursor)
+    board = boards().challenge_board(challenge, start, limit)
+    view = ChallengeView.of(board, cursors.next_page(board.page))
+    return api.json_response(view.model_dump(), cache_control=api.board_cache_control(view.status))
 
 
 @app.get("/me/challenges", summary="The challenges the caller made, newest first")
 def my_challenges() -> MyChallenges:
     now = game().now()
-    items = [
-        ChallengeSummary(
-            challenge_id=c.challenge_id,
-            rounds=len(c.puzzle),
-            forbidden_rounds=sum(1 for r in c.puzzle if r.forbidden),
-            created_at=c.created_at,
-            closes_at=c.closes_at,
-            open=now < parse_iso(c.closes_at),
-        )
-        for c in game().created_challenges(api.caller_id(app))
-    ]
-    return MyChallenges(items=items)
+    created = game().created_challenges(api.caller_id(app))
+    return MyChallenges(items=[ChallengeSummary.of(challenge, now) for challenge in created])
 
 
 @app.post("/challenges/<challenge_id>/runs", summary="Play a challenge")

@@ -1,5 +1,5 @@
-"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.services.leaderboard or
-shared.services.players, reply."""
+"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse (a cursor into the position it
+carries), call shared.services.leaderboard, players, leagues or player_data, build the reply."""
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
@@ -9,8 +9,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.game.scope import Scope
 from shared.http import api
-from shared.http.models import (
+from shared.http.cursors import Cursors
+from shared.http.leaderboard_models import (
     BoardPage,
     Erased,
     HistoryPage,
@@ -27,19 +29,24 @@ from shared.http.models import (
     ProfileRequest,
 )
 from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, leagues, player_data, players, store
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 app = api.make_resolver()
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
+cursors = Cursors(cursor_key, older_cursor_keys)
 
 Limit = Annotated[int, Query(ge=1, le=BOARD_PAGE_MAX)]
 Cursor = Annotated[str | None, Query(max_length=1024)]
 
 
 def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPage]:
-    page = boards().daily_board(day, cursor, limit)
-    return api.json_response(page, cache_control=api.board_cache_control(page.status))
+    board_day = boards().board_date(day)
+    start = cursors.board_start(Scope.daily(board_day.isoformat()), cursor)
+    page = boards().daily_board(board_day, start, limit)
+    reply = BoardPage.of(page, cursors.next_page(page))
+    return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 
 @app.get("/leaderboard/daily", summary="A page of today's Daily board")
@@ -49,7 +56,7 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
 def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
-    return boards().daily_rank(date, api.caller_id(app))
+    return MyRank.of(boards().daily_rank(date, api.caller_id(app)))
 
 
 @app.get("/leaderboard/daily/<date>", summary="A page of a date's Daily board")
@@ -61,24 +68,26 @@ def date_board(
 
 @app.get("/me", summary="The caller's profile and Daily stats")
 def get_profile() -> Me:
-    return players().me(api.caller_id(app))
+    return Me.of(players().me(api.caller_id(app)))
 
 
 @app.put("/me", summary="Set the caller's display name")
 def put_profile(request: Annotated[ProfileRequest, Body()]) -> Profile:
-    return players().set_display_name(api.caller_id(app), request.display_name)
+    return Profile(display_name=players().set_display_name(api.caller_id(app), request.display_name))
 
 
 @app.get("/me/history", summary="The caller's official results, newest first")
 def history(
     limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE_MAX)] = HISTORY_PAGE_DEFAULT, cursor: Cursor = None
 ) -> HistoryPage:
-    return players().history(api.caller_id(app), cursor, limit)
+    player = api.caller_id(app)
+    page = players().history(player, cursors.history_start(player, cursor), limit)
+    return HistoryPage.of(page, cursors.next_history(player, page.following))
 
 
 @app.get("/me/export", summary="Everything held about the caller, as one JSON document")
 def export_me() -> PlayerExport:
-    return PlayerExport.model_validate(player_data().export(api.caller_id(app)))
+    return PlayerExport.of(player_data().export(api.caller_id(app)))
 
 
 @app.delete("/me", summary="Erase the caller; their board rows stay, as 'deleted player'")
@@ -89,18 +98,21 @@ def delete_me() -> Erased:
 
 @app.post("/leagues", summary="Create a league (the caller is its creator and first member)")
 def create_league(request: Annotated[LeagueRequest, Body()]) -> Response[LeagueView]:
-    view = leagues().create(api.caller_id(app), request.name)
+    player = api.caller_id(app)
+    view = LeagueView.of(leagues().create(player, request.name), player)
     return api.json_response(view.model_dump(mode="json"), 201)
 
 
 @app.get("/me/leagues", summary="The caller's leagues")
 def my_leagues() -> MyLeagues:
-    return leagues().mine(api.caller_id(app))
+    player = api.caller_id(app)
+    return MyLeagues(items=[LeagueView.of(league, player) for league in leagues().mine(player)])
 
 
 @app.post("/leagues/join", summary="Join a league with its invite code")
 def join_league(request: Annotated[JoinRequest, Body()]) -> LeagueView:
-    return leagues().join(api.caller_id(app), request.code)
+    player = api.caller_id(app)
+    return LeagueView.of(leagues().join(player, request.code), player)
 
 
 @app.delete("/leagues/<league_id>/members/<player>", summary="Leave a league (`me`), or remove a member")
@@ -111,14 +123,15 @@ def leave_league(league_id: api.LeagueId, player: api.MemberId) -> LeftLeague:
 
 @app.post("/leagues/<league_id>/code", summary="Rotate a league's invite code (its creator)")
 def rotate_league_code(league_id: api.LeagueId) -> LeagueView:
-    return leagues().rotate_code(api.caller_id(app), api.league_id(league_id))
+    player = api.caller_id(app)
+    return LeagueView.of(leagues().rotate_code(player, api.league_id(league_id)), player)
 
 
 @app.get("/leagues/<league_id>/board", summary="A league's board for a Daily date (members only)")
 def league_board(
     league_id: api.LeagueId, date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None
 ) -> LeagueBoard:
-    return leagues().board(api.caller_id(app), api.league_id(league_id), date)
+    return LeagueBoard.of(leagues().board(api.caller_id(app), api.league_id(league_id), date))
 
 
 @logger.inject_lambda_context

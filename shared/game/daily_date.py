@@ -1,6 +1,8 @@
-"""The Daily date: America/Chicago's calendar date, and the instant it next resets."""
+"""The Daily date: America/Chicago's calendar date, and the instant it next resets; a Daily date's
+details as `GET /daily` and `GET /daily/{date}` show them."""
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 CENTRAL = ZoneInfo("America/Chicago")
@@ -19,3 +21,16 @@ def reset_instant(day: date) -> datetime:
 def next_reset(instant: datetime) -> datetime:
     """When the Daily date in effect at `instant` ends: the next 00:00 Central, in UTC."""
     return reset_instant(daily_date(instant) + timedelta(days=1))
+
+
+class DailyDetails(NamedTuple):
+    """A Daily date: its puzzle's size and time limit, whether it is today's (live: played as the
+    Daily; a past one is played as practice), when the live Daily next resets, and the
+    deployment's first Daily date."""
+
+    day: date
+    rounds: int
+    time_limit_seconds: int
+    live: bool
+    resets_at: datetime
+    first_date: date

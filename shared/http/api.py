@@ -29,6 +29,12 @@ _STATUS: dict[type[GameError], int] = {
     Throttled: 429,
 }
 
+
+def _status(error: GameError) -> int:
+    """The status of ERROR's class, or of the nearest class it derives from (a RunConflict is a 409)."""
+    return next(_STATUS[kind] for kind in type(error).__mro__ if kind in _STATUS)
+
+
 # A request refused for one field whose errors have a code of their own keeps that code.
 # Path ids that name nothing when malformed (404), and what they name.
 _PATH_IDS = {
@@ -64,7 +70,7 @@ def make_resolver() -> APIGatewayHttpResolver:
         extra = {}
         if isinstance(error, RunConflict):
             extra["run"] = RunView.from_run(error.run).model_dump(mode="json")
-        return error_response(_STATUS[type(error)], error.code, error.message, **extra)
+        return error_response(_status(error), error.code, error.message, **extra)
 
     @app.exception_handler(RequestValidationError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
     def invalid_request(error: RequestValidationError) -> Response[Any]:

@@ -10,13 +10,13 @@ answers a plain request from here without loading the resolver or pydantic
 import base64
 import hmac
 import json
-import os
 import re
 from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from shared.http.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES
+from shared.http.routes import ORIGIN_HEADER, ROUTES
+from shared.runtime.edge_settings import edge_settings
 
 MAX_BODY_BYTES = 4096
 # A Cognito user's `sub` is a UUID (and so is a `make run` token's, local/auth.py): a verified
@@ -26,6 +26,7 @@ PLAYER_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 logger = Logger()
 
 _ROUTES = {f"{r.method} {r.path}": r for r in ROUTES}
+edge_settings()  # validated during the cold start: a malformed ORIGIN_VERIFY stops the init
 
 
 class Refused(Exception):
@@ -50,8 +51,8 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
     (`curl -d` sends a form type by default; media types are case-insensitive anyway), so the
     event that goes on to routing says `application/json`, with the body as plain JSON text or no
     body at all. Raises Refused otherwise."""
-    expected = os.environ.get(ORIGIN_SECRET_VARIABLE)
-    if expected and not _from_the_edge(event, expected):
+    expected = edge_settings().origin_secret
+    if expected is not None and not _from_the_edge(event, expected):
         raise Refused(403, "forbidden", "Use the game's own address; this one takes no requests")
     route = _ROUTES.get(event.get("routeKey", ""))
     if route is not None and route.access == "player" and not caller_claims(event):

@@ -4,8 +4,12 @@ The JSON Schema of each model is the OpenAPI document's (`make openapi`), so eve
 handler enforces on a field is written here as a pydantic constraint (pattern, range, strictness)
 and the document says it too; the few checks a schema cannot say (forbidden letters distinct and
 not in the prompt) are validators, and their 400 is in the document.
+
+Here: the bases, and the models of the validate and daily functions' routes (the Daily, runs,
+challenges) and of errors; the leaderboard function's are in shared/http/leaderboard_models.py.
 """
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -18,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from shared.game.clock import iso, parse_iso
 from shared.game.constants import (
     ATTEMPTS_PER_ROUND,
     CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS,
@@ -27,19 +32,28 @@ from shared.game.constants import (
     CHALLENGE_MIN_ROUNDS,
     FORBIDDEN_LETTERS,
     PROMPT_LENGTH,
+    TIME_LIMIT_SECONDS,
 )
 from shared.game.fair_play import UnrankedReason, ranked, unranked_reason
 from shared.game.rules import Reason
 from shared.game.runs import AnswerReason
 
 if TYPE_CHECKING:
+    from shared.game.daily_date import DailyDetails
+    from shared.game.results import Challenge
     from shared.game.runs import Run
+    from shared.services.leaderboard import ChallengeBoard, Row
+
+Status = Literal["live", "closed"]
+
+
+def status(closed: bool) -> Status:
+    """A board's (or a Daily's) status as the API names it."""
+    return "closed" if closed else "live"
+
 
 PROMPT_PATTERN = f"^[A-Za-z]{{{PROMPT_LENGTH}}}$"
 FORBIDDEN_PATTERN = f"^([A-Za-z]{{{FORBIDDEN_LETTERS}}})?$"
-# 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5).
-DISPLAY_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,18}[A-Za-z0-9_-])?$"
-DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
 
 
 def _integral(value: Any) -> Any:
@@ -128,16 +142,6 @@ class ChallengeRequest(Request):
     )
 
 
-class ProfileRequest(Request):
-    display_name: StrictStr = Field(
-        min_length=DISPLAY_NAME_MIN,
-        max_length=DISPLAY_NAME_MAX,
-        pattern=DISPLAY_NAME_PATTERN,
-        description="3-20 ASCII letters, digits, spaces, _ or -; no leading or trailing space; "
-        "names that look alike are the same name, and some are reserved or not allowed (400)",
-    )
-
-
 # Replies ----------------------------------------------------------------------------------
 
 
@@ -147,6 +151,16 @@ class DailyInfo(Model):
     time_limit_seconds: int
     status: Literal["live", "closed"]
     resets_at: str = Field(examples=["2026-11-30T06:00:00.000Z"])
+
+    @classmethod
+    def of(cls, daily: "DailyDetails") -> "DailyInfo":
+        return cls(
+            date=daily.day.isoformat(),
+            rounds=daily.rounds,
+            time_limit_seconds=daily.time_limit_seconds,
+            status=status(not daily.live),
+            resets_at=iso(daily.resets_at),
+        )
 
 
 class PastDaily(Model):
@@ -158,6 +172,17 @@ class PastDaily(Model):
     status: Literal["live", "closed"] = Field(description="live: today's Daily; closed: a past one")
     first_date: str = Field(description="the deployment's first Daily date: past Dailies start there")
     practice: bool = Field(description="whether POST /daily/{date}/runs plays it (not while live)")
+
+    @classmethod
+    def of(cls, daily: "DailyDetails") -> "PastDaily":
+        return cls(
+            date=daily.day.isoformat(),
+            rounds=daily.rounds,
+            time_limit_seconds=daily.time_limit_seconds,
+            status=status(not daily.live),
+            first_date=daily.first_date.isoformat(),
+            practice=not daily.live,
+        )
 
 
 class AttemptView(Model):
@@ -263,18 +288,9 @@ class BoardRow(Model):
     longest_word_length: int
     words: list[str] | None = Field(description="null while the board is live")
 
-
-class BoardPage(Model):
-    date: str
-    status: Literal["live", "closed"]
-    rows: list[BoardRow]
-    next_cursor: str | None
-
-
-class MyRank(BoardRow):
-    date: str
-    status: Literal["live", "closed"]
-    players: int = Field(description="results counted on the board so far: the N of 'rank R of N'")
+    @classmethod
+    def of(cls, row: "Row") -> "BoardRow":
+        return cls(**row._asdict())
 
 
 class ChallengeView(Model):
@@ -291,6 +307,24 @@ class ChallengeView(Model):
     rows: list[BoardRow]
     next_cursor: str | None
 
+    @classmethod
+    def of(cls, board: "ChallengeBoard", next_cursor: str | None) -> "ChallengeView":
+        challenge = board.challenge
+        return cls(
+            challenge_id=challenge.challenge_id,
+            rounds=len(challenge.puzzle),
+            forbidden_rounds=sum(1 for r in challenge.puzzle if r.forbidden),
+            time_limit_seconds=TIME_LIMIT_SECONDS,
+            created_at=challenge.created_at,
+            closes_at=challenge.closes_at,
+            open=board.open,
+            status=status(board.page.closed),
+            creator_name=board.creator_name,
+            creator_score=board.creator_score,
+            rows=[BoardRow.of(row) for row in board.page.rows],
+            next_cursor=next_cursor,
+        )
+
 
 class ChallengeSummary(Model):
     challenge_id: str
@@ -300,34 +334,22 @@ class ChallengeSummary(Model):
     closes_at: str
     open: bool
 
+    @classmethod
+    def of(cls, challenge: "Challenge", now: datetime) -> "ChallengeSummary":
+        return cls(
+            challenge_id=challenge.challenge_id,
+            rounds=len(challenge.puzzle),
+            forbidden_rounds=sum(1 for r in challenge.puzzle if r.forbidden),
+            created_at=challenge.created_at,
+            closes_at=challenge.closes_at,
+            open=now < parse_iso(challenge.closes_at),
+        )
+
 
 class MyChallenges(Model):
     items: list[ChallengeSummary] = Field(
         description="the challenges the caller made, newest first (at most 50)"
     )
-
-
-class Profile(Model):
-    display_name: str
-
-
-class HistoryItem(Model):
-    kind: Literal["daily", "challenge"]
-    date: str
-    challenge_id: str | None
-    score: int
-    best_combo: int
-    longest_word_length: int
-    completed_at: str
-    rank: int | None = Field(description="the final rank; null while live, and for an unranked result")
-    unranked_reason: UnrankedReason | None = Field(
-        description="why the result is on no board and in no rank (SPEC §3b); null: it ranks"
-    )
-
-
-class HistoryPage(Model):
-    items: list[HistoryItem]
-    next_cursor: str | None
 
 
 class ErrorBody(Model):
@@ -340,101 +362,3 @@ class ErrorReply(Model):
 
     error: ErrorBody
     run: RunView | None = Field(default=None, description="the current run (409 on a run only)")
-
-
-# Player stats and the caller's profile (SPEC §5 `GET /me`) --------------------------------------
-
-
-class StatsView(Model):
-    played: int = Field(description="Daily dates with an official result")
-    current_streak: int = Field(
-        description="consecutive Daily dates played up to the last one; counts until the date after it ends"
-    )
-    max_streak: int
-    best_score: int | None = Field(description="null until the first official Daily result")
-    last_played: str | None = Field(description="the last Daily date played (YYYY-MM-DD)")
-
-
-class Me(Model):
-    display_name: str
-    stats: StatsView
-
-
-# Leagues (SPEC §3c) -------------------------------------------------------------------------------
-
-LEAGUE_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,28}[A-Za-z0-9_-])?$"
-INVITE_CODE_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
-
-
-class LeagueRequest(Request):
-    name: StrictStr = Field(
-        min_length=3,
-        max_length=30,
-        pattern=LEAGUE_NAME_PATTERN,
-        description="3-30 letters, digits, spaces, _ or -; checked like a display name",
-    )
-
-
-class JoinRequest(Request):
-    code: StrictStr = Field(pattern=INVITE_CODE_PATTERN, description="the league's invite code")
-
-
-class LeagueView(Model):
-    league_id: str
-    name: str
-    code: str = Field(description="the invite code: share it (or the web client's link with it)")
-    members: int = Field(description="how many members the league has")
-    creator: bool = Field(description="whether the caller created (holds) the league")
-    joined_at: str
-
-
-class MyLeagues(Model):
-    items: list[LeagueView]
-
-
-class LeagueMember(Model):
-    member_id: str = Field(description="the member's id in this league (for removing them)")
-    display_name: str
-    creator: bool
-    you: bool
-
-
-class LeagueBoard(Model):
-    league_id: str
-    name: str
-    date: str
-    status: Literal["live", "closed"]
-    rows: list[BoardRow] = Field(description="members' official results of the date, in board order")
-    my_rank: int | None = Field(description="the caller's rank among the rows; null without a result")
-    members: list[LeagueMember]
-
-
-class LeftLeague(Model):
-    league_id: str
-    member_id: str
-
-
-# A player's data (SPEC §5 `GET /me/export`, `DELETE /me`) ---------------------------------------
-
-
-class PlayerExport(Model):
-    """Everything held about the caller: what `GET /me/export` answers."""
-
-    player_id: str
-    exported_at: str
-    profile: dict[str, Any] = Field(description="display_name (null: the default) and Daily stats")
-    name_claim: str | None = Field(description="the look-alike key of the name the caller holds")
-    official_results: list[dict[str, Any]] = Field(description="every official result, with its words")
-    runs: list[dict[str, Any]] = Field(description="every run, as GET /runs/{run_id} shows it, with timings")
-    challenges_created: list[dict[str, Any]]
-    challenge_quotas: list[dict[str, Any]] = Field(description="challenges created per Daily date")
-    leagues: list[dict[str, Any]]
-    slots: list[dict[str, Any]] = Field(description="the caller's latest and official run of each scope")
-    rename: str | None = Field(
-        description="the name the caller's board rows are being moved to (their last rename)"
-    )
-    other: list[str] = Field(description="anything else held, by kind")
-
-
-class Erased(Model):
-    erased: bool

@@ -78,10 +78,9 @@ COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 
 # The edge proves a request came through it (and so through WAF): CloudFront adds this header to
 # every request it sends the API, with the value of a secret the stack generates, and the API
-# functions, given the same value in ORIGIN_SECRET_VARIABLE, refuse a request without it (403).
-# Unset (make run, tests), nothing is checked. See docs/edge.md.
+# functions, given the same value in ORIGIN_VERIFY (shared/runtime/edge_settings.py), refuse a
+# request without it (403). Unset (make run, tests), nothing is checked. See docs/edge.md.
 ORIGIN_HEADER = "x-origin-verify"
-ORIGIN_SECRET_VARIABLE = "ORIGIN_VERIFY"
 
 _PATTERNS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
 

@@ -11,7 +11,6 @@ Daily. Each container reads a secret once, on first use.
 
 import hashlib
 import hmac
-import os
 from functools import cache
 
 from pydantic import SecretStr
@@ -40,10 +39,10 @@ def deployment_secret() -> bytes:
 def cursor_keys() -> tuple[bytes, ...]:
     """The keys that verify a cursor, newest first: the current key, then the previous one (for a
     grace period after a rotation). Sign with the first."""
-    if os.environ.get("CURSOR_KEY"):
-        return (os.environ["CURSOR_KEY"].encode(),)
-    arn = os.environ.get("CURSOR_KEY_SECRET_ARN")
-    if not arn:
+    own, arn = settings().cursor_key, settings().cursor_key_secret_arn
+    if own is not None:
+        return (own.get_secret_value().encode(),)
+    if arn is None:
         # Local and tests: derived from the seed, so the seed itself signs nothing.
         return (hmac.new(deployment_secret(), b"board-cursor", hashlib.sha256).digest(),)
     keys = [_secret_value(arn).encode()]

@@ -8,10 +8,13 @@ stops the container with a message that names it, instead of a 500 on the first 
 | PUZZLE_SEED_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding the seed |
 | USER_POOL_ID | leaderboard (AWS) | the user pool `DELETE /me` deletes from (unset: a stand-in) |
 | FIRST_DAILY_DATE | daily | the first Daily date past Dailies start from (default 2026-01-01) |
+| CURSOR_KEY | leaderboard, daily (optional) | the key that signs page cursors itself |
+| CURSOR_KEY_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding it (neither: from the seed) |
+| ORIGIN_VERIFY | the three API functions (AWS) | read by shared/runtime/edge_settings.py (validate too) |
 | AWS_ENDPOINT_URL_DYNAMODB | all (local) | boto3's own setting: a DynamoDB-compatible endpoint |
 
 Which function gets which variable is the stack's business (infra/functions.py: `uses_table`,
-`uses_seed`); `POST /validate` reads no setting at all. A function that uses the table validates
+`uses_seed`); `POST /validate` reads ORIGIN_VERIFY only. A function that uses the table validates
 these settings when it imports shared/runtime/wiring.py, that is, during the Lambda init phase: TABLE_NAME
 must be set, and a seed variable that is set must be well formed. Whether a seed is set at all is
 asked only by what needs it (shared/runtime/secrets.py), so a function that only uses the table runs
@@ -33,11 +36,13 @@ from pydantic import (
 )
 
 from shared.game.constants import DEFAULT_FIRST_DAILY_DATE
+from shared.runtime.edge_settings import SettingsError
 
 # DynamoDB's own rule for table names.
 TABLE_NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,255}$"
 SECRET_ARN_PATTERN = r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[A-Za-z0-9/_+=.@!-]+$"
 SEED_MIN_LENGTH = 8
+CURSOR_KEY_MIN_LENGTH = 16
 USER_POOL_PATTERN = r"^[\w-]+_[0-9a-zA-Z]+$"  # Cognito's own rule
 ENVIRONMENT = {
     "table_name": "TABLE_NAME",
@@ -45,15 +50,13 @@ ENVIRONMENT = {
     "puzzle_seed_secret_arn": "PUZZLE_SEED_SECRET_ARN",
     "first_daily_date": "FIRST_DAILY_DATE",
     "user_pool_id": "USER_POOL_ID",
+    "cursor_key": "CURSOR_KEY",
+    "cursor_key_secret_arn": "CURSOR_KEY_SECRET_ARN",
 }
 
 
-class SettingsError(RuntimeError):
-    """The environment is not one the function can run with; the message names each variable."""
-
-
 class Settings(BaseModel):
-    """What a function that uses the table needs: the table, and where the deployment's secret is."""
+    """What a function that uses the table needs: the table, and where the deployment's secrets are."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -64,6 +67,8 @@ class Settings(BaseModel):
     first_daily_date: date = Field(
         default=DEFAULT_FIRST_DAILY_DATE, description="the first Daily date past Dailies start from"
     )
+    cursor_key: SecretStr | None = None
+    cursor_key_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
 
     @field_validator("puzzle_seed")
     @classmethod
@@ -71,6 +76,13 @@ class Settings(BaseModel):
         if seed is not None and len(seed.get_secret_value()) < SEED_MIN_LENGTH:
             raise ValueError(f"must be at least {SEED_MIN_LENGTH} characters")
         return seed
+
+    @field_validator("cursor_key")
+    @classmethod
+    def _key_long_enough(cls, key: SecretStr | None) -> SecretStr | None:
+        if key is not None and len(key.get_secret_value()) < CURSOR_KEY_MIN_LENGTH:
+            raise ValueError(f"must be at least {CURSOR_KEY_MIN_LENGTH} characters")
+        return key
 
     def seed_source(self) -> SecretStr | str:
         """The seed itself, or else the ARN of the secret holding it; SettingsError when neither is

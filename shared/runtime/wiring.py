@@ -9,7 +9,8 @@ pays it before any player arrives, and an on-demand one pays the same either way
 (shared/runtime/secrets.py), since a container that never needs one should not fetch it.
 """
 
-from functools import cache
+from datetime import date
+from functools import cached_property
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
@@ -20,8 +21,9 @@ from shared.dynamo.counters import RANK_CACHE_SECONDS
 from shared.dynamo.store import DynamoStore
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
+from shared.runtime.edge_settings import edge_settings
 from shared.runtime.observability import logger, metrics
-from shared.runtime.secrets import cursor_key, deployment_secret, older_cursor_keys
+from shared.runtime.secrets import cursor_keys, deployment_secret
 from shared.runtime.settings import settings
 from shared.runtime.tls import share_one_context
 from shared.services.game import Game
@@ -56,41 +58,96 @@ def record(metric: str, reason: str | None = None, value: int = 1, **details: ob
         metric_with_reason.add_dimension(name="reason", value=reason)
 
 
-@cache
+def _first_daily_date() -> date:
+    return settings().first_daily_date
+
+
+class Services:
+    """The container's services, each built on first use and then kept; STORE, when given, is
+    the one they use (tests: a fake) instead of the table's."""
+
+    def __init__(self, store: DynamoStore | None = None):
+        if store is not None:
+            self.store = store
+
+    @cached_property
+    def store(self) -> DynamoStore:
+        # a rank trails by up to a second more
+        return DynamoStore(settings().table_name, rank_cache_seconds=RANK_CACHE_SECONDS)
+
+    @cached_property
+    def game(self) -> Game:
+        return Game(
+            self.store,
+            deployment_secret,
+            words,
+            record=record,
+            first_date=lambda: settings().first_daily_date,
+        )
+
+    @cached_property
+    def boards(self) -> Boards:
+        return Boards(self.store)
+
+    @cached_property
+    def players(self) -> Players:
+        return Players(self.store, self.boards)
+
+    @cached_property
+    def leagues(self) -> Leagues:
+        return Leagues(self.store, self.boards)
+
+    @cached_property
+    def accounts(self) -> Accounts:
+        """The user pool's accounts (USER_POOL_ID), or the local stand-in where none is set."""
+        pool = settings().user_pool_id
+        return CognitoAccounts(pool) if pool else LocalAccounts()
+
+    @cached_property
+    def player_data(self) -> PlayerData:
+        return PlayerData(self.store, self.leagues, lambda: self.accounts)
+
+
+_services = Services()
+
+
+def reset(store: DynamoStore | None = None) -> None:
+    """Forget everything built and read, as a new container would: the services, and the settings
+    and secrets they were built with (tests call it for each test's table, or with a fake STORE)."""
+    global _services
+    _services = Services(store)
+    settings.cache_clear()
+    edge_settings.cache_clear()
+    deployment_secret.cache_clear()
+    cursor_keys.cache_clear()
+
+
+# What the handlers call: this container's services.
+
+
 def store() -> DynamoStore:
-    # a rank trails by up to a second more
-    return DynamoStore(settings().table_name, rank_cache_seconds=RANK_CACHE_SECONDS)
+    return _services.store
 
 
-@cache
 def game() -> Game:
-    return Game(
-        store(), deployment_secret, words, record=record, first_date=lambda: settings().first_daily_date
-    )
+    return _services.game
 
 
-@cache
 def boards() -> Boards:
-    return Boards(store(), cursor_key, older_cursor_keys=older_cursor_keys)
+    return _services.boards
 
 
-@cache
 def players() -> Players:
-    return Players(store(), boards(), cursor_key, older_cursor_keys=older_cursor_keys)
+    return _services.players
 
 
-@cache
 def leagues() -> Leagues:
-    return Leagues(store(), boards())
+    return _services.leagues
 
 
-@cache
 def accounts() -> Accounts:
-    """The user pool's accounts (USER_POOL_ID), or the local stand-in where none is set."""
-    pool = settings().user_pool_id
-    return CognitoAccounts(pool) if pool else LocalAccounts()
+    return _services.accounts
 
 
-@cache
 def player_data() -> PlayerData:
-    return PlayerData(store(), leagues(), accounts)
+    return _services.player_data

@@ -24,7 +24,7 @@ from shared.game.constants import (
     MY_CHALLENGES_LIMIT,
     TIME_LIMIT_SECONDS,
 )
-from shared.game.daily_date import daily_date, next_reset
+from shared.game.daily_date import DailyDetails, daily_date, next_reset
 from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
 from shared.game.results import Challenge, OfficialResult
@@ -85,15 +85,14 @@ class Game:
 
     # The Daily -----------------------------------------------------------------------------
 
-    def daily_info(self) -> dict[str, object]:
+    def daily_info(self) -> DailyDetails:
+        """Today's Daily (`GET /daily`)."""
+        return self._details(daily_date(self.now()))
+
+    def _details(self, day: date) -> DailyDetails:
         now = self.now()
-        return {
-            "date": daily_date(now).isoformat(),
-            "rounds": DAILY_ROUNDS,
-            "time_limit_seconds": TIME_LIMIT_SECONDS,
-            "status": "live",
-            "resets_at": iso(next_reset(now)),
-        }
+        live = day == daily_date(now)
+        return DailyDetails(day, DAILY_ROUNDS, TIME_LIMIT_SECONDS, live, next_reset(now), self.first_date())
 
     def daily_puzzle(self, day: str) -> list[Round]:
         """The puzzle of DAY: stored once (by the reset job or the first player), then cached."""
@@ -116,19 +115,10 @@ class Game:
 
     # Past Dailies (SPEC §3d) ---------------------------------------------------------------
 
-    def past_daily(self, day: str) -> dict[str, object]:
+    def past_daily(self, day: str) -> DailyDetails:
         """A Daily date's details (`GET /daily/{date}`): any date from the deployment's first on,
         not in the future; today's is the live Daily."""
-        found = self._past_date(day)
-        live = found == daily_date(self.now())
-        return {
-            "date": found.isoformat(),
-            "rounds": DAILY_ROUNDS,
-            "time_limit_seconds": TIME_LIMIT_SECONDS,
-            "status": "live" if live else "closed",
-            "first_date": self.first_date().isoformat(),
-            "practice": not live,
-        }
+        return self._details(self._past_date(day))
 
     def start_past_daily(self, player: str | None, day: str) -> tuple[Run, bool]:
         """Start a practice run of a past Daily (True), or return the player's active run of that

@@ -11,7 +11,7 @@ business (shared/dynamo/leagues.py); docs/players.md has the choices.
 import hashlib
 import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime
 from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel
@@ -23,8 +23,7 @@ from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
 from shared.game.errors import Conflict, Forbidden, NotFound, Throttled
 from shared.game.names import check_league_name, default_display_name
 from shared.game.scope import Scope
-from shared.http.models import BoardRow, LeagueBoard, LeagueMember, LeagueView, MyLeagues
-from shared.services.leaderboard import Boards
+from shared.services.leaderboard import Boards, Row, rows
 
 # `DELETE /leagues/{id}/members/me`: the caller leaves.
 MYSELF = "me"
@@ -57,6 +56,27 @@ class LeagueRows(NamedTuple):
 
     entries: list[BoardEntry]
     names: dict[str, str]
+
+
+class Member(NamedTuple):
+    """A member as the league's board shows them to CALLER (`you`)."""
+
+    member_id: str
+    display_name: str
+    creator: bool
+    you: bool
+
+
+class LeagueBoard(NamedTuple):
+    """A league's board for a Daily date: its members' rows in board order, the caller's rank
+    among them (None without a result) and its members, earliest joined first."""
+
+    league: League
+    day: date
+    closed: bool
+    rows: list[Row]
+    my_rank: int | None
+    members: list[Member]
 
 
 class LeagueStore(Protocol):
@@ -128,7 +148,7 @@ class Leagues:
         self.boards = boards
         self.now = now
 
-    def create(self, player: str, name: str) -> LeagueView:
+    def create(self, player: str, name: str) -> League:
         league = League(
             league_id=secrets.token_urlsafe(12),
             name=check_league_name(name),
@@ -141,21 +161,22 @@ class Leagues:
             self.store.create_league(league, LEAGUES_PER_PLAYER_MAX)
         except TooManyLeagues as error:
             raise _too_many() from error
-        return self._view(league, player)
+        return league
 
-    def mine(self, player: str) -> MyLeagues:
+    def mine(self, player: str) -> list[League]:
+        """The player's leagues, earliest joined first."""
         leagues = [league for league in self.store.player_leagues(player) if player in league.members]
         leagues.sort(key=lambda league: league.members[player])
-        return MyLeagues(items=[self._view(league, player) for league in leagues])
+        return leagues
 
-    def join(self, player: str, code: str) -> LeagueView:
+    def join(self, player: str, code: str) -> League:
         """Join with an invite code; joining a league one is in already is a no-op."""
         for _ in range(3):
             league = self.store.league_by_code(code)
             if league is None:
                 raise NotFound("No league has that invite code", "league_not_found")
             if player in league.members:
-                return self._view(league, player)
+                return league
             try:
                 self.store.join_league(
                     league, player, iso(self.now()), LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
@@ -167,7 +188,7 @@ class Leagues:
             except StaleLeague:
                 continue
             league.members[player] = iso(self.now())
-            return self._view(league, player)
+            return league
         raise Throttled("The league is busy; try again")
 
     def remove(self, caller: str, league_id: str, member: str) -> None:
@@ -191,7 +212,7 @@ class Leagues:
                 continue
         raise Throttled("The league is busy; try again")
 
-    def rotate_code(self, caller: str, league_id: str) -> LeagueView:
+    def rotate_code(self, caller: str, league_id: str) -> League:
         """A new invite code: the old one stops letting anyone in."""
         league = self._members_league(caller, league_id)
         if caller != league.creator:
@@ -202,7 +223,7 @@ class Leagues:
         except StaleLeague as error:
             raise Conflict("The league changed meanwhile; try again", "league_changed") from error
         league.code = code
-        return self._view(league, caller)
+        return league
 
     def board(self, caller: str, league_id: str, day: str | None) -> LeagueBoard:
         """The league's board for a Daily date (today by default): its members' official results
@@ -212,30 +233,19 @@ class Leagues:
         scope = Scope.daily(board_day.isoformat())
         closed = self.boards.closed(scope, daily_closes_at(board_day))
         members = sorted(league.members, key=lambda p: league.members[p])
-        rows = self.store.league_rows(members, scope)
-        ordered, ranks = _ranked_rows(rows.entries)
+        rows_read = self.store.league_rows(members, scope)
+        ordered, ranks = _ranked_rows(rows_read.entries)
         mine = [rank for entry, rank in zip(ordered, ranks, strict=True) if entry.player == caller]
         return LeagueBoard(
-            league_id=league.league_id,
-            name=league.name,
-            date=board_day.isoformat(),
-            status="closed" if closed else "live",
-            rows=[
-                BoardRow(
-                    rank=rank,
-                    display_name=entry.display_name or default_display_name(entry.player),
-                    score=entry.position.score,
-                    best_combo=entry.position.best_combo,
-                    longest_word_length=entry.position.longest_word_length,
-                    words=entry.words if closed else None,
-                )
-                for entry, rank in zip(ordered, ranks, strict=True)
-            ],
+            league=league,
+            day=board_day,
+            closed=closed,
+            rows=rows(ordered, ranks, closed),
             my_rank=mine[0] if mine else None,
             members=[
-                LeagueMember(
+                Member(
                     member_id=member_id(league_id, p),
-                    display_name=rows.names.get(p) or default_display_name(p),
+                    display_name=rows_read.names.get(p) or default_display_name(p),
                     creator=p == league.creator,
                     you=p == caller,
                 )
@@ -249,17 +259,6 @@ class Leagues:
         if league is None or caller not in league.members:
             raise NotFound("No such league", "league_not_found")
         return league
-
-    @staticmethod
-    def _view(league: League, player: str) -> LeagueView:
-        return LeagueView(
-            league_id=league.league_id,
-            name=league.name,
-            code=league.code,
-            members=len(league.members),
-            creator=league.creator == player,
-            joined_at=league.members.get(player, league.created_at),
-        )
 
 
 def _too_many() -> Throttled:

@@ -13,17 +13,16 @@ keep their rows and ranks. docs/players.md has the details.
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from shared.game import clock
-from shared.game.boards import PlayerProfile, scope_of_result
+from shared.game.boards import PlayerProfile
 from shared.game.clock import iso
 from shared.game.errors import NotFound
 from shared.game.names import DELETED_PLAYER_NAME
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.http.models import RunView
 from shared.services.leagues import MYSELF, League, Leagues
 from shared.services.ports import Accounts
 
@@ -48,6 +47,12 @@ class Holdings(NamedTuple):
     leagues: list[League]
     rename: str | None  # the name the boards are being moved to (the last rename's record)
     other: list[str]
+
+
+class Export(NamedTuple):
+    player: str
+    exported_at: str
+    held: Holdings
 
 
 class PlayerDataStore(Protocol):
@@ -93,55 +98,9 @@ class PlayerData:
         self.accounts = accounts
         self.now = now
 
-    def export(self, player: str) -> dict[str, Any]:
-        """Everything held about PLAYER, as one JSON document."""
-        held = self.store.holdings(player)
-        return {
-            "player_id": player,
-            "exported_at": iso(self.now()),
-            "profile": {
-                "display_name": held.profile.display_name,
-                "stats": held.profile.stats.model_dump(mode="json") if held.profile.stats else None,
-            },
-            "name_claim": held.name_claim,
-            "official_results": [r.model_dump(mode="json") for r in held.official_results],
-            "runs": [
-                {**RunView.from_run(run).model_dump(mode="json"), "archive": run.archive} for run in held.runs
-            ],
-            "challenges_created": [
-                {
-                    "challenge_id": c.challenge_id,
-                    "rounds": len(c.puzzle),
-                    "created_at": c.created_at,
-                    "closes_at": c.closes_at,
-                }
-                for c in held.challenges
-            ],
-            "challenge_quotas": [
-                {"date": day, "created": n} for day, n in sorted(held.challenge_quotas.items())
-            ],
-            "leagues": [
-                {
-                    "league_id": league.league_id,
-                    "name": league.name,
-                    "creator": league.creator == player,
-                    "joined_at": league.members.get(player),
-                    "members": len(league.members),
-                }
-                for league in held.leagues
-            ],
-            "slots": [
-                {
-                    "kind": s.scope.kind,
-                    "id": s.scope.id,
-                    "run_id": s.run_id,
-                    "official_run_id": s.official_run_id,
-                }
-                for s in held.slots
-            ],
-            "rename": held.rename,
-            "other": held.other,
-        }
+    def export(self, player: str) -> Export:
+        """Everything held about PLAYER (the HTTP edge writes it as one JSON document)."""
+        return Export(player, iso(self.now()), self.store.holdings(player))
 
     def erasure_steps(self, player: str, username: str) -> list[Callable[[], None]]:
         """The erasure, step by step, in its order (see the module's docstring)."""
@@ -162,7 +121,7 @@ class PlayerData:
 
     def _rename_every_row(self, player: str) -> None:
         """Every board, live or closed, shows the player's row as "deleted player"."""
-        scopes = [scope_of_result(r) for r in self.store.official_results(player)]
+        scopes = [r.scope for r in self.store.official_results(player)]
         self.store.rename_rows(player, scopes, DELETED_PLAYER_NAME)
 
     def _leave_leagues(self, player: str) -> None:

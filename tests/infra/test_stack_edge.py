@@ -19,7 +19,8 @@ from cfnlint.api import ManualArgs, lint_file
 from infra import edge_waf
 from infra.edge import SYNTH_ONLY_ACCOUNT, api_behaviours, synth_env
 from infra.functions import API_FUNCTIONS
-from shared.http.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES, Route
+from shared.http.routes import ORIGIN_HEADER, ROUTES, Route
+from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 

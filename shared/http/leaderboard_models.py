@@ -1,0 +1,291 @@
+"""Request and reply models of the leaderboard function's routes (SPEC §4, §5): boards, the
+caller's profile, stats and history, leagues and a player's data. The rest, and the bases, are in
+shared/http/models.py (`ChallengeView` and these share its `BoardRow`)."""
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field, StrictStr
+
+from shared.game.fair_play import UnrankedReason
+from shared.http.models import BoardRow, Model, Request, RunView, status
+
+if TYPE_CHECKING:
+    from shared.services import leagues, players
+    from shared.services.leaderboard import MyRow, Page
+    from shared.services.leagues import League
+    from shared.services.player_data import Export
+    from shared.services.players import History, Summary
+
+# 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5).
+DISPLAY_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,18}[A-Za-z0-9_-])?$"
+DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
+
+
+class BoardPage(Model):
+    date: str
+    status: Literal["live", "closed"]
+    rows: list[BoardRow]
+    next_cursor: str | None
+
+    @classmethod
+    def of(cls, page: "Page", next_cursor: str | None) -> "BoardPage":
+        """A page of a Daily board (its scope's id is its date)."""
+        return cls(
+            date=page.scope.id,
+            status=status(page.closed),
+            rows=[BoardRow.of(row) for row in page.rows],
+            next_cursor=next_cursor,
+        )
+
+
+class MyRank(BoardRow):
+    date: str
+    status: Literal["live", "closed"]
+    players: int = Field(description="results counted on the board so far: the N of 'rank R of N'")
+
+    @classmethod
+    def of(cls, mine: "MyRow") -> "MyRank":  # type: ignore[override]
+        return cls(
+            date=mine.day.isoformat(), status=status(mine.closed), players=mine.players, **mine.row._asdict()
+        )
+
+
+class Profile(Model):
+    display_name: str
+
+
+class HistoryItem(Model):
+    kind: Literal["daily", "challenge"]
+    date: str
+    challenge_id: str | None
+    score: int
+    best_combo: int
+    longest_word_length: int
+    completed_at: str
+    rank: int | None = Field(description="the final rank; null while live, and for an unranked result")
+    unranked_reason: UnrankedReason | None = Field(
+        description="why the result is on no board and in no rank (SPEC §3b); null: it ranks"
+    )
+
+    @classmethod
+    def of(cls, item: "players.HistoryItem") -> "HistoryItem":
+        r = item.result
+        return cls(
+            kind=r.kind,
+            date=r.date,
+            challenge_id=r.challenge_id,
+            score=r.score,
+            best_combo=r.best_combo,
+            longest_word_length=r.longest_word_length,
+            completed_at=r.completed_at,
+            rank=item.rank,
+            unranked_reason=r.unranked_reason,
+        )
+
+
+class HistoryPage(Model):
+    items: list[HistoryItem]
+    next_cursor: str | None
+
+    @classmethod
+    def of(cls, history: "History", next_cursor: str | None) -> "HistoryPage":
+        return cls(items=[HistoryItem.of(item) for item in history.items], next_cursor=next_cursor)
+
+
+class ProfileRequest(Request):
+    display_name: StrictStr = Field(
+        min_length=DISPLAY_NAME_MIN,
+        max_length=DISPLAY_NAME_MAX,
+        pattern=DISPLAY_NAME_PATTERN,
+        description="3-20 ASCII letters, digits, spaces, _ or -; no leading or trailing space; "
+        "names that look alike are the same name, and some are reserved or not allowed (400)",
+    )
+
+
+# Player stats and the caller's profile (SPEC §5 `GET /me`) --------------------------------------
+
+
+class StatsView(Model):
+    played: int = Field(description="Daily dates with an official result")
+    current_streak: int = Field(
+        description="consecutive Daily dates played up to the last one; counts until the date after it ends"
+    )
+    max_streak: int
+    best_score: int | None = Field(description="null until the first official Daily result")
+    last_played: str | None = Field(description="the last Daily date played (YYYY-MM-DD)")
+
+
+class Me(Model):
+    display_name: str
+    stats: StatsView
+
+    @classmethod
+    def of(cls, summary: "Summary") -> "Me":
+        stats = summary.stats
+        return cls(
+            display_name=summary.display_name,
+            stats=StatsView(
+                played=stats.played,
+                current_streak=summary.current_streak,
+                max_streak=stats.max_streak,
+                best_score=stats.best_score,
+                last_played=stats.last_played,
+            ),
+        )
+
+
+# Leagues (SPEC §3c) -------------------------------------------------------------------------------
+
+LEAGUE_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,28}[A-Za-z0-9_-])?$"
+INVITE_CODE_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+
+
+class LeagueRequest(Request):
+    name: StrictStr = Field(
+        min_length=3,
+        max_length=30,
+        pattern=LEAGUE_NAME_PATTERN,
+        description="3-30 letters, digits, spaces, _ or -; checked like a display name",
+    )
+
+
+class JoinRequest(Request):
+    code: StrictStr = Field(pattern=INVITE_CODE_PATTERN, description="the league's invite code")
+
+
+class LeagueView(Model):
+    league_id: str
+    name: str
+    code: str = Field(description="the invite code: share it (or the web client's link with it)")
+    members: int = Field(description="how many members the league has")
+    creator: bool = Field(description="whether the caller created (holds) the league")
+    joined_at: str
+
+    @classmethod
+    def of(cls, league: "League", player: str) -> "LeagueView":
+        """LEAGUE as PLAYER sees it."""
+        return cls(
+            league_id=league.league_id,
+            name=league.name,
+            code=league.code,
+            members=len(league.members),
+            creator=league.creator == player,
+            joined_at=league.members.get(player, league.created_at),
+        )
+
+
+class MyLeagues(Model):
+    items: list[LeagueView]
+
+
+class LeagueMember(Model):
+    member_id: str = Field(description="the member's id in this league (for removing them)")
+    display_name: str
+    creator: bool
+    you: bool
+
+
+class LeagueBoard(Model):
+    league_id: str
+    name: str
+    date: str
+    status: Literal["live", "closed"]
+    rows: list[BoardRow] = Field(description="members' official results of the date, in board order")
+    my_rank: int | None = Field(description="the caller's rank among the rows; null without a result")
+    members: list[LeagueMember]
+
+    @classmethod
+    def of(cls, board: "leagues.LeagueBoard") -> "LeagueBoard":
+        return cls(
+            league_id=board.league.league_id,
+            name=board.league.name,
+            date=board.day.isoformat(),
+            status=status(board.closed),
+            rows=[BoardRow.of(row) for row in board.rows],
+            my_rank=board.my_rank,
+            members=[LeagueMember(**member._asdict()) for member in board.members],
+        )
+
+
+class LeftLeague(Model):
+    league_id: str
+    member_id: str
+
+
+# A player's data (SPEC §5 `GET /me/export`, `DELETE /me`) ---------------------------------------
+
+
+class PlayerExport(Model):
+    """Everything held about the caller: what `GET /me/export` answers."""
+
+    player_id: str
+    exported_at: str
+    profile: dict[str, Any] = Field(description="display_name (null: the default) and Daily stats")
+    name_claim: str | None = Field(description="the look-alike key of the name the caller holds")
+    official_results: list[dict[str, Any]] = Field(description="every official result, with its words")
+    runs: list[dict[str, Any]] = Field(description="every run, as GET /runs/{run_id} shows it, with timings")
+    challenges_created: list[dict[str, Any]]
+    challenge_quotas: list[dict[str, Any]] = Field(description="challenges created per Daily date")
+    leagues: list[dict[str, Any]]
+    slots: list[dict[str, Any]] = Field(description="the caller's latest and official run of each scope")
+    rename: str | None = Field(
+        description="the name the caller's board rows are being moved to (their last rename)"
+    )
+    other: list[str] = Field(description="anything else held, by kind")
+
+    @classmethod
+    def of(cls, export: "Export") -> "PlayerExport":
+        held, player = export.held, export.player
+        return cls.model_validate(
+            {
+                "player_id": player,
+                "exported_at": export.exported_at,
+                "profile": {
+                    "display_name": held.profile.display_name,
+                    "stats": held.profile.stats.model_dump(mode="json") if held.profile.stats else None,
+                },
+                "name_claim": held.name_claim,
+                "official_results": [r.model_dump(mode="json") for r in held.official_results],
+                "runs": [
+                    {**RunView.from_run(run).model_dump(mode="json"), "archive": run.archive}
+                    for run in held.runs
+                ],
+                "challenges_created": [
+                    {
+                        "challenge_id": c.challenge_id,
+                        "rounds": len(c.puzzle),
+                        "created_at": c.created_at,
+                        "closes_at": c.closes_at,
+                    }
+                    for c in held.challenges
+                ],
+                "challenge_quotas": [
+                    {"date": day, "created": n} for day, n in sorted(held.challenge_quotas.items())
+                ],
+                "leagues": [
+                    {
+                        "league_id": league.league_id,
+                        "name": league.name,
+                        "creator": league.creator == player,
+                        "joined_at": league.members.get(player),
+                        "members": len(league.members),
+                    }
+                    for league in held.leagues
+                ],
+                "slots": [
+                    {
+                        "kind": s.scope.kind,
+                        "id": s.scope.id,
+                        "run_id": s.run_id,
+                        "official_run_id": s.official_run_id,
+                    }
+                    for s in held.slots
+                ],
+                "rename": held.rename,
+                "other": held.other,
+            }
+        )
+
+
+class Erased(Model):
+    erased: bool

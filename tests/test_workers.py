@@ -1,0 +1,93 @@
+"""`make run`'s Lambda instances (local/workers.py): worker processes per function, each one event
+at a time, on the server's game clock. The handlers here are this module's own `handler`."""
+
+import os
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from local.workers import Function, HandlerFailed, WorkerDied, workers_per_function
+from shared.game import clock
+
+ENTRY = "test_workers:handler"
+
+
+def handler(event: dict, context) -> dict:
+    if event.get("exit"):
+        os._exit(1)
+    if event.get("fail"):
+        raise RuntimeError("the handler failed")
+    time.sleep(event.get("seconds", 0))
+    return {"pid": os.getpid(), "now": clock.iso(clock.now()), "request": context.aws_request_id}
+
+
+def _at_once(function: Function, events: list[dict]) -> list[dict]:
+    replies: list[dict] = [{}] * len(events)
+
+    def call(index: int) -> None:
+        replies[index] = function.invoke(events[index], f"r{index}", timedelta(0))
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(len(events))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return replies
+
+
+@pytest.fixture
+def function():
+    made: list[Function] = []
+
+    def make(size: int) -> Function:
+        made.append(Function(ENTRY, size))
+        return made[-1]
+
+    yield make
+    for each in made:
+        each.close(timeout=10)
+
+
+def test_two_events_of_one_function_at_once_go_to_two_workers(function):
+    # The first holds its worker 3 s: the second, sent meanwhile, needs a worker of its own.
+    replies = _at_once(function(2), [{"seconds": 3}, {"seconds": 0}])
+    assert replies[0]["pid"] != replies[1]["pid"]
+    assert {r["request"] for r in replies} == {"r0", "r1"}
+
+
+def test_a_function_runs_no_more_workers_than_its_size(function):
+    replies = _at_once(function(1), [{"seconds": 1}, {"seconds": 0}])
+    assert replies[0]["pid"] == replies[1]["pid"]
+
+
+def test_a_worker_reads_the_servers_game_clock(function):
+    reply = function(1).invoke({}, "r", timedelta(days=3))
+    worker_now = clock.parse_iso(reply["now"])
+    assert timedelta(days=3) - timedelta(minutes=1) < worker_now - datetime.now(UTC) <= timedelta(days=3)
+
+
+def test_a_handler_that_raises_fails_its_request_and_its_worker_takes_the_next(function):
+    instance = function(1)
+    first = instance.invoke({}, "r", timedelta(0))
+    with pytest.raises(HandlerFailed, match="the handler failed"):
+        instance.invoke({"fail": True}, "r", timedelta(0))
+    assert instance.invoke({}, "r", timedelta(0))["pid"] == first["pid"]
+
+
+def test_a_worker_that_dies_fails_its_request_and_the_next_gets_a_new_one(function):
+    instance = function(1)
+    first = instance.invoke({}, "r", timedelta(0))
+    with pytest.raises(WorkerDied):
+        instance.invoke({"exit": True}, "r", timedelta(0))
+    assert instance.invoke({}, "r", timedelta(0))["pid"] != first["pid"]
+
+
+def test_local_workers_must_be_a_whole_number_from_1(monkeypatch):
+    monkeypatch.setenv("LOCAL_WORKERS", "3")
+    assert workers_per_function() == 3
+    for value in ("0", "-1", "two"):
+        monkeypatch.setenv("LOCAL_WORKERS", value)
+        with pytest.raises(ValueError, match="LOCAL_WORKERS"):
+            workers_per_function()
