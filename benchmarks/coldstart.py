@@ -79,7 +79,11 @@ ENV = {
     "PATH": "/usr/bin:/bin",
     **COMMON_ENVIRONMENT,  # what the stack sets on every function (PYDANTIC_DISABLE_PLUGINS too)
 }
-FLOOR = "from shared.game.dictionary import words\nwords()\n"
+# The word list's module, in the layered tree and in a before-ref older than the layers.
+FLOOR = (
+    "try:\n    from shared.game.dictionary import words\n"
+    "except ImportError:\n    from shared.dictionary import words\nwords()\n"
+)
 # What the libraries cost, with the word list: what a handler's init cannot go below while it uses
 # them (measured on the after asset only). Each runs as the handlers' inits do, with the garbage
 # collector paused (functions/init_phase.py). First each library a function cannot do without, on
