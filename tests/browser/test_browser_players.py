@@ -3,6 +3,7 @@ a league created, joined from its invite link and shown with "you are 1st of 2",
 listed, and an account deleted after its confirmation."""
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -67,3 +68,29 @@ def test_past_dailies_are_listed_and_a_deleted_account_is_gone(open_client):
         client.page.click("#delete-account")
     client.page.wait_for_selector("html[data-ready=true]")
     assert client.page.is_visible("#login-open")
+
+
+# How long players.js is held back while a page that did not wait for it would go on to the Daily.
+HOLD_MS = 3_000
+
+
+def test_a_slow_players_js_is_waited_for_before_any_view_is_shown(open_client):
+    """players.js builds the leagues and past Dailies views, and a loaded machine can serve it
+    after app.js's first replies: held back, the page asks for nothing past its config until it
+    has run, then opens on #leagues with no error. (A page that went on would ask for the Daily
+    and show its first view on views not built yet.)"""
+    client = open_client()
+    page = client.page
+    held, seen = [], []
+    page.route("**/players.js", lambda route: held.append(route))
+    page.on("request", lambda request: seen.append(request.url.removeprefix(client.server.url)))
+    page.goto(client.server.url + "/#leagues", wait_until="commit")
+    try:
+        page.wait_for_event("response", lambda response: response.url.endswith("/daily"), timeout=HOLD_MS)
+    except PlaywrightTimeoutError:
+        pass  # the page waits for players.js: what this test expects
+    seen.append("players.js released")
+    held[0].continue_()
+    page.wait_for_selector("html[data-ready=true]")
+    assert seen.index("players.js released") < seen.index("/daily"), seen
+    assert page.locator("#view-leagues").is_visible()
