@@ -19,6 +19,16 @@ def server(tmp_path_factory) -> Iterator[Server]:
         running.stop()
 
 
+@pytest.fixture(scope="module")
+def clock_server(tmp_path_factory) -> Iterator[Server]:
+    """A server of the test module's own, whose clock the module moves (`server` keeps the real date)."""
+    running = Server(tmp_path_factory.mktemp("browser-clock-data"))
+    try:
+        yield running.start()
+    finally:
+        running.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():

@@ -10,6 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from tests.browser.client import exports_of
+
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
 REASONS = [
@@ -23,11 +25,7 @@ REASONS = [
 ]
 
 
-def _call(page, expression: str, *args):
-    """Evaluate EXPRESSION with `app` bound to web/app.js's exports."""
-    return page.evaluate(
-        f"async (args) => {{ const app = await import('/app.js'); return {expression}; }}", args
-    )
+_call = exports_of("app")
 
 
 def test_pkce_challenge_is_rfc_7636s_example_and_verifiers_are_random(open_client):

@@ -7,14 +7,12 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.browser.client import exports_of
+
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
 
-def _call(page, expression: str, *args):
-    """Evaluate EXPRESSION with `players` bound to web/players.js's exports."""
-    return page.evaluate(
-        f"async (args) => {{ const players = await import('/players.js'); return {expression}; }}", args
-    )
+_call = exports_of("players")
 
 
 def test_standing_says_the_rank_in_words_of_the_rows_shown(open_client):

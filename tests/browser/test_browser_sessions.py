@@ -7,18 +7,7 @@ import json
 
 import pytest
 
-from tests.browser.client import Server
-
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
-
-
-@pytest.fixture(scope="module")
-def clock_server(tmp_path_factory):
-    running = Server(tmp_path_factory.mktemp("browser-session-data"))
-    try:
-        yield running.start()
-    finally:
-        running.stop()
 
 
 def _claims(page) -> dict:
