@@ -57,6 +57,19 @@ def keep_boto3_session_across_moto_mocks() -> None:
 keep_boto3_session_across_moto_mocks()
 
 
+def no_hypothesis_deadline() -> None:
+    """Hypothesis fails an example that takes over 200 ms by default (DeadlineExceeded, then
+    Flaky): a wall-clock limit that a loaded machine exceeds with correct code. The property tests
+    prove what they check, never how fast; a test that sets its own `settings` keeps its counts."""
+    from hypothesis import settings
+
+    settings.register_profile("suite", deadline=None)
+    settings.load_profile("suite")
+
+
+no_hypothesis_deadline()
+
+
 from local.events import LambdaContext, http_event  # noqa: E402
 from shared import clock, wiring  # noqa: E402
 
