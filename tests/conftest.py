@@ -57,17 +57,18 @@ def keep_boto3_session_across_moto_mocks() -> None:
 keep_boto3_session_across_moto_mocks()
 
 
-def no_hypothesis_deadline() -> None:
+def no_hypothesis_wall_clock() -> None:
     """Hypothesis fails an example that takes over 200 ms by default (DeadlineExceeded, then
-    Flaky): a wall-clock limit that a loaded machine exceeds with correct code. The property tests
-    prove what they check, never how fast; a test that sets its own `settings` keeps its counts."""
-    from hypothesis import settings
+    Flaky), and a test whose inputs take long to generate (HealthCheck.too_slow): wall-clock limits
+    that a loaded machine exceeds with correct code. The property tests prove what they check,
+    never how fast; a test that sets its own `settings` keeps its counts."""
+    from hypothesis import HealthCheck, settings
 
-    settings.register_profile("suite", deadline=None)
+    settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
     settings.load_profile("suite")
 
 
-no_hypothesis_deadline()
+no_hypothesis_wall_clock()
 
 
 from local.events import LambdaContext, http_event  # noqa: E402
