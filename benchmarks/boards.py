@@ -33,28 +33,28 @@ use_offline_env()
 import boto3  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
-import shared.dynamo_boards as adapter  # noqa: E402
-from shared.boards import (  # noqa: E402
+import shared.dynamo.boards as adapter  # noqa: E402
+from shared.dynamo.boards import _chunks, _counter_keys, _tie, _top_item, official_item  # noqa: E402
+from shared.dynamo.store import DynamoStore  # noqa: E402
+from shared.dynamo.table import create_table_request  # noqa: E402
+from shared.game.boards import (  # noqa: E402
     SETTLE_SECONDS,  # noqa: E402
     BoardEntry,
     BoardPosition,
     merge_top,
 )
-from shared.clock import iso  # noqa: E402
-from shared.constants import (  # noqa: E402
+from shared.game.clock import iso  # noqa: E402
+from shared.game.constants import (  # noqa: E402
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
     POINTS_PER_LETTER,
     POINTS_PER_LETTER_FORBIDDEN,
 )
-from shared.dictionary import words  # noqa: E402
-from shared.dynamo import DynamoStore  # noqa: E402
-from shared.dynamo_boards import _chunks, _counter_keys, _tie, _top_item, official_item  # noqa: E402
-from shared.leaderboard import Boards  # noqa: E402
-from shared.scope import Scope  # noqa: E402
-from shared.scoring import combo_bonus, speed_bonus  # noqa: E402
-from shared.store import OfficialResult  # noqa: E402
-from shared.table import create_table_request  # noqa: E402
+from shared.game.dictionary import words  # noqa: E402
+from shared.game.results import OfficialResult  # noqa: E402
+from shared.game.scope import Scope  # noqa: E402
+from shared.game.scoring import combo_bonus, speed_bonus  # noqa: E402
+from shared.services.leaderboard import Boards  # noqa: E402
 
 SIZES = (100, 2_000, 20_000)
 DAY = "2026-01-15"
@@ -265,7 +265,7 @@ RUSH_SECONDS = 8
 def top_at_the_rush(rate: int, stream_shards: int) -> dict[str, float]:
     """The top item, its claim item and its inbox partitions, second by second, when RATE
     completions a second arrive (random order) through STREAM_SHARDS consumers invoked once a
-    second, following the consumer's rules (shared/dynamo_boards.py `_merge_top`): an invocation
+    second, following the consumer's rules (shared/dynamo/boards.py `_merge_top`): an invocation
     whose rows could enter the top as last folded leaves them in an inbox item (sized as stored)
     and reads the board's claim (consistently: once, and once after waiting for its end; it also
     reads its own inbox item, on the inbox partitions); one consumer a second claims it (a

@@ -15,7 +15,7 @@ included, so X-Ray behaves as in Lambda), that reads its own CPU clock:
 the next one; an asset without .pyc files compiles every module on every cold start. CPU time, not
 wall time: this machine is shared, and a process waiting for a core is not a slow import.
 
-The floor is the same process loading only the word list (shared.dictionary), measured in the same
+The floor is the same process loading only the word list (shared.game.dictionary), measured in the same
 run from the same asset, so the ratios hold whatever this machine's speed. The rows between the
 floor and the handlers are libraries alone plus the word list, with the garbage collector paused as
 the handlers' inits pause it: the least an init can cost while it uses them. "... alone" rows are
@@ -60,7 +60,7 @@ sys.path.insert(0, str(REPO))
 from infra.build_asset import DEFAULT_OUT, _pip_install, build, folder_size, lambda_python  # noqa: E402
 from infra.functions import COMMON_ENVIRONMENT, FUNCTIONS  # noqa: E402
 from local.events import http_event  # noqa: E402
-from shared.table import create_table_request  # noqa: E402
+from shared.dynamo.table import create_table_request  # noqa: E402
 
 HOST_PLATFORM = f"manylinux2014_{platform.machine()}"
 ENV = {
@@ -79,7 +79,7 @@ ENV = {
     "PATH": "/usr/bin:/bin",
     **COMMON_ENVIRONMENT,  # what the stack sets on every function (PYDANTIC_DISABLE_PLUGINS too)
 }
-FLOOR = "from shared.dictionary import words\nwords()\n"
+FLOOR = "from shared.game.dictionary import words\nwords()\n"
 # What the libraries cost, with the word list: what a handler's init cannot go below while it uses
 # them (measured on the after asset only). Each runs as the handlers' inits do, with the garbage
 # collector paused (functions/init_phase.py). First each library a function cannot do without, on

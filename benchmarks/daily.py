@@ -42,11 +42,12 @@ from moto import mock_aws  # noqa: E402
 from functions.daily.handler import handler  # noqa: E402
 from functions.leaderboard.handler import handler as leaderboard_handler  # noqa: E402
 from local.events import LambdaContext, http_event  # noqa: E402
-from shared import clock, wiring  # noqa: E402
-from shared.constants import TIME_LIMIT_SECONDS  # noqa: E402
-from shared.puzzles import answers  # noqa: E402
-from shared.stats import with_daily_result  # noqa: E402
-from shared.table import INDEXES, create_table_request  # noqa: E402
+from shared.dynamo.table import INDEXES, create_table_request  # noqa: E402
+from shared.game import clock  # noqa: E402
+from shared.game.constants import TIME_LIMIT_SECONDS  # noqa: E402
+from shared.game.puzzles import answers  # noqa: E402
+from shared.game.stats import with_daily_result  # noqa: E402
+from shared.runtime import wiring  # noqa: E402
 
 WRU_DOLLARS_PER_MILLION = 0.625  # on-demand, us-east-1 list price (since November 2024)
 RRU_DOLLARS_PER_MILLION = 0.125

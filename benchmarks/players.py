@@ -27,8 +27,9 @@ from moto import mock_aws  # noqa: E402
 from functions.daily.handler import handler as daily_handler  # noqa: E402
 from functions.leaderboard.handler import handler as leaderboard_handler  # noqa: E402
 from local.events import LambdaContext, http_event  # noqa: E402
-from shared import clock, wiring  # noqa: E402
-from shared.table import create_table_request  # noqa: E402
+from shared.dynamo.table import create_table_request  # noqa: E402
+from shared.game import clock  # noqa: E402
+from shared.runtime import wiring  # noqa: E402
 
 NOON = datetime(2026, 1, 15, 18, tzinfo=UTC)  # noon Central
 meter: Meter

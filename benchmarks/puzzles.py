@@ -24,10 +24,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from shared.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS  # noqa: E402
-from shared.puzzle_tiers import is_plural  # noqa: E402
-from shared.puzzles import generate_puzzle, seed_for_date  # noqa: E402
-from shared.scoring import combo_bonus, word_points  # noqa: E402
+from shared.game.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS  # noqa: E402
+from shared.game.puzzle_tiers import is_plural  # noqa: E402
+from shared.game.puzzles import generate_puzzle, seed_for_date  # noqa: E402
+from shared.game.scoring import combo_bonus, word_points  # noqa: E402
 
 REPEAT_WINDOW_DAYS = 60
 

@@ -28,13 +28,14 @@ from functions.leaderboard import counters  # noqa: E402
 from functions.leaderboard.handler import handler  # noqa: E402
 from local.events import LambdaContext, http_event  # noqa: E402
 from local.streams import StreamPoller  # noqa: E402
-from shared import clock, wiring  # noqa: E402
-from shared.clock import iso  # noqa: E402
-from shared.daily_date import daily_date  # noqa: E402
-from shared.puzzles import Round  # noqa: E402
-from shared.scope import Scope  # noqa: E402
-from shared.store import Challenge, OfficialResult  # noqa: E402
-from shared.table import create_table_request  # noqa: E402
+from shared.dynamo.table import create_table_request  # noqa: E402
+from shared.game import clock  # noqa: E402
+from shared.game.clock import iso  # noqa: E402
+from shared.game.daily_date import daily_date  # noqa: E402
+from shared.game.puzzles import Round  # noqa: E402
+from shared.game.results import Challenge, OfficialResult  # noqa: E402
+from shared.game.scope import Scope  # noqa: E402
+from shared.runtime import wiring  # noqa: E402
 
 BOARDS = (0, 5, 50)
 

@@ -39,10 +39,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from shared.boards import SETTLE_SECONDS  # noqa: E402
-from shared.constants import TIME_LIMIT_SECONDS  # noqa: E402
-from shared.fair_play import fastest_plausible_ms  # noqa: E402
-from shared.puzzles import answers  # noqa: E402
+from shared.game.boards import SETTLE_SECONDS  # noqa: E402
+from shared.game.constants import TIME_LIMIT_SECONDS  # noqa: E402
+from shared.game.fair_play import fastest_plausible_ms  # noqa: E402
+from shared.game.puzzles import answers  # noqa: E402
 
 WRONG_ANSWER_RATE = 0.15
 NETWORK_TRIES = 5

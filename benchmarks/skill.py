@@ -27,8 +27,8 @@ The models (assumptions, not measurements):
   good:   think 3 s, 190 ms a key, find 0.80, common 0.90, picks 3;
   expert: think 1.8 s, 140 ms a key, find 0.92, common 0.75, picks 8.
   A board's people are 60% casual, 30% good, 10% expert.
-Scores come from the game's own rule functions (shared/scoring.py, shared/fair_play.py); a sample
-of the simulated runs is replayed through the run engine (shared/runs.py) as a check.
+Scores come from the game's own rule functions (shared/game/scoring.py, shared/game/fair_play.py); a sample
+of the simulated runs is replayed through the run engine (shared/game/runs.py) as a check.
 """
 
 import argparse
@@ -46,17 +46,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from shared.constants import (  # noqa: E402
+from shared.game.constants import (  # noqa: E402
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
     SCORED_LENGTH_CAP,
     TIME_LIMIT_SECONDS,
 )
-from shared.dictionary import DICTIONARY_DIR, words  # noqa: E402
-from shared.fair_play import fastest_plausible_ms, ranked  # noqa: E402
-from shared.puzzles import Round, generate_puzzle, seed_for_date  # noqa: E402
-from shared.runs import answer, new_run, skip  # noqa: E402
-from shared.scoring import combo_bonus, speed_bonus, word_points  # noqa: E402
+from shared.game.dictionary import DICTIONARY_DIR, words  # noqa: E402
+from shared.game.fair_play import fastest_plausible_ms, ranked  # noqa: E402
+from shared.game.puzzles import Round, generate_puzzle, seed_for_date  # noqa: E402
+from shared.game.runs import answer, new_run, skip  # noqa: E402
+from shared.game.scoring import combo_bonus, speed_bonus, word_points  # noqa: E402
 
 LIMIT_MS = TIME_LIMIT_SECONDS * 1000
 NETWORK_MS = (40, 150)
@@ -285,7 +285,7 @@ def main() -> None:
 
     total = args.days * args.players
     print(f"A year of Dailies: {args.days} days from {args.start}, secret {args.secret!r}, seed {args.seed}")
-    print(f"Engine check: {agreed} of {checked} sampled runs score the same through shared/runs.py")
+    print(f"Engine check: {agreed} of {checked} sampled runs score the same through shared/game/runs.py")
     print()
     print("Scores (speed bonus counted; before: the rules without it)")
     reached = share([s == max(solver) for s in solver])

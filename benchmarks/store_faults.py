@@ -45,8 +45,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from shared.fair_play import fastest_plausible_ms  # noqa: E402
-from shared.puzzles import answers  # noqa: E402
+from shared.game.fair_play import fastest_plausible_ms  # noqa: E402
+from shared.game.puzzles import answers  # noqa: E402
 
 REQUEST_TIMEOUT = 30.0
 START_TIMEOUT = 60.0

@@ -1,9 +1,9 @@
 """What a new HTTPS connection of an AWS client costs in TLS set-up CPU before the handshake, with
-botocore's own sessions and with the container's one context (shared/tls.py). Figures, no
+botocore's own sessions and with the container's one context (shared/runtime/tls.py). Figures, no
 assertions: `python benchmarks/tls.py`.
 
 botocore's session hands urllib3 the CA bundle's path for each connection, and urllib3 loads it
-into the session's context again each time; with shared/tls.py the bundle is loaded once per
+into the session's context again each time; with shared/runtime/tls.py the bundle is loaded once per
 container and a connection loads nothing. Measured here: the CPU of what urllib3 does per
 connection before the handshake (`load_verify_locations` of the bundle, when given a path), and
 of making a session's context, each the median of 15.
@@ -19,7 +19,7 @@ use_offline_env()
 
 from botocore import httpsession  # noqa: E402
 
-from shared import tls  # noqa: E402
+from shared.runtime import tls  # noqa: E402
 
 RUNS = 15
 

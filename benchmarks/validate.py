@@ -6,7 +6,7 @@ that only loads dictionary/words.txt into a set. Then what each import costs, as
 importing one module each, and `python -X importtime`'s heaviest top-level imports.
 
 Warm: the handler's cost per request over a few thousand requests, beside the bare rule check
-(`shared.rules.judge`) on the same word.
+(`shared.game.rules.judge`) on the same word.
 """
 
 import json
@@ -59,8 +59,8 @@ IMPORTS = [
         "import aws_lambda_powertools.event_handler",
         "from aws_lambda_powertools.event_handler import APIGatewayHttpResolver",
     ),
-    ("import shared.models (pydantic models)", "import shared.models"),
-    ("import shared.api (resolver, envelope)", "import shared.api"),
+    ("import shared.http.models (pydantic models)", "import shared.http.models"),
+    ("import shared.http.api (resolver, envelope)", "import shared.http.api"),
     ("import functions.validate.handler", "import functions.validate.handler"),
     ("cold start: import + one request", COLD_REQUEST),
     ("not imported by validate: boto3", "import boto3"),
@@ -143,9 +143,9 @@ def per_call(function, *args) -> float:
 
 def warm() -> None:
     from functions.validate.handler import app, handler
-    from shared import api
-    from shared.dictionary import words
-    from shared.rules import judge
+    from shared.game.dictionary import words
+    from shared.game.rules import judge
+    from shared.http import api
 
     context = LambdaContext(aws_request_id="warm")
     reply = handler(EVENT, context)

@@ -34,7 +34,7 @@ from typing import NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from shared import puzzle_tiers  # noqa: E402  (the puzzle pool's rules, shared with the game)
+from shared.game import puzzle_tiers  # noqa: E402  (the puzzle pool's rules, shared with the game)
 
 # Pinning both the version and the hash makes the build reproducible: the
 # version picks the package, the hash proves the mirror served the same bytes.
@@ -308,7 +308,7 @@ def prompt_answers(words: set[str]) -> dict[tuple[str, ...], list[str]]:
 
 def puzzle_pool_bytes(words: set[str], common: set[str], all_counts: Counter[tuple[str, ...]]) -> bytes:
     """puzzle_pool.tsv: every prompt a puzzle may play, with its tier and common answers
-    (shared/puzzle_tiers.py has the rules)."""
+    (shared/game/puzzle_tiers.py has the rules)."""
     eligible = {}
     for letters, common_answers in prompt_answers(common).items():
         prompt = "".join(letters).upper()

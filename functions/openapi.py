@@ -2,10 +2,10 @@
 
 Powertools derives each operation from its route function: parameters and their constraints,
 the request body's model, the reply's model. Powertools' own `OpenAPIMerge` merges the three
-functions' resolvers (shared/routes.py HANDLERS) into one document. Then, from the route table
-(shared/routes.py ROUTES), each operation gets what a resolver cannot know: the Cognito JWT on
+functions' resolvers (shared/http/routes.py HANDLERS) into one document. Then, from the route table
+(shared/http/routes.py ROUTES), each operation gets what a resolver cannot know: the Cognito JWT on
 player routes, its own success statuses (201 when it creates), and the error statuses it answers,
-each with the error envelope (shared.models.ErrorReply).
+each with the error envelope (shared.http.models.ErrorReply).
 
 This lives on the functions side because it imports the handlers: shared/ never imports
 functions/. tests/test_openapi.py fails when openapi.json drifts from this output.
@@ -20,8 +20,8 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
-from shared.models import ErrorReply
-from shared.routes import HANDLERS, ROUTES, Route
+from shared.http.models import ErrorReply
+from shared.http.routes import HANDLERS, ROUTES, Route
 
 REPO = Path(__file__).resolve().parents[1]
 TITLE = "WordSQD API"

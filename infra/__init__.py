@@ -4,7 +4,7 @@
 - `data`: the DynamoDB table and its stream, the puzzle seed and the cursor key;
 - `functions`: the six Lambda functions on the one Docker-free asset (`build_asset`), behind aliases;
 - `permissions`: what each function may do to the table and which secrets it reads;
-- `api`: the HTTP API, its routes (from `shared.routes`), Cognito and the JWT authorizer;
+- `api`: the HTTP API, its routes (from `shared.http.routes`), Cognito and the JWT authorizer;
 - `schedule`: the reset and expiry schedules, the counters stream source, their dead-letter queues;
 - `operations`: alarms, their topic and the dashboard;
 - `deploys`: CodeDeploy canaries on the aliases; `capacity`: provisioned concurrency at midnight;

@@ -1,4 +1,4 @@
-"""The HTTP API: every route of shared.routes, Cognito sign-in, and a JWT authorizer on player routes.
+"""The HTTP API: every route of shared.http.routes, Cognito sign-in, and a JWT authorizer on player routes.
 
 API Gateway verifies the token before a player route's function runs; the handlers read the
 caller from `requestContext.authorizer.jwt.claims`, exactly as `make run`'s stand-in hands them.
@@ -21,7 +21,7 @@ from constructs import Construct
 
 from infra.checks import acknowledge
 from infra.config import SesIdentity, Throttle
-from shared.routes import ROUTES
+from shared.http.routes import ROUTES
 
 # One JSON object per request, with the HTTP API's own $context variables. No claims, bodies,
 # query strings or paths: `routeKey` is the route's template (`GET /guest/runs/{run_id}`), never

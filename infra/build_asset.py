@@ -53,8 +53,8 @@ LOCK_FILE = REPO_ROOT / "infra" / "lambda-requirements.txt"
 CODE_DIRS = ("functions", "shared")
 DICTIONARY_FILES = ("*.txt", "*.tsv")
 
-# The AWS services the functions call through botocore: DynamoDB (shared/dynamo.py), Secrets
-# Manager (shared/secrets.py via Powertools' parameters); STS and X-Ray kept for credentials and
+# The AWS services the functions call through botocore: DynamoDB (shared/dynamo/store.py), Secrets
+# Manager (shared/runtime/secrets.py via Powertools' parameters); STS and X-Ray kept for credentials and
 # tracing helpers. Add a service here when the code starts calling it (the asset test imports and
 # makes a client of each).
 BOTOCORE_SERVICES = ("dynamodb", "secretsmanager", "sts", "xray")

@@ -9,7 +9,7 @@ Fields (defaults in brackets):
 - `allowed_origins` [http://localhost:8000]: exact CORS origins (`scheme://host[:port]`);
 - `alarm_emails` [none]: email subscriptions to the stack's alarm topics (each confirms once);
 - `throttle` [rate 50,000/s, burst 25,000]: the API stage's default, sized for the rush;
-- `route_throttles` [DEFAULT_ROUTE_THROTTLES]: per-route limits, keys `METHOD /path` of shared.routes;
+- `route_throttles` [DEFAULT_ROUTE_THROTTLES]: per-route limits, keys `METHOD /path` of shared.http.routes;
 - `ses` [none]: Cognito sends its mail through this SES identity;
 - `self_sign_up` [true]: players create their own accounts;
 - `cognito_plan` [lite]: the user pool's feature plan, `lite` or `essentials` (docs/operations.md,
@@ -18,7 +18,7 @@ Fields (defaults in brackets):
 - `warm_throughput` [every on-demand table's and index's own: 12,000 read, 4,000 write units/s]:
   what the table and each GSI serve at once (`{"table": {...}, "indexes": {"due": {...}}}`); above
   the account's per-table quota (40,000 by default) it needs a raise first (scripts/preflight.py);
-- `first_daily_date` [none: 2026-01-01, shared/settings.py]: the deployment's first Daily date,
+- `first_daily_date` [none: 2026-01-01, shared/runtime/settings.py]: the deployment's first Daily date,
   from which past Dailies can be played (the daily function's FIRST_DAILY_DATE);
 - `restored_table` [none]: use this table (restored from point-in-time recovery) instead of the
   stack's own.
@@ -36,8 +36,8 @@ from typing import Annotated, Any, Literal
 from constructs import Node
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from shared.routes import ROUTES
-from shared.table import INDEXES
+from shared.dynamo.table import INDEXES
+from shared.http.routes import ROUTES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ASSET_DIR = REPO_ROOT / "build" / "lambda"
@@ -178,7 +178,9 @@ class StageConfig(_Strict):
     def _known_routes(cls, value: dict[str, Throttle]) -> dict[str, Throttle]:
         unknown = set(value) - ROUTE_KEYS
         if unknown:
-            raise ValueError(f"no such route {sorted(unknown)}; routes are 'METHOD /path' of shared.routes")
+            raise ValueError(
+                f"no such route {sorted(unknown)}; routes are 'METHOD /path' of shared.http.routes"
+            )
         return value
 
     @model_validator(mode="after")

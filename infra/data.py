@@ -8,11 +8,11 @@ from constructs import Construct
 
 from infra.checks import acknowledge
 from infra.config import RestoredTable, TableWarmThroughput, WarmThroughput
-from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, create_table_request
+from shared.dynamo.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, create_table_request
 
 
 def _string_key(name: str) -> dynamodb.Attribute:
-    # Every key attribute is a string, as in shared.table.create_table_request (used locally).
+    # Every key attribute is a string, as in shared.dynamo.table.create_table_request (used locally).
     return dynamodb.Attribute(name=name, type=dynamodb.AttributeType.STRING)
 
 
@@ -23,7 +23,7 @@ def _warm(warm: WarmThroughput) -> dynamodb.WarmThroughput:
 
 
 class Data(Construct):
-    """The table, built from shared.table so that `make run` and AWS cannot drift apart."""
+    """The table, built from shared.dynamo.table so that `make run` and AWS cannot drift apart."""
 
     def __init__(
         self,
@@ -120,7 +120,7 @@ class Data(Construct):
             "Rotated by hand with a grace period for cursors in flight (docs/operations.md).",
         )
         # The edge's proof to the API that a request came through CloudFront (and WAF): CloudFront
-        # sends it as a header, the API functions compare it (shared/routes.py ORIGIN_HEADER).
+        # sends it as a header, the API functions compare it (shared/http/routes.py ORIGIN_HEADER).
         self.origin_secret = secret(
             "OriginSecret",
             "WordSQD: the header CloudFront sends the API, which refuses requests without it",

@@ -4,7 +4,7 @@
   private S3 bucket that only this distribution can read (Origin Access Control). Its
   `config.json` is written at deploy time with the stage's Cognito ids.
 - API paths go to the HTTP API. Which paths, and whether the edge may cache them, is derived from
-  shared.routes.ROUTES (`api_behaviours`), so a new route cannot silently land on S3 or in a cache:
+  shared.http.routes.ROUTES (`api_behaviours`), so a new route cannot silently land on S3 or in a cache:
   - public reads that are the same for every caller (`GET /daily`, the boards, a challenge) are
     cached for as long as their `Cache-Control` says (`PUBLIC_READS_*`);
   - everything else (player routes, every write, guest runs) passes through uncached with every
@@ -32,13 +32,13 @@ from constructs import Construct, Node
 
 from infra.checks import acknowledge
 from infra.config import REPO_ROOT, StageConfig
-from shared.routes import ORIGIN_HEADER, ROUTES, Route
+from shared.http.routes import ORIGIN_HEADER, ROUTES, Route
 
 WEB_DIR = REPO_ROOT / "web"
 
 # Cached public reads: the origin's Cache-Control rules (min and default TTL 0: a response without
 # max-age is not cached at all), up to a day. Today the boards send max-age=5 while live and 3600
-# once closed (shared.api.board_cache_control).
+# once closed (shared.http.api.board_cache_control).
 PUBLIC_READS_MAX_TTL = Duration.days(1)
 # The only query parameters those routes read (a page size, a page cursor, a date); any other query
 # string is dropped, so `?x=1` cannot split the cache or reach the origin.

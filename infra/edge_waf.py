@@ -22,7 +22,7 @@ from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra.operations import alarm_topic, notify
-from shared.routes import ROUTES
+from shared.http.routes import ROUTES
 
 EVALUATION_WINDOW_S = 300
 
@@ -72,7 +72,7 @@ class RateRule:
 
 
 def _public_write_paths() -> tuple[tuple[str, str, str], ...]:
-    """The public writes of shared.routes as WAF matches: (method, STARTS_WITH|EXACTLY, path).
+    """The public writes of shared.http.routes as WAF matches: (method, STARTS_WITH|EXACTLY, path).
     Every public route with a {param} is matched by the literal prefix before its first {."""
     found: set[tuple[str, str, str]] = set()
     for route in ROUTES:

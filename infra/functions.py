@@ -18,15 +18,15 @@ from constructs import Construct
 from infra.checks import acknowledge
 from infra.data import Data
 from infra.permissions import ACCESS, TableAccess
-from shared.observability import NAMESPACE, SERVICE
-from shared.routes import HANDLERS, RESET_HANDLER
+from shared.http.routes import HANDLERS, RESET_HANDLER
+from shared.runtime.observability import NAMESPACE, SERVICE
 
 # Must be the interpreter that infra.build_asset installs wheels for (a test checks they agree).
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
 ALIAS = "live"
 
-# The contract's entry points (COMMON.md); shared/routes.py names them EXPIRE_HANDLER and
+# The contract's entry points (COMMON.md); shared/http/routes.py names them EXPIRE_HANDLER and
 # COUNTERS_HANDLER once core and boards land.
 EXPIRE_HANDLER = "functions.daily.expire:handler"
 COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
@@ -34,7 +34,7 @@ COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 
 @dataclass(frozen=True)
 class FunctionSpec:
-    handler: str  # "module:function" from the repository root, as in shared.routes
+    handler: str  # "module:function" from the repository root, as in shared.http.routes
     description: str
     memory_mb: int
     timeout: Duration

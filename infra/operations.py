@@ -30,8 +30,8 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.checks import acknowledge
-from shared.observability import NAMESPACE, SERVICE
-from shared.table import INDEXES
+from shared.dynamo.table import INDEXES
+from shared.runtime.observability import NAMESPACE, SERVICE
 
 PERIOD = Duration.minutes(5)
 FAST_PERIOD = Duration.minutes(1)  # per-function alarms: CodeDeploy's canary lasts 5 minutes
@@ -57,6 +57,9 @@ ORIGIN_403_PERCENT = 10.0  # of the API's requests
 # The reset's window: the Central day, 23 or 25 hours long across daylight saving.
 CENTRAL = "America/Chicago"
 GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores", "ImplausibleRuns")
+# Due runs an expiry pass could not complete are tried again by the next pass (each minute): one
+# pass with failures is no page; failures in every 5-minute period for this long are.
+EXPIRY_FAILURE_PERIODS = 3
 # The table operations the functions make (infra/permissions.py) plus the stream's GetRecords.
 TABLE_OPERATIONS = (
     dynamodb.Operation.GET_ITEM,
@@ -285,6 +288,15 @@ class Operations(Construct):
             "The stream's mapping polled nothing in 5 minutes (disabled, or stalled): ranks stop.",
             comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
             missing=cw.TreatMissingData.BREACHING,
+        )
+        self.alarm(
+            "ExpiryFailures",
+            game_metric("ExpiryFailures"),
+            1,
+            f"Expiry passes failed to complete due runs in each of {EXPIRY_FAILURE_PERIODS} 5-minute "
+            "periods: those runs stay in play past their deadline (their players' next start waits).",
+            evaluation_periods=EXPIRY_FAILURE_PERIODS,
+            datapoints_to_alarm=EXPIRY_FAILURE_PERIODS,
         )
         for job, window in JOB_WINDOWS.items():
             alias = aliases[job]

@@ -2,8 +2,8 @@
 stack (infra/functions.py) and by the template tests, so a change of the code's calls is one edit.
 
 The lists are the calls each function's code makes, in IAM's names: the run side of
-shared/dynamo.py (runs, slots, puzzles, challenges, the expiry watermark, names) and the board
-side (shared/dynamo_boards.py, from the `boards` branch: official results with the player's
+shared/dynamo/store.py (runs, slots, puzzles, challenges, the expiry watermark, names) and the board
+side (shared/dynamo/boards.py, from the `boards` branch: official results with the player's
 stats kept on the profile, rank counters kept by the stream consumer, renames of live board
 rows). A transaction needs no action of its own: IAM checks each item of a TransactWriteItems as
 its PutItem, UpdateItem, DeleteItem or ConditionCheckItem. `Query` is granted on the named
@@ -46,7 +46,7 @@ class Access:
 ACCESS: dict[str, Access] = {
     # Pure: rules and the shipped word list.
     "validate": Access(),
-    # The Daily, runs and challenges (shared/game.py, shared/leaderboard.py for a challenge's board).
+    # The Daily, runs and challenges (shared/services/game.py; challenge boards: services/leaderboard.py).
     # GetItem: puzzle, challenge, run, slot, the expiry watermark (a board's status).
     # BatchGetItem: the player's profile (and an old STATS item) read before a completion; rank
     #   counters and display names for a challenge's board.
@@ -71,7 +71,7 @@ ACCESS: dict[str, Access] = {
         ),
         secrets=("seed", "cursor"),
     ),
-    # Boards, ranks, profile, stats and history (shared/leaderboard.py, shared/players.py).
+    # Boards, ranks, profile, stats and history (shared/services/leaderboard.py, shared/services/players.py).
     # GetItem: a player's board entry / official result, profile (an old STATS item while the
     #   profile has no stats), a name claim's holder,
     #   a challenge (when its board closes), the expiry watermark.
@@ -80,12 +80,12 @@ ACCESS: dict[str, Access] = {
     # Writes, on PLAYER# and NAME# items (a rename, in one transaction): PutItem (name claim,
     #   the rename's record for the boards), DeleteItem (the released claim), ConditionCheckItem
     #   (a pre-skeleton claim), UpdateItem (the profile's name).
-    # Leagues (shared/dynamo_leagues.py), on LEAGUE#, LEAGUECODE# and PLAYER# items: GetItem (a
+    # Leagues (shared/dynamo/leagues.py), on LEAGUE#, LEAGUECODE# and PLAYER# items: GetItem (a
     #   league, a code, the player's LEAGUES item), BatchGetItem (leagues; a league board's
     #   members' official results and profiles), transactions of PutItem (a league, a code),
     #   UpdateItem (members, the player's LEAGUES item, a rotated code) and DeleteItem (the last
     #   member's league, an old code).
-    # A player's data (shared/dynamo_player_data.py): Query of `runs` (the player's runs) and of
+    # A player's data (shared/dynamo/player_data.py): Query of `runs` (the player's runs) and of
     #   the player's own partition (PLAYER#, consistent); GetItem of their runs and challenges;
     #   the erasure's writes: BatchWriteItem deletes of RUN# and PLAYER# items, DeleteItem (the
     #   profile, a challenge record, a name claim), PutItem of a CHALLENGE# item (its creator
@@ -116,7 +116,7 @@ ACCESS: dict[str, Access] = {
         table=TableAccess(reads=("GetItem",), writes=("PutItem",), write_leading_keys=("PUZZLE#*",)),
         secrets=("seed",),
     ),
-    # The one-minute job (shared/game.py expire_due_runs): Query `due`; GetItem of each run (and
+    # The one-minute job (shared/services/game.py expire_due_runs): Query `due`; GetItem of each run (and
     # its puzzle or challenge), the watermark; BatchGetItem of the player's profile (and an old
     # STATS item); completes each run with the same transaction as daily: PutItem (run, official
     # result), UpdateItem (the stats on the profile), DeleteItem (an old STATS item moved),
@@ -130,13 +130,13 @@ ACCESS: dict[str, Access] = {
             write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY"),
         ),
     ),
-    # The stream consumer (shared/dynamo_boards.py count_official): one transaction of UpdateItem
+    # The stream consumer (shared/dynamo/boards.py count_official): one transaction of UpdateItem
     # per batch, marking each official result `counted` (PLAYER#) and adding to the rank counters
     # (COUNT#); then each board's top item (TOP#): GetItem of it and of its claim, PutItem of an
     # inbox item and of the claim; the fold: Query of the inbox partitions, BatchGetItem of the
     # entering rows' official results, a conditional PutItem of the top, BatchWriteItem deleting
     # the inbox items it read; the first fold into a board without a top item seeds it from the
-    # `board` index (Query). A rename's record (shared/players.py show_current_name): GetItem of
+    # `board` index (Query). A rename's record (shared/services/players.py show_current_name): GetItem of
     # the profile (and an old STATS item) and of the player's challenges, Query of the player's
     # own partition (PLAYER#, consistent) for the results of live boards, UpdateItem of the name
     # on those rows (transactions), GetItem and a conditional PutItem of each board's top item.

@@ -28,7 +28,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.checks import acknowledge
-from shared.dynamo_renames import RENAME_SK
+from shared.dynamo.renames import RENAME_SK
 
 DELIVERY_RETRIES = 5
 FUNCTION_RETRIES = 2
@@ -43,7 +43,7 @@ COUNTERS_FILTER = {
     "eventName": lambda_.FilterRule.is_equal("INSERT"),
     "dynamodb": {"NewImage": {"sk": {"S": lambda_.FilterRule.begins_with("OFFICIAL#")}}},
 }
-# Renames: each write of a player's RENAME item (shared/dynamo_renames.py), which the consumer
+# Renames: each write of a player's RENAME item (shared/dynamo/renames.py), which the consumer
 # follows onto the player's live boards.
 RENAMES_FILTER = {
     "eventName": lambda_.FilterRule.or_("INSERT", "MODIFY"),

@@ -23,8 +23,8 @@ from infra.functions import API_FUNCTIONS, Functions
 from infra.operations import Operations
 from infra.permissions import ACCESS
 from infra.schedule import Jobs
-from shared.routes import ORIGIN_SECRET_VARIABLE
-from shared.settings import ENVIRONMENT
+from shared.http.routes import ORIGIN_SECRET_VARIABLE
+from shared.runtime.settings import ENVIRONMENT
 
 
 class WordSQDStack(Stack):

@@ -3,7 +3,7 @@
 `POST /local/login {"username"}` issues an HS256 ID token and a refresh token, signed with a
 secret kept in DATA_DIR, and `POST /local/refresh {"refresh_token"}` a new ID token, as Cognito's
 token endpoint does for `grant_type=refresh_token`. Both lifetimes are Cognito's defaults and run
-on the game clock (shared/clock.py), so moving the local clock expires tokens as time would.
+on the game clock (shared/game/clock.py), so moving the local clock expires tokens as time would.
 Player routes accept only ID tokens that verify against the secret. Verified claims reach the
 handlers as API Gateway's HTTP API passes them: every value a string.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 import jwt
 
-from shared import clock
+from shared.game import clock
 
 AUDIENCE = "wordsqd-local"
 REFRESH_AUDIENCE = "wordsqd-local-refresh"  # never accepted where an ID token is expected

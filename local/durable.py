@@ -27,7 +27,7 @@ from moto.dynamodb.models.table import Table
 
 from local import moto_patches
 from local.moto_patches import Key
-from shared.table import TTL_ATTRIBUTE
+from shared.dynamo.table import TTL_ATTRIBUTE
 
 SNAPSHOT_FILE = "dynamodb.json"
 JOURNAL_FILE = "dynamodb.journal"

@@ -10,7 +10,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from shared.routes import match_route
+from shared.http.routes import match_route
 
 
 @dataclass

@@ -33,7 +33,7 @@ from werkzeug.serving import make_server
 
 from local import moto_patches
 from local.durable import DurableTable, StoreDataError, report_writes_to
-from shared.table import TTL_ATTRIBUTE, create_table_request
+from shared.dynamo.table import TTL_ATTRIBUTE, create_table_request
 
 LOCK_FILE = "dynamodb.lock"
 LOCK_WAIT_SECONDS = 20.0
@@ -86,7 +86,7 @@ def hold_data_dir(data_dir: Path, wait: float = LOCK_WAIT_SECONDS) -> int:
 
 
 def create_table(region: str, name: str) -> Table:
-    """The game's table (shared/table.py) with its TTL on, made directly in moto's backend."""
+    """The game's table (shared/dynamo/table.py) with its TTL on, made directly in moto's backend."""
     backend = dynamodb_backends[DEFAULT_ACCOUNT_ID][region]
     request = create_table_request(name)
     table = backend.create_table(

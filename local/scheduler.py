@@ -1,5 +1,5 @@
 """`make run`'s stand-in for EventBridge Scheduler: the reset at Central midnight and the expiry job
-every minute, on the game clock (shared/clock.py), so moving the clock drives them as time would.
+every minute, on the game clock (shared/game/clock.py), so moving the clock drives them as time would.
 
 A thread looks at the clock every second of real time and invokes a job's Lambda handler whenever
 the clock has crossed its time since the last look: a Central midnight for the reset, a minute for
@@ -17,9 +17,9 @@ from datetime import datetime
 from typing import Any
 
 from local.events import LambdaContext
-from shared import clock
-from shared.daily_date import daily_date
-from shared.routes import EXPIRE_HANDLER, RESET_HANDLER
+from shared.game import clock
+from shared.game.daily_date import daily_date
+from shared.http.routes import EXPIRE_HANDLER, RESET_HANDLER
 
 TICK_SECONDS = 1.0
 # What EventBridge Scheduler sends (the handlers ignore it).

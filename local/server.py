@@ -39,8 +39,8 @@ from local import auth, streams
 from local.events import LambdaContext, http_event
 from local.scheduler import Scheduler
 from local.store import LocalStore
-from shared import clock
-from shared.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
+from shared.game import clock
+from shared.http.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WEB_DIR = REPO_ROOT / "web"  # the web client: the same files the stack deploys to S3

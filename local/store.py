@@ -25,7 +25,7 @@ from pathlib import Path
 import boto3
 from botocore.exceptions import ClientError
 
-from shared.table import TTL_ATTRIBUTE, create_table_request
+from shared.dynamo.table import TTL_ATTRIBUTE, create_table_request
 
 START_TIMEOUT_SECONDS = 60.0  # a start loads the saved table first: longer for a big one
 STOP_TIMEOUT_SECONDS = 60.0  # the last compaction

@@ -2,7 +2,7 @@
 Streams) and calls the rank counters' Lambda entry point (functions/leaderboard/counters.py)
 with the event AWS Lambda would send it, after the same filters the stack's event source applies
 (`eventName = INSERT` and `sk` beginning `OFFICIAL#`: new official results; an INSERT or MODIFY
-with `sk = RENAME`: renames, shared/dynamo_renames.py).
+with `sk = RENAME`: renames, shared/dynamo/renames.py).
 
 Like Lambda's stream poller, it moves on past a batch only once the handler has taken it: on a
 partial batch response it reads again from the first failed record; if the handler raises, from
@@ -24,7 +24,7 @@ import boto3
 from botocore.config import Config
 
 from local.events import LambdaContext
-from shared.dynamo_renames import renamed_player
+from shared.dynamo.renames import renamed_player
 
 # moto keeps every shard iterator it hands out, so a faster poll costs the embedded store memory
 # for no faster counts than Lambda's one-second batching window.

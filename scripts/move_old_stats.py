@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import boto3  # noqa: E402
 
-from shared.dynamo import DynamoStore  # noqa: E402
+from shared.dynamo.store import DynamoStore  # noqa: E402
 
 
 def players_with_old_stats(client: Any, table: str) -> Iterator[str]:

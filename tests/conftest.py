@@ -72,7 +72,8 @@ no_hypothesis_wall_clock()
 
 
 from local.events import LambdaContext, http_event  # noqa: E402
-from shared import clock, wiring  # noqa: E402
+from shared.game import clock  # noqa: E402
+from shared.runtime import wiring  # noqa: E402
 
 # The units `make test` hands its two workers, longest first (seconds of wall time, measured on
 # this 2-core machine with coverage): a long unit handed out last would run alone at the end while
@@ -130,7 +131,7 @@ def _real_clock():
     clock.reset()
 
 
-# The objects shared/wiring.py builds once per container: made again for each test's table.
+# The objects shared/runtime/wiring.py builds once per container: made again for each test's table.
 WIRING = (
     wiring.store,
     wiring.game,
@@ -148,7 +149,7 @@ def table():
     import boto3
     from moto import mock_aws
 
-    from shared.table import create_table_request
+    from shared.dynamo.table import create_table_request
 
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
@@ -165,7 +166,7 @@ def put_old_stats(store, player_id: str, *days: str, version: int | None = None)
     Returns the stats written."""
     from datetime import date
 
-    from shared.stats import with_daily_result
+    from shared.game.stats import with_daily_result
 
     stats = None
     for day in days:

@@ -1,4 +1,4 @@
-"""An in-memory BoardStore (shared/boards.py) for service and handler tests.
+"""An in-memory BoardStore (shared/game/boards.py) for service and handler tests.
 
 tests/contract/test_board_store.py runs the same tests against it and against DynamoStore, so it
 cannot drift from the real thing. Ranks are counted, and rows shown on page 1, at once here; on
@@ -10,14 +10,22 @@ import uuid
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from shared.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey, scope_of_result
-from shared.clock import iso, parse_iso
-from shared.constants import TIME_LIMIT_SECONDS
-from shared.daily_date import reset_instant
-from shared.fair_play import UnrankedReason
-from shared.scope import Scope
-from shared.stats import PlayerStats, with_daily_result
-from shared.store import Challenge, NameTaken, OfficialResult, OfficialTaken
+from shared.game.boards import (
+    BoardEntry,
+    BoardPosition,
+    HistoryPosition,
+    PlayerProfile,
+    TieKey,
+    scope_of_result,
+)
+from shared.game.clock import iso, parse_iso
+from shared.game.constants import TIME_LIMIT_SECONDS
+from shared.game.daily_date import reset_instant
+from shared.game.fair_play import UnrankedReason
+from shared.game.results import Challenge, OfficialResult
+from shared.game.scope import Scope
+from shared.game.stats import PlayerStats, with_daily_result
+from shared.services.ports import NameTaken, OfficialTaken
 
 
 class FakeBoardStore:
@@ -197,9 +205,9 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
     """Make functions/leaderboard/handler.py serve from STORE (services built as wiring does, with
     their caches aging by the game clock, so tests that move the clock expire them)."""
     from functions.leaderboard import handler as module
-    from shared import clock
-    from shared.leaderboard import Boards
-    from shared.players import Players
+    from shared.game import clock
+    from shared.services.leaderboard import Boards
+    from shared.services.players import Players
 
     boards = Boards(
         store, lambda: CURSOR_KEY, now=now or clock.now, monotonic=lambda: clock.now().timestamp()
@@ -223,7 +231,7 @@ def completion(seconds: int, day: date = DAY) -> str:
 
 def store_at_noon(monkeypatch) -> FakeBoardStore:
     """A fresh store the leaderboard handler serves from, with the game clock at noon on DAY."""
-    from shared import clock
+    from shared.game import clock
 
     clock.travel_to(NOON)
     fake = FakeBoardStore()

@@ -1,13 +1,13 @@
-"""An in-memory LeagueStore (shared/leagues.py) for service and handler tests; the contract tests
+"""An in-memory LeagueStore (shared/services/leagues.py) for service and handler tests; the contract tests
 (tests/contract/test_league_store.py) run the same tests against it and DynamoStore."""
 
 import json
 import threading
 
-from shared.boards import BoardEntry, BoardPosition
-from shared.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
-from shared.scope import Scope
-from shared.store import OfficialResult
+from shared.game.boards import BoardEntry, BoardPosition
+from shared.game.results import OfficialResult
+from shared.game.scope import Scope
+from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
 
 
 class FakeLeagueStore:

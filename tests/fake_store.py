@@ -10,21 +10,12 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
-from shared.clock import iso, parse_iso
-from shared.puzzles import Round
-from shared.runs import Run
-from shared.scope import Scope
-from shared.store import (
-    ActiveRunExists,
-    Challenge,
-    DueRun,
-    OfficialResult,
-    QuotaExceeded,
-    Slot,
-    StaleRun,
-    StoredRun,
-    Version,
-)
+from shared.game.clock import iso, parse_iso
+from shared.game.puzzles import Round
+from shared.game.results import Challenge, OfficialResult
+from shared.game.runs import Run
+from shared.game.scope import Scope
+from shared.services.ports import ActiveRunExists, DueRun, QuotaExceeded, Slot, StaleRun, StoredRun, Version
 from tests.fake_boards import FakeBoardStore
 
 

@@ -1,10 +1,10 @@
 """Whole runs played through a handler, as the tests of the daily function need them: each round
-answered correctly, at a person's pace on the game clock (shared/clock.py)."""
+answered correctly, at a person's pace on the game clock (shared/game/clock.py)."""
 
 from typing import Any
 
-from shared import clock
-from shared.puzzles import answers
+from shared.game import clock
+from shared.game.puzzles import answers
 from tests.conftest import Api
 
 # How long a simulated person takes over each answer: slower than fair play's threshold (SPEC §3b),

@@ -1,10 +1,10 @@
-"""The account side of `DELETE /me` (shared/accounts.py): AdminDeleteUser on the deployment's user
+"""The account side of `DELETE /me` (shared/runtime/accounts.py): AdminDeleteUser on the deployment's user
 pool, which is safe to call again once the user is gone."""
 
 import boto3
 from moto import mock_aws
 
-from shared.accounts import CognitoAccounts, LocalAccounts
+from shared.runtime.accounts import CognitoAccounts, LocalAccounts
 
 
 def test_deleting_an_account_removes_the_user_from_the_pool_and_again_is_no_error():

@@ -1,6 +1,6 @@
 """SPEC §5: a request with an empty or undecodable body is 400, whatever its Content-Type.
 
-Every body-taking route of shared/routes.py goes through its own Lambda handler with a real API
+Every body-taking route of shared/http/routes.py goes through its own Lambda handler with a real API
 Gateway v2 event (local/events.py), for each Content-Type a client may send. Never a 500.
 """
 
@@ -10,7 +10,7 @@ import json
 import pytest
 
 from local.events import LambdaContext, http_event
-from shared.routes import HANDLERS, ROUTES, Route
+from shared.http.routes import HANDLERS, ROUTES, Route
 from tests.conftest import player_claims
 
 CONTENT_TYPES = ["text/plain", "multipart/form-data", "APPLICATION/JSON", None]

@@ -6,7 +6,7 @@ import json
 from botocore.exceptions import ClientError
 
 from functions.daily.handler import handler
-from shared import wiring
+from shared.runtime import wiring
 from tests.conftest import Api
 
 call = Api(handler)

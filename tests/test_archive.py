@@ -8,9 +8,10 @@ import pytest
 
 from functions.daily.handler import handler
 from functions.leaderboard.handler import handler as leaderboard_handler
-from shared import clock, wiring
-from shared.game import Game
-from shared.settings import DEFAULT_FIRST_DAILY_DATE
+from shared.game import clock
+from shared.game.constants import DEFAULT_FIRST_DAILY_DATE
+from shared.runtime import wiring
+from shared.services.game import Game
 from tests.conftest import Api
 from tests.fake_store import FakeStore
 from tests.play import play_out

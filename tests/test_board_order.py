@@ -1,5 +1,5 @@
-"""SPEC §4 board order, defined once (shared/boards.py), and the rank keys that spell it for
-DynamoDB (shared/rank_keys.py): properties over every position the game can make."""
+"""SPEC §4 board order, defined once (shared/game/boards.py), and the rank keys that spell it for
+DynamoDB (shared/dynamo/rank_keys.py): properties over every position the game can make."""
 
 import string
 from datetime import UTC, datetime, timedelta
@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared.boards import BoardPosition, TieKey, assign_ranks
-from shared.clock import iso
-from shared.constants import CHALLENGE_MAX_ROUNDS, MAX_SCORE, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
-from shared.rank_keys import counter_prefixes, counts_better, position_of, rank_key, tie_key
+from shared.dynamo.rank_keys import counter_prefixes, counts_better, position_of, rank_key, tie_key
+from shared.game.boards import BoardPosition, TieKey, assign_ranks
+from shared.game.clock import iso
+from shared.game.constants import CHALLENGE_MAX_ROUNDS, MAX_SCORE, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 
 START = datetime(2026, 1, 15, 6, tzinfo=UTC)
 RUN_ID = string.ascii_letters + string.digits + "-_"  # secrets.token_urlsafe's alphabet

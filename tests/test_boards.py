@@ -12,17 +12,17 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from functions.leaderboard.handler import handler
-from shared import clock
-from shared.boards import SETTLE_SECONDS, BoardEntry, BoardPosition, merge_top, page_from_top
-from shared.clock import iso, parse_iso
-from shared.constants import TIME_LIMIT_SECONDS
-from shared.cursors import encode_cursor
-from shared.daily_date import reset_instant
-from shared.errors import BadRequest
-from shared.leaderboard import WATERMARK_CACHE_SECONDS, Boards
-from shared.profiles import default_display_name
-from shared.puzzles import Round
-from shared.store import Challenge
+from shared.game import clock
+from shared.game.boards import SETTLE_SECONDS, BoardEntry, BoardPosition, merge_top, page_from_top
+from shared.game.clock import iso, parse_iso
+from shared.game.constants import TIME_LIMIT_SECONDS
+from shared.game.daily_date import reset_instant
+from shared.game.errors import BadRequest
+from shared.game.names import default_display_name
+from shared.game.puzzles import Round
+from shared.game.results import Challenge
+from shared.http.cursors import encode_cursor
+from shared.services.leaderboard import WATERMARK_CACHE_SECONDS, Boards
 from tests.conftest import Api
 from tests.fake_boards import (
     CLOSES,

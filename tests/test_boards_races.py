@@ -16,8 +16,8 @@ from functools import partial
 
 import pytest
 
-from shared.boards import BoardPosition
-from shared.scope import Scope
+from shared.game.boards import BoardPosition
+from shared.game.scope import Scope
 from tests.fake_boards import official
 from tests.test_races import client, race, store  # noqa: F401 (fixtures)
 

@@ -10,13 +10,14 @@ import pytest
 from functions.daily import expire, reset
 from functions.daily.handler import handler
 from local.events import LambdaContext
-from shared import clock, wiring
-from shared.boards import SETTLE_SECONDS
-from shared.clock import parse_iso
-from shared.dynamo import DataError
-from shared.errors import Throttled
-from shared.scope import Scope
-from shared.store import StaleRun
+from shared.dynamo.store import DataError
+from shared.game import clock
+from shared.game.boards import SETTLE_SECONDS
+from shared.game.clock import parse_iso
+from shared.game.errors import Throttled
+from shared.game.scope import Scope
+from shared.runtime import wiring
+from shared.services.ports import StaleRun
 from tests.conftest import Api
 from tests.fake_boards import player
 from tests.fake_store import FakeStore

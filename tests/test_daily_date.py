@@ -4,7 +4,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from shared.daily_date import daily_date, next_reset, reset_instant
+from shared.game.daily_date import daily_date, next_reset, reset_instant
 
 
 def utc(*args):

@@ -73,8 +73,8 @@ def build_script() -> ModuleType:
 
 
 def accepted(word: str) -> bool:
-    from shared.dictionary import words
-    from shared.rules import judge
+    from shared.game.dictionary import words
+    from shared.game.rules import judge
 
     return judge(word, word[:3].upper(), words()).valid
 
@@ -98,8 +98,8 @@ def test_blocklist_entries_are_lowercase_unique_and_sorted_within_each_section()
 
 
 def test_slurs_and_common_profanity_are_rejected_as_not_a_word():
-    from shared.dictionary import words
-    from shared.rules import judge
+    from shared.game.dictionary import words
+    from shared.game.rules import judge
 
     for word in blocklist():
         if len(word) >= 3:
@@ -201,8 +201,8 @@ def test_every_allowlisted_word_is_accepted_and_the_allowlist_is_sorted_and_uniq
 
 @pytest.mark.parametrize("word", ["app", "intro", "admin", "maths"])
 def test_frequent_abbreviations_and_clippings_of_scowl_are_accepted(word):
-    from shared.dictionary import words
-    from shared.rules import judge
+    from shared.game.dictionary import words
+    from shared.game.rules import judge
 
     assert judge(word, word[:3].upper(), words()).valid
 

@@ -4,10 +4,10 @@
 import boto3
 import pytest
 
-from shared.dictionary import DICTIONARY_DIR
-from shared.errors import BadRequest
-from shared.profiles import check_display_name, contains_blocked_word, name_skeleton
-from shared.store import NameTaken
+from shared.game.dictionary import DICTIONARY_DIR
+from shared.game.errors import BadRequest
+from shared.game.names import check_display_name, contains_blocked_word, name_skeleton
+from shared.services.ports import NameTaken
 from tests.test_dictionary import blocklist
 
 
@@ -122,7 +122,7 @@ def test_ordinary_names_are_allowed(name):
 
 @pytest.fixture
 def store(table):
-    from shared.dynamo import DynamoStore
+    from shared.dynamo.store import DynamoStore
 
     return DynamoStore(table)
 

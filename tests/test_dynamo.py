@@ -11,17 +11,17 @@ from botocore.exceptions import ClientError
 from botocore.stub import Stubber
 
 from local.streams import StreamPoller
-from shared.boards import TieKey
-from shared.clock import iso
-from shared.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
-from shared.dynamo import DataError, DynamoStore
-from shared.errors import Throttled
-from shared.game import Game
-from shared.puzzles import Round
-from shared.retry import ATTEMPTS
-from shared.runs import answer, new_run
-from shared.scope import Scope
-from shared.store import StaleRun
+from shared.dynamo.store import DataError, DynamoStore
+from shared.game.boards import TieKey
+from shared.game.clock import iso
+from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
+from shared.game.errors import Throttled
+from shared.game.puzzles import Round
+from shared.game.runs import answer, new_run
+from shared.game.scope import Scope
+from shared.services.game import Game
+from shared.services.ports import StaleRun
+from shared.services.retry import ATTEMPTS
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
 DAY = "2026-11-29"
@@ -251,7 +251,7 @@ def test_a_cancelled_transaction_leaves_no_item_and_no_stream_record_in_the_test
 def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store, monkeypatch):
     """Every counting transaction adds to one counter shard (so the counters' busiest item takes
     1/COUNTER_SHARDS of the consumer's transactions, docs/leaderboards.md); a rank reads them all."""
-    import shared.dynamo_boards as adapter
+    import shared.dynamo.boards as adapter
     from tests.fake_boards import official
 
     assert adapter.COUNTER_SHARDS == 2
@@ -283,8 +283,8 @@ def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store,
 def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(store, monkeypatch):
     """At the rush every finisher reads a rank, and every rank reads the `BANDS` items: each
     container reads a counter item at most once per RANK_CACHE_SECONDS (the stack's setting, in
-    shared/wiring.py), so a rank trails by up to that much more."""
-    from shared.dynamo_boards import RANK_CACHE_SECONDS
+    shared/runtime/wiring.py), so a rank trails by up to that much more."""
+    from shared.dynamo.boards import RANK_CACHE_SECONDS
     from tests.fake_boards import official
 
     clock = [1_800_000_000.0]

@@ -6,15 +6,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shared.dictionary import words
-from shared.errors import NotFound
-from shared.fair_play import fastest_plausible_ms, ranked, unranked_reason
-from shared.game import Game
-from shared.leaderboard import Boards
-from shared.models import RunView
-from shared.players import Players
-from shared.puzzles import Round, answers
-from shared.runs import answer, new_run
+from shared.game.dictionary import words
+from shared.game.errors import NotFound
+from shared.game.fair_play import fastest_plausible_ms, ranked, unranked_reason
+from shared.game.puzzles import Round, answers
+from shared.game.runs import answer, new_run
+from shared.http.models import RunView
+from shared.services.game import Game
+from shared.services.leaderboard import Boards
+from shared.services.players import Players
 from tests.fake_boards import CURSOR_KEY, player
 from tests.fake_store import FakeStore
 

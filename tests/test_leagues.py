@@ -7,9 +7,10 @@ from datetime import timedelta
 import pytest
 
 from functions.leaderboard.handler import handler
-from shared import clock, wiring
-from shared.boards import SETTLE_SECONDS
-from shared.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
+from shared.game import clock
+from shared.game.boards import SETTLE_SECONDS
+from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
+from shared.runtime import wiring
 from tests.conftest import Api
 from tests.fake_boards import CLOSES, DAY, NOON, completion, official, player
 

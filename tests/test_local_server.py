@@ -26,10 +26,10 @@ import jwt
 import pytest
 
 from local import auth
-from shared import clock
-from shared.boards import SETTLE_SECONDS
-from shared.clock import parse_iso
-from shared.dynamo import DynamoStore
+from shared.dynamo.store import DynamoStore
+from shared.game import clock
+from shared.game.boards import SETTLE_SECONDS
+from shared.game.clock import parse_iso
 
 # One xdist worker runs this file, so the module's server starts once.
 pytestmark = pytest.mark.xdist_group("local_server")
@@ -386,8 +386,8 @@ def test_a_busy_port_is_a_clear_error(server, tmp_path):
 
 def test_the_local_scheduler_runs_the_reset_at_central_midnight_and_the_expiry_job_each_minute():
     from local.scheduler import Scheduler
-    from shared import clock
-    from shared.routes import EXPIRE_HANDLER, RESET_HANDLER
+    from shared.game import clock
+    from shared.http.routes import EXPIRE_HANDLER, RESET_HANDLER
 
     ran: list[str] = []
     clock.travel_to(datetime(2026, 11, 30, 5, 58, 30, tzinfo=UTC))  # 23:58:30 Central
@@ -521,7 +521,7 @@ def _advance_to(server, instant: datetime) -> None:
 
 
 def _answer_first_round(server, run: dict, token: str) -> int:
-    from shared.puzzles import answers
+    from shared.game.puzzles import answers
 
     body = {"round": 1, "attempt": 1, "word": answers(run["prompt"], run["forbidden"])[0]}
     _think(server)

@@ -10,8 +10,8 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from shared.dynamo import DynamoStore
-from shared.table import create_table_request
+from shared.dynamo.store import DynamoStore
+from shared.dynamo.table import create_table_request
 from tests.conftest import put_old_stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))

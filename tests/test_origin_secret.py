@@ -7,7 +7,7 @@ import pytest
 
 from functions.leaderboard.handler import handler as leaderboard
 from functions.validate.handler import handler as validate
-from shared.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE
+from shared.http.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE
 from tests.conftest import Api
 
 SECRET = "s3cret-value-from-secrets-manager-0123456789"

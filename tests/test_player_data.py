@@ -14,8 +14,9 @@ from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.counters import count_stream_batch
 from functions.leaderboard.handler import handler as leaderboard_handler
 from local.streams import StreamPoller
-from shared import clock, wiring
-from shared.profiles import DELETED_PLAYER_NAME
+from shared.game import clock
+from shared.game.names import DELETED_PLAYER_NAME
+from shared.runtime import wiring
 from tests.conftest import Api
 from tests.contract.test_board_store import wound_by_hand
 from tests.fake_boards import player

@@ -7,12 +7,13 @@ from datetime import datetime, timedelta
 import pytest
 
 from functions.leaderboard.handler import handler
-from shared import clock, wiring
-from shared.boards import SETTLE_SECONDS
-from shared.clock import iso
-from shared.dynamo import DynamoStore
-from shared.puzzles import Round
-from shared.store import Challenge
+from shared.dynamo.store import DynamoStore
+from shared.game import clock
+from shared.game.boards import SETTLE_SECONDS
+from shared.game.clock import iso
+from shared.game.puzzles import Round
+from shared.game.results import Challenge
+from shared.runtime import wiring
 from tests.conftest import Api
 from tests.fake_boards import (
     CLOSES,

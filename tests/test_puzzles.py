@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared import puzzle_tiers, puzzles
-from shared.constants import (
+from shared.game import puzzle_tiers, puzzles
+from shared.game.constants import (
     DAILY_FORBIDDEN_ROUNDS,
     DAILY_ROUNDS,
     DAY_DIFFICULTY_SPREAD,
@@ -22,9 +22,9 @@ from shared.constants import (
     MIN_COMMON_ANSWERS_CLASSIC,
     PROMPT_REST_DAYS,
 )
-from shared.dictionary import DICTIONARY_DIR, words
-from shared.puzzle_tiers import BANDS, FORBIDDEN_TIERS, band, is_plural
-from shared.puzzles import (
+from shared.game.dictionary import DICTIONARY_DIR, words
+from shared.game.puzzle_tiers import BANDS, FORBIDDEN_TIERS, band, is_plural
+from shared.game.puzzles import (
     REST_SLOTS,
     Round,
     answers,
@@ -35,7 +35,7 @@ from shared.puzzles import (
     seed_for_date,
     tier_prompts,
 )
-from shared.rules import judge
+from shared.game.rules import judge
 
 SECRET = b"secret"
 

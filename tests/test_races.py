@@ -41,21 +41,21 @@ from werkzeug.serving import make_server
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.boards import TieKey
-from shared.daily_date import daily_date
-from shared.dictionary import DICTIONARY_DIR, words
-from shared.dynamo import DynamoStore
-from shared.errors import Conflict, GameError
-from shared.game import Game
-from shared.leaderboard import Boards
-from shared.models import RunView
-from shared.players import Players
-from shared.profiles import name_skeleton
-from shared.puzzles import generate_puzzle, seed_for_date
-from shared.runs import Run
-from shared.scope import Scope
-from shared.store import Slot
-from shared.table import create_table_request
+from shared.dynamo.store import DynamoStore
+from shared.dynamo.table import create_table_request
+from shared.game.boards import TieKey
+from shared.game.daily_date import daily_date
+from shared.game.dictionary import DICTIONARY_DIR, words
+from shared.game.errors import Conflict, GameError
+from shared.game.names import name_skeleton
+from shared.game.puzzles import generate_puzzle, seed_for_date
+from shared.game.runs import Run
+from shared.game.scope import Scope
+from shared.http.models import RunView
+from shared.services.game import Game
+from shared.services.leaderboard import Boards
+from shared.services.players import Players
+from shared.services.ports import Slot
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
 
@@ -183,7 +183,7 @@ WORDS_PER_ROUND = 16  # more than a run can use plus the largest CHOICE below
 
 @cache
 def accepted_words(prompt: str, forbidden: str) -> list[str]:
-    """The first WORDS_PER_ROUND accepted answers (shared.puzzles.answers' pattern, read lazily:
+    """The first WORDS_PER_ROUND accepted answers (shared.game.puzzles.answers' pattern, read lazily:
     the whole list takes 14 ms of regex a prompt, and the tests here use hundreds of prompts)."""
     allowed = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in forbidden.lower())
     letter = f"[{allowed}]*"
@@ -225,7 +225,7 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
     # The race is on the run's item; each pass of the job queries every shard of the `due` index,
     # so with 64 shards 1,600 of the test's 2,300 requests were empty queries. Four shards still
     # spread the runs (the index's layout has its own test in test_dynamo.py).
-    monkeypatch.setattr("shared.dynamo.DUE_SHARDS", 4)
+    monkeypatch.setattr("shared.dynamo.store.DUE_SHARDS", 4)
     for repetition in range(ROUNDS):
         game = game_on(store, 1, repetition + 1)
         day = daily_date(game.now()).isoformat()
@@ -496,9 +496,9 @@ def test_two_joins_racing_for_a_leagues_last_seat_give_it_to_one(store):
     """A join adds the member on condition that the league has a free seat, in one transaction:
     of two players racing for the 50th seat, one gets it and the other is told the league is
     full, and the league never holds more than 50."""
-    from shared.constants import LEAGUE_MEMBERS_MAX
-    from shared.errors import Conflict as LeagueConflict
-    from shared.leagues import Leagues
+    from shared.game.constants import LEAGUE_MEMBERS_MAX
+    from shared.game.errors import Conflict as LeagueConflict
+    from shared.services.leagues import Leagues
 
     leagues = Leagues(store, Boards(store, lambda: b"cursor-key"))
     for repetition in range(ROUNDS):
@@ -519,10 +519,10 @@ def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_
     renames the rows: a completion that read the old name retries and writes the new one, and one
     whose run is gone writes nothing. Whichever wins, the player's only items left are official
     results showing "deleted player", and no run of theirs is left."""
-    from shared.accounts import LocalAccounts
-    from shared.leagues import Leagues
-    from shared.player_data import PlayerData
-    from shared.profiles import DELETED_PLAYER_NAME
+    from shared.game.names import DELETED_PLAYER_NAME
+    from shared.runtime.accounts import LocalAccounts
+    from shared.services.leagues import Leagues
+    from shared.services.player_data import PlayerData
 
     players = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
     data = PlayerData(store, Leagues(store, Boards(store, lambda: b"cursor-key")), LocalAccounts)

@@ -10,15 +10,15 @@ import pytest
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared import clock
-from shared.clock import iso
-from shared.daily_date import daily_date
-from shared.dynamo import DataError, DynamoStore
-from shared.leaderboard import Boards
-from shared.players import Players
-from shared.puzzles import Round
-from shared.scope import Scope
-from shared.store import Challenge
+from shared.dynamo.store import DataError, DynamoStore
+from shared.game import clock
+from shared.game.clock import iso
+from shared.game.daily_date import daily_date
+from shared.game.puzzles import Round
+from shared.game.results import Challenge
+from shared.game.scope import Scope
+from shared.services.leaderboard import Boards
+from shared.services.players import Players
 from tests.fake_boards import official, player
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -85,7 +85,7 @@ class Rig:
         return rows | tops
 
     def rename(self, who: str, name: str) -> int:
-        """PUT /me's work (shared/players.py); returns the DynamoDB requests it made."""
+        """PUT /me's work (shared/services/players.py); returns the DynamoDB requests it made."""
         before = self.requests
         self.players.set_display_name(player(who), name)
         return self.requests - before

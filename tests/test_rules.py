@@ -9,8 +9,8 @@ import string
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared.dictionary import words
-from shared.rules import (
+from shared.game.dictionary import words
+from shared.game.rules import (
     avoids_forbidden_letters,
     is_in_dictionary,
     is_plain_letters,

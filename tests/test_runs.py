@@ -4,11 +4,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shared.errors import Conflict
-from shared.models import RunView
-from shared.puzzles import Round
-from shared.runs import answer, expire_if_due, new_run, skip
-from shared.scoring import combo_bonus, points_for, word_points
+from shared.game.errors import Conflict
+from shared.game.puzzles import Round
+from shared.game.runs import answer, expire_if_due, new_run, skip
+from shared.game.scoring import combo_bonus, points_for, word_points
+from shared.http.models import RunView
 
 START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 WORDS = frozenset({"timer", "tamer", "tumor", "alley", "dogs", "braid", "timers", "bird", "board"})
@@ -179,7 +179,7 @@ def test_longest_word_is_the_length_of_the_longest_accepted_word():
 
 
 def public_view(run):
-    """The run as the API shows it (shared.models.RunView), as JSON."""
+    """The run as the API shows it (shared.http.models.RunView), as JSON."""
     return RunView.from_run(run).model_dump(mode="json")
 
 

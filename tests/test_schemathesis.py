@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from local.store import without_coverage
-from shared.routes import ROUTES
+from shared.http.routes import ROUTES
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("schemathesis")]
 

@@ -5,10 +5,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shared.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS, MAX_SCORE, SCORED_LENGTH_CAP
-from shared.puzzles import Round
-from shared.runs import answer, new_run, skip
-from shared.scoring import points_for, speed_bonus, word_points
+from shared.game.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS, MAX_SCORE, SCORED_LENGTH_CAP
+from shared.game.puzzles import Round
+from shared.game.runs import answer, new_run, skip
+from shared.game.scoring import points_for, speed_bonus, word_points
 
 LONGEST = "pneumonoultramicroscopicsilicovolcanoconiosis"  # 45 letters, in the dictionary
 START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)

@@ -1,11 +1,11 @@
-"""The two deployment secrets (shared/secrets.py): the cursor key is its own secret on AWS, and its
+"""The two deployment secrets (shared/runtime/secrets.py): the cursor key is its own secret on AWS, and its
 previous version keeps verifying cursors after a rotation; locally it is derived from the seed."""
 
 import boto3
 import pytest
 from moto import mock_aws
 
-from shared import secrets
+from shared.runtime import secrets
 
 
 @pytest.fixture(autouse=True)

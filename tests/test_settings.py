@@ -1,4 +1,4 @@
-"""Settings are validated at cold start with clear errors (shared/settings.py)."""
+"""Settings are validated at cold start with clear errors (shared/runtime/settings.py)."""
 
 import os
 import subprocess
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.settings import Settings, SettingsError, load
+from shared.runtime.settings import Settings, SettingsError, load
 
 ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:wordsqd-seed-AbCdEf"
 

@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from functions.leaderboard.handler import handler
-from shared import clock
-from shared.clock import iso
-from shared.daily_date import reset_instant
-from shared.stats import PlayerStats, with_daily_result
+from shared.game import clock
+from shared.game.clock import iso
+from shared.game.daily_date import reset_instant
+from shared.game.stats import PlayerStats, with_daily_result
 from tests.conftest import Api
 from tests.fake_boards import FakeBoardStore, official, serve_with
 

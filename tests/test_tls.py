@@ -1,4 +1,4 @@
-"""shared/tls.py: every AWS client of a container shares one TLS context with the CA bundle loaded
+"""shared/runtime/tls.py: every AWS client of a container shares one TLS context with the CA bundle loaded
 once, and still verifies servers against that bundle."""
 
 import ssl
@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 from botocore import httpsession
 
-from shared import tls
+from shared.runtime import tls
 
 
 def test_every_client_session_shares_one_context_that_trusts_the_ca_bundle_and_requires_certificates():

@@ -3,7 +3,7 @@
 Every player run whose deadline has passed completes through the same path as an answer (its
 official result, the board's writes, the history), read from the `due` index, not a scan; then
 the store's watermark moves to the instant the pass began, which is what lets a board turn
-`closed` (shared/store.py `completed_through`). Guest runs are left to complete when next read:
+`closed` (shared/services/ports.py `completed_through`). Guest runs are left to complete when next read:
 they never rank. Idempotent; the scheduler's event is ignored. A pass that could not complete
 every due run (one failed: throttled, refused, any error) completes all the others, logs the
 ones it could not (a warning, and the `ExpiryFailures` metric), and moves the watermark only to
@@ -12,10 +12,10 @@ just before the earliest of their deadlines, so their boards wait; the next pass
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
-from shared.observability import logger, metrics, tracer
-from shared.wiring import game, store
+from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.wiring import game, store
 
-store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
+store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
 @logger.inject_lambda_context

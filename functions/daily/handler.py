@@ -1,6 +1,6 @@
 """Runs and challenges (SPEC §3, §3a, §5): start, read, answer and skip; create and play challenges.
 
-Thin: parse, call shared.game, shape the reply. Player routes take the caller from the verified
+Thin: parse, call shared.services.game, shape the reply. Player routes take the caller from the verified
 JWT claims; guest routes take no caller, and a guest run's unguessable id is its credential.
 """
 
@@ -11,12 +11,13 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from shared import api
-from shared.clock import parse_iso
-from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
-from shared.daily_date import next_reset
-from shared.dictionary import words
-from shared.models import (
+from shared.game.clock import parse_iso
+from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.game.daily_date import next_reset
+from shared.game.dictionary import words
+from shared.game.runs import Run
+from shared.http import api
+from shared.http.models import (
     AnswerReply,
     AnswerRequest,
     ChallengeRequest,
@@ -29,14 +30,13 @@ from shared.models import (
     SkipReply,
     SkipRequest,
 )
-from shared.observability import logger, metrics, tracer
-from shared.runs import Run
-from shared.wiring import boards, game, store
+from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.wiring import boards, game, store
 
 app = api.make_resolver()
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
-store()  # and make the DynamoDB client (shared/wiring.py)
+store()  # and make the DynamoDB client (shared/runtime/wiring.py)
 
 
 def _started(run_and_created: tuple[Run, bool]) -> Response[RunView]:

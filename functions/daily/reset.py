@@ -8,10 +8,10 @@ one-minute job (functions/daily/expire.py).
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
-from shared.observability import logger, metrics, tracer
-from shared.wiring import game, store
+from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.wiring import game, store
 
-store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
+store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
 @logger.inject_lambda_context(log_event=True)

@@ -1,15 +1,15 @@
 """The rank counters' keeper and the renames' follower: a DynamoDB Streams consumer (SPEC §4: no
 item written by every completion; SPEC §5: boards follow a rename). Each official result
 INSERTed into the table is counted for ranks, the whole batch in one summed update per counter
-item (shared/dynamo_boards.py `count_official`), exactly once however often the stream delivers
+item (shared/dynamo/boards.py `count_official`), exactly once however often the stream delivers
 it; then the batch's rows that could enter each board's top item (its best rows, which page 1
 reads) go through the board's inbox, folded into the item at most once a second per board,
-idempotently (shared/dynamo_boards.py `_merge_top`). Replies
+idempotently (shared/dynamo/boards.py `_merge_top`). Replies
 with Powertools' partial batch response, so a failed batch is retried from its first uncounted
 record.
 
-Each rename (an INSERT or MODIFY of a `PLAYER#<sub>` / `RENAME` item, shared/dynamo_renames.py)
-shows the player's current name on their live boards (shared/players.py `show_current_name`),
+Each rename (an INSERT or MODIFY of a `PLAYER#<sub>` / `RENAME` item, shared/dynamo/renames.py)
+shows the player's current name on their live boards (shared/services/players.py `show_current_name`),
 idempotently: a rename that fails is reported failed, and Lambda delivers it again (with what
 came after it) until it succeeds, so a propagation cut short resumes.
 
@@ -26,15 +26,15 @@ from typing import Any, NamedTuple
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
-from shared.dynamo_boards import official_from_image
-from shared.dynamo_renames import renamed_player
-from shared.observability import logger, metrics, tracer
-from shared.store import OfficialResult
-from shared.wiring import players, store
+from shared.dynamo.boards import official_from_image
+from shared.dynamo.renames import renamed_player
+from shared.game.results import OfficialResult
+from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.wiring import players, store
 
 Count = Callable[[list[OfficialResult]], int]
 Follow = Callable[[str], int]  # shows a player's current name on their live boards
-store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
+store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
 class Renamed(NamedTuple):

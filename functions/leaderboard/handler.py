@@ -1,5 +1,5 @@
-"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.leaderboard or
-shared.players, reply."""
+"""Boards, ranks, profiles and history (SPEC §4, §5). Thin: parse, call shared.services.leaderboard or
+shared.services.players, reply."""
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
@@ -8,9 +8,9 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from shared import api
-from shared.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
-from shared.models import (
+from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.http import api
+from shared.http.models import (
     BoardPage,
     Erased,
     HistoryPage,
@@ -26,12 +26,12 @@ from shared.models import (
     Profile,
     ProfileRequest,
 )
-from shared.observability import logger, metrics, tracer
-from shared.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
-from shared.wiring import boards, leagues, player_data, players, store
+from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.wiring import boards, leagues, player_data, players, store
+from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 app = api.make_resolver()
-store()  # the DynamoDB client, made during the cold start (shared/wiring.py)
+store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 Limit = Annotated[int, Query(ge=1, le=BOARD_PAGE_MAX)]
 Cursor = Annotated[str | None, Query(max_length=1024)]

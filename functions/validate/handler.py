@@ -1,11 +1,11 @@
 """POST /validate: judge one word by the rules of SPEC §2. Stateless: no table, no AWS client.
 
 The function the most players call cold, so its init loads only the word list, the rules and
-the pre-routing checks (shared/gateway.py): no resolver, no pydantic. A well-formed request (the
+the pre-routing checks (shared/http/gateway.py): no resolver, no pydantic. A well-formed request (the
 route, a JSON object with a valid `prompt`, a string `word` and an optional valid `forbidden`, no
 other field) is judged right here, the reply built as the resolver builds it; anything else goes
 to the resolver (functions/validate/routes.py, imported on first need), which answers it exactly
-as before: its 400s, 404s and 405s. `ValidateRequest` (shared/models.py) stays the definition of
+as before: its 400s, 404s and 405s. `ValidateRequest` (shared/http/models.py) stays the definition of
 a valid request: tests/test_validate_handler.py checks this path against the resolver's on
 generated requests, so the two cannot drift. docs/operations.md, "Cold starts", has the figures.
 """
@@ -16,10 +16,10 @@ import json
 import re
 from typing import Any
 
-from shared.constants import FORBIDDEN_LETTERS, PROMPT_LENGTH
-from shared.dictionary import words
-from shared.gateway import Refused, checked_event, logger
-from shared.rules import judge
+from shared.game.constants import FORBIDDEN_LETTERS, PROMPT_LENGTH
+from shared.game.dictionary import words
+from shared.game.rules import judge
+from shared.http.gateway import Refused, checked_event, logger
 
 ROUTE_KEY = "POST /validate"
 FIELDS = {"prompt", "word", "forbidden"}
@@ -71,7 +71,7 @@ def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     if reply is not None:
         return reply
     from functions.validate.routes import app
-    from shared import api
+    from shared.http import api
 
     return api.serve(app, event, context)
 

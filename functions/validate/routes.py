@@ -6,10 +6,10 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from shared import api
-from shared.dictionary import words
-from shared.models import ValidateReply, ValidateRequest
-from shared.rules import judge
+from shared.game.dictionary import words
+from shared.game.rules import judge
+from shared.http import api
+from shared.http.models import ValidateReply, ValidateRequest
 
 app = api.make_resolver()
 

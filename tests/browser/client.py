@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from shared.dictionary import words
-from shared.rules import judge
+from shared.game.dictionary import words
+from shared.game.rules import judge
 
 REPO = Path(__file__).parents[2]
 SCREENS = REPO / "test-artifacts" / "screens"
@@ -254,7 +254,7 @@ def answer_for(prompt: str, forbidden: str = "", avoid=frozenset()) -> str:
 
 
 def word_failing(prompt: str, forbidden: str, reason: str) -> str:
-    """A submission the rules refuse for REASON (checked with shared.rules.judge)."""
+    """A submission the rules refuse for REASON (checked with shared.game.rules.judge)."""
     dictionary = words()
     if reason in ("letter_order", "forbidden_letter"):
         candidates = (w for w in _dictionary() if len(w) >= 3)

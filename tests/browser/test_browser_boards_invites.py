@@ -3,7 +3,7 @@ it, nothing broken mid-word) and a challenge link as an invitation, played by a 
 
 import pytest
 
-from shared.puzzles import answers
+from shared.game.puzzles import answers
 from tests.browser.client import Server, answer_for, shown_round, submit, wait_for_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]

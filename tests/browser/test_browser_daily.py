@@ -1,6 +1,6 @@
 """Playing the Daily in the web client, in Chromium, as a guest and as a logged-in player.
 
-The words come from the dictionary, judged by shared.rules for the prompt the page shows, so each
+The words come from the dictionary, judged by shared.game.rules for the prompt the page shows, so each
 test is a real run against the real server (SPEC §2, §3).
 """
 
@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from shared.dictionary import words
-from shared.rules import judge
+from shared.game.dictionary import words
+from shared.game.rules import judge
 from tests.browser.client import (
     answer_for,
     run_id_of,

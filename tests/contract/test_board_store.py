@@ -17,16 +17,16 @@ from moto import mock_aws
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.boards import TOP_ROWS, BoardEntry, BoardPosition, HistoryPosition, TieKey
-from shared.clock import iso
-from shared.constants import MAX_SCORE
-from shared.dynamo import DynamoStore
-from shared.errors import Throttled
-from shared.leaderboard import Boards
-from shared.players import Players
-from shared.scope import Scope
-from shared.store import OfficialTaken
-from shared.table import create_table_request
+from shared.dynamo.store import DynamoStore
+from shared.dynamo.table import create_table_request
+from shared.game.boards import TOP_ROWS, BoardEntry, BoardPosition, HistoryPosition, TieKey
+from shared.game.clock import iso
+from shared.game.constants import MAX_SCORE
+from shared.game.errors import Throttled
+from shared.game.scope import Scope
+from shared.services.leaderboard import Boards
+from shared.services.players import Players
+from shared.services.ports import OfficialTaken
 from tests.conftest import put_old_stats
 from tests.fake_boards import FakeBoardStore, official, player
 

@@ -1,12 +1,12 @@
-"""The league side of the store (shared/leagues.py LeagueStore): one contract, run against the
+"""The league side of the store (shared/services/leagues.py LeagueStore): one contract, run against the
 in-memory fake (tests/fake_leagues.py) and DynamoStore on in-process moto. Races between joins
 for the last seat run on moto's server mode (tests/test_races.py)."""
 
 import pytest
 
-from shared.dynamo import DynamoStore
-from shared.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
-from shared.scope import Scope
+from shared.dynamo.store import DynamoStore
+from shared.game.scope import Scope
+from shared.services.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
 from tests.fake_boards import official, player
 from tests.fake_leagues import FakeLeagueStore
 

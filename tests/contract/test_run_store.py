@@ -1,4 +1,4 @@
-"""The run side of the Store port (shared/store.py RunStore): one contract, two implementations.
+"""The run side of the Store port (shared/services/ports.py RunStore): one contract, two implementations.
 
 Every test runs against the in-memory fake (tests/fake_store.py) and DynamoStore on in-process
 moto, so the fake the service tests use cannot drift from the real adapter. Races between
@@ -9,12 +9,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shared.clock import iso
-from shared.dynamo import DynamoStore
-from shared.puzzles import Round
-from shared.runs import answer, expire_if_due, new_run, skip
-from shared.scope import Scope
-from shared.store import ActiveRunExists, Challenge, DueRun, OfficialTaken, QuotaExceeded, Slot, StaleRun
+from shared.dynamo.store import DynamoStore
+from shared.game.clock import iso
+from shared.game.puzzles import Round
+from shared.game.results import Challenge
+from shared.game.runs import answer, expire_if_due, new_run, skip
+from shared.game.scope import Scope
+from shared.services.ports import ActiveRunExists, DueRun, OfficialTaken, QuotaExceeded, Slot, StaleRun
 from tests.fake_store import FakeStore
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)

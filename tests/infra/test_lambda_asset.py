@@ -90,7 +90,7 @@ def run_in_asset(asset: Path, script: str) -> subprocess.CompletedProcess:
 
 
 def test_asset_holds_the_code_and_the_word_list_but_not_the_build_script(asset):
-    for path in ["functions/validate/handler.py", "shared/rules.py", "dictionary/words.txt"]:
+    for path in ["functions/validate/handler.py", "shared/game/rules.py", "dictionary/words.txt"]:
         assert (asset / path).is_file(), path
     assert not (asset / "dictionary" / "build.py").exists()
     assert not (asset / "local").exists()  # the local server is never deployed
@@ -161,7 +161,7 @@ def test_stateful_handlers_make_their_dynamodb_client_during_the_init(host_asset
         f"""
 import importlib
 importlib.import_module({entry.split(":")[0]!r})
-from shared import wiring
+from shared.runtime import wiring
 assert wiring.store.cache_info().currsize == 1, wiring.store.cache_info()
 assert wiring.store().client.meta.service_model.service_name == "dynamodb"
 """,
@@ -176,7 +176,7 @@ def test_validate_imports_no_aws_sdk(host_asset):
         host_asset,
         """
 import functions.validate.handler
-aws = ("botocore.client", "botocore.session", "boto3", "aws_xray_sdk", "shared.wiring")
+aws = ("botocore.client", "botocore.session", "boto3", "aws_xray_sdk", "shared.runtime.wiring")
 print(sorted(m for m in aws if m in sys.modules))
 """,
     )
@@ -306,8 +306,8 @@ def test_pure_python_code_imports_and_runs_from_the_asset_alone(asset):
     script = f"""
 import sys
 sys.path.insert(0, {str(asset)!r})
-from shared.dictionary import words
-from shared.rules import judge
+from shared.game.dictionary import words
+from shared.game.rules import judge
 assert judge("timer", "TMR", words()).valid
 assert not judge("meter", "TMR", words()).valid
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -349,7 +349,7 @@ def test_tracer_patches_only_botocore(host_asset):
     result = run_in_asset(
         host_asset,
         """
-import shared.observability
+import shared.runtime.observability
 from aws_xray_sdk.core.patcher import _PATCHED_MODULES
 print(sorted(_PATCHED_MODULES))
 """,

@@ -17,10 +17,10 @@ import re
 from pathlib import Path
 
 from infra.permissions import ACCESS
-from shared.table import INDEXES
+from shared.dynamo.table import INDEXES
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-DATA_LAYER = sorted((REPO_ROOT / "shared").glob("dynamo*.py"))
+DATA_LAYER = sorted((REPO_ROOT / "shared" / "dynamo").glob("*.py"))
 CODE = sorted(p for d in ("shared", "functions") for p in (REPO_ROOT / d).rglob("*.py"))
 
 # boto3's snake_case operation -> IAM action
@@ -101,9 +101,9 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
     import boto3
     from moto import mock_aws
 
-    from shared.dynamo import DynamoStore
-    from shared.scope import Scope
-    from shared.table import create_table_request
+    from shared.dynamo.store import DynamoStore
+    from shared.dynamo.table import create_table_request
+    from shared.game.scope import Scope
     from tests.fake_boards import official
 
     day = "2026-01-15"

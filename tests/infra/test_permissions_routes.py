@@ -25,7 +25,8 @@ from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler as leaderboard_handler
 from infra.permissions import ACCESS, TableAccess
 from local.events import LambdaContext
-from shared import clock, wiring
+from shared.game import clock
+from shared.runtime import wiring
 from tests.conftest import Api
 from tests.play import play_out
 

@@ -1,4 +1,4 @@
-"""The HTTP API is exactly shared.routes: same routes, same functions, the authorizer on player
+"""The HTTP API is exactly shared.http.routes: same routes, same functions, the authorizer on player
 routes only; plus Cognito, CORS, throttling and access logs."""
 
 import json
@@ -8,7 +8,7 @@ from aws_cdk.assertions import Match
 
 from infra.api import ACCESS_LOG_FORMAT
 from infra.config import DEFAULT_ROUTE_THROTTLES, DEFAULT_THROTTLE_BURST, DEFAULT_THROTTLE_RATE, DEV_ORIGINS
-from shared.routes import ROUTES
+from shared.http.routes import ROUTES
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 

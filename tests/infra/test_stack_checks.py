@@ -12,7 +12,7 @@ from aws_cdk import aws_sqs as sqs
 from cfnlint.api import ManualArgs, lint_file
 
 from infra.checks import add_checks
-from shared.routes import ROUTES
+from shared.http.routes import ROUTES
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 

@@ -1,10 +1,10 @@
-"""The table and the secrets: built from shared.table; production (a flag, whatever the stage is
+"""The table and the secrets: built from shared.dynamo.table; production (a flag, whatever the stage is
 called) retains the table, the secrets, the dead-letter queues and the logs."""
 
 import pytest
 from aws_cdk.assertions import Match
 
-from shared.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, create_table_request
+from shared.dynamo.table import INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE, create_table_request
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -73,7 +73,7 @@ def test_indexes_are_exactly_shared_table_indexes(dev):
 
 
 def test_table_indexes_and_attributes_agree_with_the_local_create_table_request(dev):
-    """The stack's table and the one `make run` and the tests create (shared.table
+    """The stack's table and the one `make run` and the tests create (shared.dynamo.table
     create_table_request) have the same keys, indexes, projections and key attributes."""
     _, table = dev.only("AWS::DynamoDB::Table")
     props = table["Properties"]

@@ -2,7 +2,7 @@
 
 The behaviour tests read the synthesized CacheBehaviors back and match paths against them the way
 CloudFront does (first pattern in order, `*` matching anything), so they check what CloudFront will
-do with each route of shared.routes, not how infra.edge chose the patterns.
+do with each route of shared.http.routes, not how infra.edge chose the patterns.
 """
 
 import json
@@ -19,7 +19,7 @@ from cfnlint.api import ManualArgs, lint_file
 from infra import edge_waf
 from infra.edge import SYNTH_ONLY_ACCOUNT, api_behaviours, synth_env
 from infra.functions import API_FUNCTIONS
-from shared.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES, Route
+from shared.http.routes import ORIGIN_HEADER, ORIGIN_SECRET_VARIABLE, ROUTES, Route
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 

@@ -7,7 +7,7 @@ import pytest
 
 from infra.functions import FUNCTIONS
 from infra.operations import GAME_COUNTERS, JOB_WINDOWS, P99_MS
-from shared.table import INDEXES
+from shared.dynamo.table import INDEXES
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -78,10 +78,11 @@ PUBLISHED: dict[str, dict[str, list[set[str]]]] = {
     "AWS/Events": {
         metric: [set(), {"RuleName"}] for metric in ("Invocations", "FailedInvocations", "TriggeredRules")
     },
-    # shared/observability.py: Powertools metrics with the service dimension; Answers adds reason.
+    # shared/runtime/observability.py: Powertools metrics with the service dimension; Answers adds reason.
     "WordSQD": {
         **{metric: [{"service"}] for metric in GAME_COUNTERS},
         "Answers": [{"service", "reason"}],
+        "ExpiryFailures": [{"service"}],
     },
     # infra/operations.py: 403s counted from the API's access log, per stage (a metric filter).
     "WordSQD/dev": {"ApiForbidden": [set()]},
@@ -283,6 +284,15 @@ def test_a_stalled_stream_mapping_alarms(dev):
     )
     assert alarm["TreatMissingData"] == "breaching"
     assert alarm["Dimensions"] == [{"Name": "EventSourceMappingUUID", "Value": {"Ref": mapping_id}}]
+
+
+def test_expiry_failures_that_persist_over_passes_alarm(dev):
+    """One expiry pass that could not complete a due run is no page (the next pass, a minute later,
+    tries again); failures in every period for 15 minutes are."""
+    alarm = _alarms(dev)["WordSQD-dev-ExpiryFailures"]
+    assert _watched(alarm) == [("WordSQD", "ExpiryFailures", {"service": "wordsqd"})]
+    assert (alarm["Threshold"], alarm["EvaluationPeriods"], alarm["DatapointsToAlarm"]) == (1, 3, 3)
+    assert (alarm["Period"], alarm["Statistic"], alarm["TreatMissingData"]) == (300, "Sum", "notBreaching")
 
 
 def test_403s_at_the_origin_are_counted_from_the_access_log(dev):

@@ -136,7 +136,7 @@ def test_the_smoke_script_passes_through_the_edge_and_checks_the_api_refuses_the
     sys.path.insert(0, str(REPO / "tests"))
     from test_local_server import Server
 
-    from shared.routes import ORIGIN_SECRET_VARIABLE
+    from shared.http.routes import ORIGIN_SECRET_VARIABLE
 
     site = Server(tmp_path / "site").start()
     api = Server(tmp_path / "api", **{ORIGIN_SECRET_VARIABLE: "edge-only-secret"}).start()

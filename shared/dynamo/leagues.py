@@ -1,0 +1,242 @@
+"""Leagues on DynamoDB (the LeagueStore of shared/services/leagues.py), mixed into `DynamoStore`
+(shared/dynamo/store.py), which supplies `_call`, `_batch_get` and `_transact`. Items and keys are in
+docs/data-model.md.
+
+A league is one item holding its members (at most 50, so it stays a few KB); its invite code is
+an item of its own, so a join finds the league by one GetItem; each player's leagues are one item
+of the player's own (a set of at most 10 ids). A join, a leave, a removal, a creation and a code
+rotation are each one transaction whose conditions hold the limits, so two joins racing for the
+last seat cannot both win. A league board reads its members' own official results and profiles
+by key, in one BatchGetItem of at most 100 keys: nothing is written for leagues when a run
+completes.
+"""
+
+import json
+from typing import Any
+
+from shared.dynamo.boards import _entry, _official_key
+from shared.game.boards import BoardEntry
+from shared.game.scope import Scope
+from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
+
+Item = dict[str, Any]
+
+
+def _key(pk: str, sk: str) -> Item:
+    return {"pk": {"S": pk}, "sk": {"S": sk}}
+
+
+def league_key(league_id: str) -> Item:
+    return _key(f"LEAGUE#{league_id}", "LEAGUE")
+
+
+def code_key(code: str) -> Item:
+    return _key(f"LEAGUECODE#{code}", "CODE")
+
+
+def leagues_key(player: str) -> Item:
+    """The player's own item listing the leagues they are in."""
+    return _key(f"PLAYER#{player}", "LEAGUES")
+
+
+def _league_item(league: League) -> Item:
+    return {
+        **league_key(league.league_id),
+        "name": {"S": league.name},
+        "creator": {"S": league.creator},
+        "code": {"S": league.code},
+        "created_at": {"S": league.created_at},
+        "members": {"M": {player: {"S": joined} for player, joined in league.members.items()}},
+    }
+
+
+def _league(item: Item) -> League:
+    return League(
+        league_id=item["pk"]["S"].removeprefix("LEAGUE#"),
+        name=item["name"]["S"],
+        creator=item["creator"]["S"],
+        code=item["code"]["S"],
+        created_at=item["created_at"]["S"],
+        members={player: joined["S"] for player, joined in item["members"]["M"].items()},
+    )
+
+
+def ranked(item: Item) -> bool:
+    """Whether an official result is ranked: one with an `unranked_reason` (an implausible run,
+    SPEC §3b), as an attribute or in its result, is on no board; a missing reason means ranked."""
+    if item.get("unranked_reason", {}).get("S"):
+        return False
+    return json.loads(item["data"]["S"]).get("unranked_reason") is None
+
+
+class DynamoLeagues:
+    """The league side of DynamoStore (a mixin: DynamoStore gives the requests)."""
+
+    _call: Any
+    _batch_get: Any
+    _transact: Any
+
+    def create_league(self, league: League, leagues_max: int) -> None:
+        codes = self._transact(
+            [
+                {"Put": {"Item": _league_item(league), "ConditionExpression": "attribute_not_exists(pk)"}},
+                {
+                    "Put": {
+                        "Item": {**code_key(league.code), "league_id": {"S": league.league_id}},
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+                _count_in(league.league_id, league.creator, leagues_max),
+            ]
+        )
+        if codes[2:3] == ["ConditionalCheckFailed"]:
+            raise TooManyLeagues(league.creator)
+        if codes:
+            raise StaleLeague(league.league_id)  # an id or code drawn twice: 96 random bits each
+
+    def get_league(self, league_id: str) -> League | None:
+        item = self._call("get_item", Key=league_key(league_id), ConsistentRead=True).get("Item")
+        return _league(item) if item else None
+
+    def league_by_code(self, code: str) -> League | None:
+        item = self._call("get_item", Key=code_key(code), ConsistentRead=True).get("Item")
+        return self.get_league(item["league_id"]["S"]) if item else None
+
+    def join_league(
+        self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int
+    ) -> None:
+        """One transaction: the member's seat, on condition the code is unchanged and the league
+        has a free seat, and the league in the player's own list, on condition it has room."""
+        codes = self._transact(
+            [
+                {
+                    "Update": {
+                        "Key": league_key(league.league_id),
+                        "UpdateExpression": "SET members.#p = if_not_exists(members.#p, :t)",
+                        "ConditionExpression": (
+                            "code = :code AND (attribute_exists(members.#p) OR size(members) < :max)"
+                        ),
+                        "ExpressionAttributeNames": {"#p": player},
+                        "ExpressionAttributeValues": {
+                            ":t": {"S": joined_at},
+                            ":code": {"S": league.code},
+                            ":max": {"N": str(members_max)},
+                        },
+                    }
+                },
+                _count_in(league.league_id, player, leagues_max),
+            ]
+        )
+        if not codes:
+            return
+        if codes[0] == "ConditionalCheckFailed":
+            now = self.get_league(league.league_id)
+            if now is None or now.code != league.code:
+                raise StaleLeague(league.league_id)
+            raise LeagueFull(league.league_id)
+        raise TooManyLeagues(player)
+
+    def leave_league(self, league: League, player: str, remover: str) -> None:
+        heir = successor(league, player)
+        names = {"#p": player}
+        mine = {
+            "Update": {
+                "Key": leagues_key(player),
+                "UpdateExpression": "DELETE ids :ids",
+                "ExpressionAttributeValues": {":ids": {"SS": [league.league_id]}},
+            }
+        }
+        if heir is None:  # the last member: the league goes
+            items: list[Item] = [
+                {
+                    "Delete": {
+                        "Key": league_key(league.league_id),
+                        "ConditionExpression": "attribute_exists(members.#p) AND size(members) = :one",
+                        "ExpressionAttributeNames": names,
+                        "ExpressionAttributeValues": {":one": {"N": "1"}},
+                    }
+                },
+                {"Delete": {"Key": code_key(league.code)}},
+                mine,
+            ]
+        else:
+            items = [
+                {
+                    "Update": {
+                        "Key": league_key(league.league_id),
+                        "UpdateExpression": "REMOVE members.#p SET creator = :heir",
+                        "ConditionExpression": "attribute_exists(members.#p) AND creator = :creator",
+                        "ExpressionAttributeNames": names,
+                        "ExpressionAttributeValues": {
+                            ":heir": {"S": heir},
+                            ":creator": {"S": league.creator},
+                        },
+                    }
+                },
+                mine,
+            ]
+        if remover not in (player, league.creator) or self._transact(items):
+            raise StaleLeague(league.league_id)
+
+    def rotate_code(self, league: League, code: str) -> None:
+        codes = self._transact(
+            [
+                {
+                    "Put": {
+                        "Item": {**code_key(code), "league_id": {"S": league.league_id}},
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+                {"Delete": {"Key": code_key(league.code)}},
+                {
+                    "Update": {
+                        "Key": league_key(league.league_id),
+                        "UpdateExpression": "SET code = :new",
+                        "ConditionExpression": "code = :old AND creator = :creator",
+                        "ExpressionAttributeValues": {
+                            ":new": {"S": code},
+                            ":old": {"S": league.code},
+                            ":creator": {"S": league.creator},
+                        },
+                    }
+                },
+            ]
+        )
+        if codes:
+            raise StaleLeague(league.league_id)
+
+    def player_leagues(self, player: str) -> list[League]:
+        item = self._call("get_item", Key=leagues_key(player), ConsistentRead=True).get("Item", {})
+        ids = sorted(item.get("ids", {}).get("SS", []))
+        return [_league(found) for found in self._batch_get([league_key(i) for i in ids], consistent=True)]
+
+    def league_rows(self, players: list[str], scope: Scope) -> LeagueRows:
+        """Each member's official result for SCOPE and profile: 2 keys a member, so a league of
+        50 is one BatchGetItem of 100 keys."""
+        keys = [key for p in players for key in (_official_key(p, scope), _key(f"PLAYER#{p}", "PROFILE"))]
+        entries: list[BoardEntry] = []
+        names: dict[str, str] = {}
+        for item in self._batch_get(keys):
+            if item["sk"]["S"] == "PROFILE":
+                if "display_name" in item:
+                    names[item["pk"]["S"].removeprefix("PLAYER#")] = item["display_name"]["S"]
+            elif ranked(item):
+                entries.append(_entry(item))
+        return LeagueRows(entries, names)
+
+
+def _count_in(league_id: str, player: str, leagues_max: int) -> Item:
+    """The update adding LEAGUE_ID to PLAYER's own list of leagues, on condition it has room (or
+    holds it already)."""
+    return {
+        "Update": {
+            "Key": leagues_key(player),
+            "UpdateExpression": "ADD ids :ids",
+            "ConditionExpression": "attribute_not_exists(ids) OR contains(ids, :id) OR size(ids) < :max",
+            "ExpressionAttributeValues": {
+                ":ids": {"SS": [league_id]},
+                ":id": {"S": league_id},
+                ":max": {"N": str(leagues_max)},
+            },
+        }
+    }

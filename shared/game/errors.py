@@ -1,0 +1,47 @@
+"""Domain errors, each with a stable `code` for clients; shared/http/api.py maps each class to a status."""
+
+
+class GameError(Exception):
+    """Base class: a request the game refuses, with a machine-readable code."""
+
+    code = "bad_request"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class BadRequest(GameError):
+    """The request is malformed or names something impossible (400)."""
+
+
+class Unauthorized(GameError):
+    """No verified caller on a player route (401)."""
+
+    code = "unauthorized"
+
+
+class NotFound(GameError):
+    """Unknown resource, or one that is not the caller's (404): the two are indistinguishable on purpose."""
+
+    code = "not_found"
+
+
+class Forbidden(GameError):
+    """The caller may see the thing but not do this to it (403): a league member who is not its creator."""
+
+    code = "forbidden"
+
+
+class Conflict(GameError):
+    """The request does not fit the current state (409)."""
+
+    code = "conflict"
+
+
+class Throttled(GameError):
+    """The data store is shedding load (429); the client may retry."""
+
+    code = "throttled"

@@ -1,0 +1,440 @@
+"""Request and reply models of the HTTP API (SPEC §5): the JSON names web clients code against.
+
+The JSON Schema of each model is the OpenAPI document's (`make openapi`), so every constraint a
+handler enforces on a field is written here as a pydantic constraint (pattern, range, strictness)
+and the document says it too; the few checks a schema cannot say (forbidden letters distinct and
+not in the prompt) are validators, and their 400 is in the document.
+"""
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
+
+from shared.game.constants import (
+    ATTEMPTS_PER_ROUND,
+    CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS,
+    CHALLENGE_DEFAULT_ROUNDS,
+    CHALLENGE_MAX_FORBIDDEN_ROUNDS,
+    CHALLENGE_MAX_ROUNDS,
+    CHALLENGE_MIN_ROUNDS,
+    FORBIDDEN_LETTERS,
+    PROMPT_LENGTH,
+)
+from shared.game.fair_play import UnrankedReason, ranked, unranked_reason
+from shared.game.rules import Reason
+from shared.game.runs import AnswerReason
+
+if TYPE_CHECKING:
+    from shared.game.runs import Run
+
+PROMPT_PATTERN = f"^[A-Za-z]{{{PROMPT_LENGTH}}}$"
+FORBIDDEN_PATTERN = f"^([A-Za-z]{{{FORBIDDEN_LETTERS}}})?$"
+# 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5).
+DISPLAY_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,18}[A-Za-z0-9_-])?$"
+DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
+
+
+def _integral(value: Any) -> Any:
+    """JSON has one number type, and JSON Schema's `integer` is any number with no fractional
+    part: 2.0 is the integer 2. Strings and booleans stay refused (the field is strict)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# An integer as JSON Schema means it: 2 and 2.0, never "2", true or 2.5.
+JsonInt = Annotated[int, BeforeValidator(_integral), Field(strict=True)]
+
+
+class Model(BaseModel):
+    """Base of every model here. Each is built on its first use (`defer_build`), not when this
+    module is imported: a function builds only the models it serves (validate two of about twenty;
+    ~5 ms less init, ~1 ms more on the first request, benchmarks/coldstart.py)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
+class Request(Model):
+    """Base of every request body: unknown fields are refused, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ValidateRequest(Request):
+    prompt: StrictStr = Field(
+        description=f"{PROMPT_LENGTH} letters A-Z, case-insensitive", examples=["TMR"], pattern=PROMPT_PATTERN
+    )
+    word: StrictStr = Field(description="the submission, judged as sent (no trimming)")
+    forbidden: StrictStr | None = Field(
+        default=None,
+        description=f"{FORBIDDEN_LETTERS} different letters A-Z, none in the prompt (forbidden mode); "
+        "null or empty: classic",
+        examples=["AEO"],
+        pattern=FORBIDDEN_PATTERN,
+    )
+
+    @field_validator("prompt")
+    @classmethod
+    def _prompt(cls, value: str) -> str:
+        return value.upper()
+
+    @field_validator("forbidden")
+    @classmethod
+    def _forbidden(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        value = value.upper()
+        if len(set(value)) != FORBIDDEN_LETTERS:
+            raise ValueError(f"forbidden letters must be {FORBIDDEN_LETTERS} different letters")
+        return value
+
+    @model_validator(mode="after")
+    def _disjoint(self) -> "ValidateRequest":
+        if self.forbidden and set(self.forbidden) & set(self.prompt):
+            raise ValueError("forbidden letters may not be in the prompt")
+        return self
+
+
+class ValidateReply(Model):
+    valid: bool
+    word: str
+    reason: Reason | None
+
+
+class AnswerRequest(Request):
+    round: JsonInt = Field(ge=1, le=CHALLENGE_MAX_ROUNDS)
+    attempt: JsonInt = Field(ge=1, le=ATTEMPTS_PER_ROUND)
+    word: StrictStr
+
+
+class SkipRequest(Request):
+    round: JsonInt = Field(ge=1, le=CHALLENGE_MAX_ROUNDS)
+
+
+class ChallengeRequest(Request):
+    rounds: JsonInt = Field(
+        default=CHALLENGE_DEFAULT_ROUNDS, ge=CHALLENGE_MIN_ROUNDS, le=CHALLENGE_MAX_ROUNDS
+    )
+    forbidden_rounds: JsonInt = Field(
+        default=CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS, ge=0, le=CHALLENGE_MAX_FORBIDDEN_ROUNDS
+    )
+
+
+class ProfileRequest(Request):
+    display_name: StrictStr = Field(
+        min_length=DISPLAY_NAME_MIN,
+        max_length=DISPLAY_NAME_MAX,
+        pattern=DISPLAY_NAME_PATTERN,
+        description="3-20 ASCII letters, digits, spaces, _ or -; no leading or trailing space; "
+        "names that look alike are the same name, and some are reserved or not allowed (400)",
+    )
+
+
+# Replies ----------------------------------------------------------------------------------
+
+
+class DailyInfo(Model):
+    date: str = Field(examples=["2026-11-29"])
+    rounds: int
+    time_limit_seconds: int
+    status: Literal["live", "closed"]
+    resets_at: str = Field(examples=["2026-11-30T06:00:00.000Z"])
+
+
+class PastDaily(Model):
+    """`GET /daily/{date}`: a Daily date's details (SPEC §3d)."""
+
+    date: str
+    rounds: int
+    time_limit_seconds: int
+    status: Literal["live", "closed"] = Field(description="live: today's Daily; closed: a past one")
+    first_date: str = Field(description="the deployment's first Daily date: past Dailies start there")
+    practice: bool = Field(description="whether POST /daily/{date}/runs plays it (not while live)")
+
+
+class AttemptView(Model):
+    word: str
+    accepted: bool
+    reason: AnswerReason | None
+    elapsed_ms: int = Field(description="milliseconds from the moment the server showed the round")
+
+
+class RoundView(Model):
+    round: int
+    prompt: str
+    forbidden: str = Field(description='3 uppercase letters in a forbidden round, "" in a classic one')
+    attempts: list[AttemptView]
+    outcome: Literal["accepted", "lost", "skipped"] | None = Field(
+        description="null while the round is open (or was open when the run expired)"
+    )
+    points: int = Field(description="including the round's combo and speed bonuses")
+    speed_bonus: int = Field(description="3 × max(0, 10 − whole seconds to the accepted answer)")
+
+
+class RunView(Model):
+    run_id: str
+    kind: Literal["daily", "challenge"]
+    date: str
+    challenge_id: str | None
+    status: Literal["active", "completed"]
+    ended_by: Literal["finished", "expired"] | None
+    official: bool
+    round: int | None
+    rounds: int
+    prompt: str | None
+    forbidden: str | None
+    attempt: int | None
+    attempts_left: int
+    score: int
+    combo: int
+    best_combo: int
+    longest_word_length: int
+    started_at: str
+    deadline: str
+    completed_at: str | None
+    history: list[RoundView]
+    ranked: bool = Field(
+        description="placed on its board and counted in ranks (on completion); false for guest and "
+        "practice runs, and for an official run whose answers came faster than a person can type"
+    )
+    unranked_reason: UnrankedReason | None = Field(
+        description="why an official run does not rank; null for a ranked, guest or practice run"
+    )
+
+    @classmethod
+    def from_run(cls, run: "Run") -> "RunView":
+        """The run as the API shows it to its owner (SPEC §5): the round in play, or nulls once
+        completed; the attempts without their stored digests."""
+        active = not run.completed
+        number = run.round_number if active else None
+        current = run.puzzle[number - 1] if number else None
+        return cls(
+            run_id=run.run_id,
+            kind=run.kind,
+            date=run.date,
+            challenge_id=run.challenge_id,
+            status="active" if active else "completed",
+            ended_by=run.ended_by,
+            official=run.official,
+            round=number,
+            rounds=len(run.puzzle),
+            prompt=current.prompt if current else None,
+            forbidden=current.forbidden if current else None,
+            attempt=run.attempt_number if active else None,
+            attempts_left=ATTEMPTS_PER_ROUND - run.attempt_number + 1 if active else 0,
+            score=run.score,
+            combo=run.combo,
+            best_combo=run.best_combo,
+            longest_word_length=run.longest_word_length,
+            started_at=run.started_at,
+            deadline=run.deadline,
+            completed_at=run.completed_at,
+            history=[RoundView.model_validate(record, from_attributes=True) for record in run.history],
+            ranked=ranked(run),
+            unranked_reason=unranked_reason(run),
+        )
+
+
+class AnswerReply(Model):
+    accepted: bool
+    reason: AnswerReason | None
+    points: int = Field(description="including the combo and speed bonuses")
+    speed_bonus: int
+    run: RunView
+
+
+class SkipReply(Model):
+    run: RunView
+
+
+class BoardRow(Model):
+    rank: int
+    display_name: str
+    score: int
+    best_combo: int
+    longest_word_length: int
+    words: list[str] | None = Field(description="null while the board is live")
+
+
+class BoardPage(Model):
+    date: str
+    status: Literal["live", "closed"]
+    rows: list[BoardRow]
+    next_cursor: str | None
+
+
+class MyRank(BoardRow):
+    date: str
+    status: Literal["live", "closed"]
+    players: int = Field(description="results counted on the board so far: the N of 'rank R of N'")
+
+
+class ChallengeView(Model):
+    challenge_id: str
+    rounds: int
+    forbidden_rounds: int
+    time_limit_seconds: int
+    created_at: str
+    closes_at: str
+    open: bool
+    status: Literal["live", "closed"]
+    creator_name: str = Field(description="the creator's display name, for 'X challenged you'")
+    creator_score: int | None = Field(description="the creator's official score on it; null until they play")
+    rows: list[BoardRow]
+    next_cursor: str | None
+
+
+class ChallengeSummary(Model):
+    challenge_id: str
+    rounds: int
+    forbidden_rounds: int
+    created_at: str
+    closes_at: str
+    open: bool
+
+
+class MyChallenges(Model):
+    items: list[ChallengeSummary] = Field(
+        description="the challenges the caller made, newest first (at most 50)"
+    )
+
+
+class Profile(Model):
+    display_name: str
+
+
+class HistoryItem(Model):
+    kind: Literal["daily", "challenge"]
+    date: str
+    challenge_id: str | None
+    score: int
+    best_combo: int
+    longest_word_length: int
+    completed_at: str
+    rank: int | None = Field(description="the final rank; null while live, and for an unranked result")
+    unranked_reason: UnrankedReason | None = Field(
+        description="why the result is on no board and in no rank (SPEC §3b); null: it ranks"
+    )
+
+
+class HistoryPage(Model):
+    items: list[HistoryItem]
+    next_cursor: str | None
+
+
+class ErrorBody(Model):
+    code: str = Field(description="stable, machine-readable", examples=["bad_request"])
+    message: str = Field(description="for people; never a stack trace or an internal name")
+
+
+class ErrorReply(Model):
+    """Every error (SPEC §5); a 409 about a run carries the run as it now is."""
+
+    error: ErrorBody
+    run: RunView | None = Field(default=None, description="the current run (409 on a run only)")
+
+
+# Player stats and the caller's profile (SPEC §5 `GET /me`) --------------------------------------
+
+
+class StatsView(Model):
+    played: int = Field(description="Daily dates with an official result")
+    current_streak: int = Field(
+        description="consecutive Daily dates played up to the last one; counts until the date after it ends"
+    )
+    max_streak: int
+    best_score: int | None = Field(description="null until the first official Daily result")
+    last_played: str | None = Field(description="the last Daily date played (YYYY-MM-DD)")
+
+
+class Me(Model):
+    display_name: str
+    stats: StatsView
+
+
+# Leagues (SPEC §3c) -------------------------------------------------------------------------------
+
+LEAGUE_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,28}[A-Za-z0-9_-])?$"
+INVITE_CODE_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+
+
+class LeagueRequest(Request):
+    name: StrictStr = Field(
+        min_length=3,
+        max_length=30,
+        pattern=LEAGUE_NAME_PATTERN,
+        description="3-30 letters, digits, spaces, _ or -; checked like a display name",
+    )
+
+
+class JoinRequest(Request):
+    code: StrictStr = Field(pattern=INVITE_CODE_PATTERN, description="the league's invite code")
+
+
+class LeagueView(Model):
+    league_id: str
+    name: str
+    code: str = Field(description="the invite code: share it (or the web client's link with it)")
+    members: int = Field(description="how many members the league has")
+    creator: bool = Field(description="whether the caller created (holds) the league")
+    joined_at: str
+
+
+class MyLeagues(Model):
+    items: list[LeagueView]
+
+
+class LeagueMember(Model):
+    member_id: str = Field(description="the member's id in this league (for removing them)")
+    display_name: str
+    creator: bool
+    you: bool
+
+
+class LeagueBoard(Model):
+    league_id: str
+    name: str
+    date: str
+    status: Literal["live", "closed"]
+    rows: list[BoardRow] = Field(description="members' official results of the date, in board order")
+    my_rank: int | None = Field(description="the caller's rank among the rows; null without a result")
+    members: list[LeagueMember]
+
+
+class LeftLeague(Model):
+    league_id: str
+    member_id: str
+
+
+# A player's data (SPEC §5 `GET /me/export`, `DELETE /me`) ---------------------------------------
+
+
+class PlayerExport(Model):
+    """Everything held about the caller: what `GET /me/export` answers."""
+
+    player_id: str
+    exported_at: str
+    profile: dict[str, Any] = Field(description="display_name (null: the default) and Daily stats")
+    name_claim: str | None = Field(description="the look-alike key of the name the caller holds")
+    official_results: list[dict[str, Any]] = Field(description="every official result, with its words")
+    runs: list[dict[str, Any]] = Field(description="every run, as GET /runs/{run_id} shows it, with timings")
+    challenges_created: list[dict[str, Any]]
+    challenge_quotas: list[dict[str, Any]] = Field(description="challenges created per Daily date")
+    leagues: list[dict[str, Any]]
+    slots: list[dict[str, Any]] = Field(description="the caller's latest and official run of each scope")
+    rename: str | None = Field(
+        description="the name the caller's board rows are being moved to (their last rename)"
+    )
+    other: list[str] = Field(description="anything else held, by kind")
+
+
+class Erased(Model):
+    erased: bool

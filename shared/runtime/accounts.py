@@ -1,0 +1,40 @@
+"""Players' accounts (the Cognito user pool): what `DELETE /me` erases last.
+
+`CognitoAccounts` calls AdminDeleteUser on the deployment's own pool (USER_POOL_ID; the stack
+grants that one action on that one pool, infra/permissions.py). Where no pool is set (`make run`,
+tests), `LocalAccounts` stands in: the local login (local/auth.py) keeps no users, so it only
+records whom it was asked to delete.
+"""
+
+from typing import Any
+
+import boto3
+from botocore.exceptions import ClientError
+
+from shared.game.errors import Throttled
+
+
+class CognitoAccounts:
+    def __init__(self, user_pool_id: str, client: Any = None):
+        self.user_pool_id = user_pool_id
+        self.client = client or boto3.client("cognito-idp")
+
+    def delete_account(self, username: str) -> None:
+        try:
+            self.client.admin_delete_user(UserPoolId=self.user_pool_id, Username=username)
+        except ClientError as error:
+            code = error.response.get("Error", {}).get("Code", "")
+            if code == "UserNotFoundException":
+                return
+            if code in ("TooManyRequestsException", "LimitExceededException"):
+                raise Throttled("Your account is busy; try again shortly") from error
+            raise
+
+
+class LocalAccounts:
+    def __init__(self) -> None:
+        self.deleted: list[str] = []
+
+    def delete_account(self, username: str) -> None:
+        if username not in self.deleted:
+            self.deleted.append(username)

@@ -1,0 +1,107 @@
+"""The environment a function runs in, validated once at cold start, so a wrong or missing setting
+stops the container with a message that names it, instead of a 500 on the first request.
+
+| variable | used by | meaning |
+|---|---|---|
+| TABLE_NAME | every function that reads or writes the table (not validate) | the DynamoDB table |
+| PUZZLE_SEED | the same (local and tests) | the secret puzzle seed itself |
+| PUZZLE_SEED_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding the seed |
+| USER_POOL_ID | leaderboard (AWS) | the user pool `DELETE /me` deletes from (unset: a stand-in) |
+| FIRST_DAILY_DATE | daily | the first Daily date past Dailies start from (default 2026-01-01) |
+| AWS_ENDPOINT_URL_DYNAMODB | all (local) | boto3's own setting: a DynamoDB-compatible endpoint |
+
+Which function gets which variable is the stack's business (infra/functions.py: `uses_table`,
+`uses_seed`); `POST /validate` reads no setting at all. A function that uses the table validates
+these settings when it imports shared/runtime/wiring.py, that is, during the Lambda init phase: TABLE_NAME
+must be set, and a seed variable that is set must be well formed. Whether a seed is set at all is
+asked only by what needs it (shared/runtime/secrets.py), so a function that only uses the table runs
+without one. An empty variable counts as unset.
+"""
+
+import os
+from collections.abc import Mapping
+from datetime import date
+from functools import cache
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
+
+from shared.game.constants import DEFAULT_FIRST_DAILY_DATE
+
+# DynamoDB's own rule for table names.
+TABLE_NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,255}$"
+SECRET_ARN_PATTERN = r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[A-Za-z0-9/_+=.@!-]+$"
+SEED_MIN_LENGTH = 8
+USER_POOL_PATTERN = r"^[\w-]+_[0-9a-zA-Z]+$"  # Cognito's own rule
+ENVIRONMENT = {
+    "table_name": "TABLE_NAME",
+    "puzzle_seed": "PUZZLE_SEED",
+    "puzzle_seed_secret_arn": "PUZZLE_SEED_SECRET_ARN",
+    "first_daily_date": "FIRST_DAILY_DATE",
+    "user_pool_id": "USER_POOL_ID",
+}
+
+
+class SettingsError(RuntimeError):
+    """The environment is not one the function can run with; the message names each variable."""
+
+
+class Settings(BaseModel):
+    """What a function that uses the table needs: the table, and where the deployment's secret is."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    table_name: str = Field(pattern=TABLE_NAME_PATTERN, description="3-255 of A-Z a-z 0-9 _ . -")
+    puzzle_seed: SecretStr | None = None
+    puzzle_seed_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
+    user_pool_id: str | None = Field(default=None, pattern=USER_POOL_PATTERN)
+    first_daily_date: date = Field(
+        default=DEFAULT_FIRST_DAILY_DATE, description="the first Daily date past Dailies start from"
+    )
+
+    @field_validator("puzzle_seed")
+    @classmethod
+    def _long_enough(cls, seed: SecretStr | None) -> SecretStr | None:
+        if seed is not None and len(seed.get_secret_value()) < SEED_MIN_LENGTH:
+            raise ValueError(f"must be at least {SEED_MIN_LENGTH} characters")
+        return seed
+
+    def seed_source(self) -> SecretStr | str:
+        """The seed itself, or else the ARN of the secret holding it; SettingsError when neither is
+        set (asked for only by what needs the seed, so a function that only uses the table runs
+        without one)."""
+        if self.puzzle_seed is not None:
+            return self.puzzle_seed
+        if self.puzzle_seed_secret_arn is not None:
+            return self.puzzle_seed_secret_arn
+        raise SettingsError(
+            "wordsqd: invalid environment: set PUZZLE_SEED (local) or PUZZLE_SEED_SECRET_ARN (AWS)"
+        )
+
+
+def load(environ: Mapping[str, str]) -> Settings:
+    """Settings from ENVIRON; SettingsError lists every variable that is missing or wrong."""
+    values = {field: environ[name] for field, name in ENVIRONMENT.items() if environ.get(name)}
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            message = "is not set" if item["type"] == "missing" else str(item["msg"])
+            message = message.removeprefix("Value error, ")
+            if item["loc"]:
+                message = f"{ENVIRONMENT[str(item['loc'][0])]} {message}"
+            problems.append(message)
+        raise SettingsError("wordsqd: invalid environment: " + "; ".join(problems)) from None
+
+
+@cache
+def settings() -> Settings:
+    """This container's settings, read from the process environment once."""
+    return load(os.environ)

@@ -1,0 +1,266 @@
+"""Leagues (SPEC §3c): friends who compare their official Daily results on a board of their own.
+
+A league has a name, a creator and an unguessable invite code; players join with the code and
+leave; the creator removes members and rotates the code. A league's board for a Daily date is
+built, on each read, from its members' own official results (read by key, one request for all of
+them): a completion writes nothing for leagues. Its order, shared ranks and word hiding are the
+Daily board's (shared/game/boards.py, shared/services/leaderboard.py). How leagues are stored is the adapter's
+business (shared/dynamo/leagues.py); docs/players.md has the choices.
+"""
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from typing import NamedTuple, Protocol
+
+from pydantic import BaseModel
+
+from shared.game import clock
+from shared.game.boards import BoardEntry, assign_ranks, daily_closes_at
+from shared.game.clock import iso
+from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
+from shared.game.errors import Conflict, Forbidden, NotFound, Throttled
+from shared.game.names import check_league_name, default_display_name
+from shared.game.scope import Scope
+from shared.http.models import BoardRow, LeagueBoard, LeagueMember, LeagueView, MyLeagues
+from shared.services.leaderboard import Boards
+
+# `DELETE /leagues/{id}/members/me`: the caller leaves.
+MYSELF = "me"
+
+
+class League(BaseModel):
+    league_id: str
+    name: str
+    creator: str
+    code: str
+    created_at: str
+    members: dict[str, str]  # player -> when they joined
+
+
+class LeagueFull(Exception):
+    """The league has LEAGUE_MEMBERS_MAX members already."""
+
+
+class TooManyLeagues(Exception):
+    """The player is in LEAGUES_PER_PLAYER_MAX leagues already."""
+
+
+class StaleLeague(Exception):
+    """The league changed since it was read (its code, creator or members): read it again."""
+
+
+class LeagueRows(NamedTuple):
+    """What a league board reads in one go: each member's row on the Daily board of the date (if
+    they have a ranked official result) and each member's chosen display name."""
+
+    entries: list[BoardEntry]
+    names: dict[str, str]
+
+
+class LeagueStore(Protocol):
+    """Leagues in storage (shared/dynamo/leagues.py, tests/fake_leagues.py)."""
+
+    def create_league(self, league: League, leagues_max: int) -> None:
+        """Store LEAGUE with its creator as its one member, counted in the creator's leagues.
+        Raises TooManyLeagues."""
+        ...
+
+    def get_league(self, league_id: str) -> League | None: ...
+
+    def league_by_code(self, code: str) -> League | None: ...
+
+    def join_league(
+        self, league: League, player: str, joined_at: str, members_max: int, leagues_max: int
+    ) -> None:
+        """Add PLAYER to LEAGUE if its code is still `league.code`. Raises LeagueFull,
+        TooManyLeagues, or StaleLeague (the code changed: it no longer lets anyone in)."""
+        ...
+
+    def leave_league(self, league: League, player: str, remover: str) -> None:
+        """Take PLAYER out of LEAGUE, on condition that REMOVER is PLAYER or the league's creator
+        and that the creator is still `league.creator`. The creator leaving hands the league to the
+        member who joined first; the last member leaving deletes it. Raises StaleLeague."""
+        ...
+
+    def rotate_code(self, league: League, code: str) -> None:
+        """Replace the league's code by CODE if it is still `league.code`. Raises StaleLeague."""
+        ...
+
+    def player_leagues(self, player: str) -> list[League]: ...
+
+    def league_rows(self, players: list[str], scope: Scope) -> LeagueRows:
+        """PLAYERS' rows on SCOPE's Daily board, leaving out results that are not ranked, and
+        their display names, read from their own items in one request."""
+        ...
+
+
+def member_id(league_id: str, player: str) -> str:
+    """How a league names a member to the others: derived from the league and the player, so a
+    league never shows a player's account id and two leagues give one player different ids."""
+    return hashlib.sha256(f"{league_id}:{player}".encode()).hexdigest()[:16]
+
+
+def new_invite_code() -> str:
+    """An invite code: 96 random bits (unguessable), URL-safe."""
+    return secrets.token_urlsafe(12)
+
+
+def successor(league: League, leaving: str) -> str | None:
+    """Who holds the league after LEAVING goes: the creator stays unless it is they who leave, then
+    the member who joined first (None: nobody is left)."""
+    if leaving != league.creator:
+        return league.creator
+    others = sorted((joined, player) for player, joined in league.members.items() if player != leaving)
+    return others[0][1] if others else None
+
+
+def _ranked_rows(entries: list[BoardEntry]) -> tuple[list[BoardEntry], list[int]]:
+    """ENTRIES in Daily board order with their shared ranks among themselves (1, 2, 2, 4)."""
+    ordered = sorted(entries, key=lambda entry: entry.position.order())
+    return ordered, assign_ranks([entry.position.tie for entry in ordered], 0, None, 0)
+
+
+class Leagues:
+    def __init__(self, store: LeagueStore, boards: Boards, now: Callable[[], datetime] = clock.now):
+        self.store = store
+        self.boards = boards
+        self.now = now
+
+    def create(self, player: str, name: str) -> LeagueView:
+        league = League(
+            league_id=secrets.token_urlsafe(12),
+            name=check_league_name(name),
+            creator=player,
+            code=new_invite_code(),
+            created_at=iso(self.now()),
+            members={player: iso(self.now())},
+        )
+        try:
+            self.store.create_league(league, LEAGUES_PER_PLAYER_MAX)
+        except TooManyLeagues as error:
+            raise _too_many() from error
+        return self._view(league, player)
+
+    def mine(self, player: str) -> MyLeagues:
+        leagues = [league for league in self.store.player_leagues(player) if player in league.members]
+        leagues.sort(key=lambda league: league.members[player])
+        return MyLeagues(items=[self._view(league, player) for league in leagues])
+
+    def join(self, player: str, code: str) -> LeagueView:
+        """Join with an invite code; joining a league one is in already is a no-op."""
+        for _ in range(3):
+            league = self.store.league_by_code(code)
+            if league is None:
+                raise NotFound("No league has that invite code", "league_not_found")
+            if player in league.members:
+                return self._view(league, player)
+            try:
+                self.store.join_league(
+                    league, player, iso(self.now()), LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
+                )
+            except LeagueFull as error:
+                raise Conflict(f"A league has at most {LEAGUE_MEMBERS_MAX} members", "league_full") from error
+            except TooManyLeagues as error:
+                raise _too_many() from error
+            except StaleLeague:
+                continue
+            league.members[player] = iso(self.now())
+            return self._view(league, player)
+        raise Throttled("The league is busy; try again")
+
+    def remove(self, caller: str, league_id: str, member: str) -> None:
+        """The caller leaves (MEMBER is `me` or their own member id), or the creator removes
+        MEMBER."""
+        for _ in range(3):
+            league = self._members_league(caller, league_id)
+            if member in (MYSELF, member_id(league_id, caller)):
+                player = caller
+            else:
+                if caller != league.creator:
+                    raise Forbidden("Only the league's creator removes members", "not_league_creator")
+                found = [p for p in league.members if member_id(league_id, p) == member]
+                if not found:
+                    raise NotFound("No such member of this league", "member_not_found")
+                player = found[0]
+            try:
+                self.store.leave_league(league, player, caller)
+                return
+            except StaleLeague:
+                continue
+        raise Throttled("The league is busy; try again")
+
+    def rotate_code(self, caller: str, league_id: str) -> LeagueView:
+        """A new invite code: the old one stops letting anyone in."""
+        league = self._members_league(caller, league_id)
+        if caller != league.creator:
+            raise Forbidden("Only the league's creator rotates its code", "not_league_creator")
+        code = new_invite_code()
+        try:
+            self.store.rotate_code(league, code)
+        except StaleLeague as error:
+            raise Conflict("The league changed meanwhile; try again", "league_changed") from error
+        league.code = code
+        return self._view(league, caller)
+
+    def board(self, caller: str, league_id: str, day: str | None) -> LeagueBoard:
+        """The league's board for a Daily date (today by default): its members' official results
+        with the Daily board's order, shared ranks, status and word hiding."""
+        league = self._members_league(caller, league_id)
+        board_day = self.boards.board_date(day)
+        scope = Scope.daily(board_day.isoformat())
+        closed = self.boards.closed(scope, daily_closes_at(board_day))
+        members = sorted(league.members, key=lambda p: league.members[p])
+        rows = self.store.league_rows(members, scope)
+        ordered, ranks = _ranked_rows(rows.entries)
+        mine = [rank for entry, rank in zip(ordered, ranks, strict=True) if entry.player == caller]
+        return LeagueBoard(
+            league_id=league.league_id,
+            name=league.name,
+            date=board_day.isoformat(),
+            status="closed" if closed else "live",
+            rows=[
+                BoardRow(
+                    rank=rank,
+                    display_name=entry.display_name or default_display_name(entry.player),
+                    score=entry.position.score,
+                    best_combo=entry.position.best_combo,
+                    longest_word_length=entry.position.longest_word_length,
+                    words=entry.words if closed else None,
+                )
+                for entry, rank in zip(ordered, ranks, strict=True)
+            ],
+            my_rank=mine[0] if mine else None,
+            members=[
+                LeagueMember(
+                    member_id=member_id(league_id, p),
+                    display_name=rows.names.get(p) or default_display_name(p),
+                    creator=p == league.creator,
+                    you=p == caller,
+                )
+                for p in members
+            ],
+        )
+
+    def _members_league(self, caller: str, league_id: str) -> League:
+        """The league, if the caller is a member; to anyone else it does not exist (404)."""
+        league = self.store.get_league(league_id)
+        if league is None or caller not in league.members:
+            raise NotFound("No such league", "league_not_found")
+        return league
+
+    @staticmethod
+    def _view(league: League, player: str) -> LeagueView:
+        return LeagueView(
+            league_id=league.league_id,
+            name=league.name,
+            code=league.code,
+            members=len(league.members),
+            creator=league.creator == player,
+            joined_at=league.members.get(player, league.created_at),
+        )
+
+
+def _too_many() -> Throttled:
+    return Throttled(f"A player is in at most {LEAGUES_PER_PLAYER_MAX} leagues", "too_many_leagues")

@@ -1,0 +1,183 @@
+"""The ports: what the services need from storage and from the accounts, as Protocols in domain types.
+
+`RunStore` is what runs, puzzles and challenges need (shared/services/game.py); `BoardStore` is
+what boards, ranks, history and profiles need (shared/services/leaderboard.py, players.py).
+shared/dynamo/ implements both on DynamoDB, tests/fake_store.py and tests/fake_boards.py in
+memory; tests/contract/ runs the same tests against both. Storage keys, item layouts and
+optimistic-lock counters stay in the adapters.
+"""
+
+from collections.abc import Iterator
+from datetime import date, datetime
+from typing import NamedTuple, NewType, Protocol
+
+from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey
+from shared.game.puzzles import Round
+from shared.game.results import Challenge, OfficialResult
+from shared.game.runs import Run
+from shared.game.scope import Scope
+
+# What a store hands out with a run it read, to be handed back unchanged with the next write of
+# that run: the write holds only if nobody wrote the run in between (optimistic locking).
+Version = NewType("Version", int)
+
+
+class StoredRun(NamedTuple):
+    run: Run
+    version: Version
+
+
+class DueRun(NamedTuple):
+    """A player's active run whose deadline has passed, as the expiry job finds it."""
+
+    run_id: str
+    deadline: str  # ISO 8601 UTC, as the run keeps it
+
+
+class Slot(NamedTuple):
+    """A player's standing in one scope: their latest run of it (in play until it completes: so at
+    most one is) and the run that is, or will be on completion, their official one (decided when
+    it starts; every later run of the scope is practice)."""
+
+    run_id: str | None
+    official_run_id: str | None
+
+
+class StaleRun(Exception):
+    """The run changed since it was read (another request won the conditional write)."""
+
+
+class ActiveRunExists(Exception):
+    """The player's slot in the scope changed since it was read (another run took it)."""
+
+
+class OfficialTaken(Exception):
+    """The player already has an official result for this Daily or challenge."""
+
+
+class QuotaExceeded(Exception):
+    """The player has created as many challenges as one Daily date allows."""
+
+
+class NameTaken(Exception):
+    """Another player holds that display name (case-insensitively)."""
+
+
+class RunStore(Protocol):
+    """Puzzles, challenges and runs (SPEC §3, §3a)."""
+
+    def get_puzzle(self, scope: Scope) -> list[Round] | None: ...
+
+    def put_puzzle(self, scope: Scope, puzzle: list[Round]) -> list[Round]:
+        """Store PUZZLE unless the scope has one already; either way return the stored one."""
+        ...
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None: ...
+
+    def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
+        """Store CHALLENGE and count it against its creator's QUOTA for Daily date DAY, atomically.
+        Raises QuotaExceeded when the creator already made QUOTA challenges that date."""
+        ...
+
+    def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
+        """The challenges CREATOR made, newest first, at most LIMIT."""
+        ...
+
+    def get_run(self, run_id: str) -> StoredRun | None: ...
+
+    def slot(self, player: str, scope: Scope) -> Slot:
+        """The player's standing in SCOPE, read consistently (one item)."""
+        ...
+
+    def create_run(self, run: Run, replacing: str | None = None) -> Version:
+        """Store a new run. A player's run also takes the player's slot in its scope, on condition
+        that the slot names no run or still names REPLACING (a run the caller found completed, or
+        missing: how a dangling slot repairs itself); an official run also becomes the slot's
+        official run, on condition it has none (or REPLACING, missing); a practice run on condition
+        it has one. Raises ActiveRunExists otherwise (read the slot again)."""
+        ...
+
+    def save_run(self, run: Run, version: Version) -> Version:
+        """Write an active run if it is still at VERSION. Raises StaleRun."""
+        ...
+
+    def complete_run(self, run: Run, version: Version) -> None:
+        """Write a completed run if it is still at VERSION and, if `run.official`, record its
+        official result (the board side's writes) at once. Raises StaleRun, or OfficialTaken when
+        the player's official result for the scope exists already. (The slot needs no write: a
+        completed run no longer blocks a start.)"""
+        ...
+
+    def due_runs(self, now: datetime) -> Iterator[DueRun]:
+        """The players' active runs whose deadline is at or before NOW (guest runs are left
+        to complete when next read: they never rank)."""
+        ...
+
+    def completed_through(self) -> datetime | None:
+        """The expiry job's watermark: every player run with a deadline at or before it is
+        completed (None before the job's first whole pass)."""
+        ...
+
+    def mark_completed_through(self, instant: datetime) -> None:
+        """Move the watermark forward to INSTANT (never back)."""
+        ...
+
+
+class BoardStore(Protocol):
+    """What boards, ranks, stats and history need from storage (shared/dynamo/boards.py on
+    DynamoDB, tests/fake_boards.py in memory)."""
+
+    def board_page(
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+    ) -> list[BoardEntry]:
+        """The best LIMIT rows of SCOPE's board that come after AFTER (SHOWN rows come before it),
+        in board order. The best TOP_ROWS rows are served from the top of the board, which (like
+        ranks) shows a completion once the counters have caught up with it (a second or two)."""
+        ...
+
+    def count_better(self, scope: Scope, tie: TieKey) -> int:
+        """How many official results of SCOPE rank strictly better than TIE (counted once the
+        counters have caught up with completions: a second or two)."""
+        ...
+
+    def official_result(self, player: str, scope: Scope) -> OfficialResult | None: ...
+
+    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
+        """The player's official results, newest first, after AFTER."""
+        ...
+
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        """PLAYER's row on SCOPE's board, if they have an official result there."""
+        ...
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        """PLAYER's official results of Daily dates and challenges played from DAY on."""
+        ...
+
+    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
+        """Show NAME on PLAYER's rows of the boards of SCOPES (the top of each board too)."""
+        ...
+
+    def display_names(self, players: list[str]) -> dict[str, str]:
+        """The chosen display name of each of PLAYERS who has set one."""
+        ...
+
+    def set_display_name(self, player: str, name: str) -> None:
+        """Claim NAME for PLAYER (unique by skeleton); raises NameTaken."""
+        ...
+
+    def player_profile(self, player: str) -> PlayerProfile:
+        """PLAYER's display name and Daily stats, read consistently."""
+        ...
+
+    def get_challenge(self, challenge_id: str) -> Challenge | None: ...
+
+    def completed_through(self) -> datetime | None:
+        """The expiry job's watermark: every run with a deadline at or before it is completed."""
+        ...
+
+
+class Accounts(Protocol):
+    def delete_account(self, username: str) -> None:
+        """Delete the account; one that does not exist (deleted already) is no error."""
+        ...
