@@ -131,6 +131,24 @@ def _real_clock():
     clock.reset()
 
 
+@pytest.fixture
+def still_clock(monkeypatch):
+    """The game clock stands still but where the test moves it (`advance`, `travel_to`): it
+    otherwise runs on with the machine's, so a test that stops a second short of a deadline would
+    pass it on a machine too loaded to answer within that second."""
+    from datetime import UTC, datetime
+
+    instant = datetime.now(UTC)
+
+    class Still(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            assert tz is UTC, "the game clock reads UTC"
+            return instant
+
+    monkeypatch.setattr(clock, "datetime", Still)
+
+
 # The objects shared/runtime/wiring.py builds once per container: made again for each test's table.
 WIRING = (
     wiring.store,

@@ -303,6 +303,7 @@ def test_reset_job_stores_the_new_dates_puzzle_and_is_idempotent(store):
     assert store.get_puzzle(Scope.daily("2026-11-30")) == puzzle
 
 
+@pytest.mark.usefixtures("still_clock")
 def test_the_expiry_job_completes_untouched_daily_and_challenge_runs_at_their_deadline(store):
     challenge = call("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, user="cy")[1]
     clock.travel_to(datetime(2026, 11, 30, 5, 59, 50, tzinfo=UTC))  # 23:59:50 CST on 29 November
@@ -421,6 +422,7 @@ def test_a_run_started_at_midnight_reads_the_clock_once():
     assert run.date == "2026-11-29" and run.started_at.startswith("2026-11-30T05:59:59")
 
 
+@pytest.mark.usefixtures("still_clock")
 def test_guest_runs_are_gone_2_days_after_they_start():
     run = call("POST", "/guest/daily/runs")[1]
     clock.advance(2 * 24 * 3600 - 1)

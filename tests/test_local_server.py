@@ -226,6 +226,7 @@ def test_a_refresh_token_buys_a_new_id_token_and_is_no_id_token_itself(server):
         assert status == 400 and body["error"]["code"] == "invalid_grant", bad
 
 
+@pytest.mark.usefixtures("still_clock")
 def test_tokens_expire_on_the_game_clock():
     """An ID token lasts an hour and a refresh token 30 days of the game clock (moved, not slept)."""
     token = auth.issue_id_token("tim-timed", SECRET, "http://127.0.0.1:8000/local")
