@@ -57,6 +57,20 @@ def keep_boto3_session_across_moto_mocks() -> None:
 keep_boto3_session_across_moto_mocks()
 
 
+def no_hypothesis_wall_clock() -> None:
+    """Hypothesis fails an example that takes over 200 ms by default (DeadlineExceeded, then
+    Flaky), and a test whose inputs take long to generate (HealthCheck.too_slow): wall-clock limits
+    that a loaded machine exceeds with correct code. The property tests prove what they check,
+    never how fast; a test that sets its own `settings` keeps its counts."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("suite")
+
+
+no_hypothesis_wall_clock()
+
+
 from local.events import LambdaContext, http_event  # noqa: E402
 from shared.game import clock  # noqa: E402
 from shared.runtime import wiring  # noqa: E402
@@ -115,6 +129,24 @@ def _real_clock():
     clock.reset()
     yield
     clock.reset()
+
+
+@pytest.fixture
+def still_clock(monkeypatch):
+    """The game clock stands still but where the test moves it (`advance`, `travel_to`): it
+    otherwise runs on with the machine's, so a test that stops a second short of a deadline would
+    pass it on a machine too loaded to answer within that second."""
+    from datetime import UTC, datetime
+
+    instant = datetime.now(UTC)
+
+    class Still(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            assert tz is UTC, "the game clock reads UTC"
+            return instant
+
+    monkeypatch.setattr(clock, "datetime", Still)
 
 
 @pytest.fixture

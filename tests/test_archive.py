@@ -14,7 +14,7 @@ from shared.runtime import wiring
 from shared.services.game import Game
 from tests.conftest import Api
 from tests.fake_store import FakeStore
-from tests.test_daily_api import play_out
+from tests.play import play_out
 
 call = Api(handler)
 leaderboard = Api(leaderboard_handler)
@@ -67,7 +67,7 @@ def test_an_archive_run_plays_the_same_puzzle_as_that_dates_daily(store):
 def test_an_archive_run_is_never_official_never_on_a_board_nor_in_stats(store):
     status, run = start(PAST)
     assert run["official"] is False
-    completed = play_out(run, user="ann")["run"]
+    completed = play_out(call, run, user="ann")
     assert completed["status"] == "completed" and completed["official"] is False and completed["score"] > 0
     assert store.results == {} and store.stats == {}
     status, body, _ = leaderboard("GET", f"/leaderboard/daily/{PAST}")
@@ -78,11 +78,11 @@ def test_an_archive_run_is_never_official_never_on_a_board_nor_in_stats(store):
 def test_an_archive_run_after_the_official_one_of_that_date_is_practice_too(store):
     clock.travel_to(datetime(2026, 1, 10, 18, tzinfo=UTC))
     status, official_run, _ = call("POST", "/daily/runs", user="ann")
-    play_out(official_run, user="ann")
+    play_out(call, official_run, user="ann")
     clock.travel_to(TODAY)
     status, run = start(PAST)
     assert status == 201 and run["official"] is False
-    play_out(run, user="ann")
+    play_out(call, run, user="ann")
     assert [r.run_id for r in store.results.values()] == [official_run["run_id"]]
 
 
@@ -97,7 +97,7 @@ def test_one_active_archive_run_per_player_per_date():
 def test_a_guest_plays_a_past_daily_too():
     status, run = start(PAST, user=None)
     assert status == 201 and run["official"] is False
-    assert play_out(run)["run"]["status"] == "completed"
+    assert play_out(call, run)["status"] == "completed"
 
 
 @pytest.mark.parametrize("user", ["ann", None])

@@ -335,6 +335,7 @@ def test_words_are_hidden_while_the_date_is_live(store):
 
 
 @pytest.mark.parametrize("after_reset", [timedelta(0), timedelta(seconds=90), timedelta(seconds=179.5)])
+@pytest.mark.usefixtures("still_clock")
 def test_words_stay_hidden_from_the_reset_until_the_time_limit_has_passed(store, after_reset):
     record(store, "ann", 100, at=5, words=("zygote",))
     store.mark_completed_through(SETTLED + timedelta(days=1))  # even with every run completed

@@ -15,13 +15,13 @@ from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
-from shared.game.puzzles import answers
 from shared.game.scope import Scope
 from shared.runtime import wiring
 from shared.services.ports import StaleRun
 from tests.conftest import Api
 from tests.fake_boards import player
 from tests.fake_store import FakeStore
+from tests.play import good_word, play_out
 
 call = Api(handler)
 
@@ -37,34 +37,6 @@ def store(monkeypatch):
 
 def run_expiry_job():
     return expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
-
-
-def good_word(run):
-    """The first answer of the round in play that the run has not accepted yet (already_used)."""
-    used = {a["word"] for record in run["history"] for a in record["attempts"] if a["accepted"]}
-    return next(w for w in answers(run["prompt"], run["forbidden"]) if w not in used)
-
-
-# How long a simulated person takes over each answer: slower than fair play's threshold (SPEC §3b).
-PERSON_SECONDS = 2
-
-
-def play_out(run, user=None, base="/runs"):
-    """Answer every round correctly, PERSON_SECONDS after each round was shown; returns the last
-    reply."""
-    prefix = "/guest/runs" if user is None else base
-    reply = None
-    while run["status"] == "active":
-        clock.advance(PERSON_SECONDS)
-        status, reply, _ = call(
-            "POST",
-            f"{prefix}/{run['run_id']}/answers",
-            {"round": run["round"], "attempt": run["attempt"], "word": good_word(run)},
-            user=user,
-        )
-        assert status == 200, reply
-        run = reply["run"]
-    return reply
 
 
 def test_get_daily_tells_date_rounds_time_limit_status_and_next_reset():
@@ -87,8 +59,7 @@ def test_get_daily_may_be_cached_a_minute_but_never_past_the_reset():
 def test_a_guest_plays_a_whole_daily():
     status, run, _ = call("POST", "/guest/daily/runs")
     assert status == 201 and run["official"] is False and run["round"] == 1 and run["attempts_left"] == 3
-    last = play_out(run)
-    final = last["run"]
+    final = play_out(call, run)
     assert final["status"] == "completed" and final["ended_by"] == "finished"
     assert [r["outcome"] for r in final["history"]] == ["accepted"] * 10
     assert final["score"] == sum(r["points"] for r in final["history"]) and final["best_combo"] == 10
@@ -104,10 +75,10 @@ def test_every_player_gets_the_same_puzzle():
 def test_first_completed_run_is_official_later_runs_are_practice():
     status, run, _ = call("POST", "/daily/runs", user="ann")
     assert status == 201 and run["official"] is True
-    assert play_out(run, "ann")["run"]["official"] is True
+    assert play_out(call, run, "ann")["official"] is True
     status, practice, _ = call("POST", "/daily/runs", user="ann")
     assert status == 201 and practice["official"] is False and practice["run_id"] != run["run_id"]
-    assert play_out(practice, "ann")["run"]["official"] is False
+    assert play_out(call, practice, "ann")["official"] is False
     result = wiring.store().official_result(player("ann"), Scope.daily(run["date"]))
     assert result.run_id == run["run_id"]
 
@@ -238,7 +209,7 @@ def test_a_run_belongs_to_the_date_it_started_on_even_after_midnight():
     clock.travel_to(datetime(2026, 11, 30, 5, 59, 0, tzinfo=UTC))  # 23:59 CST on 29 November
     run = call("POST", "/daily/runs", user="ann")[1]
     clock.advance(90)  # 00:00:30 on 30 November
-    last = play_out(run, "ann")["run"]
+    last = play_out(call, run, "ann")
     assert last["date"] == "2026-11-29" and last["official"] is True
     assert call("GET", "/daily")[1]["date"] == "2026-11-30"
 
@@ -256,7 +227,7 @@ def test_challenge_create_read_and_play_first_completion_is_official():
         and run["rounds"] == 5
     )
     assert call("POST", f"/challenges/{challenge_id}/runs", user="bob")[1]["run_id"] == run["run_id"]
-    final = play_out(run, "bob")["run"]
+    final = play_out(call, run, "bob")
     assert final["official"] is True
     board = call("GET", f"/challenges/{challenge_id}")[1]
     assert [row["score"] for row in board["rows"]] == [final["score"]] and board["rows"][0]["words"] is None
@@ -279,7 +250,7 @@ def test_challenge_bounds_are_5_to_10_rounds_and_0_to_3_forbidden(body):
 def test_a_challenge_closes_after_7_days_and_then_shows_words():
     challenge = call("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, user="ann")[1]
     run = call("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1]
-    play_out(run, "bob")
+    play_out(call, run, "bob")
     clock.advance(7 * 24 * 3600)
     status, reply, _ = call("POST", f"/challenges/{challenge['challenge_id']}/runs", user="cy")
     assert status == 409 and reply["error"]["code"] == "challenge_closed"
@@ -329,6 +300,7 @@ def test_reset_job_stores_the_new_dates_puzzle_and_is_idempotent(store):
     assert store.get_puzzle(Scope.daily("2026-11-30")) == puzzle
 
 
+@pytest.mark.usefixtures("still_clock")
 def test_the_expiry_job_completes_untouched_daily_and_challenge_runs_at_their_deadline(store):
     challenge = call("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, user="cy")[1]
     clock.travel_to(datetime(2026, 11, 30, 5, 59, 50, tzinfo=UTC))  # 23:59:50 CST on 29 November
@@ -447,6 +419,7 @@ def test_a_run_started_at_midnight_reads_the_clock_once():
     assert run.date == "2026-11-29" and run.started_at.startswith("2026-11-30T05:59:59")
 
 
+@pytest.mark.usefixtures("still_clock")
 def test_guest_runs_are_gone_2_days_after_they_start():
     run = call("POST", "/guest/daily/runs")[1]
     clock.advance(2 * 24 * 3600 - 1)

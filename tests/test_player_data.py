@@ -20,7 +20,7 @@ from shared.runtime import wiring
 from tests.conftest import Api
 from tests.contract.test_board_store import wound_by_hand
 from tests.fake_boards import player
-from tests.test_daily_api import PERSON_SECONDS, good_word
+from tests.play import play_out
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -29,20 +29,6 @@ boards = Api(leaderboard_handler)
 DAY1 = datetime(2026, 1, 14, 18, tzinfo=UTC)  # noon Central
 DAY2 = DAY1 + timedelta(days=1)
 SUB = player("ann")
-
-
-def play(run: dict, user: str | None, prefix: str = "/runs") -> dict:
-    while run["status"] == "active":
-        clock.advance(PERSON_SECONDS)  # a person's pace: fair play ranks the run (SPEC §3b)
-        status, reply, _ = daily(
-            "POST",
-            f"{prefix}/{run['run_id']}/answers",
-            {"round": run["round"], "attempt": run["attempt"], "word": good_word(run)},
-            user=user,
-        )
-        assert status == 200, reply
-        run = reply["run"]
-    return run
 
 
 def start(path: str, user: str = "ann") -> dict:
@@ -72,15 +58,15 @@ def everything(store):
     a past Daily, a challenge created and played, a league created and one joined."""
     clock.travel_to(DAY1)
     assert boards("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
-    play(start("/daily/runs"), "ann")
-    play(start("/daily/runs", user="bob"), "bob")
+    play_out(daily, start("/daily/runs"), "ann")
+    play_out(daily, start("/daily/runs", user="bob"), "bob")
     clock.travel_to(DAY2)
-    play(start("/daily/runs"), "ann")
-    play(start("/daily/runs"), "ann")  # practice
-    play(start("/daily/2026-01-10/runs"), "ann")  # a past Daily
+    play_out(daily, start("/daily/runs"), "ann")
+    play_out(daily, start("/daily/runs"), "ann")  # practice
+    play_out(daily, start("/daily/2026-01-10/runs"), "ann")  # a past Daily
     status, challenge, _ = daily("POST", "/challenges", user="ann")
     assert status == 201
-    play(start(f"/challenges/{challenge['challenge_id']}/runs"), "ann")
+    play_out(daily, start(f"/challenges/{challenge['challenge_id']}/runs"), "ann")
     status, own, _ = boards("POST", "/leagues", {"name": "Office"}, user="ann")
     status, other, _ = boards("POST", "/leagues", {"name": "Bobs"}, user="bob")
     assert boards("POST", "/leagues/join", {"code": other["code"]}, user="ann")[0] == 200

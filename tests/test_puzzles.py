@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.game import puzzle_tiers, puzzles
@@ -219,7 +219,7 @@ def assert_no_prompt_again_within_60_days(days: list[date], prompts_by_day: list
             last_use[prompt] = day
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25)
 @given(
     secret=st.binary(min_size=1, max_size=32),
     tier=st.integers(min_value=1, max_value=len(BANDS)),
@@ -337,7 +337,7 @@ def prompts_and_forbidden(draw: st.DrawFn) -> tuple[str, str]:
     return prompt, "".join(sorted(forbidden))
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10)
 @given(case=prompts_and_forbidden())
 def test_answers_agrees_with_rules_judge_on_prompts_and_forbidden_letters(case):
     prompt, forbidden = case

@@ -202,13 +202,13 @@ def same_reply(body: object, method: str = "POST") -> None:
     assert handler(event, LambdaContext(aws_request_id="h")) == through_the_resolver
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(body=PLAIN)
 def test_the_handlers_plain_path_answers_a_well_formed_request_exactly_as_the_resolver(body):
     same_reply(body)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(body=BODIES, method=st.sampled_from(["POST", "POST", "POST", "GET"]))
 @example(body={"prompt": "TMR", "word": 5}, method="POST")
 @example(body={"prompt": "TMR", "word": None, "forbidden": "AEO"}, method="POST")

@@ -1601,7 +1601,9 @@ async function loadConfig() {
 
 async function main() {
   bind();
-  await loadConfig();
+  // players.js builds the leagues and past Dailies views that showView hides and shows: its module
+  // script can run after this one's first replies (a slow fetch), so nothing is shown before it has.
+  await Promise.all([loadConfig(), import("./players.js")]);
   const params = new URLSearchParams(location.search);
   if (state.config.auth === "cognito" && (params.get("code") || params.get("error"))) {
     await finishCognitoLogin(params);

@@ -9,14 +9,24 @@ from playwright.sync_api import Browser, sync_playwright
 from tests.browser.client import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, Client, Server
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[Server]:
-    """The server most tests share (each test logs in as its own player). Its clock is not moved."""
-    running = Server(tmp_path_factory.mktemp("browser-data"))
+def _running(data_dir: Path) -> Iterator[Server]:
+    running = Server(data_dir)
     try:
         yield running.start()
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[Server]:
+    """The server most tests share (each test logs in as its own player). Its clock is not moved."""
+    yield from _running(tmp_path_factory.mktemp("browser-data"))
+
+
+@pytest.fixture(scope="module")
+def clock_server(tmp_path_factory) -> Iterator[Server]:
+    """A server of the test module's own, whose clock the module moves (`server` keeps the real date)."""
+    yield from _running(tmp_path_factory.mktemp("browser-clock-data"))
 
 
 @pytest.fixture(scope="session")

@@ -192,5 +192,5 @@ def test_nothing_moves_while_the_home_page_loads(open_client):
         " if (!e.hadRecentInput) window.__cls += e.value; }).observe({type: 'layout-shift', buffered: true});"
     )
     client.open()
-    page.wait_for_timeout(500)
+    page.wait_for_load_state("networkidle")  # what arrives late (no request for 500 ms) has come
     assert page.evaluate("window.__cls") < 0.01

@@ -2,16 +2,17 @@
 a league created, joined from its invite link and shown with "you are 1st of 2", the past Dailies
 listed, and an account deleted after its confirmation."""
 
+import contextlib
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.browser.client import exports_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
 
-def _call(page, expression: str, *args):
-    """Evaluate EXPRESSION with `players` bound to web/players.js's exports."""
-    return page.evaluate(
-        f"async (args) => {{ const players = await import('/players.js'); return {expression}; }}", args
-    )
+_call = exports_of("players")
 
 
 def test_standing_says_the_rank_in_words_of_the_rows_shown(open_client):
@@ -67,3 +68,27 @@ def test_past_dailies_are_listed_and_a_deleted_account_is_gone(open_client):
         client.page.click("#delete-account")
     client.page.wait_for_selector("html[data-ready=true]")
     assert client.page.is_visible("#login-open")
+
+
+# How long players.js is held back while a page that did not wait for it would go on to the Daily.
+HOLD_MS = 3_000
+
+
+def test_a_slow_players_js_is_waited_for_before_any_view_is_shown(open_client):
+    """players.js builds the leagues and past Dailies views, and a loaded machine can serve it
+    after app.js's first replies: held back, the page asks for nothing past its config until it
+    has run, then opens on #leagues with no error. (A page that went on would ask for the Daily
+    and show its first view on views not built yet.)"""
+    client = open_client()
+    page = client.page
+    held, seen = [], []
+    page.route("**/players.js", lambda route: held.append(route))
+    page.on("request", lambda request: seen.append(request.url.removeprefix(client.server.url)))
+    page.goto(client.server.url + "/#leagues", wait_until="commit")
+    with contextlib.suppress(PlaywrightTimeoutError):  # the page waits for players.js: as it should
+        page.wait_for_event("response", lambda response: response.url.endswith("/daily"), timeout=HOLD_MS)
+    seen.append("players.js released")
+    held[0].continue_()
+    page.wait_for_selector("html[data-ready=true]")
+    assert seen.index("players.js released") < seen.index("/daily"), seen
+    assert page.locator("#view-leagues").is_visible()

@@ -7,18 +7,7 @@ import json
 
 import pytest
 
-from tests.browser.client import Server
-
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
-
-
-@pytest.fixture(scope="module")
-def clock_server(tmp_path_factory):
-    running = Server(tmp_path_factory.mktemp("browser-session-data"))
-    try:
-        yield running.start()
-    finally:
-        running.stop()
 
 
 def _claims(page) -> dict:
@@ -145,11 +134,9 @@ def test_a_cognito_login_renews_at_the_hosted_uis_token_endpoint(open_client, cl
         "domain": domain,
     }
     page.route("**/config.json", lambda route: route.fulfill(json=config))
-    sent = []
 
     def token_endpoint(route):
         form = dict(item.split("=", 1) for item in route.request.post_data.split("&"))
-        sent.append(form)
         _, body = clock_server.request("POST", "/local/login", {"username": "cody-cognito"})
         reply = {"id_token": body["id_token"], "expires_in": 3600, "token_type": "Bearer"}
         if form["grant_type"] == "authorization_code":
@@ -169,13 +156,12 @@ def test_a_cognito_login_renews_at_the_hosted_uis_token_endpoint(open_client, cl
     page.wait_for_selector("#logout:visible")
     assert page.evaluate("localStorage.getItem('wordsqd.refresh')") == "cognito-refresh-1"
     clock_server.advance_clock(3400)
-    page.click("a[data-view-link=me]")
+    token = page.evaluate("localStorage.getItem('wordsqd.token')")
+    with page.expect_request(f"{domain}/oauth2/token") as renewal:
+        page.click("a[data-view-link=me]")
+    page.wait_for_function("(token) => localStorage.getItem('wordsqd.token') !== token", arg=token)
     page.wait_for_function("document.querySelector('#who').textContent.startsWith('player-')")
-    for _ in range(50):
-        if len(sent) == 2:
-            break
-        page.wait_for_timeout(100)
-    assert sent[1] == {
+    assert dict(item.split("=", 1) for item in renewal.value.post_data.split("&")) == {
         "grant_type": "refresh_token",
         "client_id": "client123",
         "refresh_token": "cognito-refresh-1",

@@ -6,15 +6,12 @@ import json
 
 import pytest
 
-from tests.browser.client import answer_for, shown_round, submit, wait_for_round
+from tests.browser.client import answer_for, exports_of, shown_round, submit, wait_for_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
 
-def _call(page, expression: str, *args):
-    return page.evaluate(
-        f"async (args) => {{ const app = await import('/app.js'); return {expression}; }}", args
-    )
+_call = exports_of("app")
 
 
 def test_the_speed_bonus_is_3_per_second_under_10_in_whole_seconds(open_client):

@@ -5,21 +5,11 @@ import json
 
 import pytest
 
-from tests.browser.client import Server, answer_for, shown_round, submit, wait_for_round
+from tests.browser.client import answer_for, shown_round, submit, wait_for_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
 DAY = 24 * 3600
-
-
-@pytest.fixture(scope="module")
-def clock_server(tmp_path_factory):
-    """A server whose clock this module moves (the shared one keeps the real date)."""
-    running = Server(tmp_path_factory.mktemp("browser-clock-data"))
-    try:
-        yield running.start()
-    finally:
-        running.stop()
 
 
 def _play_a_daily(page) -> int:

@@ -26,9 +26,9 @@ from functions.leaderboard.handler import handler as leaderboard_handler
 from infra.permissions import ACCESS, TableAccess
 from local.events import LambdaContext
 from shared.game import clock
-from shared.game.puzzles import answers
 from shared.runtime import wiring
 from tests.conftest import Api
+from tests.play import play_out
 
 daily = Api(daily_handler)
 leaderboard = Api(leaderboard_handler)
@@ -116,25 +116,6 @@ def denied(access: TableAccess, sent: list[tuple[str, dict[str, Any]]]) -> list[
     return refused
 
 
-def good_word(run: dict[str, Any]) -> str:
-    used = {a["word"] for record in run["history"] for a in record["attempts"] if a["accepted"]}
-    return next(w for w in answers(run["prompt"], run["forbidden"]) if w not in used)
-
-
-def play_out(run: dict[str, Any], user: str | None = None) -> dict[str, Any]:
-    prefix = "/guest/runs" if user is None else "/runs"
-    while run["status"] == "active":
-        status, reply, _ = daily(
-            "POST",
-            f"{prefix}/{run['run_id']}/answers",
-            {"round": run["round"], "attempt": run["attempt"], "word": good_word(run)},
-            user=user,
-        )
-        assert status == 200, reply
-        run = reply["run"]
-    return run
-
-
 def _partitions(sent: list[tuple[str, dict[str, Any]]]) -> set[str]:
     return {pk.split("#", 1)[0] + "#" for op, params in sent for _, pk in _written(op, params)}
 
@@ -150,14 +131,14 @@ def test_daily_guest_and_player_routes_stay_inside_the_daily_grant(game):
     assert access is not None and access.write_leading_keys
     with recording() as sent:
         guest = daily("POST", "/guest/daily/runs")[1]
-        play_out(guest)
+        play_out(daily, guest)
         assert daily("GET", f"/guest/runs/{guest['run_id']}")[0] == 200
         guest_writes = _partitions(sent)
         player = daily("POST", "/daily/runs", user="ann")[1]
-        assert play_out(player, "ann")["official"] is True
+        assert play_out(daily, player, "ann")["official"] is True
         challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
         run = daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1]
-        play_out(run, "bob")
+        play_out(daily, run, "bob")
         assert daily("GET", f"/challenges/{challenge['challenge_id']}")[0] == 200
     assert denied(access, sent) == []
     # A guest writes its run (and the day's puzzle the first time), nothing of anyone else's.
@@ -181,7 +162,7 @@ def test_expire_completes_timed_out_runs_inside_its_grant(game):
 
 def test_leaderboard_and_reset_routes_stay_inside_their_grants(game):
     player = daily("POST", "/daily/runs", user="ann")[1]
-    play_out(player, "ann")
+    play_out(daily, player, "ann")
     with recording() as sent:
         for path in ("/leaderboard/daily", "/leaderboard/daily/me", "/me", "/me/history"):
             assert leaderboard("GET", path, user="ann")[0] in (200, 404), path
