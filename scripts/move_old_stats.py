@@ -1,5 +1,5 @@
 """Move every player's stats still in an old `STATS` item onto their profile, then delete that item
-(docs/data-model.md, "The profile keeps the stats"). A player's next Daily completion does the
+(docs/data-model.md, "Migrations still read"). A player's next Daily completion does the
 same; this is for the players who do not come back, so that the completion's read of the old
 key and `GET /me`'s fallback can be removed afterwards.
 

@@ -1,5 +1,5 @@
 """scripts/move_old_stats.py: stats still in an old `STATS` item move onto the profile, once
-(docs/data-model.md, "The profile keeps the stats")."""
+(docs/data-model.md, "Migrations still read")."""
 
 import os
 import sys

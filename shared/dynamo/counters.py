@@ -9,7 +9,7 @@ MAX_SCORE, so `BANDS` has at most MAX_SCORE // SCORE_BAND + 1 attributes and a b
 item at most SCORE_BAND. Every counting transaction adds to the `BANDS` item (and, at the rush,
 to the popular bands' and scores' items), and there is one counting transaction per consumer
 invocation, so their number follows the stream's shards, not the completions
-(docs/leaderboards.md, "Writes per partition"): each transaction adds to one of COUNTER_SHARDS
+(docs/data-model.md, "Writes per partition at the rush"): each transaction adds to one of COUNTER_SHARDS
 copies, picked at random, and a rank sums them all.
 """
 

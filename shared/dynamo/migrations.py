@@ -23,7 +23,7 @@ def whole_run(item: Item) -> Run:
 def old_claim(name: str) -> str:
     """The claim key of a name claimed before claims were keyed by look-alike skeletons: the
     lowercased name. Such a claim is still checked when anyone claims a name and released when
-    its holder renames (docs/game.md, "Names taken before skeletons").
+    its holder renames (docs/data-model.md, "Migrations still read").
 
     Delete when no NAME item's key differs from the skeleton of its holder's current name: after
     every profile's name has been set again once (a Scan of PROFILE items calling
