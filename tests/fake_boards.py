@@ -16,7 +16,6 @@ from shared.game.boards import (
     HistoryPosition,
     PlayerProfile,
     TieKey,
-    scope_of_result,
 )
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
@@ -62,7 +61,7 @@ class FakeBoardStore:
         on condition that the player has no official result for the scope (else OfficialTaken)
         and the profile is still as read (else StaleRun)."""
         result, read = completion.result, completion.read
-        scope = scope_of_result(result)
+        scope = result.scope
         if (result.player, scope) in self.results:
             raise OfficialTaken(result.run_id)
         now = self.profile_for_completion(result.player, completion.stats is not None)
@@ -133,7 +132,7 @@ class FakeBoardStore:
 
     def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
         mine = sorted(
-            ((r.completed_at, scope_of_result(r), r) for (p, _), r in self.results.items() if p == player),
+            ((r.completed_at, r.scope, r) for (p, _), r in self.results.items() if p == player),
             key=lambda row: (row[0], _scope_order(row[1])),
             reverse=True,
         )

@@ -1,5 +1,5 @@
 """SPEC §4 board order, defined once (shared/game/boards.py), and the rank keys that spell it for
-DynamoDB (shared/dynamo/rank_keys.py): properties over every position the game can make."""
+DynamoDB (shared/dynamo/keys.py): properties over every position the game can make."""
 
 import string
 from datetime import UTC, datetime, timedelta
@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared.dynamo.rank_keys import counter_prefixes, counts_better, position_of, rank_key, tie_key
+from shared.dynamo.keys import counter_prefixes, counts_better, position_of, rank_key, tie_key
 from shared.game.boards import BoardPosition, TieKey, assign_ranks
 from shared.game.clock import iso
 from shared.game.constants import CHALLENGE_MAX_ROUNDS, MAX_SCORE, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS

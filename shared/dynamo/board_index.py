@@ -5,7 +5,7 @@ and the seed of a new top item."""
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import entry
-from shared.dynamo.rank_keys import rank_key
+from shared.dynamo.keys import rank_key
 from shared.game.boards import BoardEntry, BoardPosition
 from shared.game.scope import Scope
 

@@ -13,9 +13,9 @@ from boto3.dynamodb.types import TypeSerializer
 
 from shared.dynamo import keys
 from shared.dynamo.client import Item
-from shared.dynamo.rank_keys import position_of, rank_key
+from shared.dynamo.keys import position_of, rank_key
 from shared.dynamo.table import TTL_ATTRIBUTE
-from shared.game.boards import BoardEntry, BoardPosition, run_duration_ms, scope_of_result
+from shared.game.boards import BoardEntry, BoardPosition, run_duration_ms
 from shared.game.clock import iso, parse_iso
 from shared.game.puzzles import Round
 from shared.game.results import OfficialResult
@@ -146,7 +146,7 @@ def official_item(result: OfficialResult, name: str | None) -> Item:
     display name NAME at completion) and its history key. An unranked result (SPEC §3b) has no
     board row (so no board index entry, no count, no top row) and carries `unranked_reason`
     (absent: ranked), which league boards filter on."""
-    scope = scope_of_result(result)
+    scope = result.scope
     item: Item = {
         **keys.official_key(result.player, scope),
         "data": {"S": result.model_dump_json()},

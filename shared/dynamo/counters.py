@@ -18,9 +18,9 @@ from collections import Counter, defaultdict
 
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
-from shared.dynamo.rank_keys import counts_better, rank_key
+from shared.dynamo.keys import counts_better, rank_key
 from shared.dynamo.top import TopOfBoard
-from shared.game.boards import BoardPosition, TieKey, scope_of_result
+from shared.game.boards import BoardPosition, TieKey
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 
@@ -69,7 +69,7 @@ class Counters:
                 pending = [r for i, r in enumerate(pending) if i not in done]
         by_scope: dict[Scope, list[OfficialResult]] = defaultdict(list)
         for result in results:
-            by_scope[scope_of_result(result)].append(result)
+            by_scope[result.scope].append(result)
         for scope, arrived in by_scope.items():
             self.top.merge(scope, arrived)
         return counted
@@ -125,10 +125,8 @@ def chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
     groups: list[list[OfficialResult]] = []
     current: list[OfficialResult] = []
     counters: dict[str, set[str]] = defaultdict(set)  # counter item -> attributes added to
-    for result in sorted(results, key=lambda r: (keys.scope_key(scope_of_result(r)), r.score)):
-        added = [
-            (key["pk"]["S"], name) for key, name in keys.counter_keys(scope_of_result(result), _tie(result))
-        ]
+    for result in sorted(results, key=lambda r: (keys.scope_key(r.scope), r.score)):
+        added = [(key["pk"]["S"], name) for key, name in keys.counter_keys(result.scope, _tie(result))]
         new_items = sum(1 for pk, _ in added if pk not in counters)
         fits = len(current) + 1 + len(counters) + new_items <= _TRANSACTION_ITEMS and all(
             len(counters[pk] | {name}) <= _COUNTER_CLAUSES for pk, name in added
@@ -150,7 +148,7 @@ def _counting_items(results: list[OfficialResult], number: int) -> list[Item]:
     items: list[Item] = []
     sums: dict[str, tuple[Item, Counter[str]]] = {}
     for result in results:
-        scope = scope_of_result(result)
+        scope = result.scope
         items.append(
             {
                 "Update": {

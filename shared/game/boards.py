@@ -3,7 +3,7 @@
 Board order is defined once, by `TieKey.order` and `BoardPosition.order`: score, then best
 combo, then longest-word length counted up to 12, all descending; rows equal on all three share
 a rank (1, 2, 2, 4); among them the faster run is listed first, then the earlier completion. How
-rows are stored, sharded and keyed is the storage adapter's business (shared/dynamo/rank_keys.py spells
+rows are stored, sharded and keyed is the storage adapter's business (shared/dynamo/keys.py spells
 this order as a sort key, tests/test_board_order.py proves it); this module speaks positions,
 scopes and results.
 """
@@ -11,16 +11,14 @@ scopes and results.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from shared.game.clock import parse_iso
 from shared.game.constants import SCORED_LENGTH_CAP, TIME_LIMIT_SECONDS
 from shared.game.daily_date import reset_instant
+from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.game.stats import PlayerStats
-
-if TYPE_CHECKING:  # shared.services.ports imports the run code; only types are needed here
-    from shared.game.results import OfficialResult
 
 # How long after a scope's runs have all completed a board waits before it calls itself closed:
 # the rank counters trail completions (DynamoDB Streams, then a batching function: about a
@@ -106,10 +104,6 @@ class HistoryPosition(NamedTuple):
 
     completed_at: str
     scope: Scope
-
-
-def scope_of_result(result: OfficialResult) -> Scope:
-    return Scope.of(result.date, result.challenge_id)
 
 
 def assign_ranks(ties: list[TieKey], position: int, previous: TieKey | None, previous_rank: int) -> list[int]:
