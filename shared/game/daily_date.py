@@ -1,11 +1,25 @@
 """The Daily date: America/Chicago's calendar date, and the instant it next resets; a Daily date's
 details as `GET /daily` and `GET /daily/{date}` show them."""
 
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from shared.game.errors import BadRequest
+
 CENTRAL = ZoneInfo("America/Chicago")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def parse_date(day: str) -> date:
+    """DAY as a date, if it is one spelled YYYY-MM-DD; otherwise BadRequest `invalid_date`."""
+    try:
+        if not _ISO_DATE.fullmatch(day):
+            raise ValueError(day)
+        return date.fromisoformat(day)
+    except ValueError as error:
+        raise BadRequest("A date is YYYY-MM-DD", "invalid_date") from error
 
 
 def daily_date(instant: datetime) -> date:

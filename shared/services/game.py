@@ -4,7 +4,6 @@ This is the game's service layer: it loads state through the Store port, applies
 rules of shared/game/runs.py, and writes the result back with conditional writes. No AWS here.
 """
 
-import re
 import secrets
 import time
 from collections.abc import Callable, Set
@@ -24,7 +23,7 @@ from shared.game.constants import (
     MY_CHALLENGES_LIMIT,
     TIME_LIMIT_SECONDS,
 )
-from shared.game.daily_date import DailyDetails, daily_date, next_reset
+from shared.game.daily_date import DailyDetails, daily_date, next_reset, parse_date
 from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
 from shared.game.results import Challenge, OfficialResult
@@ -46,7 +45,6 @@ from shared.services.retry import Exhausted, retry
 
 Recorder = Callable[..., None]
 T = TypeVar("T")
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # Due runs one expiry pass completes at once: at the rush a minute's abandoned runs number in the
 # tens of thousands, each a read and a write of ~10 ms, so one at a time would not fit a minute.
 EXPIRY_WORKERS = 32
@@ -136,12 +134,7 @@ class Game:
     def _past_date(self, day: str) -> date:
         """DAY as a Daily date that has started: a malformed date or one in the future is 400, one
         before the deployment's first Daily is 404."""
-        try:
-            if not _ISO_DATE.fullmatch(day):
-                raise ValueError(day)
-            parsed = date.fromisoformat(day)
-        except ValueError as error:
-            raise BadRequest("A date is YYYY-MM-DD", "invalid_date") from error
+        parsed = parse_date(day)
         if parsed > daily_date(self.now()):
             raise BadRequest("That date has not started yet", "future_date")
         if parsed < self.first_date():

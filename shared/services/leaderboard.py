@@ -1,7 +1,6 @@
 """Boards and a player's rank (SPEC §4): ordered reads that cost the same for 10 or 10 million
 players, and boards that, once closed, never change. See docs/leaderboards.md for the design."""
 
-import re
 import time
 from collections.abc import Callable
 from datetime import date, datetime
@@ -19,14 +18,13 @@ from shared.game.boards import (
     rank_from_better,
 )
 from shared.game.clock import parse_iso
-from shared.game.daily_date import daily_date
+from shared.game.daily_date import daily_date, parse_date
 from shared.game.errors import BadRequest, NotFound
 from shared.game.names import default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
 from shared.services.ports import BoardStore
 
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # The expiry job's watermark moves once a minute; reading it this often per container is plenty.
 WATERMARK_CACHE_SECONDS = 5.0
 
@@ -138,12 +136,7 @@ class Boards:
         today = daily_date(self.now())
         if day is None:
             return today
-        try:
-            if not _ISO_DATE.fullmatch(day):
-                raise ValueError(day)
-            parsed = date.fromisoformat(day)
-        except ValueError as error:
-            raise BadRequest("A date is YYYY-MM-DD", "invalid_date") from error
+        parsed = parse_date(day)
         if parsed > today:
             raise BadRequest("That date has not started yet", "future_date")
         return parsed
