@@ -41,7 +41,7 @@ from local import auth, streams
 from local.events import http_event
 from local.scheduler import Scheduler
 from local.store import LocalStore
-from local.workers import Function, workers_per_function
+from local.workers import Function, preload, workers_per_function
 from shared.game import clock
 from shared.http.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
 
@@ -404,6 +404,7 @@ def main() -> int:
         server.server_close()
         return 1
     server.store = store
+    preload(HANDLERS.values())  # the handlers' environment is set: configure_handlers, the store
     server.scheduler = Scheduler()
     server.scheduler.start()
     _, server.streams = streams.start(os.environ["TABLE_NAME"])  # DynamoDB Streams -> counters.py

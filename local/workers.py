@@ -2,8 +2,15 @@
 each one handling one event at a time, as a Lambda instance does (Powertools keeps the current
 event on a module-level resolver, so two events cannot share one process). A function starts a
 new worker when a request finds none idle, up to LOCAL_WORKERS (4) at once; the requests after
-that wait for one to be free. A worker imports its handler at its first event (its cold start)
-and runs on the server's game clock: each event carries the clock's offset.
+that wait for one to be free. Each worker runs on the server's game clock: each event carries the
+clock's offset.
+
+Workers are forked from one fork server (multiprocessing's "forkserver": a process of its own,
+started without the server's threads), which imports every handler's module once, before the
+server says it is up (`preload`). A new worker then costs a fork, not the 1-2 s of CPU a fresh
+interpreter takes to import boto3, Powertools and pydantic: at the rush's start, when every
+function starts its workers together, that import was the CPU everyone waited for. A worker's
+first event still builds what its handler builds on first use (clients, caches), as on Lambda.
 
 A worker that dies (killed, out of memory) fails the request it held with a 500 and is replaced
 by the next request's. The stream consumer and the scheduled jobs stay in the server's process
@@ -12,14 +19,19 @@ by the next request's. The stream consumer and the scheduled jobs stay in the se
 
 import importlib
 import multiprocessing
+import multiprocessing.forkserver
 import os
+import sys
 import threading
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from multiprocessing.connection import Connection
 from typing import Any
 
 DEFAULT_WORKERS = 4
-_SPAWN = multiprocessing.get_context("spawn")  # never a fork of the server's threads
+# Never a fork of the server itself (its threads hold locks): forks of a single-threaded server.
+_FORKS = multiprocessing.get_context("forkserver")
+_FORKED = "WORDSQD_FORKED"  # set in the fork server's environment, so in every worker's
 
 
 class HandlerFailed(Exception):
@@ -35,6 +47,35 @@ def workers_per_function() -> int:
     if not value.isdigit() or int(value) < 1:
         raise ValueError(f"LOCAL_WORKERS must be a whole number from 1, not {value!r}")
     return int(value)
+
+
+def preload(entries: Iterable[str]) -> None:
+    """Start the fork server, importing these handlers' modules ("module:name") once; return
+    when it has (it has forked a first, empty, process), so the first requests find it ready.
+
+    Call it once the environment the handlers read is set: every worker is forked with the
+    environment the fork server started with.
+    """
+    if os.environ.get(_FORKED) == "1":
+        # A module the fork server imports called this: a fork server of its own would import
+        # it again, and so on without end.
+        raise RuntimeError("preload() was called from inside the fork server or a worker")
+    _FORKS.set_forkserver_preload(sorted({entry.partition(":")[0] for entry in entries}))
+    # Python 3.11's fork server ignores the sys.path it is handed: it gets this one as PYTHONPATH.
+    extra = {"PYTHONPATH": os.pathsep.join(path for path in sys.path if path), _FORKED: "1"}
+    before = {name: os.environ.get(name) for name in extra}
+    os.environ.update(extra)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
+    first = _FORKS.Process(daemon=True)
+    first.start()
+    first.join()
 
 
 def _serve(entry: str, connection: Connection) -> None:
@@ -69,8 +110,8 @@ def _serve(entry: str, connection: Connection) -> None:
 class _Worker:
     def __init__(self, entry: str):
         self.entry = entry
-        self.connection, theirs = _SPAWN.Pipe()
-        self.process = _SPAWN.Process(target=_serve, args=(entry, theirs), daemon=True)
+        self.connection, theirs = _FORKS.Pipe()
+        self.process = _FORKS.Process(target=_serve, args=(entry, theirs), daemon=True)
         self.process.start()
         theirs.close()
 

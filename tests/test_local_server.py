@@ -170,6 +170,28 @@ def test_validate_is_served_by_its_handler(server):
     assert headers["Access-Control-Allow-Origin"] == "*"
 
 
+def _children(pid: int) -> list[tuple[int, str]]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            if entry.isdigit() and int(stat[1]) == pid:
+                found.append((int(entry), Path(f"/proc/{entry}/cmdline").read_bytes().decode()))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.server
+def test_the_workers_fork_server_has_every_functions_handler_imported(server):
+    from shared.http.routes import HANDLERS
+
+    fork_servers = [cmd for _, cmd in _children(server.process.pid) if "multiprocessing.forkserver" in cmd]
+    assert len(fork_servers) == 1, _children(server.process.pid)
+    for entry in HANDLERS.values():
+        assert repr(entry.partition(":")[0]) in fork_servers[0]
+
+
 @pytest.mark.server
 def test_unknown_path_is_404_and_wrong_method_is_405(server):
     status, _, body = server.request("GET", "/no/such/route")

@@ -8,19 +8,31 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from local.workers import Function, HandlerFailed, WorkerDied, workers_per_function
+from local.workers import Function, HandlerFailed, WorkerDied, preload, workers_per_function
 from shared.game import clock
 
 ENTRY = "test_workers:handler"
+IMPORTED_BY = os.getpid()  # the process that imported this module
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fork_server():
+    """This process's fork server, with this module imported, before its first worker starts."""
+    preload([ENTRY])
 
 
 def handler(event: dict, context) -> dict:
     if event.get("exit"):
         os._exit(1)
+    if event.get("preload"):
+        try:
+            preload([ENTRY])
+        except RuntimeError as error:
+            return {"preload": str(error)}
     if event.get("fail"):
         raise RuntimeError("the handler failed")
     time.sleep(event.get("seconds", 0))
-    return {"pid": os.getpid(), "now": clock.iso(clock.now()), "request": context.aws_request_id}
+    return {"pid": os.getpid(), "imported_by": IMPORTED_BY, "now": clock.iso(clock.now()), "request": context.aws_request_id}
 
 
 def _at_once(function: Function, events: list[dict]) -> list[dict]:
@@ -82,6 +94,21 @@ def test_a_worker_that_dies_fails_its_request_and_the_next_gets_a_new_one(functi
     with pytest.raises(WorkerDied):
         instance.invoke({"exit": True}, "r", timedelta(0))
     assert instance.invoke({}, "r", timedelta(0))["pid"] != first["pid"]
+
+
+def test_a_worker_is_forked_with_its_handler_already_imported(function):
+    # Imported once by the fork server: neither by the worker at its first event (a fresh
+    # interpreter's 1-2 s of CPU per worker) nor by this process (workers are no forks of it).
+    replies = _at_once(function(2), [{"seconds": 1}, {"seconds": 0}])
+    assert replies[0]["pid"] != replies[1]["pid"]
+    assert replies[0]["imported_by"] == replies[1]["imported_by"]
+    assert replies[0]["imported_by"] not in (replies[0]["pid"], replies[1]["pid"], os.getpid())
+
+
+def test_preload_from_inside_the_fork_server_refuses_rather_than_start_another(function):
+    # A handler module calling preload() at its import would start fork servers without end.
+    reply = function(1).invoke({"preload": True}, "r", timedelta(0))
+    assert "from inside the fork server" in reply["preload"]
 
 
 def test_local_workers_must_be_a_whole_number_from_1(monkeypatch):
