@@ -32,7 +32,12 @@ def handler(event: dict, context) -> dict:
     if event.get("fail"):
         raise RuntimeError("the handler failed")
     time.sleep(event.get("seconds", 0))
-    return {"pid": os.getpid(), "imported_by": IMPORTED_BY, "now": clock.iso(clock.now()), "request": context.aws_request_id}
+    return {
+        "pid": os.getpid(),
+        "imported_by": IMPORTED_BY,
+        "now": clock.iso(clock.now()),
+        "request": context.aws_request_id,
+    }
 
 
 def _at_once(function: Function, events: list[dict]) -> list[dict]:
