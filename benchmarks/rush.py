@@ -173,6 +173,31 @@ def start_server(port: int, data_dir: str) -> subprocess.Popen:
     raise RuntimeError("the server did not answer in time")
 
 
+def cpu_seconds(root: int) -> dict[str, float]:
+    """CPU seconds (user + system) so far of the server's process and its descendants, by part,
+    read from /proc (Linux; zeros elsewhere); the players' client is this process."""
+    parts = {"store": 0.0, "workers": 0.0, "server": 0.0, "client": time.process_time()}
+    tick = os.sysconf("SC_CLK_TCK")
+    processes: dict[int, tuple[int, bytes, float]] = {}  # pid: (parent, command, CPU seconds)
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            processes[int(entry)] = (int(fields[1]), command, (int(fields[11]) + int(fields[12])) / tick)
+        except (OSError, IndexError, ValueError):
+            continue
+    ours, grew = {root}, True
+    while grew:
+        found = {pid for pid, (parent, _, _) in processes.items() if parent in ours} - ours
+        ours |= found
+        grew = bool(found)
+    for pid in ours & processes.keys():
+        _, command, seconds = processes[pid]
+        part = "store" if b"moto_server" in command else "server" if b"local.server" in command else "workers"
+        parts[part] += seconds
+    return parts
+
+
 def whole_board(client: Client, day: str) -> tuple[str, list[dict], list[bytes]]:
     rows, raws, cursor = [], [], None
     while True:
@@ -277,6 +302,7 @@ def rush(count: int, seed: int = 1) -> dict:
                 threading.Thread(target=run_player, args=(p, rng.getrandbits(32)), daemon=True)
                 for p in players
             ]
+            cpu_before = cpu_seconds(server.pid)
             began = time.perf_counter()
             for thread in threads:
                 thread.start()
@@ -284,6 +310,7 @@ def rush(count: int, seed: int = 1) -> dict:
             for thread in threads:
                 thread.join(timeout=max(0.0, deadline - time.perf_counter()))
             elapsed = time.perf_counter() - began
+            cpu_after = cpu_seconds(server.pid)
             unfinished = [p.name for p, t in zip(players, threads, strict=True) if t.is_alive()]
             if unfinished:
                 failures.append(f"{len(unfinished)} players still playing after {elapsed:.0f} s")
@@ -298,6 +325,10 @@ def rush(count: int, seed: int = 1) -> dict:
                 "statuses": dict(sorted(stats.statuses.items())),
                 "network errors": stats.network_errors,
                 "official runs": sum(1 for p in players if p.run and p.run["official"]),
+                "cpu ms per request": {
+                    part: (cpu_after[part] - cpu_before[part]) * 1000 / max(1, len(latencies))
+                    for part in cpu_after
+                },
             }
             problems = failures + check(client, players, day)
             return {**figures, "problems": problems}
@@ -316,6 +347,12 @@ def main() -> int:
     print(f"replies by status     {result['statuses']}")
     print(f"network errors        {result['network errors']} (retried)")
     print(f"official runs         {result['official runs']}")
+    cpu = result["cpu ms per request"]
+    print(
+        f"CPU per request       {sum(cpu.values()):.1f} ms: "
+        + ", ".join(f"{part} {ms:.1f}" for part, ms in cpu.items())
+        + " (workers: the fork server's children; a worker that ended is not counted)"
+    )
     print(
         "checks                "
         + ("all passed" if not result["problems"] else f"{len(result['problems'])} failed")
