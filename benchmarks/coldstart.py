@@ -58,7 +58,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from infra.build_asset import DEFAULT_OUT, _pip_install, build, folder_size, lambda_python  # noqa: E402
-from infra.functions import COMMON_ENVIRONMENT, FUNCTIONS  # noqa: E402
+from infra.functions import COMMON_ENVIRONMENT, FUNCTIONS, LAMBDA_TASK_ROOT  # noqa: E402
 from local.events import http_event  # noqa: E402
 from shared.dynamo.table import create_table_request  # noqa: E402
 
@@ -114,6 +114,21 @@ SNIPPETS = {
     "libraries (api)": LIBRARIES_API,
     "libraries (stateful)": LIBRARIES_STATEFUL,
 }
+
+
+def lambda_env(asset: Path) -> dict[str, str]:
+    """ENV for a process running from ASSET as from Lambda's code folder: LAMBDA_TASK_ROOT is the
+    asset (so Powertools' Tracer is on) and AWS_CA_BUNDLE, the stack's path under /var/task, is the
+    same file in the asset (an asset without it, the before one, keeps botocore's own bundle)."""
+    env = {**ENV, "LAMBDA_TASK_ROOT": str(asset)}
+    bundle = asset / Path(ENV["AWS_CA_BUNDLE"]).relative_to(LAMBDA_TASK_ROOT)
+    if bundle.is_file():
+        env["AWS_CA_BUNDLE"] = str(bundle)
+    else:
+        del env["AWS_CA_BUNDLE"]
+    return env
+
+
 MALFORMED_VALIDATE = "validate, malformed first"
 MALFORMED_BODY = {"prompt": "TM", "word": "timer"}
 GOALS = {"validate": 1.8, "daily": 6.0, "leaderboard": 6.0}  # times the floor (issue #25)
@@ -209,7 +224,7 @@ def cold_start(
     # the one refusal that is the point of a measurement: validate's malformed first request
     refused = 400 if events and events[0].get("body") == json.dumps(MALFORMED_BODY) else None
     script = CHILD.format(asset=str(asset), load=load, events=json.dumps(events), refused=refused)
-    env = {**ENV, "LAMBDA_TASK_ROOT": str(asset)}  # Lambda's code folder: Powertools' Tracer is on
+    env = lambda_env(asset)
     if endpoint:
         env["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
     done = subprocess.run(
@@ -416,7 +431,7 @@ def import_breakdown(python: str, asset: Path, entry: str) -> dict[str, int]:
     trace = subprocess.run(
         [python, "-I", "-S", "-B", "-X", "importtime", "-c",
          f"import sys; sys.path.insert(0, {str(asset)!r}); import {module}"],
-        env={**ENV, "LAMBDA_TASK_ROOT": str(asset)}, cwd=asset,
+        env=lambda_env(asset), cwd=asset,
         capture_output=True, text=True, check=True,
     ).stderr  # fmt: skip
     totals: dict[str, int] = {}

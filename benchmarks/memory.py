@@ -24,7 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from coldstart import ENV, HOST_PLATFORM, dynamodb_server, first_event
+from coldstart import HOST_PLATFORM, dynamodb_server, first_event, lambda_env
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -77,7 +77,7 @@ print("MEMORY", json.dumps(figures), file=sys.stderr)
 def measure(python: str, asset: Path, entry: str, events: list[dict], endpoint: str) -> dict:
     module, function = entry.split(":")
     script = CHILD.format(asset=str(asset), module=module, function=function, events=json.dumps(events))
-    env = {**ENV, "LAMBDA_TASK_ROOT": str(asset), "AWS_ENDPOINT_URL_DYNAMODB": endpoint}
+    env = {**lambda_env(asset), "AWS_ENDPOINT_URL_DYNAMODB": endpoint}
     done = subprocess.run(
         [python, "-I", "-S", "-B", "-c", script],
         env=env, cwd=asset, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,

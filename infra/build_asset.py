@@ -10,7 +10,7 @@ The exact set of wheels is locked in infra/lambda-requirements.txt (every packag
 included, at one version), so two builds months apart ship the same code; `make lock` (this script
 with --lock) rewrites it from pyproject.toml after a dependency change.
 
-Two things make cold starts cheaper (issue #12, SPEC §6):
+Three things make cold starts cheaper (SPEC §6; docs/operations.md "Cold starts"):
 - botocore's data is cut to the services the code calls (`BOTOCORE_SERVICES`) plus the
   endpoint/partition/retry files botocore itself reads: 449 services' models are ~28 MB; its
   endpoints.json keeps only those services' entries (read whole by the first client), and the kept
@@ -18,7 +18,14 @@ Two things make cold starts cheaper (issue #12, SPEC §6):
 - every module ships precompiled (`compileall --invalidation-mode unchecked-hash`, by a CPython
   of PYTHON_VERSION, found by `lambda_python()`): Lambda's code folder is read-only, so without
   .pyc files every cold start compiles every module it imports. Unchecked-hash .pyc files are
-  used without comparing timestamps (the asset never changes under them) and are deterministic.
+  used without comparing timestamps (the asset never changes under them) and are deterministic;
+- the functions trust only the roots AWS's endpoints chain to (`AWS_ROOTS`, written to
+  `AWS_ROOTS_FILE` from botocore's own CA bundle; the stack points AWS_CA_BUNDLE at it): loading
+  botocore's whole bundle (~126 certificates) into the container's TLS context is ~200 M
+  instructions, as much as the word list; the five roots are 4% of that. Every endpoint the
+  functions call (DynamoDB, Secrets Manager, Cognito, STS) has an Amazon Trust Services
+  certificate, and these five are the roots Amazon Trust Services tells a custom trust store to
+  hold (https://www.amazontrust.com/repository/). A server chained to any other root is refused.
 
 pip runs only when the locked list or the target platform changed (a stamp file beside the
 folder records what was installed), and only changed code files are rewritten, so a second build
@@ -65,6 +72,16 @@ BYTECODE_TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
 # HTTP API's alone. In the asset its `__init__` imports each name on first use instead (PEP 562):
 # the same names, the same modules, loaded only when asked for.
 LAZY_PACKAGES = ("aws_lambda_powertools/event_handler",)
+# The trust store of the functions: the roots of Amazon Trust Services, by their labels in
+# botocore's cacert.pem (each certificate there follows a `# Label: "<name>"` line).
+AWS_ROOTS = (
+    "Amazon Root CA 1",
+    "Amazon Root CA 2",
+    "Amazon Root CA 3",
+    "Amazon Root CA 4",
+    "Starfield Services Root Certificate Authority - G2",
+)
+AWS_ROOTS_FILE = "aws-roots.pem"  # at the asset's root; infra.functions sets AWS_CA_BUNDLE to it
 
 
 def lambda_python() -> str:
@@ -130,6 +147,33 @@ def _prune_endpoints(path: Path) -> None:
             name: service for name, service in partition["services"].items() if name in BOTOCORE_SERVICES
         }
     path.write_text(json.dumps(endpoints, indent=1, sort_keys=True) + "\n")
+
+
+class MissingRoot(RuntimeError):
+    """A root of AWS_ROOTS is not in the CA bundle: the build stops rather than ship a trust store
+    that would refuse AWS."""
+
+
+def roots_of(bundle: str, labels: tuple[str, ...] = AWS_ROOTS) -> str:
+    """The PEM certificates of BUNDLE (botocore's cacert.pem) labelled LABELS, in that order."""
+    found: dict[str, str] = {}
+    label = None
+    for block in bundle.split("-----END CERTIFICATE-----"):
+        for line in block.splitlines():
+            if line.startswith("# Label: "):
+                label = line.removeprefix("# Label: ").strip('"')
+        if label in labels and "-----BEGIN CERTIFICATE-----" in block:
+            found[label] = block[block.index("-----BEGIN CERTIFICATE-----") :] + "-----END CERTIFICATE-----\n"
+        label = None
+    missing = [name for name in labels if name not in found]
+    if missing:
+        raise MissingRoot(f"not in the CA bundle: {', '.join(missing)}")
+    return "".join(f"# {name}\n{found[name]}" for name in labels)
+
+
+def _write_aws_roots(out: Path) -> None:
+    bundle = (out / "botocore" / "cacert.pem").read_text()
+    (out / AWS_ROOTS_FILE).write_text(roots_of(bundle))
 
 
 def without_documentation(node: Any) -> Any:
@@ -233,6 +277,7 @@ def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
     shutil.rmtree(out / "bin", ignore_errors=True)
     _prune_aws_data(out)
+    _write_aws_roots(out)
     for package in LAZY_PACKAGES:
         make_lazy(out / package / "__init__.py")
     _compile(
@@ -325,6 +370,7 @@ def _build(out: Path, force: bool, platform: str) -> Path:
         "endpoints": "services kept only",
         "service models": "without documentation",
         "lazy packages": list(LAZY_PACKAGES),
+        "trusted roots": list(AWS_ROOTS),
     }
     stamp_path = _stamp_path(out)
     current = json.loads(stamp_path.read_text()) if stamp_path.exists() else None

@@ -15,6 +15,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from infra.build_asset import AWS_ROOTS_FILE
 from infra.checks import acknowledge
 from infra.data import Data
 from infra.permissions import ACCESS, TableAccess
@@ -88,12 +89,16 @@ API_FUNCTIONS = ("validate", "daily", "leaderboard")
 # only credential; runs hold live words) nor exceptions (a message may quote a word or an id).
 # Pydantic looks for plugins through every installed distribution's entry points when it builds
 # its first model (tens of ms of a cold start); the asset ships none, so the lookup is switched off.
+# botocore trusts only the roots of Amazon Trust Services, which every AWS endpoint chains to
+# (infra/build_asset.py writes them into the asset; Lambda's code folder is LAMBDA_TASK_ROOT).
+LAMBDA_TASK_ROOT = "/var/task"
 COMMON_ENVIRONMENT = {
     "POWERTOOLS_SERVICE_NAME": SERVICE,
     "POWERTOOLS_METRICS_NAMESPACE": NAMESPACE,
     "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
     "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
     "PYDANTIC_DISABLE_PLUGINS": "__all__",
+    "AWS_CA_BUNDLE": f"{LAMBDA_TASK_ROOT}/{AWS_ROOTS_FILE}",
 }
 
 

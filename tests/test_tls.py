@@ -40,3 +40,24 @@ def test_a_custom_bundle_gets_a_context_of_its_own_trusting_only_it(tmp_path):
     custom = httpsession.URLLib3Session(verify=str(bundle))._get_ssl_context()
 
     assert custom is not default and custom.cert_store_stats()["x509_ca"] == 1
+
+
+def test_with_aws_ca_bundle_set_every_session_shares_that_bundle_s_context_alone(tmp_path, monkeypatch):
+    """On AWS the stack sets AWS_CA_BUNDLE (the asset's five roots): the sessions botocore makes
+    with the default verify=True (its credential providers') get that context too, so a cold start
+    never loads botocore's whole bundle beside it, and no connection loads it into the context."""
+    tls.share_one_context()
+    bundle = tmp_path / "roots.pem"
+    with open(httpsession.get_cert_path(True)) as whole:
+        bundle.write_text(whole.read().split("-----END CERTIFICATE-----")[0] + "-----END CERTIFICATE-----\n")
+    monkeypatch.setenv("AWS_CA_BUNDLE", str(bundle))
+
+    client_session = httpsession.URLLib3Session(verify=str(bundle))  # what a client is given
+    fetcher_session = httpsession.URLLib3Session()  # verify=True
+    conn = SimpleNamespace(cert_reqs=None, ca_certs=None)
+    fetcher_session._setup_ssl_cert(conn, "https://example.amazonaws.com/", True)
+
+    context = client_session._get_ssl_context()
+    assert fetcher_session._get_ssl_context() is context
+    assert context.cert_store_stats()["x509_ca"] == 1
+    assert (conn.cert_reqs, conn.ca_certs) == ("CERT_REQUIRED", None)

@@ -8,8 +8,15 @@ container opens one per client, more at the rush when requests overlap. `share_o
 changes botocore's session so that every session uses the one context made here, the bundle
 already in it, and gives urllib3 no path to load again. Verification is unchanged: the context
 requires a certificate chained to that bundle, and urllib3 still matches the host name.
+
+The container's bundle is botocore's setting AWS_CA_BUNDLE where it is set (on AWS the stack sets
+it to the asset's Amazon Trust Services roots: infra/build_asset.py), else botocore's own bundle.
+It is also the bundle of the sessions botocore makes with the default `verify=True` (its
+credential providers' metadata fetchers, made with every client, speak plain HTTP and never use
+it): otherwise each cold start would load botocore's whole bundle as well, for nothing.
 """
 
+import os
 import ssl
 from functools import cache
 from typing import Any
@@ -25,18 +32,27 @@ def container_context(ca_bundle: str) -> ssl.SSLContext:
     return context
 
 
+def trusted_bundle(verify: bool | str) -> str:
+    """The CA bundle a session with VERIFY trusts: its own path, else the container's."""
+    if isinstance(verify, str):
+        return verify
+    return os.environ.get("AWS_CA_BUNDLE") or str(httpsession.get_cert_path(True))
+
+
 def _ssl_context(session: httpsession.URLLib3Session) -> ssl.SSLContext:
     verify = getattr(session, "_verify", True)
     if verify is False:
         plain: ssl.SSLContext = httpsession.create_urllib3_context()
         return plain
-    return container_context(httpsession.get_cert_path(verify))
+    return container_context(trusted_bundle(verify))
 
 
 def _setup_ssl_cert(session: httpsession.URLLib3Session, conn: Any, url: str, verify: Any) -> None:
     _original_setup(session, conn, url, verify)
     if conn.ca_certs is not None and conn.ca_certs == httpsession.get_cert_path(verify):
-        conn.ca_certs = None  # already in the context: urllib3 would load it again per connection
+        # the session's context holds trusted_bundle(verify): urllib3 would load this one into it
+        # again at every connection (for verify=True, botocore's whole bundle on top of the roots)
+        conn.ca_certs = None
 
 
 _original_setup = httpsession.URLLib3Session._setup_ssl_cert

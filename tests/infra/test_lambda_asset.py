@@ -11,15 +11,20 @@ asset, with Lambda's environment variables, and answers a request.
 """
 
 import ast
+import hashlib
 import json
 import platform
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
+import botocore
 import pytest
 
 from infra.build_asset import (
+    AWS_ROOTS,
+    AWS_ROOTS_FILE,
     BOTOCORE_SERVICES,
     BYTECODE_TAG,
     DEFAULT_OUT,
@@ -27,7 +32,9 @@ from infra.build_asset import (
     build,
     folder_size,
     lambda_python,
+    MissingRoot,
     locked_requirements,
+    roots_of,
     without_documentation,
 )
 from infra.functions import FUNCTIONS
@@ -84,7 +91,8 @@ def run_in_asset(asset: Path, script: str) -> subprocess.CompletedProcess:
         ],
         capture_output=True,
         text=True,
-        env={**LAMBDA_ENV, "LAMBDA_TASK_ROOT": str(asset)},  # Lambda's code folder (/var/task)
+        # Lambda's code folder (/var/task) is the asset, and so is the stack's AWS_CA_BUNDLE
+        env={**LAMBDA_ENV, "LAMBDA_TASK_ROOT": str(asset), "AWS_CA_BUNDLE": str(asset / AWS_ROOTS_FILE)},
         cwd=asset,
     )
 
@@ -342,6 +350,63 @@ def test_the_asset_holds_exactly_the_locked_packages(asset):
         name, version = path.name.removesuffix(".dist-info").rsplit("-", 1)
         installed.add(f"{name.lower().replace('_', '-')}=={version}")
     assert installed == set(locked_requirements())
+
+
+# SHA-256 of each root's SubjectPublicKeyInfo as Amazon Trust Services publishes them
+# (https://www.amazontrust.com/repository/).
+AMAZON_TRUST_SERVICES_ROOTS = {
+    "Amazon Root CA 1": "fbe3018031f9586bcbf41727e417b7d1c45c2f47f93be372a17b96b50757d5a2",
+    "Amazon Root CA 2": "7f4296fc5b6a4e3b35d3c369623e364ab1af381d8fa7121533c9d6c633ea2461",
+    "Amazon Root CA 3": "36abc32656acfc645c61b71613c4bf21c787f5cabbee48348d58597803d7abc9",
+    "Amazon Root CA 4": "f7ecded5c66047d28ed6466b543c40e0743abe81d109254dcf845d4c2c7853c5",
+    "Starfield Services Root Certificate Authority - G2": (
+        "2b071c59a0a0ae76b0eadb2bad23bad4580b69c3601b630c2eaf0613afa83f92"
+    ),
+}
+
+
+def test_the_asset_trusts_exactly_the_roots_of_amazon_trust_services(asset):
+    """The functions' trust store is the five roots Amazon Trust Services tells a custom trust
+    store to hold, identified by their public keys, not by name alone."""
+    from cryptography import x509
+    from cryptography.utils import CryptographyDeprecationWarning
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    with warnings.catch_warnings():  # Starfield's G2 root has serial number 0, which RFC 5280 disallows
+        warnings.simplefilter("ignore", CryptographyDeprecationWarning)
+        roots = x509.load_pem_x509_certificates((asset / AWS_ROOTS_FILE).read_bytes())
+    published = {}
+    for root in roots:
+        name = root.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)[0].value
+        spki = root.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+        published[name] = hashlib.sha256(spki).hexdigest()
+    assert published == AMAZON_TRUST_SERVICES_ROOTS
+    assert tuple(published) == AWS_ROOTS
+
+
+def test_a_root_missing_from_the_ca_bundle_stops_the_build():
+    bundle = (Path(botocore.__file__).parent / "cacert.pem").read_text()
+    without = bundle.replace('# Label: "Amazon Root CA 3"', '# Label: "Someone Else"')
+    with pytest.raises(MissingRoot, match="Amazon Root CA 3"):
+        roots_of(without)
+    assert roots_of(bundle).count("BEGIN CERTIFICATE") == len(AWS_ROOTS)
+
+
+def test_a_function_s_clients_trust_the_asset_s_roots_alone(host_asset):
+    """With the stack's AWS_CA_BUNDLE, the container's one TLS context holds the five roots (not
+    botocore's whole bundle of ~126) and still requires a certificate."""
+    result = run_in_asset(
+        host_asset,
+        """
+import ssl
+import functions.daily.handler
+from shared.runtime.wiring import store
+context = store().db.boto._endpoint.http_session._get_ssl_context()  # the DynamoDB client's
+print(context.cert_store_stats()["x509_ca"], context.verify_mode == ssl.CERT_REQUIRED)
+""",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == [str(len(AWS_ROOTS)), "True"]
 
 
 def test_tracer_patches_only_botocore(host_asset):

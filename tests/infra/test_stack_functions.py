@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.build_asset import PYTHON_VERSION
+from infra.build_asset import AWS_ROOTS_FILE, PYTHON_VERSION
 from infra.functions import ALIAS, FUNCTIONS, RUNTIME
 from infra.permissions import ACCESS, STREAM_ACTIONS
 
@@ -69,6 +69,14 @@ def test_tracer_captures_no_response_and_no_error(dev, name):
     assert env["POWERTOOLS_TRACER_CAPTURE_ERROR"] == "false"
     assert env["POWERTOOLS_SERVICE_NAME"] == "wordsqd"
     assert env["POWERTOOLS_METRICS_NAMESPACE"] == "WordSQD"
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_trusts_the_asset_s_aws_roots_alone(dev, name):
+    """botocore's CA bundle is the asset's Amazon Trust Services roots, in Lambda's code folder
+    (tests/infra/test_lambda_asset.py checks the file holds exactly them)."""
+    env = dev.functions[name][1]["Environment"]["Variables"]
+    assert env["AWS_CA_BUNDLE"] == f"/var/task/{AWS_ROOTS_FILE}"
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
