@@ -20,9 +20,9 @@ run from the same asset, so the ratios hold whatever this machine's speed. The r
 floor and the handlers are libraries alone plus the word list, with the garbage collector paused as
 the handlers' inits pause it: the least an init can cost while it uses them. "... alone" rows are
 one library each (pydantic with one model; Powertools' HTTP resolver; a DynamoDB client from
-botocore without boto3) and "pydantic + botocore client" what every stateful function needs at
+botocore) and "pydantic + botocore client" what every stateful function needs at
 least; "libraries" rows are what the API functions (pydantic, the resolver, Logger, Metrics) and
-the stateful ones (also boto3's client and the Tracer patching botocore) import together. Both
+the stateful ones (also the DynamoDB client and the Tracer patching botocore) import together. Both
 assets are built for this machine's platform (the arm64 wheels cannot load here) from the same
 lock:
 - before: `git archive <before-ref>` of functions/, shared/ and dictionary/ with the packages
@@ -89,9 +89,9 @@ FLOOR = (
 # collector paused (functions/init_phase.py). First each library a function cannot do without, on
 # its own: pydantic with one model (its first model pulls in most of its machinery; every function
 # validates with it, its settings at least), Powertools' HTTP resolver, a DynamoDB client made by
-# botocore alone (boto3 is a layer over it); then what the API and the stateful functions use
-# together: pydantic, the resolver, Logger and Metrics; for the stateful ones also boto3's client
-# and the Tracer patching botocore.
+# botocore (the functions' SDK: shared/dynamo/client.py); then what the API and the stateful
+# functions use together: pydantic, the resolver, Logger and Metrics; for the stateful ones also
+# the DynamoDB client and the Tracer patching botocore.
 PAUSED = "import gc\ngc.disable()\n"
 PYDANTIC = "from pydantic import BaseModel\nclass One(BaseModel):\n    x: int\n"
 RESOLVER = (
@@ -100,9 +100,7 @@ RESOLVER = (
 BOTOCORE_CLIENT = "import botocore.session\nbotocore.session.get_session().create_client('dynamodb')\n"
 LIBRARIES_API = PAUSED + FLOOR + PYDANTIC + RESOLVER + "from aws_lambda_powertools import Logger, Metrics\n"
 LIBRARIES_STATEFUL = (
-    LIBRARIES_API + "import boto3\n"
-    "boto3.client('dynamodb')\n"
-    "from aws_lambda_powertools import Tracer\n"
+    LIBRARIES_API + BOTOCORE_CLIENT + "from aws_lambda_powertools import Tracer\n"
     "Tracer(patch_modules=['botocore'])\n"
 )
 SNIPPETS = {
@@ -410,13 +408,11 @@ PACKAGES = {  # how the breakdown names the asset's packages
     "annotated_types": "pydantic",
     "typing_inspection": "pydantic",
     "typing_extensions": "pydantic",
-    "botocore": "botocore, boto3, urllib3",
-    "boto3": "botocore, boto3, urllib3",
-    "s3transfer": "botocore, boto3, urllib3",
-    "urllib3": "botocore, boto3, urllib3",
-    "dateutil": "botocore, boto3, urllib3",
-    "jmespath": "botocore, boto3, urllib3",
-    "six": "botocore, boto3, urllib3",
+    "botocore": "botocore, urllib3",
+    "urllib3": "botocore, urllib3",
+    "dateutil": "botocore, urllib3",
+    "jmespath": "botocore, urllib3",
+    "six": "botocore, urllib3",
     "aws_xray_sdk": "aws_xray_sdk, wrapt",
     "wrapt": "aws_xray_sdk, wrapt",
     "shared": "ours (shared/, functions/)",

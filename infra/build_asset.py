@@ -61,11 +61,11 @@ CODE_DIRS = ("functions", "shared")
 DICTIONARY_FILES = ("*.txt", "*.tsv")
 
 # The AWS services the functions call through botocore: DynamoDB (shared/dynamo/client.py), Secrets
-# Manager (shared/runtime/secrets.py via Powertools' parameters); STS and X-Ray kept for credentials and
-# tracing helpers. Add a service here when the code starts calling it (the asset test imports and
-# makes a client of each).
-BOTOCORE_SERVICES = ("dynamodb", "secretsmanager", "sts", "xray")
-BOTO3_RESOURCES = ("dynamodb",)
+# Manager (shared/runtime/secrets.py), Cognito (shared/runtime/accounts.py, `DELETE /me`); STS and
+# X-Ray kept for credentials and tracing helpers. Every client the code makes is
+# `new_aws_client("<service>")`: the asset test finds each such service here and makes a client of
+# each from the asset.
+BOTOCORE_SERVICES = ("cognito-idp", "dynamodb", "secretsmanager", "sts", "xray")
 BYTECODE_TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
 # Powertools' event_handler package imports every resolver it has (AppSync, Bedrock, VPC Lattice,
 # ... with asyncio and their event classes) when any of them is imported; the functions use the
@@ -122,15 +122,10 @@ def _compile(out: Path, *folders: Path) -> None:
 
 def _prune_aws_data(out: Path) -> None:
     """Keep botocore's models of the services the code calls and the files botocore always
-    reads (endpoints, partitions, retry and default configuration); boto3's resource models of
-    BOTO3_RESOURCES only."""
-    for data, keep in [
-        (out / "botocore" / "data", BOTOCORE_SERVICES),
-        (out / "boto3" / "data", BOTO3_RESOURCES),
-    ]:
-        for entry in data.iterdir():
-            if entry.is_dir() and entry.name not in keep:
-                shutil.rmtree(entry)
+    reads (endpoints, partitions, retry and default configuration)."""
+    for entry in (out / "botocore" / "data").iterdir():
+        if entry.is_dir() and entry.name not in BOTOCORE_SERVICES:
+            shutil.rmtree(entry)
     _prune_endpoints(out / "botocore" / "data" / "endpoints.json")
     for model in sorted((out / "botocore" / "data").glob("*/*/service-2.json*")):
         _strip_documentation(model)
@@ -365,7 +360,6 @@ def _build(out: Path, force: bool, platform: str) -> Path:
         "platform": platform,
         "dependencies": locked_requirements(),
         "botocore_services": list(BOTOCORE_SERVICES),
-        "boto3_resources": list(BOTO3_RESOURCES),
         "bytecode": "unchecked-hash",
         "endpoints": "services kept only",
         "service models": "without documentation",

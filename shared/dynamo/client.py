@@ -11,14 +11,14 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import boto3
+import botocore.session
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from shared.game.errors import Throttled
 from shared.services.retry import ATTEMPTS, Exhausted, pause, retry
 
-# A DynamoDB item, key or request part in DynamoDB JSON, as boto3's low-level client takes it.
+# A DynamoDB item, key or request part in DynamoDB JSON, as botocore's client takes it.
 Item = dict[str, Any]
 
 # Error codes of a throttled request, and the cancellation-reason codes of a throttled transaction.
@@ -48,13 +48,18 @@ class _Collided(Exception):
     """A transaction was cancelled by TransactionConflict: tried again."""
 
 
-def new_boto_client() -> Any:
-    """boto3's DynamoDB client with the SDK's standard retries (3 attempts)."""
-    return boto3.client("dynamodb", config=Config(retries={"mode": "standard", "max_attempts": 3}))
+def new_aws_client(service: str) -> Any:
+    """A botocore client of SERVICE (DynamoDB here; Secrets Manager and Cognito for the runtime)
+    with the SDK's standard retries (3 attempts). Every AWS client of the functions is made here,
+    by botocore itself: boto3 is a layer over it (resources, S3 transfers) that the code does not
+    use, and importing it (with s3transfer, concurrent.futures and multiprocessing) is ~5% of a
+    stateful function's init (docs/operations.md, "Cold starts")."""
+    config = Config(retries={"mode": "standard", "max_attempts": 3})
+    return botocore.session.get_session().create_client(service, config=config)
 
 
 class Client:
-    """The game's table through boto3's low-level client (`boto`).
+    """The game's table through botocore's DynamoDB client (`boto`).
 
     `sleep` makes the retry policy's pauses (and a consumer's wait for a top item's claim); `wall`
     is the wall clock (epoch seconds) shared by every consumer, unlike the game clock, that top
@@ -68,7 +73,7 @@ class Client:
         wall: Callable[[], float] = time.time,
     ):
         self.table = table
-        self.boto = boto if boto is not None else new_boto_client()
+        self.boto = boto if boto is not None else new_aws_client("dynamodb")
         self.sleep = sleep
         self.wall = wall
 

@@ -9,8 +9,6 @@ import zlib
 from datetime import timedelta
 from typing import Any, Literal
 
-from boto3.dynamodb.types import TypeSerializer
-
 from shared.dynamo import keys
 from shared.dynamo.client import Item
 from shared.dynamo.keys import position_of, rank_key
@@ -23,14 +21,34 @@ from shared.game.runs import Attempt, Outcome, RoundRecord, Run
 from shared.game.scope import Scope
 from shared.game.scoring import speed_bonus
 
-_serializer = TypeSerializer()
 # An inbox item is deleted once folded in; the TTL only sweeps one a crash left behind.
 INBOX_TTL_SECONDS = 2 * 24 * 3600
 
 
 def attributes(**values: Any) -> Item:
     """VALUES as DynamoDB attributes (None values left out)."""
-    return {k: _serializer.serialize(v) for k, v in values.items() if v is not None}
+    return {k: attribute(v) for k, v in values.items() if v is not None}
+
+
+def attribute(value: Any) -> Item:
+    """VALUE in DynamoDB JSON, as boto3's TypeSerializer writes it, for the types items hold:
+    strings, whole numbers, booleans, bytes, lists and string-keyed maps of them (no floats, as
+    there: a number is exact or refused)."""
+    if isinstance(value, bool):  # before int: a bool is an int
+        return {"BOOL": value}
+    if isinstance(value, str):
+        return {"S": value}
+    if isinstance(value, int):
+        return {"N": str(value)}
+    if isinstance(value, bytes):
+        return {"B": value}
+    if isinstance(value, list | tuple):
+        return {"L": [attribute(v) for v in value]}
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {"M": {k: attribute(v) for k, v in value.items()}}
+    if value is None:
+        return {"NULL": True}
+    raise TypeError(f"no DynamoDB type for {type(value).__name__}")
 
 
 # The run item's compact form: the puzzle is referenced (by the run's scope), not copied; a round

@@ -8,16 +8,16 @@ records whom it was asked to delete.
 
 from typing import Any
 
-import boto3
 from botocore.exceptions import ClientError
 
+from shared.dynamo.client import new_aws_client
 from shared.game.errors import Throttled
 
 
 class CognitoAccounts:
     def __init__(self, user_pool_id: str, client: Any = None):
         self.user_pool_id = user_pool_id
-        self.client = client or boto3.client("cognito-idp")
+        self.client = client or new_aws_client("cognito-idp")
 
     def delete_account(self, username: str) -> None:
         try:

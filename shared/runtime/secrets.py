@@ -12,17 +12,25 @@ Daily. Each container reads a secret once, on first use.
 import hashlib
 import hmac
 from functools import cache
+from typing import Any
 
 from pydantic import SecretStr
 
+from shared.dynamo.client import new_aws_client
 from shared.runtime.settings import settings
 
 
 def _secret_value(arn: str, stage: str = "AWSCURRENT") -> str:
-    from aws_lambda_powertools.utilities.parameters import get_secret
+    """One GetSecretValue, by botocore's client (shared/dynamo/client.py says why not boto3's):
+    each secret is read once per container and kept by the functions below, so nothing is cached
+    here."""
+    reply = secrets_client().get_secret_value(SecretId=arn, VersionStage=stage)
+    return str(reply["SecretString"])
 
-    # force_fetch: Powertools caches by name alone, and the two stages share a name.
-    return str(get_secret(arn, force_fetch=True, VersionStage=stage))
+
+@cache
+def secrets_client() -> Any:
+    return new_aws_client("secretsmanager")
 
 
 @cache

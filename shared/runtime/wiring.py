@@ -23,7 +23,7 @@ from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
 from shared.runtime.edge_settings import edge_settings
 from shared.runtime.observability import logger, metrics
-from shared.runtime.secrets import cursor_keys, deployment_secret
+from shared.runtime.secrets import cursor_keys, deployment_secret, secrets_client
 from shared.runtime.settings import settings
 from shared.runtime.tls import share_one_context
 from shared.services.game import Game
@@ -120,6 +120,7 @@ def reset(store: DynamoStore | None = None) -> None:
     edge_settings.cache_clear()
     deployment_secret.cache_clear()
     cursor_keys.cache_clear()
+    secrets_client.cache_clear()
 
 
 # What the handlers call: this container's services.

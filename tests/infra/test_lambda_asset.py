@@ -46,6 +46,7 @@ EM_AARCH64 = 183  # e_machine of an arm64 ELF file
 LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024
 
 
+REPO = Path(__file__).resolve().parents[2]
 ENTRY_POINTS = sorted(spec.handler for spec in FUNCTIONS.values())
 HOST_PLATFORM = f"manylinux2014_{platform.machine()}"
 # What Lambda sets (and what the stack adds) in a function's environment.
@@ -226,10 +227,35 @@ print(json.dumps(reply))
     assert json.loads(reply["body"]) == {"valid": True, "word": "timer", "reason": None}
 
 
+def _services_the_code_calls() -> set[str]:
+    """The SERVICE of every `new_aws_client("<service>")` call in shared/ and functions/."""
+    found = set()
+    for folder in ("shared", "functions"):
+        for path in (REPO / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "id", getattr(node.func, "attr", None)) == "new_aws_client"
+                ):
+                    [service] = node.args
+                    assert isinstance(service, ast.Constant), f"{path}: a service named by a literal"
+                    found.add(service.value)
+    return found
+
+
+def test_every_service_the_code_makes_a_client_of_ships_in_the_asset():
+    called = _services_the_code_calls()
+    assert {"dynamodb", "secretsmanager", "cognito-idp"} <= called
+    assert called <= set(BOTOCORE_SERVICES)
+
+
 def test_botocore_makes_a_client_of_each_kept_service(host_asset):
     result = run_in_asset(
         host_asset,
-        f"import boto3\nfor s in {list(BOTOCORE_SERVICES)!r}: boto3.client(s, region_name='us-east-1')",
+        "from shared.dynamo.client import new_aws_client\n"
+        f"for s in {list(BOTOCORE_SERVICES)!r}: new_aws_client(s)\n"
+        "from shared.runtime.accounts import CognitoAccounts\n"
+        "CognitoAccounts('us-east-1_abcdefghi')",
     )
     assert result.returncode == 0, result.stderr[-3000:]
 
@@ -268,11 +294,11 @@ def test_the_pruned_endpoints_resolve_as_botocores_full_data_does(host_asset):
     """Each kept service's endpoint in a few regions of several partitions, from the asset (pruned
     endpoints.json) and from the same botocore version with all its data (the test's own)."""
     script = f"""
-import json, boto3
-urls = {{}}
+import json, botocore.session
+session, urls = botocore.session.get_session(), {{}}
 for service in {list(BOTOCORE_SERVICES)!r}:
     for region in {list(REGIONS)!r}:
-        urls[service + " " + region] = boto3.client(service, region_name=region).meta.endpoint_url
+        urls[service + " " + region] = session.create_client(service, region_name=region).meta.endpoint_url
 print(json.dumps(urls))
 """
     result = run_in_asset(host_asset, script)
