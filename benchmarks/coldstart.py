@@ -299,12 +299,47 @@ def dynamodb_server() -> Iterator[str]:
         server.stop()
 
 
+def init_instructions(python: str, asset: Path, entry: str) -> int:
+    """Instructions one fresh process executes to load ENTRY (a handler's module, or a snippet),
+    counted by valgrind: the same count on an idle machine and a busy one, unlike CPU time."""
+    if ":" in entry:
+        entry = f"import importlib\nimportlib.import_module({entry.split(':')[0]!r})"
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-I", "-S", "-B", "-c",
+         f"import sys\nsys.path.insert(0, {str(asset)!r})\n{entry}"],
+        env={**lambda_env(asset), "PYTHONHASHSEED": "0"}, cwd=asset, capture_output=True, text=True,
+    )  # fmt: skip
+    counted = [line for line in done.stderr.splitlines() if "Collected :" in line]
+    if done.returncode or not counted:
+        raise RuntimeError(f"{entry} failed under valgrind:\n{done.stderr[-3000:]}")
+    return int(counted[-1].split(":")[-1])
+
+
+def print_instructions(python: str, asset: Path) -> None:
+    print("\nInit in instructions (valgrind's callgrind, one process each, after asset): a count that "
+          "a busy machine does not change, to check the CPU-time ratios above against")  # fmt: skip
+    entries = {**SNIPPETS, **{name: spec.handler for name, spec in FUNCTIONS.items()}}
+    floor = init_instructions(python, asset, entries["floor"])
+    print(f"{'handler':<27}{'M instructions':>15}{'x floor':>9}   goal")
+    for name, entry in entries.items():
+        count = floor if name == "floor" else init_instructions(python, asset, entry)
+        goal = f"<= {GOALS[name]:g}x" if name in GOALS else ""
+        print(f"{name:<27}{count / 1e6:>15.0f}{count / floor:>9.1f}   {goal}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=9, help="processes per handler (median reported)")
     parser.add_argument("--before-ref", default="main", help="git ref of the 'before' asset")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each init's instructions with valgrind (Debian's package; ~25 s a line)",
+    )
     args = parser.parse_args()
     python = lambda_python()
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind (apt-get install valgrind)")
 
     assets = {
         "before": build_before(args.before_ref, DEFAULT_OUT.with_name("lambda-before")),
@@ -389,6 +424,8 @@ def main() -> None:
             f"{label:<8} unzipped {folder_size(asset) / 1e6:6.1f} MB"
             f"   zipped {zipped_size(asset) / 1e6:6.1f} MB"
         )
+    if args.instructions:
+        print_instructions(python, assets["after"])
     print("\nWhere the after asset's init goes: self time of every module imported, summed by the "
           "package it belongs to, as a share of the whole (python -X importtime, which slows the "
           "import down, hence shares; median of 3 processes). 'ours' includes the work our modules "

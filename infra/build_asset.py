@@ -67,11 +67,13 @@ DICTIONARY_FILES = ("*.txt", "*.tsv")
 # each from the asset.
 BOTOCORE_SERVICES = ("cognito-idp", "dynamodb", "secretsmanager", "sts", "xray")
 BYTECODE_TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
-# Powertools' event_handler package imports every resolver it has (AppSync, Bedrock, VPC Lattice,
-# ... with asyncio and their event classes) when any of them is imported; the functions use the
-# HTTP API's alone. In the asset its `__init__` imports each name on first use instead (PEP 562):
-# the same names, the same modules, loaded only when asked for.
-LAZY_PACKAGES = ("aws_lambda_powertools/event_handler",)
+# Packages whose `__init__` imports every module they have when any name of theirs is imported:
+# Powertools' event_handler (every resolver: AppSync, Bedrock, VPC Lattice, ... with asyncio and
+# their event classes) and its data_classes (some 35 event types: the HTTP resolver asks for two).
+# The functions use the HTTP API's resolver and its events alone. In the asset each `__init__`
+# imports each name on first use instead (PEP 562): the same names, the same modules, loaded only
+# when asked for.
+LAZY_PACKAGES = ("aws_lambda_powertools/event_handler", "aws_lambda_powertools/utilities/data_classes")
 # The trust store of the functions: the roots of Amazon Trust Services, by their labels in
 # botocore's cacert.pem (each certificate there follows a `# Label: "<name>"` line).
 AWS_ROOTS = (
@@ -207,23 +209,24 @@ __all__ = {names!r}
 def __getattr__(name):
     if name not in _MODULES:
         raise AttributeError(f"module {{__name__!r}} has no attribute {{name!r}}")
-    value = getattr(importlib.import_module(_MODULES[name]), name)
+    value = getattr(importlib.import_module(_MODULES[name], __name__), name)
     globals()[name] = value
     return value
 '''
 
 
 def make_lazy(init: Path) -> None:
-    """Rewrite a package `__init__` made only of `from <module> import <names>` statements (and an
-    `__all__`) so that each name is imported from its module on first use."""
+    """Rewrite a package `__init__` made only of `from <module> import <names>` statements (absolute
+    or relative, and an `__all__`) so that each name is imported from its module on first use."""
     import ast
 
     tree = ast.parse(init.read_text(encoding="utf-8"))
     modules: dict[str, str] = {}
     names: list[str] = []
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            modules.update({alias.name: node.module for alias in node.names if alias.asname is None})
+        if isinstance(node, ast.ImportFrom) and node.module:
+            module = "." * node.level + node.module  # relative to the package, as import_module takes it
+            modules.update({alias.name: module for alias in node.names if alias.asname is None})
         elif isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]:
             names = list(ast.literal_eval(node.value))
         elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
