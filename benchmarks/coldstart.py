@@ -302,7 +302,7 @@ def dynamodb_server() -> Iterator[str]:
 def init_instructions(python: str, asset: Path, entry: str) -> int:
     """Instructions one fresh process executes to load ENTRY (a handler's module, or a snippet),
     counted by valgrind: the same count on an idle machine and a busy one, unlike CPU time."""
-    if ":" in entry:
+    if entry in {spec.handler for spec in FUNCTIONS.values()}:
         entry = f"import importlib\nimportlib.import_module({entry.split(':')[0]!r})"
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-I", "-S", "-B", "-c",

@@ -36,7 +36,7 @@ class DynamoStore:
     """The parts: `runs` (puzzles, challenges, runs, slots, due runs, the watermark),
     `completions` (the completing transaction), `boards` (board reads, profiles), `counters`
     (rank counters), `top` (the top of each board), `names` (claims, renames), `leagues`,
-    `player_data` (export and erasure). `db` is their client, `client` boto3's under it."""
+    `player_data` (export and erasure). `db` is their client, `client` botocore's under it."""
 
     def __init__(
         self,

@@ -39,7 +39,7 @@ def _projection(index: str, projection: str) -> dict[str, Any]:
 
 
 def create_table_request(table_name: str) -> dict[str, Any]:
-    """The boto3 `create_table` arguments for the table (on-demand billing)."""
+    """The `create_table` arguments for the table (on-demand billing), as a botocore or boto3 client takes them."""
     attributes = {PARTITION_KEY, SORT_KEY}
     for pk, sk, _ in INDEXES.values():
         attributes.update((pk, sk))
