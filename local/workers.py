@@ -8,7 +8,7 @@ clock's offset.
 Workers are forked from one fork server (multiprocessing's "forkserver": a process of its own,
 started without the server's threads), which imports every handler's module once, before the
 server says it is up (`preload`). A new worker then costs a fork, not the 1-2 s of CPU a fresh
-interpreter takes to import boto3, Powertools and pydantic: at the rush's start, when every
+interpreter takes to import botocore, Powertools and pydantic: at the rush's start, when every
 function starts its workers together, that import was the CPU everyone waited for. A worker's
 first event still builds what its handler builds on first use (clients, caches), as on Lambda.
 
