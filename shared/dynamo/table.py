@@ -39,7 +39,7 @@ def _projection(index: str, projection: str) -> dict[str, Any]:
 
 
 def create_table_request(table_name: str) -> dict[str, Any]:
-    """The `create_table` arguments for the table (on-demand billing), as a botocore or boto3 client takes them."""
+    """The `create_table` arguments for the table (on-demand billing), as botocore takes them."""
     attributes = {PARTITION_KEY, SORT_KEY}
     for pk, sk, _ in INDEXES.values():
         attributes.update((pk, sk))

@@ -12,7 +12,7 @@ stops the container with a message that names it, instead of a 500 on the first 
 | CURSOR_KEY_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding it (neither: from the seed) |
 | ORIGIN_VERIFY | the three API functions (AWS) | read by shared/runtime/edge_settings.py (validate too) |
 | AWS_ENDPOINT_URL_DYNAMODB | all (local) | botocore's own setting: a DynamoDB-compatible endpoint |
-| AWS_CA_BUNDLE | all (AWS) | botocore's own setting: the asset's five Amazon Trust Services roots (shared/runtime/tls.py) |
+| AWS_CA_BUNDLE | all (AWS) | botocore's own setting: the five roots AWS chains to (runtime/tls.py) |
 
 Which function gets which variable is the stack's business (infra/functions.py: `uses_table`,
 `uses_seed`); `POST /validate` reads ORIGIN_VERIFY only. A function that uses the table validates
