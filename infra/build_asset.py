@@ -22,7 +22,7 @@ Three things make cold starts cheaper (SPEC §6; docs/operations.md "Cold starts
 - the functions trust only the roots AWS's endpoints chain to (`AWS_ROOTS`, written to
   `AWS_ROOTS_FILE` from botocore's own CA bundle; the stack points AWS_CA_BUNDLE at it): loading
   botocore's whole bundle (~126 certificates) into the container's TLS context is ~200 M
-  instructions, as much as the word list; the five roots are 4% of that. Every endpoint the
+  instructions, as much as the word list; the five roots are 5% of that. Every endpoint the
   functions call (DynamoDB, Secrets Manager, Cognito, STS) has an Amazon Trust Services
   certificate, and these five are the roots Amazon Trust Services tells a custom trust store to
   hold (https://www.amazontrust.com/repository/). A server chained to any other root is refused.
