@@ -536,3 +536,25 @@ print(len(package.__all__), missing)
     assert result.returncode == 0, result.stderr[-3000:]
     count, missing = result.stdout.strip().splitlines()[-1].split(" ", 1)
     assert int(count) > 10 and missing == "[]"
+
+
+@pytest.mark.server
+@pytest.mark.xdist_group("coldstart_events")
+def test_the_memory_benchmark_reports_the_function_s_own_peak_not_its_parent_s(
+    host_asset, coldstart, dynamodb_endpoint
+):
+    """benchmarks/memory.py reads each child's own peak (VmHWM). getrusage's ru_maxrss survives
+    exec: a child would report the peak of the process it was forked from, here this test
+    process, far above a validate function's own."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import memory
+    finally:
+        sys.path.pop(0)
+    events = coldstart.events("validate", 0)
+    figures = memory.measure(
+        lambda_python(), host_asset, FUNCTIONS["validate"].handler, events, dynamodb_endpoint
+    )
+    with open("/proc/self/status") as status:
+        ours = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+    assert 5 < figures["peak_mb"] < min(100, ours)
