@@ -208,17 +208,22 @@ class Cold(NamedTuple):
     warm: float | None  # a second one in the same process: the same work without the cold part
 
 
+def load_code(entry: str) -> str:
+    """The code that loads ENTRY: a handler ("module:function", bound to `function`; importlib
+    imported), or code itself (the floor, the libraries alone)."""
+    if "\n" in entry:
+        return entry
+    module, function = entry.split(":")
+    return f"function = getattr(importlib.import_module({module!r}), {function!r})"
+
+
 def cold_start(
     python: str, asset: Path, entry: str, events: Sequence[dict[str, Any]] = (), endpoint: str | None = None
 ) -> Cold:
     """One fresh process that imports ENTRY's module, then invokes the handler with each of EVENTS
     (two: a first and a warm one). CPU time, read by the process's own clock, not wall time: this
     machine is shared, and a process waiting for a core is not a slow import."""
-    if "\n" not in entry:  # a handler, "module:function"
-        module, function = entry.split(":")
-        load = f"function = getattr(importlib.import_module({module!r}), {function!r})"
-    else:  # code: the floor, the libraries alone
-        load = entry
+    load = load_code(entry)
     # the one refusal that is the point of a measurement: validate's malformed first request
     refused = 400 if events and events[0].get("body") == json.dumps(MALFORMED_BODY) else None
     script = CHILD.format(asset=str(asset), load=load, events=json.dumps(events), refused=refused)
@@ -302,11 +307,9 @@ def dynamodb_server() -> Iterator[str]:
 def init_instructions(python: str, asset: Path, entry: str) -> int:
     """Instructions one fresh process executes to load ENTRY (a handler's module, or a snippet),
     counted by valgrind: the same count on an idle machine and a busy one, unlike CPU time."""
-    if entry in {spec.handler for spec in FUNCTIONS.values()}:
-        entry = f"import importlib\nimportlib.import_module({entry.split(':')[0]!r})"
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-I", "-S", "-B", "-c",
-         f"import sys\nsys.path.insert(0, {str(asset)!r})\n{entry}"],
+         f"import importlib, sys\nsys.path.insert(0, {str(asset)!r})\n{load_code(entry)}"],
         env={**lambda_env(asset), "PYTHONHASHSEED": "0"}, cwd=asset, capture_output=True, text=True,
     )  # fmt: skip
     counted = [line for line in done.stderr.splitlines() if "Collected :" in line]

@@ -9,6 +9,7 @@ lasting collision is Throttled); anything else is DataError, which the API logs 
 
 import time
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import Any
 
 import botocore.session
@@ -55,7 +56,14 @@ def new_aws_client(service: str) -> Any:
     use, and importing it (with s3transfer, concurrent.futures and multiprocessing) is ~5% of a
     stateful function's init (docs/operations.md, "Cold starts")."""
     config = Config(retries={"mode": "standard", "max_attempts": 3})
-    return botocore.session.get_session().create_client(service, config=config)
+    return aws_session().create_client(service, config=config)
+
+
+@cache
+def aws_session() -> botocore.session.Session:
+    """The process's one botocore session: its clients share what it reads once (the endpoint,
+    partition and retry data, the credentials), as boto3's default session had them share."""
+    return botocore.session.get_session()
 
 
 class Client:
