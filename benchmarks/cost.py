@@ -3,11 +3,12 @@ monthly part (figures, no assertions): `python benchmarks/cost.py`, printed as d
 shows them.
 
 Quantities per run are measured: 11 API requests (1 start, 10 answers), 24 write and 13 read
-request units, and 4.2 write units of the rank counters per official result, from `make bench`
-(benchmarks/daily.py, benchmarks/boards.py "The counters at the rush"); the warm request's 50 ms
-at daily's memory and the ~1.5 KB reply and ~1 KB of logs per request are estimates (the deployed REPORT
-lines and the dashboard's bytes re-measure them). Prices are AWS's list prices for us-east-1
-(arm64, on-demand), each with the page it comes from; check them there before relying on a figure.
+request units, and 4.5 write units of the rank counters per official result (2.5 counter, 2.0
+marker), from `make bench` (benchmarks/daily.py, benchmarks/boards.py "The counters at the
+rush"); the warm request's 50 ms at daily's memory and the ~1.5 KB reply and ~1 KB of logs per
+request are estimates (the deployed REPORT lines and the dashboard's bytes re-measure them).
+Prices are AWS's list prices for us-east-1 (arm64, on-demand), each with the page it comes from;
+check them there before relying on a figure.
 """
 
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ MILLION = 1_000_000
 API_REQUESTS = 11
 WRITE_UNITS = 24
 READ_UNITS = 13
-COUNTER_WRITE_UNITS = 4.2
+COUNTER_WRITE_UNITS = 4.5
 # Estimated per request.
 GB_SECONDS = WARM_REQUEST_SECONDS * FUNCTIONS["daily"].memory_mb / 1024
 REPLY_KB = 1.5
