@@ -318,10 +318,9 @@ def init_instructions(python: str, asset: Path, entry: str) -> int:
     return int(counted[-1].split(":")[-1])
 
 
-def print_instructions(python: str, asset: Path) -> None:
+def print_instructions(python: str, asset: Path, entries: dict[str, str]) -> None:
     print("\nInit in instructions (valgrind's callgrind, one process each, after asset): a count that "
           "a busy machine does not change, to check the CPU-time ratios above against")  # fmt: skip
-    entries = {**SNIPPETS, **{name: spec.handler for name, spec in FUNCTIONS.items()}}
     floor = init_instructions(python, asset, entries["floor"])
     print(f"{'handler':<27}{'M instructions':>15}{'x floor':>9}   goal")
     for name, entry in entries.items():
@@ -428,7 +427,8 @@ def main() -> None:
             f"   zipped {zipped_size(asset) / 1e6:6.1f} MB"
         )
     if args.instructions:
-        print_instructions(python, assets["after"])
+        counted = {name: entry for name, entry in entries.items() if name != MALFORMED_VALIDATE}
+        print_instructions(python, assets["after"], counted)
     print("\nWhere the after asset's init goes: self time of every module imported, summed by the "
           "package it belongs to, as a share of the whole (python -X importtime, which slows the "
           "import down, hence shares; median of 3 processes). 'ours' includes the work our modules "
