@@ -84,6 +84,7 @@ def test_create_share_and_play_a_challenge_then_see_its_board(open_client):
 
     # Away and back: the same run resumes at round 2.
     other.click("a[data-view-link=home]")
+    other.wait_for_selector("#resume-run:visible")  # the link routes by hashchange, an event later
     assert other.inner_text("#resume-run") == "Resume your challenge"
     other.click("a[data-view-link=challenges]")
     other.click("#challenge-play")

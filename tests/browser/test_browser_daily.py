@@ -185,6 +185,7 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
 
     # Her next Daily is practice, and the page says so.
     page.click("a[data-view-link=home]")
+    page.wait_for_selector("#view-home:visible")  # the link routes by hashchange, an event later
     assert page.inner_text("#start-daily") == "Play again (practice)"
     page.click("#start-daily")
     page.wait_for_selector("#view-game:visible")
@@ -196,6 +197,7 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
     page.wait_for_selector("#view-game:visible")
     assert page.inner_text("#run-label") == "Daily · practice"
     page.click("a[data-view-link=home]")
+    page.wait_for_selector("#view-home:visible")  # the link routes by hashchange, an event later
     assert page.locator("#resume-run").is_visible() and page.locator("#start-daily").is_hidden()
     page.click("#resume-run")
     page.wait_for_selector("#view-game:visible")
