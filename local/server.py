@@ -43,7 +43,7 @@ from local.scheduler import Scheduler
 from local.store import LocalStore
 from local.workers import Function, preload, workers_per_function
 from shared.game import clock
-from shared.http.routes import HANDLERS, Route, allowed_methods, match_route, path_exists
+from shared.http.routes import COUNTERS_HANDLER, HANDLERS, Route, allowed_methods, match_route, path_exists
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WEB_DIR = REPO_ROOT / "web"  # the web client: the same files the stack deploys to S3
@@ -109,6 +109,9 @@ class LocalServer(ThreadingHTTPServer):
         self.scheduler: Scheduler | None = None
         self.streams: streams.StreamPoller | None = None  # make run's stream consumer
         self.functions = {function: Function(entry, workers) for function, entry in HANDLERS.items()}
+        # The rank counters' consumer: one batch at a time, as Lambda polls a shard, in a worker
+        # process of its own, so its CPU is not spent in this process, between the requests.
+        self.counters = Function(COUNTERS_HANDLER, 1)
 
     def server_bind(self) -> None:
         # HTTPServer.server_bind would look the host name up (DNS); the address is known.
@@ -117,7 +120,7 @@ class LocalServer(ThreadingHTTPServer):
 
     def finish_requests(self) -> None:
         """Wait for handlers still running (and let no new one start) before the last save."""
-        for function in self.functions.values():
+        for function in [*self.functions.values(), self.counters]:
             function.close(timeout=30)
 
 
@@ -404,10 +407,15 @@ def main() -> int:
         server.server_close()
         return 1
     server.store = store
-    preload(HANDLERS.values())  # the handlers' environment is set: configure_handlers, the store
+    preload([*HANDLERS.values(), COUNTERS_HANDLER])  # their environment is set: configure_handlers, the store
     server.scheduler = Scheduler()
     server.scheduler.start()
-    _, server.streams = streams.start(os.environ["TABLE_NAME"])  # DynamoDB Streams -> counters.py
+
+    def count(event: dict, context: Any) -> dict:
+        offset = clock.now() - datetime.now(UTC)
+        return server.counters.invoke(event, context.aws_request_id, offset)
+
+    _, server.streams = streams.start(os.environ["TABLE_NAME"], count)  # DynamoDB Streams -> counters.py
 
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     kind = f"embedded, {loaded} items loaded" if store.embedded else "external"

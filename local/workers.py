@@ -17,6 +17,7 @@ by the next request's. The stream consumer and the scheduled jobs stay in the se
 (local/streams.py, local/scheduler.py).
 """
 
+import collections
 import importlib
 import multiprocessing
 import multiprocessing.forkserver
@@ -133,14 +134,26 @@ class _Worker:
             self.process.join()
 
 
+class _Turn:
+    """A request waiting for a worker: handed one (or leave to start one) by the one before it."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self.worker: _Worker | None = None  # None once ready: start a new worker (or closed)
+
+
 class Function:
-    """One function's workers: up to SIZE, each handling one event at a time."""
+    """One function's workers: up to SIZE, each handling one event at a time. Requests that find
+    none free wait in the order they came (a request that came later never takes the worker
+    given back before one that waits: at the rush's start, one that did left the first players'
+    starts behind everyone's answers)."""
 
     def __init__(self, entry: str, size: int):
         self.entry = entry
         self.size = size
         self._idle: list[_Worker] = []
         self._started = 0
+        self._waiting: collections.deque[_Turn] = collections.deque()
         self._changed = threading.Condition()
         self._closed = False
 
@@ -152,39 +165,62 @@ class Function:
             worker.stop()
             with self._changed:
                 self._started -= 1
-                self._changed.notify()
+                self._hand_on(None)
             worker = None
             raise
         finally:
             if worker is not None:
-                self._give_back(worker)
+                with self._changed:
+                    self._hand_on(worker)
 
     def close(self, timeout: float) -> None:
         """Let no new event start, wait (up to TIMEOUT seconds) for those running, stop all."""
         with self._changed:
             self._closed = True
+            for turn in self._waiting:
+                turn.ready.set()
+            self._waiting.clear()
             self._changed.wait_for(lambda: len(self._idle) == self._started, timeout)
             idle, self._idle = self._idle, []
+            self._started -= len(idle)
         for worker in idle:
             worker.stop()
 
     def _take(self) -> _Worker:
         with self._changed:
-            self._changed.wait_for(lambda: self._closed or self._idle or self._started < self.size)
             if self._closed:
                 raise HandlerFailed("the server is stopping")
-            if self._idle:
+            if self._waiting or not (self._idle or self._started < self.size):
+                turn = _Turn()
+                self._waiting.append(turn)
+            elif self._idle:
                 return self._idle.pop()
-            self._started += 1
+            else:
+                turn = None
+                self._started += 1
+        if turn is not None:
+            turn.ready.wait()
+            if turn.worker is not None:
+                return turn.worker
+            if self._closed:
+                raise HandlerFailed("the server is stopping")
         try:
             return _Worker(self.entry)
         except BaseException:
             with self._changed:
                 self._started -= 1
-                self._changed.notify()
+                self._hand_on(None)
             raise
 
-    def _give_back(self, worker: _Worker) -> None:
-        with self._changed:
+    def _hand_on(self, worker: _Worker | None) -> None:
+        """Under the lock: WORKER (free again), or the room a worker that ended left, to the
+        request waiting longest; to the idle list if none waits."""
+        if self._waiting and (worker is not None or self._started < self.size):
+            turn = self._waiting.popleft()
+            turn.worker = worker
+            if worker is None:
+                self._started += 1  # the turn starts one in the room
+            turn.ready.set()
+        elif worker is not None:
             self._idle.append(worker)
-            self._changed.notify()
+        self._changed.notify_all()  # close() waits for every worker to be back

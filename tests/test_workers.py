@@ -123,3 +123,55 @@ def test_local_workers_must_be_a_whole_number_from_1(monkeypatch):
         monkeypatch.setenv("LOCAL_WORKERS", value)
         with pytest.raises(ValueError, match="LOCAL_WORKERS"):
             workers_per_function()
+
+
+def test_requests_waiting_for_a_worker_are_served_in_the_order_they_came(function):
+    # One worker, held by a first event: the five sent meanwhile, one after another, wait; each is
+    # served in its turn, and one that comes once the worker is free again waits behind them.
+    instance = function(1)
+    served: list[str] = []
+
+    def call(name: str, seconds: float = 0) -> None:
+        instance.invoke({"seconds": seconds}, name, timedelta(0))
+        served.append(name)
+
+    first = threading.Thread(target=call, args=("first", 1))
+    first.start()
+    while instance._started < 1 or instance._idle:  # the first holds the worker
+        time.sleep(0.01)
+    waiting = []
+    for index in range(5):
+        waiting.append(threading.Thread(target=call, args=(f"w{index}", 0.2)))
+        waiting[-1].start()
+        while len(instance._waiting) < index + 1:
+            time.sleep(0.01)
+    first.join()
+    late = threading.Thread(target=call, args=("late",))
+    late.start()
+    for thread in [*waiting, late]:
+        thread.join()
+    assert served == ["first", "w0", "w1", "w2", "w3", "w4", "late"]
+
+
+def test_close_fails_the_requests_still_waiting_for_a_worker(function):
+    instance = function(1)
+    failures: list[Exception] = []
+
+    def call(seconds: float) -> None:
+        try:
+            instance.invoke({"seconds": seconds}, "r", timedelta(0))
+        except HandlerFailed as error:
+            failures.append(error)
+
+    holder = threading.Thread(target=call, args=(1,))
+    holder.start()
+    while instance._started < 1 or instance._idle:
+        time.sleep(0.01)
+    waiter = threading.Thread(target=call, args=(0,))
+    waiter.start()
+    while not instance._waiting:
+        time.sleep(0.01)
+    instance.close(timeout=10)
+    holder.join()
+    waiter.join()
+    assert [str(error) for error in failures] == ["the server is stopping"]
