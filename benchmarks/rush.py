@@ -17,6 +17,7 @@ read of the closed board is byte-identical. Exit status 1 if any check fails.
     RUSH_PLAYERS=50 RUSH_SECONDS=300 make rush
 """
 
+import http.client
 import json
 import os
 import random
@@ -29,6 +30,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,6 +45,7 @@ from shared.game.boards import SETTLE_SECONDS  # noqa: E402
 from shared.game.constants import TIME_LIMIT_SECONDS  # noqa: E402
 from shared.game.fair_play import fastest_plausible_ms  # noqa: E402
 from shared.game.puzzles import answers  # noqa: E402
+from shared.http.routes import match_route  # noqa: E402
 
 WRONG_ANSWER_RATE = 0.15
 NETWORK_TRIES = 5
@@ -63,22 +66,45 @@ def words_for(prompt: str, forbidden: str) -> list[str]:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    by_route: dict[str, list[float]] = field(default_factory=dict)  # "POST /daily/runs": latencies
     statuses: Counter = field(default_factory=Counter)
     network_errors: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def record(self, seconds: float, status: int) -> None:
+    def record(self, seconds: float, status: int, route: str) -> None:
         with self.lock:
             self.latencies.append(seconds)
+            self.by_route.setdefault(route, []).append(seconds)
             self.statuses[status] += 1
+
+    def clear(self) -> None:
+        with self.lock:
+            self.latencies.clear()
+            self.by_route.clear()
+            self.statuses.clear()
+
+
+def route_of(method: str, path: str) -> str:
+    """ "POST /runs/{run_id}/answers": the route a request went to, by SPEC §5's path templates."""
+    path = path.partition("?")[0]
+    matched = match_route(method, path)
+    return f"{method} {matched[0].path if matched else path}"
+
+
+def percentile(latencies: list[float], share: float) -> float:
+    ordered = sorted(latencies)
+    return ordered[max(0, int(len(ordered) * share) - 1)] * 1000 if ordered else 0.0
 
 
 class Client:
-    """JSON over HTTP to the local server, retrying a request that never got an answer."""
+    """JSON over HTTP to the local server, retrying a request that never got an answer. Each
+    player's thread keeps its connection open between requests, as a browser does."""
 
     def __init__(self, base: str, stats: Stats):
         self.base = base
+        self.address = urllib.parse.urlsplit(base).netloc
         self.stats = stats
+        self.connections = threading.local()
 
     def call(self, method: str, path: str, body: dict | None = None, token: str | None = None):
         data = json.dumps(body).encode() if body is not None else None
@@ -86,25 +112,41 @@ class Client:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         for attempt in range(NETWORK_TRIES):
-            request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
             started = time.perf_counter()
             try:
-                with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as reply:
-                    raw = reply.read()
-                    status = reply.status
-            except urllib.error.HTTPError as error:
-                raw, status = error.read(), error.code
-            except OSError:  # no answer: the same request again is safe (SPEC §5)
+                status, raw = self._send(method, path, data, headers)
+            except (
+                OSError,
+                http.client.HTTPException,
+            ):  # no answer: the same request again is safe (SPEC §5)
+                self.connections.open = None
                 with self.stats.lock:
                     self.stats.network_errors += 1
                 time.sleep(0.1 * 2**attempt)
                 continue
-            self.stats.record(time.perf_counter() - started, status)
+            self.stats.record(time.perf_counter() - started, status, route_of(method, path))
             if status == 429:
                 time.sleep(0.05 * 2**attempt)
                 continue
             return status, json.loads(raw) if raw else None, raw
         raise RuntimeError(f"{method} {path}: no answer after {NETWORK_TRIES} tries")
+
+    def _send(self, method: str, path: str, data: bytes | None, headers: dict) -> tuple[int, bytes]:
+        connection = getattr(self.connections, "open", None)
+        if connection is None:
+            connection = http.client.HTTPConnection(self.address, timeout=REQUEST_TIMEOUT)
+            self.connections.open = connection
+        try:
+            connection.request(method, path, body=data, headers=headers)
+            reply = connection.getresponse()
+            raw = reply.read()
+        except BaseException:
+            connection.close()
+            raise
+        if reply.will_close:
+            connection.close()
+            self.connections.open = None
+        return reply.status, raw
 
 
 @dataclass
@@ -193,7 +235,12 @@ def cpu_seconds(root: int) -> dict[str, float]:
         grew = bool(found)
     for pid in ours & processes.keys():
         _, command, seconds = processes[pid]
-        part = "store" if b"moto_server" in command else "server" if b"local.server" in command else "workers"
+        if b"moto_server" in command:
+            part = "store"
+        elif b"multiprocessing.forkserver" in command:  # the fork server and its workers
+            part = "workers"
+        else:
+            part = "server"
         parts[part] += seconds
     return parts
 
@@ -287,8 +334,7 @@ def rush(count: int, seed: int = 1) -> dict:
                 status, reply, _ = client.call("PUT", "/me", {"display_name": player.name}, player.token)
                 assert status == 200, reply
             day = client.call("GET", "/daily")[1]["date"]
-            stats.latencies.clear()
-            stats.statuses.clear()
+            stats.clear()
             start = threading.Barrier(count)
             failures: list[str] = []
 
@@ -314,14 +360,23 @@ def rush(count: int, seed: int = 1) -> dict:
             unfinished = [p.name for p, t in zip(players, threads, strict=True) if t.is_alive()]
             if unfinished:
                 failures.append(f"{len(unfinished)} players still playing after {elapsed:.0f} s")
-            latencies = sorted(stats.latencies)
+            latencies = stats.latencies
             figures = {
                 "players": count,
                 "requests": len(latencies),
                 "seconds": elapsed,
                 "requests/s": len(latencies) / elapsed,
                 "p50 ms": statistics.median(latencies) * 1000 if latencies else 0.0,
-                "p99 ms": latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else 0.0,
+                "p99 ms": percentile(latencies, 0.99),
+                "routes": {
+                    route: (
+                        len(seconds),
+                        percentile(seconds, 0.5),
+                        percentile(seconds, 0.99),
+                        max(seconds) * 1000,
+                    )
+                    for route, seconds in sorted(stats.by_route.items())
+                },
                 "statuses": dict(sorted(stats.statuses.items())),
                 "network errors": stats.network_errors,
                 "official runs": sum(1 for p in players if p.run and p.run["official"]),
@@ -344,6 +399,8 @@ def main() -> int:
     print(f"requests              {result['requests']:,} in {result['seconds']:.1f} s")
     print(f"requests/s            {result['requests/s']:.0f}")
     print(f"latency p50 / p99     {result['p50 ms']:.0f} ms / {result['p99 ms']:.0f} ms")
+    for route, (count, p50, p99, slowest) in result["routes"].items():
+        print(f"  {route:<34}{count:>6,}  p50 {p50:5.0f} ms, p99 {p99:5.0f} ms, slowest {slowest:5.0f} ms")
     print(f"replies by status     {result['statuses']}")
     print(f"network errors        {result['network errors']} (retried)")
     print(f"official runs         {result['official runs']}")

@@ -126,6 +126,7 @@ class LocalServer(ThreadingHTTPServer):
 
 class RequestHandler(BaseHTTPRequestHandler):
     server: LocalServer
+    protocol_version = "HTTP/1.1"  # connections kept open between requests, as browsers use them
     timeout = 30  # a connection that sends nothing does not hold a thread forever
 
     def serve(self) -> None:
@@ -137,6 +138,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         except Exception:
             # An uncaught error: API Gateway answers 500 without details; the trace is for you.
             traceback.print_exc()
+            self.close_connection = True  # the request may not have been read to its end
             status, headers, body = HttpError(500, "internal_error", "Something went wrong").reply
         self._respond(status, headers, body)
         elapsed_ms = (time.perf_counter() - started) * 1000
@@ -166,10 +168,11 @@ class RequestHandler(BaseHTTPRequestHandler):
         return super().date_time_string(clock.now().timestamp() if timestamp is None else timestamp)
 
     def _reply(self) -> Reply:
+        # Read first, whatever the answer: the next request on this connection starts after it.
+        body = self._read_body()
         if self.command == "OPTIONS":
             # CORS preflight: API Gateway answers it itself, for any path, when CORS is configured.
             return 204, PREFLIGHT_HEADERS, b""
-        body = self._read_body()
         url = urlsplit(self.path)
         local = self._local_routes().get(url.path)
         if local is not None:

@@ -1,8 +1,9 @@
 """`make run`'s DynamoDB Streams trigger: polls the table's stream (moto implements DynamoDB
-Streams) and calls the rank counters' Lambda entry point (functions/leaderboard/counters.py)
-with the event AWS Lambda would send it, after the same filters the stack's event source applies
-(`eventName = INSERT` and `sk` beginning `OFFICIAL#`: new official results; an INSERT or MODIFY
-with `sk = RENAME`: renames, shared/dynamo/codec.py).
+Streams) and calls the rank counters' Lambda entry point (functions/leaderboard/counters.py; in
+`make run`, in a worker process of its own: local/server.py) with the event AWS Lambda would
+send it, after the same filters the stack's event source applies (`eventName = INSERT` and
+`sk` beginning `OFFICIAL#`: new official results; an INSERT or MODIFY with `sk = RENAME`:
+renames, shared/dynamo/codec.py).
 
 Like Lambda's stream poller, it moves on past a batch only once the handler has taken it: on a
 partial batch response it reads again from the first failed record; if the handler raises, from

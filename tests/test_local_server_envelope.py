@@ -79,3 +79,31 @@ def test_a_malformed_request_line_is_answered_in_the_envelope(local_server):
     assert head.split(b" ", 2)[1] == b"431"
     assert b"application/json" in head
     assert _envelope(body)["code"] == "request_header_fields_too_large"
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("OPTIONS", "/daily"), ("GET", "/challenges"), ("POST", "/nowhere"), ("POST", "/validate")],
+)
+def test_one_connection_carries_request_after_request_each_body_read_whatever_the_answer(
+    local_server, method, path
+):
+    # As a browser keeps its connection open: a body left unread would be read as the start of
+    # the next request (400 "Bad request syntax"), whatever the answer to its own was.
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", local_server.port, timeout=120)
+    try:
+        for _ in range(2):
+            connection.request(
+                method, path, body=b'{"word": "braid"}', headers={"Content-Type": "application/json"}
+            )
+            first = connection.getresponse()
+            first.read()
+            assert not first.will_close
+            connection.request("GET", "/daily")
+            second = connection.getresponse()
+            assert second.status == 200, second.read()
+            assert json.loads(second.read())["date"]
+    finally:
+        connection.close()
