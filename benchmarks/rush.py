@@ -29,7 +29,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from collections import Counter
@@ -85,7 +84,7 @@ class Stats:
 
 
 def route_of(method: str, path: str) -> str:
-    """ "POST /runs/{run_id}/answers": the route a request went to, by SPEC §5's path templates."""
+    """The route a request went to, by SPEC §5's path templates: `POST /runs/{run_id}/answers`."""
     path = path.partition("?")[0]
     matched = match_route(method, path)
     return f"{method} {matched[0].path if matched else path}"
@@ -101,7 +100,6 @@ class Client:
     player's thread keeps its connection open between requests, as a browser does."""
 
     def __init__(self, base: str, stats: Stats):
-        self.base = base
         self.address = urllib.parse.urlsplit(base).netloc
         self.stats = stats
         self.connections = threading.local()
@@ -115,10 +113,8 @@ class Client:
             started = time.perf_counter()
             try:
                 status, raw = self._send(method, path, data, headers)
-            except (
-                OSError,
-                http.client.HTTPException,
-            ):  # no answer: the same request again is safe (SPEC §5)
+            # No answer (a refused or dropped connection): the same request again is safe (SPEC §5).
+            except (OSError, http.client.HTTPException):
                 self.connections.open = None
                 with self.stats.lock:
                     self.stats.network_errors += 1

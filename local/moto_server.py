@@ -74,7 +74,10 @@ def direct(fallback: WsgiApp) -> WsgiApp:
         except ClientError as error:  # as moto's Flask view answers one
             result = 400, {}, error.response["Error"]["Message"]
         status, headers, body = result if len(result) == 3 else (200, {}, result)
-        phrase = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else ""
+        try:
+            phrase = HTTPStatus(status).phrase
+        except ValueError:  # a status http.HTTPStatus does not name
+            phrase = ""
         start_response(f"{status} {phrase}", [(str(k), str(v)) for k, v in headers.items()])
         return [body.encode() if isinstance(body, str) else body]
 

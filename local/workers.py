@@ -147,7 +147,8 @@ class _Turn:
 
     def __init__(self) -> None:
         self.ready = threading.Event()
-        self.worker: _Worker | None = None  # None once ready: start a new worker (or closed)
+        self.worker: _Worker | None = None  # a free worker, handed on
+        self.room = False  # or room for a new one (a worker ended); neither: the server stops
 
 
 class Function:
@@ -210,8 +211,12 @@ class Function:
             turn.ready.wait()
             if turn.worker is not None:
                 return turn.worker
-            if self._closed:
-                raise HandlerFailed("the server is stopping")
+            with self._changed:
+                if self._closed:
+                    if turn.room:  # given back: close() counts the workers it waits for
+                        self._started -= 1
+                        self._changed.notify_all()
+                    raise HandlerFailed("the server is stopping")
         try:
             return _Worker(self.entry)
         except BaseException:
@@ -227,6 +232,7 @@ class Function:
             turn = self._waiting.popleft()
             turn.worker = worker
             if worker is None:
+                turn.room = True
                 self._started += 1  # the turn starts one in the room
             turn.ready.set()
         elif worker is not None:

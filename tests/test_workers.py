@@ -24,6 +24,9 @@ def fork_server():
 def handler(event: dict, context) -> dict:
     if event.get("exit"):
         os._exit(1)
+    if event.get("die_after"):
+        time.sleep(event["die_after"])
+        os._exit(1)
     if event.get("preload"):
         try:
             preload([ENTRY])
@@ -175,3 +178,28 @@ def test_close_fails_the_requests_still_waiting_for_a_worker(function):
     holder.join()
     waiter.join()
     assert [str(error) for error in failures] == ["the server is stopping"]
+
+
+def test_a_request_waiting_when_the_worker_dies_is_served_by_a_new_one(function):
+    instance = function(1)
+    outcome: dict[str, object] = {}
+
+    def hold() -> None:
+        try:
+            instance.invoke({"die_after": 1}, "r", timedelta(0))
+        except WorkerDied as error:
+            outcome["holder"] = error
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    while instance._started < 1 or instance._idle:
+        time.sleep(0.01)
+    waiter = threading.Thread(target=lambda: outcome.update(waiter=instance.invoke({}, "w", timedelta(0))))
+    waiter.start()
+    while not instance._waiting:
+        time.sleep(0.01)
+    holder.join()
+    waiter.join(timeout=60)
+    assert isinstance(outcome["holder"], WorkerDied)
+    assert outcome["waiter"]["request"] == "w"
+    assert instance._started == 1
