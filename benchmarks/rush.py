@@ -13,7 +13,7 @@ and checks that every completed official run appears exactly once, with its scor
 every player's rank on the board is the one `GET /leaderboard/daily/me` gives; and that a second
 read of the closed board is byte-identical. Exit status 1 if any check fails.
 
-    make rush                      # 100 players (about 3 minutes here), at most 20 minutes of play
+    make rush                      # 100 players (under a minute here), at most 20 minutes of play
     RUSH_PLAYERS=50 RUSH_SECONDS=300 make rush
 """
 
