@@ -81,6 +81,7 @@ class Stats:
             self.latencies.clear()
             self.by_route.clear()
             self.statuses.clear()
+            self.network_errors = 0
 
 
 def route_of(method: str, path: str) -> str:

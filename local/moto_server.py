@@ -69,6 +69,7 @@ def direct(fallback: WsgiApp) -> WsgiApp:
         if handler is None:
             return fallback(environ, start_response)
         request = Request(environ)
+        request.from_wsgi_server = True  # as moto's app marks it: the server adds the Date header
         try:
             result = handler.dispatch(request, request.raw_url, dict(request.headers))
         except ClientError as error:  # as moto's Flask view answers one

@@ -112,6 +112,7 @@ class LocalServer(ThreadingHTTPServer):
         # The rank counters' consumer: one batch at a time, as Lambda polls a shard, in a worker
         # process of its own, so its CPU is not spent in this process, between the requests.
         self.counters = Function(COUNTERS_HANDLER, 1)
+        self.stopping = threading.Event()  # set at shutdown: requests on kept-open connections get 503
 
     def server_bind(self) -> None:
         # HTTPServer.server_bind would look the host name up (DNS); the address is known.
@@ -132,6 +133,10 @@ class RequestHandler(BaseHTTPRequestHandler):
     def serve(self) -> None:
         started = time.perf_counter()
         try:
+            if self.server.stopping.is_set():
+                # A connection kept open past the shutdown: nothing more runs once it began.
+                self.close_connection = True
+                raise HttpError(503, "server_stopping", "The server is stopping", [("Retry-After", "5")])
             status, headers, body = self._reply()
         except HttpError as error:
             status, headers, body = error.reply
@@ -305,6 +310,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         # Any origin may call the local server (a web client on another port, for one).
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Content-Length", str(len(body)))
+        if self.close_connection:  # said, so the client does not send the next request on it
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":  # a reply to HEAD has the headers of the reply, never its body
             self.wfile.write(body)
@@ -418,7 +425,9 @@ def main() -> int:
         offset = clock.now() - datetime.now(UTC)
         return server.counters.invoke(event, context.aws_request_id, offset)
 
-    _, server.streams = streams.start(os.environ["TABLE_NAME"], count)  # DynamoDB Streams -> counters.py
+    polling, server.streams = streams.start(
+        os.environ["TABLE_NAME"], count
+    )  # DynamoDB Streams -> counters.py
 
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     kind = f"embedded, {loaded} items loaded" if store.embedded else "external"
@@ -430,6 +439,8 @@ def main() -> int:
         pass
 
     print(f"wordsqd: {failure[0]}; stopping" if failure else "wordsqd: stopping", file=sys.stderr)
+    server.stopping.set()
+    polling.set()
     server.scheduler.stop()
     server.shutdown()
     server.finish_requests()

@@ -107,3 +107,21 @@ def test_one_connection_carries_request_after_request_each_body_read_whatever_th
             assert json.loads(second.read())["date"]
     finally:
         connection.close()
+
+
+def test_a_refusal_that_leaves_the_body_unread_says_it_closes_the_connection(local_server):
+    # 413 before the body is read: the connection cannot carry another request, and the reply
+    # says so, or a client would send its next request on a connection about to close.
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", local_server.port, timeout=120)
+    try:
+        connection.putrequest("POST", "/validate")
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", str(11 * 1024 * 1024))
+        connection.endheaders()
+        reply = connection.getresponse()
+        assert reply.status == 413 and _envelope(reply.read())["code"] == "payload_too_large"
+        assert reply.getheader("Connection") == "close" and reply.will_close
+    finally:
+        connection.close()
