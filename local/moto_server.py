@@ -18,8 +18,8 @@ one request at a time and keeps its table on disk (docs/local.md).
 - moto's backend patched (local/moto_patches.py): a transaction's rollback costs what it touched.
 - The SDKs' DynamoDB and DynamoDB Streams requests (named by their `X-Amz-Target`) go straight to
   moto's handlers for those services (`direct`), the way moto's Flask view calls them, without
-  the Flask app around them (a fifth of the store's CPU at the rush); anything else (moto's
-  own `/moto-api/`) goes through moto's app as before.
+  the Flask app around them (it would add about a fifth to the store's CPU at the rush); anything
+  else (moto's own `/moto-api/`) goes through moto's app.
 """
 
 import argparse
