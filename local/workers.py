@@ -153,9 +153,9 @@ class _Turn:
 
 class Function:
     """One function's workers: up to SIZE, each handling one event at a time. Requests that find
-    none free wait in the order they came (a request that came later never takes the worker
-    given back before one that waits: at the rush's start, one that did left the first players'
-    starts behind everyone's answers)."""
+    none free wait in the order they came: a request that comes later never takes the worker
+    given back before one that waits (otherwise, at the rush's start, answers sent later would
+    take workers ahead of the players' starts still waiting)."""
 
     def __init__(self, entry: str, size: int):
         self.entry = entry
