@@ -30,7 +30,6 @@ import traceback
 import uuid
 import warnings
 from collections.abc import Callable
-from datetime import UTC, datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -238,8 +237,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         if self.server.store and not self.server.store.wait_ready(STORE_WAIT_SECONDS):
             retry = [("Retry-After", "5")]
             raise HttpError(503, "store_unavailable", "The store is starting again; try again", retry)
-        offset = clock.now() - datetime.now(UTC)  # the game clock, as the worker is to read it
-        result = self.server.functions[route.function].invoke(event, str(uuid.uuid4()), offset)
+        result = self.server.functions[route.function].invoke(event, str(uuid.uuid4()))
         return _lambda_reply(result)
 
     def _local_routes(self) -> dict[str, dict[str, Callable[[bytes], Reply]]]:
@@ -422,8 +420,7 @@ def main() -> int:
     server.scheduler.start()
 
     def count(event: dict, context: Any) -> dict:
-        offset = clock.now() - datetime.now(UTC)
-        return server.counters.invoke(event, context.aws_request_id, offset)
+        return server.counters.invoke(event, context.aws_request_id)
 
     polling, server.streams = streams.start(
         os.environ["TABLE_NAME"], count

@@ -30,6 +30,8 @@ from datetime import UTC, datetime, timedelta
 from multiprocessing.connection import Connection
 from typing import Any
 
+from shared.game import clock
+
 DEFAULT_WORKERS = 4
 # Never a fork of the server itself (its threads hold locks): forks of a single-threaded server.
 _FORKS = multiprocessing.get_context("forkserver")
@@ -93,7 +95,6 @@ def _serve(entry: str, connection: Connection) -> None:
     import traceback
 
     from local.events import LambdaContext
-    from shared.game import clock
 
     # A Ctrl-C (or a SIGTERM to the group) reaches the workers too: the server finishes the
     # events running, then closes the pipes, and the workers end.
@@ -166,7 +167,11 @@ class Function:
         self._changed = threading.Condition()
         self._closed = False
 
-    def invoke(self, event: dict, request_id: str, offset: timedelta) -> Any:
+    def invoke(self, event: dict, request_id: str, offset: timedelta | None = None) -> Any:
+        """EVENT handled by a worker, on the game clock OFFSET from the wall clock (by default,
+        this process's game clock)."""
+        if offset is None:
+            offset = clock.now() - datetime.now(UTC)
         worker: _Worker | None = self._take()
         try:
             return worker.invoke(event, request_id, offset)

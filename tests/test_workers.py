@@ -88,6 +88,16 @@ def test_a_worker_reads_the_servers_game_clock(function):
     assert timedelta(days=3) - timedelta(minutes=1) < worker_now - datetime.now(UTC) <= timedelta(days=3)
 
 
+def test_a_worker_reads_this_processs_game_clock_when_no_offset_is_given(function):
+    clock.travel_to(datetime.now(UTC) + timedelta(days=2))
+    try:
+        reply = function(1).invoke({}, "r")
+    finally:
+        clock.reset()
+    worker_now = clock.parse_iso(reply["now"])
+    assert timedelta(days=2) - timedelta(minutes=1) < worker_now - datetime.now(UTC) <= timedelta(days=2)
+
+
 def test_a_handler_that_raises_fails_its_request_and_its_worker_takes_the_next(function):
     instance = function(1)
     first = instance.invoke({}, "r", timedelta(0))
