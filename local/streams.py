@@ -146,9 +146,7 @@ class StreamPoller:
                 failing = True
 
 
-def start(
-    table_name: str, handler: Callable[[dict, Any], dict] = _counters_handler
-) -> tuple[threading.Event, StreamPoller]:
+def start(table_name: str, handler: Callable[[dict, Any], dict]) -> tuple[threading.Event, StreamPoller]:
     """Poll TABLE_NAME's stream in a background thread (for `make run`), handing its batches to
     HANDLER; set the returned event to stop it. The poller is returned too: a jump of the game
     clock drains it at once (the consumer's second of lag has passed in the time jumped over)."""
