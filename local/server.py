@@ -422,9 +422,8 @@ def main() -> int:
     def count(event: dict, context: Any) -> dict:
         return server.counters.invoke(event, context.aws_request_id)
 
-    polling, server.streams = streams.start(
-        os.environ["TABLE_NAME"], count
-    )  # DynamoDB Streams -> counters.py
+    # DynamoDB Streams -> counters.py; setting `polling` stops the poller.
+    polling, server.streams = streams.start(os.environ["TABLE_NAME"], count)
 
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     kind = f"embedded, {loaded} items loaded" if store.embedded else "external"
