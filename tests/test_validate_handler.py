@@ -264,3 +264,29 @@ def test_the_resolver_is_not_loaded_to_judge_a_well_formed_word():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_validate_compiles_no_route_pattern_in_its_init_or_to_judge_a_well_formed_word():
+    """Checked in a fresh interpreter: the route table's path patterns (shared/http/routes.py) are
+    compiled on first use, and neither validate's init nor its plain path uses them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import json\n"
+        "from functions.validate.handler import handler\n"
+        "from shared.http.routes import _patterns\n"
+        "compiled = [_patterns.cache_info().currsize]\n"
+        "from local.events import LambdaContext, http_event\n"
+        "event = http_event('POST', '/validate', {'prompt': 'TMR', 'word': 'timer'})\n"
+        "_patterns.cache_clear()  # the test's own event builder matched the path\n"
+        "reply = handler(event, LambdaContext(aws_request_id='x'))\n"
+        "assert json.loads(reply['body'])['valid'] is True, reply\n"
+        "compiled.append(_patterns.cache_info().currsize)\n"
+        "handler(http_event('GET', '/validate'), LambdaContext(aws_request_id='y'))  # 405: matched\n"
+        "compiled.append(_patterns.cache_info().currsize)\n"
+        "print(compiled)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[0, 0, 1]"

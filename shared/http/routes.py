@@ -11,6 +11,7 @@ fails on any status a route answers that the document does not list.
 """
 
 import re
+from functools import cache
 from typing import Literal, NamedTuple
 
 Function = Literal["validate", "daily", "leaderboard"]
@@ -82,7 +83,12 @@ COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 # request without it (403). Unset (make run, tests), nothing is checked. See docs/edge.md.
 ORIGIN_HEADER = "x-origin-verify"
 
-_PATTERNS = [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
+
+@cache
+def _patterns() -> list[tuple[re.Pattern[str], Route]]:
+    """Each route's path as a regex, compiled on first use, not at import: validate's init
+    imports this table and never matches a path (docs/operations.md, "Cold starts")."""
+    return [(re.compile("^" + re.sub(r"\{([^/]+)\}", r"(?P<\1>[^/]+)", r.path) + "$"), r) for r in ROUTES]
 
 
 def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
@@ -90,7 +96,7 @@ def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
     segment beats a `{param}` (so /leaderboard/daily/me is not the date `me`)."""
     found = [
         (route, match.groupdict())
-        for pattern, route in _PATTERNS
+        for pattern, route in _patterns()
         if route.method == method and (match := pattern.match(path))
     ]
     return min(found, key=lambda item: len(item[1])) if found else None
@@ -98,7 +104,7 @@ def match_route(method: str, path: str) -> tuple[Route, dict[str, str]] | None:
 
 def path_exists(path: str) -> bool:
     """True when some route serves PATH with any method (so a wrong method is 405, not 404)."""
-    return any(pattern.match(path) for pattern, _ in _PATTERNS)
+    return any(pattern.match(path) for pattern, _ in _patterns())
 
 
 def literal_methods(path: str) -> list[str]:
@@ -110,4 +116,4 @@ def literal_methods(path: str) -> list[str]:
 
 def allowed_methods(path: str) -> list[str]:
     """The methods some route serves PATH with: a 405's `Allow` header (RFC 9110)."""
-    return sorted({route.method for pattern, route in _PATTERNS if pattern.match(path)})
+    return sorted({route.method for pattern, route in _patterns() if pattern.match(path)})
