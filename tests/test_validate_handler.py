@@ -2,6 +2,8 @@
 
 import base64
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -244,12 +246,16 @@ def test_the_plain_path_takes_the_well_formed_requests_and_only_those():
         validate_module.plain_reply(http_event("POST", "/validate", ["TMR", "timer"]))
 
 
+def printed_by_a_fresh_interpreter(code: str) -> str:
+    """What CODE prints when run in a new Python process (nothing imported yet), which must succeed."""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
 def test_the_resolver_is_not_loaded_to_judge_a_well_formed_word():
     """Checked in a fresh interpreter: importing the handler and judging TIMER for TMR loads neither
     the resolver's module nor pydantic."""
-    import subprocess
-    import sys
-
     code = (
         "import sys, json\n"
         "from functions.validate.handler import handler\n"
@@ -261,17 +267,12 @@ def test_the_resolver_is_not_loaded_to_judge_a_well_formed_word():
         "loaded = [m for m in heavy if m in sys.modules]\n"
         "print(loaded)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    assert printed_by_a_fresh_interpreter(code) == "[]"
 
 
 def test_validate_compiles_no_route_pattern_in_its_init_or_to_judge_a_well_formed_word():
     """Checked in a fresh interpreter: the route table's path patterns (shared/http/routes.py) are
     compiled on first use, and neither validate's init nor its plain path uses them."""
-    import subprocess
-    import sys
-
     code = (
         "import json\n"
         "from functions.validate.handler import handler\n"
@@ -289,6 +290,4 @@ def test_validate_compiles_no_route_pattern_in_its_init_or_to_judge_a_well_forme
         "compiled.append(_patterns.cache_info().currsize)\n"
         "print(compiled)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[0, 0, 1]"
+    assert printed_by_a_fresh_interpreter(code) == "[0, 0, 1]"
