@@ -188,6 +188,27 @@ def put_old_stats(store, player_id: str, *days: str, version: int | None = None)
     return stats
 
 
+def printed_by_a_fresh_interpreter(script: str) -> str:
+    """What SCRIPT prints, run by a new Python process from the repository root with no environment
+    but PYTHONPATH (nothing imported, nothing set: what a process-wide first use sees); it must
+    succeed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(repo)},
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout.strip()
+
+
 def player_claims(name: str) -> dict:
     from tests.fake_boards import player
 

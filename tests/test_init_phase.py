@@ -4,28 +4,12 @@ the module acts once per process, when first imported. That every entry module r
 import paused and ends the pause is checked from the built asset
 (tests/infra/test_lambda_asset.py, test_every_handler_imports_from_a_built_asset)."""
 
-import subprocess
-import sys
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def run(script: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(REPO)},
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result.stdout.strip()
+from tests.conftest import printed_by_a_fresh_interpreter
 
 
 def test_importing_it_pauses_the_collector_until_end_freezes_and_resumes_it():
     assert (
-        run(
+        printed_by_a_fresh_interpreter(
             """
 import gc
 from functions import init_phase
@@ -42,7 +26,7 @@ print(paused, gc.isenabled(), frozen > 0, gc.get_freeze_count() == frozen)
 
 def test_a_collector_already_off_stays_off_and_nothing_is_frozen():
     assert (
-        run(
+        printed_by_a_fresh_interpreter(
             """
 import gc
 gc.disable()

@@ -2,14 +2,12 @@
 
 import base64
 import json
-import subprocess
-import sys
 
 import pytest
 
 from functions.validate.handler import handler
 from local.events import LambdaContext, http_event
-from tests.conftest import Api
+from tests.conftest import Api, printed_by_a_fresh_interpreter
 
 call = Api(handler)
 
@@ -244,13 +242,6 @@ def test_the_plain_path_takes_the_well_formed_requests_and_only_those():
         assert validate_module.plain_reply(http_event("POST", "/validate", body)) is None, body
     with pytest.raises(validate_module.Refused):  # refused before routing, on either path
         validate_module.plain_reply(http_event("POST", "/validate", ["TMR", "timer"]))
-
-
-def printed_by_a_fresh_interpreter(code: str) -> str:
-    """What CODE prints when run in a new Python process (nothing imported yet), which must succeed."""
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
 
 
 def test_the_resolver_is_not_loaded_to_judge_a_well_formed_word():
