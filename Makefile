@@ -10,7 +10,7 @@ export CDK_DISABLE_CLI_TELEMETRY := true
 # worker and every server the tests start compile the project again: about 2 s of CPU each.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth preflight deploy dictionary clean
+.PHONY: run test browser-deps unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth preflight deploy dictionary clean
 
 # A stage of infra/stages.json, and (optional) the account to deploy to; without ACCOUNT the
 # caller's credentials name it. Both travel as CDK context: `-c stage=... -c account=...`.
@@ -19,12 +19,14 @@ CONTEXT := -c stage=$(STAGE) $(if $(ACCOUNT),-c account=$(ACCOUNT))
 CDK ?= npx --yes aws-cdk@2.1148.1
 
 $(VENV)/.dev: pyproject.toml
+	@echo "make: installing the project's Python packages into $(VENV) from PyPI (the first time: a few minutes)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet ".[dev]"
 	touch $@
 
 $(VENV)/.infra: $(VENV)/.dev
+	@echo "make: installing the CDK and the template linters into $(VENV) (the first time: a few minutes)"
 	$(PY) -m pip install --quiet ".[dev,infra]"
 	touch $@
 
@@ -34,8 +36,12 @@ run: $(VENV)/.dev
 
 ## test: lint, type check, then every test (unit, handler, moto server races, local server with the
 ## schemathesis run, CDK template) with branch coverage; fails under the threshold in pyproject.toml
-test: $(VENV)/.infra lint typecheck
+test: $(VENV)/.infra browser-deps lint typecheck
 	$(PY) -m pytest -n 2 --dist loadgroup --cov --cov-report=term
+
+## browser-deps: Chromium and its emoji font for the browser tests (installed as root on Debian, else one line says how)
+browser-deps:
+	@scripts/browser_deps.sh
 
 unit: $(VENV)/.dev
 	$(PY) -m pytest -m "not server and not infra"

@@ -28,6 +28,7 @@ import threading
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from multiprocessing.connection import Connection
+from types import FunctionType, ModuleType
 from typing import Any
 
 from shared.game import clock
@@ -66,11 +67,12 @@ def preload(entries: Iterable[str]) -> None:
         raise RuntimeError("preload() was called from inside the fork server or a worker")
     modules = {entry.partition(":")[0] for entry in entries}
     # Each worker runs the module the server was started as (`python -m local.server`) again, as
-    # multiprocessing's `__mp_main__`: imported by the fork server too, its imports (PyJWT and
-    # cryptography, boto3) are then already there, instead of ~0.1 s of CPU per new worker.
-    main = getattr(sys.modules.get("__main__"), "__spec__", None)
-    if main is not None:
-        modules.add(main.name)
+    # multiprocessing's `__mp_main__`: with its imports (PyJWT and cryptography, boto3) imported by
+    # the fork server, they are already there, instead of ~0.1 s of CPU per new worker. Not the
+    # module itself: one already imported under its own name, runpy warns, would run twice over.
+    main = sys.modules.get("__main__")
+    if getattr(main, "__spec__", None) is not None:
+        modules |= _imports_of(main)
     _FORKS.set_forkserver_preload(sorted(modules))
     # Python 3.11's fork server ignores the sys.path it is handed: it gets this one as PYTHONPATH.
     extra = {"PYTHONPATH": os.pathsep.join(path for path in sys.path if path), _FORKED: "1"}
@@ -87,6 +89,17 @@ def preload(entries: Iterable[str]) -> None:
     first = _FORKS.Process(daemon=True)
     first.start()
     first.join()
+
+
+def _imports_of(module: ModuleType) -> set[str]:
+    """The modules MODULE imported, whole (`import x`) or in part (`from x import f`)."""
+    names = set()
+    for value in vars(module).values():
+        if isinstance(value, ModuleType):
+            names.add(value.__name__)
+        elif isinstance(value, type | FunctionType):
+            names.add(value.__module__)
+    return names - {module.__name__, "builtins"}
 
 
 def _serve(entry: str, connection: Connection) -> None:

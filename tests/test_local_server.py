@@ -193,6 +193,15 @@ def test_the_workers_fork_server_has_every_functions_handler_imported(server):
 
 
 @pytest.mark.server
+def test_make_run_starts_and_forks_its_workers_without_a_warning(server):
+    # A worker runs the server's module again (multiprocessing's __mp_main__): the fork server
+    # preloads that module's imports, not the module itself, which runpy would warn about.
+    status, _, _ = server.request("POST", "/validate", {"prompt": "TMR", "word": "Timer"})
+    assert status == 200
+    assert "Warning" not in server.stderr()
+
+
+@pytest.mark.server
 def test_unknown_path_is_404_and_wrong_method_is_405(server):
     status, _, body = server.request("GET", "/no/such/route")
     assert status == 404 and body["error"]["code"] == "not_found"
