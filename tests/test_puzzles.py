@@ -193,8 +193,8 @@ def test_the_round_floor_every_round_keeps_8_answers_among_the_10000_most_freque
 
 
 def test_the_round_floor_refuses_forbidden_letters_that_leave_fewer_than_8_top_answers():
-    with_a = [f"a{i:02}" for i in range(12)]  # letters don't matter past A: one bit per answer
-    without_a = [f"b{i:02}" for i in range(18)]  # forbidding A keeps these 18 (40% removed, tier 10)
+    with_a = ["ab" + c for c in "bcdefghijklm"]  # 12 answers forbidding A removes
+    without_a = ["bc" + c for c in "bcdefghijklmnoprst"]  # it keeps these 18 (40% removed, tier 10)
     found = with_a + without_a
     assert list(puzzle_tiers.fitting_forbidden(found, 10, ["AQW"], set(with_a + without_a[:8])))
     assert not list(puzzle_tiers.fitting_forbidden(found, 10, ["AQW"], set(with_a + without_a[:7])))
