@@ -237,3 +237,14 @@ def test_a_late_result_for_a_covered_date_gives_its_freeze_back():
     stats = played(*days, "2026-01-12", "2026-01-11")  # the 11th's run completed last
     assert stats.freezes == 1 and stats.covered == []
     assert streaks(stats, "2026-01-12") == (12, 12) and stats.played == 12
+
+
+def test_me_shows_the_freezes_held_and_the_dates_they_covered(store):
+    for day in consecutive("2026-01-01", 10):
+        complete(store, day)
+    clock.travel_to(datetime(2026, 1, 12, 18, tzinfo=UTC))  # the 11th missed, one freeze held
+    stats = me()["stats"]
+    assert (stats["freezes"], stats["covered_dates"], stats["current_streak"]) == (1, [], 10)
+    complete(store, "2026-01-12")
+    stats = me()["stats"]
+    assert (stats["freezes"], stats["covered_dates"], stats["current_streak"]) == (0, ["2026-01-11"], 12)
