@@ -110,7 +110,7 @@ $(VENV)/.dictionary: $(VENV)/.dev
 	$(PY) -m pip install --quiet ".[dev,dictionary]"
 	touch $@
 
-## dictionary: rebuild the word lists and the puzzle pool from Debian's scowl package and wordfreq (byte for byte); prints each step's changes and the coverage
+## dictionary: rebuild the word lists and the puzzle pool from Debian's scowl and hunspell-en-gb packages and wordfreq (byte for byte); prints each step's changes and the coverage
 dictionary: $(VENV)/.dictionary
 	$(PY) dictionary/build.py --report
 

@@ -10,9 +10,20 @@ forbidden letters remove, how alike days are (p90 / p10 of a day's median round 
 share of plurals among a prompt's common answers, and the gaps between two uses of a prompt; the
 best score of a player who knows every dictionary word against one who knows only the common words
 (capped scoring, no word twice in a run); and the time to generate a puzzle. Figures, not assertions.
+
+The round floor (SPEC §3): per round, the answers among the 10,000 most frequent words
+(dictionary/top_words.txt) and the share of rounds a modelled casual player answers within 25 s.
+The casual player knows exactly those words and recalls each answer of a round that they know
+after an independent, exponentially distributed time of mean RECALL_SECONDS, so they find a first
+answer within t seconds with probability 1 - exp(-k t / RECALL_SECONDS) for a round with k such
+answers. RECALL_SECONDS is calibrated on benchmarks/skill.py's casual player, who thinks a median
+5 s: on the day's median round (round 5, a median of 24 top answers on the lists before the floor)
+that median is RECALL_SECONDS * ln 2 / 24. The share printed is the expected share (the mean of
+that probability over the rounds).
 """
 
 import argparse
+import math
 import re
 import statistics
 import sys
@@ -30,6 +41,10 @@ from shared.game.puzzles import generate_puzzle, seed_for_date  # noqa: E402
 from shared.game.scoring import combo_bonus, word_points  # noqa: E402
 
 REPEAT_WINDOW_DAYS = 60
+CASUAL_THINK_SECONDS = 5.0  # benchmarks/skill.py's casual player: median time to start typing
+CALIBRATION_TOP_ANSWERS = 24  # round 5's median top answers on the lists before the floor
+RECALL_SECONDS = CASUAL_THINK_SECONDS * CALIBRATION_TOP_ANSWERS / math.log(2)
+CASUAL_WINDOW_SECONDS = 25
 
 
 def main() -> None:
@@ -45,6 +60,7 @@ def main() -> None:
     text = (args.dictionary / "words.txt").read_text(encoding="ascii")
     words = frozenset(text.split())
     common = frozenset((args.dictionary / "common.txt").read_text(encoding="ascii").split())
+    top = frozenset((args.dictionary / "top_words.txt").read_text(encoding="ascii").split())
 
     @cache
     def answers_of(prompt: str) -> tuple[str, ...]:
@@ -68,6 +84,7 @@ def main() -> None:
         puzzles.append(puzzle)
 
     per_position: list[list[tuple[int, int]]] = [[] for _ in range(DAILY_ROUNDS)]
+    top_per_position: list[list[int]] = [[] for _ in range(DAILY_ROUNDS)]
     positions, difficulties, day_medians, removed_shares = [], [], [], []
     ordered_days = 0
     plural_shares: dict[str, float] = {}
@@ -81,6 +98,7 @@ def main() -> None:
             found = round_answers(current.prompt, current.forbidden)
             difficulty = sum(w in common for w in found)
             per_position[position - 1].append((len(found), difficulty))
+            top_per_position[position - 1].append(sum(w in top for w in found))
             positions.append(position)
             difficulties.append(difficulty)
             day_difficulties.append(difficulty)
@@ -112,6 +130,16 @@ def main() -> None:
             f"{position:>5} | {mode:<9} | {summary([a for a, _ in pairs]):>32} | "
             f"{summary([c for _, c in pairs]):>35}"
         )
+    print()
+    print(
+        f"round floor: answers among the {len(top):,} most frequent words, and the casual player "
+        f"(recalls a known answer in {RECALL_SECONDS:.0f} s on average) answering within "
+        f"{CASUAL_WINDOW_SECONDS} s"
+    )
+    print("round | top answers min / p10 / median / max | fewer than 8 | casual answers within 25 s")
+    for position, tops in enumerate(top_per_position, 1):
+        chance = statistics.mean(casual_finds(k) for k in tops)
+        print(f"{position:>5} | {summary(tops):>37} | {sum(k < 8 for k in tops):>12} | {chance:.0%}")
     print()
     print("easiest to hardest:")
     print(f"  days whose ten rounds never get easier: {ordered_days} of {len(days)}")
@@ -148,6 +176,11 @@ def main() -> None:
         f"generation time: first {ms[0]:.1f} ms (loads the pool), then median "
         f"{statistics.median(ms[1:]):.2f} ms, max {max(ms[1:]):.2f} ms per puzzle"
     )
+
+
+def casual_finds(top_answers: int) -> float:
+    """The chance the modelled casual player finds an answer within the window (module docstring)."""
+    return 1 - math.exp(-top_answers * CASUAL_WINDOW_SECONDS / RECALL_SECONDS)
 
 
 def best_score(puzzle, round_answers, knows) -> int:

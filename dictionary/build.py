@@ -8,8 +8,10 @@
                                             # the coverage of wordfreq's most frequent clean words
     python dictionary/build.py --coverage DIR  # only that coverage, of the lists in DIR
 
-Outputs (all in this directory): words.txt, common.txt, prompt_counts.tsv, puzzle_pool.tsv,
-LICENSE-SCOWL.txt. See README.md for the policy behind every choice here.
+Outputs (all in this directory): words.txt, common.txt, top_words.txt, prompt_counts.tsv,
+puzzle_pool.tsv, LICENSE-SCOWL.txt, LICENSE-HUNSPELL-EN-GB.txt. The second source, Debian's
+`hunspell-en-gb`, is read by hunspell.py beside this file. See README.md for the policy behind
+every choice here.
 Standard library plus wordfreq (`pip install '.[dictionary]'`): a build-time dependency only,
 never shipped in the Lambda asset, so the game never measures frequencies at run time.
 """
@@ -34,7 +36,9 @@ from typing import NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from dictionary import hunspell  # noqa: E402  (the second source, words of today)
 from shared.game import puzzle_tiers  # noqa: E402  (the puzzle pool's rules, shared with the game)
+from shared.game.constants import TOP_WORDS  # noqa: E402
 
 # Pinning both the version and the hash makes the build reproducible: the
 # version picks the package, the hash proves the mirror served the same bytes.
@@ -62,6 +66,12 @@ NEXT_SIZE = 80  # its frequent words are taken in too (SPEC §2)
 WORDFREQ_VERSION = "3.1.1"
 WORDFREQ_LIST = "large"
 COMMON_ZIPF = 3.0
+# The second source's words are taken in where people use them more (SPEC §2): its list holds
+# rare and regional words too, which a player would not expect to be accepted.
+TODAY_ZIPF = 3.5
+# Words of today the build reports on by name (dictionary/README.md: why each is in or not).
+ASKED_FOR = ("cyber", "gameplay", "wifi", "covid", "livestream", "influencer", "millennials")
+ASKED_FOR += ("renewables", "pharma", "mixtape", "mins")
 
 LIST_NAME = re.compile(r"(?P<category>[a-z_0-9]+)-(?P<kind>[a-z-]+)\.(?P<size>\d+)")
 PLAYABLE = re.compile(r"[a-z]+")
@@ -70,15 +80,23 @@ REPORT_WORD = re.compile(r"[a-z]{3,}")
 REPORT_TOPS = (5_000, 20_000, 50_000)
 REPORT_EXAMPLES = 12
 
-OUTPUTS = ("words.txt", "common.txt", "prompt_counts.tsv", "puzzle_pool.tsv", "LICENSE-SCOWL.txt")
+OUTPUTS = (
+    "words.txt",
+    "common.txt",
+    "top_words.txt",
+    "prompt_counts.tsv",
+    "puzzle_pool.tsv",
+    "LICENSE-SCOWL.txt",
+    "LICENSE-HUNSPELL-EN-GB.txt",
+)
 
 
 class BuildError(Exception):
     """A problem that must stop the build; reported without a traceback."""
 
 
-def download_deb(dest: Path) -> Path:
-    spec = f"{PACKAGE}={VERSION}"
+def download_deb(dest: Path, package: str = PACKAGE, version: str = VERSION) -> Path:
+    spec = f"{package}={version}"
     try:
         subprocess.run(["apt-get", "download", spec], cwd=dest, check=True)
     except FileNotFoundError:
@@ -88,18 +106,18 @@ def download_deb(dest: Path) -> Path:
             f"`apt-get download {spec}` failed (exit {exc.returncode}); "
             "try `apt-get update`, or pass --deb PATH"
         ) from None
-    debs = list(dest.glob("*.deb"))
+    debs = list(dest.glob(f"{package}_*.deb"))
     if len(debs) != 1:
         raise BuildError(f"expected exactly one .deb after download, found {debs}")
     return debs[0]
 
 
-def verify_sha256(deb: Path) -> None:
+def verify_sha256(deb: Path, sha256: str = SHA256, package: str = PACKAGE, version: str = VERSION) -> None:
     digest = hashlib.sha256(deb.read_bytes()).hexdigest()
-    if digest != SHA256:
+    if digest != sha256:
         raise BuildError(
-            f"sha256 mismatch for {deb}:\n  expected {SHA256}\n  got      {digest}\n"
-            f"Refusing to build from anything but {PACKAGE} {VERSION}."
+            f"sha256 mismatch for {deb}:\n  expected {sha256}\n  got      {digest}\n"
+            f"Refusing to build from anything but {package} {version}."
         )
 
 
@@ -183,10 +201,11 @@ def zipf_frequencies(words: set[str]) -> dict[str, float]:
 
 
 def read_word_file(path: Path) -> set[str]:
-    """blocklist.txt or allowlist.txt: one lowercase word a line; blank and '#' lines are ignored."""
+    """blocklist.txt, allowlist.txt, demonyms.txt: one lowercase word a line; additions.txt and
+    block_additions.txt: the word, a tab and a review case's id. Blank and '#' lines are ignored."""
     listed = set()
     for lineno, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
-        line = raw.strip()
+        line = raw.split("\t")[0].strip()
         if not line or line.startswith("#"):
             continue
         # A typo like "Slur" would never match anything; catch it here.
@@ -267,10 +286,20 @@ class BlockRule:
                     if start:  # a common word, then the root, then nothing or an ending
                         form = tail in endings or (whole and not tail)
                     else:  # the root, then nothing, an ending or a common word
-                        form = tail in endings or (whole and (not tail or tail in self.parts))
+                        form = tail in endings or (whole and (not tail or self._is_part(tail)))
                     if form and not self._excused(word, start, end):
                         return True
         return False
+
+    def _is_part(self, tail: str) -> bool:
+        """A common word, or one with an ending (`whoredoms`: `whore` + `dom` + `s`)."""
+        return tail in self.parts or any(
+            tail.startswith(stem) and tail[len(stem) :] in endings
+            for length in range(3, len(tail))
+            if tail[:length] in self.parts
+            for stem, endings in stems(tail[:length])
+            if stem == tail[:length]
+        )
 
     def _excused(self, word: str, start: int, end: int) -> bool:
         return any(is_inflection(word, a) for a in self.allowed) or any(
@@ -306,13 +335,17 @@ def prompt_answers(words: set[str]) -> dict[tuple[str, ...], list[str]]:
     return found
 
 
-def puzzle_pool_bytes(words: set[str], common: set[str], all_counts: Counter[tuple[str, ...]]) -> bytes:
+def puzzle_pool_bytes(
+    words: set[str], common: set[str], top: set[str], all_counts: Counter[tuple[str, ...]]
+) -> bytes:
     """puzzle_pool.tsv: every prompt a puzzle may play, with its tier and common answers
     (shared/game/puzzle_tiers.py has the rules)."""
     eligible = {}
     for letters, common_answers in prompt_answers(common).items():
         prompt = "".join(letters).upper()
-        eligible[prompt] = puzzle_tiers.eligible_tiers(prompt, all_counts[letters], common_answers, words)
+        eligible[prompt] = puzzle_tiers.eligible_tiers(
+            prompt, all_counts[letters], common_answers, words, top
+        )
     tiers = puzzle_tiers.assign_tiers(eligible)
     counts = count_prompts(common)
     lines = ["prompt\ttier\tcommon_answers\n"]
@@ -341,15 +374,37 @@ class Change(NamedTuple):
     added: frozenset[str]
     removed: frozenset[str]
     common: frozenset[str]  # the frequent words among them
+    why: dict[str, str] | None = None  # a line for each word, printed in full (no counts)
 
 
-def choose_words(
-    lists_dir: Path, blocked: set[str], allowed: set[str]
-) -> tuple[set[str], set[str], list[Change]]:
+class Sources(NamedTuple):
+    """What the build reads besides SCOWL's lists."""
+
+    blocked: set[str]  # blocklist.txt and block_additions.txt
+    allowed: set[str]  # allowlist.txt
+    today: dict[str, str]  # the second source's lowercase forms, each with its entry
+    demonyms: set[str]  # demonyms.txt
+    accepted: set[str]  # additions.txt: words a moderator accepted
+    today_excluded: set[str]  # today_excluded.txt: the second source's entries that are no word
+
+
+ROMAN_NUMERAL = re.compile(r"[ivxlcdm]+")
+
+
+def is_word_of_today(entry: str) -> bool:
+    """A second-source entry that may be a word: 3+ letters (a prompt has 3), a vowel or a y (not
+    an abbreviation: `http`, `pdf`, `xxx`) and not a Roman numeral (`iii`, `xl`)."""
+    return len(entry) >= 3 and any(c in "aeiouy" for c in entry) and not ROMAN_NUMERAL.fullmatch(entry)
+
+
+def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str], set[str], list[Change]]:
     """(words, common, changes): SCOWL's words up to MAX_SIZE (accents folded), plus the frequent
-    lowercase entries of the next size's words, of the abbreviations and clippings up to MAX_SIZE
-    and of the variant spellings (SPEC §2), minus the blocked words with their inflections and
-    compounds; common = the words with Zipf >= COMMON_ZIPF."""
+    lowercase entries of the next size's words, of the abbreviations and clippings up to MAX_SIZE,
+    of the variant spellings, of the second source (Zipf >= TODAY_ZIPF) and the listed demonyms,
+    plus the words moderators accepted (SPEC §2), minus the blocked words with their inflections
+    and compounds; common = the words with Zipf >= COMMON_ZIPF; top = the TOP_WORDS most frequent
+    words (ties in alphabetical order)."""
+    blocked, allowed = sources.blocked, sources.allowed
     own_size = range(MAX_SIZE + 1)
     base_lists = select_lists(lists_dir, ("words",), own_size)
     as_written = read_playable(base_lists, fold=False)
@@ -363,21 +418,36 @@ def choose_words(
     names = read_lines(select_lists(lists_dir, ("proper-names", "upper"), range(100), None))
     next_size = {w for w in next_size if w.capitalize() not in names and w.upper() not in names}
     variants = {w for w in variants if w.capitalize() not in names and w.upper() not in names}
-
+    excluded = sorted(sources.today_excluded - set(sources.today))
+    if excluded:
+        raise BuildError(f"today_excluded.txt entries the second source does not have: {excluded}")
+    today = set(sources.today) - base - next_size - clippings - variants - sources.today_excluded
+    today = {w for w in today if is_word_of_today(w) and w.capitalize() not in names}
+    today = {w for w in today if w.upper() not in names}
     every_scowl_entry = read_playable(select_lists(lists_dir, ("words", "abbreviations"), range(100), None))
-    unknown = sorted(blocked - every_scowl_entry)
-    if unknown:
-        raise BuildError(f"blocklist entries in no SCOWL list (typos?): {unknown}")
+    not_names = sorted(w for w in sources.demonyms if w.capitalize() not in names)
+    if not_names:
+        raise BuildError(f"demonyms.txt entries SCOWL lists as no name (typos?): {not_names}")
+    demonyms = sources.demonyms - base - next_size - clippings - variants - today
 
-    zipf = zipf_frequencies(base | next_size | clippings | variants)
+    unknown = sorted(blocked - every_scowl_entry - set(sources.today))
+    if unknown:
+        raise BuildError(f"blocklist entries in no source list (typos?): {unknown}")
+
+    zipf = zipf_frequencies(base | next_size | clippings | variants | today | demonyms)
     frequent = {word for word, value in zipf.items() if value >= COMMON_ZIPF}
-    candidates = base | ((next_size | clippings | variants) & frequent)
+    today = {w for w in today if zipf[w] >= TODAY_ZIPF}
+    accepted = sources.accepted - base - ((next_size | clippings | variants | demonyms) & frequent) - today
+    candidates = base | ((next_size | clippings | variants | demonyms) & frequent) | today | accepted
     parts = (candidates & frequent) - blocked
     roots = blocked_roots(blocked)
     without_allowlist = BlockRule(roots, parts, set())
     caught_without_allowlist = {w for w in candidates - blocked if without_allowlist.blocks(w)}
     rule = BlockRule(roots, parts, allowed)
     caught = {w for w in caught_without_allowlist if rule.blocks(w)}
+    refused = sorted(sources.accepted & (blocked | caught))
+    if refused:
+        raise BuildError(f"additions.txt accepts words the blocklist refuses: {refused}")
     # An entry that is no word, or that keeps no word the rule would block, is a typo or dead.
     useless = []
     for entry in sorted(allowed):
@@ -387,12 +457,16 @@ def choose_words(
     if useless:
         raise BuildError(f"allowlist entries that are no word or keep no blocked form: {useless}")
     words = candidates - blocked - caught
+    today_words = today - blocked - caught
     steps = [
         (f"SCOWL words of sizes <= {MAX_SIZE}, a-z as written", as_written, set()),
         ("their accented entries, folded (cafe)", base - as_written, set()),
         (f"frequent words of size {NEXT_SIZE}", next_size & frequent, set()),
         ("frequent abbreviations and clippings", clippings & frequent, set()),
         ("frequent variant spellings", variants & frequent, set()),
+        (f"words of today: {hunspell.PACKAGE}, Zipf >= {TODAY_ZIPF}", today, set()),
+        ("frequent demonyms and languages (demonyms.txt)", demonyms & frequent, set()),
+        ("accepted by moderators (additions.txt)", accepted, set()),
         ("the blocklist", set(), candidates & blocked),
         ("inflections and compounds of blocked words", set(), caught),
         ("kept by the allowlist", caught_without_allowlist - caught, set()),
@@ -401,7 +475,30 @@ def choose_words(
         Change(what, frozenset(added), frozenset(removed), frozenset((added | removed) & frequent))
         for what, added, removed in steps
     ]
-    return words, words & frequent, changes
+    why = {
+        w: f"{w}\tZipf {zipf[w]:.2f} >= {TODAY_ZIPF}\tfrom {hunspell.PACKAGE}'s entry {sources.today[w]}"
+        for w in sorted(today_words, key=lambda w: (-zipf[w], w))
+    }
+    nothing: frozenset[str] = frozenset()
+    changes.append(Change("words of today, each and why", nothing, nothing, nothing, why))
+    changes.append(Change("words asked for", nothing, nothing, nothing, asked_for(words, sources, zipf)))
+    top = set(sorted(words & frequent, key=lambda w: (-zipf[w], w))[:TOP_WORDS])
+    return words, words & frequent, top, changes
+
+
+def asked_for(words: set[str], sources: Sources, zipf: dict[str, float]) -> dict[str, str]:
+    """Why each word of ASKED_FOR is in the list or not."""
+    reasons = {}
+    for word in ASKED_FOR:
+        if word in words:
+            reasons[word] = f"{word}\taccepted"
+        elif word not in sources.today:
+            reasons[word] = f"{word}\trefused: not a lowercase a-z form of {hunspell.PACKAGE} nor of SCOWL"
+        elif word in sources.blocked:
+            reasons[word] = f"{word}\trefused: blocked"
+        else:
+            reasons[word] = f"{word}\trefused: Zipf {zipf.get(word, 0.0):.2f} < {TODAY_ZIPF}"
+    return reasons
 
 
 def build(deb: Path | None, out_dir: Path) -> tuple[dict[str, bytes], list[Change]]:
@@ -413,17 +510,31 @@ def build(deb: Path | None, out_dir: Path) -> tuple[dict[str, bytes], list[Chang
             deb = download_deb(tmp_path)
         verify_sha256(deb)
         root = extract(deb, tmp_path / "root")
-        blocked, allowed = read_word_file(HERE / "blocklist.txt"), read_word_file(HERE / "allowlist.txt")
-        words, common, changes = choose_words(root / LISTS_DIR, blocked, allowed)
+        print(f"downloading {hunspell.PACKAGE} {hunspell.VERSION} ...", file=sys.stderr)
+        today_deb = download_deb(tmp_path, hunspell.PACKAGE, hunspell.VERSION)
+        verify_sha256(today_deb, hunspell.SHA256, hunspell.PACKAGE, hunspell.VERSION)
+        today_root = extract(today_deb, tmp_path / "today")
+        sources = Sources(
+            blocked=read_word_file(HERE / "blocklist.txt") | read_word_file(HERE / "block_additions.txt"),
+            allowed=read_word_file(HERE / "allowlist.txt"),
+            today=hunspell.lowercase_forms(today_root),
+            demonyms=read_word_file(HERE / "demonyms.txt"),
+            accepted=read_word_file(HERE / "additions.txt"),
+            today_excluded=read_word_file(HERE / "today_excluded.txt"),
+        )
+        words, common, top, changes = choose_words(root / LISTS_DIR, sources)
         licence = (root / COPYRIGHT_FILE).read_bytes()
+        today_licence = (today_root / hunspell.COPYRIGHT_FILE).read_bytes()
 
     all_counts = count_prompts(words)
     outputs = {
         "words.txt": word_list_bytes(words),
         "common.txt": word_list_bytes(common),
+        "top_words.txt": word_list_bytes(top),
         "prompt_counts.tsv": prompt_counts_bytes(all_counts, count_prompts(common)),
-        "puzzle_pool.tsv": puzzle_pool_bytes(words, common, all_counts),
+        "puzzle_pool.tsv": puzzle_pool_bytes(words, common, top, all_counts),
         "LICENSE-SCOWL.txt": licence,
+        "LICENSE-HUNSPELL-EN-GB.txt": today_licence,
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, data in outputs.items():
@@ -454,12 +565,19 @@ def print_changes(changes: list[Change]) -> None:
     """What each step of the build added and removed (with the common words among them)."""
     print("step | added (common) | removed (common) | examples")
     for change in changes:
+        if change.why is not None:
+            continue
         words = sorted(change.added | change.removed)
         shown = ", ".join(words[:REPORT_EXAMPLES]) + (", ..." if len(words) > REPORT_EXAMPLES else "")
         print(
             f"{change.what} | +{len(change.added):,} ({len(change.added & change.common):,})"
             f" | -{len(change.removed):,} ({len(change.removed & change.common):,}) | {shown}"
         )
+    for change in changes:
+        if change.why is not None:  # every word, the most frequent first
+            print(f"\n{change.what} ({len(change.why):,}):")
+            for line in change.why.values():
+                print(f"  {line}")
 
 
 def print_coverage(directory: Path) -> None:

@@ -34,7 +34,7 @@ def is_subsequence(prompt: str, word: str) -> bool:
     return all(ch in letters for ch in prompt)
 
 
-@pytest.mark.parametrize("name", ["words.txt", "common.txt"])
+@pytest.mark.parametrize("name", ["words.txt", "common.txt", "top_words.txt"])
 def test_word_list_is_sorted_unique_lowercase(name):
     words = read_words(name)
     assert words == sorted(set(words))
@@ -139,6 +139,7 @@ def test_frequent_variant_spellings_are_accepted(word):
         "buggery",
         "jewfish",
         "whoremaster",
+        "whoredoms",  # a compound of `whore` with an ending
     ],
 )
 def test_inflections_and_compounds_of_blocked_words_are_refused(word):
@@ -251,3 +252,100 @@ def test_prompt_counts_match_recount(prompt):
         sum(is_subsequence(p, w) for w in read_words("common.txt")),
     )
     assert counts[prompt] == expected
+
+
+# Words of today, demonyms, moderators' lists and the reviewed decisions (SPEC §2, §3e)
+
+
+@pytest.mark.parametrize(
+    ("word", "decided"),
+    [
+        # From the second source (hunspell-en-gb) at Zipf >= 3.5:
+        ("cyber", True),
+        ("gameplay", True),
+        ("millennials", True),
+        ("mins", True),
+        # Below Zipf 3.5 (livestream 2.92, influencer 2.95, renewables 3.15, pharma 3.43):
+        ("livestream", False),
+        ("influencer", False),
+        ("renewables", False),
+        ("pharma", False),
+        # In no source as a lowercase a-z word (`Wi-Fi`, `Covid`; mixtape in neither list):
+        ("wifi", False),
+        ("covid", False),
+        ("mixtape", False),
+    ],
+)
+def test_the_words_of_today_asked_for_are_accepted_or_refused_as_the_build_reports(word, decided):
+    assert accepted(word) is decided
+    assert word in build_script().ASKED_FOR
+
+
+@pytest.mark.parametrize("word", ["american", "british", "chinese", "english", "french", "germans"])
+def test_demonyms_and_languages_are_treated_alike_and_accepted(word):
+    assert accepted(word)
+
+
+def test_every_frequent_demonym_is_accepted_and_the_list_is_sorted():
+    listed = [w for w in (DICT_DIR / "demonyms.txt").read_text(encoding="utf-8").split("\n") if w]
+    entries = [w for w in listed if not w.startswith("#")]
+    assert entries == sorted(set(entries))
+    common = set(read_words("common.txt"))
+    assert sum(w in common for w in entries) >= 150  # those below Zipf 3.0 stay out, as any word
+
+
+def decisions() -> dict[str, tuple[str, str]]:
+    lines = (DICT_DIR / "decisions.txt").read_text(encoding="utf-8").split("\n")
+    return {
+        word: (decision, reason)
+        for word, decision, reason in (line.split("\t") for line in lines if line and line[0] != "#")
+    }
+
+
+def test_each_reviewed_decision_has_a_reason_and_holds_in_the_word_list():
+    decided = decisions()
+    for word in ("whoredoms", "mongolism", "mongo", "feck", "niggard", "fagot", "milf", "poon"):
+        assert decided[word][0] == "block"
+    assert {"spunk", "boner"} <= set(decided)
+    for word, (decision, reason) in decided.items():
+        assert decision in ("block", "keep") and len(reason) > 20, word
+        assert accepted(word) is (decision == "keep"), word
+
+
+@pytest.mark.parametrize(
+    "word", ["niggardly", "niggards", "fagots", "fagoting", "milfs", "poons", "boners", "mongols", "mongos"]
+)
+def test_the_other_forms_of_a_blocked_word_are_refused(word):
+    assert not accepted(word)
+
+
+@pytest.mark.parametrize(
+    "word", ["feckless", "teaspoon", "tablespoons", "lampoon", "harpoon", "spunky", "mongolian", "homogeny"]
+)
+def test_innocent_words_around_the_new_blocked_words_are_accepted(word):
+    assert accepted(word)
+
+
+@pytest.mark.parametrize("name", ["additions.txt", "block_additions.txt"])
+def test_moderators_lists_are_word_tab_case_id_and_read_by_the_build(name, tmp_path):
+    path = tmp_path / name
+    path.write_text("# a comment\nvlog\tcase-0001\n", encoding="utf-8")
+    assert build_script().read_word_file(path) == {"vlog"}
+    committed = build_script().read_word_file(DICT_DIR / name)
+    assert all(re.fullmatch("[a-z]+", w) for w in committed)
+
+
+def test_the_second_source_is_expanded_by_its_affix_rules():
+    from dictionary import hunspell
+
+    aff = "SFX S Y 2\nSFX S y ies [^aeiou]y\nSFX S 0 s [^y]\nPFX U Y 1\nPFX U 0 un .\n"
+    forms = hunspell.expand("2\nmillennial/S\nhappy/U\n", aff)
+    assert set(forms) == {"millennial", "millennials", "happy", "unhappy"}
+    assert forms["millennials"] == "millennial/S"
+    assert not build_script().is_word_of_today("xxx") and not build_script().is_word_of_today("viii")
+    assert build_script().is_word_of_today("gameplay")
+
+
+def test_top_words_are_the_10000_most_frequent_common_words():
+    top = read_words("top_words.txt")
+    assert len(top) == 10_000 and top == sorted(set(top)) and set(top) <= set(read_words("common.txt"))

@@ -20,7 +20,9 @@ from shared.game.constants import (
     MIN_ANSWERS_CLASSIC,
     MIN_ANSWERS_FORBIDDEN,
     MIN_COMMON_ANSWERS_CLASSIC,
+    MIN_TOP_ANSWERS,
     PROMPT_REST_DAYS,
+    TOP_WORDS,
 )
 from shared.game.dictionary import DICTIONARY_DIR, words
 from shared.game.puzzle_tiers import BANDS, FORBIDDEN_TIERS, band, is_plural
@@ -34,6 +36,7 @@ from shared.game.puzzles import (
     round_tiers,
     seed_for_date,
     tier_prompts,
+    top_words,
 )
 from shared.game.rules import judge
 
@@ -181,6 +184,22 @@ def test_at_least_two_thirds_of_a_prompts_common_answers_are_not_plurals():
         assert 3 * len(singular) >= 2 * len(found), prompt
 
 
+def test_the_round_floor_every_round_keeps_8_answers_among_the_10000_most_frequent_words():
+    # Over the year of a fixed secret, forbidden rounds included: the round a player can finish.
+    assert len(top_words()) == TOP_WORDS and top_words() <= common_words()
+    for current in every_round():
+        kept = [w for w in common_answers(current.prompt, current.forbidden) if w in top_words()]
+        assert len(kept) >= MIN_TOP_ANSWERS == 8, current
+
+
+def test_the_round_floor_refuses_forbidden_letters_that_leave_fewer_than_8_top_answers():
+    with_a = ["ab" + c for c in "bcdefghijklm"]  # 12 answers forbidding A removes
+    without_a = ["bc" + c for c in "bcdefghijklmnoprst"]  # it keeps these 18 (40% removed, tier 10)
+    found = with_a + without_a
+    assert list(puzzle_tiers.fitting_forbidden(found, 10, ["AQW"], set(with_a + without_a[:8])))
+    assert not list(puzzle_tiers.fitting_forbidden(found, 10, ["AQW"], set(with_a + without_a[:7])))
+
+
 def test_the_ten_rounds_go_from_easiest_to_hardest_the_forbidden_ones_last_and_hardest():
     for puzzle in a_year()[1]:
         difficulties = [difficulty(r) for r in puzzle]
@@ -279,7 +298,7 @@ def test_every_pool_prompt_plays_a_tier_it_is_eligible_for():
     for prompt in sorted(pool())[::60]:  # recounted from the word lists
         found = common_answers(prompt)
         assert pool()[prompt].common_answers == len(found) == prompt_counts()[prompt][1]
-        eligible = puzzle_tiers.eligible_tiers(prompt, len(answers(prompt)), found, words())
+        eligible = puzzle_tiers.eligible_tiers(prompt, len(answers(prompt)), found, words(), top_words())
         assert pool()[prompt].tier in eligible, prompt
 
 
@@ -293,10 +312,12 @@ def test_the_bands_are_disjoint_and_go_down_from_round_1_to_round_10():
 def test_a_forbidden_prompts_letters_are_drawn_among_those_that_fit_its_band():
     prompt = next(p for p in tier_prompts(FORBIDDEN_TIERS[0]))
     found = common_answers(prompt)
-    letters, kept = puzzle_tiers.choose_forbidden(prompt, found, FORBIDDEN_TIERS[0], random.Random(1))
+    letters, kept = puzzle_tiers.choose_forbidden(
+        prompt, found, FORBIDDEN_TIERS[0], random.Random(1), top_words()
+    )
     assert kept == len(common_answers(prompt, letters)) and kept in band(FORBIDDEN_TIERS[0])
     draws = {
-        puzzle_tiers.choose_forbidden(prompt, found, FORBIDDEN_TIERS[0], random.Random(s))[0]
+        puzzle_tiers.choose_forbidden(prompt, found, FORBIDDEN_TIERS[0], random.Random(s), top_words())[0]
         for s in range(8)
     }
     assert len(draws) > 1  # the secret picks among them

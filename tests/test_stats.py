@@ -125,6 +125,8 @@ def test_me_of_a_new_player_has_empty_stats(store):
         "max_streak": 0,
         "best_score": None,
         "last_played": None,
+        "freezes": 0,
+        "covered_dates": [],
     }
 
 
@@ -140,6 +142,8 @@ def test_me_counts_daily_official_results_only(store):
         "max_streak": 2,
         "best_score": 300,
         "last_played": "2026-01-16",
+        "freezes": 0,
+        "covered_dates": [],
     }
 
 
@@ -163,3 +167,84 @@ def test_the_current_streak_ends_when_the_date_after_last_played_ends_in_central
     clock.travel_to(next_reset_utc)
     assert me()["stats"]["current_streak"] == 0
     assert me()["stats"]["max_streak"] == 1
+
+
+# Streak freezes (SPEC §5) -------------------------------------------------------------------
+
+
+def consecutive(first: str, count: int) -> list[str]:
+    start = date.fromisoformat(first)
+    return [(start + timedelta(days=i)).isoformat() for i in range(count)]
+
+
+def test_a_freeze_is_earned_at_10_consecutive_dailies_played():
+    assert played(*consecutive("2026-01-01", 9)).freezes == 0
+    assert played(*consecutive("2026-01-01", 10)).freezes == 1
+
+
+def test_freezes_are_capped_at_2_held():
+    assert played(*consecutive("2026-01-01", 20)).freezes == 2
+    assert played(*consecutive("2026-01-01", 30)).freezes == 2
+
+
+def test_a_freeze_is_spent_on_a_gap_of_one_day_and_the_streak_goes_on():
+    days = consecutive("2026-01-01", 10)  # earns one
+    stats = played(*days, "2026-01-12")  # the 11th missed
+    assert stats.freezes == 0 and stats.covered == ["2026-01-11"]
+    assert streaks(stats, "2026-01-12") == (12, 12)  # the covered date joins the streak
+    assert stats.played == 11
+
+
+def test_no_freeze_is_spent_on_a_gap_of_three_days_and_the_streak_ends():
+    stats = played(*consecutive("2026-01-01", 20), "2026-01-24")  # 21st-23rd missed, 2 held
+    assert stats.freezes == 2 and stats.covered == []
+    assert streaks(stats, "2026-01-24") == (1, 20)
+
+
+def test_a_gap_of_two_days_spends_two_freezes_when_two_are_held_and_one_is_not_enough():
+    two = played(*consecutive("2026-01-01", 20), "2026-01-23")
+    assert two.freezes == 0 and two.covered == ["2026-01-21", "2026-01-22"]
+    assert streaks(two, "2026-01-23") == (23, 23)
+    one = played(*consecutive("2026-01-01", 10), "2026-01-13")  # 11th and 12th missed, 1 held
+    assert one.freezes == 1 and one.covered == [] and streaks(one, "2026-01-13") == (1, 10)
+
+
+@pytest.mark.parametrize(
+    ("first", "missed"),
+    [
+        ("2026-02-26", "2026-03-08"),  # clocks spring forward on 2026-03-08 (a 23-hour date)
+        ("2026-10-22", "2026-11-01"),  # and fall back on 2026-11-01 (a 25-hour date)
+    ],
+)
+def test_a_missed_day_across_both_daylight_saving_changes_is_covered_by_a_freeze(first, missed):
+    days = consecutive(first, 10)
+    after = (date.fromisoformat(missed) + timedelta(days=1)).isoformat()
+    assert (date.fromisoformat(missed) - date.fromisoformat(days[-1])).days == 1
+    stats = played(*days, after)
+    assert stats.covered == [missed] and streaks(stats, after) == (12, 12)
+    # Until that result, the streak still counts on the date after the missed one.
+    assert streaks(played(*days), after) == (10, 10)
+
+
+def test_the_streak_counts_while_held_freezes_could_cover_the_dates_missed_so_far():
+    stats = played(*consecutive("2026-01-01", 10))  # one held, last played the 10th
+    assert streaks(stats, "2026-01-12") == (10, 10)  # the 11th missed: one freeze covers it
+    assert streaks(stats, "2026-01-13") == (0, 10)  # two missed, one held
+
+
+def test_a_late_result_for_a_covered_date_gives_its_freeze_back():
+    days = consecutive("2026-01-01", 10)
+    stats = played(*days, "2026-01-12", "2026-01-11")  # the 11th's run completed last
+    assert stats.freezes == 1 and stats.covered == []
+    assert streaks(stats, "2026-01-12") == (12, 12) and stats.played == 12
+
+
+def test_me_shows_the_freezes_held_and_the_dates_they_covered(store):
+    for day in consecutive("2026-01-01", 10):
+        complete(store, day)
+    clock.travel_to(datetime(2026, 1, 12, 18, tzinfo=UTC))  # the 11th missed, one freeze held
+    stats = me()["stats"]
+    assert (stats["freezes"], stats["covered_dates"], stats["current_streak"]) == (1, [], 10)
+    complete(store, "2026-01-12")
+    stats = me()["stats"]
+    assert (stats["freezes"], stats["covered_dates"], stats["current_streak"]) == (0, ["2026-01-11"], 12)

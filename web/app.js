@@ -1074,6 +1074,7 @@ function renderEnd(run) {
   say($("copy-status"), "");
   $("end-rank").hidden = true;
   $("end-streak-item").hidden = true;
+  $("end-freezes-item").hidden = true;
   renderReview(run);
   tickCountdown();
   if (run.official && !run.guest && run.kind === "daily") {
@@ -1101,6 +1102,8 @@ async function showStreakOnEnd(run) {
   const days = stats.current_streak;
   $("end-streak").textContent = `${days} day${days === 1 ? "" : "s"}` + (stats.max_streak > days ? ` (best ${stats.max_streak})` : "");
   $("end-streak-item").hidden = false;
+  $("end-freezes").textContent = freezesText(stats);
+  $("end-freezes-item").hidden = stats.freezes === undefined;
 }
 
 function renderReview(run) {
@@ -1316,6 +1319,14 @@ async function loadMe() {
   renderMe();
 }
 
+// Streak freezes held (0-2) and the latest date one covered (SPEC §5, docs/players.md).
+function freezesText(stats) {
+  const held = stats.freezes || 0;
+  const covered = stats.covered_dates || [];
+  const last = covered.length ? ` (last used ${formatDate(covered[covered.length - 1])})` : "";
+  return `${held} held` + last;
+}
+
 function renderMe() {
   $("display-name").textContent = state.displayName || "";
   const stats = state.stats;
@@ -1327,6 +1338,7 @@ function renderMe() {
   $("stat-best").textContent = value(stats && stats.best_score);
   $("stat-last").textContent = stats && stats.last_played ? formatDate(stats.last_played) : "–";
   $("stat-last").className = "small";
+  $("stat-freezes").textContent = stats ? freezesText(stats) : "–";
   const table = $("history");
   const rows = state.historyItems.map((item) => {
     let played;

@@ -8,8 +8,9 @@ after its forbidden letters. Tier t holds the prompts whose round t has a diffic
 the bands are disjoint and go down, so a puzzle whose round t comes from tier t goes from the
 easiest round to the hardest. Classic prompts play tiers 1-7 by their common answers; a forbidden
 prompt plays tier 8-10 when some three letters leave it a difficulty in that tier's band while
-removing 40-80% of its common answers. Rounds 5 and 6 (the day's median) have narrow bands, so
-days are alike.
+removing 40-80% of its common answers. Every round keeps MIN_TOP_ANSWERS answers among the most
+frequent words (dictionary/top_words.txt): the floor that lets every player finish. Rounds 5 and 6
+(the day's median) have narrow bands, so days are alike.
 """
 
 import hashlib
@@ -24,6 +25,7 @@ from shared.game.constants import (
     MIN_ANSWERS_CLASSIC,
     MIN_ANSWERS_FORBIDDEN,
     MIN_COMMON_ANSWERS_CLASSIC,
+    MIN_TOP_ANSWERS,
 )
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -95,52 +97,69 @@ def forbidden_candidates(prompt: str) -> list[str]:
     return ["".join(letters) for letters in itertools.combinations(others, 3)]
 
 
+def keeps_the_round_floor(top_answers: int) -> bool:
+    """Every round, forbidden ones included, keeps at least 8 answers among the 10,000 most
+    frequent clean words."""
+    return top_answers >= MIN_TOP_ANSWERS
+
+
 def fitting_forbidden(
-    common_answers: Sequence[str], tier: int, order: Iterable[str]
+    common_answers: Sequence[str], tier: int, order: Iterable[str], top: Set[str]
 ) -> Iterator[tuple[str, int]]:
-    """The letter sets of ORDER that give round TIER its band and remove a fair share of
-    COMMON_ANSWERS, each with the common answers it keeps: one bit per answer and letter, so a set
-    costs three ORs."""
+    """The letter sets of ORDER that give round TIER its band, remove a fair share of
+    COMMON_ANSWERS and keep the round floor among the TOP words, each with the common answers it
+    keeps: one bit per answer and letter, so a set costs three ORs."""
     holders = {letter: 0 for letter in _ALPHABET.upper()}
+    top_mask = 0
     for index, word in enumerate(common_answers):
         for letter in set(word.upper()):
             holders[letter] |= 1 << index
+        if word in top:
+            top_mask |= 1 << index
     total, wanted = len(common_answers), band(tier)
     if wanted.high is not None and 5 * wanted.high < total or 5 * wanted.low > 3 * total:
         return  # no kept count in the band removes 40-80% (quick exit for the build)
     for letters in order:
         a, b, c = letters[0], letters[1], letters[2]
-        kept = total - (holders[a] | holders[b] | holders[c]).bit_count()
-        if kept in wanted and removes_a_fair_share(total, kept):
+        removed = holders[a] | holders[b] | holders[c]
+        kept = total - removed.bit_count()
+        if (
+            kept in wanted
+            and removes_a_fair_share(total, kept)
+            and keeps_the_round_floor((top_mask & ~removed).bit_count())
+        ):
             yield letters, kept
 
 
 def choose_forbidden(
-    prompt: str, common_answers: Sequence[str], tier: int, rng: random.Random
+    prompt: str, common_answers: Sequence[str], tier: int, rng: random.Random, top: Set[str]
 ) -> tuple[str, int]:
     """The forbidden letters of PROMPT in round TIER, and the common answers they keep: the first
     fitting set in an order RNG shuffles. The build put PROMPT in TIER only if one fits."""
     order = forbidden_candidates(prompt)
     rng.shuffle(order)
-    found = next(fitting_forbidden(common_answers, tier, order), None)
+    found = next(fitting_forbidden(common_answers, tier, order, top), None)
     if found is None:
         raise ValueError(f"no forbidden letters fit {prompt} in tier {tier}: rebuild the dictionary")
     return found
 
 
 def eligible_tiers(
-    prompt: str, answer_count: int, common_answers: Sequence[str], words: Set[str]
+    prompt: str, answer_count: int, common_answers: Sequence[str], words: Set[str], top: Set[str]
 ) -> list[int]:
-    """The tiers PROMPT may play: none unless it has 30+ answers, 15+ common ones and few plurals;
-    then its classic tier (by its common answers) and every forbidden tier some letters fit."""
+    """The tiers PROMPT may play: none unless it has 30+ answers, 15+ common ones, few plurals
+    and the round floor among the TOP words; then its classic tier (by its common answers) and
+    every forbidden tier some letters fit."""
     common = len(common_answers)
     if answer_count < MIN_ANSWERS_CLASSIC or common < MIN_COMMON_ANSWERS_CLASSIC:
         return []
     if not has_few_plurals(common_answers, words):
         return []
+    if not keeps_the_round_floor(sum(word in top for word in common_answers)):
+        return []
     tiers = [tier for tier in CLASSIC_TIERS if common in band(tier)]
     candidates = forbidden_candidates(prompt)
-    tiers += [t for t in FORBIDDEN_TIERS if next(fitting_forbidden(common_answers, t, candidates), None)]
+    tiers += [t for t in FORBIDDEN_TIERS if next(fitting_forbidden(common_answers, t, candidates, top), None)]
     return tiers
 
 

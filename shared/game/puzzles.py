@@ -74,6 +74,12 @@ def _word_text(name: str) -> str:
     return (DICTIONARY_DIR / name).read_text(encoding="ascii")
 
 
+@cache
+def top_words() -> frozenset[str]:
+    """The most frequent words of the list (dictionary/top_words.txt), for the round floor."""
+    return frozenset(_word_text("top_words.txt").split())
+
+
 def answers(prompt: str, forbidden: str = "", list_name: str = "words.txt") -> list[str]:
     """Every word of a dictionary file accepted for PROMPT with FORBIDDEN letters (rules 3-5 of
     shared/game/rules.py as one pattern over the file; tests/test_puzzles.py checks they agree)."""
@@ -164,7 +170,8 @@ def arrange(rounds: list[tuple[int, str]], rng: random.Random) -> list[Round]:
     forbidden = []
     for tier, prompt in rounds:
         if tier in FORBIDDEN_TIERS:
-            letters, kept = choose_forbidden(prompt, answers(prompt, "", "common.txt"), tier, rng)
+            common = answers(prompt, "", "common.txt")
+            letters, kept = choose_forbidden(prompt, common, tier, rng, top_words())
             forbidden.append((kept, Round(prompt, letters)))
     forbidden.sort(key=lambda pair: (-pair[0], pair[1].prompt))
     return [Round(p, "") for p in classic] + [r for _, r in forbidden]

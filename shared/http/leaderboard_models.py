@@ -113,6 +113,13 @@ class StatsView(Model):
     max_streak: int
     best_score: int | None = Field(description="null until the first official Daily result")
     last_played: str | None = Field(description="the last Daily date played (YYYY-MM-DD)")
+    freezes: int = Field(
+        description="streak freezes held (0-2): one earned per 10 consecutive Dailies played; each covers "
+        "one missed date, spent at the next official result"
+    )
+    covered_dates: list[str] = Field(
+        description="the latest dates a freeze covered (YYYY-MM-DD), oldest first"
+    )
 
 
 class Me(Model):
@@ -130,6 +137,8 @@ class Me(Model):
                 max_streak=stats.max_streak,
                 best_score=stats.best_score,
                 last_played=stats.last_played,
+                freezes=stats.freezes,
+                covered_dates=stats.covered,
             ),
         )
 

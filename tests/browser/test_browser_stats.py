@@ -85,6 +85,8 @@ def test_stats_render_from_the_profile_and_their_absence_is_explained(open_clien
         "max_streak": 7,
         "best_score": 1234,
         "last_played": "2026-11-29",
+        "freezes": 1,
+        "covered_dates": ["2026-11-20"],
     }
     sent = {"stats": stats}
 
@@ -104,6 +106,8 @@ def test_stats_render_from_the_profile_and_their_absence_is_explained(open_clien
     shown = [page.inner_text(f"#stat-{name}") for name in ("played", "current", "max", "best")]
     assert shown == ["12", "3", "7", "1234"]
     assert "29" in page.inner_text("#stat-last") and page.locator("#stats-missing").is_hidden()
+    freezes = page.inner_text("#stat-freezes")
+    assert freezes.startswith("1 held") and "20" in freezes
 
     sent["stats"] = None  # a profile without stats
     page.click("a[data-view-link=home]")

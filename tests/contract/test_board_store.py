@@ -374,6 +374,17 @@ def test_daily_results_update_the_players_stats_and_challenges_do_not(subject):
     assert (stats.played, stats.best_score, stats.max_streak, stats.last_played) == (2, 300, 2, "2026-01-15")
 
 
+def test_streak_freezes_held_and_the_dates_they_covered_are_the_same_on_both_stores(subject):
+    for day in range(1, 11):  # ten consecutive Dailies earn a freeze
+        record(subject, "ann", 100, day=f"2026-01-{day:02}")
+    assert subject.store.player_profile(player("ann")).stats.freezes == 1
+    record(subject, "ann", 100, day="2026-01-12")  # the 11th missed: the freeze covers it
+
+    stats = subject.store.player_profile(player("ann")).stats
+
+    assert (stats.freezes, stats.covered, stats.played, stats.max_streak) == (0, ["2026-01-11"], 11, 12)
+
+
 def test_a_players_profile_holds_the_name_and_the_stats_and_a_rename_keeps_the_stats(subject):
     assert subject.store.player_profile(player("ann")) == (None, None)
     record(subject, "ann", 300, day="2026-01-14")
