@@ -234,9 +234,11 @@ class RequestHandler(BaseHTTPRequestHandler):
             claims=claims,
             raw_body=raw_body,
         )
-        if self.server.store and not self.server.store.wait_ready(STORE_WAIT_SECONDS):
+        store = self.server.store
+        if store and not store.wait_ready(STORE_WAIT_SECONDS):
             retry = [("Retry-After", "5")]
-            raise HttpError(503, "store_unavailable", "The store is starting again; try again", retry)
+            why = "The store's disk is full" if store.disk_full.is_set() else "The store is starting again"
+            raise HttpError(503, "store_unavailable", f"{why}; try again", retry)
         result = self.server.functions[route.function].invoke(event, str(uuid.uuid4()))
         return _lambda_reply(result)
 
