@@ -4,7 +4,10 @@ Playwright for Python (sync API) drives Debian's Chromium (`/usr/bin/chromium`, 
 Playwright's own browser download is not used. Each server runs on a free port with its own
 DATA_DIR and LOCAL_CLOCK_CONTROL=1. Every page is watched for console errors, uncaught
 exceptions and failed requests (Chromium logs a failed fetch as a console error); a test that
-saw any fails. Screenshots of each screen go to test-artifacts/screens/ (git-ignored).
+saw any fails. The server sends the stage's security headers (shared/http/page_headers.py), so
+the page runs under the deployed CSP, and every page reports each CSP violation as a console
+error (`CSP_WATCH`), whatever Chromium itself logs for it. Screenshots of each screen go to
+test-artifacts/screens/ (git-ignored).
 """
 
 import json
@@ -49,6 +52,10 @@ START_TIMEOUT = 120.0
 STOP_TIMEOUT = 60.0
 WAIT_MS = 60_000  # Playwright's waits and the harness's requests
 SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB",)
+# Added to every browser context: run before any of the page's own scripts, so none escapes it.
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => console.error(
+  `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"}`
+  + ` at ${e.sourceFile}:${e.lineNumber}`));"""
 
 
 def _free_port() -> int:
