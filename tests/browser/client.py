@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shared.game.dictionary import words
 from shared.game.rules import judge
@@ -51,6 +53,7 @@ CHROMIUM_ARGS = [
 START_TIMEOUT = 120.0
 STOP_TIMEOUT = 60.0
 WAIT_MS = 60_000  # Playwright's waits and the harness's requests
+POLL_MS = 50  # wait_for_function_under_csp's pace
 SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB",)
 # Added to every browser context: run before any of the page's own scripts, so none escapes it.
 CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => console.error(
@@ -207,7 +210,8 @@ class Client:
     def accessibility_violations(self) -> list[str]:
         """axe-core's serious and critical violations on the screen as it is now."""
         if not self.page.evaluate("typeof window.axe !== 'undefined'"):
-            self.page.add_script_tag(path=str(AXE))
+            # Evaluated by the test harness, not added as an inline <script> the page's CSP blocks.
+            self.page.evaluate(_axe_source())
         results = self.page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
         return [
             f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes']][:3]}"
@@ -225,6 +229,25 @@ class Client:
 
     def status(self) -> str:
         return self.page.inner_text("#status")
+
+
+def wait_for_function_under_csp(page: Page, expression: str, arg: object = None, **options) -> object:
+    """Page.wait_for_function for a page under a CSP without 'unsafe-eval': Playwright's own builds
+    its predicate with `new Function` inside the page, which that CSP refuses; this polls with
+    `page.evaluate` (the DevTools protocol's evaluation, which no CSP governs). Returns the truthy
+    value; times out as Playwright's would (a hang guard)."""
+    timeout = options.get("timeout") or WAIT_MS
+    deadline = time.monotonic() + timeout / 1000
+    while not (value := page.evaluate(expression, arg)):
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeoutError(f"wait_for_function: {expression[:80]} not true within {timeout} ms")
+        page.wait_for_timeout(POLL_MS)
+    return value
+
+
+@cache
+def _axe_source() -> str:
+    return AXE.read_text() + "\n;true"
 
 
 def exports_of(module: str):

@@ -4,9 +4,26 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.browser.client import CHROMIUM, CHROMIUM_ARGS, CSP_WATCH, WAIT_MS, Client, Server
+from tests.browser.client import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    CSP_WATCH,
+    WAIT_MS,
+    Client,
+    Server,
+    wait_for_function_under_csp,
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _waits_that_the_pages_csp_allows() -> Iterator[None]:
+    """Every page runs under the stage's CSP (no 'unsafe-eval'), which Playwright's own
+    wait_for_function breaks: the tests' waits poll with page.evaluate instead."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Page, "wait_for_function", wait_for_function_under_csp)
+        yield
 
 
 def _running(data_dir: Path) -> Iterator[Server]:
