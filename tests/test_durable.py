@@ -332,3 +332,47 @@ with mock_aws():
     killed = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).parents[1], timeout=120)
     assert killed.returncode == -9
     assert set(stored(start(tmp_path))) == {"K#a", "K#b"}
+
+
+@pytest.fixture
+def full_disk(tmp_path):
+    """(folder, write): a 64 KiB tmpfs and os.write, where this process may mount one (root, as
+    CI runs); elsewhere a folder whose journal writes meet an injected 40 KiB limit, short writes
+    included, so the test runs everywhere."""
+    import subprocess
+
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True, check=False
+    )
+    if mounted.returncode != 0:
+        yield folder, _short_writes(40 * 1024)[0]
+        return
+    try:
+        yield folder, os.write
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_on_a_disk_that_fills_every_acknowledged_write_survives_and_the_refused_one_is_not_kept(full_disk):
+    folder, write = full_disk
+    durable = start(folder)
+    durable.write = write
+    acknowledged = []
+    for number in range(1000):
+        durable.table.put_item(item(f"{number}", blob={"S": "x" * 1500}))
+        try:
+            durable.commit()
+        except OSError as error:
+            assert error.errno == errno.ENOSPC
+            refused = f"K#{number}"
+            break
+        acknowledged.append(f"K#{number}")
+    else:
+        pytest.fail("the disk never filled")
+    raw = (folder / JOURNAL_FILE).read_bytes()
+    assert raw.endswith(b"\n") and journal.read(raw).notes == [], "only whole lines on disk"
+    restarted = start(folder)  # the disk still full: started from the journal, not compacted
+    assert set(stored(restarted)) == set(acknowledged) and refused not in stored(restarted)
+    assert len(acknowledged) > 5
