@@ -126,7 +126,7 @@ def damage_report(path: Path, reading: Reading) -> str:
     total = len(reading.entries) + len(reading.damaged)
     where = ", ".join(f"line {n} (byte {offset}, {length} bytes)" for n, offset, length in reading.damaged)
     return (
-        f"{path}: {where} fails its checksum and holds no whole line: the disk changed it, and a "
+        f"{path}, {where}: fails its checksum and holds no whole line: the disk changed it, and a "
         f"write acknowledged to a player may be in it; the other {total - len(reading.damaged)} "
         f"lines are whole. Restore {path.parent} from a copy, or start without the damaged "
         f"line(s) (kept in {path}{DAMAGED_SUFFIX}): "
