@@ -26,6 +26,7 @@ import urllib.request
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page
@@ -33,6 +34,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shared.game.dictionary import words
 from shared.game.rules import judge
+from shared.http import page_headers
 
 REPO = Path(__file__).parents[2]
 SCREENS = REPO / "test-artifacts" / "screens"
@@ -229,6 +231,24 @@ class Client:
 
     def status(self) -> str:
         return self.page.inner_text("#status")
+
+
+def as_a_stage(page: Page, config: dict) -> None:
+    """Serve PAGE the web client as a stage with CONFIG (a Cognito config.json) would: that
+    config, and on the page itself the CSP such a stage sends, with its Hosted UI and Cognito's
+    API added (shared/http/page_headers.py, as infra/edge.py builds it). The page's context must
+    block service workers (`service_workers="block"`): a page load the worker fetches is not routed."""
+    cognito_api = f"https://cognito-idp.{config['region']}.amazonaws.com"
+    csp = page_headers.content_security_policy(
+        connect=(config["domain"], cognito_api), form_action=(config["domain"],)
+    )
+
+    def page_of_the_stage(route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": csp})
+
+    page.route("**/config.json", lambda route: route.fulfill(json=config))
+    page.route(lambda url: urlsplit(url).path in ("/", "/index.html"), page_of_the_stage)
 
 
 def wait_for_function_under_csp(page: Page, expression: str, arg: object = None, **options) -> object:
