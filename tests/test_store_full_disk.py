@@ -82,7 +82,9 @@ def test_a_write_the_journal_cannot_keep_is_refused_with_503_and_so_is_everythin
     assert (durable.journal_path.read_bytes()).count(b"\n") == 1  # cut back to the kept line
 
 
-def test_on_a_full_tmpfs_no_acknowledged_write_is_lost_and_the_store_answers_503_never_500(tmp_path):
+@pytest.mark.server
+@pytest.mark.xdist_group("store_full_disk")
+def test_on_a_full_tmpfs_no_acknowledged_write_is_lost_and_the_store_answers_503_never_500():
     """make run on a 3 MiB tmpfs filled again and again under 3 players, then kill -9 and a start
     (benchmarks/store_faults.py's full-disk scenario, one run). Where no tmpfs can be mounted
     (not root), the same refusal is checked in process above, with injected short writes."""
