@@ -12,6 +12,11 @@ their official Daily over HTTP, and injects its fault:
 - kill-store: `kill -9` of the store (the server's child process) likewise; the server is to
   start it again. A server that has not answered again within STUCK_SECONDS is stopped (Ctrl-C)
   and started again by hand, as a user would.
+- full-disk: DATA_DIR on its own tmpfs of FULL_DISK_SIZE (mounted here: needs root), filled by a
+  ballast file to a few KiB of room while the players play, so that a journal line meets the full
+  disk; the ballast is removed some seconds later (room again) and put back, over and over; at the
+  end the server is killed (`kill -9`) and started again. One round per run; `--runs` runs, each
+  on a fresh tmpfs. Also counts the 5xx replies the players got by status (503 expected, never 500).
 
 Players answer no faster than a person could (SPEC §3b, else their runs are rightly kept off the
 boards) and retry whatever got no answer or a 5xx (retries are safe, SPEC §5). Every reply a player
@@ -22,9 +27,12 @@ its official result (`/leaderboard/daily/me`), its history entry, its stats (`pl
 later (waited for up to CATCH_UP_SECONDS; the wait is printed). Prints what was lost, by kind.
 
     PYTHONPATH=. .venv/bin/python benchmarks/store_faults.py [--repo PATH] [--rounds 3] [--players 6]
+    PYTHONPATH=. .venv/bin/python benchmarks/store_faults.py --scenario full-disk --runs 10
 """
 
 import argparse
+import contextlib
+import errno
 import json
 import os
 import random
@@ -38,6 +46,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -54,7 +63,10 @@ STUCK_SECONDS = 20.0  # a server not answering the players for this long is star
 CATCH_UP_SECONDS = 30.0
 ROUND_SECONDS = 90.0  # at most, for the players of one round to finish
 WRONG_ANSWER_RATE = 0.1
-SCENARIOS = ("rename-409", "kill-server", "kill-store")
+SCENARIOS = ("rename-409", "kill-server", "kill-store", "full-disk")
+FULL_DISK_SIZE = "3m"
+FULL_DISK_ROOM = 16 * 1024  # at most this much room left by the ballast
+REPLIES: Counter = Counter()  # the 5xx replies (and no reply: None) the players got, by status
 LOST_KINDS = ("runs", "answers", "completions", "results", "history", "stats", "names", "board rows")
 
 
@@ -66,8 +78,9 @@ def words_for(prompt: str, forbidden: str) -> list[str]:
 class Server:
     """One `python -m local.server` of REPO on PORT with DATA_DIR."""
 
-    def __init__(self, repo: Path, data_dir: Path, port: int):
+    def __init__(self, repo: Path, data_dir: Path, port: int, log: Path | None = None):
         self.repo, self.data_dir, self.port = repo, data_dir, port
+        self.log = log or data_dir / "server.log"  # off DATA_DIR when that is the disk filled
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen | None = None
         self.starts = 0
@@ -83,7 +96,7 @@ class Server:
         for name in ("AWS_ENDPOINT_URL_DYNAMODB", "PUZZLE_SEED", "TABLE_NAME"):
             env.pop(name, None)
         self.starts += 1
-        with open(self.data_dir / "server.log", "a") as log:
+        with open(self.log, "a") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "local.server"],
                 cwd=self.repo,
@@ -95,7 +108,7 @@ class Server:
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited at start; see {self.data_dir}/server.log")
+                raise RuntimeError(f"the server exited at start; see {self.log}")
             try:
                 urllib.request.urlopen(self.url + "/daily", timeout=5).close()
                 return
@@ -162,7 +175,10 @@ def call(server: Server, method: str, path: str, body: object = None, token: str
     except urllib.error.HTTPError as error:
         status, raw = error.code, error.read()
     except OSError:
+        REPLIES[None] += 1
         return None, None
+    if status >= 500:
+        REPLIES[status] += 1
     try:
         return status, json.loads(raw) if raw else None
     except ValueError:
@@ -400,15 +416,121 @@ def inject(name: str, server: Server, figures: dict) -> None:
     server.start()
 
 
+@contextlib.contextmanager
+def small_disk(size: str = FULL_DISK_SIZE) -> Iterator[Path]:
+    """A fresh tmpfs of SIZE, mounted on a new folder (root only), unmounted afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="wordsqd-full-disk-"))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+        folder.rmdir()
+
+
+def fill(folder: Path, room: int) -> None:
+    """Take FOLDER's disk up to ROOM free bytes with a ballast file."""
+    fd = os.open(folder / "ballast", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        while True:
+            try:
+                os.write(fd, b"\0" * 65536)
+            except OSError as error:
+                if error.errno != errno.ENOSPC:
+                    raise
+                break
+        os.ftruncate(fd, max(0, os.fstat(fd).st_size - room))
+    finally:
+        os.close(fd)
+
+
+def keep_filling(folder: Path, rng: random.Random, stopping: threading.Event, cycles: list[int]) -> None:
+    """Fill the disk, hold it full, give the room back, wait, again, until STOPPING."""
+    while not stopping.is_set():
+        fill(folder, rng.randint(0, FULL_DISK_ROOM))
+        cycles.append(1)
+        stopping.wait(rng.uniform(3.0, 8.0))
+        (folder / "ballast").unlink(missing_ok=True)
+        stopping.wait(rng.uniform(2.0, 5.0))
+    (folder / "ballast").unlink(missing_ok=True)
+
+
+def full_disk(repo: Path, runs: int, count: int, seed: int = 1) -> dict:
+    """The full-disk scenario, RUNS times: figures summed over the runs."""
+    rng = random.Random(seed)
+    REPLIES.clear()
+    figures: dict = {"scenario": "full-disk", "lost": Counter(), "notes": [], "answers": 0, "completions": 0}
+    figures |= {"names": 0, "fills": 0, "refusals": 0, "catch-up s": []}
+    for run in range(runs):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        with small_disk() as folder, tempfile.TemporaryDirectory(prefix="wordsqd-full-disk-log-") as logs:
+            server = Server(repo, folder, port, log=Path(logs) / "server.log")
+            server.start()
+            try:
+                day = until_answered(server, "GET", "/daily")[1]["date"]
+                players = [Player(f"Full {run} {i:02d}") for i in range(count)]
+                for player in players:
+                    join(server, player)
+                stopping, cycles = threading.Event(), []
+                filler = threading.Thread(target=keep_filling, args=(folder, rng, stopping, cycles))
+                threads = [
+                    threading.Thread(target=play, args=(server, p, random.Random(rng.getrandbits(32))))
+                    for p in players
+                ]
+                for thread in [filler, *threads]:
+                    thread.start()
+                for thread in threads:
+                    thread.join(timeout=ROUND_SECONDS * 3)
+                stopping.set()
+                filler.join()
+                server.kill()  # kill -9, then a start from what the disk holds
+                server.start()
+                lost, catch_up, notes = lost_by(server, players, day)
+                figures["lost"] += lost
+                figures["catch-up s"].append(catch_up)
+                figures["notes"] += [f"{p.name}: {p.failure}" for p in players if p.failure] + notes
+                figures["answers"] += sum(len(p.answered) for p in players)
+                figures["completions"] += sum(1 for p in players if p.completed)
+                figures["names"] += len(players)
+                figures["fills"] += len(cycles)
+                log = (folder / "moto.log").read_text(errors="replace")
+                figures["refusals"] += log.count("could not keep a write")
+            finally:
+                server.stop()
+    figures["replies"] = dict(REPLIES)
+    return figures
+
+
+def report_full_disk(result: dict, runs: int) -> None:
+    acknowledged = result["answers"] + result["names"]
+    lost = sum(result["lost"].values())
+    print(f"full-disk    {runs} runs: acknowledged writes lost: {lost} of {acknowledged}")
+    answers, completions = result["answers"], result["completions"]
+    print(f"{'':12} ({answers} answers, {completions} of them completing, {result['names']} names)")
+    print(f"{'':12} lost by kind: " + ", ".join(f"{kind} {result['lost'][kind]}" for kind in LOST_KINDS))
+    print(f"{'':12} disk filled {result['fills']} times; writes refused by the store: {result['refusals']}")
+    print(f"{'':12} 5xx replies (None: no reply) the players got and retried: {result['replies']}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose server to run")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--scenario", choices=SCENARIOS, action="append")
+    parser.add_argument("--runs", type=int, default=10, help="full-disk: runs, each on a fresh tmpfs")
     args = parser.parse_args()
     for name in args.scenario or SCENARIOS:
         started = time.perf_counter()
+        if name == "full-disk":
+            result = full_disk(args.repo.resolve(), args.runs, args.players)
+            report_full_disk(result, args.runs)
+            print(f"{'':12} ({time.perf_counter() - started:.0f} s)")
+            for note in result["notes"][:10]:
+                print(f"{'':14}- {note}")
+            continue
         result = scenario(name, args.repo.resolve(), args.rounds, args.players)
         lost = ", ".join(f"{kind} {result['lost'][kind]}" for kind in LOST_KINDS)
         print(f"{name:12} acknowledged: {result['answers']} answers, {result['completions']} completions")

@@ -36,11 +36,13 @@ ERRORS = {
     409: "Conflict with the current state (about a run, the reply carries the run)",
     413: "Body over 4 KiB",
     429: "Throttled: retry later",
+    503: "The data store is unavailable (store_unavailable): retry later",
 }
 SUCCESS = {200: "OK", 201: "Created"}
 # Every route may answer these: any request can carry a malformed or oversized body, use a
-# method its path does not serve, or be throttled (API Gateway's or the table's).
-COMMON = (400, 405, 413, 429)
+# method its path does not serve, be throttled (API Gateway's or the table's), or find the table
+# unreachable.
+COMMON = (400, 405, 413, 429, 503)
 
 
 def _merged() -> dict[str, Any]:

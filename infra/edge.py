@@ -32,6 +32,7 @@ from constructs import Construct, Node
 
 from infra.checks import acknowledge
 from infra.config import REPO_ROOT, StageConfig
+from shared.http import page_headers
 from shared.http.routes import ORIGIN_HEADER, ROUTES, Route
 
 WEB_DIR = REPO_ROOT / "web"
@@ -82,6 +83,12 @@ def edge_cacheable(route: Route) -> bool:
     a public GET that is not a run (a run changes with every answer; a guest run's id is its
     credential, not a key to share a cached copy under)."""
     return route.method == "GET" and route.access == "public" and "{run_id}" not in route.path
+
+
+def _enum_name(header_value: str) -> str:
+    """The CDK enum member of a header's value: `strict-origin-when-cross-origin` is
+    STRICT_ORIGIN_WHEN_CROSS_ORIGIN."""
+    return header_value.upper().replace("-", "_")
 
 
 def _pattern(path: str) -> str:
@@ -287,22 +294,11 @@ class Edge(Construct):
     def _headers_policy(
         self, hosted_ui: cognito.UserPoolDomain, region: str
     ) -> cloudfront.ResponseHeadersPolicy:
-        """Security headers on every reply. The page may only run its own scripts, and talk to its
-        own origin and Cognito (the Hosted UI's token endpoint, and Cognito's API for a refresh)."""
-        cognito_origins = f"{hosted_ui.base_url()} https://cognito-idp.{region}.amazonaws.com"
-        csp = "; ".join(
-            [
-                "default-src 'self'",
-                "script-src 'self'",
-                # Inline style attributes are common in small clients and cannot run code.
-                "style-src 'self' 'unsafe-inline'",
-                "img-src 'self' data:",
-                f"connect-src 'self' {cognito_origins}",
-                f"form-action 'self' {hosted_ui.base_url()}",
-                "frame-ancestors 'none'",
-                "base-uri 'self'",
-                "object-src 'none'",
-            ]
+        """Security headers on every reply, from the page's one definition (shared/http/page_headers.py),
+        with Cognito's origins added: the Hosted UI's token endpoint, and Cognito's API for a refresh."""
+        cognito_api = f"https://cognito-idp.{region}.amazonaws.com"
+        csp = page_headers.content_security_policy(
+            connect=(hosted_ui.base_url(), cognito_api), form_action=(hosted_ui.base_url(),)
         )
         return cloudfront.ResponseHeadersPolicy(
             self,
@@ -313,14 +309,18 @@ class Edge(Construct):
                     content_security_policy=csp, override=True
                 ),
                 strict_transport_security=cloudfront.ResponseHeadersStrictTransportSecurity(
-                    access_control_max_age=Duration.days(365), include_subdomains=True, override=True
+                    access_control_max_age=Duration.seconds(page_headers.HSTS_MAX_AGE_SECONDS),
+                    include_subdomains=page_headers.HSTS_INCLUDE_SUBDOMAINS,
+                    override=True,
                 ),
                 content_type_options=cloudfront.ResponseHeadersContentTypeOptions(override=True),
                 frame_options=cloudfront.ResponseHeadersFrameOptions(
-                    frame_option=cloudfront.HeadersFrameOption.DENY, override=True
+                    frame_option=cloudfront.HeadersFrameOption[page_headers.FRAME_OPTIONS], override=True
                 ),
                 referrer_policy=cloudfront.ResponseHeadersReferrerPolicy(
-                    referrer_policy=cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+                    referrer_policy=cloudfront.HeadersReferrerPolicy[
+                        _enum_name(page_headers.REFERRER_POLICY)
+                    ],
                     override=True,
                 ),
             ),

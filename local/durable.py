@@ -15,20 +15,26 @@ kept by the store's own process (local/moto_server.py), which applies one reques
   items whose TTL has passed, put what is left into the fresh table (each a stream INSERT, so
   the stream consumer sees every item again: counting is idempotent), compact.
 
-A line cut short (the store killed mid-write, never answered) is dropped at the next start; any
-other unreadable line stops the start, since serving without it would lose acknowledged writes.
+A line is acknowledged only once written whole: `os.write` is called again for what a short write
+left, and when the disk refuses the rest the journal is cut back to its last whole line and the
+request refused (`failed` is set: the table in memory holds a write the disk does not, so the
+store answers nothing more and exits; local/moto_server.py). Each line carries a checksum, so a
+start keeps every whole line around a torn one and refuses a damaged one (local/journal.py).
+A compaction that finds the disk full leaves the journal as it is and is tried again later.
 """
 
 import base64
+import errno
 import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from moto.dynamodb.models.table import Table
 
-from local import moto_patches
+from local import journal, moto_patches
 from local.moto_patches import Key
 from shared.dynamo.table import TTL_ATTRIBUTE
 
@@ -41,12 +47,18 @@ class StoreDataError(Exception):
     """The saved data cannot be read back whole."""
 
 
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
 class DurableTable:
     """One moto table with its writes journaled. Every call but `sync` is made under the store's
-    lock."""
+    lock. WRITE is `os.write` (tests hand in one that writes short)."""
 
-    def __init__(self, data_dir: Path, table: Table):
+    def __init__(self, data_dir: Path, table: Table, write: Callable[[int, bytes], int] = os.write):
         self.table = table
+        self.write = write
+        self.failed: OSError | None = None  # once a line could not be kept: nothing more is applied
+        self.notes: list[str] = []  # what the last load dropped (torn writes), for moto.log
         self.snapshot_path = data_dir / SNAPSHOT_FILE
         self.journal_path = data_dir / JOURNAL_FILE
         self.touched: dict[Key, None] = {}  # in the order first touched
@@ -73,14 +85,30 @@ class DurableTable:
         """Append the after-images of the items touched since the last append (not yet flushed);
         returns the position `sync` must reach before the request is answered: the end of the
         journal, since the request may have read a write not yet on disk."""
+        if self.failed:
+            raise self.failed
         if self.touched:
             entries = [[self._key_json(key), self._image(key)] for key in self.touched]
             self.touched.clear()
-            line = (json.dumps(entries, separators=(",", ":"), default=_base64) + "\n").encode()
-            os.write(self._journal_fd, line)
-            self._journal_bytes += len(line)
-            self._appended += len(line)
+            self._write_whole(journal.encode(entries, default=_base64))
         return self._appended
+
+    def _write_whole(self, line: bytes) -> None:
+        """LINE appended whole, or not at all: a short write is continued, a refused one cut back."""
+        written = 0
+        try:
+            while written < len(line):
+                count = self.write(self._journal_fd, line[written:])
+                if count <= 0:
+                    raise OSError(errno.ENOSPC, "the journal took no more bytes")
+                written += count
+        except OSError as error:
+            self.failed = error
+            if written:
+                os.ftruncate(self._journal_fd, self._journal_bytes)  # back to the last whole line
+            raise
+        self._journal_bytes += len(line)
+        self._appended += len(line)
 
     def sync(self, position: int) -> None:
         """Return once the journal is on disk up to POSITION (`append`), flushing it if need be:
@@ -88,8 +116,14 @@ class DurableTable:
         with self._sync_lock:
             if self._synced >= position:
                 return
+            if self.failed:
+                raise self.failed
             reached = self._appended  # written (os.write returned) before it was counted
-            os.fdatasync(self._journal_fd)
+            try:
+                os.fdatasync(self._journal_fd)
+            except OSError as error:
+                self.failed = error
+                raise
             self._synced = max(self._synced, reached)
 
     def wants_compaction(self) -> bool:
@@ -115,7 +149,15 @@ class DurableTable:
             self.table.put_item(image)
         self.touched.clear()
         self._journal_fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self.compact()
+        self._journal_bytes = os.fstat(self._journal_fd).st_size
+        try:
+            self.compact()
+        except OSError as error:
+            if error.errno not in DISK_FULL:
+                raise
+            # Every line is still in the journal: serve from it, compact once there is room.
+            self.notes.append(f"not compacted at start, the disk is full: {error}")
+            self._snapshot_bytes = self.snapshot_path.stat().st_size if self.snapshot_path.exists() else 0
         return len(kept)
 
     def compact(self) -> int:
@@ -124,10 +166,14 @@ class DurableTable:
         images = [item.to_json()["Attributes"] for item in self.table.all_items()]
         data = json.dumps({"table": self.table.name, "items": images}, default=_base64).encode()
         temporary = self.snapshot_path.with_name(SNAPSHOT_FILE + ".tmp")
-        with open(temporary, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
+        try:
+            with open(temporary, "wb") as file:
+                file.write(data)
+                file.flush()
+                os.fsync(file.fileno())
+        except OSError:
+            temporary.unlink(missing_ok=True)  # a partial snapshot would only hold the disk's room
+            raise
         os.replace(temporary, self.snapshot_path)
         _fsync_directory(self.snapshot_path.parent)
         # Only now: the journal's lines are all in the snapshot (replaying them again is harmless).
@@ -148,22 +194,22 @@ class DurableTable:
         if not self.journal_path.exists():
             return
         raw = self.journal_path.read_bytes()
-        lines = raw.split(b"\n")
-        # Everything after the last newline was being written when the store stopped.
-        whole, tail = lines[:-1], lines[-1]
-        for number, line in enumerate(whole, start=1):
+        reading = journal.read(raw)
+        if reading.damaged:
+            raise StoreDataError(journal.damage_report(self.journal_path, reading))
+        self.notes += [f"{self.journal_path}, {note}" for note in reading.notes]
+        for entries in reading.entries:
             try:
-                entries = json.loads(line)
                 for key, image in entries:
                     if image is None:
                         items.pop(self._key_text(key), None)
                     else:
                         items[self._key_text(image)] = image
-            except (ValueError, KeyError, TypeError) as error:
-                raise StoreDataError(f"{self.journal_path}, line {number}: {error}") from error
-        if tail:
+            except (KeyError, TypeError) as error:
+                raise StoreDataError(f"{self.journal_path}: an entry without its key: {error}") from error
+        if reading.whole_bytes < len(raw):  # a torn write at the end: never answered
             with open(self.journal_path, "r+b") as file:
-                file.truncate(len(raw) - len(tail))
+                file.truncate(reading.whole_bytes)
                 file.flush()
                 os.fsync(file.fileno())
 

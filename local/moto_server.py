@@ -12,6 +12,10 @@ one request at a time and keeps its table on disk (docs/local.md).
 - Durable: the table TABLE is loaded from DIR before the port opens; every request that changed
   it is in the journal, on disk, before it is answered (or any request that could have read it
   is); the flush is taken outside the lock, so one covers the lines of every request meanwhile.
+  A write the journal could not keep whole (a full disk) is refused with a 503, as is every
+  request after it, and the store exits (EXIT_DISK_FULL, or EXIT_JOURNAL_FAILED for any other
+  failure): its table in memory holds a write the disk does not, so only a restart from the disk
+  serves the truth (local/store.py starts it again once there is room).
   SIGTERM or SIGINT compacts the journal into the snapshot and exits (local/durable.py). DIR is
   held with a lock file for the life of the process, so a second store on the same DIR (a
   restart while the old one still stops) waits for it, or gives up with a message.
@@ -23,8 +27,10 @@ one request at a time and keeps its table on disk (docs/local.md).
 """
 
 import argparse
+import contextlib
 import fcntl
 import io
+import json
 import os
 import signal
 import sys
@@ -47,12 +53,16 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoReque
 from werkzeug.serving import make_server
 
 from local import moto_patches
-from local.durable import DurableTable, StoreDataError, report_writes_to
+from local.durable import DISK_FULL, DurableTable, StoreDataError, report_writes_to
+from local.store import EXIT_DISK_FULL  # started again by local/store.py once there is room
 from shared.dynamo.table import TTL_ATTRIBUTE, create_table_request
 
 LOCK_FILE = "dynamodb.lock"
 LOCK_WAIT_SECONDS = 20.0
 EXIT_JOURNAL_FAILED = 70  # the journal could not be written: nothing more is answered
+# Set when a write could not be kept: the store exits once the refusal is sent (KeepAlive).
+EXITING: list[int] = []
+EXIT_AFTER_SECONDS = 1.0
 EXIT_DATA = 3  # the saved data could not be read, or DATA_DIR is held by another store
 
 WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
@@ -88,12 +98,15 @@ def direct(fallback: WsgiApp) -> WsgiApp:
 def serialized(
     app: WsgiApp, durable: DurableTable, lock: threading.Lock, compaction: threading.Event
 ) -> WsgiApp:
-    """APP applying one request at a time, each one's writes journaled before it is answered."""
+    """APP applying one request at a time, each one's writes journaled before it is answered;
+    once a write could not be journaled, every request is refused (503) and the store exits."""
 
     def one_at_a_time(environ: dict, start_response: Callable) -> Iterable[bytes]:
         started: list[tuple] = []
         try:
             with lock:
+                if durable.failed:
+                    raise durable.failed
                 reply = app(environ, lambda *args: started.append(args))
                 try:
                     body = b"".join(reply)
@@ -103,14 +116,39 @@ def serialized(
                 if durable.wants_compaction():
                     compaction.set()
             durable.sync(position)
-        except OSError:
+        except OSError as error:
             # Applied here but not on disk: never answer it. A restart serves what is on disk.
-            traceback.print_exc()
-            os._exit(EXIT_JOURNAL_FAILED)
+            if not EXITING:
+                _say(f"wordsqd store: the journal could not keep a write ({error}); refusing, exiting")
+                EXITING.append(EXIT_DISK_FULL if error.errno in DISK_FULL else EXIT_JOURNAL_FAILED)
+                # Exits after its refusal is sent (KeepAlive), or now if that never happens.
+                threading.Timer(EXIT_AFTER_SECONDS, os._exit, (EXITING[0],)).start()
+            return _unavailable(start_response)
         start_response(*started[0])
         return [body]
 
     return one_at_a_time
+
+
+def _unavailable(start_response: Callable) -> Iterable[bytes]:
+    """DynamoDB's own refusal of a request it could not serve (the SDK retries it, then raises)."""
+    body = {
+        "__type": "com.amazonaws.dynamodb.v20120810#ServiceUnavailable",
+        "message": "The store is unavailable",
+    }
+    start_response("503 Service Unavailable", [("Content-Type", "application/x-amz-json-1.0")])
+    return [json.dumps(body).encode()]
+
+
+def _say(text: str) -> None:
+    """A line to moto.log, unless the disk holding it is full (that must not stop the store)."""
+    with contextlib.suppress(OSError):
+        print(text, file=sys.stderr, flush=True)
+
+
+def _say_exception() -> None:
+    with contextlib.suppress(OSError):
+        traceback.print_exc()
 
 
 class KeepAlive(MotoRequestHandler):
@@ -138,7 +176,7 @@ class KeepAlive(MotoRequestHandler):
             reply = self.server.app(environ, lambda status, headers, *_: started.append((status, headers)))  # type: ignore[arg-type]
             data = b"".join(reply)
         except Exception:
-            traceback.print_exc()
+            _say_exception()
             self.close_connection = True
             self.send_error(500, "The store failed on this request")
             return
@@ -151,6 +189,8 @@ class KeepAlive(MotoRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+        if EXITING:
+            os._exit(EXITING[0])
 
     def log_request(self, code: Any = "-", size: Any = "-") -> None:
         """Silenced: a line per request would grow moto.log without end."""
@@ -200,7 +240,7 @@ def _compact_when_asked(durable: DurableTable, lock: threading.Lock, wanted: thr
             with lock:
                 durable.compact()
         except OSError:  # the journal still holds everything; the next compaction tries again
-            traceback.print_exc()
+            _say_exception()
 
 
 def _stop(signum: int, frame: Any) -> None:
@@ -221,10 +261,15 @@ def main(argv: list[str] | None = None) -> int:
         durable = DurableTable(args.data_dir, create_table(args.region, args.table))
         report_writes_to(durable)
         loaded = durable.load()
-    except (StoreDataError, OSError) as error:
-        print(f"wordsqd store: {error}", file=sys.stderr, flush=True)
+    except OSError as error:
+        _say(f"wordsqd store: {error}")
+        return EXIT_DISK_FULL if error.errno in DISK_FULL else EXIT_DATA
+    except StoreDataError as error:
+        _say(f"wordsqd store: {error}")
         return EXIT_DATA
-    print(f"wordsqd store: {loaded} items loaded from {args.data_dir}", file=sys.stderr, flush=True)
+    for note in durable.notes:
+        _say(f"wordsqd store: {note}")
+    _say(f"wordsqd store: {loaded} items loaded from {args.data_dir}")
 
     lock = threading.Lock()
     compaction = threading.Event()
@@ -240,9 +285,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         # Holding the lock to the end: a request after this one is never applied.
         lock.acquire()
-        durable.compact()
+        if not durable.failed:
+            with contextlib.suppress(OSError):  # a full disk: the journal holds everything
+                durable.compact()
         durable.close()
-        print("wordsqd store: saved, stopping", file=sys.stderr, flush=True)
+        _say("wordsqd store: saved, stopping")
     return 0
 
 

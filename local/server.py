@@ -11,7 +11,9 @@ client learns the server's time from it.
 
 Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd), PUZZLE_SEED
 (generated once and kept in DATA_DIR), AWS_ENDPOINT_URL_DYNAMODB (use that store instead),
-LOCAL_WORKERS (4: the most worker processes, Lambda instances, each function runs at once).
+LOCAL_WORKERS (4: the most worker processes, Lambda instances, each function runs at once),
+LOCAL_BODY_TIMEOUT_SECONDS (10: how long a request's body may take to arrive whole; a shorter body
+than its Content-Length is then 400 and the connection closed).
 """
 
 import base64
@@ -42,6 +44,7 @@ from local.scheduler import Scheduler
 from local.store import LocalStore
 from local.workers import Function, preload, workers_per_function
 from shared.game import clock
+from shared.http.page_headers import security_headers
 from shared.http.routes import COUNTERS_HANDLER, HANDLERS, Route, allowed_methods, match_route, path_exists
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -57,10 +60,15 @@ WEB_FILES = {
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
     "/sw.js": ("sw.js", "text/javascript; charset=utf-8"),
     "/offline.html": ("offline.html", "text/html; charset=utf-8"),
+    "/offline.js": ("offline.js", "text/javascript; charset=utf-8"),
     "/icon.svg": ("icon.svg", "image/svg+xml"),
 }
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway HTTP API's own payload limit
 STORE_WAIT_SECONDS = 30.0  # a request waits this long for a store being started again
+BODY_TIMEOUT_SECONDS = 10.0  # LOCAL_BODY_TIMEOUT_SECONDS: a body's whole arrival, at most
+HTTP_VERSIONS = ("HTTP/1.0", "HTTP/1.1")  # what API Gateway's HTTP/1 side speaks; anything else is 400
+# The stage's security headers (CloudFront's policy: every reply), without HSTS: this is plain HTTP.
+SECURITY_HEADERS = security_headers(https=False)
 PREFLIGHT_HEADERS = [
     ("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS"),
     ("Access-Control-Allow-Headers", "authorization, content-type"),
@@ -99,8 +107,16 @@ class LocalServer(ThreadingHTTPServer):
     # (network errors) while the accepting thread is busy.
     request_queue_size = 256
 
-    def __init__(self, port: int, secret: str, clock_control: bool, workers: int):
+    def __init__(
+        self,
+        port: int,
+        secret: str,
+        clock_control: bool,
+        workers: int,
+        body_timeout: float = BODY_TIMEOUT_SECONDS,
+    ):
         super().__init__(("127.0.0.1", port), RequestHandler)
+        self.body_timeout = body_timeout
         self.secret = secret
         self.issuer = f"http://127.0.0.1:{port}/local"
         self.clock_control = clock_control
@@ -156,11 +172,26 @@ class RequestHandler(BaseHTTPRequestHandler):
             return self.serve
         raise AttributeError(name)
 
+    def parse_request(self) -> bool:
+        """http.server's parsing, for a request line of three words ending in HTTP/1.0 or HTTP/1.1
+        only: it would take a two-word line as HTTP/0.9 (a reply without status line or headers)
+        and answer `HTTP/2.0` with a body alone, for the same reason."""
+        words = self.raw_requestline.decode("iso-8859-1").rstrip("\r\n").split()
+        if words and (len(words) != 3 or words[2] not in HTTP_VERSIONS):
+            self.command, self.request_version = None, "HTTP/1.1"  # an answer with its status line
+            self.requestline = " ".join(words)[:200]
+            self.send_error(400, "The request line must be METHOD PATH HTTP/1.1 (or HTTP/1.0)")
+            return False
+        return super().parse_request()
+
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """http.server's own refusals (a malformed request line, headers too long) in the SPEC
         §5 envelope instead of its HTML page."""
         self.close_connection = True
-        name = HTTPStatus(code).phrase.lower().replace(" ", "_") if code in HTTPStatus else "bad_request"
+        try:
+            name = HTTPStatus(code).phrase.lower().replace(" ", "_")
+        except ValueError:  # a status http.HTTPStatus does not name
+            name = "bad_request"
         status, headers, body = HttpError(code, name, message or "Malformed request").reply
         self._respond(status, headers, body)
 
@@ -212,7 +243,29 @@ class RequestHandler(BaseHTTPRequestHandler):
         if length > MAX_BODY_BYTES:
             self.close_connection = True  # the body stays unread, so the connection cannot go on
             raise HttpError(413, "payload_too_large", f"The body may not exceed {MAX_BODY_BYTES} bytes")
-        return self.rfile.read(length)
+        body = self._read_exactly(length, time.monotonic() + self.server.body_timeout)
+        if len(body) < length:
+            self.close_connection = True  # where the next request would start is unknown
+            raise HttpError(400, "bad_request", "The body is shorter than its Content-Length")
+        return body
+
+    def _read_exactly(self, length: int, deadline: float) -> bytes:
+        """Up to LENGTH bytes of the body: fewer when the client stops sending (it closed its side,
+        or sent nothing more by DEADLINE)."""
+        chunks, missing = [], length
+        try:
+            while missing > 0 and (left := deadline - time.monotonic()) > 0:
+                self.connection.settimeout(left)
+                chunk = self.rfile.read1(missing)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                missing -= len(chunk)
+        except TimeoutError:
+            pass
+        finally:
+            self.connection.settimeout(self.timeout)
+        return b"".join(chunks)
 
     def _invoke(self, route: Route, path: str, query: str, body: bytes, claims: dict | None) -> Reply:
         """Call the route's function with the event API Gateway would send, and turn its reply
@@ -234,9 +287,11 @@ class RequestHandler(BaseHTTPRequestHandler):
             claims=claims,
             raw_body=raw_body,
         )
-        if self.server.store and not self.server.store.wait_ready(STORE_WAIT_SECONDS):
+        store = self.server.store
+        if store and not store.wait_ready(STORE_WAIT_SECONDS):
             retry = [("Retry-After", "5")]
-            raise HttpError(503, "store_unavailable", "The store is starting again; try again", retry)
+            why = "The store's disk is full" if store.disk_full.is_set() else "The store is starting again"
+            raise HttpError(503, "store_unavailable", f"{why}; try again", retry)
         result = self.server.functions[route.function].invoke(event, str(uuid.uuid4()))
         return _lambda_reply(result)
 
@@ -307,6 +362,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         # Any origin may call the local server (a web client on another port, for one).
         self.send_header("Access-Control-Allow-Origin", "*")
+        for name, value in SECURITY_HEADERS:
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         if self.close_connection:  # said, so the client does not send the next request on it
             self.send_header("Connection", "close")
@@ -382,13 +439,19 @@ def main() -> int:
     clock_control = os.environ.get("LOCAL_CLOCK_CONTROL") == "1"
     try:
         workers = workers_per_function()
+        body_timeout = float(os.environ.get("LOCAL_BODY_TIMEOUT_SECONDS") or BODY_TIMEOUT_SECONDS)
+        if not 0 < body_timeout < math.inf:
+            raise ValueError(
+                f"LOCAL_BODY_TIMEOUT_SECONDS must be a positive number of seconds, not {body_timeout}"
+            )
     except ValueError as error:
         print(f"wordsqd: {error}", file=sys.stderr)
         return 2
 
     # Bind first, so a busy port fails fast, before any store starts.
     try:
-        server = LocalServer(port, stored_secret(data_dir / "jwt-secret"), clock_control, workers)
+        secret = stored_secret(data_dir / "jwt-secret")
+        server = LocalServer(port, secret, clock_control, workers, body_timeout)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             print(f"wordsqd: port {port} is already in use (stop that server or set PORT)", file=sys.stderr)

@@ -4,7 +4,10 @@ journal written before each reply, compacted into a snapshot; local/durable.py, 
 
 This side starts the child, and watches it: a child that dies (killed, out of memory) is started
 again on the same port, from what it saved; requests wait for it meanwhile (`wait_ready`). One that
-cannot be started again stops `make run` with its reason. Ctrl-C stops it with a last compaction.
+cannot be started again stops `make run` with its reason. A child that stopped because the disk
+is full (EXIT_DISK_FULL) is started again once DATA_DIR's disk has ROOM_BYTES free, however long
+that takes; meanwhile every request is refused at once (503 `store_unavailable`).
+Ctrl-C stops it with a last compaction.
 Its output goes to DATA_DIR/moto.log, appended across starts.
 When AWS_ENDPOINT_URL_DYNAMODB is already set, that endpoint is used as it is: no child, no file.
 """
@@ -27,6 +30,9 @@ from botocore.exceptions import ClientError
 
 from shared.dynamo.table import TTL_ATTRIBUTE, create_table_request
 
+EXIT_DISK_FULL = 71  # the child's exit when its journal could not keep a write for want of room
+ROOM_BYTES = 1024 * 1024  # free on DATA_DIR's disk before a store stopped by a full disk starts again
+ROOM_POLL_SECONDS = 1.0
 START_TIMEOUT_SECONDS = 60.0  # a start loads the saved table first: longer for a big one
 STOP_TIMEOUT_SECONDS = 60.0  # the last compaction
 RESTARTS = 5  # within RESTART_WINDOW_SECONDS, before `make run` gives up on the store
@@ -36,6 +42,14 @@ LOG_FILE = "moto.log"
 
 class StoreError(Exception):
     """The store could not start, or could not be started again."""
+
+
+class StoreExited(StoreError):
+    """The store exited while it started, with CODE."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
 
 
 class LocalStore:
@@ -51,6 +65,7 @@ class LocalStore:
         self._child: subprocess.Popen | None = None
         self._port = 0
         self._ready = threading.Event()
+        self.disk_full = threading.Event()  # set while it waits for room to start the store again
         self._stopping = threading.Event()
         self._restarts: list[float] = []
 
@@ -74,8 +89,8 @@ class LocalStore:
 
     def wait_ready(self, timeout: float) -> bool:
         """Wait (up to TIMEOUT seconds) while the store is being started again; False if it is
-        still not back."""
-        return self._ready.wait(timeout)
+        still not back, or at once while it waits for room on the disk."""
+        return not self.disk_full.is_set() and self._ready.wait(timeout)
 
     def stop(self) -> bool:
         """Stop the child, which saves the table first. Returns False if it could not save."""
@@ -96,8 +111,9 @@ class LocalStore:
     def _start_child(self) -> None:
         self.generation += 1
         with open(self.data_dir / LOG_FILE, "a") as log:
-            log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} store start {self.generation}\n")
-            log.flush()
+            with contextlib.suppress(OSError):  # a full disk: the start matters, not its log line
+                log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} store start {self.generation}\n")
+                log.flush()
             child = subprocess.Popen(
                 [
                     *(sys.executable, "-m", "local.moto_server"),
@@ -118,7 +134,7 @@ class LocalStore:
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             if child.poll() is not None:
-                raise StoreError(f"the store exited at start: {self._last_log_line()}")
+                raise StoreExited(f"the store exited at start: {self._last_log_line()}", child.returncode)
             if _answers(self.endpoint):
                 return
             time.sleep(0.1)
@@ -135,13 +151,9 @@ class LocalStore:
             if self._stopping.is_set():
                 return
             self._ready.clear()
-            now = time.monotonic()
-            self._restarts = [t for t in self._restarts if now - t < RESTART_WINDOW_SECONDS] + [now]
             print(f"wordsqd: the store exited ({code}); starting it again", file=sys.stderr, flush=True)
             try:
-                if len(self._restarts) > RESTARTS:
-                    raise StoreError(f"it exited {RESTARTS + 1} times within {RESTART_WINDOW_SECONDS:.0f} s")
-                self._start_child()
+                self._start_again(code)
             except StoreError as error:
                 log = self.data_dir / LOG_FILE
                 self.on_failure(f"the store could not be started again: {error} (see {log})")
@@ -150,6 +162,48 @@ class LocalStore:
                 self.stop()
                 return
             self._ready.set()
+
+    def _start_again(self, code: int) -> None:
+        """Start the child again after it exited with CODE: at once, or once the disk has room
+        if the disk was full (never counted as a restart: a full disk is not a crash loop)."""
+        while True:
+            if code == EXIT_DISK_FULL:
+                self._wait_for_room()
+                if self._stopping.is_set():
+                    return
+            else:
+                now = time.monotonic()
+                self._restarts = [t for t in self._restarts if now - t < RESTART_WINDOW_SECONDS] + [now]
+                if len(self._restarts) > RESTARTS:
+                    raise StoreError(f"it exited {RESTARTS + 1} times within {RESTART_WINDOW_SECONDS:.0f} s")
+            try:
+                self._start_child()
+                return
+            except StoreExited as exited:
+                if exited.code != EXIT_DISK_FULL:
+                    raise
+                code = exited.code
+
+    def _wait_for_room(self) -> None:
+        self.disk_full.set()
+        try:
+            said = False
+            while not self._stopping.is_set():
+                free = _free_bytes(self.data_dir)
+                if free >= ROOM_BYTES:
+                    return
+                if not said:
+                    print(
+                        f"wordsqd: the disk holding {self.data_dir} is full ({free // 1024} KiB free): "
+                        f"the store starts again once {ROOM_BYTES // 1024} KiB are free; requests get 503 "
+                        "meanwhile",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    said = True
+                self._stopping.wait(ROOM_POLL_SECONDS)
+        finally:
+            self.disk_full.clear()
 
     def _last_log_line(self) -> str:
         lines = (self.data_dir / LOG_FILE).read_text(errors="replace").strip().splitlines()
@@ -170,6 +224,12 @@ def _create_table(client, table_name: str) -> None:
         client.update_time_to_live(
             TableName=table_name, TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE}
         )
+
+
+def _free_bytes(folder: Path) -> int:
+    """Bytes free for this user on FOLDER's file system."""
+    stat = os.statvfs(folder)
+    return stat.f_bavail * stat.f_frsize
 
 
 def _free_port() -> int:

@@ -82,6 +82,7 @@ from shared.runtime import wiring  # noqa: E402
 LONGEST_FIRST = [
     "@browser",  # 50 s, mostly waiting on Chromium and the server
     "@store_faults_server",  # 30-50 s: three starts of the server
+    "@store_full_disk",  # 60-80 s: make run on a tmpfs filled again and again
     "@infra",  # 33 s: the synth, cfn-lint, the built asset
     "@moto_server_races",  # 17 s
     "@local_server",  # 17 s

@@ -385,6 +385,7 @@ def test_a_journal_that_cannot_be_read_stops_make_run_with_the_reason(tmp_path):
     )
     assert process.returncode == 1
     assert "the store could not start" in process.stderr and "dynamodb.journal, line 1" in process.stderr
+    assert "python -m local.journal --drop-damaged" in process.stderr  # what to do about it
 
 
 @pytest.mark.server

@@ -1,11 +1,15 @@
 // WordSQD's service worker: the offline page, nothing else. Every word is judged by the server,
 // so the game cannot be played offline; a page load without a network shows offline.html instead
-// of the browser's error. Nothing else is cached here (the page's files are revalidated by ETag).
-const CACHE = "wordsqd-offline-1";
+// of the browser's error, with its script. Nothing else is cached here (the page's files are
+// revalidated by ETag).
+const CACHE = "wordsqd-offline-2";
 const OFFLINE = "/offline.html";
+const OFFLINE_FILES = [OFFLINE, "/offline.js"];
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.add(new Request(OFFLINE, { cache: "reload" }))));
+  event.waitUntil(
+    caches.open(CACHE).then((cache) => cache.addAll(OFFLINE_FILES.map((file) => new Request(file, { cache: "reload" })))),
+  );
   self.skipWaiting();
 });
 
@@ -18,6 +22,10 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("fetch", (event) => {
-  if (event.request.mode !== "navigate") return; // the browser fetches everything else itself
-  event.respondWith(fetch(event.request).catch(() => caches.match(OFFLINE)));
+  if (event.request.mode === "navigate") {
+    event.respondWith(fetch(event.request).catch(() => caches.match(OFFLINE)));
+  } else if (OFFLINE_FILES.includes(new URL(event.request.url).pathname)) {
+    event.respondWith(fetch(event.request).catch(() => caches.match(event.request))); // the offline page's script
+  }
+  // the browser fetches everything else itself
 });

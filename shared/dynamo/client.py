@@ -4,7 +4,9 @@ transactions, batches and query pages, with DynamoDB's errors made the domain's 
 A failed condition is ConditionFailed (each part says which conflict it means: StaleRun,
 ActiveRunExists, OfficialTaken, QuotaExceeded, NameTaken); throttling is Throttled (429); a
 transaction that collides with another is tried again by shared/services/retry.py's policy (a
-lasting collision is Throttled); anything else is DataError, which the API logs and answers 500.
+lasting collision is Throttled); a store that cannot be reached, or answers that it cannot serve
+(after the SDK's own retries), is StoreUnavailable (503 `store_unavailable`); anything else is
+DataError, which the API logs and answers 500.
 """
 
 import time
@@ -14,9 +16,10 @@ from typing import Any
 
 import botocore.session
 from botocore.config import Config
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, HTTPClientError
+from botocore.exceptions import ConnectionError as BotocoreConnectionError
 
-from shared.game.errors import Throttled
+from shared.game.errors import StoreUnavailable, Throttled
 from shared.services.retry import ATTEMPTS, Exhausted, pause, retry
 
 # A DynamoDB item, key or request part in DynamoDB JSON, as botocore's client takes it.
@@ -30,7 +33,10 @@ _THROTTLING = {
     "ProvisionedThroughputExceeded",
     "ThrottlingError",
 }
+# Error codes of a store that is up but cannot serve (make run's store once its disk is full).
+_UNAVAILABLE = {"ServiceUnavailable", "ServiceUnavailableException"}
 _BUSY = "The game is busy; try again shortly"
+_DOWN = "The game's data store is unavailable; try again shortly"
 BATCH_GET_KEYS = 100  # DynamoDB's limits per BatchGetItem and per BatchWriteItem
 BATCH_WRITE_ITEMS = 25
 
@@ -91,10 +97,14 @@ class Client:
         try:
             reply: Item = getattr(self.boto, operation)(**kwargs)
             return reply
+        except (BotocoreConnectionError, HTTPClientError) as error:  # refused, reset, timed out
+            raise StoreUnavailable(_DOWN) from error
         except ClientError as error:
             code = error.response.get("Error", {}).get("Code", "")
             if code in _THROTTLING:
                 raise Throttled(_BUSY) from error
+            if code in _UNAVAILABLE:
+                raise StoreUnavailable(_DOWN) from error
             if code == "ConditionalCheckFailedException":
                 raise ConditionFailed(operation) from error
             if code == "TransactionCanceledException":

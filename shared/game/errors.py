@@ -45,3 +45,9 @@ class Throttled(GameError):
     """The data store is shedding load (429); the client may retry."""
 
     code = "throttled"
+
+
+class StoreUnavailable(GameError):
+    """The data store cannot be reached or refused to serve (503); the client may retry."""
+
+    code = "store_unavailable"

@@ -13,7 +13,16 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Path
 
-from shared.game.errors import BadRequest, Conflict, Forbidden, GameError, NotFound, Throttled, Unauthorized
+from shared.game.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    GameError,
+    NotFound,
+    StoreUnavailable,
+    Throttled,
+    Unauthorized,
+)
 from shared.game.runs import RunConflict
 from shared.http.gateway import Refused, caller_claims, checked_event, logger
 from shared.http.models import RunView
@@ -27,6 +36,7 @@ _STATUS: dict[type[GameError], int] = {
     Conflict: 409,
     RunConflict: 409,
     Throttled: 429,
+    StoreUnavailable: 503,
 }
 
 

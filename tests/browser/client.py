@@ -4,7 +4,10 @@ Playwright for Python (sync API) drives Debian's Chromium (`/usr/bin/chromium`, 
 Playwright's own browser download is not used. Each server runs on a free port with its own
 DATA_DIR and LOCAL_CLOCK_CONTROL=1. Every page is watched for console errors, uncaught
 exceptions and failed requests (Chromium logs a failed fetch as a console error); a test that
-saw any fails. Screenshots of each screen go to test-artifacts/screens/ (git-ignored).
+saw any fails. The server sends the stage's security headers (shared/http/page_headers.py), so
+the page runs under the deployed CSP, and every page reports each CSP violation as a console
+error (`CSP_WATCH`), whatever Chromium itself logs for it. Screenshots of each screen go to
+test-artifacts/screens/ (git-ignored).
 """
 
 import json
@@ -17,17 +20,21 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shared.game.dictionary import words
 from shared.game.rules import judge
+from shared.http import page_headers
 
 REPO = Path(__file__).parents[2]
 SCREENS = REPO / "test-artifacts" / "screens"
@@ -48,7 +55,12 @@ CHROMIUM_ARGS = [
 START_TIMEOUT = 120.0
 STOP_TIMEOUT = 60.0
 WAIT_MS = 60_000  # Playwright's waits and the harness's requests
+POLL_MS = 50  # wait_for_function_under_csp's pace
 SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB",)
+# Added to every browser context: run before any of the page's own scripts, so none escapes it.
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => console.error(
+  `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"}`
+  + ` at ${e.sourceFile}:${e.lineNumber}`));"""
 
 
 def _free_port() -> int:
@@ -200,7 +212,8 @@ class Client:
     def accessibility_violations(self) -> list[str]:
         """axe-core's serious and critical violations on the screen as it is now."""
         if not self.page.evaluate("typeof window.axe !== 'undefined'"):
-            self.page.add_script_tag(path=str(AXE))
+            # Evaluated by the test harness, not added as an inline <script> the page's CSP blocks.
+            self.page.evaluate(_axe_source())
         results = self.page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
         return [
             f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes']][:3]}"
@@ -218,6 +231,43 @@ class Client:
 
     def status(self) -> str:
         return self.page.inner_text("#status")
+
+
+def as_a_stage(page: Page, config: dict) -> None:
+    """Serve PAGE the web client as a stage with CONFIG (a Cognito config.json) would: that
+    config, and on the page itself the CSP such a stage sends, with its Hosted UI and Cognito's
+    API added (shared/http/page_headers.py, as infra/edge.py builds it). The page's context must
+    block service workers (`service_workers="block"`): a page load the worker fetches is not routed."""
+    cognito_api = f"https://cognito-idp.{config['region']}.amazonaws.com"
+    csp = page_headers.content_security_policy(
+        connect=(config["domain"], cognito_api), form_action=(config["domain"],)
+    )
+
+    def page_of_the_stage(route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": csp})
+
+    page.route("**/config.json", lambda route: route.fulfill(json=config))
+    page.route(lambda url: urlsplit(url).path in ("/", "/index.html"), page_of_the_stage)
+
+
+def wait_for_function_under_csp(page: Page, expression: str, arg: object = None, **options) -> object:
+    """Page.wait_for_function for a page under a CSP without 'unsafe-eval': Playwright's own builds
+    its predicate with `new Function` inside the page, which that CSP refuses; this polls with
+    `page.evaluate` (the DevTools protocol's evaluation, which no CSP governs). Returns the truthy
+    value; times out as Playwright's would (a hang guard)."""
+    timeout = options.get("timeout") or WAIT_MS
+    deadline = time.monotonic() + timeout / 1000
+    while not (value := page.evaluate(expression, arg)):
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeoutError(f"wait_for_function: {expression[:80]} not true within {timeout} ms")
+        page.wait_for_timeout(POLL_MS)
+    return value
+
+
+@cache
+def _axe_source() -> str:
+    return AXE.read_text() + "\n;true"
 
 
 def exports_of(module: str):

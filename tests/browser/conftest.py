@@ -4,9 +4,26 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.browser.client import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, Client, Server
+from tests.browser.client import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    CSP_WATCH,
+    WAIT_MS,
+    Client,
+    Server,
+    wait_for_function_under_csp,
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _waits_that_the_pages_csp_allows() -> Iterator[None]:
+    """Every page runs under the stage's CSP (no 'unsafe-eval'), which Playwright's own
+    wait_for_function breaks: the tests' waits poll with page.evaluate instead."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Page, "wait_for_function", wait_for_function_under_csp)
+        yield
 
 
 def _running(data_dir: Path) -> Iterator[Server]:
@@ -47,7 +64,8 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def open_client(browser: Browser, server: Server, request):
     """A factory of watched tabs: open_client(width=..., server=...). Each test fails if a tab
-    it opened saw a console error, an uncaught exception or a failed request."""
+    it opened saw a console error (a CSP violation included), an uncaught exception or a failed
+    request."""
     contexts, clients = [], []
 
     def make(width: int = 1280, height: int = 900, on: Server | None = None, **options) -> Client:
@@ -56,6 +74,7 @@ def open_client(browser: Browser, server: Server, request):
         context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=target.url)
         context.set_default_timeout(WAIT_MS)  # a hang guard: a loaded machine is slow, not failing
+        context.add_init_script(CSP_WATCH)
         contexts.append(context)
         client = Client(context.new_page(), target, request.node.name)
         clients.append(client)

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.browser.client import exports_of
+from tests.browser.client import as_a_stage, exports_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -109,7 +109,7 @@ def test_cognito_login_is_the_hosted_ui_code_flow_with_pkce(open_client, server)
     """With a Cognito config the page sends the player to the Hosted UI with an S256 challenge,
     then exchanges the code and its verifier at /oauth2/token and keeps the id token. The Hosted
     UI is a stand-in here; the id token it hands back is a local one, so the API accepts it."""
-    client = open_client()
+    client = open_client(service_workers="block")  # as_a_stage routes its page
     page = client.page
     domain = "https://wordsqd-test.auth.us-east-1.amazoncognito.com"
     config = {
@@ -119,7 +119,7 @@ def test_cognito_login_is_the_hosted_ui_code_flow_with_pkce(open_client, server)
         "client_id": "client123",
         "domain": domain,
     }
-    page.route("**/config.json", lambda route: route.fulfill(json=config))
+    as_a_stage(page, config)  # its config.json and its CSP
     authorize, exchange = [], []
 
     def hosted_ui(route):

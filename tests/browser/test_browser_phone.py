@@ -4,7 +4,7 @@ offline page, the end screen's share sheet, and no layout shift on load."""
 
 import pytest
 
-from tests.browser.client import answer_for, shown_round, submit, wait_for_round, word_failing
+from tests.browser.client import CSP_WATCH, answer_for, shown_round, submit, wait_for_round, word_failing
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -142,8 +142,11 @@ def test_the_light_theme_follows_the_system_preference(open_client):
 
 def test_offline_a_page_load_shows_the_offline_page(browser, server):
     context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.add_init_script(CSP_WATCH)
+    errors: list[str] = []
     try:
         page = context.new_page()
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
         page.goto(server.url + "/")
         page.wait_for_selector("html[data-ready=true]")
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -155,8 +158,28 @@ def test_offline_a_page_load_shows_the_offline_page(browser, server):
         page.reload()
         assert "WordSQD needs a connection to check words" in page.inner_text("body")
         page.screenshot(path="test-artifacts/screens/25-offline-360.png")
+        # Back online, "Try again" (its script file, under the page's CSP) loads the game.
+        context.set_offline(False)
+        page.click("text=Try again")
+        page.wait_for_selector("html[data-ready=true]")
     finally:
         context.close()
+    assert [e for e in errors if "CSP" in e or "Content Security Policy" in e] == []
+
+
+def test_a_csp_violation_fails_a_browser_test(open_client):
+    """The page runs under the stage's CSP (make run sends it), and every tab reports a violation
+    as an error that fails its test: here an inline script, which the CSP blocks."""
+    client = open_client()
+    client.open()
+    with client.page.expect_console_message(lambda message: "CSP violation" in message.text):
+        client.page.evaluate(
+            "() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1';"
+            " document.body.append(s); }"
+        )
+    assert client.page.evaluate("window.ran") is None, "the inline script was blocked"
+    assert any("CSP violation: script-src" in error for error in client.errors), client.errors
+    client.errors.clear()  # seen: this test's own violation is not the page's
 
 
 def test_the_end_screen_shares_through_the_system_sheet(open_client, server):

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from tests.browser.client import as_a_stage
+
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
 
@@ -123,7 +125,7 @@ def test_not_now_skips_the_name_prompt_for_good(open_client, clock_server):
 
 def test_a_cognito_login_renews_at_the_hosted_uis_token_endpoint(open_client, clock_server):
     """grant_type=refresh_token with the client id and the refresh token the code exchange gave."""
-    client = open_client(on=clock_server)
+    client = open_client(on=clock_server, service_workers="block")  # as_a_stage routes its page
     page = client.page
     domain = "https://wordsqd-test.auth.us-east-1.amazoncognito.com"
     config = {
@@ -133,7 +135,7 @@ def test_a_cognito_login_renews_at_the_hosted_uis_token_endpoint(open_client, cl
         "client_id": "client123",
         "domain": domain,
     }
-    page.route("**/config.json", lambda route: route.fulfill(json=config))
+    as_a_stage(page, config)  # its config.json and its CSP
 
     def token_endpoint(route):
         form = dict(item.split("=", 1) for item in route.request.post_data.split("&"))

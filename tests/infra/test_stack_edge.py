@@ -19,6 +19,7 @@ from cfnlint.api import ManualArgs, lint_file
 from infra import edge_waf
 from infra.edge import SYNTH_ONLY_ACCOUNT, api_behaviours, synth_env
 from infra.functions import API_FUNCTIONS
+from shared.http import page_headers
 from shared.http.routes import ORIGIN_HEADER, ROUTES, Route
 from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
 
@@ -405,12 +406,35 @@ def test_security_headers_on_the_site_and_the_api(stage):
     assert headers["StrictTransportSecurity"]["AccessControlMaxAgeSec"] >= 31_536_000
     assert headers["ContentTypeOptions"]["Override"]
     assert headers["FrameOptions"]["FrameOption"] == "DENY"
-    csp = headers["ContentSecurityPolicy"]["ContentSecurityPolicy"]
-    csp_text = "".join(p if isinstance(p, str) else "<token>" for p in csp["Fn::Join"][1])
-    assert "script-src 'self';" in csp_text and "frame-ancestors 'none'" in csp_text
     config = _distribution(stage)
     for behaviour in [config["DefaultCacheBehavior"], *config["CacheBehaviors"]]:
         assert behaviour["ResponseHeadersPolicyId"] == {"Ref": policy_id}
+
+
+def test_the_cloudfront_policy_is_the_pages_one_definition_that_make_run_serves_too(stage):
+    """shared/http/page_headers.py, header by header; the CSP with only Cognito's origins added
+    (the Hosted UI's domain is a reference to the stack's user pool domain)."""
+    [policy] = stage.resources("AWS::CloudFront::ResponseHeadersPolicy").values()
+    headers = policy["Properties"]["ResponseHeadersPolicyConfig"]["SecurityHeadersConfig"]
+    [domain_id] = stage.resources("AWS::Cognito::UserPoolDomain")
+    parts = headers["ContentSecurityPolicy"]["ContentSecurityPolicy"]["Fn::Join"][1]
+    assert all(isinstance(p, str) or p == {"Ref": domain_id} for p in parts), parts
+    csp = "".join(p if isinstance(p, str) else "<domain>" for p in parts)
+    hosted_ui = f"https://<domain>.auth.{stage.config.region}.amazoncognito.com"
+    cognito_api = f"https://cognito-idp.{stage.config.region}.amazonaws.com"
+    assert csp == page_headers.content_security_policy(
+        connect=(hosted_ui, cognito_api), form_action=(hosted_ui,)
+    )
+    assert headers["ContentSecurityPolicy"]["Override"]
+    assert headers["StrictTransportSecurity"] == {
+        "AccessControlMaxAgeSec": page_headers.HSTS_MAX_AGE_SECONDS,
+        "IncludeSubdomains": page_headers.HSTS_INCLUDE_SUBDOMAINS,
+        "Override": True,
+    }
+    assert headers["ContentTypeOptions"] == {"Override": True}  # CloudFront's is always nosniff
+    assert page_headers.CONTENT_TYPE_OPTIONS == "nosniff"
+    assert headers["FrameOptions"] == {"FrameOption": page_headers.FRAME_OPTIONS, "Override": True}
+    assert headers["ReferrerPolicy"] == {"ReferrerPolicy": page_headers.REFERRER_POLICY, "Override": True}
 
 
 def test_the_managed_policy_ids_above_are_the_policies_they_are_named_after(dev):
