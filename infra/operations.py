@@ -7,8 +7,8 @@ test checks every alarm of every stack for an action such a topic.
 
 Every metric comes from the CDK's own helpers (`alias.metric_errors()`,
 `table.metric_throttled_requests_for_operations()`, `api.metric_server_error()`, ...), which
-write the dimensions CloudWatch really publishes; a template test checks every alarm against a
-table of the series each service publishes. Traffic alarms treat missing data as fine (no traffic
+write the dimensions CloudWatch really publishes; a template test checks every alarm against the
+CDK's own generated metric catalogue (aws-cdk-lib's `*-canned-metrics.generated`). Traffic alarms treat missing data as fine (no traffic
 is not an outage); the two job alarms treat it as breaching (a job that did not run is an outage).
 Thresholds are in this file's constants: tune them here once real traffic shows its noise.
 """
@@ -156,13 +156,18 @@ JOB_WINDOWS = {
 }
 
 
-def version_metric(function: lambda_.IFunction, version: lambda_.IVersion, name: str, stat: str) -> cw.Metric:
-    """NAME of the invocations that VERSION served through the alias (dimension ExecutedVersion):
-    a canary's own series, not the whole alias's, where 90% of the calls still go to the old one."""
+def version_metric(alias: lambda_.Alias, version: lambda_.IVersion, name: str, stat: str) -> cw.Metric:
+    """NAME of the invocations that VERSION served through ALIAS: a canary's own series, not the
+    whole alias's, where 90% of the calls still go to the old version. Lambda publishes
+    ExecutedVersion only beside Resource (`<function>:<alias>`), never with FunctionName alone."""
     return cw.Metric(
         namespace="AWS/Lambda",
         metric_name=name,
-        dimensions_map={"FunctionName": function.function_name, "ExecutedVersion": version.version},
+        dimensions_map={
+            "FunctionName": alias.version.lambda_.function_name,
+            "Resource": f"{alias.version.lambda_.function_name}:{alias.alias_name}",
+            "ExecutedVersion": version.version,
+        },
         statistic=stat,
         period=FAST_PERIOD,
     )
@@ -322,13 +327,13 @@ class Operations(Construct):
 
         for name in aliases:
             title = name.capitalize()
-            function, version = functions[name], functions[name].current_version
+            alias, version = aliases[name], functions[name].current_version
             # The new version's own series (ExecutedVersion): what CodeDeploy's canary judges.
             error_rate = cw.MathExpression(
                 expression="100 * FILL(errors, 0) / invocations",
                 using_metrics={
-                    "errors": version_metric(function, version, "Errors", cw.Stats.SUM),
-                    "invocations": version_metric(function, version, "Invocations", cw.Stats.SUM),
+                    "errors": version_metric(alias, version, "Errors", cw.Stats.SUM),
+                    "invocations": version_metric(alias, version, "Invocations", cw.Stats.SUM),
                 },
                 label=f"{name} error rate (%), this version",
                 period=FAST_PERIOD,
@@ -345,7 +350,7 @@ class Operations(Construct):
                 ),
                 self.alarm(
                     f"{title}LatencyP99",
-                    version_metric(function, version, "Duration", cw.Stats.p(99)),
+                    version_metric(alias, version, "Duration", cw.Stats.p(99)),
                     P99_MS[name],
                     f"The p99 duration of {name}'s current version is over {P99_MS[name]} ms, "
                     "2 minutes out of 3.",
