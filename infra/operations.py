@@ -8,9 +8,10 @@ test checks every alarm of every stack for an action such a topic.
 Every metric comes from the CDK's own helpers (`alias.metric_errors()`,
 `table.metric_throttled_requests_for_operations()`, `api.metric_server_error()`, ...), which
 write the dimensions CloudWatch really publishes; a template test checks every alarm against the
-CDK's own generated metric catalogue (aws-cdk-lib's `*-canned-metrics.generated`). Traffic alarms treat missing data as fine (no traffic
-is not an outage); the two job alarms treat it as breaching (a job that did not run is an outage).
-Thresholds are in this file's constants: tune them here once real traffic shows its noise.
+CDK's own generated metric catalogue (aws-cdk-lib's `*-canned-metrics.generated`). Traffic alarms
+treat missing data as fine (no traffic is not an outage); the job alarms treat it as breaching (a
+job that did not run is an outage). Thresholds are in this file's constants: tune them here once
+real traffic shows its noise.
 """
 
 from collections.abc import Mapping, Sequence

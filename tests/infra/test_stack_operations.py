@@ -98,7 +98,8 @@ def test_every_alarm_of_every_stack_watches_a_series_cloudwatch_publishes(synth)
         for namespace, metric, dimensions in _watched(alarm):
             if "EventSourceMappingUUID" in dimensions:
                 namespace = "AWS/Lambda#mapping"
-            assert frozenset(dimensions) in _published(namespace, metric), (name, namespace, metric, sorted(dimensions))
+            series = (name, namespace, metric, sorted(dimensions))
+            assert frozenset(dimensions) in _published(namespace, metric), series
             if "Operation" in dimensions:
                 assert dimensions["Operation"] in DYNAMODB_OPERATIONS, (name, dimensions["Operation"])
 
