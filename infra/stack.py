@@ -13,16 +13,18 @@ from constructs import Construct
 
 from infra.api import Api
 from infra.capacity import MidnightCapacityPlan
-from infra.config import StageConfig
+from infra.config import MidnightCapacity, StageConfig
 from infra.data import Data
 from infra.deploys import Deploys
 from infra.edge import Edge, synth_env
 from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
+from infra.guard import MidnightGuard
 from infra.operations import Operations
 from infra.permissions import ACCESS
 from infra.schedule import Jobs
+from infra.watch import Watch
 from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
 from shared.runtime.settings import ENVIRONMENT
 
@@ -54,6 +56,9 @@ class WordSQDStack(Stack):
         log_retention = logs.RetentionDays.ONE_YEAR if production else logs.RetentionDays.ONE_WEEK
         log_removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
+        # The capacity window, or the default one around the rush for a stage without capacity.
+        window = config.midnight_capacity or MidnightCapacity(functions={})
+        self.guard = MidnightGuard(self, "MidnightGuard", window=window)
         self.data = Data(
             self,
             "Data",
@@ -158,6 +163,17 @@ class WordSQDStack(Stack):
                 plan=config.midnight_capacity,
                 alarm=self.operations.alarm,
             )
+        self.watch = Watch(
+            self,
+            "Watch",
+            stage=config.stage,
+            application=self.deploys.application.application_name,
+            functions={name: self.functions.by_name[name] for name in API_FUNCTIONS},
+            window=window,
+            plan=config.midnight_capacity.functions if config.midnight_capacity else {},
+            alarm=self.operations.alarm,
+        )
+        self.guard.guard_everything_else(self)
         self.edge_alarms = EdgeAlarmsStack(
             scope_for_edge_alarms,
             edge_alarms_stack_name(config.stack_name),

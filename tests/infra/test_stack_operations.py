@@ -29,6 +29,11 @@ NOT_CATALOGUED: dict[str, dict[str, list[frozenset[str]]]] = {
     # infra/operations.py: 403s counted from the API's access log, per stage (a metric filter).
     "WordSQD/dev": {"ApiForbidden": [frozenset()]},
     "WordSQD/live": {"ApiForbidden": [frozenset()]},
+    # infra/lambdas/wordsqd_ops/watch.py: put by the scheduled checks, per stage.
+    "WordSQD/Operations": {
+        metric: [frozenset({"Stage"})]
+        for metric in ("DeployInProgress", "CapacityMissing", "CapacityLeftOn", "CodeStoragePercent")
+    },
 }
 # CloudWatch's Operation values for DynamoDB (not the CDK's Python enum names).
 DYNAMODB_OPERATIONS = {
