@@ -21,6 +21,7 @@ from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.guard import MidnightGuard
+from infra.money import Money
 from infra.operations import Operations
 from infra.permissions import ACCESS
 from infra.schedule import Jobs
@@ -47,6 +48,7 @@ class WordSQDStack(Stack):
             description=f"WordSQD word game backend ({config.stage})",
             env=env,
             cross_region_references=True,  # the web ACL's ARN, from us-east-1
+            termination_protection=config.production,
         )
         Tags.of(self).add("app", "wordsqd")
         Tags.of(self).add("stage", config.stage)
@@ -172,6 +174,13 @@ class WordSQDStack(Stack):
             window=window,
             plan=config.midnight_capacity.functions if config.midnight_capacity else {},
             alarm=self.operations.alarm,
+        )
+        self.money = Money(
+            self,
+            "Money",
+            stage=config.stage,
+            monthly_budget=config.monthly_budget,
+            topic=self.operations.topic,
         )
         self.guard.guard_everything_else(self)
         self.edge_alarms = EdgeAlarmsStack(
