@@ -361,6 +361,37 @@ class Operations(Construct):
             ]
 
         self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=self._prefix)
+        self._dashboard_parts = (api, aliases, table, table_throttles, lambda_throttles, dead_letters)
+
+    def fill_dashboard(self, answer_p99: cw.IMetric, probe: cw.IMetric) -> None:
+        """The dashboard, once every alarm exists: first the row an on-call reads in ten seconds
+        (runs/s, answer p99, 5xx, throttles, provisioned concurrency in use, the outside probe),
+        then the detail."""
+        api, aliases, table, table_throttles, lambda_throttles, dead_letters = self._dashboard_parts
+        runs = cw.MathExpression(
+            expression="FILL(started, 0) / PERIOD(started)",
+            using_metrics={"started": game_metric("RunsStarted")},
+            label="runs started/s",
+            period=PERIOD,
+        )
+        provisioned = [
+            alias.metric(
+                "ProvisionedConcurrencyUtilization", period=PERIOD, statistic=cw.Stats.MAXIMUM, label=name
+            )
+            for name, alias in aliases.items()
+            if name in ("daily", "leaderboard")
+        ]
+        row = {
+            "Runs/s": [runs],
+            "Answer p99 (ms)": [answer_p99],
+            "API 5xx": [api.metric_server_error(period=PERIOD, statistic=cw.Stats.SUM, label="5xx")],
+            "Throttles": [lambda_throttles, table_throttles],
+            "Provisioned concurrency used": provisioned,
+            "Outside probe (% ok)": [probe],
+        }
+        self.dashboard.add_widgets(
+            *(cw.GraphWidget(title=title, left=metrics, width=4, height=5) for title, metrics in row.items())
+        )
         self._fill_dashboard(api, aliases, table, table_throttles, lambda_throttles, dead_letters)
 
     def _dynamodb(self, name: str, table: dynamodb.ITable, index: str | None = None) -> cw.Metric:
@@ -417,8 +448,10 @@ class Operations(Construct):
         evaluation_periods: int = 1,
         datapoints_to_alarm: int | None = None,
         scope: Construct | None = None,
+        notifying: bool = True,
     ) -> cw.Alarm:
-        """An alarm named WordSQD-<stage>-NAME that notifies the stage's topic (ALARM and OK)."""
+        """An alarm named WordSQD-<stage>-NAME that notifies the stage's topic (ALARM and OK);
+        not NOTIFYING, a window of a composite alarm, which notifies instead."""
         alarm = cw.Alarm(
             scope or self,
             name,
@@ -431,9 +464,16 @@ class Operations(Construct):
             comparison_operator=comparison,
             treat_missing_data=missing,
         )
-        notify(alarm, self.topic)
+        if notifying:
+            notify(alarm, self.topic)
         self.alarms.append(alarm)
         return alarm
+
+    def notify_composite(self, alarm: cw.CompositeAlarm) -> None:
+        """ALARM and OK of a composite alarm both go to the stage's topic."""
+        action = cw_actions.SnsAction(self.topic)
+        alarm.add_alarm_action(action)
+        alarm.add_ok_action(action)
 
     def _fill_dashboard(
         self,

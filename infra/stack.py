@@ -22,7 +22,8 @@ from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.guard import MidnightGuard
 from infra.money import Money
-from infra.operations import Operations
+from infra.operations import PERIOD, Operations
+from infra.outside import Outside
 from infra.permissions import ACCESS
 from infra.schedule import Jobs
 from infra.watch import Watch
@@ -181,6 +182,19 @@ class WordSQDStack(Stack):
             stage=config.stage,
             monthly_budget=config.monthly_budget,
             topic=self.operations.topic,
+        )
+        self.outside = Outside(
+            self,
+            "Outside",
+            stage=config.stage,
+            site_url=self.edge.url,
+            api=self.api.api,
+            access_logs=self.api.access_logs,
+            alarm=self.operations.alarm,
+            topic_action=self.operations.notify_composite,
+        )
+        self.operations.fill_dashboard(
+            self.outside.answer_latency, self.outside.probe.metric_success_percent(period=PERIOD)
         )
         self.guard.guard_everything_else(self)
         self.edge_alarms = EdgeAlarmsStack(

@@ -9,6 +9,7 @@ from infra.functions import FUNCTIONS
 from infra.operations import GAME_COUNTERS, JOB_WINDOWS, P99_MS
 from shared.dynamo.table import INDEXES
 from tests.infra.metric_catalogue import catalogue
+from tests.infra.test_stack_alarm_reach import composite_actions
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -27,8 +28,9 @@ NOT_CATALOGUED: dict[str, dict[str, list[frozenset[str]]]] = {
         "ExpiryFailures": [frozenset({"service"})],
     },
     # infra/operations.py: 403s counted from the API's access log, per stage (a metric filter).
-    "WordSQD/dev": {"ApiForbidden": [frozenset()]},
-    "WordSQD/live": {"ApiForbidden": [frozenset()]},
+    # infra/outside.py: answers' latency from the same access log (a metric filter), per stage.
+    "WordSQD/dev": {"ApiForbidden": [frozenset()], "AnswerLatency": [frozenset()]},
+    "WordSQD/live": {"ApiForbidden": [frozenset()], "AnswerLatency": [frozenset()]},
     # infra/lambdas/wordsqd_ops/watch.py: put by the scheduled checks, per stage.
     "WordSQD/Operations": {
         metric: [frozenset({"Stage"})]
@@ -257,7 +259,11 @@ def test_expiry_failures_that_persist_over_passes_alarm(dev):
 
 
 def test_403s_at_the_origin_are_counted_from_the_access_log(dev):
-    [(_, flt)] = dev.resources("AWS::Logs::MetricFilter").items()
+    [flt] = [
+        f
+        for f in dev.resources("AWS::Logs::MetricFilter").values()
+        if f["Properties"]["MetricTransformations"][0]["MetricName"] == "ApiForbidden"
+    ]
     api_logs = dev.json["Resources"][flt["Properties"]["LogGroupName"]["Ref"]]
     assert api_logs["Type"] == "AWS::Logs::LogGroup"
     assert flt["Properties"]["FilterPattern"] == "{ $.status = 403 }"
@@ -272,14 +278,26 @@ def test_403s_at_the_origin_are_counted_from_the_access_log(dev):
 
 def test_traffic_alarms_treat_missing_data_as_ok(dev):
     for name, alarm in _alarms(dev).items():
-        if not name.endswith(("NotSucceeded", "CountersStalled")):
+        # The jobs, the stream's heartbeat and the outside probe: no data is an outage.
+        if not name.endswith(("NotSucceeded", "CountersStalled", "-ProbeFailed")):
             assert alarm["TreatMissingData"] == "notBreaching", name
 
 
 @pytest.mark.parametrize("stage", ["dev", "prod"])
 def test_every_alarm_notifies_the_stacks_topic_and_links_the_runbook(synth, stage):
-    topic_id, _ = synth.stacks[stage].only("AWS::SNS::Topic")
-    for name, alarm in _alarms(synth.stacks[stage]).items():
+    template = synth.stacks[stage]
+    topic_id, _ = template.only("AWS::SNS::Topic")
+    windows = {
+        template.json["Resources"][k]["Properties"]["AlarmName"] for k in composite_actions(template.json)
+    }
+    for composite in template.resources("AWS::CloudWatch::CompositeAlarm").values():
+        assert composite["Properties"]["AlarmActions"] == [{"Ref": topic_id}]
+        assert composite["Properties"]["OKActions"] == [{"Ref": topic_id}]
+        assert "docs/operations.md#alarms" in composite["Properties"]["AlarmDescription"]
+    for name, alarm in _alarms(template).items():
+        if name in windows:  # its composite notifies
+            assert "AlarmActions" not in alarm, name
+            continue
         assert alarm["AlarmActions"] == [{"Ref": topic_id}], name
         assert alarm["OKActions"] == [{"Ref": topic_id}], name
         assert "docs/operations.md#alarms" in alarm["AlarmDescription"], name
