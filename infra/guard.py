@@ -11,7 +11,7 @@ from constructs import Construct
 
 from infra.config import MidnightCapacity
 from infra.deploys import DEPLOYMENT_CONFIG_MINUTES
-from infra.ops_functions import ops_function
+from infra.ops_functions import LogPolicy, ops_function
 
 # A deploy starting now keeps an alias weighted for at least its canary: one that could not even
 # finish its canary before the freeze is refused too.
@@ -19,13 +19,14 @@ LOOKAHEAD = Duration.minutes(DEPLOYMENT_CONFIG_MINUTES)
 
 
 class MidnightGuard(Construct):
-    def __init__(self, scope: Construct, id: str, *, window: MidnightCapacity) -> None:
+    def __init__(self, scope: Construct, id: str, *, window: MidnightCapacity, logs_: LogPolicy) -> None:
         super().__init__(scope, id)
         self.function = ops_function(
             self,
             "Function",
             handler="wordsqd_ops.guard.on_event",
             description="WordSQD midnight deploy guard",
+            logs_=logs_,
         )
         self.resource = CustomResource(
             self,

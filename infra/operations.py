@@ -325,6 +325,13 @@ class Operations(Construct):
             )
             if job == "reset":
                 wall_clock(alarm, CENTRAL)
+        # Each failed attempt of the reset, within a minute (the day's verdict above comes at its end).
+        self.alarm(
+            "ResetFailed",
+            aliases["reset"].metric_errors(period=FAST_PERIOD, statistic=cw.Stats.SUM),
+            1,
+            "A reset attempt failed (Lambda retries it twice, then parks it in the dead-letter queue).",
+        )
 
         for name in aliases:
             title = name.capitalize()

@@ -1,6 +1,7 @@
 """The stack's own operations functions (infra/lambdas/wordsqd_ops: stdlib and boto3, no game
 code, a small asset of their own): one function each, with its own log group and role."""
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from aws_cdk import Duration, RemovalPolicy
@@ -14,11 +15,19 @@ from infra.checks import acknowledge
 OPS_CODE = Path(__file__).resolve().parent / "lambdas"
 
 
-def ops_function(scope: Construct, id: str, *, handler: str, description: str) -> lambda_.Function:
+@dataclass(frozen=True)
+class LogPolicy:
+    """The stack's log retention and removal (production keeps its logs)."""
+
+    retention: logs.RetentionDays
+    removal: RemovalPolicy
+
+
+def ops_function(
+    scope: Construct, id: str, *, handler: str, description: str, logs_: LogPolicy
+) -> lambda_.Function:
     """A Python function of OPS_CODE (HANDLER: `wordsqd_ops.<module>.<function>`)."""
-    log_group = logs.LogGroup(
-        scope, f"{id}Logs", retention=logs.RetentionDays.ONE_MONTH, removal_policy=RemovalPolicy.DESTROY
-    )
+    log_group = logs.LogGroup(scope, f"{id}Logs", retention=logs_.retention, removal_policy=logs_.removal)
     role = iam.Role(
         scope, f"{id}Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"), description=description
     )

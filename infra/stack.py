@@ -23,9 +23,11 @@ from infra.functions import API_FUNCTIONS, Functions
 from infra.guard import MidnightGuard
 from infra.money import Money
 from infra.operations import PERIOD, Operations
+from infra.ops_functions import LogPolicy
 from infra.outside import Outside
 from infra.permissions import ACCESS
 from infra.schedule import Jobs
+from infra.switches import KillSwitches
 from infra.watch import Watch
 from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
 from shared.runtime.settings import ENVIRONMENT
@@ -61,7 +63,8 @@ class WordSQDStack(Stack):
 
         # The capacity window, or the default one around the rush for a stage without capacity.
         window = config.midnight_capacity or MidnightCapacity(functions={})
-        self.guard = MidnightGuard(self, "MidnightGuard", window=window)
+        ops_logs = LogPolicy(log_retention, log_removal)
+        self.guard = MidnightGuard(self, "MidnightGuard", window=window, logs_=ops_logs)
         self.data = Data(
             self,
             "Data",
@@ -172,9 +175,17 @@ class WordSQDStack(Stack):
             stage=config.stage,
             application=self.deploys.application.application_name,
             functions={name: self.functions.by_name[name] for name in API_FUNCTIONS},
+            reset=self.functions.reset,
             window=window,
             plan=config.midnight_capacity.functions if config.midnight_capacity else {},
             alarm=self.operations.alarm,
+            logs_=ops_logs,
+        )
+        self.switches = KillSwitches(
+            self,
+            "KillSwitches",
+            stage=config.stage,
+            readers=[self.functions.by_name[name] for name in ("daily", "leaderboard")],
         )
         self.money = Money(
             self,

@@ -20,7 +20,7 @@ from infra.config import MidnightCapacity
 from infra.functions import ALIAS
 from infra.lambdas.wordsqd_ops.watch import NAMESPACE
 from infra.lambdas.wordsqd_ops.window import FREEZE_MARGIN
-from infra.ops_functions import ops_function
+from infra.ops_functions import LogPolicy, ops_function
 
 CODE_STORAGE_PERCENT = 50.0  # of the account's 75 GB: prune (scripts/prune_versions.py) well before
 AlarmFactory = Callable[..., cw.Alarm]
@@ -46,14 +46,20 @@ class Watch(Construct):
         stage: str,
         application: str,
         functions: Mapping[str, lambda_.IFunction],
+        reset: lambda_.IFunction,
         window: MidnightCapacity,
         plan: Mapping[str, int],
         alarm: AlarmFactory,
+        logs_: LogPolicy,
     ) -> None:
         super().__init__(scope, id)
         stack = Stack.of(self)
         self.function = ops_function(
-            self, "Function", handler="wordsqd_ops.watch.handler", description="WordSQD scheduled checks"
+            self,
+            "Function",
+            handler="wordsqd_ops.watch.handler",
+            description="WordSQD scheduled checks",
+            logs_=logs_,
         )
         for key, value in {
             "STAGE": stage,
@@ -62,6 +68,7 @@ class Watch(Construct):
             "FUNCTIONS": stack.to_json_string({n: f.function_name for n, f in functions.items()}),
             "PLAN": stack.to_json_string(dict(plan)),
             "ALIAS": ALIAS,
+            "RESET_FUNCTION": reset.function_name,
             "IDLE": str(IDLE),
             "WINDOW_START": window.start,
             "WINDOW_END": window.end,
@@ -87,6 +94,7 @@ class Watch(Construct):
             "deploys": _central(*_minus(window.start, FREEZE_MARGIN)),
             "leftover": scheduler.ScheduleExpression.rate(Duration.hours(1)),
             "storage": scheduler.ScheduleExpression.rate(Duration.hours(1)),
+            "reset": _central(0, 10),
         }
         if plan:
             schedules["capacity"] = _central(*_minus(window.start, -timedelta(minutes=1)))
@@ -142,6 +150,16 @@ class Watch(Construct):
                 scope=self,
             ),
         ]
+        self.alarms.append(
+            alarm(
+                "ResetMissing",
+                metric("ResetMissing", Duration.minutes(5)),
+                1,
+                "No successful reset by 00:10 Central: the schedule did not fire or every attempt "
+                "failed. Replay it (docs/operations.md, The jobs).",
+                scope=self,
+            )
+        )
         if plan:
             self.alarms.append(
                 alarm(
@@ -198,5 +216,5 @@ class Watch(Construct):
         acknowledge(
             role,
             "AwsSolutions-IAM5[Resource::*]",
-            "GetAccountSettings and PutMetricData take no resource (the latter bound to one namespace).",
+            "GetAccountSettings, Get/PutMetricData take no resource (Put bound to one namespace).",
         )

@@ -47,6 +47,29 @@ def test_code_storage_is_a_share_of_the_quota():
     assert watch.storage_percent(settings) == 10.0
 
 
+def test_no_successful_reset_since_midnight_is_missing():
+    assert watch.reset_missing([], []) == 1  # the schedule did not fire
+    assert watch.reset_missing([1, 1, 1], [1, 1, 1]) == 1  # every attempt failed
+    assert watch.reset_missing([1, 1], [1, 0]) == 0  # the retry succeeded
+
+
+def test_the_reset_check_reads_the_live_aliases_series_since_midnight():
+    client = boto3.client(
+        "cloudwatch", region_name="us-east-1", aws_access_key_id="t", aws_secret_access_key="t"
+    )
+    stub = Stubber(client)
+    at = datetime(2026, 6, 2, 0, 10, tzinfo=CENTRAL).astimezone(UTC)
+    results = [
+        {"Id": "invocations", "Values": [1.0], "StatusCode": "Complete"},
+        {"Id": "errors", "Values": [1.0], "StatusCode": "Complete"},
+    ]
+    stub.add_response("get_metric_data", {"MetricDataResults": results})
+    stub.activate()
+    env = {**ENV, "RESET_FUNCTION": "fn-reset"}
+    assert watch.measure("reset", env, {"cloudwatch": client}, at) == {"ResetMissing": 1}
+    stub.assert_no_pending_responses()
+
+
 ENV = {
     "STAGE": "prod",
     "STACK_NAME": "WordSQD-prod",
@@ -106,6 +129,7 @@ def test_the_checks_run_at_the_freeze_a_minute_into_the_window_and_hourly(prod, 
         "capacity": ("cron(51 23 * * ? *)", "America/Chicago"),
         "leftover": ("rate(1 hour)", "Etc/UTC"),
         "storage": ("rate(1 hour)", "Etc/UTC"),
+        "reset": ("cron(10 0 * * ? *)", "America/Chicago"),
     }
     assert "capacity" not in schedules(dev) and schedules(dev)["deploys"][0] == "cron(40 23 * * ? *)"
 
@@ -121,7 +145,29 @@ def test_the_checks_alarm_on_their_metrics(prod):
         ("MidnightCapacityMissing", "CapacityMissing", 60),
         ("CapacityLeftOn", "CapacityLeftOn", 3600),
         ("CodeStorage", "CodeStoragePercent", 3600),
+        ("ResetMissing", "ResetMissing", 300),
     ]:
         alarm = alarms[f"WordSQD-live-{name}"]
         assert (alarm["Namespace"], alarm["MetricName"], alarm["Period"]) == (watch.NAMESPACE, metric, period)
         assert alarm["Dimensions"] == [{"Name": "Stage", "Value": "live"}]
+
+
+@pytest.mark.infra
+def test_the_kill_switches_live_in_appconfig_all_on_and_the_api_functions_read_them(dev):
+    from infra.switches import ALL_ON
+    from shared.runtime.flags import APPCONFIG, SWITCHES
+
+    app_id, _ = dev.only("AWS::AppConfig::Application")
+    _, profile = dev.only("AWS::AppConfig::ConfigurationProfile")
+    assert (profile["Properties"]["LocationUri"], profile["Properties"]["Type"]) == ("hosted", "AWS.Freeform")
+    _, version = dev.only("AWS::AppConfig::HostedConfigurationVersion")
+    assert json.loads(version["Properties"]["Content"]) == ALL_ON
+    assert set(ALL_ON) == set(SWITCHES) and all(v == {"default": True} for v in ALL_ON.values())
+    _, deployment = dev.only("AWS::AppConfig::Deployment")
+    assert deployment["Properties"]["DeploymentStrategyId"] == "AppConfig.AllAtOnce"
+    for name, (_, props) in dev.functions.items():
+        variables = props.get("Environment", {}).get("Variables", {})
+        reads = name in ("daily", "leaderboard")
+        assert all((v in variables) == reads for v in APPCONFIG), name
+        if reads:
+            assert variables[APPCONFIG[0]] == {"Ref": app_id}

@@ -34,7 +34,13 @@ NOT_CATALOGUED: dict[str, dict[str, list[frozenset[str]]]] = {
     # infra/lambdas/wordsqd_ops/watch.py: put by the scheduled checks, per stage.
     "WordSQD/Operations": {
         metric: [frozenset({"Stage"})]
-        for metric in ("DeployInProgress", "CapacityMissing", "CapacityLeftOn", "CodeStoragePercent")
+        for metric in (
+            "DeployInProgress",
+            "CapacityMissing",
+            "CapacityLeftOn",
+            "CodeStoragePercent",
+            "ResetMissing",
+        )
     },
 }
 # CloudWatch's Operation values for DynamoDB (not the CDK's Python enum names).
@@ -222,6 +228,20 @@ def test_a_job_that_did_not_succeed_in_its_window_alarms(dev, job):
     periods = {q["MetricStat"]["Period"] for q in alarm["Metrics"] if "MetricStat" in q}
     assert periods == {int(JOB_WINDOWS[job].period.to_seconds())}
     assert all(d["FunctionName"] == {"Ref": logical_id} for _, _, d in _watched(alarm))
+
+
+def test_a_failed_reset_attempt_alarms_within_a_minute(dev):
+    """The day's verdict comes at its end; each failed attempt is seen in the next minute."""
+    logical_id, _ = dev.functions["reset"]
+    alarm = _alarms(dev)["WordSQD-dev-ResetFailed"]
+    assert (alarm["MetricName"], alarm["Period"], alarm["Threshold"], alarm["EvaluationPeriods"]) == (
+        "Errors",
+        60,
+        1,
+        1,
+    )
+    dimensions = {d["Name"]: d["Value"] for d in alarm["Dimensions"]}
+    assert dimensions["FunctionName"] == {"Ref": logical_id} and "Resource" in dimensions
 
 
 def test_the_reset_is_judged_over_the_central_day_on_the_wall_clock(dev):

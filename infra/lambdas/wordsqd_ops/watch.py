@@ -8,7 +8,9 @@ NAMESPACE (dimension Stage) that an alarm of infra/watch.py watches:
   Scaling sends no event for it);
 - `leftover` (hourly): CapacityLeftOn, aliases holding more than the idle floor outside the window
   (billed by the hour whether used or not);
-- `storage` (hourly): CodeStoragePercent, the account's Lambda code storage against its quota.
+- `storage` (hourly): CodeStoragePercent, the account's Lambda code storage against its quota;
+- `reset` (00:10 Central): ResetMissing, no successful reset invocation since 00:00 (the schedule
+  did not fire, or every attempt failed).
 """
 
 import json
@@ -20,6 +22,7 @@ from typing import Any
 from .window import blocked_until
 
 NAMESPACE = "WordSQD/Operations"
+RESET_LOOKBACK = timedelta(minutes=11)  # the check runs at 00:10: the reset's whole first ten minutes
 ACTIVE_DEPLOYMENTS = ["Created", "Queued", "InProgress", "Baking", "Ready"]
 
 
@@ -54,6 +57,36 @@ def storage_percent(settings: Mapping[str, Any]) -> float:
     return 100 * settings["AccountUsage"]["TotalCodeSize"] / settings["AccountLimit"]["TotalCodeSize"]
 
 
+def reset_missing(invocations: list[float], errors: list[float]) -> int:
+    """1 when the reset's invocations since midnight, less its errors, are not one success."""
+    return int(sum(invocations) - sum(errors) < 1)
+
+
+def _reset_series(
+    cloudwatch: Any, function: str, alias: str, now: datetime
+) -> tuple[list[float], list[float]]:
+    dimensions = [
+        {"Name": "FunctionName", "Value": function},
+        {"Name": "Resource", "Value": f"{function}:{alias}"},
+    ]
+    queries = [
+        {
+            "Id": name.lower(),
+            "MetricStat": {
+                "Metric": {"Namespace": "AWS/Lambda", "MetricName": name, "Dimensions": dimensions},
+                "Period": 60,
+                "Stat": "Sum",
+            },
+        }
+        for name in ("Invocations", "Errors")
+    ]
+    found = cloudwatch.get_metric_data(
+        MetricDataQueries=queries, StartTime=now - RESET_LOOKBACK, EndTime=now
+    )["MetricDataResults"]
+    values = {r["Id"]: [float(v) for v in r["Values"]] for r in found}
+    return values.get("invocations", []), values.get("errors", [])
+
+
 def _configs(lambda_: Any, functions: Mapping[str, str], alias: str) -> dict[str, dict[str, Any] | None]:
     found: dict[str, dict[str, Any] | None] = {}
     for name, function in functions.items():
@@ -84,6 +117,9 @@ def measure(
             return {"CapacityLeftOn": 0}  # inside the window (and its margins) capacity is meant to be on
         configs = _configs(clients["lambda"], {n: functions[n] for n in plan}, env["ALIAS"])
         return {"CapacityLeftOn": len(left_on(configs, int(env["IDLE"])))}
+    if check == "reset":
+        invocations, errors = _reset_series(clients["cloudwatch"], env["RESET_FUNCTION"], env["ALIAS"], now)
+        return {"ResetMissing": reset_missing(invocations, errors)}
     if check == "storage":
         return {"CodeStoragePercent": storage_percent(clients["lambda"].get_account_settings())}
     raise ValueError(f"no such check {check!r}")
