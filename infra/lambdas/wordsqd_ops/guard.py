@@ -32,8 +32,8 @@ def refusal(event: dict[str, Any], now: datetime) -> str | None:
     if until is None:
         return None
     return (
-        f"Deploy refused: {now.astimezone(CENTRAL):%H:%M %Z} is in (or within {lookahead} of) the midnight "
-        f"freeze around {new['WindowStart']}-{new['WindowEnd']} Central; deploy from "
+        f"Deploy refused: {now.astimezone(CENTRAL):%H:%M %Z} is in (or {lookahead.seconds // 60} minutes "
+        f"before) the midnight freeze around {new['WindowStart']}-{new['WindowEnd']} Central; deploy from "
         f"{until:%Y-%m-%d %H:%M %Z} (docs/operations.md, Midnight capacity)."
     )
 
