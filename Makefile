@@ -100,11 +100,12 @@ synth: build
 preflight: $(VENV)/.infra
 	$(PY) scripts/preflight.py --stage $(STAGE)
 
-## deploy: the stage's three stacks, outside the midnight freeze and on quotas that fit (STAGE=..., ACCOUNT=...)
+## deploy: the stage's three stacks, outside the midnight freeze and on quotas that fit, then old versions pruned (STAGE=..., ACCOUNT=...)
 deploy: build
 	$(PY) scripts/deploy_window.py --stage $(STAGE)
 	$(PY) scripts/preflight.py --stage $(STAGE)
 	$(CDK) deploy --all $(CONTEXT) --outputs-file outputs-$(STAGE).json
+	$(PY) scripts/prune_versions.py --stage $(STAGE)
 
 $(VENV)/.dictionary: $(VENV)/.dev
 	$(PY) -m pip install --quiet ".[dev,dictionary]"

@@ -144,6 +144,54 @@ def fixed_per_month() -> dict[str, float]:
     }
 
 
+# --- Operations (#40): what watching the game and its money costs a month -------------------------
+# The probes (infra/outside.py): every 5 minutes, and twice around midnight.
+PROBE_RUNS_PER_MONTH = 30 * (24 * 60 // 5 + 2)
+# Alarms infra/watch.py, infra/outside.py and ResetFailed add, by the metrics they read: five
+# scheduled-check metrics, ResetFailed's one, the two probes' one each, the SLO windows (the
+# availability windows read 5xx and Count, the answer windows one series each, four windows each).
+OPERATIONS_ALARM_METRICS = 5 + 1 + 2 + 4 * 2 + 4 * 1
+COMPOSITE_ALARMS = 4  # the SLOs' fast and slow burns
+CUSTOM_METRICS = 5 + 1  # WordSQD/Operations (infra/lambdas/wordsqd_ops/watch.py) and AnswerLatency
+# AppConfig (the kill switches): each warm API environment asks at most once a minute (CACHE_SECONDS);
+# outside the rush, the two idle environments.
+SWITCH_REQUESTS_PER_MONTH = 2 * 60 * 24 * 30
+OPERATIONS_PRICES = {
+    "canary_run": Price(0.0012, "canary run", "https://aws.amazon.com/cloudwatch/pricing/"),
+    "composite_alarm": Price(0.50, "composite alarm a month", "https://aws.amazon.com/cloudwatch/pricing/"),
+    "custom_metric": Price(0.30, "custom metric a month", "https://aws.amazon.com/cloudwatch/pricing/"),
+    "appconfig_request": Price(
+        0.2 / MILLION, "AppConfig configuration request", "https://aws.amazon.com/systems-manager/pricing/"
+    ),
+    # Budgets without actions and Cost Anomaly Detection are free.
+    "budget": Price(
+        0.0, "budget without actions", "https://aws.amazon.com/aws-cost-management/aws-budgets/pricing/"
+    ),
+    "anomaly_monitor": Price(
+        0.0,
+        "cost anomaly monitor",
+        "https://aws.amazon.com/aws-cost-management/aws-cost-anomaly-detection/pricing/",
+    ),
+}
+
+
+def operations_per_month() -> dict[str, float]:
+    """The monthly lines of the probes, the SLO alarms, the scheduled checks, the kill switches and
+    the budget (the checks' own invocations, a few thousand a month, are inside Lambda's free tier)."""
+    p = {k: v.per for k, v in OPERATIONS_PRICES.items()}
+    return {
+        "outside probes (Synthetics)": PROBE_RUNS_PER_MONTH * p["canary_run"],
+        "operations alarms": OPERATIONS_ALARM_METRICS * PRICES["alarm_metric"].per
+        + COMPOSITE_ALARMS * p["composite_alarm"],
+        "operations metrics": CUSTOM_METRICS * p["custom_metric"],
+        "kill switches (AppConfig)": SWITCH_REQUESTS_PER_MONTH * p["appconfig_request"],
+        "budget and anomaly monitor": p["budget"] + p["anomaly_monitor"],
+    }
+
+
+# --- end of the operations lines ------------------------------------------------------------------
+
+
 def main() -> None:
     lines = per_run()
     run = sum(lines.values())
@@ -169,9 +217,11 @@ def main() -> None:
     print("Fixed, per month:")
     for name, cost in fixed_per_month().items():
         print(f"  {name:<38} ${cost:>8,.2f}")
+    for name, cost in operations_per_month().items():
+        print(f"  {name:<38} ${cost:>8,.2f}")
     print()
     print("Prices (us-east-1):")
-    for price in PRICES.values():
+    for price in (*PRICES.values(), *OPERATIONS_PRICES.values()):
         print(f"  ${price.per:.10g} per {price.unit}: {price.source}")
     print(
         f"  Cognito: Essentials ${COGNITO_ESSENTIALS} per MAU, Lite from ${COGNITO_LITE[0][1]}: https://aws.amazon.com/cognito/pricing/"

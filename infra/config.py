@@ -20,6 +20,9 @@ Fields (defaults in brackets):
   the account's per-table quota (40,000 by default) it needs a raise first (scripts/preflight.py);
 - `first_daily_date` [none: 2026-01-01, shared/runtime/settings.py]: the deployment's first Daily date,
   from which past Dailies can be played (the daily function's FIRST_DAILY_DATE);
+- `monthly_budget` [100]: the account's monthly AWS Budget in USD (infra/money.py), alerts at 80%
+  and 100% spent and 100% forecast; prod's is `python benchmarks/cost.py`'s month for a million
+  players, rounded up;
 - `restored_table` [none]: use this table (restored from point-in-time recovery) instead of the
   stack's own.
 
@@ -164,6 +167,7 @@ class StageConfig(_Strict):
     restored_table: RestoredTable | None = None
     warm_throughput: TableWarmThroughput = TableWarmThroughput()
     first_daily_date: date | None = None
+    monthly_budget: Annotated[float, Field(gt=0)] = 100.0
     asset_dir: Path = DEFAULT_ASSET_DIR
 
     @field_validator("allowed_origins")

@@ -22,6 +22,7 @@ from constructs import Construct
 from infra.checks import acknowledge
 
 DEPLOYMENT_CONFIG = codedeploy.LambdaDeploymentConfig.CANARY_10_PERCENT_5_MINUTES
+DEPLOYMENT_CONFIG_MINUTES = 5  # how long DEPLOYMENT_CONFIG keeps an alias weighted
 # What a person hears about (a success is not news).
 TRIGGER_EVENTS = ("DeploymentFailure", "DeploymentStop", "DeploymentRollback")
 

@@ -7,10 +7,11 @@ test checks every alarm of every stack for an action such a topic.
 
 Every metric comes from the CDK's own helpers (`alias.metric_errors()`,
 `table.metric_throttled_requests_for_operations()`, `api.metric_server_error()`, ...), which
-write the dimensions CloudWatch really publishes; a template test checks every alarm against a
-table of the series each service publishes. Traffic alarms treat missing data as fine (no traffic
-is not an outage); the two job alarms treat it as breaching (a job that did not run is an outage).
-Thresholds are in this file's constants: tune them here once real traffic shows its noise.
+write the dimensions CloudWatch really publishes; a template test checks every alarm against the
+CDK's own generated metric catalogue (aws-cdk-lib's `*-canned-metrics.generated`). Traffic alarms
+treat missing data as fine (no traffic is not an outage); the job alarms treat it as breaching (a
+job that did not run is an outage). Thresholds are in this file's constants: tune them here once
+real traffic shows its noise.
 """
 
 from collections.abc import Mapping, Sequence
@@ -156,13 +157,18 @@ JOB_WINDOWS = {
 }
 
 
-def version_metric(function: lambda_.IFunction, version: lambda_.IVersion, name: str, stat: str) -> cw.Metric:
-    """NAME of the invocations that VERSION served through the alias (dimension ExecutedVersion):
-    a canary's own series, not the whole alias's, where 90% of the calls still go to the old one."""
+def version_metric(alias: lambda_.Alias, version: lambda_.IVersion, name: str, stat: str) -> cw.Metric:
+    """NAME of the invocations that VERSION served through ALIAS: a canary's own series, not the
+    whole alias's, where 90% of the calls still go to the old version. Lambda publishes
+    ExecutedVersion only beside Resource (`<function>:<alias>`), never with FunctionName alone."""
     return cw.Metric(
         namespace="AWS/Lambda",
         metric_name=name,
-        dimensions_map={"FunctionName": function.function_name, "ExecutedVersion": version.version},
+        dimensions_map={
+            "FunctionName": alias.version.lambda_.function_name,
+            "Resource": f"{alias.version.lambda_.function_name}:{alias.alias_name}",
+            "ExecutedVersion": version.version,
+        },
         statistic=stat,
         period=FAST_PERIOD,
     )
@@ -319,16 +325,23 @@ class Operations(Construct):
             )
             if job == "reset":
                 wall_clock(alarm, CENTRAL)
+        # Each failed attempt of the reset, within a minute (the day's verdict above comes at its end).
+        self.alarm(
+            "ResetFailed",
+            aliases["reset"].metric_errors(period=FAST_PERIOD, statistic=cw.Stats.SUM),
+            1,
+            "A reset attempt failed (Lambda retries it twice, then parks it in the dead-letter queue).",
+        )
 
         for name in aliases:
             title = name.capitalize()
-            function, version = functions[name], functions[name].current_version
+            alias, version = aliases[name], functions[name].current_version
             # The new version's own series (ExecutedVersion): what CodeDeploy's canary judges.
             error_rate = cw.MathExpression(
                 expression="100 * FILL(errors, 0) / invocations",
                 using_metrics={
-                    "errors": version_metric(function, version, "Errors", cw.Stats.SUM),
-                    "invocations": version_metric(function, version, "Invocations", cw.Stats.SUM),
+                    "errors": version_metric(alias, version, "Errors", cw.Stats.SUM),
+                    "invocations": version_metric(alias, version, "Invocations", cw.Stats.SUM),
                 },
                 label=f"{name} error rate (%), this version",
                 period=FAST_PERIOD,
@@ -345,7 +358,7 @@ class Operations(Construct):
                 ),
                 self.alarm(
                     f"{title}LatencyP99",
-                    version_metric(function, version, "Duration", cw.Stats.p(99)),
+                    version_metric(alias, version, "Duration", cw.Stats.p(99)),
                     P99_MS[name],
                     f"The p99 duration of {name}'s current version is over {P99_MS[name]} ms, "
                     "2 minutes out of 3.",
@@ -355,6 +368,37 @@ class Operations(Construct):
             ]
 
         self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=self._prefix)
+        self._dashboard_parts = (api, aliases, table, table_throttles, lambda_throttles, dead_letters)
+
+    def fill_dashboard(self, answer_p99: cw.IMetric, probe: cw.IMetric) -> None:
+        """The dashboard, once every alarm exists: first the row an on-call reads in ten seconds
+        (runs/s, answer p99, 5xx, throttles, provisioned concurrency in use, the outside probe),
+        then the detail."""
+        api, aliases, table, table_throttles, lambda_throttles, dead_letters = self._dashboard_parts
+        runs = cw.MathExpression(
+            expression="FILL(started, 0) / PERIOD(started)",
+            using_metrics={"started": game_metric("RunsStarted")},
+            label="runs started/s",
+            period=PERIOD,
+        )
+        provisioned = [
+            alias.metric(
+                "ProvisionedConcurrencyUtilization", period=PERIOD, statistic=cw.Stats.MAXIMUM, label=name
+            )
+            for name, alias in aliases.items()
+            if name in ("daily", "leaderboard")
+        ]
+        row = {
+            "Runs/s": [runs],
+            "Answer p99 (ms)": [answer_p99],
+            "API 5xx": [api.metric_server_error(period=PERIOD, statistic=cw.Stats.SUM, label="5xx")],
+            "Throttles": [lambda_throttles, table_throttles],
+            "Provisioned concurrency used": provisioned,
+            "Outside probe (% ok)": [probe],
+        }
+        self.dashboard.add_widgets(
+            *(cw.GraphWidget(title=title, left=metrics, width=4, height=5) for title, metrics in row.items())
+        )
         self._fill_dashboard(api, aliases, table, table_throttles, lambda_throttles, dead_letters)
 
     def _dynamodb(self, name: str, table: dynamodb.ITable, index: str | None = None) -> cw.Metric:
@@ -411,8 +455,10 @@ class Operations(Construct):
         evaluation_periods: int = 1,
         datapoints_to_alarm: int | None = None,
         scope: Construct | None = None,
+        notifying: bool = True,
     ) -> cw.Alarm:
-        """An alarm named WordSQD-<stage>-NAME that notifies the stage's topic (ALARM and OK)."""
+        """An alarm named WordSQD-<stage>-NAME that notifies the stage's topic (ALARM and OK);
+        not NOTIFYING, a window of a composite alarm, which notifies instead."""
         alarm = cw.Alarm(
             scope or self,
             name,
@@ -425,9 +471,16 @@ class Operations(Construct):
             comparison_operator=comparison,
             treat_missing_data=missing,
         )
-        notify(alarm, self.topic)
+        if notifying:
+            notify(alarm, self.topic)
         self.alarms.append(alarm)
         return alarm
+
+    def notify_composite(self, alarm: cw.CompositeAlarm) -> None:
+        """ALARM and OK of a composite alarm both go to the stage's topic."""
+        action = cw_actions.SnsAction(self.topic)
+        alarm.add_alarm_action(action)
+        alarm.add_ok_action(action)
 
     def _fill_dashboard(
         self,

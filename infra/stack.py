@@ -13,16 +13,22 @@ from constructs import Construct
 
 from infra.api import Api
 from infra.capacity import MidnightCapacityPlan
-from infra.config import StageConfig
+from infra.config import MidnightCapacity, StageConfig
 from infra.data import Data
 from infra.deploys import Deploys
 from infra.edge import Edge, synth_env
 from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
-from infra.operations import Operations
+from infra.guard import MidnightGuard
+from infra.money import Money
+from infra.operations import PERIOD, Operations
+from infra.ops_functions import LogPolicy
+from infra.outside import Outside
 from infra.permissions import ACCESS
 from infra.schedule import Jobs
+from infra.switches import KillSwitches
+from infra.watch import Watch
 from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
 from shared.runtime.settings import ENVIRONMENT
 
@@ -45,6 +51,7 @@ class WordSQDStack(Stack):
             description=f"WordSQD word game backend ({config.stage})",
             env=env,
             cross_region_references=True,  # the web ACL's ARN, from us-east-1
+            termination_protection=config.production,
         )
         Tags.of(self).add("app", "wordsqd")
         Tags.of(self).add("stage", config.stage)
@@ -54,6 +61,10 @@ class WordSQDStack(Stack):
         log_retention = logs.RetentionDays.ONE_YEAR if production else logs.RetentionDays.ONE_WEEK
         log_removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
+        # The capacity window, or the default one around the rush for a stage without capacity.
+        window = config.midnight_capacity or MidnightCapacity(functions={})
+        ops_logs = LogPolicy(log_retention, log_removal)
+        self.guard = MidnightGuard(self, "MidnightGuard", window=window, logs_=ops_logs)
         self.data = Data(
             self,
             "Data",
@@ -158,6 +169,45 @@ class WordSQDStack(Stack):
                 plan=config.midnight_capacity,
                 alarm=self.operations.alarm,
             )
+        self.watch = Watch(
+            self,
+            "Watch",
+            stage=config.stage,
+            application=self.deploys.application.application_name,
+            functions={name: self.functions.by_name[name] for name in API_FUNCTIONS},
+            reset=self.functions.reset,
+            window=window,
+            plan=config.midnight_capacity.functions if config.midnight_capacity else {},
+            alarm=self.operations.alarm,
+            logs_=ops_logs,
+        )
+        self.switches = KillSwitches(
+            self,
+            "KillSwitches",
+            stage=config.stage,
+            readers=[self.functions.by_name[name] for name in ("daily", "leaderboard")],
+        )
+        self.money = Money(
+            self,
+            "Money",
+            stage=config.stage,
+            monthly_budget=config.monthly_budget,
+            topic=self.operations.topic,
+        )
+        self.outside = Outside(
+            self,
+            "Outside",
+            stage=config.stage,
+            site_url=self.edge.url,
+            api=self.api.api,
+            access_logs=self.api.access_logs,
+            alarm=self.operations.alarm,
+            topic_action=self.operations.notify_composite,
+        )
+        self.operations.fill_dashboard(
+            self.outside.answer_latency, self.outside.probe.metric_success_percent(period=PERIOD)
+        )
+        self.guard.guard_everything_else(self)
         self.edge_alarms = EdgeAlarmsStack(
             scope_for_edge_alarms,
             edge_alarms_stack_name(config.stack_name),

@@ -9,7 +9,8 @@ fires leaves the rush cold (or, at the window's end, leaves the environments up 
 the freeze, in America/Chicago time, runs from FREEZE_MARGIN before the stage's capacity window
 (`midnight_capacity`, else its defaults 23:45-00:30) to FREEZE_MARGIN after it, and a deploy may
 start only if it ends, at most MAX_DEPLOY later (the pipeline's deploy step timeout), before the
-freeze. `make deploy` and the pipeline run this first.
+freeze. `make deploy` and the pipeline run this first; the stack's own guard (infra/guard.py)
+refuses any update that starts inside the freeze, whoever starts it.
 """
 
 import argparse
@@ -17,47 +18,22 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from infra.config import REPO_ROOT, STAGES_FILE, MidnightCapacity, StageConfig  # noqa: E402
+from infra.lambdas.wordsqd_ops import window as window_freeze  # noqa: E402
+from infra.lambdas.wordsqd_ops.window import CENTRAL, FREEZE_MARGIN  # noqa: E402,F401
 
-CENTRAL = ZoneInfo("America/Chicago")
 MAX_DEPLOY = timedelta(minutes=60)  # .github/workflows/deploy.yml: the Deploy steps' timeout-minutes
-FREEZE_MARGIN = timedelta(minutes=5)
 DEFAULT_WINDOW = MidnightCapacity(functions={})
 
 
-def _at(day: datetime, hhmm: str) -> datetime:
-    hour, minute = (int(part) for part in hhmm.split(":"))
-    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=CENTRAL)
-
-
-def freezes(window: MidnightCapacity, now: datetime) -> list[tuple[datetime, datetime]]:
-    """The freezes around NOW (yesterday's night, tonight's), as Chicago wall-clock instants."""
-    today = now.astimezone(CENTRAL)
-    found = []
-    for offset in (-1, 0, 1):
-        day = today + timedelta(days=offset)
-        start = _at(day, window.start)
-        end = _at(day, window.end)
-        if end <= start:  # the window crosses midnight: it ends the next day
-            end = _at(day + timedelta(days=1), window.end)
-        # Compared as instants (UTC): aware datetimes of one zone compare by their wall clock.
-        found.append(((start - FREEZE_MARGIN).astimezone(UTC), (end + FREEZE_MARGIN).astimezone(UTC)))
-    return found
-
-
 def blocked_until(window: MidnightCapacity, now: datetime) -> datetime | None:
-    """When a deploy starting at NOW would overlap a freeze: the freeze's end; else None."""
-    instant = now.astimezone(UTC)
-    for start, end in freezes(window, now):
-        if instant < end and instant + MAX_DEPLOY > start:
-            return end.astimezone(CENTRAL)
-    return None
+    """When a deploy starting at NOW, at most MAX_DEPLOY long, would overlap a freeze: its end."""
+    return window_freeze.blocked_until(window.start, window.end, now, MAX_DEPLOY)
 
 
 def window_of(config: StageConfig) -> MidnightCapacity:

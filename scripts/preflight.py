@@ -10,11 +10,20 @@ What it checks, in the stage's region (infra/stages.json through infra.config):
   jobs and the consumer plus the midnight provisioned concurrency, and still leave the 100
   unreserved executions Lambda insists on (else the deploy or the 23:50 scaling is refused);
 - API Gateway (Service Quotas, "Throttle rate" and "Throttle burst rate"): the account's throttle
-  must be at least the stage's, or the stage's own limit never applies.
+  must be at least the stage's, or the stage's own limit never applies;
+- SES (sesv2): the stage's identity verified for sending (Cognito refuses to create a user pool
+  on an unverified one) and the account out of the SES sandbox (else mail reaches verified
+  addresses only); a stage without `ses` says that Cognito sends its own mail (50 a day).
+
+Before any of it, the stage's entry must hold no placeholder (an RFC 2606 name such as
+example.com, left from the repository's sample stages): each is named by its field. Without
+credentials it says so in one line. CloudFront's account verification has no API: it is printed
+as a check to make by hand (docs/operations.md, "Deploy to a new account").
 """
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +38,12 @@ from infra.functions import FUNCTIONS  # noqa: E402
 # Lambda refuses to reserve (or provision) below this many unreserved executions.
 UNRESERVED_MINIMUM = 100
 API_QUOTAS = {"rate": "Throttle rate", "burst": "Throttle burst rate"}
+# RFC 2606/6761 names, reserved for examples: an address or origin with one never works.
+PLACEHOLDER = re.compile(r"(^|[.@/])(example\.(com|net|org)|[a-z0-9-]+\.(example|invalid|test))\b")
+BY_HAND = (
+    "CloudFront: a new account may be refused distributions until AWS verifies it ('Your account "
+    "must be verified'); no API tells: if the deploy fails so, open a support case"
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +61,54 @@ class Check:
         verdict = "ok   " if self.ok else "RAISE"
         line = f"{verdict} {self.what}: quota {self.have:,.0f}, stage needs {self.need:,.0f}"
         return line if self.ok else f"{line} -> {self.raise_}"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A yes-or-no condition of the account, with where to fix it."""
+
+    what: str
+    ok: bool
+    fix: str
+
+    def __str__(self) -> str:
+        return f"ok    {self.what}" if self.ok else f"FIX   {self.what} -> {self.fix}"
+
+
+def placeholders(entry: Any, where: str = "") -> list[str]:
+    """Every field of a stage's entry (FIELD[.KEY|[i]]...) whose value is a placeholder name."""
+    if isinstance(entry, dict):
+        return [p for key, value in entry.items() for p in placeholders(value, f"{where}.{key}".lstrip("."))]
+    if isinstance(entry, list):
+        return [p for i, value in enumerate(entry) for p in placeholders(value, f"{where}[{i}]")]
+    if isinstance(entry, str) and PLACEHOLDER.search(entry.lower()):
+        return [f"{where} = {entry!r}"]
+    return []
+
+
+def ses_checks(config: StageConfig, ses: Any) -> list[Requirement]:
+    if config.ses is None:
+        return [
+            Requirement(
+                "email: no `ses` in the stage: Cognito sends its own mail (50 a day; a test stage only)",
+                True,
+                "",
+            )
+        ]
+    identity = ses.get_email_identity(EmailIdentity=config.ses.identity)
+    account = ses.get_account()
+    return [
+        Requirement(
+            f"SES identity {config.ses.identity} verified for sending",
+            bool(identity.get("VerifiedForSendingStatus")),
+            "SES > Identities: create it, add its DNS records (DKIM), wait for 'Verified'",
+        ),
+        Requirement(
+            "SES out of the sandbox (mail to any player's address)",
+            bool(account.get("ProductionAccessEnabled")),
+            "SES > Account dashboard > Request production access (a day or so)",
+        ),
+    ]
 
 
 def dynamodb_checks(config: StageConfig, dynamodb: Any) -> list[Check]:
@@ -73,7 +136,7 @@ def lambda_checks(config: StageConfig, lambda_: Any) -> list[Check]:
             f" + {UNRESERVED_MINIMUM} unreserved)",
             limit,
             reserved + provisioned + UNRESERVED_MINIMUM,
-            "Service Quotas > AWS Lambda > Concurrent executions",
+            "Service Quotas > AWS Lambda > Concurrent executions (a new account starts at 10, not 1,000)",
         )
     ]
 
@@ -105,8 +168,15 @@ def api_checks(config: StageConfig, quotas: Any) -> list[Check]:
     return checks
 
 
-def checks(config: StageConfig, dynamodb: Any, lambda_: Any, quotas: Any) -> list[Check]:
-    return [*dynamodb_checks(config, dynamodb), *lambda_checks(config, lambda_), *api_checks(config, quotas)]
+def checks(
+    config: StageConfig, dynamodb: Any, lambda_: Any, quotas: Any, ses: Any
+) -> list[Check | Requirement]:
+    return [
+        *dynamodb_checks(config, dynamodb),
+        *lambda_checks(config, lambda_),
+        *api_checks(config, quotas),
+        *ses_checks(config, ses),
+    ]
 
 
 def load_stage(stage: str, stages_file: Path = STAGES_FILE) -> StageConfig:
@@ -114,24 +184,53 @@ def load_stage(stage: str, stages_file: Path = STAGES_FILE) -> StageConfig:
     return StageConfig.load(stage, json.loads(stages_file.read_text()), REPO_ROOT)
 
 
+def _clients(config: StageConfig) -> tuple[Any, ...]:
+    import boto3
+
+    session = boto3.session.Session(region_name=config.region)
+    ses_region = config.ses.region if config.ses and config.ses.region else config.region
+    return (
+        session.client("dynamodb"),
+        session.client("lambda"),
+        session.client("service-quotas"),
+        session.client("sesv2", region_name=ses_region),
+    )
+
+
 def main(argv: Sequence[str] | None = None, clients: Any = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stage", default="dev", help="the stage of infra/stages.json")
     parser.add_argument("--stages-file", type=Path, default=STAGES_FILE)
     args = parser.parse_args(argv)
+    entry = json.loads(args.stages_file.read_text()).get(args.stage, {})
+    if found_placeholders := placeholders(entry):
+        print(
+            f"stage {args.stage}: placeholder values in {args.stages_file.name}, replace them with your own: "
+            + "; ".join(found_placeholders),
+            file=sys.stderr,
+        )
+        return 1
     config = load_stage(args.stage, args.stages_file)
-    if clients is None:
-        import boto3
+    from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
 
-        session = boto3.session.Session(region_name=config.region)
-        clients = (session.client("dynamodb"), session.client("lambda"), session.client("service-quotas"))
-    found = checks(config, *clients)
-    print(f"Quotas for stage {config.stage} in {config.region}:")
+    try:
+        found = checks(config, *(clients or _clients(config)))
+    except NoCredentialsError:
+        print(
+            f"preflight: no AWS credentials for {config.region}; sign in (aws sso login, AWS_PROFILE) first",
+            file=sys.stderr,
+        )
+        return 2
+    except (BotoCoreError, ClientError) as error:
+        print(f"preflight: AWS refused the checks: {error}", file=sys.stderr)
+        return 2
+    print(f"Quotas and account settings for stage {config.stage} in {config.region}:")
     for check in found:
         print(f"  {check}")
+    print(f"  by hand: {BY_HAND}")
     missing = [c for c in found if not c.ok]
     if missing:
-        print(f"{len(missing)} quota(s) to raise before `make deploy STAGE={config.stage}`.")
+        print(f"{len(missing)} to raise or fix before `make deploy STAGE={config.stage}`.")
         return 1
     print("Nothing to raise.")
     return 0

@@ -17,6 +17,7 @@ from aws_lambda_powertools import Logger
 
 from shared.http.routes import ORIGIN_HEADER, ROUTES
 from shared.runtime.edge_settings import edge_settings
+from shared.runtime.flags import enabled, switch_for
 
 MAX_BODY_BYTES = 4096
 # A Cognito user's `sub` is a UUID (and so is a `make run` token's, local/auth.py): a verified
@@ -57,6 +58,9 @@ def checked_event(event: dict[str, Any]) -> dict[str, Any]:
     route = _ROUTES.get(event.get("routeKey", ""))
     if route is not None and route.access == "player" and not caller_claims(event):
         raise Refused(401, "unauthorized", "A valid token is required")
+    switch = switch_for(route.path) if route is not None else None
+    if switch is not None and not enabled(switch):  # a kill switch (docs/operations.md)
+        raise Refused(503, "feature_disabled", "This part of the game is turned off for now; try again later")
     body = event.get("body") or ""
     try:
         raw = base64.b64decode(body, validate=True) if event.get("isBase64Encoded") else body.encode()

@@ -11,6 +11,7 @@ stops the container with a message that names it, instead of a 500 on the first 
 | CURSOR_KEY | leaderboard, daily (optional) | the key that signs page cursors itself |
 | CURSOR_KEY_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding it (neither: from the seed) |
 | ORIGIN_VERIFY | the three API functions (AWS) | read by shared/runtime/edge_settings.py (validate too) |
+| FEATURE_FLAGS_* | daily, leaderboard (optional) | the kill switches: read by shared/runtime/flags.py |
 | AWS_ENDPOINT_URL_DYNAMODB | all (local) | botocore's own setting: a DynamoDB-compatible endpoint |
 | AWS_CA_BUNDLE | all (AWS) | botocore's own setting: the five roots AWS chains to (runtime/tls.py) |
 

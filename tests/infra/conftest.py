@@ -123,7 +123,8 @@ def synth(tmp_path_factory: pytest.TempPathFactory) -> Synth:
 
 
 def _synth(tmp_path_factory: pytest.TempPathFactory, outdir: Path, asset: Path) -> Synth:
-    app = App(outdir=str(outdir), context=feature_flags())
+    # The midnight guard's stamp, fixed: the same templates each session (cfn-lint's cache holds).
+    app = App(outdir=str(outdir), context={**feature_flags(), "deployed_at": "2026-01-01T00:00:00+00:00"})
     stages_dir = tmp_path_factory.mktemp("stages")
     configs = {
         "dev": config_from({"asset_dir": str(asset)}, TEST_STAGES, stages_dir),

@@ -16,15 +16,31 @@ import preflight  # noqa: E402
 pytestmark = pytest.mark.infra  # reads infra.config
 
 DEFAULTS = {"table": 40_000, "concurrency": 1_000, "rate": 10_000, "burst": 5_000}
+REPO = Path(__file__).resolve().parents[2]
 RESERVED = sum(spec.reserved or 0 for spec in FUNCTIONS.values())
 
 
-def _clients(table=40_000, concurrency=1_000, rate=10_000, burst=5_000, listed=True):
+def _clients(
+    table=40_000,
+    concurrency=1_000,
+    rate=10_000,
+    burst=5_000,
+    listed=True,
+    ses=None,
+    verified=True,
+    sandbox=False,
+):
     session = boto3.session.Session(
         region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing"
     )
-    dynamodb, lambda_, quotas = (session.client(s) for s in ("dynamodb", "lambda", "service-quotas"))
-    stubs = [Stubber(c) for c in (dynamodb, lambda_, quotas)]
+    names = ("dynamodb", "lambda", "service-quotas", "sesv2")
+    dynamodb, lambda_, quotas, sesv2 = (session.client(s) for s in names)
+    stubs = [Stubber(c) for c in (dynamodb, lambda_, quotas, sesv2)]
+    if ses:
+        stubs[3].add_response(
+            "get_email_identity", {"VerifiedForSendingStatus": verified}, {"EmailIdentity": ses}
+        )
+        stubs[3].add_response("get_account", {"ProductionAccessEnabled": not sandbox})
     stubs[0].add_response(
         "describe_limits",
         {
@@ -49,7 +65,7 @@ def _clients(table=40_000, concurrency=1_000, rate=10_000, burst=5_000, listed=T
             )
     for stub in stubs:
         stub.activate()
-    return (dynamodb, lambda_, quotas), stubs
+    return (dynamodb, lambda_, quotas, sesv2), stubs
 
 
 def test_dev_deploys_on_a_new_accounts_default_quotas(capsys):
@@ -62,15 +78,27 @@ def test_dev_deploys_on_a_new_accounts_default_quotas(capsys):
         stub.assert_no_pending_responses()
 
 
+@pytest.fixture
+def own_stages(tmp_path):
+    """The repository's stages with its placeholder domain replaced by a real-looking one."""
+    text = (REPO / "infra" / "stages.json").read_text().replace("wordsqd.example.com", "wordsqd.games")
+    path = tmp_path / "stages.json"
+    path.write_text(text)
+    return path
+
+
 @pytest.mark.parametrize("stage", ["dev", "staging"])
-def test_the_repository_dev_and_staging_stages_fit_a_new_accounts_default_quotas(stage, capsys):
+def test_the_repository_dev_and_staging_stages_fit_a_new_accounts_default_quotas(stage, own_stages, capsys):
     clients, _ = _clients()
-    assert preflight.main(["--stage", stage], clients) == 0, capsys.readouterr().out
+    assert preflight.main(["--stage", stage, "--stages-file", str(own_stages)], clients) == 0, (
+        capsys.readouterr()
+    )
+    assert "Cognito sends its own mail" in capsys.readouterr().out
 
 
-def test_prod_on_default_quotas_names_every_raise_before_the_deploy(capsys):
-    clients, _ = _clients()
-    assert preflight.main(["--stage", "prod"], clients) == 1
+def test_prod_on_default_quotas_names_every_raise_before_the_deploy(own_stages, capsys):
+    clients, _ = _clients(ses="wordsqd.games")
+    assert preflight.main(["--stage", "prod", "--stages-file", str(own_stages)], clients) == 1
     out = capsys.readouterr().out
     raises = [line for line in out.splitlines() if "RAISE" in line]
     # The table's 60,000 write units/s of warm throughput, 2,300 provisioned + reserved, and the
@@ -81,13 +109,66 @@ def test_prod_on_default_quotas_names_every_raise_before_the_deploy(capsys):
         in out
     )
     assert f"stage needs {RESERVED + 2_300 + 100:,}" in out
-    assert "Throttle rate" in out and "4 quota(s) to raise" in out
+    assert "Throttle rate" in out and "4 to raise or fix" in out
+    assert "by hand: CloudFront" in out
 
 
-def test_prod_after_the_raises_has_nothing_to_raise(capsys):
-    clients, _ = _clients(table=100_000, concurrency=5_000, rate=60_000, burst=30_000)
-    assert preflight.main(["--stage", "prod"], clients) == 0
+def test_prod_after_the_raises_has_nothing_to_raise(own_stages, capsys):
+    clients, _ = _clients(table=100_000, concurrency=5_000, rate=60_000, burst=30_000, ses="wordsqd.games")
+    assert preflight.main(["--stage", "prod", "--stages-file", str(own_stages)], clients) == 0
     assert "Nothing to raise." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("verified, sandbox", [(False, False), (True, True)])
+def test_an_unverified_ses_identity_or_the_sandbox_stops_the_deploy(own_stages, capsys, verified, sandbox):
+    """Cognito refuses a user pool on an unverified identity; in the sandbox mail reaches no player."""
+    clients, _ = _clients(
+        table=100_000,
+        concurrency=5_000,
+        rate=60_000,
+        burst=30_000,
+        ses="wordsqd.games",
+        verified=verified,
+        sandbox=sandbox,
+    )
+    assert preflight.main(["--stage", "prod", "--stages-file", str(own_stages)], clients) == 1
+    [fix] = [line for line in capsys.readouterr().out.splitlines() if "FIX" in line]
+    assert ("sandbox" in fix) == sandbox and ("verified for sending" in fix) == (not verified)
+
+
+@pytest.mark.parametrize(
+    "stage, field",
+    [("prod", "allowed_origins[0] = 'https://wordsqd.example.com'"), ("staging", "alarm_emails[0]")],
+)
+def test_the_repository_placeholders_are_refused_by_field_before_anything_is_asked(stage, field, capsys):
+    """`make deploy` runs preflight first: a sample value never reaches CloudFormation."""
+    assert preflight.main(["--stage", stage], clients=()) == 1
+    err = capsys.readouterr().err
+    assert field in err and err.count("\n") == 1, err
+    if stage == "prod":
+        assert "ses.identity = 'wordsqd.example.com'" in err
+
+
+def test_placeholders_are_named_wherever_they_sit():
+    entry = {"ses": {"from_email": "no-reply@mail.example.org"}, "allowed_origins": ["https://play.games"]}
+    assert preflight.placeholders(entry) == ["ses.from_email = 'no-reply@mail.example.org'"]
+    assert preflight.placeholders({"alarm_emails": ["me@examples.com", "a@b.test"]}) == [
+        "alarm_emails[1] = 'a@b.test'"
+    ]
+
+
+def test_without_credentials_preflight_says_so_in_one_line(monkeypatch, capsys):
+    for variable in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials")
+    monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent/config")
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    monkeypatch.delenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", raising=False)
+    monkeypatch.delenv("AWS_CONTAINER_CREDENTIALS_FULL_URI", raising=False)
+    assert preflight.main(["--stage", "dev"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("preflight: no AWS credentials") and captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err and captured.out == ""
 
 
 def test_a_quota_service_quotas_does_not_list_is_flagged_to_check_by_hand(capsys):

@@ -5,6 +5,7 @@ topic. Plus the capacity the rush cannot take away (reserved concurrency) and th
 rollback needs."""
 
 import json
+import re
 
 import pytest
 
@@ -12,6 +13,7 @@ from infra.capacity import REQUESTS_PER_RUN, rush_concurrency
 from infra.config import STAGES_FILE
 from infra.deploys import TRIGGER_EVENTS
 from infra.functions import FUNCTIONS
+from infra.money import COST_PUBLISHERS
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -62,15 +64,29 @@ def _emails(templates, stack, topic_id) -> set[str]:
     }
 
 
+def composite_actions(template) -> dict[str, list]:
+    """Each alarm that is a window of a composite alarm -> the composite's actions (it notifies
+    for its windows, which notify no one themselves)."""
+    found = {}
+    for alarm in template["Resources"].values():
+        if alarm["Type"] == "AWS::CloudWatch::CompositeAlarm":
+            rule = json.dumps(alarm["Properties"]["AlarmRule"])
+            for window in re.findall(r'"Fn::GetAtt": \["([A-Za-z0-9]+)", "Arn"\]', rule):
+                found[window] = alarm["Properties"].get("AlarmActions", [])
+    return found
+
+
 def reachable(templates) -> tuple[int, int]:
-    """(alarms with an action on a topic CloudWatch may publish to, all alarms)."""
+    """(alarms with an action, or a composite's, on a topic CloudWatch may publish to, all alarms)."""
     total = reached = 0
     for stack, template in templates.items():
-        for alarm in template["Resources"].values():
+        composites = composite_actions(template)
+        for logical_id, alarm in template["Resources"].items():
             if alarm["Type"] != "AWS::CloudWatch::Alarm":
                 continue
             total += 1
-            topics = [_resolve(templates, stack, a) for a in alarm["Properties"].get("AlarmActions", [])]
+            actions = alarm["Properties"].get("AlarmActions") or composites.get(logical_id, [])
+            topics = [_resolve(templates, stack, a) for a in actions]
             if any("cloudwatch.amazonaws.com" in _publishers(templates, *t) for t in topics):
                 reached += 1
     return reached, total
@@ -102,17 +118,23 @@ def test_every_alarm_topic_mails_the_stage_addresses_and_lets_only_this_account_
                 (k, r) for k, r in templates[stack]["Resources"].items() if r["Type"] == "AWS::SNS::Topic"
             ]
             assert _emails(templates, stack, topic_id) == set(config.alarm_emails), stack
+            # The stage's topic also hears from Budgets and Cost Anomaly Detection (infra/money.py).
+            costs = set(COST_PUBLISHERS) if stack == f"WordSQD-{stage}" else set()
             assert _publishers(templates, stack, topic_id) == {
                 "cloudwatch.amazonaws.com",
                 "codedeploy.amazonaws.com",
+                *costs,
             }
             [policy] = [
                 r for r in templates[stack]["Resources"].values() if r["Type"] == "AWS::SNS::TopicPolicy"
             ]
-            [allow] = [
+            allows = [
                 s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"
             ]
-            assert allow["Condition"] == {"StringEquals": {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}}
+            for allow in allows:
+                assert allow["Condition"] == {
+                    "StringEquals": {"aws:SourceAccount": {"Ref": "AWS::AccountId"}}
+                }
 
 
 def test_codedeploy_tells_the_topic_when_a_deployment_fails_stops_or_rolls_back(dev):

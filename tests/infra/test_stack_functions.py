@@ -171,6 +171,8 @@ def test_each_role_has_exactly_the_declared_actions(dev, name):
     expected |= set(access.user_pool)
     if name in {"reset", "expire", "counters"}:
         expected |= QUEUE_ACTIONS
+    if name in {"daily", "leaderboard"}:  # the kill switches (infra/switches.py)
+        expected |= {"appconfig:StartConfigurationSession", "appconfig:GetLatestConfiguration"}
     _, statements = _role_statements(dev, name)
     assert _actions(statements) == expected
 

@@ -22,9 +22,11 @@ def _alias(synth, name):
 
 
 def _schedules(synth):
+    """The jobs' schedules (the scheduled checks and probes have theirs: test_scheduled_checks.py)."""
     return {
         s["Properties"]["Description"].split(" ")[1]: s["Properties"]
         for s in synth.resources("AWS::Scheduler::Schedule").values()
+        if '"job"' in s["Properties"]["Target"].get("Input", "")
     }
 
 

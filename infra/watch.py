@@ -1,0 +1,220 @@
+"""Scheduled checks of what no service metric shows (infra/lambdas/wordsqd_ops/watch.py), and
+their alarms: a deploy still running when the freeze starts, the midnight capacity not raised a
+minute after its scheduled action (Application Auto Scaling sends no event for a failed one),
+provisioned concurrency left on outside the window, and the account's Lambda code storage."""
+
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+
+from aws_cdk import Arn, ArnFormat, Aws, Duration, Stack, TimeZone
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_scheduler as scheduler
+from aws_cdk import aws_scheduler_targets as targets
+from constructs import Construct
+
+from infra.capacity import IDLE
+from infra.checks import acknowledge
+from infra.config import MidnightCapacity
+from infra.functions import ALIAS
+from infra.lambdas.wordsqd_ops.watch import NAMESPACE
+from infra.lambdas.wordsqd_ops.window import FREEZE_MARGIN
+from infra.ops_functions import LogPolicy, ops_function
+
+CODE_STORAGE_PERCENT = 50.0  # of the account's 75 GB: prune (scripts/prune_versions.py) well before
+AlarmFactory = Callable[..., cw.Alarm]
+
+
+def _minus(hhmm: str, delta: timedelta) -> tuple[int, int]:
+    moment = datetime(2000, 1, 2, *(int(p) for p in hhmm.split(":"))) - delta
+    return moment.hour, moment.minute
+
+
+def _central(hour: int, minute: int) -> scheduler.ScheduleExpression:
+    return scheduler.ScheduleExpression.cron(
+        minute=str(minute), hour=str(hour), time_zone=TimeZone.AMERICA_CHICAGO
+    )
+
+
+class Watch(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        stage: str,
+        application: str,
+        functions: Mapping[str, lambda_.IFunction],
+        reset: lambda_.IFunction,
+        window: MidnightCapacity,
+        plan: Mapping[str, int],
+        alarm: AlarmFactory,
+        logs_: LogPolicy,
+    ) -> None:
+        super().__init__(scope, id)
+        stack = Stack.of(self)
+        self.function = ops_function(
+            self,
+            "Function",
+            handler="wordsqd_ops.watch.handler",
+            description="WordSQD scheduled checks",
+            logs_=logs_,
+        )
+        for key, value in {
+            "STAGE": stage,
+            "STACK_NAME": Aws.STACK_NAME,
+            "APPLICATION": application,
+            "FUNCTIONS": stack.to_json_string({n: f.function_name for n, f in functions.items()}),
+            "PLAN": stack.to_json_string(dict(plan)),
+            "ALIAS": ALIAS,
+            "RESET_FUNCTION": reset.function_name,
+            "IDLE": str(IDLE),
+            "WINDOW_START": window.start,
+            "WINDOW_END": window.end,
+        }.items():
+            self.function.add_environment(key, value)
+        self._grant(application, functions, stack)
+
+        role = iam.Role(
+            self,
+            "InvokeRole",
+            assumed_by=iam.ServicePrincipal(
+                "scheduler.amazonaws.com", conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}}
+            ),
+            description="EventBridge Scheduler: invoke the WordSQD scheduled checks",
+        )
+        function_id = stack.get_logical_id(self.function.node.default_child)  # type: ignore[arg-type]
+        acknowledge(
+            role,
+            f"AwsSolutions-IAM5[Resource::<{function_id}.Arn>:*]",
+            "Scheduler's grant covers the function's versions: this one function only.",
+        )
+        schedules = {
+            "deploys": _central(*_minus(window.start, FREEZE_MARGIN)),
+            "leftover": scheduler.ScheduleExpression.rate(Duration.hours(1)),
+            "storage": scheduler.ScheduleExpression.rate(Duration.hours(1)),
+            "reset": _central(0, 10),
+        }
+        if plan:
+            schedules["capacity"] = _central(*_minus(window.start, -timedelta(minutes=1)))
+        self.schedules = {
+            check: scheduler.Schedule(
+                self,
+                f"{check.capitalize()}Check",
+                description=f"WordSQD scheduled check: {check}",
+                schedule=expression,
+                target=targets.LambdaInvoke(
+                    self.function,
+                    input=scheduler.ScheduleTargetInput.from_object({"check": check}),
+                    retry_attempts=2,
+                    role=role,
+                ),
+            )
+            for check, expression in schedules.items()
+        }
+
+        def metric(name: str, period: Duration) -> cw.Metric:
+            return cw.Metric(
+                namespace=NAMESPACE,
+                metric_name=name,
+                dimensions_map={"Stage": stage},
+                statistic=cw.Stats.MAXIMUM,
+                period=period,
+            )
+
+        freeze = f"{_minus(window.start, FREEZE_MARGIN)[0]:02}:{_minus(window.start, FREEZE_MARGIN)[1]:02}"
+        self.alarms = [
+            alarm(
+                "DeployInProgressAtFreeze",
+                metric("DeployInProgress", Duration.minutes(5)),
+                1,
+                f"A stack update or CodeDeploy deployment was still running at {freeze} Central, the "
+                "midnight freeze's start: stop it (aws deploy stop-deployment) or watch the capacity.",
+                scope=self,
+            ),
+            alarm(
+                "CapacityLeftOn",
+                metric("CapacityLeftOn", Duration.hours(1)),
+                1,
+                f"An alias holds more than {IDLE} provisioned environment outside the midnight window "
+                "(a failed scale-down, or one set by hand): it bills every hour.",
+                scope=self,
+            ),
+            alarm(
+                "CodeStorage",
+                metric("CodeStoragePercent", Duration.hours(1)),
+                CODE_STORAGE_PERCENT,
+                f"Lambda code storage is over {CODE_STORAGE_PERCENT:.0f}% of the account's quota: "
+                "prune old versions (scripts/prune_versions.py).",
+                scope=self,
+            ),
+        ]
+        self.alarms.append(
+            alarm(
+                "ResetMissing",
+                metric("ResetMissing", Duration.minutes(5)),
+                1,
+                "No successful reset by 00:10 Central: the schedule did not fire or every attempt "
+                "failed. Replay it (docs/operations.md, The jobs).",
+                scope=self,
+            )
+        )
+        if plan:
+            self.alarms.append(
+                alarm(
+                    "MidnightCapacityMissing",
+                    metric("CapacityMissing", Duration.minutes(1)),
+                    1,
+                    f"A minute after {window.start} Central an alias was not asked for its midnight "
+                    "provisioned concurrency, or its allocation failed (a weighted alias: a deploy "
+                    "in the window?): the rush will be served cold.",
+                    scope=self,
+                )
+            )
+
+    def _grant(self, application: str, functions: Mapping[str, lambda_.IFunction], stack: Stack) -> None:
+        role = self.function.role
+        assert role is not None
+        role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["lambda:GetProvisionedConcurrencyConfig"],
+                resources=[f"{f.function_arn}:{ALIAS}" for f in functions.values()],
+            )
+        )
+        role.add_to_principal_policy(
+            iam.PolicyStatement(actions=["cloudformation:DescribeStacks"], resources=[Aws.STACK_ID])
+        )
+        role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["codedeploy:ListDeployments"],
+                resources=[
+                    Arn.format(
+                        {
+                            "service": "codedeploy",
+                            "resource": "deploymentgroup",
+                            "resource_name": f"{application}/*",
+                            "arn_format": ArnFormat.COLON_RESOURCE_NAME,
+                        },
+                        stack,
+                    )
+                ],
+            )
+        )
+        # Neither takes a resource: GetAccountSettings is the account's, PutMetricData is limited
+        # to this namespace by its condition.
+        role.add_to_principal_policy(
+            iam.PolicyStatement(actions=["lambda:GetAccountSettings"], resources=["*"])
+        )
+        role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["cloudwatch:PutMetricData"],
+                resources=["*"],
+                conditions={"StringEquals": {"cloudwatch:namespace": NAMESPACE}},
+            )
+        )
+        acknowledge(
+            role,
+            "AwsSolutions-IAM5[Resource::*]",
+            "GetAccountSettings, Get/PutMetricData take no resource (Put bound to one namespace).",
+        )

@@ -1,0 +1,98 @@
+"""Kill switches (shared/runtime/flags.py): a feature turned off answers 503 `feature_disabled`
+before any routing, everything else plays on, and a switch that cannot be read counts as on."""
+
+import json
+
+import pytest
+
+from local.events import http_event
+from shared.http.gateway import Refused, checked_event
+from shared.http.routes import ROUTES
+from shared.runtime import flags
+from tests.conftest import player_claims
+
+
+@pytest.fixture(autouse=True)
+def fresh_flags(monkeypatch):
+    for name in (*flags.APPCONFIG, flags.LOCAL_FILE):
+        monkeypatch.delenv(name, raising=False)
+    flags._flags.cache_clear()
+    yield
+    flags._flags.cache_clear()
+
+
+def _off(monkeypatch, tmp_path, *switches):
+    path = tmp_path / "flags.json"
+    path.write_text(json.dumps({s: {"default": False} for s in switches}))
+    monkeypatch.setenv(flags.LOCAL_FILE, str(path))
+    return path
+
+
+def _refusal(method, path, body=None):
+    event = http_event(method, path, body=body, claims=player_claims("ann"))
+    try:
+        checked_event(event)
+    except Refused as refused:
+        return refused.reply["statusCode"], json.loads(refused.reply["body"])["error"]["code"]
+    return None
+
+
+def test_a_switched_off_feature_answers_503_feature_disabled(monkeypatch, tmp_path):
+    _off(monkeypatch, tmp_path, "leagues")
+    assert _refusal("POST", "/leagues", {"name": "Friends"}) == (503, "feature_disabled")
+    assert _refusal("GET", "/me/leagues") == (503, "feature_disabled")
+    assert _refusal("GET", "/daily") is None
+    assert _refusal("POST", "/challenges", {}) is None
+
+
+def test_past_dailies_switch_off_only_the_dated_routes(monkeypatch, tmp_path):
+    _off(monkeypatch, tmp_path, "past_dailies")
+    assert _refusal("GET", "/daily/2026-01-02") == (503, "feature_disabled")
+    assert _refusal("POST", "/guest/daily/2026-01-02/runs") == (503, "feature_disabled")
+    assert _refusal("GET", "/leaderboard/daily/2026-01-02") == (503, "feature_disabled")
+    assert _refusal("GET", "/daily") is None and _refusal("POST", "/guest/daily/runs") is None
+
+
+def test_a_local_edit_applies_at_once(monkeypatch, tmp_path):
+    path = _off(monkeypatch, tmp_path, "challenges")
+    assert _refusal("GET", "/me/challenges") == (503, "feature_disabled")
+    path.write_text(json.dumps({"challenges": {"default": True}}))
+    assert _refusal("GET", "/me/challenges") is None
+
+
+def test_without_flags_everything_is_on():
+    assert all(flags.enabled(switch) for switch in flags.SWITCHES)
+
+
+def test_unreadable_flags_count_as_on(monkeypatch, tmp_path):
+    path = tmp_path / "flags.json"
+    path.write_text("{not json")
+    monkeypatch.setenv(flags.LOCAL_FILE, str(path))
+    assert flags.enabled("leagues")
+    path.unlink()
+    assert flags.enabled("leagues")
+
+
+def test_appconfig_out_of_reach_counts_as_on(monkeypatch):
+    for name, value in zip(flags.APPCONFIG, ("wordsqd-dev", "dev", "switches"), strict=True):
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("AWS_ENDPOINT_URL_APPCONFIGDATA", "http://127.0.0.1:9")  # nothing listens
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    assert flags.enabled("leagues") and _refusal("POST", "/leagues", {"name": "Friends"}) is None
+
+
+@pytest.mark.parametrize("switch", ["challenges", "leagues", "past_dailies"])
+def test_each_switch_turns_off_real_routes_and_no_run_of_the_daily(switch):
+    switched = [r for r in ROUTES if flags.switch_for(r.path) == switch]
+    assert switched
+    assert not any(r.path in ("/daily", "/guest/daily/runs", "/daily/runs") for r in switched)
+
+
+def test_new_reports_switch_covers_the_reports_routes_when_they_exist():
+    assert (
+        flags.switch_for("/reports") == "new_reports" and flags.switch_for("/me/reports/x") == "new_reports"
+    )
+    assert flags.switch_for("/validate") is None
