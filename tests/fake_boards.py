@@ -24,6 +24,7 @@ from shared.game.fair_play import UnrankedReason
 from shared.game.names import name_skeleton
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
+from shared.game.standing import Standing, band_of
 from shared.game.stats import PlayerStats
 from shared.services.ports import (
     Completion,
@@ -110,6 +111,16 @@ class FakeBoardStore:
             for (_, s), r in self.results.items()
             if s == scope and r.ranked and BoardPosition.of(r).tie.outranks(tie)
         )
+
+    def standing(self, scope: Scope, tie: TieKey | None) -> Standing:
+        self._read("standing")
+        ties = [BoardPosition.of(r).tie for (_, s), r in self.results.items() if s == scope and r.ranked]
+        bands: dict[int, int] = {}
+        for counted in ties:
+            bands[band_of(counted.score)] = bands.get(band_of(counted.score), 0) + 1
+        if tie is None:
+            return Standing(bands)
+        return Standing(bands, sum(1 for t in ties if t.outranks(tie)), sum(1 for t in ties if t == tie))
 
     def _entry(self, player: str, scope: Scope) -> BoardEntry:
         result = self.results[player, scope]

@@ -23,6 +23,7 @@ from shared.game.errors import BadRequest, NotFound
 from shared.game.names import default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
+from shared.game.standing import players_with_own
 from shared.services.ports import BoardStore
 
 # The expiry job's watermark moves once a minute; reading it this often per container is plenty.
@@ -126,10 +127,10 @@ class Boards:
         if entry is None:
             raise NotFound("No official result for that date", "not_ranked")
         closed = self.closed(scope, daily_closes_at(board_day))
-        (row,) = rows([entry], [self._rank_of(scope, entry.position.tie)], closed)
-        # Every counted result ranks better than a score of -1: the board's size, same counters.
-        players = max(row.rank, self.store.count_better(scope, TieKey(-1, 0, 0)))
-        return MyRow(board_day, closed, row, players)
+        # The rank and the board's size from one read of the same counters.
+        standing = self.store.standing(scope, entry.position.tie)
+        (row,) = rows([entry], [rank_from_better(standing.better)], closed)
+        return MyRow(board_day, closed, row, players_with_own(standing))
 
     def board_date(self, day: str | None) -> date:
         """The board's date: today by default; a past or present YYYY-MM-DD, else 400."""
