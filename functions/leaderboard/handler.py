@@ -27,6 +27,7 @@ from shared.http.leaderboard_models import (
     PlayerExport,
     Profile,
     ProfileRequest,
+    ScoreDistribution,
 )
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
@@ -64,6 +65,12 @@ def date_board(
     date: api.BoardDate, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None
 ) -> Response[BoardPage]:
     return _board(date, limit, cursor)
+
+
+@app.get("/leaderboard/daily/<date>/distribution", summary="A date's Daily score histogram")
+def distribution(date: api.BoardDate) -> Response[ScoreDistribution]:
+    reply = ScoreDistribution.of(boards().daily_distribution(date))
+    return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 
 @app.get("/me", summary="The caller's profile and Daily stats")

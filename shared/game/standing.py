@@ -41,8 +41,9 @@ def percentile(standing: Standing) -> int:
 
 def players_with_own(standing: Standing) -> int:
     """The board's size for a player asking about their own result: it counts even while the
-    counters have not caught up with it (they trail a completion by a second or two)."""
-    return max(standing.players, standing.better + max(standing.equal, 1))
+    counters have not caught up with it (they trail a completion by a second or two): a tie no
+    counted result shares is the asker's alone, not yet counted."""
+    return standing.players + (0 if standing.equal else 1)
 
 
 def ladder_step(percent: int) -> str:
