@@ -1158,18 +1158,22 @@ async function showMyRankOnEnd(run, attempt = 0) {
   if (reply.status !== 200 || !state.run || state.run.run_id !== run.run_id) return;
   const box = $("end-rank");
   const me = reply.body;
-  box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far. ${standingText(me.percentile, me.step)}`;
+  const standing = me.players > 1 ? ` ${standingText(me.percentile, me.step)}` : "";
+  box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far.${standing}`;
   box.hidden = false;
-  showDistribution(run.date, me.band);
+  showDistribution(run.date, me);
   if (attempt < 1) setTimeout(() => state.view === "end" && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
 }
 
-/** The day's score distribution under the rank, the caller's band marked. */
-async function showDistribution(date, mine) {
+/** The day's score distribution under the rank, the caller's band (of ME, their rank) marked. */
+async function showDistribution(date, me) {
   const reply = await api("GET", `/leaderboard/daily/${encodeURIComponent(date)}/distribution`);
   if (reply.status !== 200 || state.view !== "end") return;
   const { bands, band_points: bandPoints } = reply.body;
-  barChart($("end-chart"), bands, mine, distributionText(bands, bandPoints, mine));
+  const counted = bands.reduce((sum, count) => sum + count, 0);
+  // The counters (and the edge's copy) may not hold the caller's result yet: their rank does.
+  if (counted < me.players) bands[me.band] += 1;
+  barChart($("end-chart"), bands, me.band, distributionText(bands, bandPoints, me.band));
   $("end-distribution").hidden = false;
 }
 
