@@ -212,6 +212,32 @@ class LeagueView(Model):
         )
 
 
+class InvitationLeader(Model):
+    display_name: str
+    score: int
+
+
+class InvitationView(Model):
+    """`GET /leagues/invitations/{code}`: what an invite link shows anyone (SPEC §4a)."""
+
+    name: str
+    creator_name: str
+    members: int
+    date: str = Field(description="today's Daily date, whose leader is shown")
+    leader: InvitationLeader | None = Field(description="today's best member; null before any has played")
+
+    @classmethod
+    def of(cls, invitation: "leagues.Invitation") -> "InvitationView":
+        leader = invitation.leader
+        return cls(
+            name=invitation.name,
+            creator_name=invitation.creator_name,
+            members=invitation.members,
+            date=invitation.day.isoformat(),
+            leader=InvitationLeader(display_name=leader.display_name, score=leader.score) if leader else None,
+        )
+
+
 class MyLeagues(Model):
     items: list[LeagueView]
 

@@ -65,6 +65,7 @@ ROUTES: tuple[Route, ...] = (
     ),
     Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
     Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404)),
+    Route("GET", "/leagues/invitations/{code}", "leaderboard", "public", replies=(200, 404)),
 )
 
 # The Lambda entry point of each function, as `module:function` from the repository root.
