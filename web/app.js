@@ -1742,4 +1742,4 @@ async function main() {
 main();
 
 // What web/players.js (leagues, past Dailies, your data) uses of this module.
-export { api, go, keepRun, learnSkew, ok, problem, say, state };
+export { api, boardRows, go, keepRun, learnSkew, ok, problem, say, state };

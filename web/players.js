@@ -2,7 +2,7 @@
 // to practise, and "Download my data" / "Delete my account" under Stats. Its views are built here
 // and hooked into app.js's views (the `wordsqd:view` event), so app.js only lists them.
 
-import { api, go, keepRun, learnSkew, ok, problem, say, state } from "./app.js";
+import { api, boardRows, go, keepRun, learnSkew, ok, problem, say, state } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 const JOIN_PARAM = "league"; // ?league=<invite code>#leagues: an invite link
@@ -20,6 +20,15 @@ export function ordinal(n) {
 export function standing(board) {
   if (board.my_rank == null) return `No official result of yours on ${board.date} in ${board.name} yet.`;
   return `You are ${ordinal(board.my_rank)} of ${board.rows.length} in ${board.name}`;
+}
+
+/** What an invite link shows before joining: "Made by Ann · 3 members · Today's leader: Bob, 900". */
+export function invitationLine(invitation) {
+  const members = `${invitation.members} member${invitation.members === 1 ? "" : "s"}`;
+  const leader = invitation.leader
+    ? `Today's leader: ${invitation.leader.display_name}, ${invitation.leader.score} points`
+    : "Nobody has played today's Daily yet";
+  return `Made by ${invitation.creator_name} · ${members} · ${leader}`;
 }
 
 export function inviteLink(origin, code) {
@@ -55,6 +64,12 @@ function build() {
   <div class="card">
     <h1 id="leagues-title">Leagues</h1>
     <p class="lede">Play the Daily against your friends: a board of your own, every day.</p>
+    <div id="league-invite" class="invitation" hidden>
+      <p class="eyebrow">You are invited to a league</p>
+      <h2 id="league-invite-name" class="invite-title"></h2>
+      <p id="league-invite-line"></p>
+      <div class="actions"><button type="button" id="league-invite-join" class="primary big">Join</button></div>
+    </div>
     <p id="leagues-login" class="hint" hidden>Log in to create or join a league.</p>
     <form id="league-create" class="row">
       <label for="league-name">New league</label>
@@ -84,8 +99,8 @@ function build() {
     </div>
     <div class="table-wrap"><table class="reflow board" id="league-board">
       <caption class="sr-only">League board</caption>
-      <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Score</th>
-        <th scope="col">Best combo</th><th scope="col">Longest</th><th scope="col">Words</th></tr></thead>
+      <thead><tr><th scope="col" class="rank">Rank</th><th scope="col" class="player">Player</th><th scope="col" class="score">Score</th>
+        <th scope="col" class="combo">Combo</th><th scope="col" class="longest">Longest</th><th scope="col" class="words-col">Words</th></tr></thead>
       <tbody></tbody></table></div>
     <h3>Members</h3>
     <ul id="league-members"></ul>
@@ -124,8 +139,9 @@ async function loadLeagues() {
   $("league-create").hidden = $("league-join").hidden = guest;
   const list = $("league-list");
   list.replaceChildren();
-  if (guest) return;
   const code = new URLSearchParams(location.search).get(JOIN_PARAM);
+  await showInvitation(code);
+  if (guest) return;
   if (code) $("league-code").value = code;
   const reply = await api("GET", "/me/leagues", undefined, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
@@ -135,6 +151,44 @@ async function loadLeagues() {
     list.append(element("li", {}, button));
   }
   if (current) await openLeague(current);
+}
+
+/** An invite link's league, shown to anyone: its name, creator, members and today's leader; a
+ * guest is asked to log in, a player joins with one tap. */
+async function showInvitation(code) {
+  const card = $("league-invite");
+  if (!code) {
+    card.hidden = true;
+    return;
+  }
+  const reply = await api("GET", `/leagues/invitations/${encodeURIComponent(code)}`);
+  if (!ok(reply)) {
+    card.hidden = true;
+    return say($("leagues-status"), "That invite link no longer works: ask for a new one.", "bad");
+  }
+  $("league-invite-name").textContent = reply.body.name;
+  $("league-invite-line").textContent = invitationLine(reply.body);
+  $("league-invite-join").textContent = state.token ? `Join ${reply.body.name}` : "Log in to join";
+  card.hidden = false;
+}
+
+async function acceptInvitation() {
+  if (!state.token) {
+    $("login-open").click();
+    return;
+  }
+  $("league-code").value = new URLSearchParams(location.search).get(JOIN_PARAM) || "";
+  await joinLeague();
+}
+
+async function copyLeagueLink() {
+  try {
+    await navigator.clipboard.writeText($("league-link").value);
+    say($("leagues-status"), "Link copied: send it to your friends.", "good");
+  } catch {
+    $("league-link").select();
+    say($("leagues-status"), "Select the link and copy it.", "bad");
+  }
 }
 
 async function openLeague(league) {
@@ -151,18 +205,7 @@ async function openLeague(league) {
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   const board = reply.body;
   $("league-standing").textContent = standing(board);
-  const body = $("league-board").querySelector("tbody");
-  body.replaceChildren(
-    ...board.rows.map((row) =>
-      element(
-        "tr",
-        {},
-        ...[row.rank, row.display_name, row.score, row.best_combo, row.longest_word_length, (row.words || []).join(" ")].map(
-          (cell) => element("td", {}, String(cell)),
-        ),
-      ),
-    ),
-  );
+  boardRows($("league-board"), board.rows, board.status === "closed", false);
   const members = $("league-members");
   members.replaceChildren(
     ...board.members.map((member) => {
@@ -199,13 +242,14 @@ async function createLeague(event) {
 }
 
 async function joinLeague(event) {
-  event.preventDefault();
+  if (event) event.preventDefault();
   const text = $("league-code").value.trim();
   const code = text.includes(JOIN_PARAM + "=") ? new URL(text, location.origin).searchParams.get(JOIN_PARAM) : text;
   const reply = await api("POST", "/leagues/join", { code }, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   say($("leagues-status"), `You are in ${reply.body.name}.`, "good");
   history.replaceState(null, "", location.pathname + "#leagues");
+  $("league-invite").hidden = true;
   current = reply.body;
   loadLeagues();
 }
@@ -305,7 +349,8 @@ document.addEventListener("wordsqd:view", onView);
 document.addEventListener("wordsqd:completed", rememberPractice);
 $("league-create").addEventListener("submit", createLeague);
 $("league-join").addEventListener("submit", joinLeague);
-$("league-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("league-link").value));
+$("league-copy").addEventListener("click", copyLeagueLink);
+$("league-invite-join").addEventListener("click", acceptInvitation);
 $("league-rotate").addEventListener("click", rotateCode);
 $("league-leave").addEventListener("click", () => leave("me"));
 $("league-day").addEventListener("change", () => current && openLeague(current));
