@@ -170,14 +170,16 @@ export function roundSquare(round) {
 
 export const SQUARE_LEGEND = "🟩 first try · 🟨 after a miss · 🟥 lost · ⬜ skipped · ⬛ not played";
 
-/** The shareable result of a completed run: squares, score and date, never a word. */
-export function shareText(run, origin) {
+/** The shareable result of a completed run: squares, score and date, never a word; a past Daily
+ * played again (its date before TODAY) says it was a replay. */
+export function shareText(run, origin, today) {
   const squares = [];
   for (let number = 1; number <= run.rounds; number += 1) {
     squares.push(roundSquare((run.history || []).find((round) => round.round === number)));
   }
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
-  const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}`;
+  const replay = run.kind === "daily" && today && run.date < today ? " (replay)" : "";
+  const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}${replay}`;
   const time = run.ended_by === "expired" ? "time up" : `in ${elapsed(run)}`;
   const lines = [
     title,
@@ -1137,7 +1139,7 @@ function renderEnd(run) {
       : run.official
         ? run.kind === "challenge" ? "This is your result for the challenge." : "This is your official score for the day."
         : "Practice run: your official result was already in, so this one stays off the board.";
-  $("share-text").value = shareText(run, location.origin);
+  $("share-text").value = shareText(run, location.origin, state.daily && state.daily.date);
   $("copy-share").textContent = navigator.share ? "Share result" : "Copy result";
   say($("copy-status"), "");
   $("end-rank").hidden = true;

@@ -35,15 +35,29 @@ export function inviteLink(origin, code) {
   return `${origin}/?${JOIN_PARAM}=${encodeURIComponent(code)}#leagues`;
 }
 
-/** The Daily dates from FIRST to the day before TODAY, newest first. */
-export function pastDates(first, today) {
-  const dates = [];
-  const day = new Date(today + "T00:00:00Z");
-  const start = new Date(first + "T00:00:00Z");
-  for (day.setUTCDate(day.getUTCDate() - 1); day >= start; day.setUTCDate(day.getUTCDate() - 1)) {
-    dates.push(day.toISOString().slice(0, 10));
+/** The weeks (Monday first) of MONTH ("YYYY-MM"), each a list of 7 cells: null outside the
+ * month, else {date, playable} where a playable date is a past Daily from FIRST to the day before
+ * TODAY (today's is played only as the ordinary Daily). */
+export function monthWeeks(month, first, today) {
+  const [year, number] = month.split("-").map(Number);
+  const days = new Date(Date.UTC(year, number, 0)).getUTCDate();
+  const lead = (new Date(Date.UTC(year, number - 1, 1)).getUTCDay() + 6) % 7;
+  const cells = Array.from({ length: lead }, () => null);
+  for (let day = 1; day <= days; day += 1) {
+    const date = `${month}-${String(day).padStart(2, "0")}`;
+    cells.push({ date, playable: date >= first && date < today });
   }
-  return dates;
+  while (cells.length % 7) cells.push(null);
+  const weeks = [];
+  for (let start = 0; start < cells.length; start += 7) weeks.push(cells.slice(start, start + 7));
+  return weeks;
+}
+
+/** The month "YYYY-MM" STEP months after MONTH. */
+export function shiftMonth(month, step) {
+  const [year, number] = month.split("-").map(Number);
+  const moved = new Date(Date.UTC(year, number - 1 + step, 1));
+  return moved.toISOString().slice(0, 7);
 }
 
 // The views ------------------------------------------------------------------------------------
@@ -112,10 +126,16 @@ function build() {
     <h1 id="archive-title">Past Dailies</h1>
     <p class="lede">Play any earlier Daily as practice: the same letters, never on a board.</p>
     <p id="archive-status" class="status" role="status" aria-live="polite"></p>
-    <div class="table-wrap"><table class="reflow" id="archive">
-      <caption class="sr-only">Past Dailies</caption>
-      <thead><tr><th scope="col">Date</th><th scope="col">Your score</th><th scope="col">Play</th></tr></thead>
-      <tbody></tbody></table></div>
+    <div class="row month-nav">
+      <button type="button" id="archive-earlier" class="ghost small">‹ Earlier</button>
+      <h2 id="archive-month" class="month-title" aria-live="polite"></h2>
+      <button type="button" id="archive-later" class="ghost small">Later ›</button>
+    </div>
+    <table class="calendar" id="archive">
+      <caption class="sr-only">Past Dailies by day: a marked day has your score</caption>
+      <thead><tr>${["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `<th scope="col">${d}</th>`).join("")}</tr></thead>
+      <tbody></tbody></table>
+    <p class="hint"><span class="played-key">●</span> played (your score shown) · today's Daily is on the Play tab</p>
   </div>`;
   main.append(leagues, archive);
   const data = element("div", { id: "my-data" });
@@ -263,32 +283,60 @@ async function rotateCode() {
 
 // Past Dailies ---------------------------------------------------------------------------------
 
+let archive = null; // {first, today, month, scores: Map(date -> text)}
+
 async function loadArchive() {
   const today = state.daily && state.daily.date;
   if (!today) return;
   const info = await api("GET", `/daily/${today}`);
   if (!ok(info)) return say($("archive-status"), problem(info), "bad");
   const scores = new Map();
+  const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
+  for (const [day, score] of Object.entries(practice)) scores.set(day, `${score} (practice)`);
   if (state.token) {
     let cursor = null;
     do {
       const query = "?limit=50" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : "");
       const reply = await api("GET", "/me/history" + query, undefined, { auth: true });
       if (!ok(reply)) break;
-      for (const item of reply.body.items) if (item.kind === "daily") scores.set(item.date, item.score);
+      for (const item of reply.body.items) if (item.kind === "daily") scores.set(item.date, `${item.score}`);
       cursor = reply.body.next_cursor;
     } while (cursor);
   }
-  const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
-  const body = $("archive").querySelector("tbody");
-  body.replaceChildren(
-    ...pastDates(info.body.first_date, today).map((day) => {
-      const play = element("button", { type: "button", class: "secondary" }, "Play");
-      play.addEventListener("click", () => playPast(day));
-      const score = scores.has(day) ? `${scores.get(day)} (official)` : day in practice ? `${practice[day]} (practice)` : "–";
-      return element("tr", {}, element("td", {}, day), element("td", {}, score), element("td", {}, play));
-    }),
+  archive = { first: info.body.first_date, today, month: archive ? archive.month : today.slice(0, 7), scores };
+  renderArchive();
+}
+
+/** One month of past Dailies, today's month first: each past day plays as practice. */
+function renderArchive() {
+  const { first, today, month, scores } = archive;
+  const title = new Date(month + "-01T12:00:00Z").toLocaleDateString([], { month: "long", year: "numeric", timeZone: "UTC" });
+  $("archive-month").textContent = title;
+  $("archive-earlier").disabled = month <= first.slice(0, 7);
+  $("archive-later").disabled = month >= today.slice(0, 7);
+  const rows = monthWeeks(month, first, today).map((week) =>
+    element("tr", {}, ...week.map((cell) => {
+      if (!cell) return element("td", { class: "outside" });
+      const day = String(Number(cell.date.slice(8)));
+      const score = scores.get(cell.date);
+      if (!cell.playable) {
+        return element("td", { class: cell.date === today ? "today" : "unplayable" }, element("span", {}, day));
+      }
+      // The visible day number starts the button's name; the rest is for screen readers.
+      const button = element("button", { type: "button", class: score ? "day played" : "day", "data-date": cell.date }, day);
+      button.append(element("span", { class: "sr-only" }, ` ${cell.date}: play it` + (score ? `; you scored ${score}` : "")));
+      if (score) button.append(element("span", { class: "day-score", "aria-hidden": "true" }, score.split(" ")[0]));
+      button.addEventListener("click", () => playPast(cell.date));
+      return element("td", {}, button);
+    })),
   );
+  $("archive").querySelector("tbody").replaceChildren(...rows);
+}
+
+function moveMonth(step) {
+  if (!archive) return;
+  archive.month = shiftMonth(archive.month, step);
+  renderArchive();
 }
 
 async function playPast(day) {
@@ -355,4 +403,6 @@ $("league-rotate").addEventListener("click", rotateCode);
 $("league-leave").addEventListener("click", () => leave("me"));
 $("league-day").addEventListener("change", () => current && openLeague(current));
 $("download-data").addEventListener("click", downloadData);
+$("archive-earlier").addEventListener("click", () => moveMonth(-1));
+$("archive-later").addEventListener("click", () => moveMonth(1));
 $("delete-account").addEventListener("click", deleteAccount);
