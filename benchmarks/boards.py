@@ -436,13 +436,13 @@ def counters_at_the_rush(rate: int, stream_shards: int, counter_shards: int) -> 
     }
 
 
-def main(reads_only: bool = False) -> None:
-    """Every figure; READS_ONLY (`--reads`): the read table alone, without the rush's figures."""
+def main(reads_only: bool = False, sizes: tuple[int, ...] = SIZES) -> None:
+    """Every figure; READS_ONLY (`--reads`): the read table alone, for SIZES (`--sizes=100,2000`)."""
     with mock_aws():
-        runs = [measure(count) for count in SIZES]
+        runs = [measure(count) for count in sizes]
     print()
     print(f"DynamoDB reads per call: {keys.BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
-    header = f"{'call':<34} {'figure':<11}" + "".join(f"{count:>10,}" for count in SIZES)
+    header = f"{'call':<34} {'figure':<11}" + "".join(f"{count:>10,}" for count in sizes)
     print(header)
     print("-" * len(header))
     for position, call in enumerate(runs[-1][0]):
@@ -518,4 +518,5 @@ def compare_shard_counts(measured: tuple[dict, dict]) -> None:
 
 
 if __name__ == "__main__":
-    main(reads_only="--reads" in sys.argv[1:])
+    chosen = [arg.removeprefix("--sizes=") for arg in sys.argv[1:] if arg.startswith("--sizes=")]
+    main("--reads" in sys.argv[1:], tuple(int(n) for n in chosen[0].split(",")) if chosen else SIZES)

@@ -29,7 +29,8 @@ def test_a_month_of_past_dailies_is_weeks_from_monday_playable_from_the_first_to
     client = open_client()
     client.open()
     weeks = _call(client.page, "players.monthWeeks('2026-02', '2026-02-26', '2026-03-01')")
-    assert len(weeks) == 4 and all(len(week) == 7 for week in weeks)  # 1 February 2026 is a Sunday
+    assert len(weeks) == 5 and all(len(week) == 7 for week in weeks)  # 1 February 2026 is a Sunday
+    assert weeks[4] == [{"date": f"2026-02-{day}", "playable": day >= 26} for day in range(23, 29)] + [None]
     assert weeks[0][:6] == [None] * 6 and weeks[0][6] == {"date": "2026-02-01", "playable": False}
     playable = [cell["date"] for week in weeks for cell in week if cell and cell["playable"]]
     assert playable == ["2026-02-26", "2026-02-27", "2026-02-28"]
