@@ -19,6 +19,7 @@ import base64
 import math
 import random
 import string
+import sys
 import time
 import uuid
 from collections import Counter
@@ -373,6 +374,7 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
     ordered = sorted(results, key=lambda r: (-r.score, -r.best_combo, -r.longest_word_length, r.completed_at))
     middle = ordered[len(ordered) // 2]
     mine = metered("one player's rank", lambda: boards.daily_rank(DAY, middle.player))
+    metered("the day's distribution", lambda: boards.daily_distribution(DAY))
     store.mark_completed_through(CLOSED)
     closed_boards = Boards(store, now=lambda: CLOSED + timedelta(seconds=SETTLE_SECONDS))
     closed = metered("page 1 of the closed board", lambda: closed_boards.daily_board(board_day, TOP, PAGE))
@@ -434,12 +436,13 @@ def counters_at_the_rush(rate: int, stream_shards: int, counter_shards: int) -> 
     }
 
 
-def main() -> None:
+def main(reads_only: bool = False, sizes: tuple[int, ...] = SIZES) -> None:
+    """Every figure; READS_ONLY (`--reads`): the read table alone, for SIZES (`--sizes=100,2000`)."""
     with mock_aws():
-        runs = [measure(count) for count in SIZES]
+        runs = [measure(count) for count in sizes]
     print()
     print(f"DynamoDB reads per call: {keys.BOARD_SHARDS} board shards, pages of {PAGE}, in-process moto")
-    header = f"{'call':<34} {'figure':<11}" + "".join(f"{count:>10,}" for count in SIZES)
+    header = f"{'call':<34} {'figure':<11}" + "".join(f"{count:>10,}" for count in sizes)
     print(header)
     print("-" * len(header))
     for position, call in enumerate(runs[-1][0]):
@@ -450,6 +453,8 @@ def main() -> None:
             print(f"{'':<34} {figure:<11}{values}")
         operations = {list(r[0].values())[position]["by operation"] for r in runs}
         print(f"{'':<34} {'requests':<11}   {' / '.join(sorted(operations))}")
+    if reads_only:
+        return
     print()
     print("Writes at the rush: the board index")
     for figure in runs[-1][1]:
@@ -513,4 +518,5 @@ def compare_shard_counts(measured: tuple[dict, dict]) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    chosen = [arg.removeprefix("--sizes=") for arg in sys.argv[1:] if arg.startswith("--sizes=")]
+    main("--reads" in sys.argv[1:], tuple(int(n) for n in chosen[0].split(",")) if chosen else SIZES)

@@ -24,6 +24,7 @@ from shared.game.fair_play import UnrankedReason
 from shared.game.names import name_skeleton
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
+from shared.game.standing import Standing, band_of
 from shared.game.stats import PlayerStats
 from shared.services.ports import (
     Completion,
@@ -82,9 +83,6 @@ class FakeBoardStore:
         self.names[player] = name
         self.renames.append(player)  # the rename's record, for the stream consumer
 
-    def put_challenge(self, challenge: Challenge) -> None:
-        self.challenges[challenge.challenge_id] = challenge
-
     def mark_completed_through(self, instant: datetime) -> None:
         instant = parse_iso(iso(instant))  # kept to the millisecond, as DynamoStore keeps it
         self.watermark = max(self.watermark or instant, instant)
@@ -110,6 +108,16 @@ class FakeBoardStore:
             for (_, s), r in self.results.items()
             if s == scope and r.ranked and BoardPosition.of(r).tie.outranks(tie)
         )
+
+    def standing(self, scope: Scope, tie: TieKey | None) -> Standing:
+        self._read("standing")
+        ties = [BoardPosition.of(r).tie for (_, s), r in self.results.items() if s == scope and r.ranked]
+        bands: dict[int, int] = {}
+        for counted in ties:
+            bands[band_of(counted.score)] = bands.get(band_of(counted.score), 0) + 1
+        if tie is None:
+            return Standing(bands)
+        return Standing(bands, sum(1 for t in ties if t.outranks(tie)), sum(1 for t in ties if t == tie))
 
     def _entry(self, player: str, scope: Scope) -> BoardEntry:
         result = self.results[player, scope]
@@ -174,7 +182,11 @@ CURSOR_KEY = b"test cursor key"
 def follow_renames(store: "FakeBoardStore", players: Any = None) -> None:
     """What the stream consumer does with each rename the store recorded (on DynamoDB: the
     table's stream hands them to functions/leaderboard/counters.py), with PLAYERS (by default
-    the service functions/leaderboard/handler.py serves with)."""
+    the service functions/leaderboard/handler.py serves with). On tests.dynamo_store's store,
+    the stream consumer does it."""
+    if hasattr(store, "settle"):
+        store.settle()
+        return
     if players is None:
         from functions.leaderboard import handler as module
 

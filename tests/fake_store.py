@@ -169,11 +169,24 @@ def prepare(store: Any, result: OfficialResult) -> tuple[Run, Version, Completio
     return run, Version(0), completion_of(result, read)
 
 
-def store_at_noon(monkeypatch) -> FakeStore:
-    """A fresh store the leaderboard handler serves from, with the game clock at noon on DAY."""
+def store_at_noon(monkeypatch, store: Any = None) -> FakeStore:
+    """A fresh store the leaderboard handler serves from (STORE, by default an in-memory one),
+    with the game clock at noon on DAY."""
     from shared.game import clock
 
     clock.travel_to(NOON)
-    fake = FakeStore()
-    serve_with(monkeypatch, fake)
-    return fake
+    store = store or FakeStore()
+    serve_with(monkeypatch, store)
+    return store
+
+
+@contextlib.contextmanager
+def served_store(kind: str, monkeypatch) -> Iterator[Any]:
+    """`store_at_noon` on the in-memory fake (`fake`) or on DynamoDB (`dynamo`, on moto)."""
+    if kind == "fake":
+        yield store_at_noon(monkeypatch)
+        return
+    from tests.dynamo_store import settled_store
+
+    with settled_store() as dynamo:
+        yield store_at_noon(monkeypatch, dynamo)

@@ -4,13 +4,36 @@ DynamoDB (shared/dynamo/keys.py): properties over every position the game can ma
 import string
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared.dynamo.keys import counter_prefixes, counts_better, position_of, rank_key, tie_key
+from shared.dynamo.keys import (
+    BAND,
+    COMBO,
+    DURATION,
+    LENGTH,
+    SCORE,
+    SCORE_BAND,
+    band_from_counter,
+    counter_keys,
+    counter_prefixes,
+    counts_better,
+    position_of,
+    rank_key,
+    tie_key,
+)
 from shared.game.boards import BoardPosition, TieKey, assign_ranks
 from shared.game.clock import iso
-from shared.game.constants import CHALLENGE_MAX_ROUNDS, MAX_SCORE, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
+from shared.game.constants import (
+    CHALLENGE_MAX_ROUNDS,
+    MAX_SCORE,
+    MAX_WORD_LENGTH,
+    SCORE_BAND_POINTS,
+    TIME_LIMIT_SECONDS,
+)
+from shared.game.scope import Scope
+from shared.game.standing import band_of
 
 START = datetime(2026, 1, 15, 6, tzinfo=UTC)
 RUN_ID = string.ascii_letters + string.digits + "-_"  # secrets.token_urlsafe's alphabet
@@ -117,3 +140,37 @@ def test_shared_ranks_rows_equal_on_the_three_share_a_rank_whatever_their_speed(
         key=BoardPosition.order,
     )
     assert assign_ranks([r.tie for r in rows], 0, None, 0) == [1, 2, 2, 4]
+
+
+# Every number in a key has a fixed width, from the largest value it can take ------------------
+
+
+@pytest.mark.parametrize("field", [SCORE, COMBO, LENGTH, DURATION, BAND], ids=lambda f: f.name)
+def test_a_key_field_spells_every_value_of_its_range_at_its_width_and_refuses_the_rest(field):
+    @given(st.integers(0, field.maximum))
+    def spells(value):
+        assert len(field.ascending(value)) == len(field.descending(value)) == field.digits
+        assert field.from_descending(field.descending(value)) == value
+
+    spells()
+    for value in (0, field.maximum):
+        assert len(field.descending(value)) == field.digits
+    for outside in (-1, field.maximum + 1, field.largest + 1):
+        with pytest.raises(ValueError, match=field.name):
+            field.descending(outside)
+        with pytest.raises(ValueError, match=field.name):
+            field.ascending(outside)
+
+
+def test_a_tie_below_every_score_has_no_key():
+    """The board's size was once asked as the results better than a score of -1, which spelled a
+    five-digit score in a four-digit field and so counted nothing on DynamoDB."""
+    with pytest.raises(ValueError):
+        tie_key(TieKey(-1, 0, 0))
+
+
+@given(st.integers(0, MAX_SCORE))
+def test_a_score_is_counted_in_the_band_the_histogram_shows_it_in(score):
+    (bands, attribute), *_ = counter_keys(Scope.daily("2026-01-15"), TieKey(score, 0, 0))
+    assert band_from_counter(attribute) == band_of(score) == score // SCORE_BAND_POINTS
+    assert SCORE_BAND == SCORE_BAND_POINTS

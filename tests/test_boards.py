@@ -7,6 +7,7 @@ import base64
 import json
 import random
 import secrets
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -26,6 +27,7 @@ from shared.http.cursors import Cursors, encode_cursor
 from shared.http.models import ChallengeView
 from shared.services.leaderboard import TOP, WATERMARK_CACHE_SECONDS, Boards
 from tests.conftest import Api
+from tests.dynamo_store import STORES
 from tests.fake_boards import (
     CLOSES,
     CURSOR_KEY,
@@ -37,7 +39,7 @@ from tests.fake_boards import (
     official,
     player,
 )
-from tests.fake_store import complete_official, store_at_noon
+from tests.fake_store import complete_official, served_store, store_at_noon
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -46,8 +48,16 @@ call = Api(handler)
 SETTLED = CLOSES + timedelta(seconds=SETTLE_SECONDS)  # the expiry watermark that closes DAY
 
 
+@pytest.fixture(params=STORES)
+def store(request, monkeypatch) -> Iterator[FakeBoardStore]:
+    """The store the handler serves from: each test runs on the in-memory fake and on DynamoDB."""
+    with served_store(request.param, monkeypatch) as served:
+        yield served
+
+
 @pytest.fixture
-def store(monkeypatch) -> FakeBoardStore:
+def fake(monkeypatch) -> FakeBoardStore:
+    """The in-memory store alone, for tests that count its reads."""
     return store_at_noon(monkeypatch)
 
 
@@ -437,7 +447,8 @@ def test_a_board_shows_the_name_its_players_had_at_its_close_time(store):
     assert call("GET", "/me", user="ann")[1]["display_name"] == "Too Late"
 
 
-def test_once_closed_the_watermark_is_not_read_again(store):
+def test_once_closed_the_watermark_is_not_read_again(fake):
+    store = fake
     record(store, "ann", 300, at=5)
     close_day(store)
     for _ in range(5):
@@ -468,7 +479,8 @@ def test_today_board_stays_short_cached_and_wordless_while_yesterday_closes(stor
 # Display names on live boards ----------------------------------------------------------------
 
 
-def test_a_live_board_shows_the_current_name_without_reading_profiles(store):
+def test_a_live_board_shows_the_current_name_without_reading_profiles(fake):
+    store = fake
     record(store, "ann", 300, at=5)
     record(store, "ann", 100, at=5, day=DAY - timedelta(days=1))
     assert board()[1]["rows"][0]["display_name"] == name_of("ann")
@@ -519,7 +531,7 @@ def challenge_of(store: FakeBoardStore, created: datetime) -> Challenge:
         created_at=iso(created),
         closes_at=iso(created + timedelta(days=7)),
     )
-    store.put_challenge(challenge)
+    store.create_challenge(challenge, DAY.isoformat(), 20)
     return challenge
 
 

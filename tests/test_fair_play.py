@@ -2,6 +2,7 @@
 shown makes its run implausible: it completes and counts in its player's stats, but is never on a
 board nor in a rank, and says so to its player."""
 
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from shared.http.models import RunView
 from shared.services.game import Game
 from shared.services.leaderboard import TOP, Boards
 from shared.services.players import Players
+from tests.dynamo_store import STORES, settled_store
 from tests.fake_boards import player
 from tests.fake_store import FakeStore
 
@@ -75,8 +77,18 @@ def play(game: Game, clock: Clock, name: str, seconds_per_answer: float) -> RunV
     return RunView.from_run(run)
 
 
-def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_stats():
-    store, clock, recorded = FakeStore(), Clock(START), []
+@pytest.fixture(params=STORES)
+def store(request) -> Iterator:
+    """The in-memory store, and DynamoDB (moto) with the stream consumer run after each completion."""
+    if request.param == "fake":
+        yield FakeStore()
+        return
+    with settled_store() as dynamo:
+        yield dynamo
+
+
+def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_stats(store):
+    clock, recorded = Clock(START), []
     game = Game(store, lambda: b"seed", words, record=lambda *a, **kw: recorded.append((a, kw)), now=clock)
     boards = Boards(store, now=clock)
     players = Players(store, boards, now=clock)

@@ -2,6 +2,7 @@
 names, their rules and case-insensitive uniqueness, and a player's official results, newest first."""
 
 import re
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.runtime import wiring
 from tests.conftest import Api
+from tests.dynamo_store import STORES
 from tests.fake_boards import (
     CLOSES,
     DAY,
@@ -25,16 +27,18 @@ from tests.fake_boards import (
     official,
     player,
 )
-from tests.fake_store import complete_official, store_at_noon
+from tests.fake_store import complete_official, served_store
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 call = Api(handler)
 
 
-@pytest.fixture
-def store(monkeypatch) -> FakeBoardStore:
-    return store_at_noon(monkeypatch)
+@pytest.fixture(params=STORES)
+def store(request, monkeypatch) -> Iterator[FakeBoardStore]:
+    """The store the handler serves from: each test runs on the in-memory fake and on DynamoDB."""
+    with served_store(request.param, monkeypatch) as served:
+        yield served
 
 
 def assert_error(status: int, body: dict, expected_status: int, code: str | None = None) -> None:
@@ -248,7 +252,7 @@ def challenge_created(store: FakeBoardStore, created: datetime) -> Challenge:
         created_at=iso(created),
         closes_at=iso(created + timedelta(days=7)),
     )
-    store.put_challenge(challenge)
+    store.create_challenge(challenge, created.date().isoformat(), 20)
     return challenge
 
 

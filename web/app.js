@@ -89,9 +89,11 @@ export function isDefaultName(name) {
   return /^player-[0-9a-f]{4}$/.test(name || "");
 }
 
-/** The speed bonus an answer would earn after SECONDS (SPEC §3: 3 × max(0, 10 − whole seconds)). */
-export function speedBonusAt(seconds) {
-  return 3 * Math.max(0, 10 - Math.floor(Math.max(0, seconds)));
+/** The speed bonus an answer would earn after SECONDS (SPEC §3: 3 × max(0, 10 − whole seconds)),
+ * by GET /daily's SCORING numbers once read. */
+export function speedBonusAt(seconds, scoring) {
+  const { speed_bonus_per_second: per = 3, speed_bonus_seconds: limit = 10 } = scoring || {};
+  return per * Math.max(0, limit - Math.floor(Math.max(0, seconds)));
 }
 
 /** What the live region says about a round: its number, letters and forbidden letters. */
@@ -112,6 +114,52 @@ export function rankText(rank, players) {
   return players ? `rank ${rank} of ${players}` : `rank ${rank}`;
 }
 
+/** "Better than 62% of today's players: Great." (SPEC §4a's ladder step for that percentile). */
+export function standingText(percentile, step) {
+  return `Better than ${percentile}% of today's players: ${step}.`;
+}
+
+/** The score range a band of the distribution holds: "1900–1999". */
+export function bandRange(band, bandPoints) {
+  return `${band * bandPoints}–${band * bandPoints + bandPoints - 1}`;
+}
+
+/** The distribution chart's text alternative: every band that holds a player, and the caller's. */
+export function distributionText(bands, bandPoints, mine) {
+  const held = bands.map((count, band) => [band, count]).filter(([, count]) => count > 0);
+  const parts = held.map(([band, count]) =>
+    `${bandRange(band, bandPoints)}: ${count} player${count === 1 ? "" : "s"}${band === mine ? " (you)" : ""}`);
+  return parts.length ? `Scores today, by band of ${bandPoints} points. ${parts.join("; ")}.` : "No ranked scores yet.";
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An inline SVG bar chart of VALUES (one bar each, the bar at index MARKED drawn as the
+ * player's), hidden from screen readers: TEXT, in a paragraph beside it, says the same. */
+function barChart(holder, values, marked, text) {
+  const svg = document.createElementNS(SVG, "svg");
+  const width = 10 * Math.max(values.length, 1);
+  svg.setAttribute("viewBox", `0 0 ${width} 50`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("aria-hidden", "true");
+  svg.classList.add("bars");
+  const top = Math.max(1, ...values);
+  values.forEach((value, index) => {
+    const bar = document.createElementNS(SVG, "rect");
+    const height = value ? Math.max(1, (48 * value) / top) : 0;
+    bar.setAttribute("x", String(index * 10 + 1));
+    bar.setAttribute("width", "8");
+    bar.setAttribute("y", String(50 - height));
+    bar.setAttribute("height", String(height));
+    if (index === marked) bar.classList.add("mine");
+    svg.append(bar);
+  });
+  const description = document.createElement("p");
+  description.className = "sr-only chart-text";
+  description.textContent = text;
+  holder.replaceChildren(svg, description);
+}
+
 /** The square for one round of a run, for the share text and the trail. */
 export function roundSquare(round) {
   if (!round || !round.outcome) return "⬛"; // not played, or time ran out during it
@@ -122,14 +170,16 @@ export function roundSquare(round) {
 
 export const SQUARE_LEGEND = "🟩 first try · 🟨 after a miss · 🟥 lost · ⬜ skipped · ⬛ not played";
 
-/** The shareable result of a completed run: squares, score and date, never a word. */
-export function shareText(run, origin) {
+/** The shareable result of a completed run: squares, score and date, never a word; a past Daily
+ * played again (its date before TODAY) says it was a replay. */
+export function shareText(run, origin, today) {
   const squares = [];
   for (let number = 1; number <= run.rounds; number += 1) {
     squares.push(roundSquare((run.history || []).find((round) => round.round === number)));
   }
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
-  const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}`;
+  const replay = run.kind === "daily" && today && run.date < today ? " (replay)" : "";
+  const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}${replay}`;
   const time = run.ended_by === "expired" ? "time up" : `in ${elapsed(run)}`;
   const lines = [
     title,
@@ -231,6 +281,7 @@ const state = {
   refetching: false,
   dailyRefetchAt: 0,
   officialDates: new Set(), // Daily dates with an official result of this player (from history)
+  unrankedDates: new Set(), // those of them whose result is on no board (SPEC §3b)
   historyItems: [],
   historyCursor: null,
   historyLoaded: false,
@@ -659,9 +710,27 @@ async function loadDaily() {
   renderHome();
 }
 
+/** The rules card's scoring numbers, from GET /daily (the server's own constants). */
+export function scoringNumbers(scoring) {
+  return {
+    ...scoring,
+    combo_bonus_max: scoring.combo_bonus_per_step * scoring.combo_bonus_max_steps,
+    speed_bonus_max: scoring.speed_bonus_per_second * scoring.speed_bonus_seconds,
+  };
+}
+
+function renderScoring(scoring) {
+  const numbers = scoringNumbers(scoring);
+  for (const span of document.querySelectorAll("[data-scoring]")) {
+    const value = numbers[span.dataset.scoring];
+    if (typeof value === "number") span.textContent = String(value);
+  }
+}
+
 function renderHome() {
   const daily = state.daily;
   if (daily) {
+    if (daily.scoring) renderScoring(daily.scoring);
     $("daily-date").textContent = formatDate(daily.date);
     $("daily-shape").textContent = `${daily.rounds} rounds, ${daily.time_limit_seconds} seconds.`;
     const at = new Date(daily.resets_at);
@@ -922,6 +991,7 @@ function onCompleted(run) {
   document.dispatchEvent(new CustomEvent("wordsqd:completed", { detail: run })); // players.js
   if (run.official && !run.guest && run.kind === "daily" && !state.officialDates.has(run.date)) {
     state.officialDates.add(run.date);
+    if (run.ranked === false) state.unrankedDates.add(run.date);
     state.historyLoaded = false; // a new official result: history and stats have changed
     state.stats = undefined;
   }
@@ -1028,7 +1098,7 @@ function tick() {
     $("speed").hidden = !state.speedScoring;
     keepAnswerInView(); // the attempts line may have grown: keep the box above the keyboard
   }
-  if (state.speedScoring) $("speed-now").textContent = `+${speedBonusAt((Date.now() - state.roundShownAt) / 1000)}`;
+  if (state.speedScoring) $("speed-now").textContent = `+${speedBonusAt((Date.now() - state.roundShownAt) / 1000, state.daily && state.daily.scoring)}`;
   $("time-left").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").style.width = `${Math.min(100, (left / total) * 100)}%`;
@@ -1069,10 +1139,11 @@ function renderEnd(run) {
       : run.official
         ? run.kind === "challenge" ? "This is your result for the challenge." : "This is your official score for the day."
         : "Practice run: your official result was already in, so this one stays off the board.";
-  $("share-text").value = shareText(run, location.origin);
+  $("share-text").value = shareText(run, location.origin, state.daily && state.daily.date);
   $("copy-share").textContent = navigator.share ? "Share result" : "Copy result";
   say($("copy-status"), "");
   $("end-rank").hidden = true;
+  $("end-distribution").hidden = true;
   $("end-streak-item").hidden = true;
   $("end-freezes-item").hidden = true;
   renderReview(run);
@@ -1089,9 +1160,24 @@ async function showMyRankOnEnd(run, attempt = 0) {
   const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(run.date)}`, undefined, { auth: true });
   if (reply.status !== 200 || !state.run || state.run.run_id !== run.run_id) return;
   const box = $("end-rank");
-  box.textContent = `You are ${rankText(reply.body.rank, reply.body.players)} on today's board so far.`;
+  const me = reply.body;
+  const standing = me.players > 1 ? ` ${standingText(me.percentile, me.step)}` : "";
+  box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far.${standing}`;
   box.hidden = false;
+  showDistribution(run.date, me);
   if (attempt < 1) setTimeout(() => state.view === "end" && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
+}
+
+/** The day's score distribution under the rank, the caller's band (of ME, their rank) marked. */
+async function showDistribution(date, me) {
+  const reply = await api("GET", `/leaderboard/daily/${encodeURIComponent(date)}/distribution`);
+  if (reply.status !== 200 || state.view !== "end") return;
+  const { bands, band_points: bandPoints } = reply.body;
+  const counted = bands.reduce((sum, count) => sum + count, 0);
+  // The counters (and the edge's copy) may not hold the caller's result yet: their rank does.
+  if (counted < me.players) bands[me.band] += 1;
+  barChart($("end-chart"), bands, me.band, distributionText(bands, bandPoints, me.band));
+  $("end-distribution").hidden = false;
 }
 
 /** The streak this result made (GET /me's stats, read again after the completion). */
@@ -1271,6 +1357,11 @@ async function showMyRow(date) {
     bar.hidden = false;
     return;
   }
+  if (state.unrankedDates.has(date)) {
+    box.textContent = UNRANKED_TEXT;
+    bar.hidden = false;
+    return;
+  }
   const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(date)}`, undefined, { auth: true });
   if (reply.status === 200 && state.boardDate === date) {
     const me = reply.body;
@@ -1279,6 +1370,9 @@ async function showMyRow(date) {
     $("jump-mine").hidden = false;
   }
 }
+
+const UNRANKED_TEXT = "Your result for this date is not ranked: some answers came faster than a person can read a prompt " +
+  "and type a word, so it stays off the board. It still counts in your stats.";
 
 /** Scroll to the player's own row (reading more pages until it is there), and focus it. */
 async function jumpToMine() {
@@ -1303,9 +1397,14 @@ async function loadHistory(fresh) {
   if (fresh) {
     state.historyItems = [];
     state.officialDates = new Set();
+    state.unrankedDates = new Set();
   }
   state.historyItems.push(...reply.body.items);
-  for (const item of reply.body.items) if (item.kind === "daily") state.officialDates.add(item.date);
+  for (const item of reply.body.items) {
+    if (item.kind !== "daily") continue;
+    state.officialDates.add(item.date);
+    if (item.unranked_reason) state.unrankedDates.add(item.date);
+  }
   state.historyCursor = reply.body.next_cursor;
   state.historyLoaded = true;
   renderHome();
@@ -1354,16 +1453,27 @@ function renderMe() {
       ["Score", item.score, "num"],
       ["Best combo", item.best_combo, "num"],
       ["Longest", item.longest_word_length, "num"],
-      ["Rank", item.rank ?? "live", "num"],
+      ["Rank", item.unranked_reason ? "not ranked" : item.rank ?? "live", "num"],
     );
   });
   table.tBodies[0].replaceChildren(...rows);
   // A live Daily's rank, as it stands (history gives the final rank only once the board closes).
   state.historyItems.forEach((item, index) => {
-    if (item.kind === "daily" && item.rank === null) showLiveRank(item.date, rows[index].cells[4]);
+    if (item.kind === "daily" && item.rank === null && !item.unranked_reason) showLiveRank(item.date, rows[index].cells[4]);
   });
   if (!rows.length) table.tBodies[0].append(emptyRow(table, "No official results yet: play today's Daily!"));
+  renderScoreChart();
   $("history-more").hidden = !state.historyCursor;
+}
+
+/** The player's last 30 official Daily scores, oldest first (history is newest first). */
+function renderScoreChart() {
+  const dailies = state.historyItems.filter((item) => item.kind === "daily").slice(0, 30).reverse();
+  $("score-chart-card").hidden = dailies.length === 0;
+  if (!dailies.length) return;
+  const text = "Your last " + dailies.length + " official Daily scores, oldest first: " +
+    dailies.map((item) => `${formatDate(item.date)}: ${item.score}`).join("; ") + ".";
+  barChart($("score-chart"), dailies.map((item) => item.score), -1, text);
 }
 
 async function showLiveRank(date, cell) {
@@ -1646,4 +1756,4 @@ async function main() {
 main();
 
 // What web/players.js (leagues, past Dailies, your data) uses of this module.
-export { api, go, keepRun, learnSkew, ok, problem, say, state };
+export { api, boardRows, go, keepRun, learnSkew, ok, problem, say, state };

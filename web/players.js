@@ -2,7 +2,7 @@
 // to practise, and "Download my data" / "Delete my account" under Stats. Its views are built here
 // and hooked into app.js's views (the `wordsqd:view` event), so app.js only lists them.
 
-import { api, go, keepRun, learnSkew, ok, problem, say, state } from "./app.js";
+import { api, boardRows, go, keepRun, learnSkew, ok, problem, say, state } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
 const JOIN_PARAM = "league"; // ?league=<invite code>#leagues: an invite link
@@ -22,19 +22,42 @@ export function standing(board) {
   return `You are ${ordinal(board.my_rank)} of ${board.rows.length} in ${board.name}`;
 }
 
+/** What an invite link shows before joining: "Made by Ann · 3 members · Today's leader: Bob, 900". */
+export function invitationLine(invitation) {
+  const members = `${invitation.members} member${invitation.members === 1 ? "" : "s"}`;
+  const leader = invitation.leader
+    ? `Today's leader: ${invitation.leader.display_name}, ${invitation.leader.score} points`
+    : "Nobody has played today's Daily yet";
+  return `Made by ${invitation.creator_name} · ${members} · ${leader}`;
+}
+
 export function inviteLink(origin, code) {
   return `${origin}/?${JOIN_PARAM}=${encodeURIComponent(code)}#leagues`;
 }
 
-/** The Daily dates from FIRST to the day before TODAY, newest first. */
-export function pastDates(first, today) {
-  const dates = [];
-  const day = new Date(today + "T00:00:00Z");
-  const start = new Date(first + "T00:00:00Z");
-  for (day.setUTCDate(day.getUTCDate() - 1); day >= start; day.setUTCDate(day.getUTCDate() - 1)) {
-    dates.push(day.toISOString().slice(0, 10));
+/** The weeks (Monday first) of MONTH ("YYYY-MM"), each a list of 7 cells: null outside the
+ * month, else {date, playable} where a playable date is a past Daily from FIRST to the day before
+ * TODAY (today's is played only as the ordinary Daily). */
+export function monthWeeks(month, first, today) {
+  const [year, number] = month.split("-").map(Number);
+  const days = new Date(Date.UTC(year, number, 0)).getUTCDate();
+  const lead = (new Date(Date.UTC(year, number - 1, 1)).getUTCDay() + 6) % 7;
+  const cells = Array.from({ length: lead }, () => null);
+  for (let day = 1; day <= days; day += 1) {
+    const date = `${month}-${String(day).padStart(2, "0")}`;
+    cells.push({ date, playable: date >= first && date < today });
   }
-  return dates;
+  while (cells.length % 7) cells.push(null);
+  const weeks = [];
+  for (let start = 0; start < cells.length; start += 7) weeks.push(cells.slice(start, start + 7));
+  return weeks;
+}
+
+/** The month "YYYY-MM" STEP months after MONTH. */
+export function shiftMonth(month, step) {
+  const [year, number] = month.split("-").map(Number);
+  const moved = new Date(Date.UTC(year, number - 1 + step, 1));
+  return moved.toISOString().slice(0, 7);
 }
 
 // The views ------------------------------------------------------------------------------------
@@ -55,6 +78,12 @@ function build() {
   <div class="card">
     <h1 id="leagues-title">Leagues</h1>
     <p class="lede">Play the Daily against your friends: a board of your own, every day.</p>
+    <div id="league-invite" class="invitation" hidden>
+      <p class="eyebrow">You are invited to a league</p>
+      <h2 id="league-invite-name" class="invite-title"></h2>
+      <p id="league-invite-line"></p>
+      <div class="actions"><button type="button" id="league-invite-join" class="primary big">Join</button></div>
+    </div>
     <p id="leagues-login" class="hint" hidden>Log in to create or join a league.</p>
     <form id="league-create" class="row">
       <label for="league-name">New league</label>
@@ -84,8 +113,8 @@ function build() {
     </div>
     <div class="table-wrap"><table class="reflow board" id="league-board">
       <caption class="sr-only">League board</caption>
-      <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Score</th>
-        <th scope="col">Best combo</th><th scope="col">Longest</th><th scope="col">Words</th></tr></thead>
+      <thead><tr><th scope="col" class="rank">Rank</th><th scope="col" class="player">Player</th><th scope="col" class="score">Score</th>
+        <th scope="col" class="combo">Combo</th><th scope="col" class="longest">Longest</th><th scope="col" class="words-col">Words</th></tr></thead>
       <tbody></tbody></table></div>
     <h3>Members</h3>
     <ul id="league-members"></ul>
@@ -97,10 +126,16 @@ function build() {
     <h1 id="archive-title">Past Dailies</h1>
     <p class="lede">Play any earlier Daily as practice: the same letters, never on a board.</p>
     <p id="archive-status" class="status" role="status" aria-live="polite"></p>
-    <div class="table-wrap"><table class="reflow" id="archive">
-      <caption class="sr-only">Past Dailies</caption>
-      <thead><tr><th scope="col">Date</th><th scope="col">Your score</th><th scope="col">Play</th></tr></thead>
-      <tbody></tbody></table></div>
+    <div class="row month-nav">
+      <button type="button" id="archive-earlier" class="ghost small">‹ Earlier</button>
+      <h2 id="archive-month" class="month-title" aria-live="polite"></h2>
+      <button type="button" id="archive-later" class="ghost small">Later ›</button>
+    </div>
+    <table class="calendar" id="archive">
+      <caption class="sr-only">Past Dailies by day: a marked day has your score</caption>
+      <thead><tr>${["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `<th scope="col">${d}</th>`).join("")}</tr></thead>
+      <tbody></tbody></table>
+    <p class="hint"><span class="played-key">●</span> played (your score shown) · today's Daily is on the Play tab</p>
   </div>`;
   main.append(leagues, archive);
   const data = element("div", { id: "my-data" });
@@ -124,8 +159,9 @@ async function loadLeagues() {
   $("league-create").hidden = $("league-join").hidden = guest;
   const list = $("league-list");
   list.replaceChildren();
-  if (guest) return;
   const code = new URLSearchParams(location.search).get(JOIN_PARAM);
+  await showInvitation(code);
+  if (guest) return;
   if (code) $("league-code").value = code;
   const reply = await api("GET", "/me/leagues", undefined, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
@@ -135,6 +171,44 @@ async function loadLeagues() {
     list.append(element("li", {}, button));
   }
   if (current) await openLeague(current);
+}
+
+/** An invite link's league, shown to anyone: its name, creator, members and today's leader; a
+ * guest is asked to log in, a player joins with one tap. */
+async function showInvitation(code) {
+  const card = $("league-invite");
+  if (!code) {
+    card.hidden = true;
+    return;
+  }
+  const reply = await api("GET", `/leagues/invitations/${encodeURIComponent(code)}`);
+  if (!ok(reply)) {
+    card.hidden = true;
+    return say($("leagues-status"), "That invite link no longer works: ask for a new one.", "bad");
+  }
+  $("league-invite-name").textContent = reply.body.name;
+  $("league-invite-line").textContent = invitationLine(reply.body);
+  $("league-invite-join").textContent = state.token ? `Join ${reply.body.name}` : "Log in to join";
+  card.hidden = false;
+}
+
+async function acceptInvitation() {
+  if (!state.token) {
+    $("login-open").click();
+    return;
+  }
+  $("league-code").value = new URLSearchParams(location.search).get(JOIN_PARAM) || "";
+  await joinLeague();
+}
+
+async function copyLeagueLink() {
+  try {
+    await navigator.clipboard.writeText($("league-link").value);
+    say($("leagues-status"), "Link copied: send it to your friends.", "good");
+  } catch {
+    $("league-link").select();
+    say($("leagues-status"), "Select the link and copy it.", "bad");
+  }
 }
 
 async function openLeague(league) {
@@ -151,18 +225,7 @@ async function openLeague(league) {
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   const board = reply.body;
   $("league-standing").textContent = standing(board);
-  const body = $("league-board").querySelector("tbody");
-  body.replaceChildren(
-    ...board.rows.map((row) =>
-      element(
-        "tr",
-        {},
-        ...[row.rank, row.display_name, row.score, row.best_combo, row.longest_word_length, (row.words || []).join(" ")].map(
-          (cell) => element("td", {}, String(cell)),
-        ),
-      ),
-    ),
-  );
+  boardRows($("league-board"), board.rows, board.status === "closed", false);
   const members = $("league-members");
   members.replaceChildren(
     ...board.members.map((member) => {
@@ -199,13 +262,14 @@ async function createLeague(event) {
 }
 
 async function joinLeague(event) {
-  event.preventDefault();
+  if (event) event.preventDefault();
   const text = $("league-code").value.trim();
   const code = text.includes(JOIN_PARAM + "=") ? new URL(text, location.origin).searchParams.get(JOIN_PARAM) : text;
   const reply = await api("POST", "/leagues/join", { code }, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   say($("leagues-status"), `You are in ${reply.body.name}.`, "good");
   history.replaceState(null, "", location.pathname + "#leagues");
+  $("league-invite").hidden = true;
   current = reply.body;
   loadLeagues();
 }
@@ -219,32 +283,60 @@ async function rotateCode() {
 
 // Past Dailies ---------------------------------------------------------------------------------
 
+let archive = null; // {first, today, month, scores: Map(date -> text)}
+
 async function loadArchive() {
   const today = state.daily && state.daily.date;
   if (!today) return;
   const info = await api("GET", `/daily/${today}`);
   if (!ok(info)) return say($("archive-status"), problem(info), "bad");
   const scores = new Map();
+  const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
+  for (const [day, score] of Object.entries(practice)) scores.set(day, `${score} (practice)`);
   if (state.token) {
     let cursor = null;
     do {
       const query = "?limit=50" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : "");
       const reply = await api("GET", "/me/history" + query, undefined, { auth: true });
       if (!ok(reply)) break;
-      for (const item of reply.body.items) if (item.kind === "daily") scores.set(item.date, item.score);
+      for (const item of reply.body.items) if (item.kind === "daily") scores.set(item.date, `${item.score}`);
       cursor = reply.body.next_cursor;
     } while (cursor);
   }
-  const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
-  const body = $("archive").querySelector("tbody");
-  body.replaceChildren(
-    ...pastDates(info.body.first_date, today).map((day) => {
-      const play = element("button", { type: "button", class: "secondary" }, "Play");
-      play.addEventListener("click", () => playPast(day));
-      const score = scores.has(day) ? `${scores.get(day)} (official)` : day in practice ? `${practice[day]} (practice)` : "–";
-      return element("tr", {}, element("td", {}, day), element("td", {}, score), element("td", {}, play));
-    }),
+  archive = { first: info.body.first_date, today, month: archive ? archive.month : today.slice(0, 7), scores };
+  renderArchive();
+}
+
+/** One month of past Dailies, today's month first: each past day plays as practice. */
+function renderArchive() {
+  const { first, today, month, scores } = archive;
+  const title = new Date(month + "-01T12:00:00Z").toLocaleDateString([], { month: "long", year: "numeric", timeZone: "UTC" });
+  $("archive-month").textContent = title;
+  $("archive-earlier").disabled = month <= first.slice(0, 7);
+  $("archive-later").disabled = month >= today.slice(0, 7);
+  const rows = monthWeeks(month, first, today).map((week) =>
+    element("tr", {}, ...week.map((cell) => {
+      if (!cell) return element("td", { class: "outside" });
+      const day = String(Number(cell.date.slice(8)));
+      const score = scores.get(cell.date);
+      if (!cell.playable) {
+        return element("td", { class: cell.date === today ? "today" : "unplayable" }, element("span", {}, day));
+      }
+      // The visible day number starts the button's name; the rest is for screen readers.
+      const button = element("button", { type: "button", class: score ? "day played" : "day", "data-date": cell.date }, day);
+      button.append(element("span", { class: "sr-only" }, ` ${cell.date}: play it` + (score ? `; you scored ${score}` : "")));
+      if (score) button.append(element("span", { class: "day-score", "aria-hidden": "true" }, score.split(" ")[0]));
+      button.addEventListener("click", () => playPast(cell.date));
+      return element("td", {}, button);
+    })),
   );
+  $("archive").querySelector("tbody").replaceChildren(...rows);
+}
+
+function moveMonth(step) {
+  if (!archive) return;
+  archive.month = shiftMonth(archive.month, step);
+  renderArchive();
 }
 
 async function playPast(day) {
@@ -305,9 +397,12 @@ document.addEventListener("wordsqd:view", onView);
 document.addEventListener("wordsqd:completed", rememberPractice);
 $("league-create").addEventListener("submit", createLeague);
 $("league-join").addEventListener("submit", joinLeague);
-$("league-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("league-link").value));
+$("league-copy").addEventListener("click", copyLeagueLink);
+$("league-invite-join").addEventListener("click", acceptInvitation);
 $("league-rotate").addEventListener("click", rotateCode);
 $("league-leave").addEventListener("click", () => leave("me"));
 $("league-day").addEventListener("change", () => current && openLeague(current));
 $("download-data").addEventListener("click", downloadData);
+$("archive-earlier").addEventListener("click", () => moveMonth(-1));
+$("archive-later").addEventListener("click", () => moveMonth(1));
 $("delete-account").addEventListener("click", deleteAccount);

@@ -16,6 +16,7 @@ from shared.http.leaderboard_models import (
     BoardPage,
     Erased,
     HistoryPage,
+    InvitationView,
     JoinRequest,
     LeagueBoard,
     LeagueRequest,
@@ -27,6 +28,7 @@ from shared.http.leaderboard_models import (
     PlayerExport,
     Profile,
     ProfileRequest,
+    ScoreDistribution,
 )
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
@@ -64,6 +66,12 @@ def date_board(
     date: api.BoardDate, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None
 ) -> Response[BoardPage]:
     return _board(date, limit, cursor)
+
+
+@app.get("/leaderboard/daily/<date>/distribution", summary="A date's Daily score histogram")
+def distribution(date: api.BoardDate) -> Response[ScoreDistribution]:
+    reply = ScoreDistribution.of(boards().daily_distribution(date))
+    return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 
 @app.get("/me", summary="The caller's profile and Daily stats")
@@ -125,6 +133,12 @@ def leave_league(league_id: api.LeagueId, player: api.MemberId) -> LeftLeague:
 def rotate_league_code(league_id: api.LeagueId) -> LeagueView:
     player = api.caller_id(app)
     return LeagueView.of(leagues().rotate_code(player, api.league_id(league_id)), player)
+
+
+@app.get("/leagues/invitations/<code>", summary="What a league's invite code shows anyone")
+def league_invitation(code: api.InviteCode) -> Response[InvitationView]:
+    reply = InvitationView.of(leagues().invitation(code))
+    return api.json_response(reply, cache_control=api.board_cache_control("live"))
 
 
 @app.get("/leagues/<league_id>/board", summary="A league's board for a Daily date (members only)")

@@ -23,6 +23,7 @@ from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition, TieKey
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
+from shared.game.standing import Standing
 
 # A rank may trail a completion by the consumer's lag (a second or two); reusing the counter items
 # a container read for up to a second more keeps the rush's rank reads off the `BANDS` items.
@@ -75,18 +76,34 @@ class Counters:
         return counted
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
-        """How many counted results of SCOPE rank strictly better than TIE: one BatchGetItem of
-        three small counter items per counter shard, whatever the number of players (fewer when
-        this container read some of them less than `cache_seconds` ago)."""
-        wanted = [
-            key for number in range(keys.COUNTER_SHARDS) for key, _ in keys.counter_keys(scope, tie, number)
-        ]
-        better = 0
+        """How many counted results of SCOPE rank strictly better than TIE (`standing`'s read)."""
+        return self.standing(scope, tie).better
+
+    def standing(self, scope: Scope, tie: TieKey | None) -> Standing:
+        """SCOPE's counted results per score band and, for a TIE, how many rank strictly better
+        and how many share it: one BatchGetItem of three small counter items per counter shard
+        (only the `BANDS` item without a tie), whatever the number of players (fewer when this
+        container read some of them less than `cache_seconds` ago)."""
+        if tie is None:
+            wanted = [keys.bands_key(scope, number) for number in range(keys.COUNTER_SHARDS)]
+        else:
+            shards = range(keys.COUNTER_SHARDS)
+            wanted = [key for number in shards for key, _ in keys.counter_keys(scope, tie, number)]
+        own = keys.tie_key(tie) if tie else None
+        bands: Counter[int] = Counter()
+        better = equal = 0
         for item in self._counter_items(wanted):
             for name, value in item.items():
-                if name[:1] in "bst" and name not in ("pk", "sk") and counts_better(name[1:], tie):
-                    better += int(value["N"])
-        return better
+                if name[:1] not in "bst" or name in ("pk", "sk"):
+                    continue
+                count = int(value["N"])
+                if name[0] == "b":
+                    bands[keys.band_from_counter(name)] += count
+                if tie is not None and counts_better(name[1:], tie):
+                    better += count
+                elif name[0] == "t" and name[1:] == own:
+                    equal += count
+        return Standing(dict(bands), better, equal)
 
     def _counter_items(self, wanted: list[Item]) -> list[Item]:
         """The counter items at WANTED (those that exist), each read at most once per

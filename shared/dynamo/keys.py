@@ -14,6 +14,7 @@ longest-word length, which the row shows and which never orders (the run id befo
 """
 
 import hashlib
+from typing import NamedTuple
 
 from shared.dynamo.client import Item
 from shared.game.boards import BoardPosition, TieKey
@@ -21,36 +22,61 @@ from shared.game.constants import CHALLENGE_MAX_ROUNDS, MAX_SCORE, SCORED_LENGTH
 from shared.game.results import Challenge
 from shared.game.scope import Scope
 
-# Digit widths, from the largest value each field can take.
-SCORE_DIGITS = len(str(MAX_SCORE))
-COMBO_DIGITS = len(str(CHALLENGE_MAX_ROUNDS))  # a combo is at most one per round
-LENGTH_DIGITS = len(str(SCORED_LENGTH_CAP))
-DURATION_DIGITS = len(str(TIME_LIMIT_SECONDS * 1000))  # a run completes by its deadline
+
+class KeyField(NamedTuple):
+    """A number spelled in keys at a fixed width: the digits of its largest value. A value outside
+    0..MAXIMUM is refused, since it would change the width and with it every key's order."""
+
+    name: str
+    maximum: int
+
+    @property
+    def digits(self) -> int:
+        return len(str(self.maximum))
+
+    @property
+    def largest(self) -> int:
+        """The largest number the field's digits can spell (99..9)."""
+        return int(10**self.digits) - 1
+
+    def check(self, value: int) -> int:
+        """VALUE, if the field can hold it."""
+        if not 0 <= value <= self.maximum:
+            raise ValueError(f"{self.name} {value} is outside 0..{self.maximum}")
+        return value
+
+    def ascending(self, value: int) -> str:
+        return f"{self.check(value):0{self.digits}d}"
+
+    def descending(self, value: int) -> str:
+        """VALUE as `99..9 - value`, so that ascending digits mean descending values."""
+        return f"{self.largest - self.check(value):0{self.digits}d}"
+
+    def from_descending(self, text: str) -> int:
+        return self.check(self.largest - int(text))
+
+
+# Each field's width comes from the largest value it can take.
+SCORE = KeyField("score", MAX_SCORE)
+COMBO = KeyField("best combo", CHALLENGE_MAX_ROUNDS)  # a combo is at most one per round
+LENGTH = KeyField("capped longest word", SCORED_LENGTH_CAP)
+DURATION = KeyField("duration in ms", TIME_LIMIT_SECONDS * 1000)  # a run completes by its deadline
+SCORE_DIGITS = SCORE.digits
+COMBO_DIGITS = COMBO.digits
+LENGTH_DIGITS = LENGTH.digits
+DURATION_DIGITS = DURATION.digits
 TIE_DIGITS = SCORE_DIGITS + COMBO_DIGITS + LENGTH_DIGITS
 # The rank counters' score bands are the scores that share all but the last two score digits
 # (100 scores a band).
 BAND_DIGITS = SCORE_DIGITS - 2
 SCORE_BAND: int = 10 ** (SCORE_DIGITS - BAND_DIGITS)
-
-
-def _largest(digits: int) -> int:
-    return int("9" * digits)
-
-
-def _descending(value: int, digits: int) -> str:
-    return f"{_largest(digits) - value:0{digits}d}"
-
-
-def _ascending(text: str, digits: int) -> int:
-    return _largest(digits) - int(text)
+BAND = KeyField("score band", MAX_SCORE // SCORE_BAND)  # its digits are the score's first BAND_DIGITS
 
 
 def tie_key(tie: TieKey) -> str:
     """TIE as digits that sort in board order (the first TIE_DIGITS characters of a rank key)."""
     return (
-        _descending(tie.score, SCORE_DIGITS)
-        + _descending(tie.best_combo, COMBO_DIGITS)
-        + _descending(tie.capped_longest, LENGTH_DIGITS)
+        SCORE.descending(tie.score) + COMBO.descending(tie.best_combo) + LENGTH.descending(tie.capped_longest)
     )
 
 
@@ -58,7 +84,7 @@ def rank_key(position: BoardPosition) -> str:
     """A string that sorts in board order (never holding the player's id: cursors are built from
     positions)."""
     return (
-        f"{tie_key(position.tie)}{position.duration_ms:0{DURATION_DIGITS}d}"
+        f"{tie_key(position.tie)}{DURATION.ascending(position.duration_ms)}"
         f"#{position.completed_at}#{position.run_id}#{position.longest_word_length}"
     )
 
@@ -67,13 +93,20 @@ def position_of(key: str) -> BoardPosition:
     """The inverse of `rank_key`."""
     head, completed_at, rest = key.split("#", 2)
     run_id, longest = rest.rsplit("#", 1)
-    score = _ascending(head[:SCORE_DIGITS], SCORE_DIGITS)
-    combo = _ascending(head[SCORE_DIGITS : SCORE_DIGITS + COMBO_DIGITS], COMBO_DIGITS)
-    return BoardPosition(score, combo, int(longest), int(head[TIE_DIGITS:]), completed_at, run_id)
+    score = SCORE.from_descending(head[:SCORE_DIGITS])
+    combo = COMBO.from_descending(head[SCORE_DIGITS : SCORE_DIGITS + COMBO_DIGITS])
+    duration = DURATION.check(int(head[TIE_DIGITS:]))
+    return BoardPosition(score, combo, int(longest), duration, completed_at, run_id)
 
 
 def band_of(score: int) -> int:
-    return score // SCORE_BAND
+    """The band of SCORE_BAND points a score is in (0 for 0-99)."""
+    return BAND.check(score // SCORE_BAND)
+
+
+def band_from_counter(name: str) -> int:
+    """The band a `BANDS` attribute (`b<band digits>`, see `counter_keys`) counts."""
+    return BAND.from_descending(name[1:])
 
 
 def counter_prefixes(tie: TieKey) -> tuple[str, str, str]:
@@ -278,7 +311,7 @@ def inbox_key(scope: Scope, now: float, token: str) -> Item:
 def counter_keys(scope: Scope, tie: TieKey, number: int = 0) -> list[tuple[Item, str]]:
     """The three counter items of counter shard NUMBER a result of TIE adds one to, each with the
     attribute it adds to, named `b`, `s` or `t` and a prefix of TIE's rank key
-    (shared/dynamo/rank_keys.py `counter_prefixes`), so that rows better than a tie are counted by
+    (`counter_prefixes`), so that rows better than a tie are counted by
     the attributes whose names sort before its own:
     - `COUNT#<scope>` / `BANDS`: `b<band digits>`, results per band of SCORE_BAND points;
     - `COUNT#<scope>#B<band>` / `SCORES`: `s<score digits>`, results per score within the band;
@@ -286,9 +319,18 @@ def counter_keys(scope: Scope, tie: TieKey, number: int = 0) -> list[tuple[Item,
     with `#C<shard>` after the scope for shards other than 0. Each has its own partition key, so
     the counters of a board spread over partitions."""
     band, score, own = counter_prefixes(tie)
-    prefix = f"COUNT#{scope_key(scope)}" + (f"#C{number}" if number else "")
+    prefix = _counter_prefix(scope, number)
     return [
-        (key(prefix, "BANDS"), f"b{band}"),
+        (bands_key(scope, number), f"b{band}"),
         (key(f"{prefix}#B{band_of(tie.score)}", "SCORES"), f"s{score}"),
         (key(f"{prefix}#{tie.score}", "TIES"), f"t{own}"),
     ]
+
+
+def _counter_prefix(scope: Scope, number: int) -> str:
+    return f"COUNT#{scope_key(scope)}" + (f"#C{number}" if number else "")
+
+
+def bands_key(scope: Scope, number: int) -> Item:
+    """The `BANDS` counter item of counter shard NUMBER (`counter_keys`): results per score band."""
+    return key(_counter_prefix(scope, number), "BANDS")

@@ -27,6 +27,7 @@ from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.game.standing import Standing
 from shared.services.leagues import League, LeagueRows
 from shared.services.player_data import Holdings
 from shared.services.ports import Completion, DueRun, Slot, StoredProfile, StoredRun, Version
@@ -110,6 +111,9 @@ class DynamoStore:
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         return self.counters.count_better(scope, tie)
+
+    def standing(self, scope: Scope, tie: TieKey | None) -> Standing:
+        return self.counters.standing(scope, tie)
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         return self.boards.official_result(player, scope)

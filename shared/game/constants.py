@@ -64,3 +64,14 @@ LEAGUES_PER_PLAYER_MAX = 10  # an 11th league (created or joined) is 429 too_man
 
 # The first Daily date of a deployment that does not set FIRST_DAILY_DATE (SPEC §3d).
 DEFAULT_FIRST_DAILY_DATE = date(2026, 1, 1)
+
+# §4a after the game: the day's score distribution and its ladder
+SCORE_BAND_POINTS = 100  # the histogram's bands: 0-99, 100-199, ...
+LADDER = (  # a step by the percentile of players a result is better than, from the lowest
+    ("Good start", 0),
+    ("Solid", 25),
+    ("Great", 50),
+    ("Excellent", 75),
+    ("Brilliant", 90),
+    ("Top 1%", 99),
+)

@@ -51,6 +51,7 @@ _PATH_IDS = {
     ("run_id",): "run",
     ("challenge_id",): "challenge",
     ("league_id",): "league",
+    ("code",): "league",
     ("player",): "member",
 }
 _FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date", "name": "invalid_league_name"}
@@ -167,6 +168,7 @@ _ID = re.compile(ID_PATTERN)
 RunId = Annotated[str, Path(pattern=ID_PATTERN, description="a run id (unguessable for guest runs)")]
 ChallengeId = Annotated[str, Path(pattern=ID_PATTERN, description="a challenge id")]
 LeagueId = Annotated[str, Path(pattern=ID_PATTERN, description="a league id")]
+InviteCode = Annotated[str, Path(pattern=ID_PATTERN, description="a league's invite code")]
 MEMBER_PATTERN = r"^(me|[0-9a-f]{16})$"
 MemberId = Annotated[str, Path(pattern=MEMBER_PATTERN, description="`me` (leave), or a member id (remove)")]
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"

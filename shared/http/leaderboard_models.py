@@ -6,12 +6,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, StrictStr
 
+from shared.game.constants import LADDER, SCORE_BAND_POINTS
 from shared.game.fair_play import UnrankedReason
+from shared.game.standing import band_of, ladder_step
 from shared.http.models import BoardRow, Model, Request, RunView, status
 
 if TYPE_CHECKING:
     from shared.services import leagues, players
-    from shared.services.leaderboard import MyRow, Page
+    from shared.services.leaderboard import Distribution, MyRow, Page
     from shared.services.leagues import League
     from shared.services.player_data import Export
     from shared.services.players import History, Summary
@@ -38,15 +40,51 @@ class BoardPage(Model):
         )
 
 
+class LadderStep(Model):
+    name: str
+    percentile: int = Field(description="the least percentile that reaches the step")
+
+
 class MyRank(BoardRow):
     date: str
     status: Literal["live", "closed"]
     players: int = Field(description="results counted on the board so far: the N of 'rank R of N'")
+    band: int = Field(description="the row's band of the distribution: score // 100 (SPEC §4a)")
+    percentile: int = Field(description="better than this many percent of the board's players, 0-99")
+    step: str = Field(description="the ladder step the percentile reaches (SPEC §4a)")
 
     @classmethod
     def of(cls, mine: "MyRow") -> "MyRank":  # type: ignore[override]
         return cls(
-            date=mine.day.isoformat(), status=status(mine.closed), players=mine.players, **mine.row._asdict()
+            date=mine.day.isoformat(),
+            status=status(mine.closed),
+            players=mine.players,
+            band=band_of(mine.row.score),
+            percentile=mine.percentile,
+            step=ladder_step(mine.percentile),
+            **mine.row._asdict(),
+        )
+
+
+class ScoreDistribution(Model):
+    """A Daily board's scores in bands of 100 points (SPEC §4a)."""
+
+    date: str
+    status: Literal["live", "closed"]
+    players: int = Field(description="ranked players counted so far")
+    band_points: int = Field(description="the width of a band: band i holds scores i×100 to i×100+99")
+    bands: list[int] = Field(description="ranked players per band, from band 0 to the maximum score's band")
+    ladder: list[LadderStep] = Field(description="the ladder's steps, lowest first (SPEC §4a)")
+
+    @classmethod
+    def of(cls, distribution: "Distribution") -> "ScoreDistribution":
+        return cls(
+            date=distribution.day.isoformat(),
+            status=status(distribution.closed),
+            players=distribution.players,
+            band_points=SCORE_BAND_POINTS,
+            bands=distribution.bands,
+            ladder=[LadderStep(name=name, percentile=least) for name, least in LADDER],
         )
 
 
@@ -180,6 +218,32 @@ class LeagueView(Model):
             members=len(league.members),
             creator=league.creator == player,
             joined_at=league.members.get(player, league.created_at),
+        )
+
+
+class InvitationLeader(Model):
+    display_name: str
+    score: int
+
+
+class InvitationView(Model):
+    """`GET /leagues/invitations/{code}`: what an invite link shows anyone (SPEC §4a)."""
+
+    name: str
+    creator_name: str
+    members: int
+    date: str = Field(description="today's Daily date, whose leader is shown")
+    leader: InvitationLeader | None = Field(description="today's best member; null before any has played")
+
+    @classmethod
+    def of(cls, invitation: "leagues.Invitation") -> "InvitationView":
+        leader = invitation.leader
+        return cls(
+            name=invitation.name,
+            creator_name=invitation.creator_name,
+            members=invitation.members,
+            date=invitation.day.isoformat(),
+            leader=InvitationLeader(display_name=leader.display_name, score=leader.score) if leader else None,
         )
 
 

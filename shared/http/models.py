@@ -30,8 +30,16 @@ from shared.game.constants import (
     CHALLENGE_MAX_FORBIDDEN_ROUNDS,
     CHALLENGE_MAX_ROUNDS,
     CHALLENGE_MIN_ROUNDS,
+    COMBO_BONUS_MAX_STEPS,
+    COMBO_BONUS_PER_STEP,
     FORBIDDEN_LETTERS,
+    MAX_SCORE,
+    POINTS_PER_LETTER,
+    POINTS_PER_LETTER_FORBIDDEN,
     PROMPT_LENGTH,
+    SCORED_LENGTH_CAP,
+    SPEED_BONUS_PER_SECOND,
+    SPEED_BONUS_SECONDS,
     TIME_LIMIT_SECONDS,
 )
 from shared.game.fair_play import UnrankedReason, ranked, unranked_reason
@@ -145,12 +153,27 @@ class ChallengeRequest(Request):
 # Replies ----------------------------------------------------------------------------------
 
 
+class Scoring(Model):
+    """Every term of a word's score (SPEC §3), from shared/game/constants.py, which scoring uses:
+    the rules card shows these numbers."""
+
+    points_per_letter: int = POINTS_PER_LETTER
+    points_per_letter_forbidden: int = POINTS_PER_LETTER_FORBIDDEN
+    scored_length_cap: int = SCORED_LENGTH_CAP
+    combo_bonus_per_step: int = COMBO_BONUS_PER_STEP
+    combo_bonus_max_steps: int = COMBO_BONUS_MAX_STEPS
+    speed_bonus_per_second: int = SPEED_BONUS_PER_SECOND
+    speed_bonus_seconds: int = SPEED_BONUS_SECONDS
+    max_score: int = MAX_SCORE
+
+
 class DailyInfo(Model):
     date: str = Field(examples=["2026-11-29"])
     rounds: int
     time_limit_seconds: int
     status: Literal["live", "closed"]
     resets_at: str = Field(examples=["2026-11-30T06:00:00.000Z"])
+    scoring: Scoring = Field(default_factory=Scoring, description="the numbers of every scoring term")
 
     @classmethod
     def of(cls, daily: "DailyDetails") -> "DailyInfo":

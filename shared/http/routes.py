@@ -51,6 +51,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/leaderboard/daily", "leaderboard", "public"),
     Route("GET", "/leaderboard/daily/me", "leaderboard", "player", replies=(200, 404)),
     Route("GET", "/leaderboard/daily/{date}", "leaderboard", "public"),
+    Route("GET", "/leaderboard/daily/{date}/distribution", "leaderboard", "public"),
     Route("GET", "/me", "leaderboard", "player"),
     Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
@@ -64,6 +65,7 @@ ROUTES: tuple[Route, ...] = (
     ),
     Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
     Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404)),
+    Route("GET", "/leagues/invitations/{code}", "leaderboard", "public", replies=(200, 404)),
 )
 
 # The Lambda entry point of each function, as `module:function` from the repository root.

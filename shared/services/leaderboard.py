@@ -23,6 +23,7 @@ from shared.game.errors import BadRequest, NotFound
 from shared.game.names import default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
+from shared.game.standing import histogram, percentile, players_with_own
 from shared.services.ports import BoardStore
 
 # The expiry job's watermark moves once a minute; reading it this often per container is plenty.
@@ -63,12 +64,23 @@ class Page(NamedTuple):
 
 
 class MyRow(NamedTuple):
-    """A player's row on a Daily board, with how many results the board counts so far."""
+    """A player's row on a Daily board, with how many results the board counts so far and the
+    share of them the row beats (SPEC §4a)."""
 
     day: date
     closed: bool
     row: Row
     players: int
+    percentile: int
+
+
+class Distribution(NamedTuple):
+    """A Daily board's ranked players and its scores per band of SCORE_BAND_POINTS (SPEC §4a)."""
+
+    day: date
+    closed: bool
+    players: int
+    bands: list[int]
 
 
 class ChallengeBoard(NamedTuple):
@@ -126,10 +138,18 @@ class Boards:
         if entry is None:
             raise NotFound("No official result for that date", "not_ranked")
         closed = self.closed(scope, daily_closes_at(board_day))
-        (row,) = rows([entry], [self._rank_of(scope, entry.position.tie)], closed)
-        # Every counted result ranks better than a score of -1: the board's size, same counters.
-        players = max(row.rank, self.store.count_better(scope, TieKey(-1, 0, 0)))
-        return MyRow(board_day, closed, row, players)
+        # The rank and the board's size from one read of the same counters.
+        standing = self.store.standing(scope, entry.position.tie)
+        (row,) = rows([entry], [rank_from_better(standing.better)], closed)
+        return MyRow(board_day, closed, row, players_with_own(standing), percentile(standing))
+
+    def daily_distribution(self, day: str) -> Distribution:
+        """DAY's score histogram and ranked players, from the rank counters' band items alone."""
+        board_day = self.board_date(day)
+        scope = Scope.daily(board_day.isoformat())
+        closed = self.closed(scope, daily_closes_at(board_day))  # decided before reading, as a page
+        standing = self.store.standing(scope, None)
+        return Distribution(board_day, closed, standing.players, histogram(standing.bands))
 
     def board_date(self, day: str | None) -> date:
         """The board's date: today by default; a past or present YYYY-MM-DD, else 400."""

@@ -79,6 +79,18 @@ class LeagueBoard(NamedTuple):
     members: list[Member]
 
 
+class Invitation(NamedTuple):
+    """What an invite code shows anyone (SPEC §4a): the league's name, its creator's display name,
+    how many members it has and today's leader (their name and score; None before anyone has
+    played today)."""
+
+    name: str
+    creator_name: str
+    members: int
+    day: date
+    leader: Row | None
+
+
 class LeagueStore(Protocol):
     """Leagues in storage (shared/dynamo/leagues.py, tests/fake_leagues.py)."""
 
@@ -162,6 +174,23 @@ class Leagues:
         except TooManyLeagues as error:
             raise _too_many() from error
         return league
+
+    def invitation(self, code: str) -> Invitation:
+        """The league an invite code lets one join, as anyone may see it before joining."""
+        league = self.store.league_by_code(code)
+        if league is None:
+            raise NotFound("No league has that invite code", "league_not_found")
+        board_day = self.boards.board_date(None)
+        rows_read = self.store.league_rows(list(league.members), Scope.daily(board_day.isoformat()))
+        ordered, ranks = _ranked_rows(rows_read.entries)
+        leader = rows(ordered[:1], ranks[:1], False)  # never a word: only the name and the score are shown
+        return Invitation(
+            name=league.name,
+            creator_name=rows_read.names.get(league.creator) or default_display_name(league.creator),
+            members=len(league.members),
+            day=board_day,
+            leader=leader[0] if leader else None,
+        )
 
     def mine(self, player: str) -> list[League]:
         """The player's leagues, earliest joined first."""

@@ -16,6 +16,7 @@ from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.game.standing import Standing
 from shared.game.stats import PlayerStats
 
 # What a store hands out with a run it read, to be handed back unchanged with the next write of
@@ -170,6 +171,12 @@ class BoardStore(Protocol):
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many official results of SCOPE rank strictly better than TIE (counted once the
         counters have caught up with completions: a second or two)."""
+        ...
+
+    def standing(self, scope: Scope, tie: TieKey | None) -> Standing:
+        """SCOPE's ranked results per score band and, for a TIE, how many rank strictly better
+        and how many share it, from the same counters as `count_better` (the bands alone cost
+        one small item's read per counter copy)."""
         ...
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None: ...

@@ -96,6 +96,10 @@ def test_share_text_has_squares_score_and_date_but_no_word(open_client):
         "https://wordsqd.example",
     ]
     assert not any(word in text.lower() for word in ("timer", "abc", "abd", "abe"))
+    replay = _call(client.page, "app.shareText(args[0], 'https://wordsqd.example', '2026-12-03')", run)
+    assert replay.splitlines()[0] == "WordSQD Daily 2026-11-30 (replay)"
+    today = _call(client.page, "app.shareText(args[0], 'https://wordsqd.example', '2026-11-30')", run)
+    assert today.splitlines()[0] == "WordSQD Daily 2026-11-30"
 
 
 def _jwt(claims: dict) -> str:

@@ -25,11 +25,21 @@ def test_standing_says_the_rank_in_words_of_the_rows_shown(open_client):
     assert _call(client.page, "players.standing(args[0])", board) == "You are 2nd of 7 in Office"
 
 
-def test_past_dates_run_from_the_day_before_today_back_to_the_first(open_client):
+def test_a_month_of_past_dailies_is_weeks_from_monday_playable_from_the_first_to_yesterday(open_client):
     client = open_client()
     client.open()
-    dates = _call(client.page, "players.pastDates('2026-02-26', '2026-03-01')")
-    assert dates == ["2026-02-28", "2026-02-27", "2026-02-26"]
+    weeks = _call(client.page, "players.monthWeeks('2026-02', '2026-02-26', '2026-03-01')")
+    assert len(weeks) == 5 and all(len(week) == 7 for week in weeks)  # 1 February 2026 is a Sunday
+    assert weeks[4] == [{"date": f"2026-02-{day}", "playable": day >= 26} for day in range(23, 29)] + [None]
+    assert weeks[0][:6] == [None] * 6 and weeks[0][6] == {"date": "2026-02-01", "playable": False}
+    playable = [cell["date"] for week in weeks for cell in week if cell and cell["playable"]]
+    assert playable == ["2026-02-26", "2026-02-27", "2026-02-28"]
+    today = _call(client.page, "players.monthWeeks('2026-03', '2026-02-26', '2026-03-01')")
+    assert not any(cell and cell["playable"] for week in today for cell in week)  # today: the Daily itself
+    assert _call(client.page, "[players.shiftMonth('2026-01', -1), players.shiftMonth('2026-12', 1)]") == [
+        "2025-12",
+        "2027-01",
+    ]
 
 
 def test_a_league_is_created_joined_from_its_link_and_shows_where_you_stand(open_client):
