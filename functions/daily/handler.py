@@ -33,10 +33,10 @@ from shared.http.models import (
 )
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, game, store
+from shared.runtime.wiring import boards, game, players, store
 from shared.services.leaderboard import TOP
 
-app = api.make_resolver()
+app = api.make_resolver(admit=lambda player: players().admit(player))
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
 store()  # and make the DynamoDB client (shared/runtime/wiring.py)

@@ -33,7 +33,7 @@ from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, leagues, player_data, players, store
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
-app = api.make_resolver()
+app = api.make_resolver(admit=lambda player: players().admit(player))
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
 

@@ -14,6 +14,7 @@ from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import entry, ranked
 from shared.dynamo.keys import code_key, league_key, leagues_key
+from shared.dynamo.tombstone import not_erased, refuse_if_erased
 from shared.game.boards import BoardEntry
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
@@ -56,8 +57,10 @@ class DynamoLeagues:
                     }
                 },
                 _count_in(league.league_id, league.creator, leagues_max),
+                not_erased(league.creator),
             ]
         )
+        refuse_if_erased(codes)
         if codes[2:3] == ["ConditionalCheckFailed"]:
             raise TooManyLeagues(league.creator)
         if codes:
@@ -94,10 +97,12 @@ class DynamoLeagues:
                     }
                 },
                 _count_in(league.league_id, player, leagues_max),
+                not_erased(player),
             ]
         )
         if not codes:
             return
+        refuse_if_erased(codes)
         if codes[0] == "ConditionalCheckFailed":
             now = self.get_league(league.league_id)
             if now is None or now.code != league.code:

@@ -6,8 +6,9 @@ name's release when a player's data is erased.
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import display_name, rename_item
+from shared.dynamo.tombstone import ERASED_AT, NOT_ERASED
 from shared.dynamo.top import TopOfBoard
-from shared.game.errors import Throttled
+from shared.game.errors import AccountErased, Throttled
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.scope import Scope
 from shared.services.ports import NameTaken
@@ -37,15 +38,18 @@ class Names:
         it read again; a completion writing the stats meanwhile does not: it leaves the name)."""
         mine = {":me": {"S": player}}
         for _ in range(_ATTEMPTS):
-            old_name = display_name(self.db.get(keys.profile_key(player), consistent=True))
+            profile = self.db.get(keys.profile_key(player), consistent=True)
+            if profile is not None and ERASED_AT in profile:
+                raise AccountErased()
+            old_name = display_name(profile)
             profile_update: Item = {
                 "Key": keys.profile_key(player),
                 "UpdateExpression": "SET display_name = :new",  # the name alone: the stats stay
                 "ExpressionAttributeValues": {":new": {"S": name}},
-                "ConditionExpression": "attribute_not_exists(display_name)",
+                "ConditionExpression": f"attribute_not_exists(display_name) AND {NOT_ERASED}",
             }
             if old_name:
-                profile_update["ConditionExpression"] = "display_name = :old"
+                profile_update["ConditionExpression"] = f"display_name = :old AND {NOT_ERASED}"
                 profile_update["ExpressionAttributeValues"][":old"] = {"S": old_name}
             claim, *old_claims = _claims(name)
             items: list[Item] = [
@@ -82,26 +86,33 @@ class Names:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 
-    def release_name(self, player: str) -> None:
-        """The profile shows "deleted player" from now on (a completion racing this writes its row
-        with that name), and the claims the player holds on the name go, in one transaction that
-        holds only if the profile still shows the name read (else it is read again)."""
+    def release_name(self, player: str, erased_at: str) -> None:
+        """The erasure's first write: the profile shows "deleted player" and carries the tombstone
+        (`erased_at`, created with the profile if there is none) from now on, and the claims the
+        player holds on the name go, in one transaction that holds only if the profile still
+        shows the name read (else it is read again). Done once: a profile with the tombstone is
+        left as it is."""
         for _ in range(_ATTEMPTS):
             item = self.db.get(keys.profile_key(player), consistent=True)
-            name = display_name(item)
-            if item is None or name == DELETED_PLAYER_NAME:
+            if item is not None and ERASED_AT in item:
                 return
+            name = display_name(item)
             update: Item = {
                 "Key": keys.profile_key(player),
-                "UpdateExpression": "SET display_name = :deleted",
+                "UpdateExpression": f"SET display_name = :deleted, {ERASED_AT} = :at",
                 "ConditionExpression": "display_name = :old"
                 if name
                 else "attribute_not_exists(display_name)",
-                "ExpressionAttributeValues": {":deleted": {"S": DELETED_PLAYER_NAME}},
+                "ExpressionAttributeValues": {
+                    ":deleted": {"S": DELETED_PLAYER_NAME},
+                    ":at": {"S": erased_at},
+                },
             }
             if name:
                 update["ExpressionAttributeValues"][":old"] = {"S": name}
-            held = [c for c in sorted(_claims(name)) if self._held(c, player)] if name else []
+            held = []
+            if name and name != DELETED_PLAYER_NAME:
+                held = [c for c in sorted(_claims(name)) if self._held(c, player)]
             if not self.db.transact([{"Update": update}, *(_release(c, player) for c in held)]):
                 return
         raise Throttled("Your profile is busy; try again")

@@ -13,6 +13,7 @@ from shared.dynamo.codec import official_result_of
 from shared.dynamo.leagues import DynamoLeagues
 from shared.dynamo.names import Names
 from shared.dynamo.runs import Runs
+from shared.dynamo.tombstone import tombstone_item
 from shared.game.names import DELETED_PLAYER_NAME
 from shared.game.results import Challenge, OfficialResult
 from shared.services.player_data import Holdings, SlotRecord
@@ -132,7 +133,8 @@ class DynamoPlayerData:
             self.db.call("delete_item", Key=keys.key_of(item))
 
     def delete_own_items(self, player: str) -> None:
-        own = [item for item in self._own_items(player) if _kind(item) != "OFFICIAL"]
-        self.db.batch_delete([keys.key_of(item) for item in own if _kind(item) != "PROFILE"])
-        # The profile last: until it goes, a run of this erasure again still finds the name gone.
-        self.db.call("delete_item", Key=keys.profile_key(player))
+        own = [item for item in self._own_items(player) if _kind(item) not in ("OFFICIAL", "PROFILE")]
+        self.db.batch_delete([keys.key_of(item) for item in own])
+        # The profile last, as the tombstone alone: the stats and anything else on it go.
+        profile = self.db.get(keys.profile_key(player), consistent=True)
+        self.db.call("put_item", Item=tombstone_item(player, profile))

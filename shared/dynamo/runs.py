@@ -17,6 +17,7 @@ from typing import Any
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, ConditionFailed, DataError, Item
 from shared.dynamo.codec import attributes, decode_run, encode_run
+from shared.dynamo.tombstone import not_erased, refuse_if_erased
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.game.puzzles import Round
@@ -129,8 +130,10 @@ class Runs:
                         },
                     }
                 },
+                not_erased(challenge.creator),
             ]
         )
+        refuse_if_erased(codes)
         if codes[2:3] == ["ConditionalCheckFailed"]:
             raise QuotaExceeded(challenge.creator)
         if codes:
@@ -201,7 +204,9 @@ class Runs:
                 "ExpressionAttributeValues": values,
             }
         }
-        if self.db.transact([{"Put": run_put}, slot_update]):
+        codes = self.db.transact([{"Put": run_put}, slot_update, not_erased(run.player)])
+        refuse_if_erased(codes)
+        if codes:
             raise ActiveRunExists(run.run_id)
         return Version(0)
 

@@ -135,6 +135,9 @@ class DynamoStore:
     def player_profile(self, player: str) -> PlayerProfile:
         return self.boards.player_profile(player)
 
+    def erased(self, player: str) -> bool:
+        return self.boards.erased(player)
+
     # The stream consumer (functions/leaderboard/counters.py) -------------------------------
 
     def count_official(self, results: list[OfficialResult]) -> int:
@@ -173,8 +176,8 @@ class DynamoStore:
     def holdings(self, player: str) -> Holdings:
         return self.player_data.holdings(player)
 
-    def release_name(self, player: str) -> None:
-        self.names.release_name(player)
+    def release_name(self, player: str, erased_at: str) -> None:
+        self.names.release_name(player, erased_at)
 
     def delete_runs(self, player: str) -> None:
         self.player_data.delete_runs(player)

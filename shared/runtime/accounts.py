@@ -19,9 +19,15 @@ class CognitoAccounts:
         self.user_pool_id = user_pool_id
         self.client = client or new_aws_client("cognito-idp")
 
+    def sign_out(self, username: str) -> None:
+        self._call("admin_user_global_sign_out", username)
+
     def delete_account(self, username: str) -> None:
+        self._call("admin_delete_user", username)
+
+    def _call(self, action: str, username: str) -> None:
         try:
-            self.client.admin_delete_user(UserPoolId=self.user_pool_id, Username=username)
+            getattr(self.client, action)(UserPoolId=self.user_pool_id, Username=username)
         except ClientError as error:
             code = error.response.get("Error", {}).get("Code", "")
             if code == "UserNotFoundException":
@@ -34,6 +40,11 @@ class CognitoAccounts:
 class LocalAccounts:
     def __init__(self) -> None:
         self.deleted: list[str] = []
+        self.signed_out: list[str] = []
+
+    def sign_out(self, username: str) -> None:
+        if username not in self.signed_out:
+            self.signed_out.append(username)
 
     def delete_account(self, username: str) -> None:
         if username not in self.deleted:

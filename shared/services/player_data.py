@@ -3,12 +3,14 @@ away or to erase.
 
 The erasure is a sequence of steps, each idempotent, ordered so that a run of it interrupted at
 any point and run again ends the same as one uninterrupted run, and so that a completion racing
-it cannot leave a row behind with the player's name: the name goes first, then the runs (no
+it cannot leave a row behind with the player's name: the name goes first, with the tombstone
+that every player route and every write naming the player checks from then on, then the runs (no
 completion can be written after its run is gone), then the rows of every board are renamed
 "deleted player" (ranks unchanged: only the name changes, as a rename does), then the leagues,
-the challenges' creator, the player's own items, and last the account. What is left, of all the
-items keyed by the player, is their official results, showing "deleted player", so that boards
-keep their rows and ranks. docs/players.md has the details.
+the challenges' creator, the player's own items, and last the account (its refresh tokens
+revoked, then the account deleted). What is left, of all the items keyed by the player, is their
+official results, showing "deleted player", so that boards keep their rows and ranks, and the
+tombstone. docs/players.md has the details.
 """
 
 from collections.abc import Callable
@@ -60,9 +62,9 @@ class PlayerDataStore(Protocol):
 
     def holdings(self, player: str) -> Holdings: ...
 
-    def release_name(self, player: str) -> None:
-        """Show DELETED_PLAYER_NAME on the player's profile (if they have one) and delete their
-        name claims, in one transaction."""
+    def release_name(self, player: str, erased_at: str) -> None:
+        """Put the tombstone on the player's profile (made if there is none), show
+        DELETED_PLAYER_NAME there and delete their name claims, in one transaction."""
         ...
 
     def delete_runs(self, player: str) -> None:
@@ -81,7 +83,8 @@ class PlayerDataStore(Protocol):
         ...
 
     def delete_own_items(self, player: str) -> None:
-        """Delete every item keyed by the player except their official results, the profile last."""
+        """Delete every item keyed by the player except their official results, and leave the
+        profile as the tombstone alone (DELETED_PLAYER_NAME and when the erasure began)."""
         ...
 
 
@@ -105,12 +108,13 @@ class PlayerData:
     def erasure_steps(self, player: str, username: str) -> list[Callable[[], None]]:
         """The erasure, step by step, in its order (see the module's docstring)."""
         return [
-            lambda: self.store.release_name(player),
+            lambda: self.store.release_name(player, iso(self.now())),
             lambda: self.store.delete_runs(player),
             lambda: self._rename_every_row(player),
             lambda: self._leave_leagues(player),
             lambda: self.store.disown_challenges(player),
             lambda: self.store.delete_own_items(player),
+            lambda: self.accounts().sign_out(username),  # its refresh tokens, before the account
             lambda: self.accounts().delete_account(username),
         ]
 

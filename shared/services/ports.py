@@ -202,6 +202,10 @@ class BoardStore(Protocol):
         """PLAYER's display name and Daily stats, read consistently."""
         ...
 
+    def erased(self, player: str) -> bool:
+        """Whether PLAYER's erasure has begun (their profile's tombstone), read consistently."""
+        ...
+
     def get_challenge(self, challenge_id: str) -> Challenge | None: ...
 
     def completed_through(self) -> datetime | None:
@@ -210,6 +214,11 @@ class BoardStore(Protocol):
 
 
 class Accounts(Protocol):
+    def sign_out(self, username: str) -> None:
+        """Revoke every refresh token of the account (Cognito's AdminUserGlobalSignOut); an
+        account that does not exist is no error."""
+        ...
+
     def delete_account(self, username: str) -> None:
         """Delete the account; one that does not exist (deleted already) is no error."""
         ...
