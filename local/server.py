@@ -69,6 +69,7 @@ PREFLIGHT_HEADERS = [
 # With metrics disabled, every handler's @metrics.log_metrics would warn that it has none.
 warnings.filterwarnings("ignore", message="No application metrics to publish")
 HANDLER_DEFAULTS = {
+    "WORDSQD_ENV": "local",  # the stand-ins (accounts, the cursor key from the seed) are allowed
     "TABLE_NAME": "wordsqd",
     "POWERTOOLS_SERVICE_NAME": "wordsqd",
     "POWERTOOLS_METRICS_NAMESPACE": "WordSQD",

@@ -33,12 +33,13 @@ from shared.http.models import (
 )
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, game, players, store
+from shared.runtime.wiring import boards, game, players, require, store
 from shared.services.leaderboard import TOP
 
 app = api.make_resolver(admit=lambda player: players().admit(player))
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
+require("seed", "cursor_key")  # on AWS, the init stops without them (shared/runtime/settings.py)
 store()  # and make the DynamoDB client (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
 

@@ -1,9 +1,11 @@
 """Players' accounts (the Cognito user pool): what `DELETE /me` erases last.
 
-`CognitoAccounts` calls AdminDeleteUser on the deployment's own pool (USER_POOL_ID; the stack
-grants that one action on that one pool, infra/permissions.py). Where no pool is set (`make run`,
-tests), `LocalAccounts` stands in: the local login (local/auth.py) keeps no users, so it only
-records whom it was asked to delete.
+`CognitoAccounts` calls AdminUserGlobalSignOut (every refresh token of the user revoked) and then
+AdminDeleteUser on the deployment's own pool (USER_POOL_ID; the stack grants those two actions on
+that one pool, infra/permissions.py). Where no pool is set (`make run`, tests; never on AWS:
+shared/runtime/settings.py), `LocalAccounts` stands in: it records whom it signed out and deleted,
+and with LOCAL_SESSIONS (set by `make run`) it appends each sign-out to that file, which the local
+`/local/refresh` reads (local/auth.py), so an erased player's refresh tokens stop working there too.
 """
 
 from typing import Any
@@ -12,6 +14,13 @@ from botocore.exceptions import ClientError
 
 from shared.dynamo.client import new_aws_client
 from shared.game.errors import Throttled
+
+
+# The app client's refresh tokens (infra/api.py) and the local stand-in's (local/auth.py): each
+# refresh returns a new one; the one it replaced still works for the grace (a retried request
+# whose reply was lost), then never again.
+REFRESH_TOKEN_DAYS = 7
+REFRESH_GRACE_SECONDS = 60  # Cognito's RetryGracePeriodSeconds allows 0-60
 
 
 class CognitoAccounts:
