@@ -8,19 +8,22 @@ and with LOCAL_SESSIONS (set by `make run`) it appends each sign-out to that fil
 `/local/refresh` reads (local/auth.py), so an erased player's refresh tokens stop working there too.
 """
 
+import json
+from pathlib import Path
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from shared.dynamo.client import new_aws_client
+from shared.game import clock
 from shared.game.errors import Throttled
-
 
 # The app client's refresh tokens (infra/api.py) and the local stand-in's (local/auth.py): each
 # refresh returns a new one; the one it replaced still works for the grace (a retried request
 # whose reply was lost), then never again.
 REFRESH_TOKEN_DAYS = 7
 REFRESH_GRACE_SECONDS = 60  # Cognito's RetryGracePeriodSeconds allows 0-60
+SIGNED_OUT = "signed_out"  # a LOCAL_SESSIONS line's key: the username signed out everywhere
 
 
 class CognitoAccounts:
@@ -47,13 +50,19 @@ class CognitoAccounts:
 
 
 class LocalAccounts:
-    def __init__(self) -> None:
+    def __init__(self, sessions: Path | None = None) -> None:
+        self.sessions = sessions
         self.deleted: list[str] = []
         self.signed_out: list[str] = []
 
     def sign_out(self, username: str) -> None:
         if username not in self.signed_out:
             self.signed_out.append(username)
+        if self.sessions is not None:
+            # One short line, appended whole (O_APPEND): the local token endpoint reads them all.
+            line = json.dumps({SIGNED_OUT: username, "at": clock.now().timestamp()}) + "\n"
+            with self.sessions.open("a", encoding="utf-8") as file:
+                file.write(line)
 
     def delete_account(self, username: str) -> None:
         if username not in self.deleted:

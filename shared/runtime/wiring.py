@@ -9,8 +9,10 @@ pays it before any player arrives, and an on-demand one pays the same either way
 (shared/runtime/secrets.py), since a container that never needs one should not fetch it.
 """
 
+import os
 from datetime import date
 from functools import cached_property
+from pathlib import Path
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
@@ -113,7 +115,10 @@ class Services:
         where none is set (on AWS a missing pool stops the init: `require`)."""
         settings().require("user_pool")
         pool = settings().user_pool_id
-        return CognitoAccounts(pool) if pool else LocalAccounts()
+        if pool:
+            return CognitoAccounts(pool)
+        sessions = os.environ.get("LOCAL_SESSIONS")  # set by `make run` (local/auth.py reads it)
+        return LocalAccounts(Path(sessions) if sessions else None)
 
     @cached_property
     def player_data(self) -> PlayerData:
