@@ -65,7 +65,7 @@ def leftovers(store, player: str) -> list[dict]:
 
 
 def erasure(store) -> PlayerData:
-    return PlayerData(store, Leagues(store, Boards(store)), LocalAccounts)
+    return PlayerData(store, LocalAccounts)
 
 
 def follower(store) -> Callable[[], int]:

@@ -521,11 +521,10 @@ def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_
     results showing "deleted player", and no run of theirs is left."""
     from shared.game.names import DELETED_PLAYER_NAME
     from shared.runtime.accounts import LocalAccounts
-    from shared.services.leagues import Leagues
     from shared.services.player_data import PlayerData
 
     players = Players(store, Boards(store))
-    data = PlayerData(store, Leagues(store, Boards(store)), LocalAccounts)
+    data = PlayerData(store, LocalAccounts)
     for repetition in range(ROUNDS):
         player = f"racer-g-{secrets.token_hex(4)}"
         players.set_display_name(player, f"Gone {secrets.token_hex(4)}")

@@ -111,8 +111,6 @@ class DynamoLeagues:
         raise TooManyLeagues(player)
 
     def leave_league(self, league: League, player: str, remover: str) -> None:
-        heir = successor(league, player)
-        names = {"#p": player}
         mine = {
             "Update": {
                 "Key": leagues_key(player),
@@ -120,35 +118,7 @@ class DynamoLeagues:
                 "ExpressionAttributeValues": {":ids": {"SS": [league.league_id]}},
             }
         }
-        if heir is None:  # the last member: the league goes
-            items: list[Item] = [
-                {
-                    "Delete": {
-                        "Key": league_key(league.league_id),
-                        "ConditionExpression": "attribute_exists(members.#p) AND size(members) = :one",
-                        "ExpressionAttributeNames": names,
-                        "ExpressionAttributeValues": {":one": {"N": "1"}},
-                    }
-                },
-                {"Delete": {"Key": code_key(league.code)}},
-                mine,
-            ]
-        else:
-            items = [
-                {
-                    "Update": {
-                        "Key": league_key(league.league_id),
-                        "UpdateExpression": "REMOVE members.#p SET creator = :heir",
-                        "ConditionExpression": "attribute_exists(members.#p) AND creator = :creator",
-                        "ExpressionAttributeNames": names,
-                        "ExpressionAttributeValues": {
-                            ":heir": {"S": heir},
-                            ":creator": {"S": league.creator},
-                        },
-                    }
-                },
-                mine,
-            ]
+        items = [*leave_items(league, player), mine]
         if remover not in (player, league.creator) or self.db.transact(items):
             raise StaleLeague(league.league_id)
 
@@ -214,3 +184,39 @@ def _count_in(league_id: str, player: str, leagues_max: int) -> Item:
             },
         }
     }
+
+
+def leave_items(league: League, player: str) -> list[Item]:
+    """The transaction items that take PLAYER out of LEAGUE, as read: the league's update (its
+    earliest other member its creator, if PLAYER was), or, for its last member, the league's and
+    its code's deletion. Their conditions fail if the league changed since it was read."""
+    heir = successor(league, player)
+    names = {"#p": player}
+    if heir is None:  # the last member: the league goes
+        return [
+            {
+                "Delete": {
+                    "Key": league_key(league.league_id),
+                    "ConditionExpression": "attribute_exists(members.#p) AND size(members) = :one",
+                    "ExpressionAttributeNames": names,
+                    "ExpressionAttributeValues": {":one": {"N": "1"}},
+                }
+            },
+            {"Delete": {"Key": code_key(league.code)}},
+        ]
+    return [
+        {
+            "Update": {
+                "Key": league_key(league.league_id),
+                "UpdateExpression": "REMOVE members.#p SET creator = :heir",
+                "ConditionExpression": "attribute_exists(members.#p) AND creator = :creator",
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": {":heir": {"S": heir}, ":creator": {"S": league.creator}},
+            }
+        }
+    ]
+
+
+def league_of(item: Item) -> League:
+    """A league item read by another part (the erasure's BatchGetItem)."""
+    return _league(item)

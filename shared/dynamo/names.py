@@ -9,7 +9,7 @@ from shared.dynamo.codec import display_name, rename_item
 from shared.dynamo.tombstone import ERASED_AT, NOT_ERASED
 from shared.dynamo.top import TopOfBoard
 from shared.game.errors import AccountErased, Throttled
-from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
+from shared.game.names import name_skeleton
 from shared.game.scope import Scope
 from shared.services.ports import NameTaken
 
@@ -86,37 +86,6 @@ class Names:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 
-    def release_name(self, player: str, erased_at: str) -> None:
-        """The erasure's first write: the profile shows "deleted player" and carries the tombstone
-        (`erased_at`, created with the profile if there is none) from now on, and the claims the
-        player holds on the name go, in one transaction that holds only if the profile still
-        shows the name read (else it is read again). Done once: a profile with the tombstone is
-        left as it is."""
-        for _ in range(_ATTEMPTS):
-            item = self.db.get(keys.profile_key(player), consistent=True)
-            if item is not None and ERASED_AT in item:
-                return
-            name = display_name(item)
-            update: Item = {
-                "Key": keys.profile_key(player),
-                "UpdateExpression": f"SET display_name = :deleted, {ERASED_AT} = :at",
-                "ConditionExpression": "display_name = :old"
-                if name
-                else "attribute_not_exists(display_name)",
-                "ExpressionAttributeValues": {
-                    ":deleted": {"S": DELETED_PLAYER_NAME},
-                    ":at": {"S": erased_at},
-                },
-            }
-            if name:
-                update["ExpressionAttributeValues"][":old"] = {"S": name}
-            held = []
-            if name and name != DELETED_PLAYER_NAME:
-                held = [c for c in sorted(_claims(name)) if self._held(c, player)]
-            if not self.db.transact([{"Update": update}, *(_release(c, player) for c in held)]):
-                return
-        raise Throttled("Your profile is busy; try again")
-
     def held_claim(self, player: str, name: str) -> str | None:
         """The claim key PLAYER holds on NAME by its skeleton, if they hold it."""
         claim = name_skeleton(name)
@@ -138,14 +107,13 @@ class Names:
         for start in range(0, len(unique), _TRANSACTION_ITEMS):
             pending = unique[start : start + _TRANSACTION_ITEMS]
             while pending:
-                codes = self.db.transact([_rename(player, scope, name) for scope in pending])
+                codes = self.db.transact([rename_row(player, scope, name) for scope in pending])
                 pending = [
                     s for s, code in zip(pending, codes, strict=False) if code != "ConditionalCheckFailed"
                 ]
         # After the rows: a consumer merging this player into a top reads the row's name after
         # its write, so either it sees the new name or this finds the player in the top.
-        for scope in unique:
-            self.top.rename(scope, {player: name})
+        self.top.rename_all(unique, {player: name})
 
 
 def _release(claim: str, player: str) -> Item:
@@ -158,7 +126,8 @@ def _release(claim: str, player: str) -> Item:
     }
 
 
-def _rename(player: str, scope: Scope, name: str) -> Item:
+def rename_row(player: str, scope: Scope, name: str) -> Item:
+    """The update that shows NAME on PLAYER's row of SCOPE (their official result), if it exists."""
     return {
         "Update": {
             "Key": keys.official_key(player, scope),

@@ -176,20 +176,11 @@ class DynamoStore:
     def holdings(self, player: str) -> Holdings:
         return self.player_data.holdings(player)
 
-    def release_name(self, player: str, erased_at: str) -> None:
-        self.names.release_name(player, erased_at)
+    def begin_erasure(self, player: str, at: str) -> None:
+        self.player_data.begin_erasure(player, at)
 
-    def delete_runs(self, player: str) -> None:
-        self.player_data.delete_runs(player)
-
-    def official_results(self, player: str) -> list[OfficialResult]:
-        return self.player_data.official_results(player)
-
-    def disown_challenges(self, player: str) -> None:
-        self.player_data.disown_challenges(player)
-
-    def delete_own_items(self, player: str) -> None:
-        self.player_data.delete_own_items(player)
+    def erase_holdings(self, player: str) -> None:
+        self.player_data.erase_holdings(player)
 
     # Migrations (shared/dynamo/migrations.py) ----------------------------------------------
 

@@ -1,6 +1,6 @@
 """An erased player's tombstone: `erased_at` on their profile item (`PLAYER#<sub>` / `PROFILE`),
 set by the first step of `DELETE /me` and kept for good, with "deleted player" and nothing else
-(docs/players.md). Every player route reads it with the profile before anything else
+once the erasure is done (docs/players.md). Every player route reads it with the profile before anything else
 (Players.admit), and every write that would make an item naming the player carries `not_erased`
 in its own transaction, so a request that read the profile before the erasure began still writes
 nothing after it.
@@ -12,6 +12,7 @@ from shared.game.errors import AccountErased
 from shared.game.names import DELETED_PLAYER_NAME
 
 ERASED_AT = "erased_at"
+HELD_NAME = "held_name"  # the name the profile showed, until the erasure released its claims
 NOT_ERASED = f"attribute_not_exists({ERASED_AT})"
 
 

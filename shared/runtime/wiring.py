@@ -122,7 +122,7 @@ class Services:
 
     @cached_property
     def player_data(self) -> PlayerData:
-        return PlayerData(self.store, self.leagues, lambda: self.accounts)
+        return PlayerData(self.store, lambda: self.accounts)
 
 
 _services = Services()
