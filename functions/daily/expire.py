@@ -13,7 +13,7 @@ just before the earliest of their deadlines, so their boards wait; the next pass
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import game, require, store
+from shared.runtime.wiring import game, store
 
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 

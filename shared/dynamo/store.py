@@ -74,8 +74,8 @@ class DynamoStore:
     def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
         return self.runs.created_challenges(creator, limit)
 
-    def get_run(self, run_id: str) -> StoredRun | None:
-        return self.runs.get_run(run_id)
+    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+        return self.runs.get_run(run_id, caller)
 
     def slot(self, player: str, scope: Scope) -> Slot:
         return self.runs.slot(player, scope)

@@ -63,17 +63,19 @@ def method_not_allowed(method: str, allowed: list[str]) -> Response[Any]:
     return reply
 
 
-def make_resolver(admit: Callable[[str], None] | None = None) -> APIGatewayHttpResolver:
+def make_resolver(
+    admit: Callable[[str], None] | None = None, checks_own: Callable[[str, str], bool] | None = None
+) -> APIGatewayHttpResolver:
     """An HTTP API resolver whose errors all come out in the SPEC envelope. With ADMIT, every
     request with a verified caller (the player routes) first passes ADMIT(caller's id), which
-    raises to refuse them (Players.admit), except `DELETE /me`: the erasure itself, which a
-    retry after an interruption must be able to finish."""
+    raises to refuse them (Players.admit), except the requests CHECKS_OWN(method, path) names:
+    routes that read the tombstone in their own first request (docs/players.md)."""
     app = APIGatewayHttpResolver(enable_validation=True)
 
     def admitting(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> Response[Any]:
         event = app.current_event
         claims = caller_claims(event.raw_event)
-        if admit is not None and claims and (event.http_method, event.path) != ("DELETE", "/me"):
+        if admit is not None and claims and not (checks_own and checks_own(event.http_method, event.path)):
             admit(str(claims["sub"]))
         return next_middleware(app)
 

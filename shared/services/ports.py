@@ -109,7 +109,10 @@ class RunStore(Protocol):
         """The challenges CREATOR made, newest first, at most LIMIT."""
         ...
 
-    def get_run(self, run_id: str) -> StoredRun | None: ...
+    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+        """The run, read consistently; with CALLER, in the same request as CALLER's tombstone:
+        AccountErased once their erasure has begun (shared/dynamo/tombstone.py)."""
+        ...
 
     def slot(self, player: str, scope: Scope) -> Slot:
         """The player's standing in SCOPE, read consistently (one item)."""

@@ -48,7 +48,7 @@ CHROMIUM_ARGS = [
 START_TIMEOUT = 120.0
 STOP_TIMEOUT = 60.0
 WAIT_MS = 60_000  # Playwright's waits and the harness's requests
-SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB",)
+SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB", "WORDSQD_ENV")  # the server says local itself
 
 
 def _free_port() -> int:
