@@ -13,15 +13,15 @@ from shared.runtime.accounts import REFRESH_GRACE_SECONDS, LocalAccounts
 SECRET = "a-test-signing-secret-of-32-bytes"
 ISSUER = "http://127.0.0.1:8000/local"
 
-pytestmark = pytest.mark.usefixtures("still_clock")
 
-
-@pytest.fixture(autouse=True)
-def _clock_back():
+@pytest.fixture
+def moved_clock(still_clock):
+    """The game clock stands still but where the test moves it, and is put back after."""
     yield
     clock.reset()
 
 
+@pytest.mark.usefixtures("moved_clock")
 def test_the_local_authorizer_accepts_only_id_tokens():
     token = auth.issue_id_token("ida", SECRET, ISSUER)
     assert auth.verified_claims(f"Bearer {token}", SECRET) is not None
@@ -33,6 +33,7 @@ def test_the_local_authorizer_accepts_only_id_tokens():
     assert auth.verified_claims(f"Bearer {no_use}", SECRET) is None
 
 
+@pytest.mark.usefixtures("moved_clock")
 def test_a_redeemed_refresh_token_works_within_the_grace_and_never_after(tmp_path):
     sessions = auth.Sessions(tmp_path / auth.SESSIONS_FILE)
     old = auth.issue_refresh_token("rob", SECRET)
@@ -46,6 +47,7 @@ def test_a_redeemed_refresh_token_works_within_the_grace_and_never_after(tmp_pat
     assert sessions.redeem(new, SECRET) == "rob"
 
 
+@pytest.mark.usefixtures("moved_clock")
 def test_a_sign_out_stops_every_refresh_token_issued_before_it(tmp_path):
     path = tmp_path / auth.SESSIONS_FILE
     sessions = auth.Sessions(path)
@@ -57,6 +59,7 @@ def test_a_sign_out_stops_every_refresh_token_issued_before_it(tmp_path):
     assert sessions.redeem(other, SECRET) == "ann"
 
 
+@pytest.mark.usefixtures("moved_clock")
 def test_a_torn_sessions_line_is_skipped_and_the_rest_still_counts(tmp_path):
     path = tmp_path / auth.SESSIONS_FILE
     token = auth.issue_refresh_token("tom", SECRET)
@@ -68,7 +71,36 @@ def test_a_torn_sessions_line_is_skipped_and_the_rest_still_counts(tmp_path):
 
 
 @pytest.mark.parametrize("bad", ["nonsense", 7, None, "id"])
+@pytest.mark.usefixtures("moved_clock")
 def test_anything_but_a_valid_refresh_token_buys_nothing(bad):
     if bad == "id":
         bad = auth.issue_id_token("ida", SECRET, ISSUER)
     assert auth.Sessions(None).redeem(bad, SECRET) is None
+
+
+@pytest.mark.server
+def test_make_run_rotates_refresh_tokens_and_an_erased_players_stop_working(local_server):
+    """Through `make run`'s server: each /local/refresh hands out a new refresh token; after
+    DELETE /me the player's refresh tokens buy nothing and their old ID token is refused."""
+    import json
+
+    def post(path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        status, _, raw = local_server.request("POST", path, json.dumps(body), headers)
+        return status, json.loads(raw) if raw else {}
+
+    status, login = post("/local/login", {"username": "gone-local"})
+    assert status == 200
+    status, renewed = post("/local/refresh", {"refresh_token": login["refresh_token"]})
+    assert status == 200 and renewed["refresh_token"] != login["refresh_token"]
+    assert post("/daily/runs", {}, renewed["id_token"])[0] in (200, 201)
+
+    status, _, _ = local_server.request(
+        "DELETE", "/me", b"", {"Authorization": f"Bearer {renewed['id_token']}"}
+    )
+    assert status == 200
+    for refresh in (login["refresh_token"], renewed["refresh_token"]):
+        status, body = post("/local/refresh", {"refresh_token": refresh})
+        assert status == 400 and body["error"]["code"] == "invalid_grant"
+    status, body = post("/daily/runs", {}, renewed["id_token"])
+    assert status == 401 and body["error"]["code"] == "account_erased"
