@@ -441,7 +441,7 @@ def test_claims_reach_handlers_as_api_gateway_passes_them():
 
 def test_bad_tokens_are_refused():
     now = int(time.time())
-    good = {"sub": "s", "aud": auth.AUDIENCE, "iat": now, "exp": now + 60}
+    good = {"sub": "s", "aud": auth.AUDIENCE, "iat": now, "exp": now + 60, "token_use": "id"}
 
     def verify(claims: dict, key: str = SECRET, scheme: str = "Bearer ") -> dict | None:
         return auth.verified_claims(scheme + jwt.encode(claims, key, "HS256"), SECRET)
