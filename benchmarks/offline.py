@@ -10,6 +10,7 @@ ENV = {
     "AWS_SECRET_ACCESS_KEY": "testing",
     "AWS_SESSION_TOKEN": "testing",
     "AWS_DEFAULT_REGION": "us-east-1",
+    "WORDSQD_ENV": "test",
     "TABLE_NAME": "wordsqd-bench",
     "PUZZLE_SEED": "bench-seed",
     "POWERTOOLS_SERVICE_NAME": "wordsqd",

@@ -8,12 +8,16 @@ operation, units by DynamoDB's rules from item sizes). Prints:
 - the writes an official completion makes for a player in no league and in 10 (the difference is
   what leagues add to a completion; the goal is 0);
 - the requests `DELETE /me` makes for a player with 30 days of official results (and a name, a
-  league, a practice run), by operation, and the size of that player's `GET /me/export`.
+  league, a practice run), by operation, its write units, and the size of that player's
+  `GET /me/export`.
+
+`python benchmarks/players.py erasure` prints the last part alone.
 """
 
 import contextlib
 import io
 import json
+import sys
 from datetime import UTC, datetime, timedelta
 
 from offline import use_offline_env
@@ -94,6 +98,10 @@ def main() -> None:
         events.register("before-parameter-build.dynamodb", meter.before)
         events.register("after-call.dynamodb", meter.after)
         clock.travel_to(NOON)
+        if sys.argv[1:] == ["erasure"]:
+            _, league, _ = call("POST", "/leagues", {"name": "Club"}, user="club")
+            thirty_days(league)
+            return
 
         print("League board (every member with an official result of the date)")
         for members in (5, 20, 50):
@@ -110,24 +118,30 @@ def main() -> None:
         print(f"  in 10 leagues: {joined:.0f} write units {joined_requests}")
         print(f"  added by leagues: {joined - alone:.0f} write units")
 
-        print("A player with 30 days of official results")
-        call("PUT", "/me", {"display_name": "Thirty Days"}, user="thirty")
-        call("POST", "/leagues/join", {"code": league["code"]}, user="thirty")
-        for day in range(30):
-            clock.travel_to(NOON + timedelta(days=day))
-            play("thirty")
-        play("thirty")  # and a practice run
-        meter.take()
-        _, _, text = call("GET", "/me/export", user="thirty")
-        operations, _, _, _, reads = meter.take()
-        size = len(text.encode())
-        print(f"  GET /me/export: {size:,} bytes; {sum(operations.values())} requests {dict(operations)}")
-        status, _, _ = call("DELETE", "/me", user="thirty")
-        operations, transactions, writes, _, reads = meter.take()
-        print(
-            f"  DELETE /me ({status}): {sum(operations.values())} requests {dict(operations)}, "
-            f"transactions of {transactions} items"
-        )
+        thirty_days(league)
+
+
+def thirty_days(league: dict) -> None:
+    """A player with 30 days of official results, a name, a league and a practice run: the
+    export's size and requests, the erasure's requests and write units."""
+    print("A player with 30 days of official results")
+    call("PUT", "/me", {"display_name": "Thirty Days"}, user="thirty")
+    call("POST", "/leagues/join", {"code": league["code"]}, user="thirty")
+    for day in range(30):
+        clock.travel_to(NOON + timedelta(days=day))
+        play("thirty")
+    play("thirty")  # and a practice run
+    meter.take()
+    _, _, text = call("GET", "/me/export", user="thirty")
+    operations, _, _, _, reads = meter.take()
+    size = len(text.encode())
+    print(f"  GET /me/export: {size:,} bytes; {sum(operations.values())} requests {dict(operations)}")
+    status, _, _ = call("DELETE", "/me", user="thirty")
+    operations, transactions, writes, _, reads = meter.take()
+    print(
+        f"  DELETE /me ({status}): {sum(operations.values())} requests {dict(operations)}, "
+        f"transactions of {transactions} items, {writes:.0f} write units"
+    )
 
 
 if __name__ == "__main__":

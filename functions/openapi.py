@@ -61,6 +61,7 @@ def _merged() -> dict[str, Any]:
     # start); describing them touches no table and sends no request, so any well-formed table
     # name and region will do when the environment has none.
     os.environ.setdefault("TABLE_NAME", "wordsqd")
+    os.environ.setdefault("WORDSQD_ENV", "local")  # the document, not a deployment
     if not (os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")):
         os.environ["AWS_DEFAULT_REGION"] = "us-east-1"
     for entry in HANDLERS.values():

@@ -22,6 +22,7 @@ from constructs import Construct
 from infra.checks import acknowledge
 from infra.config import SesIdentity, Throttle
 from shared.http.routes import ROUTES
+from shared.runtime.accounts import REFRESH_GRACE_SECONDS, REFRESH_TOKEN_DAYS
 
 # One JSON object per request, with the HTTP API's own $context variables. No claims, bodies,
 # query strings or paths: `routeKey` is the route's template (`GET /guest/runs/{run_id}`), never
@@ -250,7 +251,11 @@ class Api(Construct):
             prevent_user_existence_errors=True,
             id_token_validity=Duration.hours(1),
             access_token_validity=Duration.hours(1),
-            refresh_token_validity=Duration.days(30),
+            # Each refresh hands out a new refresh token and the old one stops working after the
+            # grace (a retry of a lost reply still works): a stolen token is useful until the
+            # player's next refresh, and never beyond a week (docs/web-client.md).
+            refresh_token_validity=Duration.days(REFRESH_TOKEN_DAYS),
+            refresh_token_rotation_grace_period=Duration.seconds(REFRESH_GRACE_SECONDS),
         )
         self.authorizer = authorizers.HttpUserPoolAuthorizer(
             "PlayerAuthorizer", self.user_pool, user_pool_clients=[self.client]

@@ -99,6 +99,9 @@ COMMON_ENVIRONMENT = {
     "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
     "PYDANTIC_DISABLE_PLUGINS": "__all__",
     "AWS_CA_BUNDLE": f"{LAMBDA_TASK_ROOT}/{AWS_ROOTS_FILE}",
+    # Where the code runs: on AWS a missing pool, seed or cursor key stops a function's init
+    # (shared/runtime/settings.py), never a local stand-in.
+    "WORDSQD_ENV": "aws",
 }
 
 

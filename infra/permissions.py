@@ -91,7 +91,8 @@ ACCESS: dict[str, Access] = {
     #   profile, a challenge record, a name claim), PutItem of a CHALLENGE# item (its creator
     #   taken off), UpdateItem of the name on every one of the player's board rows and PutItem of
     #   the boards' top items (TOP#) that show them (`rename_rows`, closed boards too); and
-    #   AdminDeleteUser on the stack's user pool.
+    #   AdminUserGlobalSignOut (the player's refresh tokens), then AdminDeleteUser, on the stack's
+    #   user pool.
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
@@ -109,7 +110,7 @@ ACCESS: dict[str, Access] = {
             own_partition_queries=("PLAYER#*",),
         ),
         secrets=("cursor",),
-        user_pool=("cognito-idp:AdminDeleteUser",),
+        user_pool=("cognito-idp:AdminUserGlobalSignOut", "cognito-idp:AdminDeleteUser"),
     ),
     # The midnight job only stores the new date's puzzle: GetItem, then a conditional PutItem.
     "reset": Access(

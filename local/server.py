@@ -77,6 +77,7 @@ PREFLIGHT_HEADERS = [
 # With metrics disabled, every handler's @metrics.log_metrics would warn that it has none.
 warnings.filterwarnings("ignore", message="No application metrics to publish")
 HANDLER_DEFAULTS = {
+    "WORDSQD_ENV": "local",  # the stand-ins (accounts, the cursor key from the seed) are allowed
     "TABLE_NAME": "wordsqd",
     "POWERTOOLS_SERVICE_NAME": "wordsqd",
     "POWERTOOLS_METRICS_NAMESPACE": "WordSQD",
@@ -120,6 +121,7 @@ class LocalServer(ThreadingHTTPServer):
         self.secret = secret
         self.issuer = f"http://127.0.0.1:{port}/local"
         self.clock_control = clock_control
+        self.sessions = auth.Sessions(None)  # main(): kept in DATA_DIR
         self.store: LocalStore | None = None
         self.scheduler: Scheduler | None = None
         self.streams: streams.StreamPoller | None = None  # make run's stream consumer
@@ -327,11 +329,13 @@ class RequestHandler(BaseHTTPRequestHandler):
         )
 
     def _refresh(self, body: bytes) -> Reply:
-        """Cognito's `grant_type=refresh_token`: a new ID token for a valid refresh token."""
-        username = auth.refreshed_username(_json_object(body).get("refresh_token"), self.server.secret)
+        """Cognito's `grant_type=refresh_token` with rotation: a new ID token and a new refresh
+        token for a valid refresh token (local/auth.py `Sessions`)."""
+        username = self.server.sessions.redeem(_json_object(body).get("refresh_token"), self.server.secret)
         if username is None:
             raise HttpError(400, "invalid_grant", "The refresh token is invalid or expired: log in again")
-        return _json(200, self._tokens(username))
+        refresh_token = auth.issue_refresh_token(username, self.server.secret)
+        return _json(200, self._tokens(username) | {"refresh_token": refresh_token})
 
     def _tokens(self, username: str) -> dict[str, Any]:
         token = auth.issue_id_token(username, self.server.secret, self.server.issuer)
@@ -422,6 +426,7 @@ def configure_handlers(data_dir: Path) -> None:
     The puzzle seed is kept in DATA_DIR so each date's puzzle survives a restart."""
     if not os.environ.get("PUZZLE_SEED"):
         os.environ["PUZZLE_SEED"] = stored_secret(data_dir / "puzzle-seed")
+    os.environ["LOCAL_SESSIONS"] = str(data_dir / auth.SESSIONS_FILE)  # sign-outs (DELETE /me)
     for name, value in HANDLER_DEFAULTS.items():
         os.environ.setdefault(name, value)
 
@@ -463,6 +468,7 @@ def main() -> int:
         signal.signal(signum, lambda *_: stopping.set())
 
     configure_handlers(data_dir)
+    server.sessions = auth.Sessions(data_dir / auth.SESSIONS_FILE)
     failure: list[str] = []
 
     def store_failed(reason: str) -> None:

@@ -11,6 +11,7 @@ os.environ.update(
         "AWS_SECRET_ACCESS_KEY": "testing",
         "AWS_SESSION_TOKEN": "testing",
         "AWS_DEFAULT_REGION": "us-east-1",
+        "WORDSQD_ENV": "test",
         "TABLE_NAME": "wordsqd-test",
         "PUZZLE_SEED": "test-seed",
         "POWERTOOLS_SERVICE_NAME": "wordsqd",
@@ -236,6 +237,10 @@ class Api:
         return reply["statusCode"], json.loads(reply["body"]) if reply.get("body") else None, reply
 
 
+# What the local server sets itself (WORDSQD_ENV: local) or its test gives it.
+SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB", "PUZZLE_SEED", "WORDSQD_ENV")
+
+
 class LocalServer:
     """`python -m local.server` (what `make run` starts) on a free port, with its own DATA_DIR."""
 
@@ -248,7 +253,7 @@ class LocalServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.data_dir = data_dir
         self.env = {
-            **{k: v for k, v in os.environ.items() if k not in ("AWS_ENDPOINT_URL_DYNAMODB", "PUZZLE_SEED")},
+            **{k: v for k, v in os.environ.items() if k not in SERVER_CHOOSES},
             "PORT": str(self.port),
             "DATA_DIR": str(data_dir),
             "TABLE_NAME": "wordsqd",

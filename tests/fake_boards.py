@@ -47,6 +47,7 @@ class FakeBoardStore:
         self.watermark: datetime | None = None
         self.reads: dict[str, int] = {}  # calls per method, for tests of caching
         self.renames: list[str] = []  # players renamed, not yet followed (`follow_renames`)
+        self.erased_players: set[str] = set()  # players whose profile holds the tombstone
 
     def _read(self, method: str) -> None:
         self.reads[method] = self.reads.get(method, 0) + 1
@@ -159,6 +160,10 @@ class FakeBoardStore:
     def player_profile(self, player: str) -> PlayerProfile:
         self._read("player_profile")
         return PlayerProfile(self.names.get(player), self.stats.get(player))
+
+    def erased(self, player: str) -> bool:
+        self._read("erased")
+        return player in self.erased_players
 
     def get_challenge(self, challenge_id: str) -> Challenge | None:
         return self.challenges.get(challenge_id)

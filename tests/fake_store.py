@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from shared.game.clock import parse_iso
+from shared.game.errors import AccountErased
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
@@ -74,7 +75,9 @@ class FakeRunStore:
         made.sort(key=lambda c: (c.created_at, c.challenge_id), reverse=True)
         return [c.model_copy(deep=True) for c in made[:limit]]
 
-    def get_run(self, run_id: str) -> StoredRun | None:
+    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+        if caller is not None and caller in getattr(self, "erased_players", set()):
+            raise AccountErased()
         with self._lock:
             found = self.runs.get(run_id)
             return StoredRun(found[0].model_copy(deep=True), Version(found[1])) if found else None

@@ -449,7 +449,7 @@ def test_a_lone_surrogate_in_an_answer_is_400_not_500():
 def test_a_storage_failure_that_is_no_conflict_is_a_logged_500_not_a_429(store, monkeypatch, caplog):
     run = call("POST", "/guest/daily/runs")[1]
 
-    def refuse(run_id):
+    def refuse(run_id, caller=None):
         raise DataError("Transaction cancelled: ['None', 'ValidationError']")
 
     monkeypatch.setattr(store, "get_run", refuse)

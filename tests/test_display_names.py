@@ -181,3 +181,28 @@ def test_put_me_with_a_blocklisted_word_is_400_display_name_not_allowed(table):
     assert status == 200
     status, body, _ = Api(handler)("PUT", "/me", {"display_name": "Bi11"}, user="cat")
     assert status == 409 and body["error"]["code"] == "display_name_taken"
+
+
+@pytest.mark.parametrize("name", ["_-_", "---", "___", "_ _", "- -", "-_-_-_-_-_-_-_-_-_-_"])
+def test_a_display_name_needs_at_least_one_letter_or_digit(name):
+    with pytest.raises(BadRequest) as refused:
+        check_display_name(name)
+    assert refused.value.code == "invalid_display_name"
+    assert check_display_name(name[:-1] + "a") == name[:-1] + "a"
+
+
+def test_put_me_with_only_separators_is_400_invalid_display_name(table):
+    from functions.leaderboard.handler import handler
+    from tests.conftest import Api
+
+    status, body, _ = Api(handler)("PUT", "/me", {"display_name": "_-_"}, user="ann")
+    assert status == 400 and body["error"]["code"] == "invalid_display_name"
+
+
+def test_a_league_name_needs_at_least_one_letter_or_digit_too():
+    from shared.game.names import check_league_name
+
+    with pytest.raises(BadRequest) as refused:
+        check_league_name("_-_-_")
+    assert refused.value.code == "invalid_league_name"
+    assert check_league_name("_-a-_") == "_-a-_"

@@ -259,4 +259,5 @@ def test_a_league_board_at_50_members_is_one_league_read_and_one_batch_read(stor
     finally:
         store.client._make_api_call = real
     assert status == 200 and len(body["rows"]) == LEAGUE_MEMBERS_MAX - 1
-    assert sent == ["GetItem", "BatchGetItem"]  # the league, then every member's result and profile
+    # The caller's tombstone (Players.admit), the league, then every member's result and profile.
+    assert sent == ["GetItem", "GetItem", "BatchGetItem"]

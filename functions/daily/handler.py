@@ -33,12 +33,17 @@ from shared.http.models import (
 )
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, game, store
+from shared.runtime.wiring import boards, game, players, require, store
 from shared.services.leaderboard import TOP
 
-app = api.make_resolver()
+# Every player route refuses an erased player (Players.admit); a player's run routes read the
+# tombstone with the run itself, in one BatchGetItem (Game.get_run, answer, skip).
+app = api.make_resolver(
+    admit=lambda player: players().admit(player), checks_own=lambda _, path: path.startswith("/runs/")
+)
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
+require("seed", "cursor_key")  # on AWS, the init stops without them (shared/runtime/settings.py)
 store()  # and make the DynamoDB client (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
 

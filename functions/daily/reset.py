@@ -9,8 +9,9 @@ one-minute job (functions/daily/expire.py).
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import game, store
+from shared.runtime.wiring import game, require, store
 
+require("seed")  # on AWS, the init stops without them (shared/runtime/settings.py)
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 

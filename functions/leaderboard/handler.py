@@ -32,10 +32,16 @@ from shared.http.leaderboard_models import (
 )
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, leagues, player_data, players, store
+from shared.runtime.wiring import boards, leagues, player_data, players, require, store
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
-app = api.make_resolver()
+# Every player route refuses an erased player (Players.admit), but DELETE /me: the erasure
+# itself, which a retry after an interruption must be able to finish.
+app = api.make_resolver(
+    admit=lambda player: players().admit(player),
+    checks_own=lambda method, path: (method, path) == ("DELETE", "/me"),
+)
+require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
 

@@ -9,6 +9,7 @@ from shared.dynamo import keys, migrations
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.client import Client
 from shared.dynamo.codec import display_name, entry, official_result_of
+from shared.dynamo.tombstone import ERASED_AT
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, page_from_top
 from shared.game.results import OfficialResult
@@ -76,6 +77,14 @@ class BoardReads:
             Limit=limit,
         )
         return [official_result_of(item) for item in items]
+
+    def erased(self, player: str) -> bool:
+        """Whether PLAYER's erasure has begun: one consistent GetItem of the profile's tombstone
+        alone (shared/dynamo/tombstone.py)."""
+        found = self.db.call(
+            "get_item", Key=keys.profile_key(player), ConsistentRead=True, ProjectionExpression=ERASED_AT
+        )
+        return ERASED_AT in found.get("Item", {})
 
     def player_profile(self, player: str) -> PlayerProfile:
         """One consistent GetItem of the profile, which holds the name and the stats; a second of

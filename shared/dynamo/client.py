@@ -171,12 +171,14 @@ class Client:
                 raise Throttled(_BUSY)
         return found
 
-    def batch_delete(self, keys: list[Item]) -> None:
-        """BatchWriteItem deletes of KEYS in chunks of 25, retrying unprocessed ones by the retry
-        policy; any still unprocessed after that are Throttled."""
-        for start in range(0, len(keys), BATCH_WRITE_ITEMS):
-            chunk = keys[start : start + BATCH_WRITE_ITEMS]
-            pending: Item = {self.table: [{"DeleteRequest": {"Key": key}} for key in chunk]}
+    def batch_delete(self, keys: list[Item], puts: list[Item] | None = None) -> None:
+        """BatchWriteItem deletes of KEYS (and PUTS of whole items, unconditional) in chunks of
+        25, retrying unprocessed ones by the retry policy; any still unprocessed after that are
+        Throttled."""
+        requests = [{"DeleteRequest": {"Key": key}} for key in keys]
+        requests += [{"PutRequest": {"Item": item}} for item in puts or []]
+        for start in range(0, len(requests), BATCH_WRITE_ITEMS):
+            pending: Item = {self.table: requests[start : start + BATCH_WRITE_ITEMS]}
             for attempt in range(ATTEMPTS):
                 pending = self.request("batch_write_item", RequestItems=pending).get("UnprocessedItems") or {}
                 if not pending:

@@ -14,6 +14,7 @@ from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import entry, ranked
 from shared.dynamo.keys import code_key, league_key, leagues_key
+from shared.dynamo.tombstone import not_erased, refuse_if_erased
 from shared.game.boards import BoardEntry
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
@@ -56,8 +57,10 @@ class DynamoLeagues:
                     }
                 },
                 _count_in(league.league_id, league.creator, leagues_max),
+                not_erased(league.creator),
             ]
         )
+        refuse_if_erased(codes)
         if codes[2:3] == ["ConditionalCheckFailed"]:
             raise TooManyLeagues(league.creator)
         if codes:
@@ -94,10 +97,12 @@ class DynamoLeagues:
                     }
                 },
                 _count_in(league.league_id, player, leagues_max),
+                not_erased(player),
             ]
         )
         if not codes:
             return
+        refuse_if_erased(codes)
         if codes[0] == "ConditionalCheckFailed":
             now = self.get_league(league.league_id)
             if now is None or now.code != league.code:
@@ -106,8 +111,6 @@ class DynamoLeagues:
         raise TooManyLeagues(player)
 
     def leave_league(self, league: League, player: str, remover: str) -> None:
-        heir = successor(league, player)
-        names = {"#p": player}
         mine = {
             "Update": {
                 "Key": leagues_key(player),
@@ -115,35 +118,7 @@ class DynamoLeagues:
                 "ExpressionAttributeValues": {":ids": {"SS": [league.league_id]}},
             }
         }
-        if heir is None:  # the last member: the league goes
-            items: list[Item] = [
-                {
-                    "Delete": {
-                        "Key": league_key(league.league_id),
-                        "ConditionExpression": "attribute_exists(members.#p) AND size(members) = :one",
-                        "ExpressionAttributeNames": names,
-                        "ExpressionAttributeValues": {":one": {"N": "1"}},
-                    }
-                },
-                {"Delete": {"Key": code_key(league.code)}},
-                mine,
-            ]
-        else:
-            items = [
-                {
-                    "Update": {
-                        "Key": league_key(league.league_id),
-                        "UpdateExpression": "REMOVE members.#p SET creator = :heir",
-                        "ConditionExpression": "attribute_exists(members.#p) AND creator = :creator",
-                        "ExpressionAttributeNames": names,
-                        "ExpressionAttributeValues": {
-                            ":heir": {"S": heir},
-                            ":creator": {"S": league.creator},
-                        },
-                    }
-                },
-                mine,
-            ]
+        items = [*leave_items(league, player), mine]
         if remover not in (player, league.creator) or self.db.transact(items):
             raise StaleLeague(league.league_id)
 
@@ -209,3 +184,39 @@ def _count_in(league_id: str, player: str, leagues_max: int) -> Item:
             },
         }
     }
+
+
+def leave_items(league: League, player: str) -> list[Item]:
+    """The transaction items that take PLAYER out of LEAGUE, as read: the league's update (its
+    earliest other member its creator, if PLAYER was), or, for its last member, the league's and
+    its code's deletion. Their conditions fail if the league changed since it was read."""
+    heir = successor(league, player)
+    names = {"#p": player}
+    if heir is None:  # the last member: the league goes
+        return [
+            {
+                "Delete": {
+                    "Key": league_key(league.league_id),
+                    "ConditionExpression": "attribute_exists(members.#p) AND size(members) = :one",
+                    "ExpressionAttributeNames": names,
+                    "ExpressionAttributeValues": {":one": {"N": "1"}},
+                }
+            },
+            {"Delete": {"Key": code_key(league.code)}},
+        ]
+    return [
+        {
+            "Update": {
+                "Key": league_key(league.league_id),
+                "UpdateExpression": "REMOVE members.#p SET creator = :heir",
+                "ConditionExpression": "attribute_exists(members.#p) AND creator = :creator",
+                "ExpressionAttributeNames": names,
+                "ExpressionAttributeValues": {":heir": {"S": heir}, ":creator": {"S": league.creator}},
+            }
+        }
+    ]
+
+
+def league_of(item: Item) -> League:
+    """A league item read by another part (the erasure's BatchGetItem)."""
+    return _league(item)

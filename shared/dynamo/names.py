@@ -6,9 +6,10 @@ name's release when a player's data is erased.
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import display_name, rename_item
+from shared.dynamo.tombstone import ERASED_AT, NOT_ERASED
 from shared.dynamo.top import TopOfBoard
-from shared.game.errors import Throttled
-from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
+from shared.game.errors import AccountErased, Throttled
+from shared.game.names import name_skeleton
 from shared.game.scope import Scope
 from shared.services.ports import NameTaken
 
@@ -37,15 +38,18 @@ class Names:
         it read again; a completion writing the stats meanwhile does not: it leaves the name)."""
         mine = {":me": {"S": player}}
         for _ in range(_ATTEMPTS):
-            old_name = display_name(self.db.get(keys.profile_key(player), consistent=True))
+            profile = self.db.get(keys.profile_key(player), consistent=True)
+            if profile is not None and ERASED_AT in profile:
+                raise AccountErased()
+            old_name = display_name(profile)
             profile_update: Item = {
                 "Key": keys.profile_key(player),
                 "UpdateExpression": "SET display_name = :new",  # the name alone: the stats stay
                 "ExpressionAttributeValues": {":new": {"S": name}},
-                "ConditionExpression": "attribute_not_exists(display_name)",
+                "ConditionExpression": f"attribute_not_exists(display_name) AND {NOT_ERASED}",
             }
             if old_name:
-                profile_update["ConditionExpression"] = "display_name = :old"
+                profile_update["ConditionExpression"] = f"display_name = :old AND {NOT_ERASED}"
                 profile_update["ExpressionAttributeValues"][":old"] = {"S": old_name}
             claim, *old_claims = _claims(name)
             items: list[Item] = [
@@ -82,30 +86,6 @@ class Names:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 
-    def release_name(self, player: str) -> None:
-        """The profile shows "deleted player" from now on (a completion racing this writes its row
-        with that name), and the claims the player holds on the name go, in one transaction that
-        holds only if the profile still shows the name read (else it is read again)."""
-        for _ in range(_ATTEMPTS):
-            item = self.db.get(keys.profile_key(player), consistent=True)
-            name = display_name(item)
-            if item is None or name == DELETED_PLAYER_NAME:
-                return
-            update: Item = {
-                "Key": keys.profile_key(player),
-                "UpdateExpression": "SET display_name = :deleted",
-                "ConditionExpression": "display_name = :old"
-                if name
-                else "attribute_not_exists(display_name)",
-                "ExpressionAttributeValues": {":deleted": {"S": DELETED_PLAYER_NAME}},
-            }
-            if name:
-                update["ExpressionAttributeValues"][":old"] = {"S": name}
-            held = [c for c in sorted(_claims(name)) if self._held(c, player)] if name else []
-            if not self.db.transact([{"Update": update}, *(_release(c, player) for c in held)]):
-                return
-        raise Throttled("Your profile is busy; try again")
-
     def held_claim(self, player: str, name: str) -> str | None:
         """The claim key PLAYER holds on NAME by its skeleton, if they hold it."""
         claim = name_skeleton(name)
@@ -127,14 +107,13 @@ class Names:
         for start in range(0, len(unique), _TRANSACTION_ITEMS):
             pending = unique[start : start + _TRANSACTION_ITEMS]
             while pending:
-                codes = self.db.transact([_rename(player, scope, name) for scope in pending])
+                codes = self.db.transact([rename_row(player, scope, name) for scope in pending])
                 pending = [
                     s for s, code in zip(pending, codes, strict=False) if code != "ConditionalCheckFailed"
                 ]
         # After the rows: a consumer merging this player into a top reads the row's name after
         # its write, so either it sees the new name or this finds the player in the top.
-        for scope in unique:
-            self.top.rename(scope, {player: name})
+        self.top.rename_all(unique, {player: name})
 
 
 def _release(claim: str, player: str) -> Item:
@@ -147,7 +126,8 @@ def _release(claim: str, player: str) -> Item:
     }
 
 
-def _rename(player: str, scope: Scope, name: str) -> Item:
+def rename_row(player: str, scope: Scope, name: str) -> Item:
+    """The update that shows NAME on PLAYER's row of SCOPE (their official result), if it exists."""
     return {
         "Update": {
             "Key": keys.official_key(player, scope),

@@ -8,13 +8,17 @@ and the leagues they are in. docs/data-model.md lists the items.
 
 from shared.dynamo import keys
 from shared.dynamo.boards import BoardReads
-from shared.dynamo.client import Client, Item
+from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import official_result_of
-from shared.dynamo.leagues import DynamoLeagues
-from shared.dynamo.names import Names
+from shared.dynamo.leagues import DynamoLeagues, league_of, leave_items
+from shared.dynamo.migrations import old_claim
+from shared.dynamo.names import Names, rename_row
 from shared.dynamo.runs import Runs
-from shared.game.names import DELETED_PLAYER_NAME
-from shared.game.results import Challenge, OfficialResult
+from shared.dynamo.tombstone import ERASED_AT, HELD_NAME, NOT_ERASED, tombstone_item
+from shared.dynamo.top import key_id, renamed_top
+from shared.game.errors import Throttled
+from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
+from shared.game.results import Challenge
 from shared.services.player_data import Holdings, SlotRecord
 
 
@@ -31,6 +35,9 @@ def _made_id(item: Item) -> str:
     """The challenge id of a creator's copy of a challenge (`MADE#<created_at>#<challenge_id>`)."""
     return str(item["sk"]["S"]).rsplit("#", 1)[1]
 
+
+_ATTEMPTS = 5  # reads of everything again when something changed meanwhile
+_TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
 
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
 _KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "MADE", "LEAGUES", "RENAME"}
@@ -75,6 +82,46 @@ class DynamoPlayerData:
         official = [official_result_of(item).run_id for item in own if _kind(item) == "OFFICIAL"]
         return list(dict.fromkeys(indexed + slots + official))
 
+    def _conditional_writes(
+        self, player: str, own: list[Item], foreign: set[str]
+    ) -> tuple[list[str], list[Item]]:
+        """The erasure's writes that need a condition, from the player's own items OWN and one
+        BatchGetItem: the claims it releases (but FOREIGN ones) and the writes, claims first."""
+        profile = next((item for item in own if _kind(item) == "PROFILE"), {})
+        held = profile.get(HELD_NAME, {}).get("S")
+        claims = (
+            [c for c in dict.fromkeys([name_skeleton(held), old_claim(held)]) if c not in foreign]
+            if held
+            else []
+        )
+        officials = [item for item in own if _kind(item) == "OFFICIAL"]
+        scopes = [official_result_of(item).scope for item in officials]
+        leagues = [i for item in own if _kind(item) == "LEAGUES" for i in item.get("ids", {}).get("SS", [])]
+        made = [_made_id(item) for item in own if _kind(item) == "MADE"]
+        wanted = [keys.top_key(s) for s in scopes] + [keys.league_key(i) for i in sorted(leagues)]
+        found = {
+            key_id(item): item
+            for item in self.db.batch_get(wanted + [keys.challenge_key(c) for c in made], True)
+        }
+        deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
+        writes = [_release(claim, player) for claim in claims]
+        writes += [
+            rename_row(player, official_result_of(item).scope, DELETED_PLAYER_NAME)
+            for item in officials
+            if item["name"]["S"] != DELETED_PLAYER_NAME
+        ]
+        writes += [
+            top for s in scopes if (top := renamed_top(s, found.get(key_id(keys.top_key(s))), deleted))
+        ]
+        for league_id in sorted(leagues):
+            item = found.get(key_id(keys.league_key(league_id)))
+            league = league_of(item) if item else None
+            writes += leave_items(league, player) if league and player in league.members else []
+        for challenge_id in made:
+            item = found.get(key_id(keys.challenge_key(challenge_id)))
+            writes += [disowned] if item and (disowned := _disowned(item, player)) else []
+        return claims, writes
+
     def holdings(self, player: str) -> Holdings:
         own = self._own_items(player)
         profile = self.boards.player_profile(player)
@@ -104,35 +151,83 @@ class DynamoPlayerData:
             other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
         )
 
-    def delete_runs(self, player: str) -> None:
-        self.db.batch_delete(
-            [keys.run_key(run_id) for run_id in self._run_ids(player, self._own_items(player))]
-        )
+    def begin_erasure(self, player: str, at: str) -> None:
+        """The tombstone, in one UpdateItem of the profile (made if there is none): "deleted
+        player" shows from now on, and the name it showed is kept aside (`held_name`) until
+        `erase_holdings` has released its claims. Done once: a profile with the tombstone is
+        left as it is."""
+        try:
+            self.db.call(
+                "update_item",
+                Key=keys.profile_key(player),
+                UpdateExpression=f"SET {ERASED_AT} = :at, {HELD_NAME} = if_not_exists(display_name, :none),"
+                " display_name = :deleted",
+                ConditionExpression=NOT_ERASED,
+                ExpressionAttributeValues={
+                    ":at": {"S": at},
+                    ":none": {"S": ""},
+                    ":deleted": {"S": DELETED_PLAYER_NAME},
+                },
+            )
+        except ConditionFailed:
+            return  # begun before: a retry of the erasure
 
-    def official_results(self, player: str) -> list[OfficialResult]:
-        return [official_result_of(item) for item in self._own_items(player) if _kind(item) == "OFFICIAL"]
-
-    def disown_challenges(self, player: str) -> None:
-        for item in self._own_items(player):
-            if _kind(item) != "MADE":
+    def erase_holdings(self, player: str) -> None:
+        """Everything the erasure changes after the tombstone, read once and written in as few
+        requests as DynamoDB allows: a Query of the player's partition and one of the `runs`
+        index; one BatchGetItem of the top items of their boards, their leagues and their
+        challenges; one transaction of every write that needs a condition (the name claims
+        released, each board row renamed "deleted player", the tops showing them, the leagues
+        left, the challenges disowned); then BatchWriteItem of every delete (their runs, their
+        own items but the official results) and of the profile as the tombstone alone. A
+        transaction cancelled because something changed since it was read reads again; a claim
+        someone else holds (a look-alike of the name from before skeletons) is left to them."""
+        foreign: set[str] = set()
+        for _ in range(_ATTEMPTS):
+            own = self._own_items(player)
+            run_ids = self._run_ids(player, own)
+            claims, writes = self._conditional_writes(player, own, foreign)
+            codes: list[str] = []
+            for start in range(0, len(writes), _TRANSACTION_ITEMS):
+                codes = self.db.transact(writes[start : start + _TRANSACTION_ITEMS])
+                if codes:
+                    if start == 0:  # the claims come first
+                        failed = zip(claims, codes, strict=False)
+                        foreign |= {claim for claim, code in failed if code == "ConditionalCheckFailed"}
+                    break
+            if codes:
                 continue
-            challenge_key = keys.challenge_key(_made_id(item))
-            found = self.db.get(challenge_key, consistent=True)
-            if found is not None:
-                challenge = Challenge.model_validate_json(found["data"]["S"])
-                if challenge.creator == player:
-                    challenge.creator = ""
-                    self.db.call(
-                        "put_item",
-                        Item={**challenge_key, "data": {"S": challenge.model_dump_json()}},
-                        ConditionExpression="#d = :read",
-                        ExpressionAttributeNames={"#d": "data"},
-                        ExpressionAttributeValues={":read": found["data"]},
-                    )
-            self.db.call("delete_item", Key=keys.key_of(item))
+            deletes = [keys.run_key(run_id) for run_id in run_ids]
+            deletes += [keys.key_of(item) for item in own if _kind(item) not in ("OFFICIAL", "PROFILE")]
+            profile = next((item for item in own if _kind(item) == "PROFILE"), None)
+            self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
+            return
+        raise Throttled("Your account is busy; try DELETE /me again")
 
-    def delete_own_items(self, player: str) -> None:
-        own = [item for item in self._own_items(player) if _kind(item) != "OFFICIAL"]
-        self.db.batch_delete([keys.key_of(item) for item in own if _kind(item) != "PROFILE"])
-        # The profile last: until it goes, a run of this erasure again still finds the name gone.
-        self.db.call("delete_item", Key=keys.profile_key(player))
+
+def _release(claim: str, player: str) -> Item:
+    """A name claim's deletion, if it is the player's (or gone already)."""
+    return {
+        "Delete": {
+            "Key": keys.name_key(claim),
+            "ConditionExpression": "attribute_not_exists(pk) OR player = :me",
+            "ExpressionAttributeValues": {":me": {"S": player}},
+        }
+    }
+
+
+def _disowned(item: Item, player: str) -> Item | None:
+    """The Put that takes PLAYER off the challenge ITEM as creator, on condition it is unchanged
+    since read; None when they are not its creator (any more)."""
+    challenge = Challenge.model_validate_json(item["data"]["S"])
+    if challenge.creator != player:
+        return None
+    challenge.creator = ""
+    return {
+        "Put": {
+            "Item": {**keys.key_of(item), "data": {"S": challenge.model_dump_json()}},
+            "ConditionExpression": "#d = :read",
+            "ExpressionAttributeNames": {"#d": "data"},
+            "ExpressionAttributeValues": {":read": item["data"]},
+        }
+    }

@@ -17,8 +17,10 @@ from typing import Any
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, ConditionFailed, DataError, Item
 from shared.dynamo.codec import attributes, decode_run, encode_run
+from shared.dynamo.tombstone import ERASED_AT, not_erased, refuse_if_erased
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
+from shared.game.errors import AccountErased
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.runs import Run
@@ -129,8 +131,10 @@ class Runs:
                         },
                     }
                 },
+                not_erased(challenge.creator),
             ]
         )
+        refuse_if_erased(codes)
         if codes[2:3] == ["ConditionalCheckFailed"]:
             raise QuotaExceeded(challenge.creator)
         if codes:
@@ -148,8 +152,14 @@ class Runs:
 
     # Runs ----------------------------------------------------------------------------------
 
-    def get_run(self, run_id: str) -> StoredRun | None:
-        item = self.db.get(keys.run_key(run_id), consistent=True)
+    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+        if caller is None:
+            item = self.db.get(keys.run_key(run_id), consistent=True)
+        else:  # one BatchGetItem: the run and the caller's profile, for its tombstone
+            found = self.db.batch_get([keys.run_key(run_id), keys.profile_key(caller)], consistent=True)
+            if any(ERASED_AT in i for i in found if i["sk"]["S"] == "PROFILE"):
+                raise AccountErased()
+            item = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
         if item is None:
             return None
         version = Version(int(item["version"]["N"]))
@@ -201,7 +211,9 @@ class Runs:
                 "ExpressionAttributeValues": values,
             }
         }
-        if self.db.transact([{"Put": run_put}, slot_update]):
+        codes = self.db.transact([{"Put": run_put}, slot_update, not_erased(run.player)])
+        refuse_if_erased(codes)
+        if codes:
             raise ActiveRunExists(run.run_id)
         return Version(0)
 

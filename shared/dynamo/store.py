@@ -75,8 +75,8 @@ class DynamoStore:
     def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
         return self.runs.created_challenges(creator, limit)
 
-    def get_run(self, run_id: str) -> StoredRun | None:
-        return self.runs.get_run(run_id)
+    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+        return self.runs.get_run(run_id, caller)
 
     def slot(self, player: str, scope: Scope) -> Slot:
         return self.runs.slot(player, scope)
@@ -139,6 +139,9 @@ class DynamoStore:
     def player_profile(self, player: str) -> PlayerProfile:
         return self.boards.player_profile(player)
 
+    def erased(self, player: str) -> bool:
+        return self.boards.erased(player)
+
     # The stream consumer (functions/leaderboard/counters.py) -------------------------------
 
     def count_official(self, results: list[OfficialResult]) -> int:
@@ -177,20 +180,11 @@ class DynamoStore:
     def holdings(self, player: str) -> Holdings:
         return self.player_data.holdings(player)
 
-    def release_name(self, player: str) -> None:
-        self.names.release_name(player)
+    def begin_erasure(self, player: str, at: str) -> None:
+        self.player_data.begin_erasure(player, at)
 
-    def delete_runs(self, player: str) -> None:
-        self.player_data.delete_runs(player)
-
-    def official_results(self, player: str) -> list[OfficialResult]:
-        return self.player_data.official_results(player)
-
-    def disown_challenges(self, player: str) -> None:
-        self.player_data.disown_challenges(player)
-
-    def delete_own_items(self, player: str) -> None:
-        self.player_data.delete_own_items(player)
+    def erase_holdings(self, player: str) -> None:
+        self.player_data.erase_holdings(player)
 
     # Migrations (shared/dynamo/migrations.py) ----------------------------------------------
 

@@ -30,6 +30,30 @@ _ATTEMPTS = 10
 _BUSY = "The game is busy; try again shortly"
 
 
+_TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
+
+
+def key_id(item: Item) -> tuple[str, str]:
+    """An item's key as one hashable value, to find what a BatchGetItem returned."""
+    return item["pk"]["S"], item["sk"]["S"]
+
+
+def renamed_top(scope: Scope, item: Item | None, names: dict[str, str | None]) -> Item | None:
+    """The transaction Put that shows NAMES (player -> name) in SCOPE's top ITEM as read, on
+    condition that it is still at the version read; None when it shows them already."""
+    top, version = top_rows(item)
+    if not version or all(e.display_name == names[e.player] for e in top if e.player in names):
+        return None
+    rows = [e._replace(display_name=names[e.player]) if e.player in names else e for e in top]
+    return {
+        "Put": {
+            "Item": top_item(scope, rows, version + 1),
+            "ConditionExpression": "version = :v",
+            "ExpressionAttributeValues": {":v": {"N": str(version)}},
+        }
+    }
+
+
 class TopOfBoard:
     """Each board's top item. `rows` is how many rows it holds (the contract tests lower it, so
     that paging past the top needs tens of results, not hundreds); `interval` the seconds between
@@ -92,6 +116,30 @@ class TopOfBoard:
             if self._write(scope, rows, version):
                 return
         raise Throttled(_BUSY)  # 429: PUT /me again is idempotent
+
+    def rename_all(self, scopes: list[Scope], names: dict[str, str | None]) -> None:
+        """`rename` over SCOPES in few requests: one BatchGetItem of their top items, then the
+        tops that show one of NAMES' players under another name put again, in transactions of
+        up to 100 puts, each on condition that its top is still at the version read (a
+        transaction that fails is read and written again)."""
+        pending = list(dict.fromkeys(scopes))
+        for _ in range(_ATTEMPTS):
+            wanted = {key_id(keys.top_key(scope)): scope for scope in pending}
+            tops = self.db.batch_get([keys.top_key(scope) for scope in pending], consistent=True)
+            found = {key_id(item): item for item in tops}
+            puts: list[tuple[Scope, Item]] = []
+            for key, scope in wanted.items():
+                put = renamed_top(scope, found.get(key), names)
+                if put is not None:
+                    puts.append((scope, put))
+            pending = []
+            for start in range(0, len(puts), _TRANSACTION_ITEMS):
+                chunk = puts[start : start + _TRANSACTION_ITEMS]
+                if self.db.transact([put for _, put in chunk]):
+                    pending += [scope for scope, _ in chunk]
+            if not pending:
+                return
+        raise Throttled(_BUSY)
 
     def claim(self, scope: Scope, holder: str | None, now: float) -> bool:
         """Claim SCOPE's top item for `interval` seconds from NOW, if the claim is still HOLDER's

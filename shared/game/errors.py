@@ -23,6 +23,16 @@ class Unauthorized(GameError):
     code = "unauthorized"
 
 
+class AccountErased(Unauthorized):
+    """The caller's account was erased (`DELETE /me` began): every player route refuses it (401),
+    whatever token it holds."""
+
+    code = "account_erased"
+
+    def __init__(self, message: str = "This account has been deleted", code: str | None = None):
+        super().__init__(message, code)
+
+
 class NotFound(GameError):
     """Unknown resource, or one that is not the caller's (404): the two are indistinguishable on purpose."""
 

@@ -79,14 +79,21 @@ def contains_blocked_word(name: str) -> bool:
     )
 
 
+def has_letter_or_digit(name: str) -> bool:
+    """A name made only of spaces, `_` and `-` (`_-_`) names nobody: it needs a letter or a digit."""
+    return any(c.isascii() and c.isalnum() for c in name)
+
+
 def check_display_name(name: str) -> str:
-    """3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space, not looking
-    like `player-…`, and no blocklisted word. Uniqueness of the skeleton is the store's
-    conditional write."""
+    """3-20 ASCII letters, digits, spaces, `_` or `-`, at least one letter or digit, no leading or
+    trailing space, not looking like `player-…`, and no blocklisted word. Uniqueness of the
+    skeleton is the store's conditional write."""
     if not _NAME.fullmatch(name):
         raise BadRequest("A display name is 3-20 letters, digits, spaces, _ or -", "invalid_display_name")
     if name != name.strip(" "):
         raise BadRequest("A display name may not start or end with a space", "invalid_display_name")
+    if not has_letter_or_digit(name):
+        raise BadRequest("A display name needs at least one letter or digit", "invalid_display_name")
     if name_skeleton(name).startswith(name_skeleton(DEFAULT_PREFIX)):
         raise BadRequest(f"A display name may not look like {DEFAULT_PREFIX}…", "invalid_display_name")
     if name_skeleton(name) == name_skeleton(DELETED_PLAYER_NAME):
@@ -100,9 +107,10 @@ def check_league_name(name: str) -> str:
     """A league's name is checked like a display name, 3-30 characters long: the same letters,
     digits, spaces, `_` and `-`, no leading or trailing space, and no blocklisted word (looked for
     in the look-alike skeleton). League names need not be unique."""
-    if not _LEAGUE_NAME.fullmatch(name) or name != name.strip(" "):
+    if not _LEAGUE_NAME.fullmatch(name) or name != name.strip(" ") or not has_letter_or_digit(name):
         raise BadRequest(
-            "A league name is 3-30 letters, digits, spaces, _ or -, not starting or ending with a space",
+            "A league name is 3-30 letters, digits, spaces, _ or -, at least one letter or digit,"
+            " not starting or ending with a space",
             "invalid_league_name",
         )
     if contains_blocked_word(name):

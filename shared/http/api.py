@@ -6,10 +6,12 @@ class; nothing else about an exception (no trace, no internal name) reaches a cl
 
 import json
 import re
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Path
 
@@ -72,9 +74,24 @@ def method_not_allowed(method: str, allowed: list[str]) -> Response[Any]:
     return reply
 
 
-def make_resolver() -> APIGatewayHttpResolver:
-    """An HTTP API resolver whose errors all come out in the SPEC envelope."""
+def make_resolver(
+    admit: Callable[[str], None] | None = None, checks_own: Callable[[str, str], bool] | None = None
+) -> APIGatewayHttpResolver:
+    """An HTTP API resolver whose errors all come out in the SPEC envelope. With ADMIT, every
+    request with a verified caller (the player routes) first passes ADMIT(caller's id), which
+    raises to refuse them (Players.admit), except the requests CHECKS_OWN(method, path) names:
+    routes that read the tombstone in their own first request (docs/players.md)."""
     app = APIGatewayHttpResolver(enable_validation=True)
+
+    def admitting(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        event = app.current_event
+        claims = caller_claims(event.raw_event)
+        if admit is not None and claims and not (checks_own and checks_own(event.http_method, event.path)):
+            admit(str(claims["sub"]))
+        return next_middleware(app)
+
+    if admit is not None:
+        app.use(middlewares=[admitting])
 
     @app.exception_handler(GameError)  # type: ignore[untyped-decorator]  # Powertools leaves it untyped
     def game_error(error: GameError) -> Response[Any]:

@@ -135,7 +135,8 @@ class ProfileRequest(Request):
         min_length=DISPLAY_NAME_MIN,
         max_length=DISPLAY_NAME_MAX,
         pattern=DISPLAY_NAME_PATTERN,
-        description="3-20 ASCII letters, digits, spaces, _ or -; no leading or trailing space; "
+        description="3-20 ASCII letters, digits, spaces, _ or -, at least one letter or digit; no "
+        "leading or trailing space; "
         "names that look alike are the same name, and some are reserved or not allowed (400)",
     )
 
@@ -192,7 +193,8 @@ class LeagueRequest(Request):
         min_length=3,
         max_length=30,
         pattern=LEAGUE_NAME_PATTERN,
-        description="3-30 letters, digits, spaces, _ or -; checked like a display name",
+        description="3-30 letters, digits, spaces, _ or -, at least one letter or digit; checked like a "
+        "display name",
     )
 
 

@@ -51,6 +51,7 @@ def cursor_keys() -> tuple[bytes, ...]:
     if own is not None:
         return (own.get_secret_value().encode(),)
     if arn is None:
+        settings().require("cursor_key")  # never derived on AWS
         # Local and tests: derived from the seed, so the seed itself signs nothing.
         return (hmac.new(deployment_secret(), b"board-cursor", hashlib.sha256).digest(),)
     keys = [_secret_value(arn).encode()]

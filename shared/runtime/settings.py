@@ -4,6 +4,7 @@ stops the container with a message that names it, instead of a 500 on the first 
 | variable | used by | meaning |
 |---|---|---|
 | TABLE_NAME | every function that reads or writes the table (not validate) | the DynamoDB table |
+| WORDSQD_ENV | the same | where it runs: `aws`, `local` (`make run`) or `test` (required) |
 | PUZZLE_SEED | the same (local and tests) | the secret puzzle seed itself |
 | PUZZLE_SEED_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding the seed |
 | USER_POOL_ID | leaderboard (AWS) | the user pool `DELETE /me` deletes from (unset: a stand-in) |
@@ -21,12 +22,17 @@ these settings when it imports shared/runtime/wiring.py, that is, during the Lam
 must be set, and a seed variable that is set must be well formed. Whether a seed is set at all is
 asked only by what needs it (shared/runtime/secrets.py), so a function that only uses the table runs
 without one. An empty variable counts as unset.
+
+On AWS (WORDSQD_ENV=aws) nothing stands in for a deployment's own: each handler names at its init
+what it needs (`Settings.require`: the seed, the cursor key, the user pool), and one that is not set
+stops the init; locally and in tests, the cursor key comes from the seed and accounts are a stand-in.
 """
 
 import os
 from collections.abc import Mapping
 from datetime import date
 from functools import cache
+from typing import Literal
 
 from pydantic import (
     BaseModel,
@@ -47,6 +53,7 @@ SEED_MIN_LENGTH = 8
 CURSOR_KEY_MIN_LENGTH = 16
 USER_POOL_PATTERN = r"^[\w-]+_[0-9a-zA-Z]+$"  # Cognito's own rule
 ENVIRONMENT = {
+    "environment": "WORDSQD_ENV",
     "table_name": "TABLE_NAME",
     "puzzle_seed": "PUZZLE_SEED",
     "puzzle_seed_secret_arn": "PUZZLE_SEED_SECRET_ARN",
@@ -57,11 +64,15 @@ ENVIRONMENT = {
 }
 
 
+Need = Literal["seed", "cursor_key", "user_pool"]
+
+
 class Settings(BaseModel):
     """What a function that uses the table needs: the table, and where the deployment's secrets are."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    environment: Literal["aws", "local", "test"]
     table_name: str = Field(pattern=TABLE_NAME_PATTERN, description="3-255 of A-Z a-z 0-9 _ . -")
     puzzle_seed: SecretStr | None = None
     puzzle_seed_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
@@ -85,6 +96,27 @@ class Settings(BaseModel):
         if key is not None and len(key.get_secret_value()) < CURSOR_KEY_MIN_LENGTH:
             raise ValueError(f"must be at least {CURSOR_KEY_MIN_LENGTH} characters")
         return key
+
+    def require(self, *needs: Need) -> None:
+        """On AWS, SettingsError naming each of NEEDS that is not set (a function's init asks for
+        what it uses); elsewhere nothing: locally and in tests the cursor key is derived from the
+        seed and accounts have a stand-in."""
+        if self.environment != "aws":
+            return
+        missing = [
+            variable
+            for need, variable, present in (
+                ("seed", "PUZZLE_SEED_SECRET_ARN", self.puzzle_seed or self.puzzle_seed_secret_arn),
+                ("cursor_key", "CURSOR_KEY_SECRET_ARN", self.cursor_key or self.cursor_key_secret_arn),
+                ("user_pool", "USER_POOL_ID", self.user_pool_id),
+            )
+            if need in needs and not present
+        ]
+        if missing:
+            raise SettingsError(
+                f"wordsqd: invalid environment: WORDSQD_ENV=aws and {', '.join(missing)} not set;"
+                " nothing stands in for it on AWS"
+            )
 
     def seed_source(self) -> SecretStr | str:
         """The seed itself, or else the ARN of the secret holding it; SettingsError when neither is

@@ -9,8 +9,10 @@ pays it before any player arrives, and an on-demand one pays the same either way
 (shared/runtime/secrets.py), since a container that never needs one should not fetch it.
 """
 
+import os
 from datetime import date
 from functools import cached_property
+from pathlib import Path
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
@@ -21,10 +23,10 @@ from shared.dynamo.counters import RANK_CACHE_SECONDS
 from shared.dynamo.store import DynamoStore
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
-from shared.runtime.edge_settings import edge_settings
+from shared.runtime.edge_settings import SettingsError, edge_settings
 from shared.runtime.observability import logger, metrics
 from shared.runtime.secrets import cursor_keys, deployment_secret, secrets_client
-from shared.runtime.settings import settings
+from shared.runtime.settings import Need, settings
 from shared.runtime.tls import share_one_context
 from shared.services.game import Game
 from shared.services.leaderboard import Boards
@@ -56,6 +58,16 @@ def record(metric: str, reason: str | None = None, value: int = 1, **details: ob
         default_dimensions=metrics.default_dimensions,
     ) as metric_with_reason:
         metric_with_reason.add_dimension(name="reason", value=reason)
+
+
+def require(*needs: Need) -> None:
+    """Stop the init when this function runs on AWS without one of NEEDS (Settings.require),
+    with one error log line that names what is missing."""
+    try:
+        settings().require(*needs)
+    except SettingsError as error:
+        logger.error(str(error))
+        raise
 
 
 def _first_daily_date() -> date:
@@ -99,13 +111,18 @@ class Services:
 
     @cached_property
     def accounts(self) -> Accounts:
-        """The user pool's accounts (USER_POOL_ID), or the local stand-in where none is set."""
+        """The user pool's accounts (USER_POOL_ID), or, locally and in tests only, the stand-in
+        where none is set (on AWS a missing pool stops the init: `require`)."""
+        settings().require("user_pool")
         pool = settings().user_pool_id
-        return CognitoAccounts(pool) if pool else LocalAccounts()
+        if pool:
+            return CognitoAccounts(pool)
+        sessions = os.environ.get("LOCAL_SESSIONS")  # set by `make run` (local/auth.py reads it)
+        return LocalAccounts(Path(sessions) if sessions else None)
 
     @cached_property
     def player_data(self) -> PlayerData:
-        return PlayerData(self.store, self.leagues, lambda: self.accounts)
+        return PlayerData(self.store, lambda: self.accounts)
 
 
 _services = Services()

@@ -274,7 +274,7 @@ class Game:
     def _load(self, run_id: str, player: str | None) -> StoredRun:
         """The run if it is the caller's; a guest run is gone after 2 days even before DynamoDB's
         TTL (which deletes within days, not on the second) removes it."""
-        stored = self.store.get_run(run_id)
+        stored = self.store.get_run(run_id, player)
         if (
             stored is None
             or stored.run.player != player

@@ -1,14 +1,16 @@
 """A player's data (SPEC §5 `GET /me/export`, `DELETE /me`): everything held about them, to take
 away or to erase.
 
-The erasure is a sequence of steps, each idempotent, ordered so that a run of it interrupted at
-any point and run again ends the same as one uninterrupted run, and so that a completion racing
-it cannot leave a row behind with the player's name: the name goes first, then the runs (no
-completion can be written after its run is gone), then the rows of every board are renamed
-"deleted player" (ranks unchanged: only the name changes, as a rename does), then the leagues,
-the challenges' creator, the player's own items, and last the account. What is left, of all the
-items keyed by the player, is their official results, showing "deleted player", so that boards
-keep their rows and ranks. docs/players.md has the details.
+The erasure is a sequence of steps, each idempotent, so that a run of it interrupted at any
+point and run again ends the same as one uninterrupted run. First the tombstone: from then on
+every player route refuses the player and no write naming them succeeds (a completion racing it
+reads the profile's name again and writes "deleted player"). Then, read once and written in a few
+requests, everything they hold: the name's claims, every row of theirs renamed "deleted player"
+(ranks unchanged: only the name changes, as a rename does), the leagues, the challenges' creator,
+their runs and own items. Last the account: its refresh tokens revoked, then the account deleted.
+What is left, of all the items keyed by the player, is their official results, showing "deleted
+player", so that boards keep their rows and ranks, and the tombstone. docs/players.md has the
+details.
 """
 
 from collections.abc import Callable
@@ -18,12 +20,10 @@ from typing import NamedTuple, Protocol
 from shared.game import clock
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso
-from shared.game.errors import NotFound
-from shared.game.names import DELETED_PLAYER_NAME
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.leagues import MYSELF, League, Leagues
+from shared.services.leagues import League
 from shared.services.ports import Accounts
 
 
@@ -60,28 +60,18 @@ class PlayerDataStore(Protocol):
 
     def holdings(self, player: str) -> Holdings: ...
 
-    def release_name(self, player: str) -> None:
-        """Show DELETED_PLAYER_NAME on the player's profile (if they have one) and delete their
-        name claims, in one transaction."""
+    def begin_erasure(self, player: str, at: str) -> None:
+        """Put the tombstone on the player's profile (made if there is none): it shows
+        DELETED_PLAYER_NAME from now on, and every player route and every write naming the
+        player refuses them. Idempotent."""
         ...
 
-    def delete_runs(self, player: str) -> None:
-        """Delete every run of the player's."""
-        ...
-
-    def official_results(self, player: str) -> list[OfficialResult]:
-        """Every official result of the player's, read consistently."""
-        ...
-
-    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None: ...
-
-    def disown_challenges(self, player: str) -> None:
-        """Take the player off the challenges they created (the challenges stay, with their
-        boards), and delete their records of them."""
-        ...
-
-    def delete_own_items(self, player: str) -> None:
-        """Delete every item keyed by the player except their official results, the profile last."""
+    def erase_holdings(self, player: str) -> None:
+        """Release the player's name claims, show DELETED_PLAYER_NAME on every row of theirs
+        (every board, live or closed, and its top), take them out of every league (as if they
+        left) and off the challenges they created (which stay), delete their runs and every
+        item keyed by them but their official results, and leave the profile as the tombstone
+        alone. Idempotent."""
         ...
 
 
@@ -89,12 +79,10 @@ class PlayerData:
     def __init__(
         self,
         store: PlayerDataStore,
-        leagues: Leagues,
         accounts: Callable[[], Accounts],
         now: Callable[[], datetime] = clock.now,
     ):
         self.store = store
-        self.leagues = leagues
         self.accounts = accounts
         self.now = now
 
@@ -105,12 +93,9 @@ class PlayerData:
     def erasure_steps(self, player: str, username: str) -> list[Callable[[], None]]:
         """The erasure, step by step, in its order (see the module's docstring)."""
         return [
-            lambda: self.store.release_name(player),
-            lambda: self.store.delete_runs(player),
-            lambda: self._rename_every_row(player),
-            lambda: self._leave_leagues(player),
-            lambda: self.store.disown_challenges(player),
-            lambda: self.store.delete_own_items(player),
+            lambda: self.store.begin_erasure(player, iso(self.now())),
+            lambda: self.store.erase_holdings(player),
+            lambda: self.accounts().sign_out(username),  # its refresh tokens, before the account
             lambda: self.accounts().delete_account(username),
         ]
 
@@ -118,15 +103,3 @@ class PlayerData:
         """Erase PLAYER: idempotent, and complete when run again after an interruption."""
         for step in self.erasure_steps(player, username):
             step()
-
-    def _rename_every_row(self, player: str) -> None:
-        """Every board, live or closed, shows the player's row as "deleted player"."""
-        scopes = [r.scope for r in self.store.official_results(player)]
-        self.store.rename_rows(player, scopes, DELETED_PLAYER_NAME)
-
-    def _leave_leagues(self, player: str) -> None:
-        for league in self.leagues.store.player_leagues(player):
-            try:
-                self.leagues.remove(player, league.league_id, MYSELF)
-            except NotFound:
-                continue  # left meanwhile

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from shared.game import clock
 from shared.game.boards import RENAME_REACH_DAYS, HistoryPosition, rename_reaches
 from shared.game.daily_date import daily_date
-from shared.game.errors import Conflict
+from shared.game.errors import AccountErased, Conflict
 from shared.game.names import check_display_name, default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.stats import PlayerStats
@@ -16,6 +16,7 @@ from shared.services.ports import BoardStore, NameTaken
 
 HISTORY_PAGE_DEFAULT = 20
 HISTORY_PAGE_MAX = 50
+FOLLOW_ATTEMPTS = 3  # reads of the name again after a follow's writes
 
 
 class Summary(NamedTuple):
@@ -51,6 +52,13 @@ class Players:
         self.store = store
         self.boards = boards
         self.now = now
+
+    def admit(self, player: str) -> None:
+        """Let PLAYER use the player routes, or refuse them: the one place that does (SPEC §6).
+        An erased player is refused from the moment `DELETE /me` began (401 `account_erased`),
+        whatever token they hold: one consistent read of their profile's tombstone."""
+        if self.store.erased(player):
+            raise AccountErased()
 
     def me(self, player: str) -> Summary:
         profile = self.store.player_profile(player)
@@ -93,6 +101,15 @@ class Players:
             and rename_reaches(now, closes)
         ]
         self.store.rename_rows(player, live, name)
+        # A rename or an erasure that came after the name was read wrote its rows before these,
+        # or after: read the name again, so the rows end with the profile's (never a name an
+        # erasure took away).
+        for _ in range(FOLLOW_ATTEMPTS):
+            latest = self.store.player_profile(player).display_name
+            if latest is None or latest == name:
+                break
+            name = latest
+            self.store.rename_rows(player, live, name)
         return len(live)
 
     def _challenges(self, results: list[OfficialResult]) -> dict[str | None, Challenge | None]:

@@ -110,7 +110,10 @@ class RunStore(Protocol):
         """The challenges CREATOR made, newest first, at most LIMIT."""
         ...
 
-    def get_run(self, run_id: str) -> StoredRun | None: ...
+    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+        """The run, read consistently; with CALLER, in the same request as CALLER's tombstone:
+        AccountErased once their erasure has begun (shared/dynamo/tombstone.py)."""
+        ...
 
     def slot(self, player: str, scope: Scope) -> Slot:
         """The player's standing in SCOPE, read consistently (one item)."""
@@ -209,6 +212,10 @@ class BoardStore(Protocol):
         """PLAYER's display name and Daily stats, read consistently."""
         ...
 
+    def erased(self, player: str) -> bool:
+        """Whether PLAYER's erasure has begun (their profile's tombstone), read consistently."""
+        ...
+
     def get_challenge(self, challenge_id: str) -> Challenge | None: ...
 
     def completed_through(self) -> datetime | None:
@@ -217,6 +224,11 @@ class BoardStore(Protocol):
 
 
 class Accounts(Protocol):
+    def sign_out(self, username: str) -> None:
+        """Revoke every refresh token of the account (Cognito's AdminUserGlobalSignOut); an
+        account that does not exist is no error."""
+        ...
+
     def delete_account(self, username: str) -> None:
         """Delete the account; one that does not exist (deleted already) is no error."""
         ...

@@ -56,7 +56,7 @@ START_TIMEOUT = 120.0
 STOP_TIMEOUT = 60.0
 WAIT_MS = 60_000  # Playwright's waits and the harness's requests
 POLL_MS = 50  # wait_for_function_under_csp's pace
-SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB",)
+SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB", "WORDSQD_ENV")  # the server says local itself
 # Added to every browser context: run before any of the page's own scripts, so none escapes it.
 CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => console.error(
   `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"}`

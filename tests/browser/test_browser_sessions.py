@@ -32,6 +32,7 @@ def test_the_token_is_renewed_before_it_expires_on_the_local_clock(open_client, 
     client.open()
     client.login("ruth-renews")
     first = _claims(page)
+    first_refresh = page.evaluate("localStorage.getItem('wordsqd.refresh')")
     assert first["exp"] - first["iat"] == 3600
     clock_server.advance_clock(3400)  # 200 s left: inside the page's 300 s margin
     page.click("a[data-view-link=me]")  # a reply's Date tells the page the server's time
@@ -41,6 +42,9 @@ def test_the_token_is_renewed_before_it_expires_on_the_local_clock(open_client, 
     )
     renewed = _claims(page)
     assert renewed["sub"] == first["sub"] and renewed["exp"] >= first["exp"] + 3000
+    # The refresh token rotates: the page keeps the new one (the old one stops after 60 s, so the
+    # second renewal below works only with it).
+    assert page.evaluate("localStorage.getItem('wordsqd.refresh')") not in (None, first_refresh)
     assert page.inner_text("#who").startswith("player-") and page.locator("#logout").is_visible()
     # The page is still the same player an hour later, with no reload and no 401 on the way.
     clock_server.advance_clock(3400)

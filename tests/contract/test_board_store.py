@@ -632,7 +632,14 @@ def test_a_top_item_that_keeps_changing_under_a_rename_is_429_not_a_500(dynamo):
     attempt answers 429 (PUT /me again is idempotent), never a 500."""
     complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     dynamo.count_official([dynamo.official_result(player("ann"), SCOPE)])
-    dynamo.top._write = lambda scope, rows, version: False  # another writer always came first
+    real = dynamo.top.db.transact
+
+    def racing(items: list[dict]) -> list[str]:
+        if any(i.get("Put", {}).get("Item", {}).get("sk", {}).get("S") == "TOP" for i in items):
+            return ["ConditionalCheckFailed"] * len(items)  # another writer always came first
+        return real(items)
+
+    dynamo.top.db.transact = racing
 
     with pytest.raises(Throttled):
         dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")

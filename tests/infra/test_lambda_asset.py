@@ -58,6 +58,7 @@ LAMBDA_ENV = {
     "AWS_DEFAULT_REGION": "us-east-1",
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
+    "WORDSQD_ENV": "test",
     "TABLE_NAME": "wordsqd-test",
     "PUZZLE_SEED": "asset-test-seed",
     "POWERTOOLS_SERVICE_NAME": "wordsqd",

@@ -88,12 +88,18 @@ def test_every_granted_table_action_is_sent_by_the_data_layer_and_every_sent_one
 
 def test_no_code_scans_the_table_and_batch_writes_only_delete():
     """A batch write has no condition: only deletes of items written once and never changed (the
-    top's inbox items) may go that way, never a put that could overwrite."""
+    top's inbox items) or that go for good (an erased player's), never a put that could overwrite,
+    but for one: the erasure's tombstone, whose purpose is to overwrite whatever the profile
+    holds, put after every run of the player is gone (docs/players.md)."""
     for path in CODE:
         text = path.read_text()
         assert not _sent(text) & {"Scan", "DescribeTable"}, path
         if '"batch_write_item"' in text:  # (the Client's batch_delete: the parts' only batch write)
-            assert "DeleteRequest" in text and "PutRequest" not in text, path
+            assert "DeleteRequest" in text, path
+            assert "PutRequest" not in text or path.name == "client.py", path
+    putting = [path.relative_to(REPO_ROOT).as_posix() for path in CODE if "puts=" in path.read_text()]
+    assert putting == ["shared/dynamo/player_data.py"]
+    assert "puts=[tombstone_item(player, profile)]" in (REPO_ROOT / putting[0]).read_text()
 
 
 def test_granted_indexes_are_the_queried_ones_and_exist_in_the_table():

@@ -108,6 +108,18 @@ def test_web_client_has_no_secret_and_only_the_code_grant(dev):
     )
 
 
+def test_web_client_refresh_tokens_rotate_and_last_a_week(dev):
+    """Each refresh returns a new refresh token; the old one works only for a short grace."""
+    dev.template.has_resource_properties(
+        "AWS::Cognito::UserPoolClient",
+        {
+            "RefreshTokenValidity": 7 * 24 * 60,
+            "TokenValidityUnits": Match.object_like({"RefreshToken": "minutes"}),
+            "RefreshTokenRotation": {"Feature": "ENABLED", "RetryGracePeriodSeconds": 60},
+        },
+    )
+
+
 def test_cors_origins_default_to_the_local_page_in_dev(dev):
     _, api = dev.only("AWS::ApiGatewayV2::Api")
     cors = api["Properties"]["CorsConfiguration"]

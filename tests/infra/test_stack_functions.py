@@ -72,6 +72,12 @@ def test_tracer_captures_no_response_and_no_error(dev, name):
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_function_is_told_it_runs_on_aws_so_nothing_local_stands_in(dev, name):
+    """WORDSQD_ENV=aws: a missing user pool, seed or cursor key stops the init (fail closed)."""
+    assert dev.functions[name][1]["Environment"]["Variables"]["WORDSQD_ENV"] == "aws"
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_every_function_trusts_the_asset_s_aws_roots_alone(dev, name):
     """botocore's CA bundle is the asset's Amazon Trust Services roots, in Lambda's code folder
     (tests/infra/test_lambda_asset.py checks the file holds exactly them)."""
@@ -256,8 +262,13 @@ def test_every_function_is_invoked_through_its_live_alias(dev, name):
 
 
 def test_only_the_user_pool_actions_declared_are_granted_and_on_the_stacks_own_pool_alone(dev):
-    """DELETE /me deletes the caller's Cognito user: AdminDeleteUser on this stack's pool, nothing
-    wider (no wildcard resource, no other pool)."""
+    """DELETE /me signs the caller out everywhere and deletes their Cognito user:
+    AdminUserGlobalSignOut and AdminDeleteUser on this stack's pool, nothing wider (no wildcard
+    resource, no other pool)."""
+    assert set(ACCESS["leaderboard"].user_pool) == {
+        "cognito-idp:AdminUserGlobalSignOut",
+        "cognito-idp:AdminDeleteUser",
+    }
     pool_id, _ = dev.only("AWS::Cognito::UserPool")
     for name in sorted(FUNCTIONS):
         _, statements = _role_statements(dev, name)
