@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from functions import moderation as moderation_routes
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.scope import Scope
 from shared.http import api
@@ -28,12 +29,15 @@ from shared.http.leaderboard_models import (
     Profile,
     ProfileRequest,
 )
+from shared.http.moderation_models import SanctionView
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, leagues, player_data, players, store
+from shared.runtime.wiring import boards, leagues, moderation, player_data, players, store
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 app = api.make_resolver()
+app.use(middlewares=[moderation_routes.refuse_banned])
+moderation_routes.register(app)
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
 
@@ -68,7 +72,9 @@ def date_board(
 
 @app.get("/me", summary="The caller's profile and Daily stats")
 def get_profile() -> Me:
-    return Me.of(players().me(api.caller_id(app)))
+    player = api.caller_id(app)
+    sanctions = [SanctionView.of(s) for s in moderation().sanctions(player)]
+    return Me.of(players().me(player)).model_copy(update={"sanctions": sanctions})
 
 
 @app.put("/me", summary="Set the caller's display name")

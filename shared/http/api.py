@@ -42,6 +42,7 @@ _PATH_IDS = {
     ("challenge_id",): "challenge",
     ("league_id",): "league",
     ("player",): "member",
+    ("case_id",): "case",
 }
 _FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date", "name": "invalid_league_name"}
 

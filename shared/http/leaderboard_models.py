@@ -8,6 +8,7 @@ from pydantic import Field, StrictStr
 
 from shared.game.fair_play import UnrankedReason
 from shared.http.models import BoardRow, Model, Request, RunView, status
+from shared.http.moderation_models import SanctionView
 
 if TYPE_CHECKING:
     from shared.services import leagues, players
@@ -118,6 +119,9 @@ class StatsView(Model):
 class Me(Model):
     display_name: str
     stats: StatsView
+    sanctions: list[SanctionView] = Field(
+        default=[], description="every sanction a moderator's decision left on the caller (SPEC §3e)"
+    )
 
     @classmethod
     def of(cls, summary: "Summary") -> "Me":
