@@ -43,6 +43,17 @@ class Access:
     user_pool: tuple[str, ...] = field(default=())
 
 
+# Moderation (shared/dynamo/moderation.py), by the leaderboard function: a report's transaction
+# (UpdateItem of the case and the reporter's quota, PutItem of the reporter's mark, their report
+# and a new case's queue item), a decision's (UpdateItem of the case, DeleteItem of its queue
+# item, PutItem of the log entry and the moderator's copy), a sanction (UpdateItem, PLAYER#), an
+# accepted word (PutItem), and a voided result: UpdateItem of the official result (PLAYER#) and,
+# once counted, of its three rank counters (COUNT#), then a conditional PutItem of the board's
+# top item (TOP#, refilled from the `board` index). Query of the queue, a case's reporters, the
+# log, the accepted words and a guest reporter's partition.
+MODERATION_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "COUNT#*")
+MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS")
+
 ACCESS: dict[str, Access] = {
     # Pure: rules and the shipped word list.
     "validate": Access(),
@@ -105,8 +116,9 @@ ACCESS: dict[str, Access] = {
                 "LEAGUECODE#*",
                 "RUN#*",
                 "CHALLENGE#*",
+                *MODERATION_WRITES,
             ),
-            own_partition_queries=("PLAYER#*",),
+            own_partition_queries=("PLAYER#*", *MODERATION_QUERIES),
         ),
         secrets=("cursor",),
         user_pool=("cognito-idp:AdminDeleteUser",),

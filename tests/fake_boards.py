@@ -159,6 +159,11 @@ class FakeBoardStore:
         self._read("completed_through")
         return self.watermark
 
+    def sanctions(self, player: str) -> list[Any]:
+        """No player has a sanction here (tests/fake_moderation.py keeps them): what the ban guard
+        every player route passes reads (functions/moderation.py)."""
+        return []
+
 
 def _scope_order(scope: Scope) -> str:
     """Scopes ordered as the DynamoDB adapter's history key orders them (`DAILY#...` and

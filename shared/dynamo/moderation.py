@@ -134,7 +134,9 @@ class DynamoModeration:
                 items, _ = self.db.query_page(
                     KeyConditionExpression=condition, ExpressionAttributeValues=values, Limit=limit
                 )
-                queued += [tuple(item["sk"]["S"].rsplit("#", 1)) for item in items]  # type: ignore[misc]
+                for item in items:
+                    opened_at, _, case_id = item["sk"]["S"].rpartition("#")
+                    queued.append((opened_at, case_id))
         wanted = [case_id for _, case_id in sorted(queued)[:limit]]
         found = self.cases(wanted)
         return [found[i] for i in wanted if i in found and found[i].status == "open"]

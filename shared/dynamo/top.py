@@ -225,4 +225,5 @@ class TopOfBoard:
     def _stored_rows(self, scope: Scope, players: list[str]) -> dict[str, BoardEntry]:
         """The board rows of PLAYERS' official results of SCOPE, read consistently."""
         items = self.db.batch_get([keys.official_key(p, scope) for p in players], consistent=True)
-        return {row.player: row for row in map(entry, items)}
+        # A voided result (SPEC §3e) keeps its item but has no board row: it never enters a top.
+        return {row.player: row for row in (entry(item) for item in items if "board_sk" in item)}

@@ -113,7 +113,7 @@ class Services:
     def moderation(self) -> Moderation:
         # A test's fake store keeps moderation items itself (tests/fake_moderation.py).
         kept: ModerationStore = (
-            DynamoModeration(self.store) if isinstance(self.store, DynamoStore) else self.store  # type: ignore[assignment]
+            self.store if not isinstance(self.store, DynamoStore) else DynamoModeration(self.store)
         )
         return Moderation(kept, self.store, self.store, words)
 

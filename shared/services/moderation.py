@@ -11,6 +11,7 @@ from typing import NamedTuple, Protocol
 
 from shared.game import clock
 from shared.game.clock import iso, parse_iso
+from shared.game.constants import MAX_WORD_LENGTH
 from shared.game.daily_date import daily_date
 from shared.game.errors import BadRequest, Conflict, Forbidden, NotFound, Throttled
 from shared.game.fair_play import fastest_plausible_ms
@@ -29,7 +30,6 @@ from shared.game.moderation import (
     case_id_for,
     sanction_active,
 )
-from shared.game.rules import MAX_WORD_LENGTH
 from shared.game.scope import Scope
 from shared.services.ports import BoardStore, RunStore
 
