@@ -51,7 +51,14 @@ class Access:
 # once counted, of its three rank counters (COUNT#), then a conditional PutItem of the board's
 # top item (TOP#, refilled from the `board` index). Query of the queue, a case's reporters, the
 # log, the accepted words and a guest reporter's partition.
-MODERATION_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "COUNT#*")
+MODERATION_WRITES = (
+    "MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODPENDING#*", "MODLOG", "MODWORDS", "COUNT#*",
+)  # fmt: skip
+# The find-time pass (shared/services/moderation.py review_daily), by the expiry job: GetItem of its
+# marker (MODPASS#) and the day's puzzle, Query of the `board` index (the day's rows), GetItem of
+# each run; per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
+# (its queue item); then PutItem of the marker.
+FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*")
 MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS")
 
 ACCESS: dict[str, Access] = {
@@ -138,8 +145,8 @@ ACCESS: dict[str, Access] = {
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
-            indexes=("due",),
-            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY"),
+            indexes=("due", "board"),
+            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", *FIND_TIME_WRITES),
         ),
     ),
     # The stream consumer (shared/dynamo/counters.py count_official, top.py): one transaction of UpdateItem

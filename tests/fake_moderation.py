@@ -22,6 +22,7 @@ class FakeModerationStore(FakeStore):
         self.log: list[LogEntry] = []
         self.sanctions_of: dict[str, list[Sanction]] = {}
         self.accepted: dict[str, str] = {}
+        self.passes: set[Scope] = set()
 
     def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
         with self._moderation_lock:
@@ -113,6 +114,26 @@ class FakeModerationStore(FakeStore):
     def name_holder(self, name: str) -> str | None:
         claim = canonical_name(name)
         return next((p for p, n in self.names.items() if name_skeleton(n) == claim), None)
+
+    def pending_runs(self, scope: Scope) -> frozenset[str]:
+        return frozenset(
+            c.run_id
+            for c in self.cases_by_id.values()
+            if c.kind == "run" and c.status == "open" and c.run_id and c.scope_id == scope.id
+        )
+
+    def scope_run_ids(self, scope: Scope) -> list[str]:
+        return [r.run_id for (_, s), r in self.results.items() if s == scope and r.ranked]
+
+    def mark_pass(self, scope: Scope) -> bool:
+        with self._moderation_lock:
+            if scope in self.passes:
+                return False
+            self.passes.add(scope)
+            return True
+
+    def pass_done(self, scope: Scope) -> bool:
+        return scope in self.passes
 
 
 def _log_position(entry: LogEntry) -> str:

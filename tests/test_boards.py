@@ -142,6 +142,7 @@ def test_board_orders_by_score_then_best_combo_then_longest_word(store):
         "best_combo",
         "longest_word_length",
         "words",
+        "review",  # null: no moderation case is open about the row (SPEC §3e)
     }
 
 

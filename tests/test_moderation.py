@@ -8,16 +8,12 @@ from datetime import timedelta
 
 import pytest
 
-from functions import moderation as routes
 from functions.daily.handler import handler as daily_handler
-from functions.leaderboard import handler as leaderboard
 from functions.leaderboard.handler import handler
 from local.events import LambdaContext, http_event
 from shared.game import clock
 from shared.game.clock import iso
-from shared.game.dictionary import words
 from shared.game.moderation import REPORTS_PER_DAY, case_id_for
-from shared.services.moderation import Moderation
 from tests.fake_boards import DAY, NOON, completion, official, player, serve_with
 from tests.fake_moderation import FakeModerationStore
 from tests.fake_store import complete_official
@@ -32,9 +28,6 @@ def store(monkeypatch, still_clock) -> FakeModerationStore:
     clock.travel_to(NOON)
     fake = FakeModerationStore()
     serve_with(monkeypatch, fake)
-    service = Moderation(fake, fake, fake, words)
-    monkeypatch.setattr(routes, "moderation", lambda: service)
-    monkeypatch.setattr(leaderboard, "moderation", lambda: service)
     return fake
 
 

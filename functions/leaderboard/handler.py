@@ -49,7 +49,7 @@ def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPag
     board_day = boards().board_date(day)
     start = cursors.board_start(Scope.daily(board_day.isoformat()), cursor)
     page = boards().daily_board(board_day, start, limit)
-    reply = BoardPage.of(page, cursors.next_page(page))
+    reply = BoardPage.of(page, cursors.next_page(page), moderation().pending_runs(page.scope))
     return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 

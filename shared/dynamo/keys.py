@@ -351,3 +351,13 @@ def moderator_log_key(moderator: str, decided_at: str, case_id: str) -> Item:
 
 def accepted_word_key(word: str) -> Item:
     return key(MOD_WORDS, word)
+
+
+def pending_runs_key(scope: Scope) -> Item:
+    """The runs of SCOPE with an open case: their board rows show `"review": "pending"`."""
+    return key(f"MODPENDING#{scope_key(scope)}", "PENDING")
+
+
+def find_time_pass_key(scope: Scope) -> Item:
+    """Marks SCOPE's find-time pass as done (the closing job runs it once)."""
+    return key(f"MODPASS#{scope_key(scope)}", "PASS")

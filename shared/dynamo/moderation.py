@@ -9,13 +9,20 @@ from typing import TYPE_CHECKING
 
 from shared.dynamo import keys
 from shared.dynamo.client import ConditionFailed, Item
-from shared.dynamo.codec import display_name, official_result_of
-from shared.dynamo.keys import rank_key
-from shared.game.boards import BoardPosition
+from shared.dynamo.keys import position_of
+from shared.dynamo.sanctions import hide_name, void_result
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
-from shared.game.moderation import Case, Decision, LogEntry, Report, ReportKind, Sanction, canonical_name
-from shared.game.names import default_display_name
+from shared.game.moderation import (
+    Case,
+    Decision,
+    LogEntry,
+    Report,
+    ReportKind,
+    Sanction,
+    canonical_name,
+    scope_of_case,
+)
 from shared.game.scope import Scope
 from shared.services.moderation import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 
@@ -71,7 +78,7 @@ class DynamoModeration:
                 {"Put": {"Item": own}},
             ]
             if stored is None:
-                items.append({"Put": {"Item": keys.case_queue_key(case.kind, case.opened_at, case.case_id)}})
+                items += _queue(case)
             codes = self.db.transact(items)
             if not codes:
                 base = stored or case
@@ -83,13 +90,7 @@ class DynamoModeration:
         raise Throttled(_BUSY)
 
     def open_case(self, case: Case) -> bool:
-        codes = self.db.transact(
-            [
-                {"Update": _count_case(case, new=True, count=0)},
-                {"Put": {"Item": keys.case_queue_key(case.kind, case.opened_at, case.case_id)}},
-            ]
-        )
-        return not codes
+        return not self.db.transact([{"Update": _count_case(case, new=True, count=0)}, *_queue(case)])
 
     def get_case(self, case_id: str) -> Case | None:
         item = self.db.get(keys.case_key(case_id), consistent=True)
@@ -181,6 +182,8 @@ class DynamoModeration:
         )
         if codes:
             raise CaseDecided(case.case_id)
+        if case.run_id and case.scope_id:  # its row no longer shows `review: pending`
+            self.db.call("update_item", **_pending(case, "DELETE"))
 
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
         query: Item = {
@@ -230,89 +233,10 @@ class DynamoModeration:
         return [Sanction.model_validate_json(s["S"]) for s in item.get("sanctions", {}).get("L", [])]
 
     def void_result(self, player: str, scope: Scope) -> bool:
-        """In one transaction, on condition the result is as read: the result marked `voided`
-        (stats and history keep it), its board row gone from the `board` index, and, if the stream
-        consumer counted it already, its three rank counters taken back down. (Not yet counted, the
-        consumer finds no board row and never counts it.) Then its row leaves the top item."""
-        for _ in range(_ATTEMPTS):
-            item = self.db.get(keys.official_key(player, scope), consistent=True)
-            if item is None:
-                return False
-            if "board_sk" not in item:
-                return True  # voided already, or never ranked
-            result = official_result_of(item)
-            voided = result.model_copy(update={"unranked_reason": "voided"})
-            counted = "counted" in item
-            values: Item = {
-                ":data": {"S": voided.model_dump_json()},
-                ":reason": {"S": "voided"},
-                ":position": {"S": rank_key(BoardPosition.of(result))},
-            }
-            items: list[Item] = [
-                {
-                    "Update": {
-                        "Key": keys.official_key(player, scope),
-                        "UpdateExpression": "SET #data = :data, unranked_reason = :reason "
-                        "REMOVE board_pk, board_sk",
-                        "ConditionExpression": "board_sk = :position AND "
-                        + ("attribute_exists(counted)" if counted else "attribute_not_exists(counted)"),
-                        "ExpressionAttributeNames": {"#data": "data"},
-                        "ExpressionAttributeValues": values,
-                    }
-                }
-            ]
-            if counted:
-                tie = BoardPosition.of(result).tie
-                for key, name in keys.counter_keys(scope, tie, 0):
-                    items.append(
-                        {
-                            "Update": {
-                                "Key": key,
-                                "UpdateExpression": "ADD #a :minus",
-                                "ExpressionAttributeNames": {"#a": name},
-                                "ExpressionAttributeValues": {":minus": {"N": "-1"}},
-                            }
-                        }
-                    )
-            if not self.db.transact(items):
-                self.store.top.drop(scope, player)
-                return True
-        raise Throttled(_BUSY)
+        return void_result(self.store, player, scope)
 
     def hide_name(self, player: str) -> None:
-        """The profile's name removed and its claim released, in one transaction on condition the
-        name is still the one read; then every board row of the player shows the default name."""
-        for _ in range(_ATTEMPTS):
-            name = display_name(self.db.get(keys.profile_key(player), consistent=True))
-            if name is None:
-                break
-            items: list[Item] = [
-                {
-                    "Update": {
-                        "Key": keys.profile_key(player),
-                        "UpdateExpression": "REMOVE display_name",
-                        "ConditionExpression": "display_name = :old",
-                        "ExpressionAttributeValues": {":old": {"S": name}},
-                    }
-                }
-            ]
-            claim = self.store.names.held_claim(player, name)
-            if claim is not None:
-                items.append(
-                    {
-                        "Delete": {
-                            "Key": keys.name_key(claim),
-                            "ConditionExpression": "player = :me",
-                            "ExpressionAttributeValues": {":me": {"S": player}},
-                        }
-                    }
-                )
-            if not self.db.transact(items):
-                break
-        else:
-            raise Throttled(_BUSY)
-        scopes = [r.scope for r in self.store.player_data.official_results(player)]
-        self.store.names.rename_rows(player, scopes, default_display_name(player))
+        hide_name(self.store, player)
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
         try:
@@ -334,10 +258,57 @@ class DynamoModeration:
         )
         return [(item["sk"]["S"], item["case_id"]["S"]) for item in items]
 
+    def pending_runs(self, scope: Scope) -> frozenset[str]:
+        item = self.db.get(keys.pending_runs_key(scope)) or {}
+        return frozenset(item.get("runs", {}).get("SS", []))
+
+    def scope_run_ids(self, scope: Scope) -> list[str]:
+        """Every shard of SCOPE's board in the `board` index, whole: each row's rank key names its
+        run (shared/dynamo/keys.py)."""
+        run_ids = []
+        for number in range(keys.BOARD_SHARDS):
+            for item in self.db.query(
+                IndexName="board",
+                KeyConditionExpression="board_pk = :p",
+                ExpressionAttributeValues={":p": {"S": keys.board_partition(scope, number)}},
+            ):
+                run_ids.append(position_of(item["board_sk"]["S"]).run_id)
+        return run_ids
+
+    def mark_pass(self, scope: Scope) -> bool:
+        try:
+            self.db.call(
+                "put_item",
+                Item=keys.find_time_pass_key(scope),
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except ConditionFailed:
+            return False
+        return True
+
+    def pass_done(self, scope: Scope) -> bool:
+        return self.db.get(keys.find_time_pass_key(scope), consistent=True) is not None
+
     def name_holder(self, name: str) -> str | None:
         item = self.db.get(keys.name_key(canonical_name(name)), consistent=True) or {}
         holder = item.get("player", {}).get("S")
         return str(holder) if holder else None
+
+
+def _queue(case: Case) -> list[Item]:
+    """A new case's queue item, and for a run's case its place in its board's pending runs."""
+    items: list[Item] = [{"Put": {"Item": keys.case_queue_key(case.kind, case.opened_at, case.case_id)}}]
+    if case.run_id and case.scope_id:
+        items.append({"Update": _pending(case, "ADD")})
+    return items
+
+
+def _pending(case: Case, verb: str) -> Item:
+    return {
+        "Key": keys.pending_runs_key(scope_of_case(case.scope_id or "")),
+        "UpdateExpression": f"{verb} runs :run",
+        "ExpressionAttributeValues": {":run": {"SS": [case.run_id or ""]}},
+    }
 
 
 def _count_case(case: Case, new: bool, count: int = 1) -> Item:
@@ -358,7 +329,9 @@ def _count_case(case: Case, new: bool, count: int = 1) -> Item:
     return update
 
 
-_CASE_DATA = {"case_id", "kind", "target", "shown", "subject", "run_id", "scope_id", "source", "opened_at"}
+_CASE_DATA = {
+    "case_id", "kind", "target", "shown", "subject", "run_id", "scope_id", "source", "quantiles", "opened_at",
+}  # fmt: skip
 
 
 def _case_of(item: Item) -> Case:

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from shared.game.clock import parse_iso
 from shared.game.names import name_skeleton
 from shared.game.rules import ascii_lower
+from shared.game.scope import Scope
 
 ReportKind = Literal["name", "run", "word"]
 REPORT_KINDS: tuple[ReportKind, ...] = ("name", "run", "word")
@@ -69,6 +70,8 @@ class Case(BaseModel):
     run_id: str | None = None
     scope_id: str | None = None
     source: CaseSource = "report"
+    # The find-time pass's figures for a suspect run: its scope's hard rounds' quantiles (ms).
+    quantiles: dict[int, int] | None = None
     opened_at: str
     count: int = 0
     status: CaseStatus = "open"
@@ -101,6 +104,16 @@ class LogEntry(BaseModel):
 def case_id_for(kind: ReportKind, target: str) -> str:
     """One case per target: the same canonical target always names the same case."""
     return hashlib.sha256(f"{kind}\n{target}".encode()).hexdigest()[:24]
+
+
+def scope_of_case(scope_id: str) -> "Scope":
+    """A run case's scope: a Daily date, or a challenge id."""
+    is_date = len(scope_id) == 10 and scope_id[4] == "-" and scope_id[7] == "-"
+    return (
+        Scope.daily(scope_id)
+        if is_date and scope_id.replace("-", "").isdigit()
+        else Scope.challenge(scope_id)
+    )
 
 
 def canonical_name(name: str) -> str:

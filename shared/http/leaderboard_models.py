@@ -29,12 +29,12 @@ class BoardPage(Model):
     next_cursor: str | None
 
     @classmethod
-    def of(cls, page: "Page", next_cursor: str | None) -> "BoardPage":
-        """A page of a Daily board (its scope's id is its date)."""
+    def of(cls, page: "Page", next_cursor: str | None, pending: frozenset[str] = frozenset()) -> "BoardPage":
+        """A page of a Daily board (its scope's id is its date); PENDING: the runs under review."""
         return cls(
             date=page.scope.id,
             status=status(page.closed),
-            rows=[BoardRow.of(row) for row in page.rows],
+            rows=[BoardRow.of(row, pending) for row in page.rows],
             next_cursor=next_cursor,
         )
 

@@ -6,15 +6,17 @@ memory); the boards and runs it needs come through the BoardStore and RunStore p
 """
 
 from collections.abc import Callable
-from datetime import datetime
-from typing import NamedTuple, Protocol
+from datetime import date, datetime
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from shared.game import clock
+from shared.game.boards import daily_closes_at
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import MAX_WORD_LENGTH
 from shared.game.daily_date import daily_date
 from shared.game.errors import BadRequest, Conflict, Forbidden, NotFound, Throttled
 from shared.game.fair_play import fastest_plausible_ms
+from shared.game.find_time import find_time_pass, run_times
 from shared.game.moderation import (
     ACTIONS_FOR,
     REPORTS_PER_DAY,
@@ -29,9 +31,14 @@ from shared.game.moderation import (
     canonical_word,
     case_id_for,
     sanction_active,
+    scope_of_case,
 )
+from shared.game.puzzles import answers
 from shared.game.scope import Scope
 from shared.services.ports import BoardStore, RunStore
+
+if TYPE_CHECKING:
+    from shared.services.leaderboard import Boards
 
 BAN_CACHE_SECONDS = 30.0
 _BAN_CACHE_ITEMS = 10_000
@@ -118,6 +125,20 @@ class ModerationStore(Protocol):
         """The player who holds NAME (by its skeleton), if anyone does."""
         ...
 
+    def pending_runs(self, scope: Scope) -> frozenset[str]:
+        """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
+        ...
+
+    def scope_run_ids(self, scope: Scope) -> list[str]:
+        """The runs of SCOPE's ranked official results (the find-time pass reads each once)."""
+        ...
+
+    def mark_pass(self, scope: Scope) -> bool:
+        """Record that SCOPE's find-time pass ran; False if it had already."""
+        ...
+
+    def pass_done(self, scope: Scope) -> bool: ...
+
 
 class CaseView(NamedTuple):
     """A case with its evidence, as the queue shows it."""
@@ -186,8 +207,7 @@ class Moderation:
         holder = self.store.name_holder(name) if name else None
         result = None
         if holder is not None and scope_id:
-            scope = Scope.daily(scope_id) if _is_date(scope_id) else Scope.challenge(scope_id)
-            result = self.boards.official_result(holder, scope)
+            result = self.boards.official_result(holder, scope_of_case(scope_id))
         if result is None:
             raise NotFound("No such row: give `<date or challenge id>:<display name>`", "target_not_found")
         return run_case(result.player, result.run_id, scope_id, target, opened, "report")
@@ -223,7 +243,12 @@ class Moderation:
                             "floor_ms": fastest_plausible_ms(len(attempt.word)),
                         }
                     )
-        return {"run_id": case.run_id, "attempts": attempts, "reporters": reporters}
+        return {
+            "run_id": case.run_id,
+            "attempts": attempts,
+            "hard_round_quantiles_ms": case.quantiles,
+            "reporters": reporters,
+        }
 
     def decide(self, moderator: str, case_id: str, action: Action, reason: str, until: str | None) -> Case:
         """Decide an open case: exactly one decision wins (409 `case_decided` for the others),
@@ -265,8 +290,7 @@ class Moderation:
         if action == "accept_word":
             self.store.accept_word(case.target, case.case_id, decision.decided_at)
         if action in ("void_result", "rank_ban", "ban") and case.run_id and case.subject and case.scope_id:
-            scope = Scope.daily(case.scope_id) if _is_date(case.scope_id) else Scope.challenge(case.scope_id)
-            self.store.void_result(case.subject, scope)
+            self.store.void_result(case.subject, scope_of_case(case.scope_id))
         if action == "hide_name" and case.subject:
             self.store.hide_name(case.subject)
         if action in ("hide_name", "void_result", "rank_ban", "ban") and case.subject:
@@ -282,6 +306,48 @@ class Moderation:
 
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
         return self.store.audit_log(after, limit)
+
+    # The find-time pass (SPEC §3b) -------------------------------------------------------------
+
+    def find_time_pass(self, scope: Scope, difficulty: list[int]) -> list[Case]:
+        """Once per scope, when its board closes: every ranked official run's find times, the pass
+        (shared/game/find_time.py), and a case opened (under review, never dropped) for each
+        suspect. Returns the cases opened now."""
+        if self.store.pass_done(scope):
+            return []
+        stored = [self.runs.get_run(run_id) for run_id in self.store.scope_run_ids(scope)]
+        runs = {s.run.run_id: s.run for s in stored if s is not None}
+        found = find_time_pass([run_times(run) for run in runs.values()], difficulty)
+        opened = []
+        for suspect in found.suspects:
+            run = runs[suspect.run_id]
+            case = run_case(
+                run.player or "",
+                run.run_id,
+                scope.id,
+                f"{scope.id}: {suspect.reason}",
+                iso(self.now()),
+                "find_time",
+            )
+            case = case.model_copy(update={"quantiles": found.quantiles})
+            if self.store.open_case(case):
+                opened.append(case)
+        self.store.mark_pass(scope)
+        return opened
+
+    def review_daily(self, day: date, boards: "Boards") -> list[Case]:
+        """The closing job's step (every minute, after the expiry pass): once DAY's board has
+        closed (every run of it completed), its find-time pass, once."""
+        scope = Scope.daily(day.isoformat())
+        if not boards.closed(scope, daily_closes_at(day)) or self.store.pass_done(scope):
+            return []
+        puzzle = self.runs.get_puzzle(scope)
+        if puzzle is None:
+            return []
+        return self.find_time_pass(scope, [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle])
+
+    def pending_runs(self, scope: Scope) -> frozenset[str]:
+        return self.store.pending_runs(scope)
 
     # A player's sanctions ----------------------------------------------------------------------
 
@@ -319,7 +385,3 @@ def run_case(player: str, run_id: str, scope_id: str, shown: str, opened: str, s
         source="find_time" if source == "find_time" else "report",
         opened_at=opened,
     )
-
-
-def _is_date(text: str) -> bool:
-    return len(text) == 10 and text[4] == "-" and text[7] == "-" and text.replace("-", "").isdigit()
