@@ -6,6 +6,7 @@ import threading
 
 from shared.game.moderation import Case, Decision, LogEntry, Report, ReportKind, Sanction, canonical_name
 from shared.game.names import default_display_name, name_skeleton
+from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 from tests.fake_store import FakeStore
@@ -122,8 +123,9 @@ class FakeModerationStore(FakeStore):
             if c.kind == "run" and c.status == "open" and c.run_id and c.scope_id == scope.id
         )
 
-    def scope_run_ids(self, scope: Scope) -> list[str]:
-        return [r.run_id for (_, s), r in self.results.items() if s == scope and r.ranked]
+    def scope_runs(self, scope: Scope) -> list[Run]:
+        ids = [r.run_id for (_, s), r in self.results.items() if s == scope and r.ranked]
+        return [self.runs[run_id][0].model_copy(deep=True) for run_id in ids if run_id in self.runs]
 
     def mark_pass(self, scope: Scope) -> bool:
         with self._moderation_lock:

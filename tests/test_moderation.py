@@ -288,3 +288,17 @@ def test_every_decision_is_in_the_audit_log_newest_first(store):
 def test_the_audit_log_refuses_edits(store, method):
     status, body = call(method, "/moderation/log", {"items": []}, user=MODERATOR)
     assert (status, body["error"]["code"]) == (405, "method_not_allowed")
+
+
+def test_locally_the_usernames_in_local_moderators_get_the_moderators_group_claim(monkeypatch, store):
+    from local import auth
+
+    monkeypatch.setenv("LOCAL_MODERATORS", "mo, judy")
+    token = auth.issue_id_token("judy", "secret", "http://local")
+    claims = auth.verified_claims(f"Bearer {token}", "secret")
+    assert claims is not None and claims["cognito:groups"] == "[moderators]"
+    others = auth.verified_claims(f"Bearer {auth.issue_id_token('ann', 'secret', 'http://local')}", "secret")
+    assert others is not None and "cognito:groups" not in others
+    claims["sub"] = player("judy")
+    event = http_event("GET", "/moderation/log", claims=claims)
+    assert handler(event, LambdaContext())["statusCode"] == 200

@@ -7,8 +7,9 @@ shared/dynamo/keys.py; docs/data-model.md, "Moderation", has the items and their
 import json
 from typing import TYPE_CHECKING
 
-from shared.dynamo import keys
+from shared.dynamo import keys, migrations
 from shared.dynamo.client import ConditionFailed, Item
+from shared.dynamo.codec import decode_run
 from shared.dynamo.keys import position_of
 from shared.dynamo.sanctions import hide_name, void_result
 from shared.game.clock import parse_iso
@@ -23,6 +24,7 @@ from shared.game.moderation import (
     canonical_name,
     scope_of_case,
 )
+from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 
@@ -262,9 +264,10 @@ class DynamoModeration:
         item = self.db.get(keys.pending_runs_key(scope)) or {}
         return frozenset(item.get("runs", {}).get("SS", []))
 
-    def scope_run_ids(self, scope: Scope) -> list[str]:
-        """Every shard of SCOPE's board in the `board` index, whole: each row's rank key names its
-        run (shared/dynamo/keys.py)."""
+    def scope_runs(self, scope: Scope) -> list[Run]:
+        """Every shard of SCOPE's board in the `board` index, whole (each row's rank key names its
+        run, shared/dynamo/keys.py), then the runs in BatchGetItems of 100, eventually consistent
+        (they completed before the board closed), decoded against the scope's puzzle read once."""
         run_ids = []
         for number in range(keys.BOARD_SHARDS):
             for item in self.db.query(
@@ -273,7 +276,15 @@ class DynamoModeration:
                 ExpressionAttributeValues={":p": {"S": keys.board_partition(scope, number)}},
             ):
                 run_ids.append(position_of(item["board_sk"]["S"]).run_id)
-        return run_ids
+        puzzle = self.store.runs.get_puzzle(scope) or []
+        runs = []
+        for item in self.db.batch_get([keys.run_key(run_id) for run_id in run_ids]):
+            run_id = keys.run_id_of(item)
+            if "run" in item:
+                runs.append(decode_run(run_id, item["run"]["S"], puzzle))
+            else:
+                runs.append(migrations.whole_run(item))
+        return runs
 
     def mark_pass(self, scope: Scope) -> bool:
         try:

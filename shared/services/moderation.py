@@ -34,6 +34,7 @@ from shared.game.moderation import (
     scope_of_case,
 )
 from shared.game.puzzles import answers
+from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.ports import BoardStore, RunStore
 
@@ -129,7 +130,7 @@ class ModerationStore(Protocol):
         """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
         ...
 
-    def scope_run_ids(self, scope: Scope) -> list[str]:
+    def scope_runs(self, scope: Scope) -> list[Run]:
         """The runs of SCOPE's ranked official results (the find-time pass reads each once)."""
         ...
 
@@ -315,8 +316,7 @@ class Moderation:
         suspect. Returns the cases opened now."""
         if self.store.pass_done(scope):
             return []
-        stored = [self.runs.get_run(run_id) for run_id in self.store.scope_run_ids(scope)]
-        runs = {s.run.run_id: s.run for s in stored if s is not None}
+        runs = {run.run_id: run for run in self.store.scope_runs(scope)}
         found = find_time_pass([run_times(run) for run in runs.values()], difficulty)
         opened = []
         for suspect in found.suspects:

@@ -5,6 +5,7 @@ DynamoDB on in-process moto (its stream drained through the rank counters' consu
 would)."""
 
 import os
+import random
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
@@ -21,7 +22,11 @@ from shared.game.boards import TieKey
 from shared.game.clock import iso
 from shared.game.dictionary import words
 from shared.game.moderation import Case, LogEntry, Report, Sanction, case_id_for
+from shared.game.puzzles import Round
+from shared.game.results import OfficialResult
+from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
+from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import AlreadyReported, CasePosition, Moderation, ReportQuotaExceeded
 from shared.services.players import Players
@@ -188,3 +193,48 @@ def test_hide_name_frees_the_claim_and_shows_the_default_name_on_the_rows(subjec
     (row,) = Boards(subject.store, now=lambda: AFTER).daily_board(date(2026, 1, 15), TOP, 10).rows
     assert row.display_name.startswith("player-")
     subject.store.set_display_name(player("ann"), "Zed")  # the claim is free
+
+
+# The find-time pass --------------------------------------------------------------------------------
+
+PUZZLE = [Round("TMR", "")] * 7 + [Round("BRD", "AEO"), Round("CLT", "AEI"), Round("PNT", "AEU")]
+
+
+def played(subject, name: str, score: int, found_ms: list[int]) -> None:
+    """NAME's official run of DAY, completed through the RunStore port with its attempts."""
+    start = datetime(2026, 1, 15, 7, tzinfo=UTC)
+    run = Run(
+        run_id=f"run-{name}", kind="daily", date=DAY, player=player(name), official=True, puzzle=PUZZLE,
+        started_at=iso(start), deadline=iso(start + timedelta(seconds=180)),
+        history=[
+            RoundRecord(
+                round=n, prompt=r.prompt, forbidden=r.forbidden, outcome="accepted",
+                attempts=[Attempt(word="timer", accepted=True, reason=None, elapsed_ms=ms)],
+            )
+            for n, (r, ms) in enumerate(zip(PUZZLE, found_ms, strict=True), start=1)
+        ],
+    )  # fmt: skip
+    version = subject.store.create_run(run)
+    run = run.model_copy(update={"score": score, "completed_at": iso(start + timedelta(seconds=90))})
+    run.ended_by = "finished"
+    result = OfficialResult.of_run(run)
+    subject.store.complete_run(
+        run, version, completion_of(result, subject.store.profile_for_completion(run.player, True))
+    )
+
+
+def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_until_decided(subject):
+    subject.store.put_puzzle(SCOPE, PUZZLE)
+    rng = random.Random(4)
+    for n in range(30):
+        played(subject, f"p{n}", 1000 + n, [int(rng.lognormvariate(8.5, 0.6)) for _ in PUZZLE])
+    played(subject, "bot", 2000, [1_050] * 10)
+    subject.settle()
+    assert len(subject.kept.scope_runs(SCOPE)) == 31
+    (case,) = subject.moderation.find_time_pass(SCOPE, [90, 80, 70, 60, 50, 40, 30, 12, 11, 10])
+    assert case.run_id == "run-bot" and case.source == "find_time"
+    assert subject.kept.pass_done(SCOPE) and subject.moderation.find_time_pass(SCOPE, [1] * 10) == []
+    assert subject.kept.pending_runs(SCOPE) == {"run-bot"}
+    subject.moderation.decide("mod", case.case_id, "void_result", "scripted", None)
+    assert subject.kept.pending_runs(SCOPE) == frozenset()
+    assert subject.store.board_entry(player("bot"), SCOPE) is None
