@@ -1,6 +1,6 @@
-"""An in-memory ModerationStore (shared/services/moderation.py) on top of the in-memory FakeStore,
-so a decision's effects reach the same boards, ranks and profiles the fake serves.
-tests/contract/test_moderation_store.py runs the same tests against it and DynamoStore."""
+"""An in-memory ModerationStore (shared/services/moderation.py), part of the in-memory FakeStore
+(tests/fake_store.py), so a decision's effects reach the same boards, ranks and profiles the fake
+serves. tests/contract/test_moderation_store.py runs the same tests against it and DynamoStore."""
 
 import threading
 
@@ -9,10 +9,15 @@ from shared.game.names import default_display_name, name_skeleton
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
-from tests.fake_store import FakeStore
+from tests.fake_boards import FakeBoardStore
 
 
-class FakeModerationStore(FakeStore):
+class FakeModeration(FakeBoardStore):
+    """The moderation side; FakeStore combines it with the run and board sides (whose runs and
+    results a decision changes)."""
+
+    runs: dict[str, tuple[Run, int]]
+
     def __init__(self) -> None:
         super().__init__()
         self._moderation_lock = threading.RLock()

@@ -31,8 +31,7 @@ from shared.game.scope import Scope
 from shared.services.leaderboard import Boards
 from tests.conftest import Api
 from tests.fake_boards import CLOSES, DAY, NOON, official, player, serve_with
-from tests.fake_moderation import FakeModerationStore
-from tests.fake_store import complete_official
+from tests.fake_store import FakeStore, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -131,9 +130,9 @@ def played_run(name: str, found_ms: list[int]) -> Run:
 
 
 @pytest.fixture
-def store(monkeypatch, still_clock) -> FakeModerationStore:
+def store(monkeypatch, still_clock) -> FakeStore:
     clock.travel_to(NOON)
-    fake = FakeModerationStore()
+    fake = FakeStore()
     serve_with(monkeypatch, fake)
     fake.puzzles[Scope.daily(DAY.isoformat())] = PUZZLE
     rng = random.Random(2)
@@ -145,7 +144,7 @@ def store(monkeypatch, still_clock) -> FakeModerationStore:
     return fake
 
 
-def keep(store: FakeModerationStore, name: str, score: int, run: Run) -> None:
+def keep(store: FakeStore, name: str, score: int, run: Run) -> None:
     """NAME's official result of SCORE, whose stored run is RUN (its attempts, for the pass)."""
     result = official(
         name, score, completed_at=run.completed_at or "", day=DAY.isoformat(), run_id=run.run_id

@@ -15,8 +15,7 @@ from shared.game import clock
 from shared.game.clock import iso
 from shared.game.moderation import REPORTS_PER_DAY, case_id_for
 from tests.fake_boards import DAY, NOON, completion, official, player, serve_with
-from tests.fake_moderation import FakeModerationStore
-from tests.fake_store import complete_official
+from tests.fake_store import FakeStore, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -24,9 +23,9 @@ MODERATOR = "mo"
 
 
 @pytest.fixture
-def store(monkeypatch, still_clock) -> FakeModerationStore:
+def store(monkeypatch, still_clock) -> FakeStore:
     clock.travel_to(NOON)
-    fake = FakeModerationStore()
+    fake = FakeStore()
     serve_with(monkeypatch, fake)
     return fake
 
@@ -302,3 +301,17 @@ def test_locally_the_usernames_in_local_moderators_get_the_moderators_group_clai
     claims["sub"] = player("judy")
     event = http_event("GET", "/moderation/log", claims=claims)
     assert handler(event, LambdaContext())["statusCode"] == 200
+
+
+def test_a_moderators_export_holds_their_decisions_and_a_players_their_reports_and_sanctions(table):
+    clock.travel_to(NOON)
+    assert call("PUT", "/me", {"display_name": "Zed"}, user="zed")[0] == 200
+    assert report("ann", "name", "Zed")[0] == 201
+    assert decide(case_id_for("name", "zed"), "hide_name", "offensive")[0] == 200
+    status, mine = call("GET", "/me/export", user=MODERATOR)
+    assert status == 200
+    (entry,) = mine["moderation_log"]
+    assert (entry["action"], entry["target"], entry["moderator"]) == ("hide_name", "zed", player(MODERATOR))
+    assert [r["target"] for r in call("GET", "/me/export", user="ann")[1]["reports"]] == ["Zed"]
+    zed = call("GET", "/me/export", user="zed")[1]
+    assert [s["action"] for s in zed["sanctions"]] == ["hide_name"] and zed["moderation_log"] == []

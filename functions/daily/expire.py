@@ -15,6 +15,8 @@ from functions import init_phase  # isort: skip  (first: the init runs without t
 
 from datetime import timedelta
 
+from aws_lambda_powertools.metrics import MetricUnit
+
 from shared.game.daily_date import daily_date
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.wiring import boards, game, moderation, store
@@ -27,9 +29,14 @@ store()  # the DynamoDB client, made during the cold start (shared/runtime/wirin
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().expire_due_runs()
-    # Then yesterday's board, once closed: its find-time pass opens review cases (SPEC §3b).
+    # Then yesterday's board, once closed: its find-time pass opens review cases (SPEC §3b). It
+    # never holds up the expiry: a pass that fails is logged (`FindTimeFailures`), tried next minute.
     yesterday = daily_date(game().now()) - timedelta(days=1)
-    summary["suspects"] = len(moderation().review_daily(yesterday, boards()))
+    try:
+        summary["suspects"] = len(moderation().review_daily(yesterday, boards()))
+    except Exception:
+        logger.exception("Find-time pass failed; tried again next minute")
+        metrics.add_metric(name="FindTimeFailures", unit=MetricUnit.Count, value=1)
     if summary["failed"]:
         logger.warning("Expiry pass left runs for the next pass", extra=summary)
     else:

@@ -29,7 +29,7 @@ from shared.http.leaderboard_models import (
     Profile,
     ProfileRequest,
 )
-from shared.http.moderation_models import SanctionView
+from shared.http.moderation_models import ReportView, SanctionView
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, leagues, moderation, player_data, players, store
@@ -93,7 +93,15 @@ def history(
 
 @app.get("/me/export", summary="Everything held about the caller, as one JSON document")
 def export_me() -> PlayerExport:
-    return PlayerExport.of(player_data().export(api.caller_id(app)))
+    player = api.caller_id(app)
+    held = moderation()
+    return PlayerExport.of(player_data().export(player)).model_copy(
+        update={
+            "reports": [ReportView.of(r, c) for r, c in held.my_reports(player)],
+            "sanctions": [SanctionView.of(s) for s in held.sanctions(player)],
+            "moderation_log": held.store.moderator_log(player),
+        }
+    )
 
 
 @app.delete("/me", summary="Erase the caller; their board rows stay, as 'deleted player'")

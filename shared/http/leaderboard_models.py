@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, StrictStr
 
 from shared.game.fair_play import UnrankedReason
+from shared.game.moderation import LogEntry
 from shared.http.models import BoardRow, Model, Request, RunView, status
-from shared.http.moderation_models import SanctionView
+from shared.http.moderation_models import ReportView, SanctionView
 
 if TYPE_CHECKING:
     from shared.services import leagues, players
@@ -236,6 +237,11 @@ class PlayerExport(Model):
         description="the name the caller's board rows are being moved to (their last rename)"
     )
     other: list[str] = Field(description="anything else held, by kind")
+    reports: list[ReportView] = Field(default=[], description="the caller's reports (SPEC §3e)")
+    sanctions: list[SanctionView] = Field(default=[], description="sanctions on the caller")
+    moderation_log: list[LogEntry] = Field(
+        default=[], description="a moderator's own decisions, as the audit log keeps them"
+    )
 
     @classmethod
     def of(cls, export: "Export") -> "PlayerExport":

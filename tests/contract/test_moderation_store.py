@@ -32,8 +32,7 @@ from shared.services.moderation import AlreadyReported, CasePosition, Moderation
 from shared.services.players import Players
 from tests.contract.test_board_store import Subject, wound_by_hand
 from tests.fake_boards import official, player
-from tests.fake_moderation import FakeModerationStore
-from tests.fake_store import complete_official
+from tests.fake_store import FakeStore, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -53,7 +52,7 @@ class Moderated(Subject):
 @pytest.fixture(params=["fake", "dynamo"])
 def subject(request) -> Iterator[Moderated]:
     if request.param == "fake":
-        fake = FakeModerationStore()
+        fake = FakeStore()
         fake.mark_completed_through(AFTER)
         yield Moderated(fake, fake, lambda: None)
         return
