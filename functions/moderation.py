@@ -28,7 +28,7 @@ from shared.http.moderation_models import (
 )
 from shared.http.routes import ROUTES
 from shared.runtime.wiring import moderation
-from shared.services.moderation import CasePosition
+from shared.services.moderation_store import CasePosition
 
 PAGE_MAX = 100
 PAGE_DEFAULT = 50

@@ -4,11 +4,20 @@ serves. tests/contract/test_moderation_store.py runs the same tests against it a
 
 import threading
 
-from shared.game.moderation import Case, Decision, LogEntry, Report, ReportKind, Sanction, canonical_name
+from shared.game.moderation import (
+    Case,
+    Correction,
+    Decision,
+    LogEntry,
+    Report,
+    ReportKind,
+    Sanction,
+    canonical_name,
+)
 from shared.game.names import default_display_name, name_skeleton
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.moderation import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
+from shared.services.moderation_store import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 from tests.fake_boards import FakeBoardStore
 
 
@@ -29,6 +38,8 @@ class FakeModeration(FakeBoardStore):
         self.sanctions_of: dict[str, list[Sanction]] = {}
         self.accepted: dict[str, str] = {}
         self.passes: set[Scope] = set()
+        self.finals: set[Scope] = set()
+        self.corrections_of: dict[Scope, list[Correction]] = {}
 
     def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
         with self._moderation_lock:
@@ -141,6 +152,20 @@ class FakeModeration(FakeBoardStore):
 
     def pass_done(self, scope: Scope) -> bool:
         return scope in self.passes
+
+    def is_final(self, scope: Scope) -> bool:
+        return scope in self.finals
+
+    def mark_final(self, scope: Scope) -> None:
+        self.finals.add(scope)
+
+    def add_correction(self, scope: Scope, correction: Correction) -> None:
+        listed = self.corrections_of.setdefault(scope, [])
+        if all(c.case_id != correction.case_id for c in listed):
+            listed.append(correction)
+
+    def corrections(self, scope: Scope) -> list[Correction]:
+        return list(self.corrections_of.get(scope, []))
 
 
 def _log_position(entry: LogEntry) -> str:

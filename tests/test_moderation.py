@@ -13,8 +13,8 @@ from functions.leaderboard.handler import handler
 from local.events import LambdaContext, http_event
 from shared.game import clock
 from shared.game.clock import iso
-from shared.game.moderation import REPORTS_PER_DAY, case_id_for
-from tests.fake_boards import DAY, NOON, completion, official, player, serve_with
+from shared.game.moderation import REPORTS_PER_DAY, REVIEW_WINDOW, case_id_for
+from tests.fake_boards import CLOSES, DAY, NOON, completion, official, player, serve_with
 from tests.fake_store import FakeStore, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -315,3 +315,79 @@ def test_a_moderators_export_holds_their_decisions_and_a_players_their_reports_a
     assert [r["target"] for r in call("GET", "/me/export", user="ann")[1]["reports"]] == ["Zed"]
     zed = call("GET", "/me/export", user="zed")[1]
     assert [s["action"] for s in zed["sanctions"]] == ["hide_name"] and zed["moderation_log"] == []
+
+
+# Boards: live, closed, final ---------------------------------------------------------------------
+
+
+def board_reply():
+    reply = handler(http_event("GET", f"/leaderboard/daily/{DAY.isoformat()}"), LambdaContext())
+    return reply["statusCode"], json.loads(reply["body"]), reply
+
+
+def test_a_closed_board_becomes_final_after_its_review_window_and_no_pending_case(store):
+    played(store, "ann", 900, "Ann")
+    played(store, "zed", 2000, "Zed")
+    report("bob", "run", f"{DAY.isoformat()}:Zed")
+    clock.travel_to(CLOSES + timedelta(minutes=5))
+    store.mark_completed_through(CLOSES + timedelta(minutes=2))
+    _, body, raw = board_reply()
+    assert body["status"] == "closed" and body["corrections"] is None
+    assert raw["headers"]["Cache-Control"] == "public, max-age=60"
+    assert body["rows"][0]["review"] == "pending"
+    clock.travel_to(CLOSES + REVIEW_WINDOW + timedelta(minutes=2))
+    assert board_reply()[1]["status"] == "closed"  # the window is over, but a case is pending
+    assert decide(case_id_for("run", f"run-zed-{DAY.isoformat()}"), "dismiss")[0] == 200
+    _, body, raw = board_reply()
+    assert body["status"] == "final" and body["rows"][0]["review"] is None
+    assert raw["headers"]["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert body["corrections"] == f"/leaderboard/daily/{DAY.isoformat()}/corrections"
+
+
+def test_a_void_during_the_review_window_moves_the_rows_below_it_up(store):
+    played(store, "ann", 900, "Ann")
+    played(store, "zed", 2000, "Zed")
+    clock.travel_to(CLOSES + timedelta(hours=2))
+    store.mark_completed_through(CLOSES + timedelta(minutes=2))
+    report("bob", "run", f"{DAY.isoformat()}:Zed")
+    assert decide(case_id_for("run", f"run-zed-{DAY.isoformat()}"), "void_result", "scripted")[0] == 200
+    _, body, _ = board_reply()
+    assert body["status"] == "closed" and [(r["rank"], r["display_name"]) for r in body["rows"]] == [
+        (1, "Ann")
+    ]
+
+
+def test_a_decision_after_final_leaves_the_page_byte_identical_and_adds_a_correction(store):
+    played(store, "ann", 900, "Ann")
+    played(store, "zed", 2000, "Zed")
+    clock.travel_to(CLOSES + REVIEW_WINDOW + timedelta(minutes=2))
+    store.mark_completed_through(CLOSES + timedelta(minutes=2))
+    _, before, raw_before = board_reply()
+    assert before["status"] == "final"
+    assert call("GET", f"/leaderboard/daily/{DAY.isoformat()}/corrections")[1] == {
+        "date": DAY.isoformat(),
+        "items": [],
+    }
+    report("bob", "run", f"{DAY.isoformat()}:Zed")
+    case_id = case_id_for("run", f"run-zed-{DAY.isoformat()}")
+    assert board_reply()[2]["body"] == raw_before["body"]  # a report on a final board marks no row
+    assert decide(case_id, "void_result", "scripted")[0] == 200
+    assert board_reply()[2]["body"] == raw_before["body"]
+    mine = call("GET", "/leaderboard/daily/me", user="zed", query={"date": DAY.isoformat()})[1]
+    assert mine["rank"] == 1  # the row stays
+    (item,) = call("GET", f"/leaderboard/daily/{DAY.isoformat()}/corrections")[1]["items"]
+    assert item == {
+        "rank": 1,
+        "display_name": "Zed",
+        "action": "void_result",
+        "reason_code": "report",
+        "decided_at": iso(CLOSES + REVIEW_WINDOW + timedelta(minutes=2)),
+        "case_id": case_id,
+    }
+
+
+def test_accepted_words_are_written_to_additions_with_their_case_ids_once():
+    from scripts.accepted_words import merged
+
+    text, added = merged("# words moderators accepted\nwifi\tc1\n", [("vlog", "c2"), ("wifi", "c1")])
+    assert (text, added) == ("# words moderators accepted\nwifi\tc1\nvlog\tc2\n", 1)

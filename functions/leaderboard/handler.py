@@ -9,12 +9,14 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from functions import moderation as moderation_routes
+from shared.game.boards import daily_closes_at
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.scope import Scope
 from shared.http import api
 from shared.http.cursors import Cursors
 from shared.http.leaderboard_models import (
     BoardPage,
+    CorrectionsPage,
     Erased,
     HistoryPage,
     JoinRequest,
@@ -49,7 +51,16 @@ def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPag
     board_day = boards().board_date(day)
     start = cursors.board_start(Scope.daily(board_day.isoformat()), cursor)
     page = boards().daily_board(board_day, start, limit)
-    reply = BoardPage.of(page, cursors.next_page(page), moderation().pending_runs(page.scope))
+    pending = moderation().pending_runs(page.scope)
+    state = moderation().board_status(page.scope, page.closed, daily_closes_at(board_day), pending)
+    if state == "final":  # a final board never changes: no later case marks its rows
+        pending = frozenset()
+    reply = BoardPage.of(page, cursors.next_page(page), pending).model_copy(
+        update={
+            "status": state,
+            "corrections": f"/leaderboard/daily/{page.scope.id}/corrections" if state == "final" else None,
+        }
+    )
     return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 
@@ -68,6 +79,13 @@ def date_board(
     date: api.BoardDate, limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None
 ) -> Response[BoardPage]:
     return _board(date, limit, cursor)
+
+
+@app.get("/leaderboard/daily/<date>/corrections", summary="Decisions made after a Daily board became final")
+def corrections(date: api.BoardDate) -> CorrectionsPage:
+    board_day = boards().board_date(date)
+    items = moderation().corrections(Scope.daily(board_day.isoformat()))
+    return CorrectionsPage(date=board_day.isoformat(), items=items)
 
 
 @app.get("/me", summary="The caller's profile and Daily stats")

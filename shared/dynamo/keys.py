@@ -361,3 +361,13 @@ def pending_runs_key(scope: Scope) -> Item:
 def find_time_pass_key(scope: Scope) -> Item:
     """Marks SCOPE's find-time pass as done (the closing job runs it once)."""
     return key(f"MODPASS#{scope_key(scope)}", "PASS")
+
+
+def final_key(scope: Scope) -> Item:
+    """Marks SCOPE's board final (SPEC §4): it never changes again."""
+    return key(f"MODFINAL#{scope_key(scope)}", "FINAL")
+
+
+def correction_key(scope: Scope, decided_at: str, case_id: str) -> Item:
+    """One of a final board's public corrections, oldest first."""
+    return key(f"MODCORR#{scope_key(scope)}", f"{decided_at}#{case_id}")

@@ -16,6 +16,7 @@ from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
 from shared.game.moderation import (
     Case,
+    Correction,
     Decision,
     LogEntry,
     Report,
@@ -26,7 +27,7 @@ from shared.game.moderation import (
 )
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.moderation import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
+from shared.services.moderation_store import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 
 if TYPE_CHECKING:
     from shared.dynamo.store import DynamoStore
@@ -299,6 +300,23 @@ class DynamoModeration:
 
     def pass_done(self, scope: Scope) -> bool:
         return self.db.get(keys.find_time_pass_key(scope), consistent=True) is not None
+
+    def is_final(self, scope: Scope) -> bool:
+        return self.db.get(keys.final_key(scope), consistent=True) is not None
+
+    def mark_final(self, scope: Scope) -> None:
+        self.db.call("put_item", Item=keys.final_key(scope))
+
+    def add_correction(self, scope: Scope, correction: Correction) -> None:
+        item = {**keys.correction_key(scope, correction.decided_at, correction.case_id)}
+        self.db.call("put_item", Item={**item, "data": {"S": correction.model_dump_json()}})
+
+    def corrections(self, scope: Scope) -> list[Correction]:
+        items = self.db.query(
+            KeyConditionExpression="pk = :p",
+            ExpressionAttributeValues={":p": keys.correction_key(scope, "", "")["pk"]},
+        )
+        return [Correction.model_validate_json(item["data"]["S"]) for item in items]
 
     def name_holder(self, name: str) -> str | None:
         item = self.db.get(keys.name_key(canonical_name(name)), consistent=True) or {}

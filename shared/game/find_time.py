@@ -22,7 +22,7 @@ SuspectReason = Literal["even_pacing", "hard_rounds_too_fast"]
 
 HARD_ROUNDS = 3
 HARD_QUANTILE = 0.002
-EVEN_PACING_CV = 0.10
+EVEN_PACING_CV = 0.08
 EVEN_MIN_ANSWERS = 8
 
 

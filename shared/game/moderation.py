@@ -5,11 +5,12 @@ adapters' business (shared/dynamo/moderation.py), deciding them the service's
 """
 
 import hashlib
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 
 from pydantic import BaseModel
 
+from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import parse_iso
 from shared.game.names import name_skeleton
 from shared.game.rules import ascii_lower
@@ -28,6 +29,10 @@ ACTIONS_FOR: dict[ReportKind, tuple[Action, ...]] = {
 SanctionKind = Literal["hide_name", "void_result", "rank_ban", "ban"]
 CaseSource = Literal["report", "find_time"]
 CaseStatus = Literal["open", "decided"]
+
+# A closed board's review window: it becomes final this long after it closed (SPEC §4).
+REVIEW_WINDOW = timedelta(hours=24)
+BoardStatus = Literal["live", "closed", "final"]
 
 # At most this many reports per reporter per Daily date (the 21st is 429 `too_many_reports`).
 REPORTS_PER_DAY = 20
@@ -99,6 +104,23 @@ class LogEntry(BaseModel):
     reason: str
     until: str | None
     decided_at: str
+
+
+class Correction(BaseModel):
+    """A decision about a final board, which changes none of its rows: listed publicly instead."""
+
+    rank: int | None  # the row's rank on the final board (None: the result was never on it)
+    display_name: str
+    action: Action
+    reason_code: CaseSource  # what opened the case: reports, or the find-time pass
+    decided_at: str
+    case_id: str
+
+
+def board_final(now: datetime, closes_at: datetime, pending: bool) -> bool:
+    """A closed board becomes final when its review window has ended (REVIEW_WINDOW after it
+    could first be called closed) and no case on it is pending; it then never changes again."""
+    return not pending and now >= closes_at + timedelta(seconds=SETTLE_SECONDS) + REVIEW_WINDOW
 
 
 def case_id_for(kind: ReportKind, target: str) -> str:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, StrictStr
 
 from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import LogEntry
+from shared.game.moderation import Correction, LogEntry
 from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import ReportView, SanctionView
 
@@ -25,9 +25,15 @@ DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
 
 class BoardPage(Model):
     date: str
-    status: Literal["live", "closed"]
+    status: Literal["live", "closed", "final"] = Field(
+        description="closed: no new results, but a moderator's decision may still move rows; "
+        "final: never changes again (SPEC §4)"
+    )
     rows: list[BoardRow]
     next_cursor: str | None
+    corrections: str | None = Field(
+        default=None, description="a final board's public corrections (its path); null before"
+    )
 
     @classmethod
     def of(cls, page: "Page", next_cursor: str | None, pending: frozenset[str] = frozenset()) -> "BoardPage":
@@ -38,6 +44,11 @@ class BoardPage(Model):
             rows=[BoardRow.of(row, pending) for row in page.rows],
             next_cursor=next_cursor,
         )
+
+
+class CorrectionsPage(Model):
+    date: str
+    items: list[Correction] = Field(description="decisions made after the board became final, oldest first")
 
 
 class MyRank(BoardRow):

@@ -78,6 +78,7 @@ ROUTES: tuple[Route, ...] = (
         (200, 403, 404, 409),
     ),
     Route("GET", "/moderation/log", "leaderboard", "player", replies=(200, 403)),
+    Route("GET", "/leaderboard/daily/{date}/corrections", "leaderboard", "public"),
 )
 
 # The Lambda entry point of each function, as `module:function` from the repository root.

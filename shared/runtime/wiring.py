@@ -30,7 +30,8 @@ from shared.runtime.tls import share_one_context
 from shared.services.game import Game
 from shared.services.leaderboard import Boards
 from shared.services.leagues import Leagues
-from shared.services.moderation import Moderation, ModerationStore
+from shared.services.moderation import Moderation
+from shared.services.moderation_store import ModerationStore
 from shared.services.player_data import PlayerData
 from shared.services.players import Players
 from shared.services.ports import Accounts

@@ -7,7 +7,7 @@ memory); the boards and runs it needs come through the BoardStore and RunStore p
 
 from collections.abc import Callable
 from datetime import date, datetime
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple
 
 from shared.game import clock
 from shared.game.boards import daily_closes_at
@@ -21,21 +21,31 @@ from shared.game.moderation import (
     ACTIONS_FOR,
     REPORTS_PER_DAY,
     Action,
+    BoardStatus,
     Case,
+    Correction,
     Decision,
     LogEntry,
     Report,
     ReportKind,
     Sanction,
+    board_final,
     canonical_name,
     canonical_word,
     case_id_for,
     sanction_active,
     scope_of_case,
 )
+from shared.game.names import default_display_name
 from shared.game.puzzles import answers
-from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.services.moderation_store import (
+    AlreadyReported,
+    CaseDecided,
+    CasePosition,
+    ModerationStore,
+    ReportQuotaExceeded,
+)
 from shared.services.ports import BoardStore, RunStore
 
 if TYPE_CHECKING:
@@ -43,102 +53,6 @@ if TYPE_CHECKING:
 
 BAN_CACHE_SECONDS = 30.0
 _BAN_CACHE_ITEMS = 10_000
-
-
-class ReportQuotaExceeded(Exception):
-    """The reporter has filed as many reports as one Daily date allows."""
-
-
-class AlreadyReported(Exception):
-    """The reporter has reported this case before."""
-
-
-class CaseDecided(Exception):
-    """The case was decided already (another moderator's decision won)."""
-
-
-class CasePosition(NamedTuple):
-    """Where a case stands in the queue: oldest first."""
-
-    opened_at: str
-    case_id: str
-
-
-class ModerationStore(Protocol):
-    def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
-        """Record REPORT and merge it into CASE (created, and queued, if it is new), counting it
-        against the reporter's QUOTA for Daily date DAY, all at once. Returns the case as stored.
-        Raises ReportQuotaExceeded or AlreadyReported."""
-        ...
-
-    def open_case(self, case: Case) -> bool:
-        """Create and queue CASE unless it exists (the find-time pass); True if created."""
-        ...
-
-    def get_case(self, case_id: str) -> Case | None: ...
-
-    def cases(self, case_ids: list[str]) -> dict[str, Case]: ...
-
-    def case_reporters(self, case_id: str, limit: int) -> list[str]: ...
-
-    def reports_of(self, reporter: str, limit: int) -> list[Report]:
-        """REPORTER's reports, newest first."""
-        ...
-
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
-        """Open cases of KIND (None: every kind), oldest first, after AFTER."""
-        ...
-
-    def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
-        """Record DECISION on CASE, on condition that it is still open, take it off the queue and
-        append ENTRY to the audit log, all at once. Raises CaseDecided."""
-        ...
-
-    def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
-        """The audit log, newest first, after the entry whose `decided_at#case_id` is AFTER."""
-        ...
-
-    def moderator_log(self, moderator: str) -> list[LogEntry]:
-        """MODERATOR's own decisions (their export)."""
-        ...
-
-    def add_sanction(self, player: str, sanction: Sanction) -> None: ...
-
-    def sanctions(self, player: str) -> list[Sanction]: ...
-
-    def void_result(self, player: str, scope: Scope) -> bool:
-        """Take PLAYER's official result of SCOPE off its board and out of every rank (kept, marked
-        `voided`, in their stats and history). False when there is none."""
-        ...
-
-    def hide_name(self, player: str) -> None:
-        """PLAYER's chosen name goes: the profile and every board row show their default name, and
-        the claim is freed."""
-        ...
-
-    def accept_word(self, word: str, case_id: str, accepted_at: str) -> None: ...
-
-    def accepted_words(self) -> list[tuple[str, str]]:
-        """(word, case id) of every word a moderator accepted, in word order."""
-        ...
-
-    def name_holder(self, name: str) -> str | None:
-        """The player who holds NAME (by its skeleton), if anyone does."""
-        ...
-
-    def pending_runs(self, scope: Scope) -> frozenset[str]:
-        """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
-        ...
-
-    def scope_runs(self, scope: Scope) -> list[Run]:
-        """The runs of SCOPE's ranked official results (the find-time pass reads each once)."""
-        ...
-
-    def mark_pass(self, scope: Scope) -> bool:
-        """Record that SCOPE's find-time pass ran; False if it had already."""
-        ...
-
-    def pass_done(self, scope: Scope) -> bool: ...
 
 
 class CaseView(NamedTuple):
@@ -163,6 +77,7 @@ class Moderation:
         self.words = words
         self.now = now
         self._bans: dict[str, tuple[datetime, bool]] = {}  # player -> (read at, banned)
+        self._final: set[Scope] = set()  # a final board never changes again
 
     # Reports -----------------------------------------------------------------------------------
 
@@ -291,7 +206,11 @@ class Moderation:
         if action == "accept_word":
             self.store.accept_word(case.target, case.case_id, decision.decided_at)
         if action in ("void_result", "rank_ban", "ban") and case.run_id and case.subject and case.scope_id:
-            self.store.void_result(case.subject, scope_of_case(case.scope_id))
+            scope = scope_of_case(case.scope_id)
+            if self.store.is_final(scope):
+                self._correct(scope, case, decision)
+            else:
+                self.store.void_result(case.subject, scope)
         if action == "hide_name" and case.subject:
             self.store.hide_name(case.subject)
         if action in ("hide_name", "void_result", "rank_ban", "ban") and case.subject:
@@ -304,6 +223,39 @@ class Moderation:
             )
             self.store.add_sanction(case.subject, sanction)
             self._bans.pop(case.subject, None)
+
+    def _correct(self, scope: Scope, case: Case, decision: Decision) -> None:
+        """A decision about a row of a final board: the row stays; a correction is listed."""
+        entry = self.boards.board_entry(case.subject or "", scope)
+        rank = 1 + self.boards.count_better(scope, entry.position.tie) if entry else None
+        name = (entry.display_name if entry else None) or default_display_name(case.subject or "")
+        correction = Correction(
+            rank=rank,
+            display_name=name,
+            action=decision.action,
+            reason_code=case.source,
+            decided_at=decision.decided_at,
+            case_id=case.case_id,
+        )
+        self.store.add_correction(scope, correction)
+
+    def board_status(
+        self, scope: Scope, closed: bool, closes_at: datetime, pending: frozenset[str]
+    ) -> BoardStatus:
+        """`live`, `closed`, or `final` once the review window has ended with no case pending
+        (recorded the first time, and then remembered: a final board never reopens)."""
+        if scope in self._final:
+            return "final"
+        if not closed:
+            return "live"
+        if self.store.is_final(scope) or board_final(self.now(), closes_at, bool(pending)):
+            self.store.mark_final(scope)
+            self._final.add(scope)
+            return "final"
+        return "closed"
+
+    def corrections(self, scope: Scope) -> list[Correction]:
+        return self.store.corrections(scope)
 
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
         return self.store.audit_log(after, limit)

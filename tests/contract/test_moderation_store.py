@@ -28,7 +28,8 @@ from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
 from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
-from shared.services.moderation import AlreadyReported, CasePosition, Moderation, ReportQuotaExceeded
+from shared.services.moderation import Moderation
+from shared.services.moderation_store import AlreadyReported, CasePosition, ReportQuotaExceeded
 from shared.services.players import Players
 from tests.contract.test_board_store import Subject, wound_by_hand
 from tests.fake_boards import official, player
