@@ -50,16 +50,19 @@ class Access:
 # accepted word (PutItem), and a voided result: UpdateItem of the official result (PLAYER#) and,
 # once counted, of its three rank counters (COUNT#), then a conditional PutItem of the board's
 # top item (TOP#, refilled from the `board` index). Query of the queue, a case's reporters, the
-# log, the accepted words and a guest reporter's partition.
+# log, the accepted words and a guest reporter's partition. A board read that finds a board final
+# records it (PutItem, MODFINAL#); a decision about a final board's run appends a correction
+# (PutItem, MODCORR#), which `GET .../corrections` queries.
 MODERATION_WRITES = (
     "MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODPENDING#*", "MODLOG", "MODWORDS", "COUNT#*",
+    "MODFINAL#*", "MODCORR#*",
 )  # fmt: skip
 # The find-time pass (shared/services/moderation.py review_daily), by the expiry job: GetItem of its
 # marker (MODPASS#) and the day's puzzle, Query of the `board` index (the day's rows), GetItem of
 # each run; per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
 # (its queue item); then PutItem of the marker.
 FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*")
-MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS")
+MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "MODCORR#*")
 
 ACCESS: dict[str, Access] = {
     # Pure: rules and the shipped word list.

@@ -57,6 +57,8 @@ def test_moderation_routes_stay_inside_the_leaderboard_grant(game):  # noqa: F81
             status, body = _call("POST", path, {"action": action, "reason": "r"}, user="mo", moderator=True)
             assert status == 200, body
         assert _call("GET", "/moderation/log", user="mo", moderator=True)[0] == 200
+        assert _call("GET", f"/leaderboard/daily/{run['date']}/corrections", user="ann")[0] == 200
+        assert _call("GET", f"/leaderboard/daily/{run['date']}", user="ann")[0] == 200
         assert _call("GET", "/me", user="zed")[1]["display_name"].startswith("player-")
     assert denied(ACCESS["leaderboard"].table, sent) == []
 
@@ -67,3 +69,19 @@ def test_the_stack_creates_the_moderators_user_pool_group(dev):
     assert group["Properties"]["GroupName"] == MODERATORS_GROUP
     (pool,) = dev.resources("AWS::Cognito::UserPool")
     assert group["Properties"]["UserPoolId"] == {"Ref": pool}
+
+
+def test_the_find_time_pass_in_the_expiry_job_stays_inside_the_expire_grant(game):  # noqa: F811
+    from functions.daily import expire
+    from shared.game import clock
+
+    for user in ("ann", "bob"):
+        play_out(daily, daily("POST", "/daily/runs", user=user)[1], user)
+    clock.travel_to(clock.parse_iso("2026-11-30T06:10:00.000Z"))  # the 29th's board has closed
+    with recording() as sent:
+        summary = expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
+    # tests/play.py answers every round at the same machine pace, as a script would: both suspect.
+    assert summary["suspects"] == 2, summary
+    queried = [params.get("IndexName") for op, params in sent if op == "Query"]
+    assert "board" in queried  # the pass ran: it read the day's rows
+    assert denied(ACCESS["expire"].table, sent) == []
