@@ -148,7 +148,7 @@ ACCESS: dict[str, Access] = {
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
-            indexes=("due", "board"),
+            indexes=("board", "due"),
             write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", *FIND_TIME_WRITES),
         ),
     ),
