@@ -21,6 +21,7 @@ from constructs import Construct
 
 from infra.checks import acknowledge
 from infra.config import SesIdentity, Throttle
+from shared.game.moderation import MODERATORS_GROUP
 from shared.http.routes import ROUTES
 from shared.runtime.accounts import REFRESH_GRACE_SECONDS, REFRESH_TOKEN_DAYS
 
@@ -233,6 +234,15 @@ class Api(Construct):
             self.user_pool,
             "AwsSolutions-COG8",
             "Plus tier threat protection is billed per player; accounts hold only game scores.",
+        )
+        # Moderators (SPEC §3e) are the players in this group: Cognito puts it in their ID tokens'
+        # `cognito:groups` claim. A deployment adds one with AdminAddUserToGroup (docs/moderation.md).
+        cognito.CfnUserPoolGroup(
+            self,
+            "Moderators",
+            user_pool_id=self.user_pool.user_pool_id,
+            group_name=MODERATORS_GROUP,
+            description="WordSQD moderators: the review queue, decisions and the audit log",
         )
         self._hosted_ui(stage, allowed_origins)
         # A browser app cannot keep a secret: it signs in on the Hosted UI with the authorization

@@ -43,6 +43,27 @@ class Access:
     user_pool: tuple[str, ...] = field(default=())
 
 
+# Moderation (shared/dynamo/moderation.py), by the leaderboard function: a report's transaction
+# (UpdateItem of the case and the reporter's quota, PutItem of the reporter's mark, their report
+# and a new case's queue item), a decision's (UpdateItem of the case, DeleteItem of its queue
+# item, PutItem of the log entry and the moderator's copy), a sanction (UpdateItem, PLAYER#), an
+# accepted word (PutItem), and a voided result: UpdateItem of the official result (PLAYER#) and,
+# once counted, of its three rank counters (COUNT#), then a conditional PutItem of the board's
+# top item (TOP#, refilled from the `board` index). Query of the queue, a case's reporters, the
+# log, the accepted words and a guest reporter's partition. A board read that finds a board final
+# records it (PutItem, MODFINAL#); a decision about a final board's run appends a correction
+# (PutItem, MODCORR#), which `GET .../corrections` queries.
+MODERATION_WRITES = (
+    "MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODPENDING#*", "MODLOG", "MODWORDS", "COUNT#*",
+    "MODFINAL#*", "MODCORR#*",
+)  # fmt: skip
+# The find-time pass (shared/services/moderation.py review_daily), by the expiry job: GetItem of its
+# marker (MODPASS#) and the day's puzzle, Query of the `board` index (the day's rows), GetItem of
+# each run; per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
+# (its queue item); then PutItem of the marker.
+FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*")
+MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "MODCORR#*")
+
 ACCESS: dict[str, Access] = {
     # Pure: rules and the shipped word list.
     "validate": Access(),
@@ -106,8 +127,9 @@ ACCESS: dict[str, Access] = {
                 "LEAGUECODE#*",
                 "RUN#*",
                 "CHALLENGE#*",
+                *MODERATION_WRITES,
             ),
-            own_partition_queries=("PLAYER#*",),
+            own_partition_queries=("PLAYER#*", *MODERATION_QUERIES),
         ),
         secrets=("cursor",),
         user_pool=("cognito-idp:AdminUserGlobalSignOut", "cognito-idp:AdminDeleteUser"),
@@ -127,8 +149,8 @@ ACCESS: dict[str, Access] = {
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
-            indexes=("due",),
-            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY"),
+            indexes=("board", "due"),
+            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", *FIND_TIME_WRITES),
         ),
     ),
     # The stream consumer (shared/dynamo/counters.py count_official, top.py): one transaction of UpdateItem

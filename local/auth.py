@@ -14,6 +14,7 @@ the handlers as API Gateway's HTTP API passes them: every value a string.
 """
 
 import json
+import os
 import re
 import secrets
 import threading
@@ -25,6 +26,7 @@ import jwt
 
 from shared.game import clock
 from shared.runtime.accounts import REFRESH_GRACE_SECONDS, REFRESH_TOKEN_DAYS, SIGNED_OUT
+from shared.game.moderation import MODERATORS_GROUP
 
 AUDIENCE = "wordsqd-local"
 REFRESH_AUDIENCE = "wordsqd-local-refresh"  # never accepted where an ID token is expected
@@ -54,7 +56,15 @@ def issue_id_token(username: str, secret: str, issuer: str) -> str:
         "iat": now,
         "exp": now + TOKEN_LIFETIME_SECONDS,
     }
+    if username in local_moderators():
+        claims["cognito:groups"] = [MODERATORS_GROUP]  # as Cognito puts a user's groups in its tokens
     return jwt.encode(claims, secret, algorithm="HS256")
+
+
+def local_moderators() -> set[str]:
+    """The usernames in LOCAL_MODERATORS (comma-separated): `make run`'s moderators (SPEC §3e),
+    whose tokens carry the `moderators` group as a Cognito user's in that group would."""
+    return {name.strip() for name in os.environ.get("LOCAL_MODERATORS", "").split(",") if name.strip()}
 
 
 def issue_refresh_token(username: str, secret: str) -> str:

@@ -172,6 +172,16 @@ class FakeBoardStore:
         self._read("completed_through")
         return self.watermark
 
+    def sanctions(self, player: str) -> list[Any]:
+        """No player has a sanction here (tests/fake_moderation.py keeps them): what the ban guard
+        every player route passes reads (functions/moderation.py)."""
+        return []
+
+    def pending_runs(self, scope: Scope) -> frozenset[str]:
+        """No run is under review here (tests/fake_moderation.py keeps cases): what a board page
+        reads for its rows' `review`."""
+        return frozenset()
+
 
 def _scope_order(scope: Scope) -> str:
     """Scopes ordered as the DynamoDB adapter's history key orders them (`DAILY#...` and
@@ -242,16 +252,22 @@ def official(
 def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
     """Make functions/leaderboard/handler.py serve from STORE (services built as wiring does, with
     their caches aging by the game clock, so tests that move the clock expire them)."""
+    from functions import moderation as moderation_routes
     from functions.leaderboard import handler as module
     from shared.game import clock
+    from shared.game.dictionary import words
     from shared.http.cursors import Cursors
     from shared.services.leaderboard import Boards
+    from shared.services.moderation import Moderation
     from shared.services.players import Players
 
     boards = Boards(store, now=now or clock.now, monotonic=lambda: clock.now().timestamp())
     players = Players(store, boards, now=now or clock.now)
+    moderation = Moderation(store, store, store, words, now=now or clock.now)  # type: ignore[arg-type]
     monkeypatch.setattr(module, "boards", lambda: boards)
     monkeypatch.setattr(module, "players", lambda: players)
+    monkeypatch.setattr(module, "moderation", lambda: moderation)
+    monkeypatch.setattr(moderation_routes, "moderation", lambda: moderation)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
 
 

@@ -29,7 +29,8 @@ from shared.services.ports import (
     StoredRun,
     Version,
 )
-from tests.fake_boards import NOON, FakeBoardStore, serve_with
+from tests.fake_boards import NOON, serve_with
+from tests.fake_moderation import FakeModeration
 
 
 class FakeRunStore:
@@ -135,8 +136,8 @@ class FakeRunStore:
         yield from due
 
 
-class FakeStore(FakeRunStore, FakeBoardStore):
-    """The whole port in memory."""
+class FakeStore(FakeRunStore, FakeModeration):
+    """The whole port in memory (moderation too: tests/fake_moderation.py)."""
 
 
 def complete_official(store: Any, result: OfficialResult) -> None:

@@ -152,6 +152,7 @@ def test_board_orders_by_score_then_best_combo_then_longest_word(store):
         "best_combo",
         "longest_word_length",
         "words",
+        "review",  # null: no moderation case is open about the row (SPEC §3e)
     }
 
 
@@ -194,7 +195,7 @@ def test_an_empty_board_has_no_rows_and_no_cursor(store):
     status, body, _ = board()
     assert (status, body) == (
         200,
-        {"date": DAY.isoformat(), "status": "live", "rows": [], "next_cursor": None},
+        {"date": DAY.isoformat(), "status": "live", "rows": [], "next_cursor": None, "corrections": None},
     )
 
 
@@ -398,7 +399,9 @@ def test_a_board_is_closed_only_once_every_run_of_the_date_has_completed(store):
         assert board()[1]["status"] == status
     _, body, raw = board()
     assert body["status"] == "closed" and body["rows"][0]["words"] == ["zygote"]
-    assert raw["headers"]["Cache-Control"] == "public, max-age=31536000, immutable"
+    # Closed, a moderator's decision may still move a row (SPEC §3e); final, it is cached for good
+    # (tests/test_moderation.py, "final").
+    assert raw["headers"]["Cache-Control"] == "public, max-age=60"
 
 
 def test_an_abandoned_run_completed_by_the_expiry_job_is_on_the_closed_board(store):
@@ -615,10 +618,10 @@ def test_tomorrow_in_central_time_is_future_even_when_it_is_already_that_date_in
     assert board(DAY)[0] == 200
 
 
-def test_a_long_past_date_is_an_empty_closed_board(store):
+def test_a_long_past_date_is_an_empty_final_board(store):
     store.mark_completed_through(NOON)
     status, body, _ = board(date(2001, 1, 1))
-    assert (status, body["status"], body["rows"]) == (200, "closed", [])
+    assert (status, body["status"], body["rows"]) == (200, "final", [])  # its review window is over
 
 
 @pytest.mark.parametrize("limit", ["0", "101", "10000", "abc", "-1", "", "1.5", "1e2"])

@@ -73,6 +73,8 @@ def test_the_creating_routes_document_201(doc):
         ("POST", "/leagues"),
         ("POST", "/challenges"),
         ("POST", "/challenges/{challenge_id}/runs"),
+        ("POST", "/reports"),
+        ("POST", "/guest/reports"),
     }
     assert "200" not in doc["paths"]["/challenges"]["post"]["responses"]
     assert "200" in doc["paths"]["/daily/runs"]["post"]["responses"]  # the active run, resumed

@@ -13,7 +13,9 @@ SERVICES = [name for name, value in vars(wiring.Services).items() if isinstance(
 
 
 def test_the_container_builds_each_service_once_and_the_handlers_reach_each_one(table):
-    assert set(SERVICES) == {"store", "game", "boards", "players", "leagues", "accounts", "player_data"}
+    assert set(SERVICES) == {
+        "store", "game", "boards", "players", "leagues", "accounts", "player_data", "moderation",
+    }  # fmt: skip
     for name in SERVICES:
         assert getattr(wiring, name)() is getattr(wiring, name)(), name
 
@@ -35,3 +37,4 @@ def test_a_reset_with_a_store_builds_every_service_on_it(table):
     assert wiring.store() is fake and wiring.boards().store is fake and wiring.game().store is fake
     assert wiring.players().store is fake and wiring.leagues().store is fake
     assert wiring.player_data().store is fake
+    assert wiring.moderation().store is fake and wiring.moderation().boards is fake

@@ -1319,7 +1319,7 @@ async function loadBoard(fresh, attempt = 0) {
   state.boardDate = page.date;
   $("board-date").textContent = formatDate(page.date);
   $("board-status").textContent = page.status;
-  boardRows($("board"), page.rows, page.status === "closed", !fresh);
+  boardRows($("board"), page.rows, page.status !== "live", !fresh);
   state.boardCursor = page.next_cursor;
   $("board-more").hidden = !page.next_cursor;
   if (fresh) showMyRow(page.date);

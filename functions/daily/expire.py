@@ -1,4 +1,5 @@
-"""The expiry job, run every minute (SPEC §3, §4, §6): completes the runs whose time is up.
+"""The expiry job, run every minute (SPEC §3, §4, §6): completes the runs whose time is up, then
+runs the find-time pass (SPEC §3b) over yesterday's Daily once its board has closed.
 
 Every player run whose deadline has passed completes through the same path as an answer (its
 official result, the board's writes, the history), read from the `due` index, not a scan; then
@@ -12,8 +13,13 @@ just before the earliest of their deadlines, so their boards wait; the next pass
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
+from datetime import timedelta
+
+from aws_lambda_powertools.metrics import MetricUnit
+
+from shared.game.daily_date import daily_date
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import game, store
+from shared.runtime.wiring import boards, game, moderation, store
 
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
@@ -23,6 +29,14 @@ store()  # the DynamoDB client, made during the cold start (shared/runtime/wirin
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().expire_due_runs()
+    # Then yesterday's board, once closed: its find-time pass opens review cases (SPEC §3b). It
+    # never holds up the expiry: a pass that fails is logged (`FindTimeFailures`), tried next minute.
+    yesterday = daily_date(game().now()) - timedelta(days=1)
+    try:
+        summary["suspects"] = len(moderation().review_daily(yesterday, boards()))
+    except Exception:
+        logger.exception("Find-time pass failed; tried again next minute")
+        metrics.add_metric(name="FindTimeFailures", unit=MetricUnit.Count, value=1)
     if summary["failed"]:
         logger.warning("Expiry pass left runs for the next pass", extra=summary)
     else:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from functions.moderation import refuse_banned
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.dictionary import words
 from shared.game.runs import Run
@@ -41,6 +42,7 @@ from shared.services.leaderboard import TOP
 app = api.make_resolver(
     admit=lambda player: players().admit(player), checks_own=lambda _, path: path.startswith("/runs/")
 )
+app.use(middlewares=[refuse_banned])  # a banned player's routes answer 403 (SPEC §3e)
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
 require("seed", "cursor_key")  # on AWS, the init stops without them (shared/runtime/settings.py)

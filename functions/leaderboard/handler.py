@@ -8,12 +8,15 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from functions import moderation as moderation_routes
+from shared.game.boards import daily_closes_at
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.scope import Scope
 from shared.http import api
 from shared.http.cursors import Cursors
 from shared.http.leaderboard_models import (
     BoardPage,
+    CorrectionsPage,
     Erased,
     HistoryPage,
     InvitationView,
@@ -30,9 +33,10 @@ from shared.http.leaderboard_models import (
     ProfileRequest,
     ScoreDistribution,
 )
+from shared.http.moderation_models import ReportView, SanctionView
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, leagues, player_data, players, require, store
+from shared.runtime.wiring import boards, leagues, moderation, player_data, players, require, store
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 # Every player route refuses an erased player (Players.admit), but DELETE /me: the erasure
@@ -41,6 +45,8 @@ app = api.make_resolver(
     admit=lambda player: players().admit(player),
     checks_own=lambda method, path: (method, path) == ("DELETE", "/me"),
 )
+app.use(middlewares=[moderation_routes.refuse_banned])
+moderation_routes.register(app)
 require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
@@ -53,7 +59,16 @@ def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPag
     board_day = boards().board_date(day)
     start = cursors.board_start(Scope.daily(board_day.isoformat()), cursor)
     page = boards().daily_board(board_day, start, limit)
-    reply = BoardPage.of(page, cursors.next_page(page))
+    pending = moderation().pending_runs(page.scope)
+    state = moderation().board_status(page.scope, page.closed, daily_closes_at(board_day), pending)
+    if state == "final":  # a final board never changes: no later case marks its rows
+        pending = frozenset()
+    reply = BoardPage.of(page, cursors.next_page(page), pending).model_copy(
+        update={
+            "status": state,
+            "corrections": f"/leaderboard/daily/{page.scope.id}/corrections" if state == "final" else None,
+        }
+    )
     return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 
@@ -80,9 +95,18 @@ def distribution(date: api.BoardDate) -> Response[ScoreDistribution]:
     return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 
+@app.get("/leaderboard/daily/<date>/corrections", summary="Decisions made after a Daily board became final")
+def corrections(date: api.BoardDate) -> CorrectionsPage:
+    board_day = boards().board_date(date)
+    items = moderation().corrections(Scope.daily(board_day.isoformat()))
+    return CorrectionsPage(date=board_day.isoformat(), items=items)
+
+
 @app.get("/me", summary="The caller's profile and Daily stats")
 def get_profile() -> Me:
-    return Me.of(players().me(api.caller_id(app)))
+    player = api.caller_id(app)
+    sanctions = [SanctionView.of(s) for s in moderation().sanctions(player)]
+    return Me.of(players().me(player)).model_copy(update={"sanctions": sanctions})
 
 
 @app.put("/me", summary="Set the caller's display name")
@@ -101,7 +125,15 @@ def history(
 
 @app.get("/me/export", summary="Everything held about the caller, as one JSON document")
 def export_me() -> PlayerExport:
-    return PlayerExport.of(player_data().export(api.caller_id(app)))
+    player = api.caller_id(app)
+    held = moderation()
+    return PlayerExport.of(player_data().export(player)).model_copy(
+        update={
+            "reports": [ReportView.of(r, c) for r, c in held.my_reports(player)],
+            "sanctions": [SanctionView.of(s) for s in held.sanctions(player)],
+            "moderation_log": held.store.moderator_log(player),
+        }
+    )
 
 
 @app.delete("/me", summary="Erase the caller; their board rows stay, as 'deleted player'")

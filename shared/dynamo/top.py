@@ -141,6 +141,20 @@ class TopOfBoard:
                 return
         raise Throttled(_BUSY)
 
+    def drop(self, scope: Scope, player: str) -> None:
+        """Take PLAYER's row out of SCOPE's top item (a voided result, SPEC §3e), refilled from the
+        board index so the item still holds the board's best rows (PLAYER's row left out of them:
+        the index may trail the void)."""
+        for _ in range(_ATTEMPTS):
+            top, version = self.read(scope)
+            if all(e.player != player for e in top):
+                return
+            rest = [e for e in top if e.player != player]
+            below = [e for e in shard_page(self.db, scope, None, self.rows + 1) if e.player != player]
+            if self._write(scope, merge_top(rest, below, self.rows), version):
+                return
+        raise Throttled(_BUSY)
+
     def claim(self, scope: Scope, holder: str | None, now: float) -> bool:
         """Claim SCOPE's top item for `interval` seconds from NOW, if the claim is still HOLDER's
         (expired, as read): only one of the consumers that read it gets it."""
@@ -259,4 +273,5 @@ class TopOfBoard:
     def _stored_rows(self, scope: Scope, players: list[str]) -> dict[str, BoardEntry]:
         """The board rows of PLAYERS' official results of SCOPE, read consistently."""
         items = self.db.batch_get([keys.official_key(p, scope) for p in players], consistent=True)
-        return {row.player: row for row in map(entry, items)}
+        # A voided result (SPEC §3e) keeps its item but has no board row: it never enters a top.
+        return {row.player: row for row in (entry(item) for item in items if "board_sk" in item)}

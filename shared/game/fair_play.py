@@ -11,7 +11,8 @@ from typing import Literal
 from shared.game.constants import PLAUSIBLE_KEYSTROKE_MS, PLAUSIBLE_REACTION_MS
 from shared.game.runs import Run
 
-UnrankedReason = Literal["implausible_speed"]
+# `voided`: a moderator took the result off its board (SPEC §3e, shared/game/moderation.py).
+UnrankedReason = Literal["implausible_speed", "voided"]
 
 
 def fastest_plausible_ms(letters: int) -> int:

@@ -55,6 +55,7 @@ _PATH_IDS = {
     ("league_id",): "league",
     ("code",): "league",
     ("player",): "member",
+    ("case_id",): "case",
 }
 _FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date", "name": "invalid_league_name"}
 
@@ -216,9 +217,11 @@ def league_id(value: str) -> str:
 
 
 def board_cache_control(status: str) -> str:
-    """Boards may be cached briefly while live (they change every second at the rush) and for good
-    once closed: a closed board is final (shared.game.boards.board_closed)."""
-    return "public, max-age=31536000, immutable" if status == "closed" else "public, max-age=5"
+    """Boards may be cached briefly while live (they change every second at the rush), a minute
+    once closed (a moderator's decision may still move a row: SPEC §3e), and for good once final."""
+    if status == "final":
+        return "public, max-age=31536000, immutable"
+    return "public, max-age=60" if status == "closed" else "public, max-age=5"
 
 
 DAILY_MAX_AGE_SECONDS = 60

@@ -9,7 +9,9 @@ from pydantic import Field, StrictStr
 from shared.game.constants import LADDER, SCORE_BAND_POINTS
 from shared.game.fair_play import UnrankedReason
 from shared.game.standing import band_of, ladder_step
+from shared.game.moderation import Correction, LogEntry
 from shared.http.models import BoardRow, Model, Request, RunView, status
+from shared.http.moderation_models import ReportView, SanctionView
 
 if TYPE_CHECKING:
     from shared.services import leagues, players
@@ -25,17 +27,23 @@ DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
 
 class BoardPage(Model):
     date: str
-    status: Literal["live", "closed"]
+    status: Literal["live", "closed", "final"] = Field(
+        description="closed: no new results, but a moderator's decision may still move rows; "
+        "final: never changes again (SPEC §4)"
+    )
     rows: list[BoardRow]
     next_cursor: str | None
+    corrections: str | None = Field(
+        default=None, description="a final board's public corrections (its path); null before"
+    )
 
     @classmethod
-    def of(cls, page: "Page", next_cursor: str | None) -> "BoardPage":
-        """A page of a Daily board (its scope's id is its date)."""
+    def of(cls, page: "Page", next_cursor: str | None, pending: frozenset[str] = frozenset()) -> "BoardPage":
+        """A page of a Daily board (its scope's id is its date); PENDING: the runs under review."""
         return cls(
             date=page.scope.id,
             status=status(page.closed),
-            rows=[BoardRow.of(row) for row in page.rows],
+            rows=[BoardRow.of(row, pending) for row in page.rows],
             next_cursor=next_cursor,
         )
 
@@ -43,6 +51,11 @@ class BoardPage(Model):
 class LadderStep(Model):
     name: str
     percentile: int = Field(description="the least percentile that reaches the step")
+
+
+class CorrectionsPage(Model):
+    date: str
+    items: list[Correction] = Field(description="decisions made after the board became final, oldest first")
 
 
 class MyRank(BoardRow):
@@ -164,6 +177,9 @@ class StatsView(Model):
 class Me(Model):
     display_name: str
     stats: StatsView
+    sanctions: list[SanctionView] = Field(
+        default=[], description="every sanction a moderator's decision left on the caller (SPEC §3e)"
+    )
 
     @classmethod
     def of(cls, summary: "Summary") -> "Me":
@@ -307,6 +323,11 @@ class PlayerExport(Model):
         description="the name the caller's board rows are being moved to (their last rename)"
     )
     other: list[str] = Field(description="anything else held, by kind")
+    reports: list[ReportView] = Field(default=[], description="the caller's reports (SPEC §3e)")
+    sanctions: list[SanctionView] = Field(default=[], description="sanctions on the caller")
+    moderation_log: list[LogEntry] = Field(
+        default=[], description="a moderator's own decisions, as the audit log keeps them"
+    )
 
     @classmethod
     def of(cls, export: "Export") -> "PlayerExport":

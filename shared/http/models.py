@@ -310,10 +310,14 @@ class BoardRow(Model):
     best_combo: int
     longest_word_length: int
     words: list[str] | None = Field(description="null while the board is live")
+    review: Literal["pending"] | None = Field(
+        default=None, description='"pending" while a moderation case about the row is open (SPEC §3e)'
+    )
 
     @classmethod
-    def of(cls, row: "Row") -> "BoardRow":
-        return cls(**row._asdict())
+    def of(cls, row: "Row", pending: frozenset[str] = frozenset()) -> "BoardRow":
+        fields = row._asdict()
+        return cls(**fields, review="pending" if fields.pop("run_id") in pending else None)
 
 
 class ChallengeView(Model):

@@ -66,6 +66,21 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
     Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404)),
     Route("GET", "/leagues/invitations/{code}", "leaderboard", "public", replies=(200, 404)),
+    # Moderation (SPEC §3e, functions/moderation.py); 429 also when a reporter's day is used up.
+    Route("POST", "/reports", "leaderboard", "player", "required", (201, 404, 409)),
+    Route("POST", "/guest/reports", "leaderboard", "public", "required", (201, 404, 409)),
+    Route("GET", "/me/reports", "leaderboard", "player"),
+    Route("GET", "/moderation/cases", "leaderboard", "player", replies=(200, 403)),
+    Route(
+        "POST",
+        "/moderation/cases/{case_id}/decision",
+        "leaderboard",
+        "player",
+        "required",
+        (200, 403, 404, 409),
+    ),
+    Route("GET", "/moderation/log", "leaderboard", "player", replies=(200, 403)),
+    Route("GET", "/leaderboard/daily/{date}/corrections", "leaderboard", "public"),
 )
 
 # The Lambda entry point of each function, as `module:function` from the repository root.

@@ -20,6 +20,7 @@ from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 from shared.dynamo.codec import official_result_of as official_result_of  # the stream consumer's
 from shared.dynamo.codec import renamed_player as renamed_player  # reading of records (counters.py)
 from shared.dynamo.counters import RANK_CACHE_SECONDS
+from shared.dynamo.moderation import DynamoModeration
 from shared.dynamo.store import DynamoStore
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
@@ -31,6 +32,8 @@ from shared.runtime.tls import share_one_context
 from shared.services.game import Game
 from shared.services.leaderboard import Boards
 from shared.services.leagues import Leagues
+from shared.services.moderation import Moderation
+from shared.services.moderation_store import ModerationStore
 from shared.services.player_data import PlayerData
 from shared.services.players import Players
 from shared.services.ports import Accounts
@@ -124,6 +127,14 @@ class Services:
     def player_data(self) -> PlayerData:
         return PlayerData(self.store, lambda: self.accounts)
 
+    @cached_property
+    def moderation(self) -> Moderation:
+        # A test's fake store keeps moderation items itself (tests/fake_moderation.py).
+        kept: ModerationStore = (
+            self.store if not isinstance(self.store, DynamoStore) else DynamoModeration(self.store)
+        )
+        return Moderation(kept, self.store, self.store, words)
+
 
 _services = Services()
 
@@ -169,3 +180,7 @@ def accounts() -> Accounts:
 
 def player_data() -> PlayerData:
     return _services.player_data
+
+
+def moderation() -> Moderation:
+    return _services.moderation

@@ -52,6 +52,7 @@ class Row(NamedTuple):
     best_combo: int
     longest_word_length: int
     words: list[str] | None
+    run_id: str = ""  # never shown: what a moderation case names the row by (SPEC §3e)
 
 
 class Page(NamedTuple):
@@ -104,6 +105,7 @@ def rows(entries: list[BoardEntry], ranks: list[int], closed: bool) -> list[Row]
             best_combo=e.position.best_combo,
             longest_word_length=e.position.longest_word_length,
             words=e.words if closed else None,
+            run_id=e.position.run_id,
         )
         for e, rank in zip(entries, ranks, strict=True)
     ]

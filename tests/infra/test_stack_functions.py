@@ -8,7 +8,7 @@ import pytest
 
 from infra.build_asset import AWS_ROOTS_FILE, PYTHON_VERSION
 from infra.functions import ALIAS, FUNCTIONS, RUNTIME
-from infra.permissions import ACCESS, STREAM_ACTIONS
+from infra.permissions import ACCESS, MODERATION_WRITES, STREAM_ACTIONS
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -219,7 +219,16 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
     [
         (
             "leaderboard",
-            ["PLAYER#*", "NAME#*", "TOP#*", "LEAGUE#*", "LEAGUECODE#*", "RUN#*", "CHALLENGE#*"],
+            [
+                "PLAYER#*",
+                "NAME#*",
+                "TOP#*",
+                "LEAGUE#*",
+                "LEAGUECODE#*",
+                "RUN#*",
+                "CHALLENGE#*",
+                *MODERATION_WRITES,
+            ],
         ),
         ("reset", ["PUZZLE#*"]),
         ("counters", ["PLAYER#*", "COUNT#*", "TOP#*"]),

@@ -1,0 +1,378 @@
+"""Moderation on DynamoDB (shared/services/moderation.py `ModerationStore`): cases, reports, the
+queue, the audit log, sanctions, accepted words, and a decision's effects on boards (a voided
+result leaves its board, its rank counters and its board's top item). Keys in
+shared/dynamo/keys.py; docs/data-model.md, "Moderation", has the items and their write rates.
+"""
+
+import json
+from typing import TYPE_CHECKING
+
+from shared.dynamo import keys, migrations
+from shared.dynamo.client import ConditionFailed, Item
+from shared.dynamo.codec import decode_run
+from shared.dynamo.keys import position_of
+from shared.dynamo.sanctions import hide_name, void_result
+from shared.game.clock import parse_iso
+from shared.game.errors import Throttled
+from shared.game.moderation import (
+    Case,
+    Correction,
+    Decision,
+    LogEntry,
+    Report,
+    ReportKind,
+    Sanction,
+    canonical_name,
+    scope_of_case,
+)
+from shared.game.runs import Run
+from shared.game.scope import Scope
+from shared.services.moderation_store import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
+
+if TYPE_CHECKING:
+    from shared.dynamo.store import DynamoStore
+
+_ATTEMPTS = 5
+_BUSY = "The game is busy; try again shortly"
+GUEST_REPORTS_DAYS = 2  # a guest's report items go with their runs (SPEC §3: guests' runs, 2 days)
+
+
+class DynamoModeration:
+    """The moderation items of STORE's table, through its client and parts (names, top items)."""
+
+    def __init__(self, store: "DynamoStore"):
+        self.store = store
+        self.db = store.db
+
+    # Reports and cases -------------------------------------------------------------------------
+
+    def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
+        """One transaction: the reporter's quota for DAY (1), their mark on the case (2), the case
+        (3: created on condition it is new, else counted on condition it exists), the reporter's
+        own report (4), and for a new case its queue item (5). A case created between the read and
+        the write fails (3): read again."""
+        reporter = report.reporter
+        for _ in range(_ATTEMPTS):
+            stored = self.get_case(case.case_id)
+            quota_update: Item = {
+                "Key": keys.report_quota_key(reporter, day),
+                "UpdateExpression": "ADD reports :one",
+                "ConditionExpression": "attribute_not_exists(reports) OR reports < :quota",
+                "ExpressionAttributeValues": {":one": {"N": "1"}, ":quota": {"N": str(quota)}},
+            }
+            own: Item = {
+                **keys.report_key(reporter, report.reported_at, case.case_id),
+                "data": {"S": report.model_dump_json()},
+            }
+            if reporter.startswith("guest:"):
+                expires = _epoch(report.reported_at) + GUEST_REPORTS_DAYS * 86400
+                own["expires_at"] = {"N": str(expires)}
+                quota_update["UpdateExpression"] += " SET expires_at = :expires"
+                quota_update["ExpressionAttributeValues"][":expires"] = {"N": str(expires)}
+            items: list[Item] = [
+                {"Update": quota_update},
+                {
+                    "Put": {
+                        "Item": keys.case_reporter_key(case.case_id, reporter),
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+                {"Update": _count_case(case, new=stored is None)},
+                {"Put": {"Item": own}},
+            ]
+            if stored is None:
+                items += _queue(case)
+            codes = self.db.transact(items)
+            if not codes:
+                base = stored or case
+                return base.model_copy(update={"count": base.count + 1})
+            if codes[0] == "ConditionalCheckFailed":
+                raise ReportQuotaExceeded(reporter)
+            if codes[1] == "ConditionalCheckFailed":
+                raise AlreadyReported(case.case_id)
+        raise Throttled(_BUSY)
+
+    def open_case(self, case: Case) -> bool:
+        return not self.db.transact([{"Update": _count_case(case, new=True, count=0)}, *_queue(case)])
+
+    def get_case(self, case_id: str) -> Case | None:
+        item = self.db.get(keys.case_key(case_id), consistent=True)
+        return _case_of(item) if item else None
+
+    def cases(self, case_ids: list[str]) -> dict[str, Case]:
+        found = self.db.batch_get([keys.case_key(i) for i in dict.fromkeys(case_ids)])
+        return {case.case_id: case for case in map(_case_of, found)}
+
+    def case_reporters(self, case_id: str, limit: int) -> list[str]:
+        items, _ = self.db.query_page(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :by)",
+            ExpressionAttributeValues={":p": keys.case_key(case_id)["pk"], ":by": {"S": "BY#"}},
+            Limit=limit,
+        )
+        return [item["sk"]["S"].removeprefix("BY#") for item in items]
+
+    def reports_of(self, reporter: str, limit: int) -> list[Report]:
+        items, _ = self.db.query_page(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :r)",
+            ExpressionAttributeValues={
+                ":p": {"S": keys.reporter_partition(reporter)},
+                ":r": {"S": "REPORT#"},
+            },
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [Report.model_validate_json(item["data"]["S"]) for item in items]
+
+    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+        """Each queue partition of the kinds asked read from AFTER on (LIMIT items each), merged
+        oldest first; then the cases themselves in one BatchGetItem."""
+        kinds = [kind] if kind else ["name", "run", "word"]
+        queued: list[tuple[str, str]] = []
+        for each in kinds:
+            for number in range(keys.CASE_QUEUE_SHARDS):
+                values: Item = {":p": {"S": keys.case_queue_partition(each, number)}}
+                condition = "pk = :p"
+                if after is not None:
+                    condition += " AND sk > :after"
+                    values[":after"] = {"S": f"{after.opened_at}#{after.case_id}"}
+                items, _ = self.db.query_page(
+                    KeyConditionExpression=condition, ExpressionAttributeValues=values, Limit=limit
+                )
+                for item in items:
+                    opened_at, _, case_id = item["sk"]["S"].rpartition("#")
+                    queued.append((opened_at, case_id))
+        wanted = [case_id for _, case_id in sorted(queued)[:limit]]
+        found = self.cases(wanted)
+        return [found[i] for i in wanted if i in found and found[i].status == "open"]
+
+    # Decisions and the audit log ---------------------------------------------------------------
+
+    def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
+        codes = self.db.transact(
+            [
+                {
+                    "Update": {
+                        "Key": keys.case_key(case.case_id),
+                        "UpdateExpression": "SET #status = :decided, decision = :decision",
+                        "ConditionExpression": "#status = :open",
+                        "ExpressionAttributeNames": {"#status": "status"},
+                        "ExpressionAttributeValues": {
+                            ":decided": {"S": "decided"},
+                            ":open": {"S": "open"},
+                            ":decision": {"S": decision.model_dump_json()},
+                        },
+                    }
+                },
+                {"Delete": {"Key": keys.case_queue_key(case.kind, case.opened_at, case.case_id)}},
+                {
+                    "Put": {
+                        "Item": {
+                            **keys.log_key(entry.decided_at, entry.case_id),
+                            "data": {"S": entry.model_dump_json()},
+                        },
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                },
+                {
+                    "Put": {
+                        "Item": {
+                            **keys.moderator_log_key(entry.moderator, entry.decided_at, entry.case_id),
+                            "data": {"S": entry.model_dump_json()},
+                        }
+                    }
+                },
+            ]
+        )
+        if codes:
+            raise CaseDecided(case.case_id)
+        if case.run_id and case.scope_id:  # its row no longer shows `review: pending`
+            self.db.call("update_item", **_pending(case, "DELETE"))
+
+    def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
+        query: Item = {
+            "KeyConditionExpression": "pk = :p",
+            "ExpressionAttributeValues": {":p": {"S": keys.MOD_LOG}},
+            "ScanIndexForward": False,
+            "Limit": limit,
+        }
+        if after is not None:
+            query["ExclusiveStartKey"] = keys.key(keys.MOD_LOG, after)
+        items, _ = self.db.query_page(**query)
+        return [LogEntry.model_validate_json(item["data"]["S"]) for item in items]
+
+    def moderator_log(self, moderator: str) -> list[LogEntry]:
+        items = self.db.query(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :log)",
+            ExpressionAttributeValues={
+                ":p": {"S": keys.player_partition(moderator)},
+                ":log": {"S": "MODLOG#"},
+            },
+        )
+        return [LogEntry.model_validate_json(item["data"]["S"]) for item in items]
+
+    # Sanctions and effects ---------------------------------------------------------------------
+
+    def add_sanction(self, player: str, sanction: Sanction) -> None:
+        """Append SANCTION to the player's list, once per case (a retried decision adds nothing)."""
+        try:
+            self.db.call(
+                "update_item",
+                Key=keys.sanctions_key(player),
+                UpdateExpression="SET sanctions = list_append(if_not_exists(sanctions, :none), :new) "
+                "ADD cases :id",
+                ConditionExpression="attribute_not_exists(cases) OR NOT contains(cases, :case)",
+                ExpressionAttributeValues={
+                    ":none": {"L": []},
+                    ":new": {"L": [{"S": sanction.model_dump_json()}]},
+                    ":id": {"SS": [sanction.case_id]},
+                    ":case": {"S": sanction.case_id},
+                },
+            )
+        except ConditionFailed:
+            return
+
+    def sanctions(self, player: str) -> list[Sanction]:
+        item = self.db.get(keys.sanctions_key(player)) or {}
+        return [Sanction.model_validate_json(s["S"]) for s in item.get("sanctions", {}).get("L", [])]
+
+    def void_result(self, player: str, scope: Scope) -> bool:
+        return void_result(self.store, player, scope)
+
+    def hide_name(self, player: str) -> None:
+        hide_name(self.store, player)
+
+    def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
+        try:
+            self.db.call(
+                "put_item",
+                Item={
+                    **keys.accepted_word_key(word),
+                    "case_id": {"S": case_id},
+                    "accepted_at": {"S": accepted_at},
+                },
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except ConditionFailed:
+            return
+
+    def accepted_words(self) -> list[tuple[str, str]]:
+        items = self.db.query(
+            KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"S": keys.MOD_WORDS}}
+        )
+        return [(item["sk"]["S"], item["case_id"]["S"]) for item in items]
+
+    def pending_runs(self, scope: Scope) -> frozenset[str]:
+        item = self.db.get(keys.pending_runs_key(scope)) or {}
+        return frozenset(item.get("runs", {}).get("SS", []))
+
+    def scope_runs(self, scope: Scope) -> list[Run]:
+        """Every shard of SCOPE's board in the `board` index, whole (each row's rank key names its
+        run, shared/dynamo/keys.py), then the runs in BatchGetItems of 100, eventually consistent
+        (they completed before the board closed), decoded against the scope's puzzle read once."""
+        run_ids = []
+        for number in range(keys.BOARD_SHARDS):
+            for item in self.db.query(
+                IndexName="board",
+                KeyConditionExpression="board_pk = :p",
+                ExpressionAttributeValues={":p": {"S": keys.board_partition(scope, number)}},
+            ):
+                run_ids.append(position_of(item["board_sk"]["S"]).run_id)
+        puzzle = self.store.runs.get_puzzle(scope) or []
+        runs = []
+        for item in self.db.batch_get([keys.run_key(run_id) for run_id in run_ids]):
+            run_id = keys.run_id_of(item)
+            if "run" in item:
+                runs.append(decode_run(run_id, item["run"]["S"], puzzle))
+            else:
+                runs.append(migrations.whole_run(item))
+        return runs
+
+    def mark_pass(self, scope: Scope) -> bool:
+        try:
+            self.db.call(
+                "put_item",
+                Item=keys.find_time_pass_key(scope),
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except ConditionFailed:
+            return False
+        return True
+
+    def pass_done(self, scope: Scope) -> bool:
+        return self.db.get(keys.find_time_pass_key(scope), consistent=True) is not None
+
+    def is_final(self, scope: Scope) -> bool:
+        return self.db.get(keys.final_key(scope), consistent=True) is not None
+
+    def mark_final(self, scope: Scope) -> None:
+        self.db.call("put_item", Item=keys.final_key(scope))
+
+    def add_correction(self, scope: Scope, correction: Correction) -> None:
+        item = {**keys.correction_key(scope, correction.decided_at, correction.case_id)}
+        self.db.call("put_item", Item={**item, "data": {"S": correction.model_dump_json()}})
+
+    def corrections(self, scope: Scope) -> list[Correction]:
+        items = self.db.query(
+            KeyConditionExpression="pk = :p",
+            ExpressionAttributeValues={":p": keys.correction_key(scope, "", "")["pk"]},
+        )
+        return [Correction.model_validate_json(item["data"]["S"]) for item in items]
+
+    def name_holder(self, name: str) -> str | None:
+        item = self.db.get(keys.name_key(canonical_name(name)), consistent=True) or {}
+        holder = item.get("player", {}).get("S")
+        return str(holder) if holder else None
+
+
+def _queue(case: Case) -> list[Item]:
+    """A new case's queue item, and for a run's case its place in its board's pending runs."""
+    items: list[Item] = [{"Put": {"Item": keys.case_queue_key(case.kind, case.opened_at, case.case_id)}}]
+    if case.run_id and case.scope_id:
+        items.append({"Update": _pending(case, "ADD")})
+    return items
+
+
+def _pending(case: Case, verb: str) -> Item:
+    return {
+        "Key": keys.pending_runs_key(scope_of_case(case.scope_id or "")),
+        "UpdateExpression": f"{verb} runs :run",
+        "ExpressionAttributeValues": {":run": {"SS": [case.run_id or ""]}},
+    }
+
+
+def _count_case(case: Case, new: bool, count: int = 1) -> Item:
+    """The case item's update: created with its data when NEW (on condition it is), else counted
+    (on condition it exists)."""
+    update: Item = {
+        "Key": keys.case_key(case.case_id),
+        "UpdateExpression": "SET #data = if_not_exists(#data, :data), "
+        "#status = if_not_exists(#status, :open) ADD #count :n",
+        "ConditionExpression": "attribute_not_exists(pk)" if new else "attribute_exists(pk)",
+        "ExpressionAttributeNames": {"#data": "data", "#status": "status", "#count": "count"},
+        "ExpressionAttributeValues": {
+            ":data": {"S": case.model_dump_json(include=_CASE_DATA)},
+            ":open": {"S": "open"},
+            ":n": {"N": str(count)},
+        },
+    }
+    return update
+
+
+_CASE_DATA = {
+    "case_id", "kind", "target", "shown", "subject", "run_id", "scope_id", "source", "quantiles", "opened_at",
+}  # fmt: skip
+
+
+def _case_of(item: Item) -> Case:
+    data = json.loads(item["data"]["S"])
+    decision = item.get("decision", {}).get("S")
+    return Case(
+        **data,
+        count=int(item.get("count", {}).get("N", "0")),
+        status=item["status"]["S"],
+        decision=Decision.model_validate_json(decision) if decision else None,
+    )
+
+
+def _epoch(instant: str) -> int:
+    return int(parse_iso(instant).timestamp())

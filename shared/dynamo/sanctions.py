@@ -1,0 +1,109 @@
+"""A decision's effects on DynamoDB (SPEC §3e): a voided result leaves its board (the `board`
+index, its rank counters, the board's top item) and stays in its player's stats and history; a
+hidden name leaves the profile, its claim and every board row. shared/dynamo/moderation.py calls
+these; tests/contract/test_moderation_store.py checks them against the in-memory fake.
+"""
+
+from typing import TYPE_CHECKING
+
+from shared.dynamo import keys
+from shared.dynamo.client import Item
+from shared.dynamo.codec import display_name, official_result_of
+from shared.dynamo.keys import rank_key
+from shared.game.boards import BoardPosition
+from shared.game.errors import Throttled
+from shared.game.names import default_display_name
+from shared.game.scope import Scope
+
+if TYPE_CHECKING:
+    from shared.dynamo.store import DynamoStore
+
+_ATTEMPTS = 5
+_BUSY = "The game is busy; try again shortly"
+
+
+def void_result(store: "DynamoStore", player: str, scope: Scope) -> bool:
+    """In one transaction, on condition the result is as read: the result marked `voided`
+    (stats and history keep it), its board row gone from the `board` index, and, if the stream
+    consumer counted it already, its three rank counters taken back down. (Not yet counted, the
+    consumer finds no board row and never counts it.) Then its row leaves the top item."""
+    for _ in range(_ATTEMPTS):
+        item = store.db.get(keys.official_key(player, scope), consistent=True)
+        if item is None:
+            return False
+        if "board_sk" not in item:
+            return True  # voided already, or never ranked
+        result = official_result_of(item)
+        voided = result.model_copy(update={"unranked_reason": "voided"})
+        counted = "counted" in item
+        values: Item = {
+            ":data": {"S": voided.model_dump_json()},
+            ":reason": {"S": "voided"},
+            ":position": {"S": rank_key(BoardPosition.of(result))},
+        }
+        items: list[Item] = [
+            {
+                "Update": {
+                    "Key": keys.official_key(player, scope),
+                    "UpdateExpression": "SET #data = :data, unranked_reason = :reason "
+                    "REMOVE board_pk, board_sk",
+                    "ConditionExpression": "board_sk = :position AND "
+                    + ("attribute_exists(counted)" if counted else "attribute_not_exists(counted)"),
+                    "ExpressionAttributeNames": {"#data": "data"},
+                    "ExpressionAttributeValues": values,
+                }
+            }
+        ]
+        if counted:
+            tie = BoardPosition.of(result).tie
+            for key, name in keys.counter_keys(scope, tie, 0):
+                items.append(
+                    {
+                        "Update": {
+                            "Key": key,
+                            "UpdateExpression": "ADD #a :minus",
+                            "ExpressionAttributeNames": {"#a": name},
+                            "ExpressionAttributeValues": {":minus": {"N": "-1"}},
+                        }
+                    }
+                )
+        if not store.db.transact(items):
+            store.top.drop(scope, player)
+            return True
+    raise Throttled(_BUSY)
+
+
+def hide_name(store: "DynamoStore", player: str) -> None:
+    """The profile's name removed and its claim released, in one transaction on condition the
+    name is still the one read; then every board row of the player shows the default name."""
+    for _ in range(_ATTEMPTS):
+        name = display_name(store.db.get(keys.profile_key(player), consistent=True))
+        if name is None:
+            break
+        items: list[Item] = [
+            {
+                "Update": {
+                    "Key": keys.profile_key(player),
+                    "UpdateExpression": "REMOVE display_name",
+                    "ConditionExpression": "display_name = :old",
+                    "ExpressionAttributeValues": {":old": {"S": name}},
+                }
+            }
+        ]
+        claim = store.names.held_claim(player, name)
+        if claim is not None:
+            items.append(
+                {
+                    "Delete": {
+                        "Key": keys.name_key(claim),
+                        "ConditionExpression": "player = :me",
+                        "ExpressionAttributeValues": {":me": {"S": player}},
+                    }
+                }
+            )
+        if not store.db.transact(items):
+            break
+    else:
+        raise Throttled(_BUSY)
+    scopes = [r.scope for r in store.player_data.official_results(player)]
+    store.names.rename_rows(player, scopes, default_display_name(player))

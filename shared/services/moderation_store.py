@@ -1,0 +1,117 @@
+"""The moderation port (SPEC §3e): what shared/services/moderation.py needs from storage, in domain
+types; shared/dynamo/moderation.py implements it on DynamoDB, tests/fake_moderation.py in memory,
+and tests/contract/test_moderation_store.py runs one contract on both."""
+
+from typing import NamedTuple, Protocol
+
+from shared.game.moderation import Case, Correction, Decision, LogEntry, Report, ReportKind, Sanction
+from shared.game.runs import Run
+from shared.game.scope import Scope
+
+
+class ReportQuotaExceeded(Exception):
+    """The reporter has filed as many reports as one Daily date allows."""
+
+
+class AlreadyReported(Exception):
+    """The reporter has reported this case before."""
+
+
+class CaseDecided(Exception):
+    """The case was decided already (another moderator's decision won)."""
+
+
+class CasePosition(NamedTuple):
+    """Where a case stands in the queue: oldest first."""
+
+    opened_at: str
+    case_id: str
+
+
+class ModerationStore(Protocol):
+    def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
+        """Record REPORT and merge it into CASE (created, and queued, if it is new), counting it
+        against the reporter's QUOTA for Daily date DAY, all at once. Returns the case as stored.
+        Raises ReportQuotaExceeded or AlreadyReported."""
+        ...
+
+    def open_case(self, case: Case) -> bool:
+        """Create and queue CASE unless it exists (the find-time pass); True if created."""
+        ...
+
+    def get_case(self, case_id: str) -> Case | None: ...
+
+    def cases(self, case_ids: list[str]) -> dict[str, Case]: ...
+
+    def case_reporters(self, case_id: str, limit: int) -> list[str]: ...
+
+    def reports_of(self, reporter: str, limit: int) -> list[Report]:
+        """REPORTER's reports, newest first."""
+        ...
+
+    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+        """Open cases of KIND (None: every kind), oldest first, after AFTER."""
+        ...
+
+    def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
+        """Record DECISION on CASE, on condition that it is still open, take it off the queue and
+        append ENTRY to the audit log, all at once. Raises CaseDecided."""
+        ...
+
+    def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
+        """The audit log, newest first, after the entry whose `decided_at#case_id` is AFTER."""
+        ...
+
+    def moderator_log(self, moderator: str) -> list[LogEntry]:
+        """MODERATOR's own decisions (their export)."""
+        ...
+
+    def add_sanction(self, player: str, sanction: Sanction) -> None: ...
+
+    def sanctions(self, player: str) -> list[Sanction]: ...
+
+    def void_result(self, player: str, scope: Scope) -> bool:
+        """Take PLAYER's official result of SCOPE off its board and out of every rank (kept, marked
+        `voided`, in their stats and history). False when there is none."""
+        ...
+
+    def hide_name(self, player: str) -> None:
+        """PLAYER's chosen name goes: the profile and every board row show their default name, and
+        the claim is freed."""
+        ...
+
+    def accept_word(self, word: str, case_id: str, accepted_at: str) -> None: ...
+
+    def accepted_words(self) -> list[tuple[str, str]]:
+        """(word, case id) of every word a moderator accepted, in word order."""
+        ...
+
+    def name_holder(self, name: str) -> str | None:
+        """The player who holds NAME (by its skeleton), if anyone does."""
+        ...
+
+    def pending_runs(self, scope: Scope) -> frozenset[str]:
+        """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
+        ...
+
+    def scope_runs(self, scope: Scope) -> list[Run]:
+        """The runs of SCOPE's ranked official results (the find-time pass reads each once)."""
+        ...
+
+    def mark_pass(self, scope: Scope) -> bool:
+        """Record that SCOPE's find-time pass ran; False if it had already."""
+        ...
+
+    def pass_done(self, scope: Scope) -> bool: ...
+
+    def is_final(self, scope: Scope) -> bool: ...
+
+    def mark_final(self, scope: Scope) -> None: ...
+
+    def add_correction(self, scope: Scope, correction: Correction) -> None:
+        """Append CORRECTION to SCOPE's public corrections (once per case)."""
+        ...
+
+    def corrections(self, scope: Scope) -> list[Correction]:
+        """SCOPE's corrections, oldest first."""
+        ...

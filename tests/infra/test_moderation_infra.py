@@ -1,0 +1,87 @@
+"""Moderation in the stack (SPEC §3e): the Cognito group that makes a player a moderator, and the
+leaderboard function's grant covering every request the moderation routes send (reports, the
+queue, decisions and their effects, the log), as IAM would judge them (test_permissions_routes.py's
+rules)."""
+
+import json
+
+import pytest
+
+from functions.leaderboard.handler import handler as leaderboard_handler
+from infra.permissions import ACCESS
+from local.events import LambdaContext, http_event
+from shared.game.moderation import MODERATORS_GROUP, case_id_for
+from tests.fake_boards import player
+from tests.infra.test_permissions_routes import daily, denied, game, recording  # noqa: F401 (fixture)
+from tests.play import play_out
+
+
+def _call(method, path, body=None, *, user, moderator=False):
+    claims = {"sub": player(user), "cognito:username": user, "token_use": "id"}
+    if moderator:
+        claims["cognito:groups"] = f"[{MODERATORS_GROUP}]"
+    reply = leaderboard_handler(http_event(method, path, body, claims=claims), LambdaContext())
+    return reply["statusCode"], json.loads(reply["body"])
+
+
+def test_moderation_routes_stay_inside_the_leaderboard_grant(game):  # noqa: F811
+    run = daily("POST", "/daily/runs", user="zed")[1]
+    play_out(daily, run, "zed")
+    assert _call("PUT", "/me", {"display_name": "Zed"}, user="zed")[0] == 200
+    with recording() as sent:
+        for user in ("ann", "bob"):
+            assert (
+                _call(
+                    "POST",
+                    "/reports",
+                    {"kind": "run", "target": f"{run['date']}:Zed", "reason": "x"},
+                    user=user,
+                )[0]
+                == 201
+            )
+            assert (
+                _call("POST", "/reports", {"kind": "word", "target": "wifi", "reason": "x"}, user=user)[0]
+                == 201
+            )
+        assert (
+            _call("POST", "/reports", {"kind": "name", "target": "Zed", "reason": "x"}, user="ann")[0] == 201
+        )
+        assert _call("GET", "/me/reports", user="ann")[0] == 200
+        assert _call("GET", "/moderation/cases", user="mo", moderator=True)[0] == 200
+        for kind, target, action in (
+            ("run", run["run_id"], "void_result"),
+            ("word", "wifi", "accept_word"),
+            ("name", "zed", "hide_name"),
+        ):
+            path = f"/moderation/cases/{case_id_for(kind, target)}/decision"
+            status, body = _call("POST", path, {"action": action, "reason": "r"}, user="mo", moderator=True)
+            assert status == 200, body
+        assert _call("GET", "/moderation/log", user="mo", moderator=True)[0] == 200
+        assert _call("GET", f"/leaderboard/daily/{run['date']}/corrections", user="ann")[0] == 200
+        assert _call("GET", f"/leaderboard/daily/{run['date']}", user="ann")[0] == 200
+        assert _call("GET", "/me", user="zed")[1]["display_name"].startswith("player-")
+    assert denied(ACCESS["leaderboard"].table, sent) == []
+
+
+@pytest.mark.infra
+def test_the_stack_creates_the_moderators_user_pool_group(dev):
+    (group,) = dev.resources("AWS::Cognito::UserPoolGroup").values()
+    assert group["Properties"]["GroupName"] == MODERATORS_GROUP
+    (pool,) = dev.resources("AWS::Cognito::UserPool")
+    assert group["Properties"]["UserPoolId"] == {"Ref": pool}
+
+
+def test_the_find_time_pass_in_the_expiry_job_stays_inside_the_expire_grant(game):  # noqa: F811
+    from functions.daily import expire
+    from shared.game import clock
+
+    for user in ("ann", "bob"):
+        play_out(daily, daily("POST", "/daily/runs", user=user)[1], user)
+    clock.travel_to(clock.parse_iso("2026-11-30T06:10:00.000Z"))  # the 29th's board has closed
+    with recording() as sent:
+        summary = expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
+    # tests/play.py answers every round at the same machine pace, as a script would: both suspect.
+    assert summary["suspects"] == 2, summary
+    queried = [params.get("IndexName") for op, params in sent if op == "Query"]
+    assert "board" in queried  # the pass ran: it read the day's rows
+    assert denied(ACCESS["expire"].table, sent) == []
