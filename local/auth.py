@@ -25,8 +25,8 @@ from typing import Any
 import jwt
 
 from shared.game import clock
-from shared.runtime.accounts import REFRESH_GRACE_SECONDS, REFRESH_TOKEN_DAYS, SIGNED_OUT
 from shared.game.moderation import MODERATORS_GROUP
+from shared.runtime.accounts import REFRESH_GRACE_SECONDS, REFRESH_TOKEN_DAYS, SIGNED_OUT
 
 AUDIENCE = "wordsqd-local"
 REFRESH_AUDIENCE = "wordsqd-local-refresh"  # never accepted where an ID token is expected

@@ -18,7 +18,7 @@ from shared.dynamo.tombstone import ERASED_AT, HELD_NAME, NOT_ERASED, tombstone_
 from shared.dynamo.top import key_id, renamed_top
 from shared.game.errors import Throttled
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
-from shared.game.results import Challenge
+from shared.game.results import Challenge, OfficialResult
 from shared.services.player_data import Holdings, SlotRecord
 
 
@@ -50,6 +50,10 @@ class DynamoPlayerData:
         self.boards = boards
         self.names = names
         self.leagues = leagues
+
+    def official_results(self, player: str) -> list[OfficialResult]:
+        """The player's official results (a moderator's hide_name renames their board rows)."""
+        return [official_result_of(item) for item in self._own_items(player) if _kind(item) == "OFFICIAL"]
 
     def _own_items(self, player: str) -> list[Item]:
         """Every item of the player's partition, read consistently."""

@@ -8,8 +8,8 @@ from pydantic import Field, StrictStr
 
 from shared.game.constants import LADDER, SCORE_BAND_POINTS
 from shared.game.fair_play import UnrankedReason
-from shared.game.standing import band_of, ladder_step
 from shared.game.moderation import Correction, LogEntry
+from shared.game.standing import band_of, ladder_step
 from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import ReportView, SanctionView
 
