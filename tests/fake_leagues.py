@@ -108,4 +108,6 @@ class FakeLeagueStore:
             and (p, scope) not in self.unranked
             and json.loads(r.model_dump_json()).get("unranked_reason") is None
         ]
-        return LeagueRows(entries, {p: self.names[p] for p in players if p in self.names})
+        shown = {p: self.row_names.get((p, scope)) for p in players if (p, scope) in self.results}
+        named = {p: shown.get(p) or self.names.get(p) for p in players}
+        return LeagueRows(entries, {p: name for p, name in named.items() if name})

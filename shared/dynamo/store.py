@@ -29,7 +29,7 @@ from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueRows
 from shared.services.player_data import Holdings
-from shared.services.ports import Completion, DueRun, Slot, StoredProfile, StoredRun, Version
+from shared.services.ports import AnswerSlot, Completion, DueRun, Slot, StoredProfile, StoredRun, Version
 
 
 class DynamoStore:
@@ -86,6 +86,9 @@ class DynamoStore:
     def save_run(self, run: Run, version: Version) -> Version:
         return self.runs.save_run(run, version)
 
+    def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
+        return self.runs.answer_in_place(run_id, player, slot, now)
+
     def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
         return self.completions.profile_for_completion(player, daily)
 
@@ -104,9 +107,9 @@ class DynamoStore:
     # BoardStore ----------------------------------------------------------------------------
 
     def board_page(
-        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
     ) -> list[BoardEntry]:
-        return self.boards.board_page(scope, after, limit, shown)
+        return self.boards.board_page(scope, after, limit, shown, words)
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         return self.counters.count_better(scope, tie)
