@@ -109,5 +109,5 @@ class FakeLeagueStore:
             and json.loads(r.model_dump_json()).get("unranked_reason") is None
         ]
         shown = {p: self.row_names.get((p, scope)) for p in players if (p, scope) in self.results}
-        named = {p: shown.get(p) or self.names.get(p) for p in players}
+        named = {p: shown[p] if p in shown else self.names.get(p) for p in players}
         return LeagueRows(entries, {p: name for p, name in named.items() if name})

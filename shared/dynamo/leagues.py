@@ -6,7 +6,7 @@ an item of its own, so a join finds the league by one GetItem; each player's lea
 of the player's own (a set of at most 10 ids). A join, a leave, a removal, a creation and a code
 rotation are each one transaction whose conditions hold the limits, so two joins racing for the
 last seat cannot both win. A league board reads its members' own official results by key, in
-one BatchGetItem of at most 50 keys, and the profiles of members without a named row in a second:
+one BatchGetItem of at most 50 keys, and the profiles of members without a result in a second:
 nothing is written for leagues when a run completes.
 """
 
@@ -184,16 +184,18 @@ class DynamoLeagues:
 
     def league_rows(self, players: list[str], scope: Scope) -> LeagueRows:
         """Each member's official result for SCOPE (one BatchGetItem of at most 50 keys), whose
-        row carries the member's name; the profiles of only the members it names no name for
-        (no result, or no name chosen), in a second."""
+        row carries the member's name (none: none chosen); the profiles of only the members
+        without a result, in a second."""
         entries: list[BoardEntry] = []
         names: dict[str, str] = {}
+        found = set()
         for item in self.db.batch_get([keys.official_key(p, scope) for p in players]):
+            found.add(keys.player_of(item))
             if "name" in item:
                 names[keys.player_of(item)] = item["name"]["S"]
             if ranked(item):
                 entries.append(entry(item))
-        unnamed = [keys.profile_key(p) for p in players if p not in names]
+        unnamed = [keys.profile_key(p) for p in players if p not in found]
         for item in self.db.batch_get(unnamed) if unnamed else []:
             if "display_name" in item:
                 names[keys.player_of(item)] = item["display_name"]["S"]

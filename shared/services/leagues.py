@@ -53,7 +53,7 @@ class StaleLeague(Exception):
 class LeagueRows(NamedTuple):
     """What a league board reads: each member's row on the Daily board of the date (if they have a
     ranked official result) and each member's display name (as their result's row shows it, the
-    profile's for a member without one)."""
+    profile's for a member without a result)."""
 
     entries: list[BoardEntry]
     names: dict[str, str]
