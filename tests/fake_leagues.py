@@ -38,7 +38,7 @@ class FakeLeagueStore:
             self.leagues[league.league_id] = league.model_copy(deep=True)
             self.codes[league.code] = league.league_id
 
-    def get_league(self, league_id: str) -> League | None:
+    def get_league(self, league_id: str, consistent: bool = True) -> League | None:
         with self._league_lock:
             found = self.leagues.get(league_id)
             return found.model_copy(deep=True) if found else None

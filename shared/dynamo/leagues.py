@@ -64,8 +64,8 @@ class DynamoLeagues:
         if codes:
             raise StaleLeague(league.league_id)  # an id or code drawn twice: 96 random bits each
 
-    def get_league(self, league_id: str) -> League | None:
-        item = self.db.get(league_key(league_id), consistent=True)
+    def get_league(self, league_id: str, consistent: bool = True) -> League | None:
+        item = self.db.get(league_key(league_id), consistent=consistent)
         return league_of(item) if item else None
 
     def league_by_code(self, code: str) -> League | None:

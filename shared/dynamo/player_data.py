@@ -79,8 +79,9 @@ class DynamoPlayerData:
     def holdings(self, player: str) -> Holdings:
         """Three requests whatever the player holds (more only past 100 runs and leagues): the
         player's partition (profile, stats, slots, results, their copies of the challenges they
-        made, their list of leagues), the `runs` index, and one consistent BatchGetItem of the
-        runs, the name claim and the leagues."""
+        made, their list of leagues), read consistently, the `runs` index, and one BatchGetItem of
+        the runs, the name claim and the leagues (eventually consistent: a run written in the
+        second before the export may show as it was a second earlier)."""
         own = self._own_items(player)
         items = {_kind(item): item for item in own if _kind(item) in ("PROFILE", "STATS", "LEAGUES")}
         profile_item = items.get("PROFILE", {})
@@ -94,7 +95,7 @@ class DynamoPlayerData:
         league_ids = sorted(items.get("LEAGUES", {}).get("ids", {}).get("SS", []))
         wanted += [keys.league_key(league_id) for league_id in league_ids]
         found: dict[str, list[Item]] = {"RUN": [], "NAME": [], "LEAGUE": []}
-        for item in self.db.batch_get(wanted, consistent=True):  # by the partition key's kind
+        for item in self.db.batch_get(wanted):  # eventually consistent; by the partition key's kind
             found[str(item["pk"]["S"]).split("#", 1)[0]].append(item)
         runs = [self.runs.stored_run(keys.run_id_of(item), item).run for item in found["RUN"]]
         if not any(item.get("player", {}).get("S") == player for item in found["NAME"]):

@@ -106,6 +106,7 @@ class Runs:
                 Item={**keys.puzzle_key(scope), **attributes(rounds=json.dumps(puzzle))},
                 ConditionExpression="attribute_not_exists(pk)",
             )
+            self._puzzles[scope] = puzzle
             return puzzle
         except ConditionFailed:
             return self.get_puzzle(scope) or puzzle

@@ -148,8 +148,8 @@ class DynamoStore:
     def create_league(self, league: League, leagues_max: int) -> None:
         self.leagues.create_league(league, leagues_max)
 
-    def get_league(self, league_id: str) -> League | None:
-        return self.leagues.get_league(league_id)
+    def get_league(self, league_id: str, consistent: bool = True) -> League | None:
+        return self.leagues.get_league(league_id, consistent)
 
     def league_by_code(self, code: str) -> League | None:
         return self.leagues.league_by_code(code)

@@ -93,9 +93,10 @@ class TopOfBoard:
     def rename(self, scope: Scope, names: dict[str, str | None]) -> None:
         """Show NAMES (player -> name) on their rows in SCOPE's top item, if they are there."""
         for _ in range(_ATTEMPTS):
-            top, version = self.read(scope)
+            top, version = self.read(scope, words=False)
             if all(e.display_name == names[e.player] for e in top if e.player in names):
                 return
+            top, version = self.read(scope)  # with the words it writes back
             rows = [e._replace(display_name=names[e.player]) if e.player in names else e for e in top]
             if self._write(scope, rows, version):
                 return
