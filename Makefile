@@ -64,12 +64,13 @@ format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-## bench: print cold start, warm cost and DynamoDB requests per call (figures, not assertions)
+## bench: print cold start, warm cost, DynamoDB requests per call and each call against its floor (figures, not assertions)
 bench: $(VENV)/.dev
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/daily.py
 	$(PY) benchmarks/boards.py
 	$(PY) benchmarks/renames.py
+	$(PY) benchmarks/floors.py
 	$(PY) benchmarks/coldstart.py
 
 ## puzzles: the puzzle report for 365 Dailies (SEED=... START=YYYY-MM-DD): difficulty per round, each rule's figure, best scores

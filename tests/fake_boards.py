@@ -91,7 +91,7 @@ class FakeBoardStore:
     # Reads -----------------------------------------------------------------------------------
 
     def board_page(
-        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
     ) -> list[BoardEntry]:
         self._read("board_page")
         entries = sorted(

@@ -38,7 +38,7 @@ class FakeLeagueStore:
             self.leagues[league.league_id] = league.model_copy(deep=True)
             self.codes[league.code] = league.league_id
 
-    def get_league(self, league_id: str) -> League | None:
+    def get_league(self, league_id: str, consistent: bool = True) -> League | None:
         with self._league_lock:
             found = self.leagues.get(league_id)
             return found.model_copy(deep=True) if found else None
@@ -108,4 +108,6 @@ class FakeLeagueStore:
             and (p, scope) not in self.unranked
             and json.loads(r.model_dump_json()).get("unranked_reason") is None
         ]
-        return LeagueRows(entries, {p: self.names[p] for p in players if p in self.names})
+        shown = {p: self.row_names.get((p, scope)) for p in players if (p, scope) in self.results}
+        named = {p: shown[p] if p in shown else self.names.get(p) for p in players}
+        return LeagueRows(entries, {p: name for p, name in named.items() if name})

@@ -16,11 +16,12 @@ from shared.game.clock import parse_iso
 from shared.game.errors import AccountErased
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
-from shared.game.runs import Run
+from shared.game.runs import Run, is_already_used, record_attempt
 from shared.game.scope import Scope
 from shared.services.completion import completion_of
 from shared.services.ports import (
     ActiveRunExists,
+    AnswerSlot,
     Completion,
     DueRun,
     QuotaExceeded,
@@ -118,6 +119,20 @@ class FakeRunStore:
             self._check(run, version)
             self.runs[run.run_id] = (run.model_copy(deep=True), version + 1)
             return Version(version + 1)
+
+    def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
+        with self._lock:
+            found = self.runs.get(run_id)
+            if found is None:
+                raise StaleRun(run_id)
+            run, version = found[0].model_copy(deep=True), found[1]
+            in_play = not run.completed and now < parse_iso(run.deadline) and run.player == player
+            next_slot = (run.round_number, run.attempt_number) == slot[:2]
+            if not (in_play and next_slot) or (slot.reason is None and is_already_used(run, slot.word)):
+                raise StaleRun(run_id)
+            record_attempt(run, slot.word, slot.reason, now)
+            self.runs[run_id] = (run.model_copy(deep=True), version + 1)
+            return StoredRun(run, Version(version + 1))
 
     def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
         with self._lock:

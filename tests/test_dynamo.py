@@ -24,7 +24,7 @@ from shared.game.runs import answer, new_run
 from shared.game.scope import Scope
 from shared.services.completion import completion_of
 from shared.services.game import Game
-from shared.services.ports import StaleRun
+from shared.services.ports import AnswerSlot, StaleRun
 from shared.services.retry import ATTEMPTS
 from tests.fake_store import complete_official
 
@@ -50,10 +50,18 @@ def stored_item(store, run_id):
 
 
 def item_size(item: dict) -> int:
-    """DynamoDB's item size: attribute names plus values (strings as UTF-8, numbers ~ digits)."""
-    return sum(
-        len(name.encode()) + len(str(next(iter(value.values()))).encode()) for name, value in item.items()
-    )
+    """DynamoDB's item size: attribute names plus values (strings as UTF-8, numbers ~ digits; a
+    list 3 bytes and 1 an element, a string set its strings)."""
+    return sum(len(name.encode()) + value_size(value) for name, value in item.items())
+
+
+def value_size(value: dict) -> int:
+    ((kind, inner),) = value.items()
+    if kind == "L":
+        return 3 + sum(1 + value_size(element) for element in inner)
+    if kind == "SS":
+        return sum(len(element.encode()) for element in inner)
+    return len(str(inner).encode())
 
 
 def test_practice_runs_are_deleted_after_30_days_guests_after_2_and_official_runs_kept(store):
@@ -88,6 +96,22 @@ def test_a_whole_run_item_stays_within_its_write_units_with_long_attempts_in_eve
         version = store.save_run(run, version)
     assert run.completed and len(run.accepted_words()) == 10
     assert item_size(stored_item(store, run.run_id)) < limit
+
+
+def test_a_run_answered_in_place_stays_under_1_kb_with_a_rejection_and_a_long_word_in_every_round(store):
+    """Answers appended without a read (RunStore.answer_in_place) keep each attempt with its arrival
+    time: a player's run with one rejection and one accepted 12-letter word in each of rounds 1-9
+    (the 10th completes the run, a whole write) stays under 1 KB, one write unit an answer."""
+    run = run_for("a-player-id-as-long-as-a-cognito-sub-0001", "d20261129" + "r" * 22)
+    store.create_run(run)
+    tick = iter(range(1, 31))
+    for number in range(1, 10):
+        word = ("transmitter" if number <= 7 else "bridgingbrd") + "abcdefghij"[number - 1]
+        for attempt, (tried, reason) in enumerate([("qzqzqzqzqzq", "letter_order"), (word, None)], start=1):
+            at = NOW + timedelta(milliseconds=5_987 * next(tick))
+            store.answer_in_place(run.run_id, run.player, AnswerSlot(number, attempt, tried, reason), at)
+    assert store.get_run(run.run_id).run.round_number == 10
+    assert item_size(stored_item(store, run.run_id)) < 1024
 
 
 def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):

@@ -241,16 +241,20 @@ def test_a_league_board_for_a_future_date_or_a_malformed_one_is_400():
     assert board("ann", league["league_id"], "2026-02-30")[0] == 400
 
 
-def test_a_league_board_at_50_members_is_one_league_read_and_one_batch_read(store):
+def test_a_league_board_at_50_members_reads_the_league_and_the_results_whose_rows_carry_the_names(store):
+    """A row carries its player's name, so the profiles are read (in a second batch) only for the
+    members whose row names none: here the one member without a result."""
     league = create("ann")
     for n in range(1, LEAGUE_MEMBERS_MAX):
         join(f"p{n}", league["code"])
+        assert call("PUT", "/me", {"display_name": f"Leaguer {n}"}, user=f"p{n}")[0] == 200
         record(store, f"p{n}", 10 * n)
-    sent: list[str] = []
+    sent: list[tuple[str, int]] = []
     real = store.client._make_api_call
 
     def counted(operation, params):
-        sent.append(operation)
+        asked = sum(len(r["Keys"]) for r in params.get("RequestItems", {}).values())
+        sent.append((operation, asked))
         return real(operation, params)
 
     store.client._make_api_call = counted
@@ -259,5 +263,8 @@ def test_a_league_board_at_50_members_is_one_league_read_and_one_batch_read(stor
     finally:
         store.client._make_api_call = real
     assert status == 200 and len(body["rows"]) == LEAGUE_MEMBERS_MAX - 1
-    # The caller's tombstone (Players.admit), the league, then every member's result and profile.
-    assert sent == ["GetItem", "GetItem", "BatchGetItem"]
+    # The caller's tombstone (Players.admit), the league, every member's result, then the profile
+    # of the one member whose row names nobody.
+    assert sent == [("GetItem", 0), ("GetItem", 0), ("BatchGetItem", LEAGUE_MEMBERS_MAX), ("BatchGetItem", 1)]
+    names = {m["display_name"] for m in body["members"]}
+    assert {f"Leaguer {n}" for n in range(1, LEAGUE_MEMBERS_MAX)} < names and len(names) == LEAGUE_MEMBERS_MAX

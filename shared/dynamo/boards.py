@@ -22,12 +22,14 @@ class BoardReads:
         self.top = top
 
     def board_page(
-        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
     ) -> list[BoardEntry]:
         """The best LIMIT rows after AFTER (SHOWN rows before it): from the top-of-board item
-        when it holds them (one GetItem), else a lazy merge of the shards."""
+        when it holds them (one GetItem; with its words item, one BatchGetItem), else a lazy
+        merge of the shards."""
         if shown + limit <= self.top.rows:
-            page = page_from_top(self.top.read(scope, consistent=False)[0], after, limit, self.top.rows)
+            top, _ = self.top.read(scope, consistent=False, words=words)
+            page = page_from_top(top, after, limit, self.top.rows)
             if page is not None:
                 return page
         return shard_page(self.db, scope, after, limit)

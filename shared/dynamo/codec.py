@@ -6,7 +6,7 @@ shared/dynamo/keys.py's; what stays from older layouts is shared/dynamo/migratio
 import json
 import secrets
 import zlib
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from shared.dynamo import keys
@@ -17,7 +17,7 @@ from shared.game.boards import BoardEntry, BoardPosition, run_duration_ms
 from shared.game.clock import iso, parse_iso
 from shared.game.puzzles import Round
 from shared.game.results import OfficialResult
-from shared.game.runs import Attempt, Outcome, RoundRecord, Run
+from shared.game.runs import AnswerReason, Attempt, Outcome, RoundRecord, Run, record_attempt
 from shared.game.scope import Scope
 from shared.game.scoring import speed_bonus
 
@@ -156,6 +156,34 @@ def decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     )
 
 
+# An answer written without reading the run appends its attempt to the item's tail (`tl`, a list
+# of strings): an accepted word as two elements, the word itself (so that a condition finds it with
+# `contains`) and its arrival in epoch milliseconds; a rejected one as one, "<ms> <reason> <word>".
+# Reading the run applies the tail in order (elapsed times, points and combo follow from the run
+# they arrive in); the next whole write of the run folds it in.
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def encode_tail_attempt(word: str, reason: AnswerReason | None, at: datetime) -> list[str]:
+    millis = str((at - _EPOCH) // timedelta(milliseconds=1))
+    if reason is None:
+        return [word, millis]
+    return [f"{millis} {_REASON.get(reason, reason)} {word}"]
+
+
+def apply_tail(run: Run, tail: list[str]) -> None:
+    """Apply the attempts of an item's tail to RUN, oldest first (an accepted word is letters
+    only, so it never starts with a digit as the other elements do)."""
+    elements = iter(tail)
+    for element in elements:
+        if element[:1].isdigit():
+            millis, code, word = element.split(" ", 2)
+            reason: AnswerReason | None = _REASON_OF.get(code, code)  # type: ignore[assignment]
+        else:
+            word, millis, reason = element, next(elements), None
+        record_attempt(run, word, reason, _EPOCH + timedelta(milliseconds=int(millis)))
+
+
 # Official results and board rows ---------------------------------------------------------------
 
 
@@ -224,25 +252,31 @@ def _unpacked(attribute: Item) -> list[list[Any]]:
     return rows
 
 
-def top_rows(item: Item | None) -> tuple[list[BoardEntry], int]:
-    """The rows of a top-of-board item and its version (no item: none, version 0)."""
+def top_rows(item: Item | None, words: Item | None = None) -> tuple[list[BoardEntry], int]:
+    """The rows of a top-of-board item and its version (no item: none, version 0), with the words
+    of its WORDS item when given (without it, a row's words are empty, or those a row written
+    before the words had their own item holds)."""
     if not item:
         return [], 0
+    held = dict(_unpacked(words["words"])) if words else {}
     rows = [
-        BoardEntry(player, position_of(key), words, name)
-        for player, key, name, words in _unpacked(item["rows"])
+        BoardEntry(player, position_of(key), held.get(player, old[0] if old else []), name)
+        for player, key, name, *old in _unpacked(item["rows"])
     ]
     return rows, int(item["version"]["N"])
 
 
-def top_item(scope: Scope, rows: list[BoardEntry], version: int) -> Item:
-    """A top-of-board item: its rows ([player, rank key, name, words] each) packed, and its
-    version."""
-    return {
+def top_items(scope: Scope, rows: list[BoardEntry], version: int) -> tuple[Item, Item]:
+    """A top-of-board item: its rows ([player, rank key, name] each) packed, and its version; and
+    its words item ([player, words] each, packed): a live board's page reads only the first, so
+    the words it hides are not paid for."""
+    top = {
         **keys.top_key(scope),
-        "rows": _packed([[e.player, rank_key(e.position), e.display_name, e.words] for e in rows]),
+        "rows": _packed([[e.player, rank_key(e.position), e.display_name] for e in rows]),
         "version": {"N": str(version)},
     }
+    words = {**keys.top_words_key(scope), "words": _packed([[e.player, e.words] for e in rows])}
+    return top, words
 
 
 def inbox_item(scope: Scope, rows: list[BoardEntry], now: float, token: str) -> Item:

@@ -295,6 +295,11 @@ def top_key(scope: Scope) -> Item:
     return key(f"TOP#{scope_key(scope)}", "TOP")
 
 
+def top_words_key(scope: Scope) -> Item:
+    """The words of the top item's rows: read only for a closed board's page."""
+    return key(f"TOP#{scope_key(scope)}", "WORDS")
+
+
 def top_claim_key(scope: Scope) -> Item:
     return key(f"TOP#{scope_key(scope)}#CLAIM", "CLAIM")
 

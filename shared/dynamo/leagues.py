@@ -5,9 +5,9 @@ A league is one item holding its members (at most 50, so it stays a few KB); its
 an item of its own, so a join finds the league by one GetItem; each player's leagues are one item
 of the player's own (a set of at most 10 ids). A join, a leave, a removal, a creation and a code
 rotation are each one transaction whose conditions hold the limits, so two joins racing for the
-last seat cannot both win. A league board reads its members' own official results and profiles
-by key, in one BatchGetItem of at most 100 keys: nothing is written for leagues when a run
-completes.
+last seat cannot both win. A league board reads its members' own official results by key, in
+one BatchGetItem of at most 50 keys, and the profiles of members without a result in a second:
+nothing is written for leagues when a run completes.
 """
 
 from shared.dynamo import keys
@@ -31,7 +31,8 @@ def _league_item(league: League) -> Item:
     }
 
 
-def _league(item: Item) -> League:
+def league_of(item: Item) -> League:
+    """The league a league item holds."""
     return League(
         league_id=item["pk"]["S"].removeprefix("LEAGUE#"),
         name=item["name"]["S"],
@@ -66,9 +67,9 @@ class DynamoLeagues:
         if codes:
             raise StaleLeague(league.league_id)  # an id or code drawn twice: 96 random bits each
 
-    def get_league(self, league_id: str) -> League | None:
-        item = self.db.get(league_key(league_id), consistent=True)
-        return _league(item) if item else None
+    def get_league(self, league_id: str, consistent: bool = True) -> League | None:
+        item = self.db.get(league_key(league_id), consistent=consistent)
+        return league_of(item) if item else None
 
     def league_by_code(self, code: str) -> League | None:
         item = self.db.get(code_key(code), consistent=True)
@@ -152,20 +153,27 @@ class DynamoLeagues:
     def player_leagues(self, player: str) -> list[League]:
         item = self.db.get(leagues_key(player), consistent=True) or {}
         ids = sorted(item.get("ids", {}).get("SS", []))
-        return [_league(found) for found in self.db.batch_get([league_key(i) for i in ids], consistent=True)]
+        return [
+            league_of(found) for found in self.db.batch_get([league_key(i) for i in ids], consistent=True)
+        ]
 
     def league_rows(self, players: list[str], scope: Scope) -> LeagueRows:
-        """Each member's official result for SCOPE and profile: 2 keys a member, so a league of
-        50 is one BatchGetItem of 100 keys."""
-        wanted = [key for p in players for key in (keys.official_key(p, scope), keys.profile_key(p))]
+        """Each member's official result for SCOPE (one BatchGetItem of at most 50 keys), whose
+        row carries the member's name (none: none chosen); the profiles of only the members
+        without a result, in a second."""
         entries: list[BoardEntry] = []
         names: dict[str, str] = {}
-        for item in self.db.batch_get(wanted):
-            if item["sk"]["S"] == "PROFILE":
-                if "display_name" in item:
-                    names[keys.player_of(item)] = item["display_name"]["S"]
-            elif ranked(item):
+        found = set()
+        for item in self.db.batch_get([keys.official_key(p, scope) for p in players]):
+            found.add(keys.player_of(item))
+            if "name" in item:
+                names[keys.player_of(item)] = item["name"]["S"]
+            if ranked(item):
                 entries.append(entry(item))
+        unnamed = [keys.profile_key(p) for p in players if p not in found]
+        for item in self.db.batch_get(unnamed) if unnamed else []:
+            if "display_name" in item:
+                names[keys.player_of(item)] = item["display_name"]["S"]
         return LeagueRows(entries, names)
 
 
@@ -215,8 +223,3 @@ def leave_items(league: League, player: str) -> list[Item]:
             }
         }
     ]
-
-
-def league_of(item: Item) -> League:
-    """A league item read by another part (the erasure's BatchGetItem)."""
-    return _league(item)

@@ -6,16 +6,17 @@ index, and by their slots and official results), their name claim, the challenge
 and the leagues they are in. docs/data-model.md lists the items.
 """
 
-from shared.dynamo import keys
+from shared.dynamo import keys, migrations
 from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client, ConditionFailed, Item
-from shared.dynamo.codec import official_result_of
+from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.leagues import DynamoLeagues, league_of, leave_items
 from shared.dynamo.migrations import old_claim
 from shared.dynamo.names import Names, rename_row
 from shared.dynamo.runs import Runs
 from shared.dynamo.tombstone import ERASED_AT, HELD_NAME, NOT_ERASED, tombstone_item
 from shared.dynamo.top import key_id, renamed_top
+from shared.game.boards import PlayerProfile
 from shared.game.errors import Throttled
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.results import Challenge, OfficialResult
@@ -127,13 +128,29 @@ class DynamoPlayerData:
         return claims, writes
 
     def holdings(self, player: str) -> Holdings:
+        """Three requests whatever the player holds (more only past 100 runs and leagues): the
+        player's partition (profile, stats, slots, results, their copies of the challenges they
+        made, their list of leagues), read consistently, the `runs` index, and one BatchGetItem of
+        the runs, the name claim and the leagues (eventually consistent: a run written in the
+        second before the export may show as it was a second earlier)."""
         own = self._own_items(player)
-        profile = self.boards.player_profile(player)
+        items = {_kind(item): item for item in own if _kind(item) in ("PROFILE", "STATS", "LEAGUES")}
+        profile_item = items.get("PROFILE", {})
+        old = None if "stats_version" in profile_item else items.get("STATS")
+        profile = PlayerProfile(display_name(profile_item), migrations.stats_of(profile_item, old)[0])
         claim = None
+        wanted = [keys.run_key(run_id) for run_id in self._run_ids(player, own)]
         if profile.display_name and profile.display_name != DELETED_PLAYER_NAME:
-            claim = self.names.held_claim(player, profile.display_name)
-        runs = [found.run for run_id in self._run_ids(player, own) if (found := self.runs.get_run(run_id))]
-        created = [_made_id(item) for item in own if _kind(item) == "MADE"]
+            claim = name_skeleton(profile.display_name)
+            wanted.append(keys.name_key(claim))
+        league_ids = sorted(items.get("LEAGUES", {}).get("ids", {}).get("SS", []))
+        wanted += [keys.league_key(league_id) for league_id in league_ids]
+        found: dict[str, list[Item]] = {"RUN": [], "NAME": [], "LEAGUE": []}
+        for item in self.db.batch_get(wanted):  # eventually consistent; by the partition key's kind
+            found[str(item["pk"]["S"]).split("#", 1)[0]].append(item)
+        runs = [self.runs.stored_run(keys.run_id_of(item), item).run for item in found["RUN"]]
+        if not any(item.get("player", {}).get("S") == player for item in found["NAME"]):
+            claim = None
         return Holdings(
             profile=profile,
             name_claim=claim,
@@ -149,8 +166,10 @@ class DynamoPlayerData:
             challenge_quotas={_rest(i): int(i["created"]["N"]) for i in own if _kind(i) == "CHALLENGES"},
             official_results=[official_result_of(i) for i in own if _kind(i) == "OFFICIAL"],
             runs=sorted(runs, key=lambda run: run.started_at),
-            challenges=[c for challenge_id in created if (c := self.runs.get_challenge(challenge_id))],
-            leagues=self.leagues.player_leagues(player),
+            challenges=[Challenge.model_validate_json(i["data"]["S"]) for i in own if _kind(i) == "MADE"],
+            leagues=sorted(
+                (league_of(item) for item in found["LEAGUE"]), key=lambda league: league.league_id
+            ),
             rename=next((i["name"]["S"] for i in own if _kind(i) == "RENAME"), None),
             other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
         )

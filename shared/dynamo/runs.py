@@ -2,10 +2,10 @@
 and its watermark (the run side of the RunStore port, shared/services/ports.py; the completing
 transaction is shared/dynamo/completion.py's).
 
-Requests per API call are kept small on purpose: an answer is one GetItem and one PutItem (a
-TransactWriteItems instead when it completes the run), and a run item stays under 1 KB (it
-references its puzzle instead of holding it, and keeps its history compact), so each write costs
-one write unit.
+Requests per API call are kept small on purpose: an answer is one conditional UpdateItem that
+appends it without reading the run (a read, then a whole write, when that write refuses it, and
+for the answer that completes the run), and a run item stays under 1 KB (it references its puzzle
+instead of holding it, and keeps its history compact), so each write costs one write unit.
 """
 
 import contextlib
@@ -16,16 +16,25 @@ from typing import Any
 
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, ConditionFailed, DataError, Item
-from shared.dynamo.codec import attributes, decode_run, encode_run
+from shared.dynamo.codec import apply_tail, attributes, decode_run, encode_run, encode_tail_attempt
 from shared.dynamo.tombstone import ERASED_AT, not_erased, refuse_if_erased
 from shared.game.clock import iso, parse_iso
-from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
+from shared.game.constants import ATTEMPTS_PER_ROUND, GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.game.errors import AccountErased
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.ports import ActiveRunExists, DueRun, QuotaExceeded, Slot, StaleRun, StoredRun, Version
+from shared.services.ports import (
+    ActiveRunExists,
+    AnswerSlot,
+    DueRun,
+    QuotaExceeded,
+    Slot,
+    StaleRun,
+    StoredRun,
+    Version,
+)
 
 # A player's slot in a scope matters only while the scope takes runs: a Daily date for a day, a
 # challenge for 7 days after it is created. It is deleted a while after that.
@@ -49,11 +58,16 @@ def run_item(run: Run, version: int) -> Item:
     if run.player is not None and not run.completed:
         values["due_pk"] = keys.due_partition(run.run_id)
         values["due_sk"] = keys.due_sort(run.deadline, run.run_id)
+    if not run.completed:  # what an answer written without a read is conditional on
+        values.update(nr=run.round_number, na=run.attempt_number, dl=run.deadline)
     if run.player is None:
         values["expires_at"] = _epoch(run.started_at, GUEST_RUN_TTL_SECONDS)
     elif not run.official:
         values["expires_at"] = _epoch(run.started_at, PRACTICE_RUN_TTL_SECONDS)
-    return {**keys.run_key(run.run_id), **attributes(**values)}
+    item = {**keys.run_key(run.run_id), **attributes(**values)}
+    if not run.completed and run.accepted_words():  # the tail's are found in the tail (`tl`)
+        item["used"] = {"SS": sorted(set(run.accepted_words()))}
+    return item
 
 
 def versioned_put(run: Run, version: Version) -> Item:
@@ -94,6 +108,7 @@ class Runs:
                 Item={**keys.puzzle_key(scope), **attributes(rounds=json.dumps(puzzle))},
                 ConditionExpression="attribute_not_exists(pk)",
             )
+            self._puzzles[scope] = puzzle
             return puzzle
         except ConditionFailed:
             return self.get_puzzle(scope) or puzzle
@@ -160,8 +175,10 @@ class Runs:
             if any(ERASED_AT in i for i in found if i["sk"]["S"] == "PROFILE"):
                 raise AccountErased()
             item = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
-        if item is None:
-            return None
+        return None if item is None else self.stored_run(run_id, item)
+
+    def stored_run(self, run_id: str, item: Item) -> StoredRun:
+        """The run a run item holds, its tail's attempts applied, with its version."""
         version = Version(int(item["version"]["N"]))
         if "run" not in item:
             return StoredRun(migrations.whole_run(item), version)
@@ -170,7 +187,9 @@ class Runs:
         puzzle = self.get_puzzle(Scope.of(body["d"], body.get("c")))
         if puzzle is None:
             raise DataError(f"The puzzle of run {run_id} is missing")
-        return StoredRun(decode_run(run_id, text, puzzle), version)
+        run = decode_run(run_id, text, puzzle)
+        apply_tail(run, [event["S"] for event in item.get("tl", {}).get("L", [])])
+        return StoredRun(run, version)
 
     def slot(self, player: str, scope: Scope) -> Slot:
         item = self.db.get(keys.slot_key(player, scope), consistent=True) or {}
@@ -223,6 +242,48 @@ class Runs:
         except ConditionFailed as error:
             raise StaleRun(run.run_id) from error
         return Version(version + 1)
+
+    def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
+        """One UpdateItem: the attempt appended to the run's tail, the next slot and the version
+        moved on, on the conditions the port names; the reply's run from its ALL_NEW image."""
+        accepted = slot.reason is None
+        if accepted or slot.attempt_number == ATTEMPTS_PER_ROUND:
+            following = (slot.round_number + 1, 1)
+        else:
+            following = (slot.round_number, slot.attempt_number + 1)
+        values: Item = {
+            ":r": {"N": str(slot.round_number)},
+            ":a": {"N": str(slot.attempt_number)},
+            ":nr": {"N": str(following[0])},
+            ":na": {"N": str(following[1])},
+            ":now": {"S": iso(now)},
+            ":at": {"L": [{"S": element} for element in encode_tail_attempt(slot.word, slot.reason, now)]},
+            ":none": {"L": []},
+            ":one": {"N": "1"},
+        }
+        condition = "nr = :r AND na = :a AND dl > :now AND "
+        if player is None:
+            condition += "attribute_not_exists(runs_pk)"
+        else:
+            condition += "runs_pk = :owner"
+            values[":owner"] = {"S": keys.runs_partition(player)}
+        update = "SET tl = list_append(if_not_exists(tl, :none), :at), nr = :nr, na = :na"
+        update += ", version = version + :one"
+        if accepted:  # a word accepted once in a run is not accepted again (SPEC §3)
+            condition += " AND NOT contains(used, :word) AND NOT contains(tl, :word)"
+            values[":word"] = {"S": slot.word}
+        try:
+            written = self.db.call(
+                "update_item",
+                Key=keys.run_key(run_id),
+                UpdateExpression=update,
+                ConditionExpression=condition,
+                ExpressionAttributeValues=values,
+                ReturnValues="ALL_NEW",
+            )
+        except ConditionFailed as error:
+            raise StaleRun(run_id) from error
+        return self.stored_run(run_id, written["Attributes"])
 
     # The expiry job ------------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ from shared.game.scope import Scope
 from shared.game.standing import Standing
 from shared.services.leagues import League, LeagueRows
 from shared.services.player_data import Holdings
-from shared.services.ports import Completion, DueRun, Slot, StoredProfile, StoredRun, Version
+from shared.services.ports import AnswerSlot, Completion, DueRun, Slot, StoredProfile, StoredRun, Version
 
 
 class DynamoStore:
@@ -87,6 +87,9 @@ class DynamoStore:
     def save_run(self, run: Run, version: Version) -> Version:
         return self.runs.save_run(run, version)
 
+    def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
+        return self.runs.answer_in_place(run_id, player, slot, now)
+
     def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
         return self.completions.profile_for_completion(player, daily)
 
@@ -105,9 +108,9 @@ class DynamoStore:
     # BoardStore ----------------------------------------------------------------------------
 
     def board_page(
-        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
     ) -> list[BoardEntry]:
-        return self.boards.board_page(scope, after, limit, shown)
+        return self.boards.board_page(scope, after, limit, shown, words)
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         return self.counters.count_better(scope, tie)
@@ -152,8 +155,8 @@ class DynamoStore:
     def create_league(self, league: League, leagues_max: int) -> None:
         self.leagues.create_league(league, leagues_max)
 
-    def get_league(self, league_id: str) -> League | None:
-        return self.leagues.get_league(league_id)
+    def get_league(self, league_id: str, consistent: bool = True) -> League | None:
+        return self.leagues.get_league(league_id, consistent)
 
     def league_by_code(self, code: str) -> League | None:
         return self.leagues.league_by_code(code)

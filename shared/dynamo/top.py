@@ -13,8 +13,8 @@ from collections import defaultdict
 
 from shared.dynamo import keys
 from shared.dynamo.board_index import shard_page
-from shared.dynamo.client import Client, ConditionFailed, Item
-from shared.dynamo.codec import entry, inbox_item, inbox_rows, top_item, top_rows
+from shared.dynamo.client import Client, ConditionFailed, DataError, Item
+from shared.dynamo.codec import entry, inbox_item, inbox_rows, top_items, top_rows
 from shared.game.boards import TOP_ROWS, BoardEntry, BoardPosition, merge_top
 from shared.game.errors import Throttled
 from shared.game.results import OfficialResult
@@ -47,7 +47,7 @@ def renamed_top(scope: Scope, item: Item | None, names: dict[str, str | None]) -
     rows = [e._replace(display_name=names[e.player]) if e.player in names else e for e in top]
     return {
         "Put": {
-            "Item": top_item(scope, rows, version + 1),
+            "Item": top_items(scope, rows, version + 1)[0],  # names only: its words item stays
             "ConditionExpression": "version = :v",
             "ExpressionAttributeValues": {":v": {"N": str(version)}},
         }
@@ -64,8 +64,16 @@ class TopOfBoard:
         self.rows = rows
         self.interval = interval
 
-    def read(self, scope: Scope, consistent: bool = True) -> tuple[list[BoardEntry], int]:
-        return top_rows(self.db.get(keys.top_key(scope), consistent=consistent))
+    def read(self, scope: Scope, consistent: bool = True, words: bool = True) -> tuple[list[BoardEntry], int]:
+        """The top item's rows and version; their words too (a second item, in the same request)
+        unless WORDS is False."""
+        if not words:
+            return top_rows(self.db.get(keys.top_key(scope), consistent=consistent))
+        found = {
+            item["sk"]["S"]: item
+            for item in self.db.batch_get([keys.top_key(scope), keys.top_words_key(scope)], consistent)
+        }
+        return top_rows(found.get("TOP"), found.get("WORDS"))
 
     def merge(self, scope: Scope, results: list[OfficialResult]) -> None:
         """Bring RESULTS into SCOPE's top-of-board item. Rows that cannot enter it (it is full of
@@ -82,7 +90,7 @@ class TopOfBoard:
         A claim that ends more than an interval from now was set by a clock far ahead: it counts
         as free, so no consumer waits on it. A fold that fails raises: the batch fails and comes
         again, and the rows are left again. After _ATTEMPTS turns, Throttled (the same)."""
-        top, _ = self.read(scope, consistent=False)
+        top, _ = self.read(scope, consistent=False, words=False)
         present = {e.player for e in top}
         arrivals = [
             BoardEntry(r.player, BoardPosition.of(r), r.words, None)
@@ -109,9 +117,10 @@ class TopOfBoard:
     def rename(self, scope: Scope, names: dict[str, str | None]) -> None:
         """Show NAMES (player -> name) on their rows in SCOPE's top item, if they are there."""
         for _ in range(_ATTEMPTS):
-            top, version = self.read(scope)
+            top, version = self.read(scope, words=False)
             if all(e.display_name == names[e.player] for e in top if e.player in names):
                 return
+            top, version = self.read(scope)  # with the words it writes back
             rows = [e._replace(display_name=names[e.player]) if e.player in names else e for e in top]
             if self._write(scope, rows, version):
                 return
@@ -257,18 +266,21 @@ class TopOfBoard:
         raise Throttled(_BUSY)  # the batch fails and comes again
 
     def _write(self, scope: Scope, rows: list[BoardEntry], version: int) -> bool:
-        """Put SCOPE's top item at VERSION + 1 if it is still at VERSION (0: absent)."""
-        put: Item = {"Item": top_item(scope, rows, version + 1)}
+        """Put SCOPE's top item at VERSION + 1 if it is still at VERSION (0: absent), and its
+        words item, in one transaction."""
+        top, words = top_items(scope, rows, version + 1)
+        put: Item = {"Item": top}
         if version:
             put["ConditionExpression"] = "version = :v"
             put["ExpressionAttributeValues"] = {":v": {"N": str(version)}}
         else:
             put["ConditionExpression"] = "attribute_not_exists(pk)"
-        try:
-            self.db.call("put_item", **put)
-            return True
-        except ConditionFailed:
+        codes = self.db.transact([{"Put": put}, {"Put": {"Item": words}}])
+        if codes[:1] == ["ConditionalCheckFailed"]:
             return False
+        if codes:
+            raise DataError(f"The top of a board was refused: {codes}")
+        return True
 
     def _stored_rows(self, scope: Scope, players: list[str]) -> dict[str, BoardEntry]:
         """The board rows of PLAYERS' official results of SCOPE, read consistently."""

@@ -205,13 +205,22 @@ def answer(
     reason: AnswerReason | None = verdict.reason
     if accepted and is_already_used(run, verdict.word):
         accepted, reason = False, "already_used"
+    return record_attempt(run, verdict.word, reason if not accepted else None, now)
+
+
+def record_attempt(run: Run, word: str, reason: AnswerReason | None, now: datetime) -> AnswerResult:
+    """Apply a judged attempt (REASON None: accepted) to the slot in play, as it arrived at NOW:
+    the score, combo and round's close follow. `answer` judges first; a run's item replays the
+    attempts a write appended without reading it (shared/dynamo/runs.py) through this too."""
+    record = run._record_for_play()
+    accepted = reason is None
     elapsed = run.elapsed_ms(now)  # a rejected attempt does not restart the round's clock
-    record.attempts.append(Attempt.of(verdict.word, accepted, reason, elapsed))
+    record.attempts.append(Attempt.of(word, accepted, reason, elapsed))
     if accepted:
         run.combo += 1
         run.best_combo = max(run.best_combo, run.combo)
-        run.longest_word_length = max(run.longest_word_length, len(verdict.word))
-        record.points = points_for(len(verdict.word), bool(record.forbidden), run.combo, elapsed)
+        run.longest_word_length = max(run.longest_word_length, len(word))
+        record.points = points_for(len(word), bool(record.forbidden), run.combo, elapsed)
         record.speed_bonus = speed_bonus(elapsed)
         run.score += record.points
         _close_round(run, record, "accepted", now)
@@ -247,12 +256,17 @@ def _replay_of(run: Run, round_number: int, attempt_number: int, word: str) -> A
     attempts = run.history[round_number - 1].attempts
     if attempt_number > len(attempts):
         return None
-    applied = attempts[attempt_number - 1]
-    if not applied.same_word(word):
+    if not attempts[attempt_number - 1].same_word(word):
         raise RunConflict("That attempt was already used with another word", "slot_used", run)
+    return applied_result(run, round_number, attempt_number)._replace(replayed=True)
+
+
+def applied_result(run: Run, round_number: int, attempt_number: int) -> AnswerResult:
+    """The reply an applied attempt got: its verdict, and its round's points if it was accepted."""
     record = run.history[round_number - 1]
+    applied = record.attempts[attempt_number - 1]
     points, bonus = (record.points, record.speed_bonus) if applied.accepted else (0, 0)
-    return AnswerResult(applied.accepted, applied.reason, points, bonus, replayed=True)
+    return AnswerResult(applied.accepted, applied.reason, points, bonus)
 
 
 def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) -> None:

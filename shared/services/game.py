@@ -4,6 +4,7 @@ This is the game's service layer: it loads state through the Store port, applies
 rules of shared/game/runs.py, and writes the result back with conditional writes. No AWS here.
 """
 
+import contextlib
 import secrets
 import time
 from collections.abc import Callable, Set
@@ -28,7 +29,8 @@ from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
-from shared.game.scope import Scope
+from shared.game.scope import Scope, run_id_in
+from shared.services.answering import answer_at_once
 from shared.services.completion import completion_of, implausible_details
 from shared.services.ports import (
     ActiveRunExists,
@@ -198,7 +200,21 @@ class Game:
         """A player has at most one active run per scope: starting while one is active returns it,
         so a first (official) run cannot be abandoned and restarted. Runs of other scopes (another
         date, another challenge) never count. Whether the new run is official is read from the
-        slot the creating write is conditional on, so it cannot go stale in between."""
+        slot the creating write is conditional on, so it cannot go stale in between. The first
+        start of a scope needs no read: its run is created on condition the slot is empty."""
+
+        def create(official: bool, replacing: str | None = None) -> tuple[Run, bool]:
+            run_id = run_id_in(scope, secrets.token_urlsafe(16))
+            run = new_run(
+                run_id, scope.kind, day, puzzle, now, player, official, _challenge_id(scope), archive
+            )
+            self.store.create_run(run, replacing)  # ActiveRunExists when the slot is not as assumed
+            self.record("RunsStarted")
+            return run, True
+
+        if player is not None and not closed:
+            with contextlib.suppress(ActiveRunExists):  # else the slot names a run: read it
+                return create(official=not archive)
 
         def attempt() -> tuple[Run, bool]:
             official, replacing = False, None
@@ -217,23 +233,10 @@ class Game:
                 )
             if closed:
                 raise Conflict("This challenge has closed", "challenge_closed")
-            run = new_run(
-                secrets.token_urlsafe(16),
-                scope.kind,
-                day,
-                puzzle,
-                now,
-                player,
-                official,
-                _challenge_id(scope),
-                archive,
-            )
             try:
-                self.store.create_run(run, replacing)
+                return create(official, replacing)
             except ActiveRunExists as error:
-                raise StaleRun(run.run_id) from error  # a concurrent start won: look again
-            self.record("RunsStarted")
-            return run, True
+                raise StaleRun(scope.id) from error  # a concurrent start won: look again
 
         return self._retry(attempt)
 
@@ -244,6 +247,14 @@ class Game:
     def answer(
         self, run_id: str, player: str | None, round_number: int, attempt_number: int, word: str
     ) -> tuple[AnswerResult, Run]:
+        slot = (round_number, attempt_number)
+        written = answer_at_once(
+            self.store, self._puzzle_of, self.dictionary(), run_id, player, slot, word, self.now()
+        )
+        if written is not None:
+            self.record("Answers", reason=written[0].reason or "accepted")
+            return written
+
         def attempt() -> tuple[AnswerResult, Run]:
             run, version = self._refresh(self._load(run_id, player))
             result = answer(run, round_number, attempt_number, word, self.now(), self.dictionary())
@@ -262,6 +273,12 @@ class Game:
             return run
 
         return self._retry(attempt)
+
+    def _puzzle_of(self, scope: Scope) -> list[Round] | None:
+        """SCOPE's stored puzzle (cached), None if there is none: never generated here."""
+        if scope.kind == "daily" and scope in self._puzzles:
+            return self._puzzles[scope]
+        return self.store.get_puzzle(scope)
 
     def _retry(self, attempt: Callable[[], T]) -> T:
         """Run ATTEMPT again from a fresh read when another request changed the state first

@@ -217,7 +217,7 @@ class Boards:
         position, how many rows came before and the last rank), so no page counts the rows
         before it."""
         closed = self.closed(scope, closes_at)  # decided before reading: a closed page is final
-        entries = self.store.board_page(scope, start.after, limit + 1, start.shown)
+        entries = self.store.board_page(scope, start.after, limit + 1, start.shown, words=closed)
         more = len(entries) > limit
         entries = entries[:limit]
         ranks = assign_ranks(

@@ -51,8 +51,9 @@ class StaleLeague(Exception):
 
 
 class LeagueRows(NamedTuple):
-    """What a league board reads in one go: each member's row on the Daily board of the date (if
-    they have a ranked official result) and each member's chosen display name."""
+    """What a league board reads: each member's row on the Daily board of the date (if they have a
+    ranked official result) and each member's display name (as their result's row shows it, the
+    profile's for a member without a result)."""
 
     entries: list[BoardEntry]
     names: dict[str, str]
@@ -99,7 +100,10 @@ class LeagueStore(Protocol):
         Raises TooManyLeagues."""
         ...
 
-    def get_league(self, league_id: str) -> League | None: ...
+    def get_league(self, league_id: str, consistent: bool = True) -> League | None:
+        """The league, read consistently unless CONSISTENT is False (a read that may trail a
+        write by a second: a board's)."""
+        ...
 
     def league_by_code(self, code: str) -> League | None: ...
 
@@ -257,7 +261,7 @@ class Leagues:
     def board(self, caller: str, league_id: str, day: str | None) -> LeagueBoard:
         """The league's board for a Daily date (today by default): its members' official results
         with the Daily board's order, shared ranks, status and word hiding."""
-        league = self._members_league(caller, league_id)
+        league = self._members_league(caller, league_id, consistent=False)
         board_day = self.boards.board_date(day)
         scope = Scope.daily(board_day.isoformat())
         closed = self.boards.closed(scope, daily_closes_at(board_day))
@@ -282,9 +286,10 @@ class Leagues:
             ],
         )
 
-    def _members_league(self, caller: str, league_id: str) -> League:
-        """The league, if the caller is a member; to anyone else it does not exist (404)."""
-        league = self.store.get_league(league_id)
+    def _members_league(self, caller: str, league_id: str, consistent: bool = True) -> League:
+        """The league, if the caller is a member; to anyone else it does not exist (404). A board
+        reads it eventually consistently: a join or a leave shows on it within a second."""
+        league = self.store.get_league(league_id, consistent)
         if league is None or caller not in league.members:
             raise NotFound("No such league", "league_not_found")
         return league

@@ -14,7 +14,7 @@ from typing import NamedTuple, NewType, Protocol
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
-from shared.game.runs import Run
+from shared.game.runs import AnswerReason, Run
 from shared.game.scope import Scope
 from shared.game.standing import Standing
 from shared.game.stats import PlayerStats
@@ -27,6 +27,16 @@ Version = NewType("Version", int)
 class StoredRun(NamedTuple):
     run: Run
     version: Version
+
+
+class AnswerSlot(NamedTuple):
+    """A judged attempt for a run's slot: REASON None when the word was accepted by the rules
+    (SPEC §2), before the run's own rule (`already_used`) is applied by the write's condition."""
+
+    round_number: int
+    attempt_number: int
+    word: str
+    reason: AnswerReason | None
 
 
 class DueRun(NamedTuple):
@@ -131,6 +141,15 @@ class RunStore(Protocol):
         """Write an active run if it is still at VERSION. Raises StaleRun."""
         ...
 
+    def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
+        """Append SLOT's judged attempt to the run in one conditional write, without reading the
+        run: it holds only if the run is PLAYER's (None: a guest's) and still in play at NOW (not
+        completed, its deadline ahead), SLOT is its next (round, attempt), and an accepted word
+        is not yet one of the run's accepted words. Returns the run as written (the attempt
+        applied by shared/game/runs.py's record_attempt); raises StaleRun when a condition fails
+        (read the run to learn which)."""
+        ...
+
     def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
         """PLAYER's profile (name, and for a DAILY completion the stats), read consistently, with
         the version a Completion from it is conditional on."""
@@ -164,11 +183,12 @@ class BoardStore(Protocol):
     DynamoDB, tests/fake_boards.py in memory)."""
 
     def board_page(
-        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0
+        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
     ) -> list[BoardEntry]:
         """The best LIMIT rows of SCOPE's board that come after AFTER (SHOWN rows come before it),
         in board order. The best TOP_ROWS rows are served from the top of the board, which (like
-        ranks) shows a completion once the counters have caught up with it (a second or two)."""
+        ranks) shows a completion once the counters have caught up with it (a second or two).
+        Without WORDS (a live board hides them) a row's words may be left out, and not read."""
         ...
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:

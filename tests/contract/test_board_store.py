@@ -595,9 +595,9 @@ def test_two_consumers_merging_into_one_top_from_stale_reads_lose_no_row(dynamo)
 
     calls = []
 
-    def stale_first(scope, consistent=True):
+    def stale_first(scope, consistent=True, words=True):
         calls.append(scope)
-        return stale if len(calls) == 1 else read_top(scope, consistent)
+        return stale if len(calls) == 1 else read_top(scope, consistent, words)
 
     dynamo.count_official([first])
     dynamo.top.read = stale_first
@@ -656,7 +656,14 @@ def top_puts(store: DynamoStore) -> list[str]:
         if params.get("Item", {}).get("sk", {}).get("S") == "TOP":
             puts.append(params["Item"]["pk"]["S"])
 
+    def seen_in_transaction(params, **_):  # the top item and its words item are put together
+        for entry in params["TransactItems"]:
+            seen(entry.get("Put", {}))
+
     store.client.meta.events.register("provide-client-params.dynamodb.PutItem", seen)
+    store.client.meta.events.register(
+        "provide-client-params.dynamodb.TransactWriteItems", seen_in_transaction
+    )
     return puts
 
 

@@ -76,20 +76,23 @@ def test_the_creator_leaving_hands_the_league_to_the_first_joined_and_the_last_d
 
 
 def test_league_rows_are_the_members_ranked_results_of_the_date_with_their_names(store):
+    """A member's name is the one their result's row shows (renames reach the rows of live
+    boards), and the profile's for a member without a result."""
+    for name, chosen in (("ann", "Annie"), ("cat", "Cathy")):
+        if isinstance(store, FakeLeagueStore):
+            store.names[player(name)] = chosen
+        else:
+            store.set_display_name(player(name), chosen)
     for name, score in (("ann", 300), ("bob", 100), ("eve", 900)):
         result = official(name, score, completed_at=T0, day=DAY)
         if isinstance(store, FakeLeagueStore):
-            store.put_result(result)
+            store.put_result(result, store.names.get(player(name)))
         else:
             complete_official(store, result)
-    if isinstance(store, FakeLeagueStore):
-        store.names[player("ann")] = "Annie"
-    else:
-        store.set_display_name(player("ann"), "Annie")
     rows = store.league_rows([player("ann"), player("bob"), player("cat")], Scope.daily(DAY))
     assert sorted((e.player, e.position.score) for e in rows.entries) == [
         (player("ann"), 300),
         (player("bob"), 100),
     ]
-    assert rows.names == {player("ann"): "Annie"}
+    assert rows.names == {player("ann"): "Annie", player("cat"): "Cathy"}
     assert store.league_rows([player("ann")], Scope.daily("2026-01-16")).entries == []

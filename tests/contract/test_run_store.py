@@ -18,12 +18,14 @@ from shared.game.scope import Scope
 from shared.services.completion import completion_of
 from shared.services.ports import (
     ActiveRunExists,
+    AnswerSlot,
     Completion,
     DueRun,
     OfficialTaken,
     QuotaExceeded,
     Slot,
     StaleRun,
+    Version,
 )
 from tests.fake_store import FakeStore
 
@@ -266,3 +268,61 @@ def test_a_creator_lists_the_challenges_they_made_newest_first(store):
         store.create_challenge(challenge(5), DAY, 4)
     assert store.created_challenges("maker", 3) == [challenge(3), challenge(2), challenge(1)]
     assert store.created_challenges("nobody", 3) == []
+
+
+# An answer in one write (RunStore.answer_in_place) -------------------------------------------------
+
+
+def test_an_answer_written_in_place_reads_back_as_the_same_answer_applied_to_the_run(store):
+    """The write appends the judged attempt; the run it returns, the run read later and the run
+    the rules give by applying the same answers in memory are one run."""
+    expected = a_run()
+    store.create_run(expected)
+    slots = [
+        AnswerSlot(1, 1, "qzqzq", "letter_order"),
+        AnswerSlot(1, 2, "timer", None),
+        AnswerSlot(2, 1, "alley", None),
+    ]
+    for seconds, slot in enumerate(slots, start=1):
+        at = NOW + timedelta(seconds=seconds, milliseconds=250)
+        written, version = store.answer_in_place(expected.run_id, "p1", slot, at)
+        answer(expected, slot.round_number, slot.attempt_number, slot.word, at, WORDS)
+        assert written == expected and version == seconds
+    assert store.get_run(expected.run_id) == (expected, 3)
+    assert (expected.combo, expected.round_number) == (2, 3)
+    store.save_run(expected, Version(3))  # a whole write folds the appended attempts in
+    assert store.get_run(expected.run_id) == (expected, 4)
+    written, _ = store.answer_in_place(expected.run_id, "p1", AnswerSlot(3, 1, "qzqzq", "letter_order"), NOW)
+    assert written.history[2].attempts[0].word == "qzqzq"
+
+
+@pytest.mark.parametrize(
+    ("case", "slot", "player", "seconds"),
+    [
+        ("not the next slot", AnswerSlot(1, 2, "timer", None), "p1", 5),
+        ("a slot already used", AnswerSlot(1, 1, "timer", None), "p1", 5),
+        ("a word already used", AnswerSlot(2, 1, "timer", None), "p1", 5),
+        ("another player", AnswerSlot(2, 1, "alley", None), "p2", 5),
+        ("a guest", AnswerSlot(2, 1, "alley", None), None, 5),
+        ("past the deadline", AnswerSlot(2, 1, "alley", None), "p1", 180),
+    ],
+)
+def test_an_answer_written_in_place_is_refused_when_the_run_is_not_as_judged(
+    store, case, slot, player, seconds
+):
+    run = a_run()
+    store.create_run(run)
+    store.answer_in_place(run.run_id, "p1", AnswerSlot(1, 1, "timer", None), NOW + timedelta(seconds=1))
+    before = store.get_run(run.run_id)
+    with pytest.raises(StaleRun):
+        store.answer_in_place(run.run_id, player, slot, NOW + timedelta(seconds=seconds))
+    assert store.get_run(run.run_id) == before, case
+
+
+def test_an_answer_in_place_refuses_a_completed_or_missing_run(store):
+    run = finish(a_run(player=None, run_id="guest-run-01"))
+    store.create_run(run)
+    with pytest.raises(StaleRun):
+        store.answer_in_place(run.run_id, None, AnswerSlot(1, 1, "qzqzq", "letter_order"), NOW)
+    with pytest.raises(StaleRun):
+        store.answer_in_place("run-missing01", None, AnswerSlot(1, 1, "qzqzq", "letter_order"), NOW)
