@@ -49,6 +49,7 @@ def ghost(table):
         "code": league["code"],
         "date": "2026-01-10",
         "player": "me",
+        "case_id": "0" * 24,  # well formed (a sha256 prefix), naming no case
     }
 
 
@@ -63,6 +64,8 @@ def request_of(route, ids: dict) -> tuple[str, dict | None]:
         "/me": {"display_name": "Ghoste2"},
         "/leagues": {"name": "Ghost club"},
         "/leagues/join": {"code": ids["code"]},
+        "/reports": {"kind": "word", "target": "zzqx", "reason": "this is a word"},
+        "/moderation/cases/{case_id}/decision": {"action": "dismiss", "reason": "no case"},
     }
     return path, bodies.get(route.path) if route.body != "none" else None
 

@@ -6,6 +6,9 @@ index, and by their slots and official results), their name claim, the challenge
 and the leagues they are in. docs/data-model.md lists the items.
 """
 
+from contextlib import suppress
+from datetime import timedelta
+
 from shared.dynamo import keys, migrations
 from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client, ConditionFailed, Item
@@ -17,6 +20,8 @@ from shared.dynamo.runs import Runs
 from shared.dynamo.tombstone import ERASED_AT, HELD_NAME, NOT_ERASED, tombstone_item
 from shared.dynamo.top import key_id, renamed_top
 from shared.game.boards import PlayerProfile
+from shared.game.clock import iso, parse_iso
+from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.errors import Throttled
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.results import Challenge, OfficialResult
@@ -179,7 +184,8 @@ class DynamoPlayerData:
         player" shows from now on, and the name it showed is kept aside (`held_name`) until
         `erase_holdings` has released its claims. Done once: a profile with the tombstone is
         left as it is."""
-        try:
+        # begun before, the tombstone is kept (a retry of the erasure; its runs are marked again)
+        with suppress(ConditionFailed):
             self.db.call(
                 "update_item",
                 Key=keys.profile_key(player),
@@ -192,8 +198,32 @@ class DynamoPlayerData:
                     ":deleted": {"S": DELETED_PLAYER_NAME},
                 },
             )
-        except ConditionFailed:
-            return  # begun before: a retry of the erasure
+        self._stop_answers(player, at)
+
+    def _stop_answers(self, player: str, at: str) -> None:
+        """Mark the player's runs that may still take an answer (started within a time limit of
+        AT: the `runs` index's sort key is the start) with the tombstone's `erased_at`: an answer
+        is one UpdateItem that reads no profile (Runs.answer_in_place), and its condition refuses
+        a marked run, so from here on the answer falls back to the read that says 401. A run
+        started in the last moment before the tombstone may not be in the index yet (it trails
+        by under a second): its answers count until `erase_holdings` deletes it."""
+        since = iso(parse_iso(at) - timedelta(seconds=TIME_LIMIT_SECONDS))
+        recent = self.db.query(
+            IndexName="runs",
+            KeyConditionExpression="runs_pk = :p AND runs_sk > :since",
+            ExpressionAttributeValues={":p": {"S": keys.runs_partition(player)}, ":since": {"S": since}},
+        )
+        for run_id in [keys.run_id_of(item) for item in recent]:
+            try:
+                self.db.call(
+                    "update_item",
+                    Key=keys.run_key(run_id),
+                    UpdateExpression=f"SET {ERASED_AT} = :at",
+                    ConditionExpression="attribute_exists(pk)",
+                    ExpressionAttributeValues={":at": {"S": at}},
+                )
+            except ConditionFailed:
+                continue  # gone already
 
     def erase_holdings(self, player: str) -> None:
         """Everything the erasure changes after the tombstone, read once and written in as few

@@ -261,7 +261,8 @@ class Runs:
             ":none": {"L": []},
             ":one": {"N": "1"},
         }
-        condition = "nr = :r AND na = :a AND dl > :now AND "
+        # ... and no erasure has begun (its first step marks the player's recent runs, PlayerData)
+        condition = f"nr = :r AND na = :a AND dl > :now AND attribute_not_exists({ERASED_AT}) AND "
         if player is None:
             condition += "attribute_not_exists(runs_pk)"
         else:
