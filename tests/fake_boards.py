@@ -263,7 +263,12 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
 
     boards = Boards(store, now=now or clock.now, monotonic=lambda: clock.now().timestamp())
     players = Players(store, boards, now=now or clock.now)
-    moderation = Moderation(store, store, store, words, now=now or clock.now)  # type: ignore[arg-type]
+    from shared.dynamo.moderation import DynamoModeration
+    from shared.dynamo.store import DynamoStore
+
+    # the fake keeps moderation items itself (tests/fake_moderation.py); DynamoDB through its part
+    kept = DynamoModeration(store) if isinstance(store, DynamoStore) else store
+    moderation = Moderation(kept, store, store, words, now=now or clock.now)  # type: ignore[arg-type]
     monkeypatch.setattr(module, "boards", lambda: boards)
     monkeypatch.setattr(module, "players", lambda: players)
     monkeypatch.setattr(module, "moderation", lambda: moderation)

@@ -79,12 +79,12 @@ def test_an_empty_day_has_no_players_and_every_band_empty(store):
     assert status == 200 and body["players"] == 0 and set(body["bands"]) == {0}
 
 
-def test_a_closed_day_is_cached_for_a_year(store):
+def test_a_closed_day_is_cached_a_minute_as_its_board_while_a_decision_may_still_move_it(store):
     record(store, "a", 300)
     close_day(store)
     status, body, headers = distribution()
     assert status == 200 and body["status"] == "closed" and body["players"] == 1
-    assert headers["headers"]["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert headers["headers"]["Cache-Control"] == "public, max-age=60"  # the review window (SPEC §4)
 
 
 @pytest.mark.parametrize("day", ["2026-13-01", "yesterday", "2026-01-16"])

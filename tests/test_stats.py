@@ -118,7 +118,7 @@ def me() -> dict:
 def test_me_of_a_new_player_has_empty_stats(store):
     clock.travel_to(datetime(2026, 1, 15, 18, tzinfo=UTC))
     body = me()
-    assert set(body) == {"display_name", "stats"}
+    assert set(body) == {"display_name", "stats", "sanctions"} and body["sanctions"] == []
     assert body["stats"] == {
         "played": 0,
         "current_streak": 0,
