@@ -18,6 +18,7 @@ REQUIRED = [route for route in ROUTES if route.body == "required"]
 OPTIONAL = [route for route in ROUTES if route.body == "optional"]
 PATH_VALUES = {
     "run_id": "AAAAAAAAAAAAAAAA",
+    "case_id": "0" * 24,
     "challenge_id": "AAAAAAAAAAAAAAAA",
     "date": "2026-11-29",
     "league_id": "AAAAAAAAAAAAAAAA",
@@ -53,6 +54,9 @@ def test_the_body_taking_routes_are_the_ones_the_spec_lists():
         "PUT /me",
         "POST /leagues",
         "POST /leagues/join",
+        "POST /reports",
+        "POST /guest/reports",
+        "POST /moderation/cases/{case_id}/decision",
     }
     assert {_route_id(r) for r in OPTIONAL} == {"POST /challenges"}
 
