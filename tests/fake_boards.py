@@ -271,6 +271,9 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
     moderation = Moderation(kept, store, store, words, now=now or clock.now)  # type: ignore[arg-type]
     monkeypatch.setattr(module, "boards", lambda: boards)
     monkeypatch.setattr(module, "players", lambda: players)
+    from functions.daily import handler as daily_module  # its routes admit players through them too
+
+    monkeypatch.setattr(daily_module, "players", lambda: players)
     monkeypatch.setattr(module, "moderation", lambda: moderation)
     monkeypatch.setattr(moderation_routes, "moderation", lambda: moderation)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))

@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from shared.dynamo import keys, migrations
+from shared.dynamo import moderation_keys as mod_keys
 from shared.dynamo.client import ConditionFailed, Item
 from shared.dynamo.codec import decode_run
 from shared.dynamo.keys import position_of
@@ -55,13 +56,13 @@ class DynamoModeration:
         for _ in range(_ATTEMPTS):
             stored = self.get_case(case.case_id)
             quota_update: Item = {
-                "Key": keys.report_quota_key(reporter, day),
+                "Key": mod_keys.report_quota_key(reporter, day),
                 "UpdateExpression": "ADD reports :one",
                 "ConditionExpression": "attribute_not_exists(reports) OR reports < :quota",
                 "ExpressionAttributeValues": {":one": {"N": "1"}, ":quota": {"N": str(quota)}},
             }
             own: Item = {
-                **keys.report_key(reporter, report.reported_at, case.case_id),
+                **mod_keys.report_key(reporter, report.reported_at, case.case_id),
                 "data": {"S": report.model_dump_json()},
             }
             if reporter.startswith("guest:"):
@@ -73,7 +74,7 @@ class DynamoModeration:
                 {"Update": quota_update},
                 {
                     "Put": {
-                        "Item": keys.case_reporter_key(case.case_id, reporter),
+                        "Item": mod_keys.case_reporter_key(case.case_id, reporter),
                         "ConditionExpression": "attribute_not_exists(pk)",
                     }
                 },
@@ -96,17 +97,17 @@ class DynamoModeration:
         return not self.db.transact([{"Update": _count_case(case, new=True, count=0)}, *_queue(case)])
 
     def get_case(self, case_id: str) -> Case | None:
-        item = self.db.get(keys.case_key(case_id), consistent=True)
+        item = self.db.get(mod_keys.case_key(case_id), consistent=True)
         return _case_of(item) if item else None
 
     def cases(self, case_ids: list[str]) -> dict[str, Case]:
-        found = self.db.batch_get([keys.case_key(i) for i in dict.fromkeys(case_ids)])
+        found = self.db.batch_get([mod_keys.case_key(i) for i in dict.fromkeys(case_ids)])
         return {case.case_id: case for case in map(_case_of, found)}
 
     def case_reporters(self, case_id: str, limit: int) -> list[str]:
         items, _ = self.db.query_page(
             KeyConditionExpression="pk = :p AND begins_with(sk, :by)",
-            ExpressionAttributeValues={":p": keys.case_key(case_id)["pk"], ":by": {"S": "BY#"}},
+            ExpressionAttributeValues={":p": mod_keys.case_key(case_id)["pk"], ":by": {"S": "BY#"}},
             Limit=limit,
         )
         return [item["sk"]["S"].removeprefix("BY#") for item in items]
@@ -115,7 +116,7 @@ class DynamoModeration:
         items, _ = self.db.query_page(
             KeyConditionExpression="pk = :p AND begins_with(sk, :r)",
             ExpressionAttributeValues={
-                ":p": {"S": keys.reporter_partition(reporter)},
+                ":p": {"S": mod_keys.reporter_partition(reporter)},
                 ":r": {"S": "REPORT#"},
             },
             ScanIndexForward=False,
@@ -129,8 +130,8 @@ class DynamoModeration:
         kinds = [kind] if kind else ["name", "run", "word"]
         queued: list[tuple[str, str]] = []
         for each in kinds:
-            for number in range(keys.CASE_QUEUE_SHARDS):
-                values: Item = {":p": {"S": keys.case_queue_partition(each, number)}}
+            for number in range(mod_keys.CASE_QUEUE_SHARDS):
+                values: Item = {":p": {"S": mod_keys.case_queue_partition(each, number)}}
                 condition = "pk = :p"
                 if after is not None:
                     condition += " AND sk > :after"
@@ -152,7 +153,7 @@ class DynamoModeration:
             [
                 {
                     "Update": {
-                        "Key": keys.case_key(case.case_id),
+                        "Key": mod_keys.case_key(case.case_id),
                         "UpdateExpression": "SET #status = :decided, decision = :decision",
                         "ConditionExpression": "#status = :open",
                         "ExpressionAttributeNames": {"#status": "status"},
@@ -163,11 +164,11 @@ class DynamoModeration:
                         },
                     }
                 },
-                {"Delete": {"Key": keys.case_queue_key(case.kind, case.opened_at, case.case_id)}},
+                {"Delete": {"Key": mod_keys.case_queue_key(case.kind, case.opened_at, case.case_id)}},
                 {
                     "Put": {
                         "Item": {
-                            **keys.log_key(entry.decided_at, entry.case_id),
+                            **mod_keys.log_key(entry.decided_at, entry.case_id),
                             "data": {"S": entry.model_dump_json()},
                         },
                         "ConditionExpression": "attribute_not_exists(pk)",
@@ -176,7 +177,7 @@ class DynamoModeration:
                 {
                     "Put": {
                         "Item": {
-                            **keys.moderator_log_key(entry.moderator, entry.decided_at, entry.case_id),
+                            **mod_keys.moderator_log_key(entry.moderator, entry.decided_at, entry.case_id),
                             "data": {"S": entry.model_dump_json()},
                         }
                     }
@@ -191,12 +192,12 @@ class DynamoModeration:
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
         query: Item = {
             "KeyConditionExpression": "pk = :p",
-            "ExpressionAttributeValues": {":p": {"S": keys.MOD_LOG}},
+            "ExpressionAttributeValues": {":p": {"S": mod_keys.MOD_LOG}},
             "ScanIndexForward": False,
             "Limit": limit,
         }
         if after is not None:
-            query["ExclusiveStartKey"] = keys.key(keys.MOD_LOG, after)
+            query["ExclusiveStartKey"] = keys.key(mod_keys.MOD_LOG, after)
         items, _ = self.db.query_page(**query)
         return [LogEntry.model_validate_json(item["data"]["S"]) for item in items]
 
@@ -217,7 +218,7 @@ class DynamoModeration:
         try:
             self.db.call(
                 "update_item",
-                Key=keys.sanctions_key(player),
+                Key=mod_keys.sanctions_key(player),
                 UpdateExpression="SET sanctions = list_append(if_not_exists(sanctions, :none), :new) "
                 "ADD cases :id",
                 ConditionExpression="attribute_not_exists(cases) OR NOT contains(cases, :case)",
@@ -232,7 +233,7 @@ class DynamoModeration:
             return
 
     def sanctions(self, player: str) -> list[Sanction]:
-        item = self.db.get(keys.sanctions_key(player)) or {}
+        item = self.db.get(mod_keys.sanctions_key(player)) or {}
         return [Sanction.model_validate_json(s["S"]) for s in item.get("sanctions", {}).get("L", [])]
 
     def void_result(self, player: str, scope: Scope) -> bool:
@@ -246,7 +247,7 @@ class DynamoModeration:
             self.db.call(
                 "put_item",
                 Item={
-                    **keys.accepted_word_key(word),
+                    **mod_keys.accepted_word_key(word),
                     "case_id": {"S": case_id},
                     "accepted_at": {"S": accepted_at},
                 },
@@ -257,12 +258,13 @@ class DynamoModeration:
 
     def accepted_words(self) -> list[tuple[str, str]]:
         items = self.db.query(
-            KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": {"S": keys.MOD_WORDS}}
+            KeyConditionExpression="pk = :p",
+            ExpressionAttributeValues={":p": {"S": mod_keys.MOD_WORDS}},
         )
         return [(item["sk"]["S"], item["case_id"]["S"]) for item in items]
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
-        item = self.db.get(keys.pending_runs_key(scope)) or {}
+        item = self.db.get(mod_keys.pending_runs_key(scope)) or {}
         return frozenset(item.get("runs", {}).get("SS", []))
 
     def scope_runs(self, scope: Scope) -> list[Run]:
@@ -291,7 +293,7 @@ class DynamoModeration:
         try:
             self.db.call(
                 "put_item",
-                Item=keys.find_time_pass_key(scope),
+                Item=mod_keys.find_time_pass_key(scope),
                 ConditionExpression="attribute_not_exists(pk)",
             )
         except ConditionFailed:
@@ -299,22 +301,22 @@ class DynamoModeration:
         return True
 
     def pass_done(self, scope: Scope) -> bool:
-        return self.db.get(keys.find_time_pass_key(scope), consistent=True) is not None
+        return self.db.get(mod_keys.find_time_pass_key(scope), consistent=True) is not None
 
     def is_final(self, scope: Scope) -> bool:
-        return self.db.get(keys.final_key(scope), consistent=True) is not None
+        return self.db.get(mod_keys.final_key(scope), consistent=True) is not None
 
     def mark_final(self, scope: Scope) -> None:
-        self.db.call("put_item", Item=keys.final_key(scope))
+        self.db.call("put_item", Item=mod_keys.final_key(scope))
 
     def add_correction(self, scope: Scope, correction: Correction) -> None:
-        item = {**keys.correction_key(scope, correction.decided_at, correction.case_id)}
+        item = {**mod_keys.correction_key(scope, correction.decided_at, correction.case_id)}
         self.db.call("put_item", Item={**item, "data": {"S": correction.model_dump_json()}})
 
     def corrections(self, scope: Scope) -> list[Correction]:
         items = self.db.query(
             KeyConditionExpression="pk = :p",
-            ExpressionAttributeValues={":p": keys.correction_key(scope, "", "")["pk"]},
+            ExpressionAttributeValues={":p": mod_keys.correction_key(scope, "", "")["pk"]},
         )
         return [Correction.model_validate_json(item["data"]["S"]) for item in items]
 
@@ -326,7 +328,7 @@ class DynamoModeration:
 
 def _queue(case: Case) -> list[Item]:
     """A new case's queue item, and for a run's case its place in its board's pending runs."""
-    items: list[Item] = [{"Put": {"Item": keys.case_queue_key(case.kind, case.opened_at, case.case_id)}}]
+    items: list[Item] = [{"Put": {"Item": mod_keys.case_queue_key(case.kind, case.opened_at, case.case_id)}}]
     if case.run_id and case.scope_id:
         items.append({"Update": _pending(case, "ADD")})
     return items
@@ -334,7 +336,7 @@ def _queue(case: Case) -> list[Item]:
 
 def _pending(case: Case, verb: str) -> Item:
     return {
-        "Key": keys.pending_runs_key(scope_of_case(case.scope_id or "")),
+        "Key": mod_keys.pending_runs_key(scope_of_case(case.scope_id or "")),
         "UpdateExpression": f"{verb} runs :run",
         "ExpressionAttributeValues": {":run": {"SS": [case.run_id or ""]}},
     }
@@ -344,7 +346,7 @@ def _count_case(case: Case, new: bool, count: int = 1) -> Item:
     """The case item's update: created with its data when NEW (on condition it is), else counted
     (on condition it exists)."""
     update: Item = {
-        "Key": keys.case_key(case.case_id),
+        "Key": mod_keys.case_key(case.case_id),
         "UpdateExpression": "SET #data = if_not_exists(#data, :data), "
         "#status = if_not_exists(#status, :open) ADD #count :n",
         "ConditionExpression": "attribute_not_exists(pk)" if new else "attribute_exists(pk)",
