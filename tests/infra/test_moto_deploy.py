@@ -25,6 +25,7 @@ NOT_IN_MOTO = {
     "AWS::CloudWatch::Alarm",
     "AWS::CloudWatch::CompositeAlarm", "AWS::CodeDeploy::Application", "AWS::CodeDeploy::DeploymentGroup",
     "AWS::Cognito::UserPool", "AWS::Cognito::UserPoolClient", "AWS::Cognito::UserPoolDomain",
+    "AWS::Cognito::UserPoolGroup",
     "AWS::Lambda::Alias", "AWS::Lambda::EventInvokeConfig", "AWS::Logs::MetricFilter",
     "AWS::Logs::QueryDefinition", "AWS::S3::BucketPolicy", "AWS::SNS::TopicPolicy", "AWS::SQS::QueuePolicy",
     "AWS::Scheduler::Schedule", "AWS::SecretsManager::Secret", "AWS::Synthetics::Canary",

@@ -38,6 +38,9 @@ EDGE_CACHED_READS = {
     ("GET", "/leaderboard/daily"),
     ("GET", "/leaderboard/daily/{date}"),
     ("GET", "/challenges/{challenge_id}"),
+    ("GET", "/leaderboard/daily/{date}/distribution"),
+    ("GET", "/leaderboard/daily/{date}/corrections"),
+    ("GET", "/leagues/invitations/{code}"),
 }
 
 
