@@ -78,6 +78,9 @@ ENV = {
     "POWERTOOLS_TRACER_CAPTURE_ERROR": "false",
     "PATH": "/usr/bin:/bin",
     **COMMON_ENVIRONMENT,  # what the stack sets on every function (PYDANTIC_DISABLE_PLUGINS too)
+    # ... but not WORDSQD_ENV=aws: on AWS the init stops without the secrets' ARNs and the user pool,
+    # which only a deployment has (shared/runtime/settings.py); a test's settings stand in for them.
+    "WORDSQD_ENV": "test",
 }
 # The word list's module, in the layered tree and in a before-ref older than the layers.
 FLOOR = (
