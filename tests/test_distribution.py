@@ -105,3 +105,13 @@ def test_the_ladder_steps_at_25_50_75_90_and_99_percent(percent, step):
 def test_a_result_not_yet_counted_counts_itself_in_the_players_it_is_compared_with():
     assert percentile(Standing({}, 0, 0)) == 0
     assert percentile(Standing({3: 4}, 1, 0)) == 60  # 4 counted, and me: 3 of 5 below
+
+
+def test_a_read_between_two_counter_updates_never_gives_a_rank_past_the_board_or_a_negative_percentile():
+    # The stream consumer updates the counters one item after another: here the result ranked
+    # above mine is in the better count but not yet in its band (the rush saw this as a 500).
+    from shared.game.standing import players_with_own
+
+    torn = Standing(bands={5: 1}, better=2, equal=1)
+    assert players_with_own(torn) == 3  # rank 3 of 3, not of 1
+    assert percentile(torn) == 0 and ladder_step(percentile(torn)) == "Good start"

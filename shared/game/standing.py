@@ -43,7 +43,11 @@ def players_with_own(standing: Standing) -> int:
     """The board's size for a player asking about their own result: it counts even while the
     counters have not caught up with it (they trail a completion by a second or two): a tie no
     counted result shares is the asker's alone, not yet counted."""
-    return standing.players + (0 if standing.equal else 1)
+    counted = standing.players + (0 if standing.equal else 1)
+    # The rank counters are separate items, updated one after another by the stream consumer: a
+    # read between two updates may count a result among the better ones and not yet in its band.
+    # The board is never smaller than the rank it gives ("rank R of N", N >= R).
+    return max(counted, standing.better + max(standing.equal, 1))
 
 
 def ladder_step(percent: int) -> str:
