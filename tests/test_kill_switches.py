@@ -91,8 +91,10 @@ def test_each_switch_turns_off_real_routes_and_no_run_of_the_daily(switch):
     assert not any(r.path in ("/daily", "/guest/daily/runs", "/daily/runs") for r in switched)
 
 
-def test_new_reports_switch_covers_the_reports_routes_when_they_exist():
-    assert (
-        flags.switch_for("/reports") == "new_reports" and flags.switch_for("/me/reports/x") == "new_reports"
-    )
+def test_new_reports_switch_covers_every_reports_route():
+    from shared.http.routes import ROUTES
+
+    reports = {r.path for r in ROUTES if r.path.endswith("/reports")}
+    assert reports == {"/reports", "/guest/reports", "/me/reports"}
+    assert {flags.switch_for(path) for path in reports} == {"new_reports"}
     assert flags.switch_for("/validate") is None

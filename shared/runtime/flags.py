@@ -28,7 +28,7 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "challenges": ("/challenges", "/me/challenges"),
     "leagues": ("/leagues", "/me/leagues"),
     "past_dailies": ("/daily/{date}", "/guest/daily/{date}", "/leaderboard/daily/{date}"),
-    "new_reports": ("/reports", "/me/reports"),
+    "new_reports": ("/reports", "/guest/reports", "/me/reports"),
 }
 logger = Logger(service="wordsqd", child=True)
 
