@@ -160,9 +160,11 @@ async function loadLeagues() {
   const list = $("league-list");
   list.replaceChildren();
   const code = new URLSearchParams(location.search).get(JOIN_PARAM);
+  // The join form holds the link's code at once, not after the invitation's reply: a player who
+  // taps Join meanwhile joins with it.
+  if (code && !guest) $("league-code").value = code;
   await showInvitation(code);
   if (guest) return;
-  if (code) $("league-code").value = code;
   const reply = await api("GET", "/me/leagues", undefined, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   for (const league of reply.body.items) {
