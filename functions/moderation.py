@@ -4,8 +4,7 @@ role, call shared.services.moderation, build the reply."""
 
 import base64
 import binascii
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
@@ -26,7 +25,6 @@ from shared.http.moderation_models import (
     ReportRequest,
     ReportView,
 )
-from shared.http.routes import ROUTES
 from shared.runtime.wiring import moderation
 from shared.services.moderation_store import CasePosition
 
@@ -35,23 +33,6 @@ PAGE_DEFAULT = 50
 Limit = Annotated[int, Query(ge=1, le=PAGE_MAX)]
 Cursor = Annotated[str | None, Query(max_length=256)]
 CaseId = Annotated[str, Path(pattern=CASE_ID_PATTERN, description="a case id")]
-
-_PLAYER_ROUTES = {f"{r.method} {r.path}" for r in ROUTES if r.access == "player"}
-# A banned player may still read their own profile (it shows the ban), export and erase their
-# data: the rest of the player routes refuse them (docs/moderation.md).
-_OPEN_TO_BANNED = {"GET /me", "GET /me/export", "DELETE /me"}
-
-
-def refuse_banned(
-    app: APIGatewayHttpResolver, next_middleware: Callable[..., Response[Any]]
-) -> Response[Any]:
-    """Middleware: a banned caller of a player route gets 403 `banned` (SPEC §3e)."""
-    route_key = app.current_event.raw_event.get("routeKey", "")
-    if route_key in _PLAYER_ROUTES and route_key not in _OPEN_TO_BANNED:
-        claims = caller_claims(app.current_event.raw_event)
-        if claims:
-            moderation().refuse_banned(str(claims["sub"]))
-    return next_middleware(app)
 
 
 def _moderator(app: APIGatewayHttpResolver) -> str:

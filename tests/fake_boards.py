@@ -21,12 +21,14 @@ from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import reset_instant
 from shared.game.fair_play import UnrankedReason
+from shared.game.moderation import ban_end
 from shared.game.names import name_skeleton
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
 from shared.game.standing import Standing, band_of
 from shared.game.stats import PlayerStats
 from shared.services.ports import (
+    Admission,
     Completion,
     NameTaken,
     OfficialTaken,
@@ -131,6 +133,9 @@ class FakeBoardStore:
         result = self.results.get((player, scope))
         return self._entry(player, scope) if result and result.ranked else None
 
+    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
+        return self.admission(player), self.board_entry(player, scope)
+
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         return [r for (p, _), r in self.results.items() if p == player and r.date >= day.isoformat()]
 
@@ -161,9 +166,10 @@ class FakeBoardStore:
         self._read("player_profile")
         return PlayerProfile(self.names.get(player), self.stats.get(player))
 
-    def erased(self, player: str) -> bool:
-        self._read("erased")
-        return player in self.erased_players
+    def admission(self, player: str) -> Admission:
+        self._read("admission")
+        ends = [end for end in map(ban_end, self.sanctions(player)) if end]
+        return Admission(player in self.erased_players, max(ends) if ends else None)
 
     def get_challenge(self, challenge_id: str) -> Challenge | None:
         return self.challenges.get(challenge_id)
@@ -274,6 +280,12 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
     from functions.daily import handler as daily_module  # its routes admit players through them too
 
     monkeypatch.setattr(daily_module, "players", lambda: players)
+    if hasattr(store, "create_run"):  # a whole store: the run routes, which admit their own callers
+        from shared.runtime.wiring import deployment_secret
+        from shared.services.game import Game
+
+        game = Game(store, deployment_secret, words, now=now or clock.now)  # type: ignore[arg-type]
+        monkeypatch.setattr(daily_module, "game", lambda: game)
     monkeypatch.setattr(module, "moderation", lambda: moderation)
     monkeypatch.setattr(moderation_routes, "moderation", lambda: moderation)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))

@@ -8,6 +8,7 @@ from shared.game.boards import BoardEntry, BoardPosition
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
+from shared.services.ports import Admission
 
 
 class FakeLeagueStore:
@@ -42,6 +43,10 @@ class FakeLeagueStore:
         with self._league_lock:
             found = self.leagues.get(league_id)
             return found.model_copy(deep=True) if found else None
+
+    def admitted_league(self, caller: str, league_id: str) -> tuple[Admission, League | None]:
+        """No tombstones nor bans here: every caller is admitted."""
+        return Admission(False, None), self.get_league(league_id)
 
     def league_by_code(self, code: str) -> League | None:
         with self._league_lock:

@@ -14,13 +14,16 @@ from typing import Any
 
 from shared.game.clock import parse_iso
 from shared.game.errors import AccountErased
+from shared.game.moderation import banned_at
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run, is_already_used, record_attempt
 from shared.game.scope import Scope
+from shared.services.admission import refuse_unless_admitted
 from shared.services.completion import completion_of
 from shared.services.ports import (
     ActiveRunExists,
+    Admission,
     AnswerSlot,
     Completion,
     DueRun,
@@ -78,11 +81,25 @@ class FakeRunStore:
         return [c.model_copy(deep=True) for c in made[:limit]]
 
     def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
-        if caller is not None and caller in getattr(self, "erased_players", set()):
+        admission = None if caller is None else self.admission(caller)
+        if admission is not None and admission.erased:
             raise AccountErased()
         with self._lock:
             found = self.runs.get(run_id)
-            return StoredRun(found[0].model_copy(deep=True), Version(found[1])) if found else None
+            if found is None:
+                return None
+            return StoredRun(found[0].model_copy(deep=True), Version(found[1]), admission)
+
+    def admission(self, player: str) -> Admission:
+        """None erased, no ban: FakeStore adds the board side's (tests/fake_boards.py)."""
+        return Admission(False, None)
+
+    def _admitted(self, player: str | None, now: datetime) -> bool:
+        """Whether PLAYER may start or answer at NOW (a guest always may)."""
+        if player is None:
+            return True
+        admission = self.admission(player)
+        return not admission.erased and not banned_at(admission.banned_until, now)
 
     def slot(self, player: str, scope: Scope) -> Slot:
         with self._lock:
@@ -90,6 +107,8 @@ class FakeRunStore:
             return Slot(slot.get("run_id"), slot.get("official_run_id"))
 
     def create_run(self, run: Run, replacing: str | None = None) -> Version:
+        if run.player is not None:  # the transaction's `admitted` check (shared/dynamo/tombstone.py)
+            refuse_unless_admitted(self.admission(run.player), parse_iso(run.started_at))
         with self._lock:
             if run.run_id in self.runs:
                 raise ActiveRunExists(run.run_id)
@@ -127,6 +146,7 @@ class FakeRunStore:
                 raise StaleRun(run_id)
             run, version = found[0].model_copy(deep=True), found[1]
             in_play = not run.completed and now < parse_iso(run.deadline) and run.player == player
+            in_play = in_play and self._admitted(player, now)  # an erasure or a ban stops its answers
             next_slot = (run.round_number, run.attempt_number) == slot[:2]
             if not (in_play and next_slot) or (slot.reason is None and is_already_used(run, slot.word)):
                 raise StaleRun(run_id)
@@ -153,6 +173,9 @@ class FakeRunStore:
 
 class FakeStore(FakeRunStore, FakeModeration):
     """The whole port in memory (moderation too: tests/fake_moderation.py)."""
+
+    def admission(self, player: str) -> Admission:
+        return FakeModeration.admission(self, player)  # the tombstones and sanctions it keeps
 
 
 def complete_official(store: Any, result: OfficialResult) -> None:

@@ -70,7 +70,7 @@ def erasure(store, player: str, n: int) -> Callable[[], None]:
 
     def erase() -> None:
         for _ in range(n % 4):
-            store.erased(player)
+            store.admission(player)
         PlayerData(store, LocalAccounts).erase(player, player)
 
     return erase

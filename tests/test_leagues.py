@@ -263,8 +263,8 @@ def test_a_league_board_at_50_members_reads_the_league_and_the_results_whose_row
     finally:
         store.client._make_api_call = real
     assert status == 200 and len(body["rows"]) == LEAGUE_MEMBERS_MAX - 1
-    # The caller's tombstone (Players.admit), the league, every member's result, then the profile
-    # of the one member whose row names nobody.
-    assert sent == [("GetItem", 0), ("GetItem", 0), ("BatchGetItem", LEAGUE_MEMBERS_MAX), ("BatchGetItem", 1)]
+    # The league with the caller's profile (their admission), every member's result, then the
+    # profile of the one member whose row names nobody.
+    assert sent == [("BatchGetItem", 2), ("BatchGetItem", LEAGUE_MEMBERS_MAX), ("BatchGetItem", 1)]
     names = {m["display_name"] for m in body["members"]}
     assert {f"Leaguer {n}" for n in range(1, LEAGUE_MEMBERS_MAX)} < names and len(names) == LEAGUE_MEMBERS_MAX

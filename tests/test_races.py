@@ -294,11 +294,11 @@ def _race_one_slot(
     if rejected:
         others[2:] = ["qzqzq", same + "zq"]
     submitted = [same, same.upper(), same.title(), same, same.upper(), same, same.swapcase(), same] + others
-    before, before_version = store.get_run(run.run_id)
+    before, before_version = store.get_run(run.run_id)[:2]
 
     outcomes = race([partial(game.answer, run.run_id, player, number, attempt, word) for word in submitted])
 
-    after, after_version = store.get_run(run.run_id)
+    after, after_version = store.get_run(run.run_id)[:2]
     assert after_version == before_version + 1, "exactly one write applied the answer"
     record = after.history[number - 1]
     assert len(record.attempts) == attempt, "exactly one attempt fills the slot"

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from functions.moderation import refuse_banned
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.dictionary import words
 from shared.game.runs import Run
@@ -37,12 +36,10 @@ from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, game, players, require, store
 from shared.services.leaderboard import TOP
 
-# Every player route refuses an erased player (Players.admit); a player's run routes read the
-# tombstone with the run itself, in one BatchGetItem (Game.get_run, answer, skip).
-app = api.make_resolver(
-    admit=lambda player: players().admit(player), checks_own=lambda _, path: path.startswith("/runs/")
-)
-app.use(middlewares=[refuse_banned])  # a banned player's routes answer 403 (SPEC §3e)
+# Every player route refuses an erased or banned caller (Players.admit), reading their admission
+# with its first request: a start in its transaction, a run's routes with the run itself
+# (the route table's `admits`; docs/players.md, "Admission").
+app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, banned_ok))
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
 require("seed", "cursor_key")  # on AWS, the init stops without them (shared/runtime/settings.py)

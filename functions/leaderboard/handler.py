@@ -39,13 +39,10 @@ from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, leagues, moderation, player_data, players, require, store
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
-# Every player route refuses an erased player (Players.admit), but DELETE /me: the erasure
-# itself, which a retry after an interruption must be able to finish.
-app = api.make_resolver(
-    admit=lambda player: players().admit(player),
-    checks_own=lambda method, path: (method, path) == ("DELETE", "/me"),
-)
-app.use(middlewares=[moderation_routes.refuse_banned])
+# Every player route refuses an erased or banned caller (Players.admit), but DELETE /me (the
+# erasure itself, which a retry after an interruption must be able to finish) and the routes that
+# read the admission with their own first request (the route table's `admits`).
+app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, banned_ok))
 moderation_routes.register(app)
 require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
@@ -125,13 +122,13 @@ def history(
 
 @app.get("/me/export", summary="Everything held about the caller, as one JSON document")
 def export_me() -> PlayerExport:
-    player = api.caller_id(app)
-    held = moderation()
-    return PlayerExport.of(player_data().export(player)).model_copy(
+    exported = player_data().export(api.caller_id(app))  # also admits the caller (docs/players.md)
+    held = exported.held
+    return PlayerExport.of(exported).model_copy(
         update={
-            "reports": [ReportView.of(r, c) for r, c in held.my_reports(player)],
-            "sanctions": [SanctionView.of(s) for s in held.sanctions(player)],
-            "moderation_log": held.store.moderator_log(player),
+            "reports": [ReportView.of(r, c) for r, c in moderation().with_cases(held.reports[:100])],
+            "sanctions": [SanctionView.of(s) for s in held.sanctions],
+            "moderation_log": held.moderation_log,
         }
     )
 

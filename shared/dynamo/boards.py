@@ -9,11 +9,12 @@ from shared.dynamo import keys, migrations
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.client import Client
 from shared.dynamo.codec import display_name, entry, official_result_of
-from shared.dynamo.tombstone import ERASED_AT
+from shared.dynamo.tombstone import admission_of, read_admission
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, page_from_top
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
+from shared.services.ports import Admission
 
 
 class BoardReads:
@@ -37,6 +38,17 @@ class BoardReads:
     def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
         item = self.db.get(keys.official_key(player, scope))
         return entry(item) if item and "board_sk" in item else None
+
+    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
+        """One consistent BatchGetItem: the player's profile (their admission) and their result."""
+        found = {
+            i["sk"]["S"]: i
+            for i in self.db.batch_get(
+                [keys.official_key(player, scope), keys.profile_key(player)], consistent=True
+            )
+        }
+        item = found.get(keys.official_key(player, scope)["sk"]["S"])
+        return admission_of(found.get("PROFILE")), entry(item) if item and "board_sk" in item else None
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self.db.get(keys.official_key(player, scope))
@@ -80,13 +92,10 @@ class BoardReads:
         )
         return [official_result_of(item) for item in items]
 
-    def erased(self, player: str) -> bool:
-        """Whether PLAYER's erasure has begun: one consistent GetItem of the profile's tombstone
-        alone (shared/dynamo/tombstone.py)."""
-        found = self.db.call(
-            "get_item", Key=keys.profile_key(player), ConsistentRead=True, ProjectionExpression=ERASED_AT
-        )
-        return ERASED_AT in found.get("Item", {})
+    def admission(self, player: str) -> Admission:
+        """PLAYER's tombstone and ban: one consistent GetItem of two attributes of their profile
+        (shared/dynamo/tombstone.py)."""
+        return read_admission(self.db, player)
 
     def player_profile(self, player: str) -> PlayerProfile:
         """One consistent GetItem of the profile, which holds the name and the stats; a second of

@@ -9,17 +9,18 @@ import zlib
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from shared.dynamo import keys
+from shared.dynamo import keys, migrations
 from shared.dynamo.client import Item
 from shared.dynamo.keys import position_of, rank_key
 from shared.dynamo.table import TTL_ATTRIBUTE
-from shared.game.boards import BoardEntry, BoardPosition, run_duration_ms
+from shared.game.boards import BoardEntry, BoardPosition, PlayerProfile, run_duration_ms
 from shared.game.clock import iso, parse_iso
 from shared.game.puzzles import Round
 from shared.game.results import OfficialResult
 from shared.game.runs import AnswerReason, Attempt, Outcome, RoundRecord, Run, record_attempt
 from shared.game.scope import Scope
 from shared.game.scoring import speed_bonus
+from shared.services.ports import StoredProfile
 
 # An inbox item is deleted once folded in; the TTL only sweeps one a crash left behind.
 INBOX_TTL_SECONDS = 2 * 24 * 3600
@@ -317,3 +318,9 @@ def renamed_player(event_name: str, record_keys: Item) -> str | None:
         return None
     partition = record_keys.get("pk", {}).get("S", "")
     return partition.removeprefix(keys.PLAYER) if partition.startswith(keys.PLAYER) else None
+
+
+def stored_profile(profile: Item | None, old_stats: Item | None) -> StoredProfile:
+    """The profile a completion writes against, from its item and the old `STATS` item, as read."""
+    stats, version = migrations.stats_of(profile or {}, old_stats)
+    return StoredProfile(PlayerProfile(display_name(profile or {}), stats), version)

@@ -9,9 +9,8 @@ table's stream (shared/dynamo/counters.py, shared/dynamo/top.py).
 
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, Item
-from shared.dynamo.codec import display_name, official_item
+from shared.dynamo.codec import official_item, stored_profile
 from shared.dynamo.runs import Runs, versioned_put
-from shared.game.boards import PlayerProfile
 from shared.game.runs import Run
 from shared.services.ports import Completion, OfficialTaken, StaleRun, StoredProfile, Version
 
@@ -33,9 +32,7 @@ class Completions:
         `STATS` item, shared/dynamo/migrations.py)."""
         wanted = [keys.profile_key(player)] + ([keys.old_stats_key(player)] if daily else [])
         found = {item["sk"]["S"]: item for item in self.db.batch_get(wanted, consistent=True)}
-        profile = found.get("PROFILE", {})
-        stats, version = migrations.stats_of(profile, found.get("STATS"))
-        return StoredProfile(PlayerProfile(display_name(profile), stats), version)
+        return stored_profile(found.get("PROFILE"), found.get("STATS"))
 
     def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
         """Write the completed run and, with COMPLETION, its official result and the player's

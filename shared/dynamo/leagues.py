@@ -14,10 +14,11 @@ from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import entry, ranked
 from shared.dynamo.keys import code_key, league_key, leagues_key
-from shared.dynamo.tombstone import not_erased, refuse_if_erased
+from shared.dynamo.tombstone import admission_of, not_erased, refuse_if_erased
 from shared.game.boards import BoardEntry
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
+from shared.services.ports import Admission
 
 
 def _league_item(league: League) -> Item:
@@ -70,6 +71,15 @@ class DynamoLeagues:
     def get_league(self, league_id: str, consistent: bool = True) -> League | None:
         item = self.db.get(league_key(league_id), consistent=consistent)
         return league_of(item) if item else None
+
+    def admitted_league(self, caller: str, league_id: str) -> tuple[Admission, League | None]:
+        """One consistent BatchGetItem: the caller's profile (their admission) and the league."""
+        found = {
+            i["sk"]["S"]: i
+            for i in self.db.batch_get([league_key(league_id), keys.profile_key(caller)], consistent=True)
+        }
+        item = found.get(league_key(league_id)["sk"]["S"])
+        return admission_of(found.get("PROFILE")), league_of(item) if item else None
 
     def league_by_code(self, code: str) -> League | None:
         item = self.db.get(code_key(code), consistent=True)

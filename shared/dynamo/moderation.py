@@ -12,7 +12,7 @@ from shared.dynamo import moderation_keys as mod_keys
 from shared.dynamo.client import ConditionFailed, Item
 from shared.dynamo.codec import decode_run
 from shared.dynamo.keys import position_of
-from shared.dynamo.sanctions import hide_name, void_result
+from shared.dynamo.sanctions import add_sanction, hide_name, sanctions, void_result
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
 from shared.game.moderation import (
@@ -214,27 +214,10 @@ class DynamoModeration:
     # Sanctions and effects ---------------------------------------------------------------------
 
     def add_sanction(self, player: str, sanction: Sanction) -> None:
-        """Append SANCTION to the player's list, once per case (a retried decision adds nothing)."""
-        try:
-            self.db.call(
-                "update_item",
-                Key=mod_keys.sanctions_key(player),
-                UpdateExpression="SET sanctions = list_append(if_not_exists(sanctions, :none), :new) "
-                "ADD cases :id",
-                ConditionExpression="attribute_not_exists(cases) OR NOT contains(cases, :case)",
-                ExpressionAttributeValues={
-                    ":none": {"L": []},
-                    ":new": {"L": [{"S": sanction.model_dump_json()}]},
-                    ":id": {"SS": [sanction.case_id]},
-                    ":case": {"S": sanction.case_id},
-                },
-            )
-        except ConditionFailed:
-            return
+        add_sanction(self.store, player, sanction)
 
     def sanctions(self, player: str) -> list[Sanction]:
-        item = self.db.get(mod_keys.sanctions_key(player)) or {}
-        return [Sanction.model_validate_json(s["S"]) for s in item.get("sanctions", {}).get("L", [])]
+        return sanctions(self.store, player)
 
     def void_result(self, player: str, scope: Scope) -> bool:
         return void_result(self.store, player, scope)

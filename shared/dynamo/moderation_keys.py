@@ -46,10 +46,6 @@ def report_quota_key(reporter: str, day: str) -> Item:
     return key(reporter_partition(reporter), f"REPORTS#{day}")
 
 
-def sanctions_key(player: str) -> Item:
-    return key(player_partition(player), "SANCTIONS")
-
-
 def log_key(decided_at: str, case_id: str) -> Item:
     return key(MOD_LOG, f"{decided_at}#{case_id}")
 

@@ -17,12 +17,21 @@ from shared.dynamo.leagues import DynamoLeagues, league_of, leave_items
 from shared.dynamo.migrations import old_claim
 from shared.dynamo.names import Names, rename_row
 from shared.dynamo.runs import Runs
-from shared.dynamo.tombstone import ERASED_AT, HELD_NAME, NOT_ERASED, tombstone_item
+from shared.dynamo.tombstone import (
+    ERASED_AT,
+    HELD_NAME,
+    NOT_ERASED,
+    STOPPED_AT,
+    admission_of,
+    sanctions_of,
+    tombstone_item,
+)
 from shared.dynamo.top import key_id, renamed_top
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.errors import Throttled
+from shared.game.moderation import LogEntry, Report
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.results import Challenge, OfficialResult
 from shared.services.player_data import Holdings, SlotRecord
@@ -46,7 +55,18 @@ _ATTEMPTS = 5  # reads of everything again when something changed meanwhile
 _TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
 
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
-_KNOWN = {"PROFILE", "STATS", "SLOT", "OFFICIAL", "CHALLENGES", "MADE", "LEAGUES", "RENAME"}
+_KNOWN = {
+    "PROFILE",
+    "STATS",
+    "SLOT",
+    "OFFICIAL",
+    "CHALLENGES",
+    "MADE",
+    "LEAGUES",
+    "RENAME",
+    "REPORT",
+    "MODLOG",
+}
 
 
 class DynamoPlayerData:
@@ -177,6 +197,14 @@ class DynamoPlayerData:
             ),
             rename=next((i["name"]["S"] for i in own if _kind(i) == "RENAME"), None),
             other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
+            admission=admission_of(profile_item),
+            sanctions=sanctions_of(profile_item),
+            reports=[
+                Report.model_validate_json(i["data"]["S"]) for i in reversed(own) if _kind(i) == "REPORT"
+            ],
+            moderation_log=[
+                LogEntry.model_validate_json(i["data"]["S"]) for i in reversed(own) if _kind(i) == "MODLOG"
+            ],
         )
 
     def begin_erasure(self, player: str, at: str) -> None:
@@ -198,15 +226,16 @@ class DynamoPlayerData:
                     ":deleted": {"S": DELETED_PLAYER_NAME},
                 },
             )
-        self._stop_answers(player, at)
+        self.stop_answers(player, at)
 
-    def _stop_answers(self, player: str, at: str) -> None:
+    def stop_answers(self, player: str, at: str) -> None:
         """Mark the player's runs that may still take an answer (started within a time limit of
-        AT: the `runs` index's sort key is the start) with the tombstone's `erased_at`: an answer
-        is one UpdateItem that reads no profile (Runs.answer_in_place), and its condition refuses
-        a marked run, so from here on the answer falls back to the read that says 401. A run
-        started in the last moment before the tombstone may not be in the index yet (it trails
-        by under a second): its answers count until `erase_holdings` deletes it."""
+        AT: the `runs` index's sort key is the start) `stopped_at` AT, after their admission
+        changed (the tombstone, a ban): an answer is one UpdateItem that reads no profile
+        (Runs.answer_in_place), and its condition refuses a marked run, so from here on the
+        answer falls back to the read that says 401 or 403. A run started in the last moment
+        before the tombstone may not be in the index yet (it trails by under a second): its
+        answers count until `erase_holdings` deletes it."""
         since = iso(parse_iso(at) - timedelta(seconds=TIME_LIMIT_SECONDS))
         recent = self.db.query(
             IndexName="runs",
@@ -218,7 +247,7 @@ class DynamoPlayerData:
                 self.db.call(
                     "update_item",
                     Key=keys.run_key(run_id),
-                    UpdateExpression=f"SET {ERASED_AT} = :at",
+                    UpdateExpression=f"SET {STOPPED_AT} = :at",
                     ConditionExpression="attribute_exists(pk)",
                     ExpressionAttributeValues={":at": {"S": at}},
                 )

@@ -16,15 +16,29 @@ from typing import Any
 
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, ConditionFailed, DataError, Item
-from shared.dynamo.codec import apply_tail, attributes, decode_run, encode_run, encode_tail_attempt
-from shared.dynamo.tombstone import ERASED_AT, not_erased, refuse_if_erased
+from shared.dynamo.codec import (
+    apply_tail,
+    attributes,
+    decode_run,
+    encode_run,
+    encode_tail_attempt,
+    stored_profile,
+)
+from shared.dynamo.tombstone import (
+    STOPPED_AT,
+    admission_of,
+    admitted,
+    not_erased,
+    refuse_if_erased,
+    refuse_unadmitted,
+)
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import ATTEMPTS_PER_ROUND, GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.game.errors import AccountErased
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.runs import Run
-from shared.game.scope import Scope
+from shared.game.scope import Scope, scope_of_run_id
 from shared.services.ports import (
     ActiveRunExists,
     AnswerSlot,
@@ -170,12 +184,23 @@ class Runs:
     def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
         if caller is None:
             item = self.db.get(keys.run_key(run_id), consistent=True)
-        else:  # one BatchGetItem: the run and the caller's profile, for its tombstone
-            found = self.db.batch_get([keys.run_key(run_id), keys.profile_key(caller)], consistent=True)
-            if any(ERASED_AT in i for i in found if i["sk"]["S"] == "PROFILE"):
-                raise AccountErased()
-            item = next((i for i in found if i["sk"]["S"] != "PROFILE"), None)
-        return None if item is None else self.stored_run(run_id, item)
+            return None if item is None else self.stored_run(run_id, item)
+        # One BatchGetItem: the run, and the caller's profile (their admission, and what completing
+        # the run writes against), with the old `STATS` item for a Daily (shared/dynamo/migrations.py).
+        scope = scope_of_run_id(run_id)
+        wanted = [keys.run_key(run_id), keys.profile_key(caller)]
+        if scope is not None and scope.kind == "daily":
+            wanted.append(keys.old_stats_key(caller))
+        found = {i["sk"]["S"]: i for i in self.db.batch_get(wanted, consistent=True)}
+        admission = admission_of(found.get("PROFILE"))
+        if admission.erased:
+            raise AccountErased()
+        item = found.get("RUN")
+        if item is None:
+            return None
+        stored = self.stored_run(run_id, item)
+        profile = stored_profile(found.get("PROFILE"), found.get("STATS"))
+        return stored._replace(admission=admission, profile=profile)
 
     def stored_run(self, run_id: str, item: Item) -> StoredRun:
         """The run a run item holds, its tail's attempts applied, with its version."""
@@ -230,8 +255,8 @@ class Runs:
                 "ExpressionAttributeValues": values,
             }
         }
-        codes = self.db.transact([{"Put": run_put}, slot_update, not_erased(run.player)])
-        refuse_if_erased(codes)
+        codes = self.db.transact([{"Put": run_put}, slot_update, admitted(run.player, run.started_at)])
+        refuse_unadmitted(self.db, run.player, codes)
         if codes:
             raise ActiveRunExists(run.run_id)
         return Version(0)
@@ -261,8 +286,8 @@ class Runs:
             ":none": {"L": []},
             ":one": {"N": "1"},
         }
-        # ... and no erasure has begun (its first step marks the player's recent runs, PlayerData)
-        condition = f"nr = :r AND na = :a AND dl > :now AND attribute_not_exists({ERASED_AT}) AND "
+        # ... and the player is still admitted (an erasure or a ban marks their runs in play)
+        condition = f"nr = :r AND na = :a AND dl > :now AND attribute_not_exists({STOPPED_AT}) AND "
         if player is None:
             condition += "attribute_not_exists(runs_pk)"
         else:

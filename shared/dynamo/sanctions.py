@@ -1,17 +1,22 @@
 """A decision's effects on DynamoDB (SPEC §3e): a voided result leaves its board (the `board`
 index, its rank counters, the board's top item) and stays in its player's stats and history; a
-hidden name leaves the profile, its claim and every board row. shared/dynamo/moderation.py calls
-these; tests/contract/test_moderation_store.py checks them against the in-memory fake.
+hidden name leaves the profile, its claim and every board row; a sanction joins the list on the
+player's profile, and a ban moves its `banned_until` (shared/dynamo/tombstone.py).
+shared/dynamo/moderation.py calls these; tests/contract/test_moderation_store.py checks them
+against the in-memory fake.
 """
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from shared.dynamo import keys
-from shared.dynamo.client import Item
+from shared.dynamo.client import ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
+from shared.dynamo.tombstone import BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
+from shared.game.moderation import Sanction, ban_end
 from shared.game.names import default_display_name
 from shared.game.scope import Scope
 
@@ -107,3 +112,50 @@ def hide_name(store: "DynamoStore", player: str) -> None:
         raise Throttled(_BUSY)
     scopes = [r.scope for r in store.player_data.official_results(player)]
     store.names.rename_rows(player, scopes, default_display_name(player))
+
+
+def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
+    """Append SANCTION to the list on the player's profile, once per case (a retried decision
+    adds nothing); a ban also moves the profile's `banned_until` (what every player route
+    reads to admit its caller, shared/dynamo/tombstone.py) to its end, if later, and stops the
+    player's runs in play, whose one-request answers read no profile."""
+    values: Item = {
+        ":none": {"L": []},
+        ":new": {"L": [{"S": sanction.model_dump_json()}]},
+        ":id": {"SS": [sanction.case_id]},
+        ":case": {"S": sanction.case_id},
+    }
+    update = (
+        f"SET {SANCTIONS} = list_append(if_not_exists({SANCTIONS}, :none), :new) ADD {SANCTION_CASES} :id"
+    )
+    condition = f"attribute_not_exists({SANCTION_CASES}) OR NOT contains({SANCTION_CASES}, :case)"
+    with contextlib.suppress(ConditionFailed):
+        store.db.call(
+            "update_item",
+            Key=keys.profile_key(player),
+            UpdateExpression=update,
+            ConditionExpression=condition,
+            ExpressionAttributeValues=values,
+        )
+    until = ban_end(sanction)
+    if until is None:
+        return
+    with contextlib.suppress(ConditionFailed):  # a later ban holds already
+        store.db.call(
+            "update_item",
+            Key=keys.profile_key(player),
+            UpdateExpression=f"SET {BANNED_UNTIL} = :until",
+            ConditionExpression=f"attribute_not_exists({BANNED_UNTIL}) OR {BANNED_UNTIL} < :until",
+            ExpressionAttributeValues={":until": {"S": until}},
+        )
+    store.player_data.stop_answers(player, sanction.decided_at)
+
+
+def sanctions(store: "DynamoStore", player: str) -> list[Sanction]:
+    item = (
+        store.db.call(
+            "get_item", Key=keys.profile_key(player), ConsistentRead=True, ProjectionExpression=SANCTIONS
+        ).get("Item")
+        or {}
+    )
+    return sanctions_of(item)

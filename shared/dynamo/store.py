@@ -30,7 +30,16 @@ from shared.game.scope import Scope
 from shared.game.standing import Standing
 from shared.services.leagues import League, LeagueRows
 from shared.services.player_data import Holdings
-from shared.services.ports import AnswerSlot, Completion, DueRun, Slot, StoredProfile, StoredRun, Version
+from shared.services.ports import (
+    Admission,
+    AnswerSlot,
+    Completion,
+    DueRun,
+    Slot,
+    StoredProfile,
+    StoredRun,
+    Version,
+)
 
 
 class DynamoStore:
@@ -127,6 +136,9 @@ class DynamoStore:
     def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
         return self.boards.board_entry(player, scope)
 
+    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
+        return self.boards.admitted_entry(player, scope)
+
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         return self.boards.results_since(player, day)
 
@@ -142,8 +154,8 @@ class DynamoStore:
     def player_profile(self, player: str) -> PlayerProfile:
         return self.boards.player_profile(player)
 
-    def erased(self, player: str) -> bool:
-        return self.boards.erased(player)
+    def admission(self, player: str) -> Admission:
+        return self.boards.admission(player)
 
     # The stream consumer (functions/leaderboard/counters.py) -------------------------------
 
@@ -157,6 +169,9 @@ class DynamoStore:
 
     def get_league(self, league_id: str, consistent: bool = True) -> League | None:
         return self.leagues.get_league(league_id, consistent)
+
+    def admitted_league(self, caller: str, league_id: str) -> tuple[Admission, League | None]:
+        return self.leagues.admitted_league(caller, league_id)
 
     def league_by_code(self, code: str) -> League | None:
         return self.leagues.league_by_code(code)

@@ -45,6 +45,15 @@ class Forbidden(GameError):
     code = "forbidden"
 
 
+class AccountBanned(Forbidden):
+    """The caller is under a ban (SPEC §3e): the player routes a ban closes refuse it (403)."""
+
+    code = "banned"
+
+    def __init__(self, message: str = "This account is banned", code: str | None = None):
+        super().__init__(message, code)
+
+
 class Conflict(GameError):
     """The request does not fit the current state (409)."""
 

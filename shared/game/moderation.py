@@ -147,6 +147,22 @@ def canonical_word(word: str) -> str:
     return ascii_lower(word)
 
 
+# A ban for good ends at the end of time: the profile's `banned_until` compares as a timestamp.
+BANNED_FOREVER = "9999-12-31T23:59:59.999Z"
+
+
+def ban_end(sanction: Sanction) -> str | None:
+    """When SANCTION, if a ban, ends (BANNED_FOREVER for good); None for any other sanction."""
+    if sanction.action != "ban":
+        return None
+    return sanction.until or BANNED_FOREVER
+
+
+def banned_at(banned_until: str | None, now: datetime) -> bool:
+    """Whether a ban that ends at BANNED_UNTIL (None: no ban) still holds at NOW."""
+    return banned_until is not None and now < parse_iso(banned_until)
+
+
 def sanction_active(sanction: Sanction | None, now: datetime, *kinds: SanctionKind) -> bool:
     """Whether SANCTION is one of KINDS and has not ended at NOW."""
     if sanction is None or sanction.action not in kinds:

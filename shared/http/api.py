@@ -28,7 +28,7 @@ from shared.game.errors import (
 from shared.game.runs import RunConflict
 from shared.http.gateway import Refused, caller_claims, checked_event, logger
 from shared.http.models import RunView
-from shared.http.routes import allowed_methods, literal_methods, path_exists
+from shared.http.routes import allowed_methods, literal_methods, path_exists, route_admits
 
 _STATUS: dict[type[GameError], int] = {
     BadRequest: 400,
@@ -75,20 +75,19 @@ def method_not_allowed(method: str, allowed: list[str]) -> Response[Any]:
     return reply
 
 
-def make_resolver(
-    admit: Callable[[str], None] | None = None, checks_own: Callable[[str, str], bool] | None = None
-) -> APIGatewayHttpResolver:
-    """An HTTP API resolver whose errors all come out in the SPEC envelope. With ADMIT, every
-    request with a verified caller (the player routes) first passes ADMIT(caller's id), which
-    raises to refuse them (Players.admit), except the requests CHECKS_OWN(method, path) names:
-    routes that read the tombstone in their own first request (docs/players.md)."""
+def make_resolver(admit: Callable[[str, bool], None] | None = None) -> APIGatewayHttpResolver:
+    """An HTTP API resolver whose errors all come out in the SPEC envelope. With ADMIT, a request
+    with a verified caller first passes ADMIT(caller's id, banned_ok), which raises to refuse them
+    (Players.admit), unless its route admits its caller in its own first request (the route
+    table's `admits`, shared/http/routes.py)."""
     app = APIGatewayHttpResolver(enable_validation=True)
 
     def admitting(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> Response[Any]:
         event = app.current_event
         claims = caller_claims(event.raw_event)
-        if admit is not None and claims and not (checks_own and checks_own(event.http_method, event.path)):
-            admit(str(claims["sub"]))
+        admits = route_admits(event.raw_event.get("routeKey", ""))
+        if admit is not None and claims and admits != "own":
+            admit(str(claims["sub"]), admits == "banned_ok")
         return next_middleware(app)
 
     if admit is not None:

@@ -5,6 +5,12 @@ guards it (`player`) or not (`public`), and whether it takes a JSON body: `requi
 body is 400 whatever the Content-Type), `optional` (an empty body means every field's default) or
 `none`, and the statuses it answers beyond those every route may (400, 405, 413, 429, and 401 on
 player routes): its success statuses (201 when it creates) and 404 or 409 where they happen.
+
+A player route also says how it admits its caller (SPEC §3e, §6; docs/players.md, "Admission"):
+`read`, the resolver reads the caller's admission (tombstone and ban) as the request's first
+step and refuses an erased or banned caller; `banned_ok`, the same but a ban lets them through;
+`own`, the route's own first request reads it (with the run, the result or the league it reads)
+or its transaction checks it, so admitting costs no request of its own.
 functions/openapi.py writes them into the OpenAPI document; tests/test_openapi.py checks the body
 column against the handlers' own signatures, and the schemathesis run (tests/test_schemathesis.py)
 fails on any status a route answers that the document does not list.
@@ -17,6 +23,7 @@ from typing import Literal, NamedTuple
 Function = Literal["validate", "daily", "leaderboard"]
 Access = Literal["public", "player"]
 Body = Literal["none", "optional", "required"]
+Admits = Literal["read", "banned_ok", "own"]
 
 
 class Route(NamedTuple):
@@ -26,6 +33,7 @@ class Route(NamedTuple):
     access: Access
     body: Body = "none"
     replies: tuple[int, ...] = (200,)
+    admits: Admits = "read"
 
 
 _MEMBER_REPLIES = (200, 403, 404)  # leave, or remove (403: only the creator removes others)
@@ -33,14 +41,14 @@ _MEMBER_REPLIES = (200, 403, 404)  # leave, or remove (403: only the creator rem
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/validate", "validate", "public", "required"),
     Route("GET", "/daily", "daily", "public"),
-    Route("POST", "/daily/runs", "daily", "player", replies=(201, 200)),
+    Route("POST", "/daily/runs", "daily", "player", replies=(201, 200), admits="own"),
     Route("POST", "/guest/daily/runs", "daily", "public", replies=(201,)),
     Route("GET", "/daily/{date}", "daily", "public", replies=(200, 404)),
-    Route("POST", "/daily/{date}/runs", "daily", "player", replies=(201, 200, 404, 409)),
+    Route("POST", "/daily/{date}/runs", "daily", "player", replies=(201, 200, 404, 409), admits="own"),
     Route("POST", "/guest/daily/{date}/runs", "daily", "public", replies=(201, 404, 409)),
-    Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404)),
-    Route("POST", "/runs/{run_id}/answers", "daily", "player", "required", (200, 404, 409)),
-    Route("POST", "/runs/{run_id}/skip", "daily", "player", "required", (200, 404, 409)),
+    Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404), admits="own"),
+    Route("POST", "/runs/{run_id}/answers", "daily", "player", "required", (200, 404, 409), "own"),
+    Route("POST", "/runs/{run_id}/skip", "daily", "player", "required", (200, 404, 409), "own"),
     Route("GET", "/guest/runs/{run_id}", "daily", "public", replies=(200, 404)),
     Route("POST", "/guest/runs/{run_id}/answers", "daily", "public", "required", (200, 404, 409)),
     Route("POST", "/guest/runs/{run_id}/skip", "daily", "public", "required", (200, 404, 409)),
@@ -49,14 +57,14 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/challenges/{challenge_id}/runs", "daily", "player", replies=(201, 200, 404, 409)),
     Route("GET", "/me/challenges", "daily", "player"),
     Route("GET", "/leaderboard/daily", "leaderboard", "public"),
-    Route("GET", "/leaderboard/daily/me", "leaderboard", "player", replies=(200, 404)),
+    Route("GET", "/leaderboard/daily/me", "leaderboard", "player", replies=(200, 404), admits="own"),
     Route("GET", "/leaderboard/daily/{date}", "leaderboard", "public"),
     Route("GET", "/leaderboard/daily/{date}/distribution", "leaderboard", "public"),
-    Route("GET", "/me", "leaderboard", "player"),
+    Route("GET", "/me", "leaderboard", "player", admits="banned_ok"),
     Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
-    Route("GET", "/me/export", "leaderboard", "player"),
-    Route("DELETE", "/me", "leaderboard", "player"),
+    Route("GET", "/me/export", "leaderboard", "player", admits="own"),
+    Route("DELETE", "/me", "leaderboard", "player", admits="own"),
     Route("POST", "/leagues", "leaderboard", "player", "required", (201,)),
     Route("GET", "/me/leagues", "leaderboard", "player"),
     Route("POST", "/leagues/join", "leaderboard", "player", "required", (200, 404, 409)),
@@ -64,7 +72,7 @@ ROUTES: tuple[Route, ...] = (
         "DELETE", "/leagues/{league_id}/members/{player}", "leaderboard", "player", replies=_MEMBER_REPLIES
     ),
     Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
-    Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404)),
+    Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404), admits="own"),
     Route("GET", "/leagues/invitations/{code}", "leaderboard", "public", replies=(200, 404)),
     # Moderation (SPEC §3e, functions/moderation.py); 429 also when a reporter's day is used up.
     Route("POST", "/reports", "leaderboard", "player", "required", (201, 404, 409)),
@@ -134,3 +142,14 @@ def literal_methods(path: str) -> list[str]:
 def allowed_methods(path: str) -> list[str]:
     """The methods some route serves PATH with: a 405's `Allow` header (RFC 9110)."""
     return sorted({route.method for pattern, route in _patterns() if pattern.match(path)})
+
+
+@cache
+def _admits_by_key() -> dict[str, Admits]:
+    return {f"{route.method} {route.path}": route.admits for route in ROUTES}
+
+
+def route_admits(route_key: str) -> Admits:
+    """How the route of ROUTE_KEY (API Gateway's `routeKey`, "GET /me") admits its caller; an
+    unknown key is read as `read`, the strictest."""
+    return _admits_by_key().get(route_key, "read")

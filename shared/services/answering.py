@@ -47,7 +47,7 @@ def answer_at_once(
     at = parse_iso(iso(now))  # to the millisecond, as the run keeps its times
     judged = AnswerSlot(round_number, attempt_number, verdict.word, verdict.reason)
     try:
-        run, _ = store.answer_in_place(run_id, player, judged, at)
+        run = store.answer_in_place(run_id, player, judged, at).run
     except StaleRun:
         return None
     return applied_result(run, round_number, attempt_number), run

@@ -30,6 +30,7 @@ from shared.game.puzzles import Round, generate_puzzle, seed_for_date
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
 from shared.game.scope import Scope, run_id_in
+from shared.services.admission import refuse_unless_admitted
 from shared.services.answering import answer_at_once
 from shared.services.completion import completion_of, implausible_details
 from shared.services.ports import (
@@ -40,6 +41,7 @@ from shared.services.ports import (
     QuotaExceeded,
     RunStore,
     StaleRun,
+    StoredProfile,
     StoredRun,
     Version,
 )
@@ -256,10 +258,10 @@ class Game:
             return written
 
         def attempt() -> tuple[AnswerResult, Run]:
-            run, version = self._refresh(self._load(run_id, player))
+            run, version, _, profile = self._refresh(self._load(run_id, player))
             result = answer(run, round_number, attempt_number, word, self.now(), self.dictionary())
             if not result.replayed:
-                self._persist(run, version)
+                self._persist(run, version, profile)
                 self.record("Answers", reason=result.reason or "accepted")
             return result, run
 
@@ -267,9 +269,9 @@ class Game:
 
     def skip(self, run_id: str, player: str | None, round_number: int) -> Run:
         def attempt() -> Run:
-            run, version = self._refresh(self._load(run_id, player))
+            run, version, _, profile = self._refresh(self._load(run_id, player))
             if skip(run, round_number, self.now()):
-                self._persist(run, version)
+                self._persist(run, version, profile)
             return run
 
         return self._retry(attempt)
@@ -289,36 +291,34 @@ class Game:
             raise Throttled("The run is busy; try again") from error
 
     def _load(self, run_id: str, player: str | None) -> StoredRun:
-        """The run if it is the caller's; a guest run is gone after 2 days even before DynamoDB's
-        TTL (which deletes within days, not on the second) removes it."""
+        """The run if it is the caller's (who it admits, read with it); a guest run is gone after
+        2 days even before DynamoDB's TTL (which deletes within days, not on the second) does."""
         stored = self.store.get_run(run_id, player)
-        if (
-            stored is None
-            or stored.run.player != player
-            or (player is None and self._guest_run_gone(stored.run))
-        ):
+        if stored is not None and stored.admission is not None:
+            refuse_unless_admitted(stored.admission, self.now())
+        gone = timedelta(seconds=GUEST_RUN_TTL_SECONDS)
+        guest_gone = (
+            player is None and stored is not None and self.now() >= parse_iso(stored.run.started_at) + gone
+        )
+        if stored is None or stored.run.player != player or guest_gone:
             raise NotFound("No such run", "run_not_found")
         return stored
-
-    def _guest_run_gone(self, run: Run) -> bool:
-        return self.now() >= parse_iso(run.started_at) + timedelta(seconds=GUEST_RUN_TTL_SECONDS)
 
     def _refresh(self, stored: StoredRun) -> StoredRun:
         """Complete the run if its time limit has passed (the one completion path of an expired
         run, whether a request or the expiry job touches it)."""
         if expire_if_due(stored.run, self.now()):
-            self._persist(*stored)
+            self._persist(stored.run, stored.version, stored.profile)
         return stored
 
-    def _persist(self, run: Run, version: Version) -> None:
+    def _persist(self, run: Run, version: Version, profile: StoredProfile | None = None) -> None:
         """Write RUN back (conditional on VERSION); a completed official run with its result and
-        the player's stats. Should the result exist already (only a damaged slot allows it), the
-        run is stored as practice."""
+        the stats (against PROFILE if read with the run), or as practice if the result exists."""
         if not run.completed:
             self.store.save_run(run, version)
             return
         try:
-            self.store.complete_run(run, version, self._completion(run))
+            self.store.complete_run(run, version, self._completion(run, profile))
         except OfficialTaken:
             run.official = False
             self.store.complete_run(run, version)
@@ -329,11 +329,11 @@ class Game:
             if details:
                 self.record("ImplausibleRuns", **details)
 
-    def _completion(self, run: Run) -> Completion | None:
-        """An official run's completion, from the profile read now (written only if still so)."""
+    def _completion(self, run: Run, profile: StoredProfile | None = None) -> Completion | None:
+        """An official run's completion, from PROFILE as read (written only if still so)."""
         if run.player is None or not run.official:
             return None
-        read = self.store.profile_for_completion(run.player, daily=run.kind == "daily")
+        read = profile or self.store.profile_for_completion(run.player, daily=run.kind == "daily")
         return completion_of(OfficialResult.of_run(run), read)
 
     # The scheduled jobs --------------------------------------------------------------------

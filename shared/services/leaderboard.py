@@ -24,6 +24,7 @@ from shared.game.names import default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
 from shared.game.standing import histogram, percentile, players_with_own
+from shared.services.admission import refuse_unless_admitted
 from shared.services.ports import BoardStore
 
 # The expiry job's watermark moves once a minute; reading it this often per container is plenty.
@@ -136,7 +137,8 @@ class Boards:
         by a second or two while the board is live; they are final once it is closed)."""
         board_day = self.board_date(day)
         scope = Scope.daily(board_day.isoformat())
-        entry = self.store.board_entry(player, scope)
+        admission, entry = self.store.admitted_entry(player, scope)  # the route admits here
+        refuse_unless_admitted(admission, self.now())
         if entry is None:
             raise NotFound("No official result for that date", "not_ranked")
         closed = self.closed(scope, daily_closes_at(board_day))

@@ -23,7 +23,9 @@ from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
 from shared.game.errors import Conflict, Forbidden, NotFound, Throttled
 from shared.game.names import check_league_name, default_display_name
 from shared.game.scope import Scope
+from shared.services.admission import refuse_unless_admitted
 from shared.services.leaderboard import Boards, Row, rows
+from shared.services.ports import Admission
 
 # `DELETE /leagues/{id}/members/me`: the caller leaves.
 MYSELF = "me"
@@ -103,6 +105,10 @@ class LeagueStore(Protocol):
     def get_league(self, league_id: str, consistent: bool = True) -> League | None:
         """The league, read consistently unless CONSISTENT is False (a read that may trail a
         write by a second: a board's)."""
+        ...
+
+    def admitted_league(self, caller: str, league_id: str) -> tuple[Admission, League | None]:
+        """CALLER's admission and the league, read consistently in one request."""
         ...
 
     def league_by_code(self, code: str) -> League | None: ...
@@ -261,7 +267,10 @@ class Leagues:
     def board(self, caller: str, league_id: str, day: str | None) -> LeagueBoard:
         """The league's board for a Daily date (today by default): its members' official results
         with the Daily board's order, shared ranks, status and word hiding."""
-        league = self._members_league(caller, league_id, consistent=False)
+        admission, league = self.store.admitted_league(caller, league_id)  # the route admits here
+        refuse_unless_admitted(admission, self.now())
+        if league is None or caller not in league.members:
+            raise NotFound("No such league", "league_not_found")
         board_day = self.boards.board_date(day)
         scope = Scope.daily(board_day.isoformat())
         closed = self.boards.closed(scope, daily_closes_at(board_day))

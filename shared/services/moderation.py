@@ -14,7 +14,7 @@ from shared.game.boards import daily_closes_at
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import MAX_WORD_LENGTH
 from shared.game.daily_date import daily_date
-from shared.game.errors import BadRequest, Conflict, Forbidden, NotFound, Throttled
+from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.fair_play import fastest_plausible_ms
 from shared.game.find_time import find_time_pass, run_times
 from shared.game.moderation import (
@@ -51,9 +51,6 @@ from shared.services.ports import BoardStore, RunStore
 if TYPE_CHECKING:
     from shared.services.leaderboard import Boards
 
-BAN_CACHE_SECONDS = 30.0
-_BAN_CACHE_ITEMS = 10_000
-
 
 class CaseView(NamedTuple):
     """A case with its evidence, as the queue shows it."""
@@ -76,7 +73,6 @@ class Moderation:
         self.runs = runs
         self.words = words
         self.now = now
-        self._bans: dict[str, tuple[datetime, bool]] = {}  # player -> (read at, banned)
         self._final: set[Scope] = set()  # a final board never changes again
 
     # Reports -----------------------------------------------------------------------------------
@@ -130,8 +126,11 @@ class Moderation:
 
     def my_reports(self, reporter: str, limit: int = 100) -> list[tuple[Report, Case | None]]:
         """REPORTER's reports, newest first, each with its case (its outcome, once decided)."""
-        reports = self.store.reports_of(reporter, limit)
-        cases = self.store.cases(list({r.case_id for r in reports}))
+        return self.with_cases(self.store.reports_of(reporter, limit))
+
+    def with_cases(self, reports: list[Report]) -> list[tuple[Report, Case | None]]:
+        """Each of REPORTS with its case (its outcome, once decided): one read of the cases."""
+        cases = self.store.cases(list({r.case_id for r in reports})) if reports else {}
         return [(r, cases.get(r.case_id)) for r in reports]
 
     # The queue and decisions -------------------------------------------------------------------
@@ -222,7 +221,6 @@ class Moderation:
                 decided_at=decision.decided_at,
             )
             self.store.add_sanction(case.subject, sanction)
-            self._bans.pop(case.subject, None)
 
     def _correct(self, scope: Scope, case: Case, decision: Decision) -> None:
         """A decision about a row of a final board: the row stays; a correction is listed."""
@@ -305,20 +303,6 @@ class Moderation:
 
     def sanctions(self, player: str) -> list[Sanction]:
         return self.store.sanctions(player)
-
-    def refuse_banned(self, player: str) -> None:
-        """403 `banned` for a player under a ban (SPEC §3e: every player route refuses them). A
-        container reads a player's sanctions at most every BAN_CACHE_SECONDS (a ban reaches every
-        container within that), so a run's answers do not each pay a read."""
-        now = self.now()
-        cached = self._bans.get(player)
-        if cached is None or (now - cached[0]).total_seconds() >= BAN_CACHE_SECONDS:
-            if len(self._bans) > _BAN_CACHE_ITEMS:
-                self._bans.clear()
-            banned = any(sanction_active(s, now, "ban") for s in self.store.sanctions(player))
-            cached = self._bans[player] = (now, banned)
-        if cached[1]:
-            raise Forbidden("This account is banned", "banned")
 
     def rank_banned(self, player: str) -> bool:
         return any(sanction_active(s, self.now(), "rank_ban", "ban") for s in self.store.sanctions(player))

@@ -20,11 +20,13 @@ from typing import NamedTuple, Protocol
 from shared.game import clock
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso
+from shared.game.moderation import LogEntry, Report, Sanction
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.services.admission import refuse_unless_admitted
 from shared.services.leagues import League
-from shared.services.ports import Accounts
+from shared.services.ports import Accounts, Admission
 
 
 class SlotRecord(NamedTuple):
@@ -47,6 +49,10 @@ class Holdings(NamedTuple):
     leagues: list[League]
     rename: str | None  # the name the boards are being moved to (the last rename's record)
     other: list[str]
+    admission: Admission  # read with the profile: an export admits its caller (docs/players.md)
+    sanctions: list[Sanction]  # kept on the profile (SPEC §3e)
+    reports: list[Report]  # the reports the player made, newest first
+    moderation_log: list[LogEntry]  # a moderator's own decisions, newest first
 
 
 class Export(NamedTuple):
@@ -87,8 +93,11 @@ class PlayerData:
         self.now = now
 
     def export(self, player: str) -> Export:
-        """Everything held about PLAYER (the HTTP edge writes it as one JSON document)."""
-        return Export(player, iso(self.now()), self.store.holdings(player))
+        """Everything held about PLAYER (the HTTP edge writes it as one JSON document), once the
+        profile read with it admits them (a ban leaves the export open: SPEC §3e)."""
+        held = self.store.holdings(player)
+        refuse_unless_admitted(held.admission, self.now(), banned_ok=True)
+        return Export(player, iso(self.now()), held)
 
     def erasure_steps(self, player: str, username: str) -> list[Callable[[], None]]:
         """The erasure, step by step, in its order (see the module's docstring)."""

@@ -7,10 +7,11 @@ from typing import NamedTuple
 from shared.game import clock
 from shared.game.boards import RENAME_REACH_DAYS, HistoryPosition, rename_reaches
 from shared.game.daily_date import daily_date
-from shared.game.errors import AccountErased, Conflict
+from shared.game.errors import Conflict
 from shared.game.names import check_display_name, default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.stats import PlayerStats
+from shared.services.admission import refuse_unless_admitted
 from shared.services.leaderboard import Boards
 from shared.services.ports import BoardStore, NameTaken
 
@@ -53,12 +54,12 @@ class Players:
         self.boards = boards
         self.now = now
 
-    def admit(self, player: str) -> None:
-        """Let PLAYER use the player routes, or refuse them: the one place that does (SPEC §6).
-        An erased player is refused from the moment `DELETE /me` began (401 `account_erased`),
-        whatever token they hold: one consistent read of their profile's tombstone."""
-        if self.store.erased(player):
-            raise AccountErased()
+    def admit(self, player: str, banned_ok: bool = False) -> None:
+        """Let PLAYER use the player routes, or refuse them (SPEC §3e, §6), from one consistent
+        read of their profile: an erased player from the moment `DELETE /me` began (401
+        `account_erased`), whatever token they hold; a banned one (403 `banned`) unless BANNED_OK
+        (the routes a ban leaves open: their profile, export and erasure)."""
+        refuse_unless_admitted(self.store.admission(player), self.now(), banned_ok)
 
     def me(self, player: str) -> Summary:
         profile = self.store.player_profile(player)

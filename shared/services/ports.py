@@ -24,9 +24,24 @@ from shared.game.stats import PlayerStats
 Version = NewType("Version", int)
 
 
+class Admission(NamedTuple):
+    """What a player route needs to know of its caller before anything else (SPEC §3e, §6):
+    whether their erasure has begun (the tombstone), and when the latest ban on them ends (None:
+    no ban; BANNED_FOREVER of shared/game/moderation.py: for good). Stores read both with one
+    request of the caller's profile (docs/players.md, "Admission")."""
+
+    erased: bool
+    banned_until: str | None
+
+
 class StoredRun(NamedTuple):
+    """A run as read, its version, and (when read for a caller) the caller's admission and profile
+    from the same request: None where the store did not read them."""
+
     run: Run
     version: Version
+    admission: "Admission | None" = None
+    profile: "StoredProfile | None" = None
 
 
 class AnswerSlot(NamedTuple):
@@ -212,6 +227,10 @@ class BoardStore(Protocol):
         """PLAYER's row on SCOPE's board, if they have an official result there."""
         ...
 
+    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
+        """PLAYER's admission and their row on SCOPE's board, read consistently in one request."""
+        ...
+
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         """PLAYER's official results of Daily dates and challenges played from DAY on."""
         ...
@@ -232,8 +251,8 @@ class BoardStore(Protocol):
         """PLAYER's display name and Daily stats, read consistently."""
         ...
 
-    def erased(self, player: str) -> bool:
-        """Whether PLAYER's erasure has begun (their profile's tombstone), read consistently."""
+    def admission(self, player: str) -> Admission:
+        """PLAYER's tombstone and ban, read consistently in one request (their profile's)."""
         ...
 
     def get_challenge(self, challenge_id: str) -> Challenge | None: ...
