@@ -169,16 +169,17 @@ function addBoardControls() {
     const hint = element("p", { id: id + "-review-hint", class: "hint review-hint" }, "In review: " + PENDING_TEXT);
     hint.hidden = true;
     table.closest(".table-wrap").after(hint);
+    // Report buttons stay out of sight until asked for: a board's rows stay one line on a phone.
+    const toggle = element("button", { type: "button", id: id + "-report", class: "ghost small", "aria-pressed": "false" }, "Report a row");
+    toggle.addEventListener("click", () => {
+      const on = toggle.getAttribute("aria-pressed") !== "true";
+      toggle.setAttribute("aria-pressed", String(on));
+      toggle.textContent = on ? "Done reporting" : "Report a row";
+      table.classList.toggle("reporting", on);
+    });
+    if (id === "board") $("board-refresh").after(toggle);
+    else table.closest(".table-wrap").before(toggle);
   }
-  const toggle = element("button", { type: "button", id: "board-report", class: "ghost", "aria-pressed": "false" }, "Report a row");
-  toggle.addEventListener("click", () => {
-    const on = toggle.getAttribute("aria-pressed") !== "true";
-    toggle.setAttribute("aria-pressed", String(on));
-    toggle.textContent = on ? "Done reporting" : "Report a row";
-    $("board").classList.toggle("reporting", on);
-    $("challenge-board").classList.toggle("reporting", on);
-  });
-  $("board-refresh").after(toggle);
 }
 
 /** The end screen and the board's own line: the caller's result is under review. */
@@ -215,7 +216,7 @@ function showRefusedWords() {
   }
   const canReport = run && (run.guest || state.token);
   list.replaceChildren(...[...refused].filter(() => canReport).map((word) => {
-    const button = element("button", { type: "button", class: "ghost small", "aria-label": `Report ${word.toUpperCase()}: this is a word` }, "Report: this is a word");
+    const button = element("button", { type: "button", class: "ghost small", "aria-label": `Report: this is a word (${word.toUpperCase()})` }, "Report: this is a word");
     button.addEventListener("click", () => openReport({ kind: "word", word, guestRun: run.guest ? run.run_id : null, button }));
     return element("li", {}, element("b", {}, word.toUpperCase()), " ", button);
   }));
@@ -295,8 +296,10 @@ function buildView() {
   $("log-more").addEventListener("click", () => loadLog(false));
 }
 
+/** Who is logged in decides what shows: the moderators' tab; reporting rows (players only). */
 function showTab() {
   $("moderation-tab").hidden = !moderator();
+  $("board-report").hidden = $("challenge-board-report").hidden = !state.token;
 }
 
 async function loadQueue(fresh) {

@@ -132,7 +132,7 @@ def test_a_player_reports_a_board_row_and_a_refused_word(open_client, server):
     button = page.locator("#board button[aria-label='Report Rr Target']")
     button.wait_for(state="attached")
     assert button.is_hidden()  # the board's rows stay one line until the player asks to report
-    page.click("#board-report")
+    page.click("#board-report")  # the board's report mode
     button.click()
     page.wait_for_selector("#report-dialog[open]")
     page.check("input[name=report-kind][value=run]")
@@ -160,7 +160,7 @@ def test_a_player_reports_a_board_row_and_a_refused_word(open_client, server):
         page.click("#skip")
     page.wait_for_selector("#view-end:visible")
     page.wait_for_selector("#refused-words:visible")
-    page.click(f"#refused-list button[aria-label='Report {refused.upper()}: this is a word']")
+    page.click(f"#refused-list button[aria-label='Report: this is a word ({refused.upper()})']")
     assert page.input_value("#report-reason") == "This is a word"
     page.click("#report-send")
     page.wait_for_function("document.querySelector('#report-status').textContent.startsWith('Report sent')")
