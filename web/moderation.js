@@ -147,16 +147,17 @@ function onRows(event) {
   const scope = scopeOf(table);
   for (const [row, tr] of rows) {
     const cell = tr.cells[1];
+    // Marks go before the name: a long name is what the one-line row cuts short.
     if (row.review === "pending") {
       tr.classList.add("pending");
-      cell.append(" ", element("span", { class: "badge review", title: PENDING_TEXT }, "in review"));
+      cell.prepend(element("span", { class: "review-mark", title: PENDING_TEXT }, "in review ·"));
     }
     const reportable = scope && state.token && !tr.classList.contains("mine") && !isDefaultName(row.display_name) &&
       row.display_name !== "deleted player";
     if (!reportable) continue;
     const button = element("button", { type: "button", class: "ghost small report-row", "aria-label": `Report ${row.display_name}` }, "Report");
     button.addEventListener("click", () => openReport({ kind: "row", scope, name: row.display_name, button }));
-    cell.append(" ", button);
+    cell.prepend(button);
   }
   const pending = table.querySelectorAll("tr.pending").length;
   const hint = $(table.id + "-review-hint");

@@ -195,7 +195,7 @@ def test_a_result_under_review_then_voided_is_explained_on_the_end_screen_the_bo
     client.check_screen("moderation-end-pending")
     page.click("#end-board")
     page.wait_for_function("document.querySelector('#my-row').textContent.includes('Under review')")
-    assert page.inner_text("#board tr.mine .badge.review") == "IN REVIEW"
+    assert page.get_attribute("#board tr.mine .review-mark", "title").startswith("Under review")
     assert page.locator("#board-review-hint").is_visible()
     page.click("a[data-view-link=me]")
     page.wait_for_selector("#history-review:visible")
