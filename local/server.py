@@ -55,6 +55,7 @@ WEB_FILES = {
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/players.js": ("players.js", "text/javascript; charset=utf-8"),
+    "/moderation.js": ("moderation.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/config.json": ("config.json", "application/json"),
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),

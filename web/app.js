@@ -24,7 +24,7 @@ const RENEW_BEFORE_SECONDS = 300; // renew the id token this long before it expi
 const TIMER_ANNOUNCEMENTS = [60, 30, 10]; // seconds left, said by the live region
 const RUN_KEY = "wordsqd.run"; // sessionStorage: {run_id, guest, skewMs} of the run in play
 const PKCE_KEY = "wordsqd.pkce"; // sessionStorage: {verifier, state, back} during a Cognito login
-const VIEWS = ["home", "game", "end", "board", "me", "challenges", "leagues", "archive"]; // the last two: players.js
+const VIEWS = ["home", "game", "end", "board", "me", "challenges", "leagues", "archive", "moderation"]; // leagues, archive: players.js; moderation: moderation.js
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers (exported for the tests)
@@ -281,7 +281,7 @@ const state = {
   refetching: false,
   dailyRefetchAt: 0,
   officialDates: new Set(), // Daily dates with an official result of this player (from history)
-  unrankedDates: new Set(), // those of them whose result is on no board (SPEC §3b)
+  unrankedDates: new Map(), // those of them whose result is on no board: date -> unranked_reason (SPEC §3b, §3e)
   historyItems: [],
   historyCursor: null,
   historyLoaded: false,
@@ -594,6 +594,7 @@ function renderAccount() {
   $("logout").hidden = !player;
   if (player) $("login-panel").hidden = true;
   renderHome();
+  document.dispatchEvent(new CustomEvent("wordsqd:account")); // moderation.js: the moderators' tab
 }
 
 function openLogin() {
@@ -991,7 +992,7 @@ function onCompleted(run) {
   document.dispatchEvent(new CustomEvent("wordsqd:completed", { detail: run })); // players.js
   if (run.official && !run.guest && run.kind === "daily" && !state.officialDates.has(run.date)) {
     state.officialDates.add(run.date);
-    if (run.ranked === false) state.unrankedDates.add(run.date);
+    if (run.ranked === false) state.unrankedDates.set(run.date, run.unranked_reason);
     state.historyLoaded = false; // a new official result: history and stats have changed
     state.stats = undefined;
   }
@@ -1131,11 +1132,13 @@ function renderEnd(run) {
   $("end-won").textContent = `${won}/${run.rounds}`;
   $("end-combo").textContent = run.best_combo;
   $("end-longest").textContent = run.longest_word_length ? `${run.longest_word_length} letters` : "–";
-  const unranked = run.official && run.ranked === false && run.unranked_reason === "implausible_speed";
+  // A result a moderator voided after the run ended: the run says it ranks, history knows better.
+  const reason = (run.ranked === false && run.unranked_reason) || (run.kind === "daily" && state.unrankedDates.get(run.date));
+  const unranked = run.official && !run.guest && !!reason;
   $("end-note").textContent = run.guest
     ? "Guest runs are not ranked. Log in to get on the board and keep a streak."
     : unranked
-      ? "Not ranked: some answers came faster than a person can read a prompt and type a word, so this run stays off the board. It still counts in your stats."
+      ? unrankedText(reason)
       : run.official
         ? run.kind === "challenge" ? "This is your result for the challenge." : "This is your official score for the day."
         : "Practice run: your official result was already in, so this one stays off the board.";
@@ -1164,6 +1167,7 @@ async function showMyRankOnEnd(run, attempt = 0) {
   const standing = me.players > 1 ? ` ${standingText(me.percentile, me.step)}` : "";
   box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far.${standing}`;
   box.hidden = false;
+  document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // moderation.js: under review
   showDistribution(run.date, me);
   if (attempt < 1) setTimeout(() => state.view === "end" && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
 }
@@ -1276,6 +1280,7 @@ function boardRows(table, rows, closed, append) {
   const body = table.tBodies[0];
   if (!append) body.replaceChildren();
   table.classList.toggle("closed", closed);
+  const drawn = [];
   for (const row of rows) {
     const tr = tableRow(
       ["Rank", row.rank, "num rank"],
@@ -1293,8 +1298,11 @@ function boardRows(table, rows, closed, append) {
       tr.setAttribute("aria-label", `Your row: rank ${row.rank}, ${row.score} points`);
     }
     body.append(tr);
+    drawn.push([row, tr]);
   }
   if (!body.rows.length) body.append(emptyRow(table, "No official results yet: be the first!"));
+  // moderation.js: the rows under review, and the Report action
+  document.dispatchEvent(new CustomEvent("wordsqd:rows", { detail: { table, rows: drawn, append } }));
 }
 
 // A live board's first page trails a completion by a second or two (the server's stream consumer
@@ -1358,7 +1366,7 @@ async function showMyRow(date) {
     return;
   }
   if (state.unrankedDates.has(date)) {
-    box.textContent = UNRANKED_TEXT;
+    box.textContent = unrankedText(state.unrankedDates.get(date), "Your result for this date");
     bar.hidden = false;
     return;
   }
@@ -1368,11 +1376,18 @@ async function showMyRow(date) {
     box.textContent = `You: ${rankText(me.rank, me.players)}, ${me.score} points, best combo ${me.best_combo}, longest word ${me.longest_word_length} letters.`;
     bar.hidden = false;
     $("jump-mine").hidden = false;
+    document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } }));
   }
 }
 
-const UNRANKED_TEXT = "Your result for this date is not ranked: some answers came faster than a person can read a prompt " +
-  "and type a word, so it stays off the board. It still counts in your stats.";
+/** Why a result is on no board, by its unranked_reason (SPEC §3b, §3e); WHAT names it ("Your
+ * result for this date"), or the sentence starts "Not ranked". */
+export function unrankedText(reason, what = "") {
+  const why = reason === "voided"
+    ? "a moderator reviewed it and took it off the board"
+    : "some answers came faster than a person can read a prompt and type a word, so it stays off the board";
+  return `${what ? what + " is not ranked" : "Not ranked"}: ${why}. It still counts in your stats.`;
+}
 
 /** Scroll to the player's own row (reading more pages until it is there), and focus it. */
 async function jumpToMine() {
@@ -1397,13 +1412,13 @@ async function loadHistory(fresh) {
   if (fresh) {
     state.historyItems = [];
     state.officialDates = new Set();
-    state.unrankedDates = new Set();
+    state.unrankedDates = new Map();
   }
   state.historyItems.push(...reply.body.items);
   for (const item of reply.body.items) {
     if (item.kind !== "daily") continue;
     state.officialDates.add(item.date);
-    if (item.unranked_reason) state.unrankedDates.add(item.date);
+    if (item.unranked_reason) state.unrankedDates.set(item.date, item.unranked_reason);
   }
   state.historyCursor = reply.body.next_cursor;
   state.historyLoaded = true;
@@ -1453,10 +1468,12 @@ function renderMe() {
       ["Score", item.score, "num"],
       ["Best combo", item.best_combo, "num"],
       ["Longest", item.longest_word_length, "num"],
-      ["Rank", item.unranked_reason ? "not ranked" : item.rank ?? "live", "num"],
+      ["Rank", item.unranked_reason === "voided" ? "voided" : item.unranked_reason ? "not ranked" : item.rank ?? "live", "num"],
     );
   });
   table.tBodies[0].replaceChildren(...rows);
+  // moderation.js: why a result is unranked or under review
+  document.dispatchEvent(new CustomEvent("wordsqd:history", { detail: { items: state.historyItems, rows } }));
   // A live Daily's rank, as it stands (history gives the final rank only once the board closes).
   state.historyItems.forEach((item, index) => {
     if (item.kind === "daily" && item.rank === null && !item.unranked_reason) showLiveRank(item.date, rows[index].cells[4]);
@@ -1725,7 +1742,7 @@ async function main() {
   bind();
   // players.js builds the leagues and past Dailies views that showView hides and shows: its module
   // script can run after this one's first replies (a slow fetch), so nothing is shown before it has.
-  await Promise.all([loadConfig(), import("./players.js")]);
+  await Promise.all([loadConfig(), import("./players.js"), import("./moderation.js")]);
   const params = new URLSearchParams(location.search);
   if (state.config.auth === "cognito" && (params.get("code") || params.get("error"))) {
     await finishCognitoLogin(params);
@@ -1755,5 +1772,5 @@ async function main() {
 
 main();
 
-// What web/players.js (leagues, past Dailies, your data) uses of this module.
+// What web/players.js (leagues, past Dailies, your data) and web/moderation.js use of this module.
 export { api, boardRows, go, keepRun, learnSkew, ok, problem, say, state };

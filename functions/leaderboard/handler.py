@@ -76,7 +76,9 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
 def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
-    return MyRank.of(boards().daily_rank(date, api.caller_id(app)))
+    mine = boards().daily_rank(date, api.caller_id(app))
+    pending = moderation().under_review([(Scope.daily(mine.day.isoformat()), mine.row.run_id)])
+    return MyRank.of(mine, pending)
 
 
 @app.get("/leaderboard/daily/<date>", summary="A page of a date's Daily board")
@@ -117,7 +119,8 @@ def history(
 ) -> HistoryPage:
     player = api.caller_id(app)
     page = players().history(player, cursors.history_start(player, cursor), limit)
-    return HistoryPage.of(page, cursors.next_history(player, page.following))
+    pending = moderation().under_review([(item.result.scope, item.result.run_id) for item in page.items])
+    return HistoryPage.of(page, cursors.next_history(player, page.following), pending)
 
 
 @app.get("/me/export", summary="Everything held about the caller, as one JSON document")

@@ -67,7 +67,8 @@ class MyRank(BoardRow):
     step: str = Field(description="the ladder step the percentile reaches (SPEC §4a)")
 
     @classmethod
-    def of(cls, mine: "MyRow") -> "MyRank":  # type: ignore[override]
+    def of(cls, mine: "MyRow", pending: frozenset[str] = frozenset()) -> "MyRank":  # type: ignore[override]
+        """The caller's row; PENDING: the runs under review (the row says `"review": "pending"`)."""
         return cls(
             date=mine.day.isoformat(),
             status=status(mine.closed),
@@ -75,7 +76,7 @@ class MyRank(BoardRow):
             band=band_of(mine.row.score),
             percentile=mine.percentile,
             step=ladder_step(mine.percentile),
-            **mine.row._asdict(),
+            **BoardRow.of(mine.row, pending).model_dump(),
         )
 
 
@@ -117,9 +118,14 @@ class HistoryItem(Model):
     unranked_reason: UnrankedReason | None = Field(
         description="why the result is on no board and in no rank (SPEC §3b); null: it ranks"
     )
+    review: Literal["pending"] | None = Field(
+        default=None,
+        description='"pending" while a moderation case about the result is open and its board is not '
+        "final (SPEC §3e): its rank may still change",
+    )
 
     @classmethod
-    def of(cls, item: "players.HistoryItem") -> "HistoryItem":
+    def of(cls, item: "players.HistoryItem", pending: frozenset[str] = frozenset()) -> "HistoryItem":
         r = item.result
         return cls(
             kind=r.kind,
@@ -131,6 +137,7 @@ class HistoryItem(Model):
             completed_at=r.completed_at,
             rank=item.rank,
             unranked_reason=r.unranked_reason,
+            review="pending" if r.run_id in pending else None,
         )
 
 
@@ -139,8 +146,11 @@ class HistoryPage(Model):
     next_cursor: str | None
 
     @classmethod
-    def of(cls, history: "History", next_cursor: str | None) -> "HistoryPage":
-        return cls(items=[HistoryItem.of(item) for item in history.items], next_cursor=next_cursor)
+    def of(
+        cls, history: "History", next_cursor: str | None, pending: frozenset[str] = frozenset()
+    ) -> "HistoryPage":
+        items = [HistoryItem.of(item, pending) for item in history.items]
+        return cls(items=items, next_cursor=next_cursor)
 
 
 class ProfileRequest(Request):

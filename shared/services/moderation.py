@@ -5,7 +5,7 @@ logged, and a decision's sanction reaches the boards and the player. docs/modera
 memory); the boards and runs it needs come through the BoardStore and RunStore ports.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -298,6 +298,20 @@ class Moderation:
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         return self.store.pending_runs(scope)
+
+    def under_review(self, results: Iterable[tuple[Scope, str]]) -> frozenset[str]:
+        """Of RESULTS (a board's scope and a run), the runs a case is open about on a board not yet
+        final: a player's own views say `"review": "pending"`, as the board's row does. One read
+        per scope, and one more for a scope holding such a run."""
+        by_scope: dict[Scope, set[str]] = {}
+        for scope, run_id in results:
+            by_scope.setdefault(scope, set()).add(run_id)
+        pending: set[str] = set()
+        for scope, runs in by_scope.items():
+            open_here = runs & self.store.pending_runs(scope)
+            if open_here and scope not in self._final and not self.store.is_final(scope):
+                pending |= open_here
+        return frozenset(pending)
 
     # A player's sanctions ----------------------------------------------------------------------
 

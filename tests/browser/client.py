@@ -57,6 +57,7 @@ STOP_TIMEOUT = 60.0
 WAIT_MS = 60_000  # Playwright's waits and the harness's requests
 POLL_MS = 50  # wait_for_function_under_csp's pace
 SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB", "WORDSQD_ENV")  # the server says local itself
+MODERATOR = "mod-browser"  # the browser tests' moderator (SPEC §3e; docs/moderation.md)
 # Added to every browser context: run before any of the page's own scripts, so none escapes it.
 CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => console.error(
   `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline code"}`
@@ -83,6 +84,7 @@ class Server:
             "TABLE_NAME": "wordsqd",
             "LOCAL_CLOCK_CONTROL": "1",
             "PUZZLE_SEED": "browser-tests",  # the same puzzles on every run of the tests
+            "LOCAL_MODERATORS": MODERATOR,  # local/auth.py: this username's tokens name `moderators`
         }
         self.process: subprocess.Popen | None = None
 

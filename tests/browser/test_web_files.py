@@ -22,6 +22,7 @@ WEB = Path(__file__).parents[2] / "web"
         ("/index.html", "text/html; charset=utf-8", "index.html"),
         ("/app.js", "text/javascript; charset=utf-8", "app.js"),
         ("/players.js", "text/javascript; charset=utf-8", "players.js"),
+        ("/moderation.js", "text/javascript; charset=utf-8", "moderation.js"),
         ("/style.css", "text/css; charset=utf-8", "style.css"),
         ("/config.json", "application/json", "config.json"),
         ("/manifest.webmanifest", "application/manifest+json", "manifest.webmanifest"),
@@ -46,9 +47,10 @@ def test_the_client_loads_nothing_from_elsewhere():
     """No framework or font fetched at run time: every script, style and fetch is same-origin
     (the only absolute URLs are the Cognito Hosted UI's, built from config.json)."""
     page = (WEB / "index.html").read_text()
-    assert re.findall(r'<script[^>]*src="([^"]+)"', page) == ["app.js", "players.js"]
+    assert re.findall(r'<script[^>]*src="([^"]+)"', page) == ["app.js", "players.js", "moderation.js"]
     assert re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', page) == ["style.css"]
-    for name in ("index.html", "app.js", "players.js", "style.css", "sw.js", "offline.html", "offline.js"):
+    scripts = ("app.js", "players.js", "moderation.js", "sw.js", "offline.js")
+    for name in ("index.html", "style.css", "offline.html", *scripts):
         text = (WEB / name).read_text()
         hosts = set(re.findall(r"https?://[\w.-]+", text))
         assert hosts <= {"http://www.w3.org"}, (name, hosts)  # the SVG icon's XML namespace only
