@@ -275,6 +275,13 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
 
     monkeypatch.setattr(daily_module, "players", lambda: players)
     monkeypatch.setattr(module, "moderation", lambda: moderation)
+    from shared.dynamo.recap import DynamoRecaps
+    from shared.services.recap import Recaps
+
+    recaps = Recaps(
+        DynamoRecaps(store) if isinstance(store, DynamoStore) else store, store, store, now or clock.now
+    )  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "recaps", lambda: recaps)
     monkeypatch.setattr(moderation_routes, "moderation", lambda: moderation)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
 

@@ -32,6 +32,7 @@ from shared.services.ports import (
 )
 from tests.fake_boards import NOON, serve_with
 from tests.fake_moderation import FakeModeration
+from tests.fake_recap import FakeRecaps
 
 
 class FakeRunStore:
@@ -151,8 +152,9 @@ class FakeRunStore:
         yield from due
 
 
-class FakeStore(FakeRunStore, FakeModeration):
-    """The whole port in memory (moderation too: tests/fake_moderation.py)."""
+class FakeStore(FakeRecaps, FakeRunStore, FakeModeration):
+    """The whole port in memory (moderation too: tests/fake_moderation.py; recaps:
+    tests/fake_recap.py)."""
 
 
 def complete_official(store: Any, result: OfficialResult) -> None:
