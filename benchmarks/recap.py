@@ -20,9 +20,10 @@ from offline import use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
-from moto import mock_aws  # noqa: E402
-
 from boards import Meter, item_size  # noqa: E402
+from moto import mock_aws  # noqa: E402
+from skill import MIX, PEOPLE, play  # noqa: E402
+
 from shared.dynamo import keys  # noqa: E402
 from shared.dynamo.recap import DynamoRecaps, encode_words  # noqa: E402
 from shared.dynamo.store import DynamoStore  # noqa: E402
@@ -32,7 +33,6 @@ from shared.game.puzzles import Round, answers, generate_puzzle, pool, seed_for_
 from shared.game.runs import Attempt, RoundRecord, Run  # noqa: E402
 from shared.game.scope import Scope  # noqa: E402
 from shared.services.recap import Recaps  # noqa: E402
-from skill import MIX, PEOPLE, play  # noqa: E402
 
 SIZES = (100, 2_000, 20_000)
 DAY = "2026-03-08"
@@ -71,7 +71,8 @@ def simulated_runs(puzzle: list[Round], count: int, rng: random.Random) -> list[
         runs.append(
             Run(
                 run_id=f"r{len(runs)}", kind="daily", date=DAY, player=f"p{len(runs)}", official=True,
-                puzzle=puzzle, history=history, started_at=iso(start), deadline=iso(start + timedelta(seconds=180)),
+                puzzle=puzzle, history=history, started_at=iso(start),
+                deadline=iso(start + timedelta(seconds=180)),
             )
         )  # fmt: skip
     return runs
