@@ -69,6 +69,7 @@ bench: $(VENV)/.dev
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/daily.py
 	$(PY) benchmarks/boards.py
+	$(PY) benchmarks/recap.py
 	$(PY) benchmarks/renames.py
 	$(PY) benchmarks/floors.py
 	$(PY) benchmarks/coldstart.py

@@ -61,7 +61,9 @@ MODERATION_WRITES = (
 # marker (MODPASS#) and the day's puzzle, Query of the `board` index (the day's rows), GetItem of
 # each run; per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
 # (its queue item); then PutItem of the marker.
-FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*")
+# Before the marker, the day's recap from the same runs (shared/services/recap.py): PutItem of
+# each round's played words and of the summary (RECAP#).
+FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*", "RECAP#*")
 MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "MODCORR#*")
 
 ACCESS: dict[str, Access] = {
@@ -97,6 +99,7 @@ ACCESS: dict[str, Access] = {
     #   profile has no stats), a name claim's holder,
     #   a challenge (when its board closes), the expiry watermark.
     # BatchGetItem: rank counters, display names.
+    # GetItem of a closed day's recap; BatchGetItem of its rounds' played words (the caller's).
     # Query: `board` pages, `history` pages.
     # Writes, on PLAYER# and NAME# items (a rename, in one transaction): PutItem (name claim,
     #   the rename's record for the boards), DeleteItem (the released claim), ConditionCheckItem

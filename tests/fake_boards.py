@@ -287,6 +287,13 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
         game = Game(store, deployment_secret, words, now=now or clock.now)  # type: ignore[arg-type]
         monkeypatch.setattr(daily_module, "game", lambda: game)
     monkeypatch.setattr(module, "moderation", lambda: moderation)
+    from shared.dynamo.recap import DynamoRecaps
+    from shared.services.recap import Recaps
+
+    recaps = Recaps(
+        DynamoRecaps(store) if isinstance(store, DynamoStore) else store, store, store, now or clock.now
+    )  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "recaps", lambda: recaps)
     monkeypatch.setattr(moderation_routes, "moderation", lambda: moderation)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
 

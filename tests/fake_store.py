@@ -35,6 +35,7 @@ from shared.services.ports import (
 )
 from tests.fake_boards import NOON, serve_with
 from tests.fake_moderation import FakeModeration
+from tests.fake_recap import FakeRecaps
 
 
 class FakeRunStore:
@@ -171,8 +172,9 @@ class FakeRunStore:
         yield from due
 
 
-class FakeStore(FakeRunStore, FakeModeration):
-    """The whole port in memory (moderation too: tests/fake_moderation.py)."""
+class FakeStore(FakeRecaps, FakeRunStore, FakeModeration):
+    """The whole port in memory (moderation too: tests/fake_moderation.py; recaps:
+    tests/fake_recap.py)."""
 
     def admission(self, player: str) -> Admission:
         return FakeModeration.admission(self, player)  # the tombstones and sanctions it keeps

@@ -14,7 +14,7 @@ SERVICES = [name for name, value in vars(wiring.Services).items() if isinstance(
 
 def test_the_container_builds_each_service_once_and_the_handlers_reach_each_one(table):
     assert set(SERVICES) == {
-        "store", "game", "boards", "players", "leagues", "accounts", "player_data", "moderation",
+        "store", "game", "boards", "players", "leagues", "accounts", "player_data", "moderation", "recaps",
     }  # fmt: skip
     for name in SERVICES:
         assert getattr(wiring, name)() is getattr(wiring, name)(), name
@@ -38,3 +38,4 @@ def test_a_reset_with_a_store_builds_every_service_on_it(table):
     assert wiring.players().store is fake and wiring.leagues().store is fake
     assert wiring.player_data().store is fake
     assert wiring.moderation().store is fake and wiring.moderation().boards is fake
+    assert wiring.recaps().store is fake and wiring.recaps().runs is fake

@@ -170,6 +170,36 @@ export function roundSquare(round) {
 
 export const SQUARE_LEGEND = "🟩 first try · 🟨 after a miss · 🟥 lost · ⬜ skipped · ⬛ not played";
 
+const upper = (words) => words.map((word) => word.toUpperCase()).join(", ");
+
+/** One round of a closed day's recap (GET /daily/{date}/recap), as the end screen says it. */
+export function recapRoundText(round, players) {
+  const letters = round.prompt + (round.forbidden ? ` (no ${round.forbidden})` : "");
+  const found = `${round.answered} of ${players} found a word`;
+  const missed = round.lost_or_skipped ? `, ${Math.round(round.lost_or_skipped_share * 100)}% lost or skipped it` : "";
+  const top = round.top_words.length
+    ? `; most played ${round.top_words.slice(0, 3).map((w) => `${w.word.toUpperCase()} (${w.players})`).join(", ")}`
+    : "";
+  const longest = round.longest_word ? `; longest ${round.longest_word.toUpperCase()}` : "";
+  return `Round ${round.round} · ${letters}: ${found}${missed}${top}${longest}.`;
+}
+
+/** A review card's "The day" cell: how many others played the player's word (MINE, from
+ * /recap/me, when known), else how the day played the round; a round without a word shows
+ * words that would have fitted. */
+export function recapCellText(outcome, word, recapRound, mine) {
+  if (outcome !== "accepted" || !word) {
+    const fitted = [...recapRound.missed_common, ...recapRound.top_words.map((w) => w.word)].slice(0, 5);
+    return fitted.length ? `Would have fitted: ${upper(fitted)}` : "Nobody found a word";
+  }
+  const listed = recapRound.top_words.find((w) => w.word === word);
+  let company = "not among the day's ten most played";
+  if (mine) company = mine.others === 0 ? "nobody else played it" : `${mine.others} other${mine.others === 1 ? "" : "s"} played it`;
+  else if (listed) company = `played by ${listed.players} of the day's players`;
+  const top = recapRound.top_words.slice(0, 3).map((w) => w.word);
+  return `${word.toUpperCase()}: ${company}` + (top.length ? `. Most played: ${upper(top)}` : "");
+}
+
 /** The shareable result of a completed run: squares, score and date, never a word; a past Daily
  * played again (its date before TODAY) says it was a replay. */
 export function shareText(run, origin, today) {
@@ -1149,7 +1179,9 @@ function renderEnd(run) {
   $("end-distribution").hidden = true;
   $("end-streak-item").hidden = true;
   $("end-freezes-item").hidden = true;
+  $("end-recap").hidden = true;
   renderReview(run);
+  showRecapOnEnd(run);
   tickCountdown();
   if (run.official && !run.guest && run.kind === "daily") {
     if (!unranked) showMyRankOnEnd(run);
@@ -1196,7 +1228,40 @@ async function showStreakOnEnd(run) {
   $("end-freezes-item").hidden = stats.freezes === undefined;
 }
 
-function renderReview(run) {
+/** Whether DATE's recap is ready: its board closes a few minutes after the next date's reset
+ * (the time limit, the settle margin and the closing pass), so yesterday's is asked for only
+ * RECAP_AFTER_RESET_MS after today's reset (no request that would fail). */
+const RECAP_AFTER_RESET_MS = 6 * 60 * 1000;
+function recapReady(date) {
+  const today = state.daily && state.daily.date;
+  if (!today || date >= today) return false;
+  const todayStarted = Date.parse(state.daily.resets_at) - 24 * 3600 * 1000;
+  const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 24 * 3600 * 1000).toISOString().slice(0, 10);
+  return date < yesterday || Date.now() + state.skewMs - todayStarted >= RECAP_AFTER_RESET_MS;
+}
+
+/** A closed day's recap on the end screen and in the review cards; an official run adds the
+ * player's own words' company (GET /daily/{date}/recap/me). */
+async function showRecapOnEnd(run) {
+  if (run.kind !== "daily" || !recapReady(run.date)) return;
+  const path = `/daily/${encodeURIComponent(run.date)}/recap`;
+  const reply = await api("GET", path);
+  if (reply.status !== 200 || !state.run || state.run.run_id !== run.run_id) return;
+  const own = run.official && !run.guest ? await api("GET", `${path}/me`, undefined, { auth: true }) : null;
+  if (!state.run || state.run.run_id !== run.run_id || state.view !== "end") return;
+  const recap = reply.body;
+  $("end-recap-players").textContent = `${recap.players} ranked player${recap.players === 1 ? "" : "s"} played this day.`;
+  $("end-recap-rounds").replaceChildren(...recap.rounds.map((round) => {
+    const li = document.createElement("li");
+    li.textContent = recapRoundText(round, recap.players);
+    return li;
+  }));
+  $("end-recap").hidden = false;
+  renderReview(run, recap, own && own.status === 200 ? own.body : null);
+}
+
+function renderReview(run, recap = null, mine = null) {
+  $("review").classList.toggle("with-recap", Boolean(recap));
   const body = $("review").tBodies[0];
   const rows = (run.history || []).map((round) => {
     const words = document.createElement("span");
@@ -1212,8 +1277,22 @@ function renderReview(run) {
     const outcome = round.outcome ? OUTCOME_WORDS[round.outcome] : "time up";
     const letters = round.prompt + (round.forbidden ? ` (no ${round.forbidden})` : "");
     const points = round.speed_bonus ? `${round.points} (${round.speed_bonus} speed)` : round.points;
-    return tableRow(["Round", round.round], ["Letters", letters], ["Your words", words], ["Result", outcome], ["Points", points]);
+    const cells = [["Round", round.round], ["Letters", letters], ["Your words", words], ["Result", outcome], ["Points", points]];
+    const day = recap && recap.rounds.find((r) => r.round === round.round);
+    if (day) {
+      const accepted = round.attempts.find((attempt) => attempt.accepted);
+      const own = mine && mine.rounds.find((r) => r.round === round.round && r.word);
+      cells.push(["The day", recapCellText(round.outcome, accepted && accepted.word, day, own), "day"]);
+    }
+    return tableRow(...cells);
   });
+  if (recap) { // rounds the run never reached: words that would have fitted
+    for (const day of recap.rounds.filter((r) => !(run.history || []).some((round) => round.round === r.round))) {
+      const letters = day.prompt + (day.forbidden ? ` (no ${day.forbidden})` : "");
+      rows.push(tableRow(["Round", day.round], ["Letters", letters], ["Your words", "–"], ["Result", "not played"], ["Points", 0],
+        ["The day", recapCellText(null, null, day, null), "day"]));
+    }
+  }
   body.replaceChildren(...rows);
 }
 

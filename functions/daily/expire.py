@@ -1,5 +1,6 @@
 """The expiry job, run every minute (SPEC §3, §4, §6): completes the runs whose time is up, then
-runs the find-time pass (SPEC §3b) over yesterday's Daily once its board has closed.
+runs the closing pass over yesterday's Daily once its board has closed: the day's recap (SPEC §4a)
+and the find-time pass (SPEC §3b), from one read of the board's runs.
 
 Every player run whose deadline has passed completes through the same path as an answer (its
 official result, the board's writes, the history), read from the `due` index, not a scan; then
@@ -19,7 +20,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from shared.game.daily_date import daily_date
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import boards, game, moderation, store
+from shared.runtime.wiring import boards, game, moderation, recaps, store
 
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
@@ -29,11 +30,12 @@ store()  # the DynamoDB client, made during the cold start (shared/runtime/wirin
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().expire_due_runs()
-    # Then yesterday's board, once closed: its find-time pass opens review cases (SPEC §3b). It
-    # never holds up the expiry: a pass that fails is logged (`FindTimeFailures`), tried next minute.
+    # Then yesterday's board, once closed: its runs read once for the day's recap (SPEC §4a) and
+    # the find-time pass, which opens review cases (SPEC §3b). It never holds up the expiry: a
+    # pass that fails is logged (`FindTimeFailures`), tried next minute.
     yesterday = daily_date(game().now()) - timedelta(days=1)
     try:
-        summary["suspects"] = len(moderation().review_daily(yesterday, boards()))
+        summary["suspects"] = len(moderation().review_daily(yesterday, boards(), recaps().record))
     except Exception:
         logger.exception("Find-time pass failed; tried again next minute")
         metrics.add_metric(name="FindTimeFailures", unit=MetricUnit.Count, value=1)

@@ -34,9 +34,10 @@ from shared.http.leaderboard_models import (
     ScoreDistribution,
 )
 from shared.http.moderation_models import ReportView, SanctionView
+from shared.http.recap_models import MyRecap, Recap
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, leagues, moderation, player_data, players, require, store
+from shared.runtime.wiring import boards, leagues, moderation, player_data, players, recaps, require, store
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 # Every player route refuses an erased or banned caller (Players.admit), but DELETE /me (the
@@ -99,6 +100,24 @@ def corrections(date: api.BoardDate) -> CorrectionsPage:
     board_day = boards().board_date(date)
     items = moderation().corrections(Scope.daily(board_day.isoformat()))
     return CorrectionsPage(date=board_day.isoformat(), items=items)
+
+
+@app.get("/daily/<date>/recap", summary="A closed Daily's recap: its rounds, words played and missed")
+def day_recap(date: api.BoardDate) -> Response[Recap]:
+    board_day = boards().board_date(date)
+    recap = recaps().day_recap(board_day)  # 404 while live and until the closing pass has run
+    scope = Scope.daily(board_day.isoformat())
+    state = moderation().board_status(
+        scope, True, daily_closes_at(board_day), moderation().pending_runs(scope)
+    )
+    reply = Recap.of(recap, "final" if state == "final" else "closed")
+    return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
+
+
+@app.get("/daily/<date>/recap/me", summary="The caller's words in a closed Daily's recap")
+def my_recap(date: api.BoardDate) -> MyRecap:
+    board_day = boards().board_date(date)
+    return MyRecap.of(board_day.isoformat(), recaps().my_words(board_day, api.caller_id(app)))
 
 
 @app.get("/me", summary="The caller's profile and Daily stats")

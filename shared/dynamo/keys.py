@@ -339,3 +339,14 @@ def _counter_prefix(scope: Scope, number: int) -> str:
 def bands_key(scope: Scope, number: int) -> Item:
     """The `BANDS` counter item of counter shard NUMBER (`counter_keys`): results per score band."""
     return key(_counter_prefix(scope, number), "BANDS")
+
+
+def recap_key(scope: Scope) -> Item:
+    """A closed day's recap (its summary), written once by the closing pass."""
+    return key(f"RECAP#{scope_key(scope)}", "RECAP")
+
+
+def recap_round_key(scope: Scope, number: int) -> Item:
+    """Round NUMBER's played words with their counts: one partition a round, so the pass's few
+    large writes never meet in one partition."""
+    return key(f"RECAP#{scope_key(scope)}#R{number}", "WORDS")

@@ -75,3 +75,7 @@ LADDER = (  # a step by the percentile of players a result is better than, from 
     ("Brilliant", 90),
     ("Top 1%", 99),
 )
+
+# §4a after the game: a closed day's recap
+RECAP_TOP_WORDS = 10  # a round's most played words
+RECAP_MISSED_WORDS = 5  # a round's common answers nobody played

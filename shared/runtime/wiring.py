@@ -21,6 +21,7 @@ from shared.dynamo.codec import official_result_of as official_result_of  # the 
 from shared.dynamo.codec import renamed_player as renamed_player  # reading of records (counters.py)
 from shared.dynamo.counters import RANK_CACHE_SECONDS
 from shared.dynamo.moderation import DynamoModeration
+from shared.dynamo.recap import DynamoRecaps
 from shared.dynamo.store import DynamoStore
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
@@ -36,7 +37,8 @@ from shared.services.moderation import Moderation
 from shared.services.moderation_store import ModerationStore
 from shared.services.player_data import PlayerData
 from shared.services.players import Players
-from shared.services.ports import Accounts
+from shared.services.ports import Accounts, RecapStore
+from shared.services.recap import Recaps
 
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
 share_one_context()  # every AWS client of the container: one TLS context, the CA bundle loaded once
@@ -135,6 +137,12 @@ class Services:
         )
         return Moderation(kept, self.store, self.store, words)
 
+    @cached_property
+    def recaps(self) -> Recaps:
+        # A test's fake store keeps recap items itself (tests/fake_recap.py).
+        kept: RecapStore = self.store if not isinstance(self.store, DynamoStore) else DynamoRecaps(self.store)
+        return Recaps(kept, self.store, self.store)
+
 
 _services = Services()
 
@@ -184,3 +192,7 @@ def player_data() -> PlayerData:
 
 def moderation() -> Moderation:
     return _services.moderation
+
+
+def recaps() -> Recaps:
+    return _services.recaps

@@ -37,7 +37,8 @@ from shared.game.moderation import (
     scope_of_case,
 )
 from shared.game.names import default_display_name
-from shared.game.puzzles import answers
+from shared.game.puzzles import Round, answers
+from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation_store import (
     AlreadyReported,
@@ -50,6 +51,9 @@ from shared.services.ports import BoardStore, RunStore
 
 if TYPE_CHECKING:
     from shared.services.leaderboard import Boards
+
+# What the closing pass hands the board's runs to besides the find-time pass (the day's recap).
+Recorder = Callable[[Scope, list[Round], list[Run]], object]
 
 
 class CaseView(NamedTuple):
@@ -260,13 +264,16 @@ class Moderation:
 
     # The find-time pass (SPEC §3b) -------------------------------------------------------------
 
-    def find_time_pass(self, scope: Scope, difficulty: list[int]) -> list[Case]:
-        """Once per scope, when its board closes: every ranked official run's find times, the pass
-        (shared/game/find_time.py), and a case opened (under review, never dropped) for each
-        suspect. Returns the cases opened now."""
+    def find_time_pass(
+        self, scope: Scope, difficulty: list[int], read: list[Run] | None = None
+    ) -> list[Case]:
+        """Once per scope, when its board closes: every ranked official run's find times (READ:
+        those runs, when the caller has read them already), the pass (shared/game/find_time.py),
+        and a case opened (under review, never dropped) for each suspect. Returns the cases
+        opened now."""
         if self.store.pass_done(scope):
             return []
-        runs = {run.run_id: run for run in self.store.scope_runs(scope)}
+        runs = {run.run_id: run for run in (self.store.scope_runs(scope) if read is None else read)}
         found = find_time_pass([run_times(run) for run in runs.values()], difficulty)
         opened = []
         for suspect in found.suspects:
@@ -285,16 +292,22 @@ class Moderation:
         self.store.mark_pass(scope)
         return opened
 
-    def review_daily(self, day: date, boards: "Boards") -> list[Case]:
+    def review_daily(self, day: date, boards: "Boards", recap: Recorder | None = None) -> list[Case]:
         """The closing job's step (every minute, after the expiry pass): once DAY's board has
-        closed (every run of it completed), its find-time pass, once."""
+        closed (every run of it completed), its find-time pass, once. RECAP, given, is handed the
+        same runs first (the day's recap, shared/services/recap.py): one read of them serves both,
+        and a recap that fails leaves the pass unmarked, so both run again next minute."""
         scope = Scope.daily(day.isoformat())
         if not boards.closed(scope, daily_closes_at(day)) or self.store.pass_done(scope):
             return []
         puzzle = self.runs.get_puzzle(scope)
         if puzzle is None:
             return []
-        return self.find_time_pass(scope, [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle])
+        runs = self.store.scope_runs(scope)
+        if recap is not None:
+            recap(scope, puzzle, runs)
+        difficulty = [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle]
+        return self.find_time_pass(scope, difficulty, runs)
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         return self.store.pending_runs(scope)

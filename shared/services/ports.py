@@ -13,6 +13,7 @@ from typing import NamedTuple, NewType, Protocol
 
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey
 from shared.game.puzzles import Round
+from shared.game.recap import DayRecap, RoundTally
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import AnswerReason, Run
 from shared.game.scope import Scope
@@ -259,6 +260,21 @@ class BoardStore(Protocol):
 
     def completed_through(self) -> datetime | None:
         """The expiry job's watermark: every run with a deadline at or before it is completed."""
+        ...
+
+
+class RecapStore(Protocol):
+    """A closed day's recap (shared/services/recap.py): the summary, and each round's played words
+    with their counts, written once by the closing pass."""
+
+    def put_recap(self, scope: Scope, recap: DayRecap, tallies: list[RoundTally]) -> None:
+        """Store RECAP and the rounds' TALLIES (the recap last: once it reads, the tallies do)."""
+        ...
+
+    def recap(self, scope: Scope) -> DayRecap | None: ...
+
+    def round_words(self, scope: Scope, rounds: list[int]) -> dict[int, dict[str, int]]:
+        """Each of ROUNDS' played words with how many played it."""
         ...
 
 

@@ -41,6 +41,7 @@ EDGE_CACHED_READS = {
     ("GET", "/leaderboard/daily/{date}/distribution"),
     ("GET", "/leaderboard/daily/{date}/corrections"),
     ("GET", "/leagues/invitations/{code}"),
+    ("GET", "/daily/{date}/recap"),
 }
 
 
@@ -358,6 +359,8 @@ def test_every_public_read_of_the_route_table_except_runs_is_cached_at_the_edge(
         ("/challenges", False),
         ("/daily/runs", False),
         ("/daily/2026-03-08/runs", False),
+        ("/daily/2026-03-08/recap", True),
+        ("/daily/2026-03-08/recap/me", False),  # a player's own words: never from a cache
         ("/guest/daily/2026-03-08/runs", False),
         ("/daily/2026-03-08", True),
         ("/daily", True),

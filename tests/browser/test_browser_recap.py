@@ -1,0 +1,95 @@
+"""A closed day's recap on the end screen (How the day went) and in the review cards (The day:
+the words most played, words that would have fitted a skipped round), at a phone's width and a
+desktop's. Its own server, whose clock this module moves past the day's close."""
+
+import time
+from datetime import date, timedelta
+
+import pytest
+
+from shared.game.puzzles import answers
+from tests.browser.client import Server, shown_round, submit, wait_for_round
+
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
+
+
+def _play(server: Server, username: str, answered: int) -> None:
+    """An official Daily over HTTP: the first ANSWERED rounds with their shortest words, the rest skipped."""
+    _, body = server.request("POST", "/local/login", {"username": username})
+    token = body["id_token"]
+    _, run = server.request("POST", "/daily/runs", token=token)
+    while run["status"] == "active":
+        if run["round"] <= answered:
+            word = min(answers(run["prompt"], run["forbidden"]), key=lambda w: (len(w), w))
+            server.advance_clock(3)  # no sooner than a person could type it (SPEC §3b)
+            body = {"round": run["round"], "attempt": run["attempt"], "word": word}
+            _, reply = server.request("POST", f"/runs/{run['run_id']}/answers", body, token)
+        else:
+            _, reply = server.request("POST", f"/runs/{run['run_id']}/skip", {"round": run["round"]}, token)
+        run = reply["run"]
+
+
+@pytest.fixture(scope="module")
+def closed_day(clock_server: Server) -> str:
+    """Three official runs of today, then the clock past the day's close until its recap is ready."""
+    day = clock_server.request("GET", "/daily")[1]["date"]
+    for n, answered in enumerate((2, 2, 1)):
+        _play(clock_server, f"rita-recap-{n}", answered)
+    clock_server.advance_clock(24 * 3600 + 600)
+    deadline = time.monotonic() + 90
+    while clock_server.request("GET", f"/daily/{day}/recap")[0] != 200:
+        assert time.monotonic() < deadline, "the closing pass never wrote the recap"
+        time.sleep(1)
+        clock_server.advance_clock(20)  # the one-minute job runs as the local clock crosses a minute
+    return day
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 780), (1280, 900)])
+def test_a_closed_days_end_screen_and_review_cards_show_its_recap(
+    open_client, clock_server, closed_day, width, height
+):
+    client = open_client(width=width, height=height, on=clock_server)
+    page = client.page
+    client.open()
+    client.login(f"rita-replay-{width}")
+    if page.locator("#name-prompt-skip").is_visible():
+        page.click("#name-prompt-skip")
+    today = date.fromisoformat(clock_server.request("GET", "/daily")[1]["date"])
+    assert closed_day == (today - timedelta(days=1)).isoformat()
+
+    page.click("a[data-view-link=archive]")
+    page.wait_for_selector("#archive tbody tr")
+    if closed_day[:7] != today.isoformat()[:7]:
+        page.click("#archive-earlier")
+    page.click(f"#archive button[data-date='{closed_day}']")
+    page.wait_for_selector("#view-game:visible")
+    wait_for_round(page, 1)
+    _, prompt, forbidden = shown_round(page)
+    word = min(answers(prompt, forbidden), key=lambda w: (len(w), w))  # what the three players played
+    submit(page, word)
+    for number in range(2, 11):
+        wait_for_round(page, number)
+        page.click("#skip")
+    page.wait_for_selector("#view-end:visible")
+
+    page.wait_for_selector("#end-recap:not([hidden])")
+    assert page.inner_text("#end-recap-players") == "3 ranked players played this day."
+    rounds = page.locator("#end-recap-rounds li").all_inner_texts()
+    assert len(rounds) == 10
+    assert rounds[0].startswith(f"Round 1 · {prompt}") and "3 of 3 found a word" in rounds[0]
+    assert f"most played {word.upper()} (3)" in rounds[0]
+    assert "2 of 3 found a word, 33% lost or skipped it" in rounds[1]
+    assert "0 of 3 found a word, 100% lost or skipped it" in rounds[2]
+
+    page.click(".review summary")
+    cells = page.locator("#review td.day")
+    cells.first.wait_for()
+    assert cells.count() == 10
+    assert (
+        cells.nth(0).inner_text()
+        == f"{word.upper()}: played by 3 of the day's players. Most played: {word.upper()}"
+    )
+    skipped = cells.nth(3).inner_text()  # nobody played round 4: five common answers would have fitted
+    assert skipped.startswith("Would have fitted: ") and len(skipped.split(", ")) == 5
+    assert client.layout_overflow() == [], width
+    client.check_screen(f"end-recap-{width}")
