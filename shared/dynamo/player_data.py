@@ -76,6 +76,10 @@ class DynamoPlayerData:
         self.boards = boards
         self.names = names
         self.leagues = leagues
+        # The `runs` index as begin_erasure read it, for erase_holdings (a step after it, or on a
+        # retry in another container, which reads it again): the runs started since show in the
+        # player's slots, which erase_holdings reads consistently.
+        self._indexed: dict[str, list[str]] = {}
 
     def official_results(self, player: str) -> list[OfficialResult]:
         """The player's official results (a moderator's hide_name renames their board rows)."""
@@ -94,14 +98,8 @@ class DynamoPlayerData:
     def _run_ids(self, player: str, own: list[Item]) -> list[str]:
         """The player's runs: the `runs` index (eventually consistent), and, read consistently,
         the latest run of each slot (so a run just started is found) and each official run."""
-        indexed = [
-            keys.run_id_of(item)
-            for item in self.db.query(
-                IndexName="runs",
-                KeyConditionExpression="runs_pk = :p",
-                ExpressionAttributeValues={":p": {"S": keys.runs_partition(player)}},
-            )
-        ]
+        kept = self._indexed.pop(player, None)  # read by begin_erasure just before
+        indexed = kept if kept is not None else [keys.run_id_of(i) for i in self._indexed_runs(player)]
         slots = [
             item[attribute]["S"]
             for item in own
@@ -208,25 +206,37 @@ class DynamoPlayerData:
         )
 
     def begin_erasure(self, player: str, at: str) -> None:
-        """The tombstone, in one UpdateItem of the profile (made if there is none): "deleted
-        player" shows from now on, and the name it showed is kept aside (`held_name`) until
-        `erase_holdings` has released its claims. Done once: a profile with the tombstone is
-        left as it is."""
-        # begun before, the tombstone is kept (a retry of the erasure; its runs are marked again)
-        with suppress(ConditionFailed):
-            self.db.call(
-                "update_item",
-                Key=keys.profile_key(player),
-                UpdateExpression=f"SET {ERASED_AT} = :at, {HELD_NAME} = if_not_exists(display_name, :none),"
-                " display_name = :deleted",
-                ConditionExpression=NOT_ERASED,
-                ExpressionAttributeValues={
-                    ":at": {"S": at},
-                    ":none": {"S": ""},
-                    ":deleted": {"S": DELETED_PLAYER_NAME},
-                },
+        """The tombstone and the stop of the player's runs in play, in one transaction after one
+        Query of the `runs` index (kept for `erase_holdings`, which then needs no second one):
+        the profile (made if there is none) shows "deleted player" from now on, the name it
+        showed kept aside (`held_name`) until `erase_holdings` has released its claims, and each
+        run started within a time limit of AT is marked `stopped_at` (see `stop_answers`). Done
+        once: begun before (a retry), the tombstone is kept and the runs are marked one by one."""
+        indexed = self._indexed_runs(player)
+        self._indexed[player] = [keys.run_id_of(item) for item in indexed]
+        since = iso(parse_iso(at) - timedelta(seconds=TIME_LIMIT_SECONDS))
+        recent = [keys.run_id_of(item) for item in indexed if item.get("runs_sk", {}).get("S", "") > since]
+        stops = [_stop(run_id, at) for run_id in recent[: _TRANSACTION_ITEMS - 1]]
+        if not self.db.transact([{"Update": _tombstone(player, at)}, *stops]):
+            return
+        with suppress(ConditionFailed):  # begun before, or a run went meanwhile: one by one
+            self.db.call("update_item", **_tombstone(player, at))
+        self._mark(recent, at)
+
+    def _indexed_runs(self, player: str) -> list[Item]:
+        """The player's runs in the `runs` index (eventually consistent: it trails by under a second)."""
+        return list(
+            self.db.query(
+                IndexName="runs",
+                KeyConditionExpression="runs_pk = :p",
+                ExpressionAttributeValues={":p": {"S": keys.runs_partition(player)}},
             )
-        self.stop_answers(player, at)
+        )
+
+    def _mark(self, run_ids: list[str], at: str) -> None:
+        for run_id in run_ids:
+            with suppress(ConditionFailed):  # gone already
+                self.db.call("update_item", **_stop(run_id, at)["Update"])
 
     def stop_answers(self, player: str, at: str) -> None:
         """Mark the player's runs that may still take an answer (started within a time limit of
@@ -242,17 +252,7 @@ class DynamoPlayerData:
             KeyConditionExpression="runs_pk = :p AND runs_sk > :since",
             ExpressionAttributeValues={":p": {"S": keys.runs_partition(player)}, ":since": {"S": since}},
         )
-        for run_id in [keys.run_id_of(item) for item in recent]:
-            try:
-                self.db.call(
-                    "update_item",
-                    Key=keys.run_key(run_id),
-                    UpdateExpression=f"SET {STOPPED_AT} = :at",
-                    ConditionExpression="attribute_exists(pk)",
-                    ExpressionAttributeValues={":at": {"S": at}},
-                )
-            except ConditionFailed:
-                continue  # gone already
+        self._mark([keys.run_id_of(item) for item in recent], at)
 
     def erase_holdings(self, player: str) -> None:
         """Everything the erasure changes after the tombstone, read once and written in as few
@@ -285,6 +285,33 @@ class DynamoPlayerData:
             self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
             return
         raise Throttled("Your account is busy; try DELETE /me again")
+
+
+def _tombstone(player: str, at: str) -> Item:
+    """The update that sets the tombstone on the profile, unless it is set already."""
+    return {
+        "Key": keys.profile_key(player),
+        "UpdateExpression": f"SET {ERASED_AT} = :at, {HELD_NAME} = if_not_exists(display_name, :none),"
+        " display_name = :deleted",
+        "ConditionExpression": NOT_ERASED,
+        "ExpressionAttributeValues": {
+            ":at": {"S": at},
+            ":none": {"S": ""},
+            ":deleted": {"S": DELETED_PLAYER_NAME},
+        },
+    }
+
+
+def _stop(run_id: str, at: str) -> Item:
+    """The mark that stops a run's one-request answers (Runs.answer_in_place), if it exists."""
+    return {
+        "Update": {
+            "Key": keys.run_key(run_id),
+            "UpdateExpression": f"SET {STOPPED_AT} = :at",
+            "ConditionExpression": "attribute_exists(pk)",
+            "ExpressionAttributeValues": {":at": {"S": at}},
+        }
+    }
 
 
 def _release(claim: str, player: str) -> Item:
