@@ -133,8 +133,16 @@ class FakeBoardStore:
         result = self.results.get((player, scope))
         return self._entry(player, scope) if result and result.ranked else None
 
-    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
-        return self.admission(player), self.board_entry(player, scope)
+    def admitted_entry(
+        self, player: str, scope: Scope
+    ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
+        return self.admission(player), self.board_entry(player, scope), self.pending_runs(scope)
+
+    def top_page(
+        self, scope: Scope, limit: int, words: bool
+    ) -> tuple[list[BoardEntry], frozenset[str]] | None:
+        self._read("top_page")
+        return self.board_page(scope, None, limit, 0, words), self.pending_runs(scope)
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         return [r for (p, _), r in self.results.items() if p == player and r.date >= day.isoformat()]

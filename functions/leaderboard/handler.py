@@ -57,7 +57,7 @@ def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPag
     board_day = boards().board_date(day)
     start = cursors.board_start(Scope.daily(board_day.isoformat()), cursor)
     page = boards().daily_board(board_day, start, limit)
-    pending = moderation().pending_runs(page.scope)
+    pending = page.pending if page.pending is not None else moderation().pending_runs(page.scope)
     state = moderation().board_status(page.scope, page.closed, daily_closes_at(board_day), pending)
     if state == "final":  # a final board never changes: no later case marks its rows
         pending = frozenset()
@@ -78,7 +78,7 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
 def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
     mine = boards().daily_rank(date, api.caller_id(app))
-    pending = moderation().under_review([(Scope.daily(mine.day.isoformat()), mine.row.run_id)])
+    pending = moderation().open_on(Scope.daily(mine.day.isoformat()), mine.pending & {mine.row.run_id})
     return MyRank.of(mine, pending)
 
 

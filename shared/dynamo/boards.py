@@ -8,9 +8,10 @@ from datetime import date
 from shared.dynamo import keys, migrations
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.client import Client
-from shared.dynamo.codec import display_name, entry, official_result_of
+from shared.dynamo.codec import display_name, entry, official_result_of, pending_of, top_rows
+from shared.dynamo.moderation_keys import pending_runs_key
 from shared.dynamo.tombstone import admission_of, read_admission
-from shared.dynamo.top import TopOfBoard
+from shared.dynamo.top import TopOfBoard, key_id
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, page_from_top
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
@@ -39,16 +40,36 @@ class BoardReads:
         item = self.db.get(keys.official_key(player, scope))
         return entry(item) if item and "board_sk" in item else None
 
-    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
-        """One consistent BatchGetItem: the player's profile (their admission) and their result."""
-        found = {
-            i["sk"]["S"]: i
-            for i in self.db.batch_get(
-                [keys.official_key(player, scope), keys.profile_key(player)], consistent=True
-            )
-        }
-        item = found.get(keys.official_key(player, scope)["sk"]["S"])
-        return admission_of(found.get("PROFILE")), entry(item) if item and "board_sk" in item else None
+    def admitted_entry(
+        self, player: str, scope: Scope
+    ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
+        """One consistent BatchGetItem: the player's profile (their admission), their result and
+        the board's runs under review."""
+        official, pending = keys.official_key(player, scope), pending_runs_key(scope)
+        found = {key_id(i): i for i in self.db.batch_get([official, keys.profile_key(player), pending], True)}
+        item = found.get(key_id(official))
+        return (
+            admission_of(found.get(key_id(keys.profile_key(player)))),
+            entry(item) if item and "board_sk" in item else None,
+            pending_of(found.get(key_id(pending))),
+        )
+
+    def top_page(
+        self, scope: Scope, limit: int, words: bool
+    ) -> tuple[list[BoardEntry], frozenset[str]] | None:
+        """One BatchGetItem (eventually consistent): the top-of-board item, its words item if
+        WORDS, and the board's runs under review; None when the top does not hold the page."""
+        if limit > self.top.rows:
+            return None
+        wanted = [keys.top_key(scope), pending_runs_key(scope)] + (
+            [keys.top_words_key(scope)] if words else []
+        )
+        found = {key_id(i): i for i in self.db.batch_get(wanted)}
+        top, _ = top_rows(
+            found.get(key_id(keys.top_key(scope))), found.get(key_id(keys.top_words_key(scope)))
+        )
+        page = page_from_top(top, None, limit, self.top.rows)
+        return None if page is None else (page, pending_of(found.get(key_id(pending_runs_key(scope)))))
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self.db.get(keys.official_key(player, scope))

@@ -324,3 +324,8 @@ def stored_profile(profile: Item | None, old_stats: Item | None) -> StoredProfil
     """The profile a completion writes against, from its item and the old `STATS` item, as read."""
     stats, version = migrations.stats_of(profile or {}, old_stats)
     return StoredProfile(PlayerProfile(display_name(profile or {}), stats), version)
+
+
+def pending_of(item: Item | None) -> frozenset[str]:
+    """The runs a board's pending item lists (its rows under review); none without the item."""
+    return frozenset((item or {}).get("runs", {}).get("SS", []))

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from shared.dynamo import keys, migrations
 from shared.dynamo import moderation_keys as mod_keys
 from shared.dynamo.client import ConditionFailed, Item
-from shared.dynamo.codec import decode_run
+from shared.dynamo.codec import decode_run, pending_of
 from shared.dynamo.keys import position_of
 from shared.dynamo.sanctions import add_sanction, hide_name, sanctions, void_result
 from shared.game.clock import parse_iso
@@ -247,8 +247,7 @@ class DynamoModeration:
         return [(item["sk"]["S"], item["case_id"]["S"]) for item in items]
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
-        item = self.db.get(mod_keys.pending_runs_key(scope)) or {}
-        return frozenset(item.get("runs", {}).get("SS", []))
+        return pending_of(self.db.get(mod_keys.pending_runs_key(scope)))
 
     def scope_runs(self, scope: Scope) -> list[Run]:
         """Every shard of SCOPE's board in the `board` index, whole (each row's rank key names its

@@ -136,8 +136,15 @@ class DynamoStore:
     def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
         return self.boards.board_entry(player, scope)
 
-    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
+    def admitted_entry(
+        self, player: str, scope: Scope
+    ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
         return self.boards.admitted_entry(player, scope)
+
+    def top_page(
+        self, scope: Scope, limit: int, words: bool
+    ) -> tuple[list[BoardEntry], frozenset[str]] | None:
+        return self.boards.top_page(scope, limit, words)
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         return self.boards.results_since(player, day)

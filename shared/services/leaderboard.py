@@ -63,6 +63,7 @@ class Page(NamedTuple):
     closed: bool
     rows: list[Row]
     following: PageStart | None
+    pending: frozenset[str] | None = None  # its runs under review, when read with the page
 
 
 class MyRow(NamedTuple):
@@ -74,6 +75,7 @@ class MyRow(NamedTuple):
     row: Row
     players: int
     percentile: int
+    pending: frozenset[str] = frozenset()  # the board's runs under review, read with the row
 
 
 class Distribution(NamedTuple):
@@ -137,7 +139,7 @@ class Boards:
         by a second or two while the board is live; they are final once it is closed)."""
         board_day = self.board_date(day)
         scope = Scope.daily(board_day.isoformat())
-        admission, entry = self.store.admitted_entry(player, scope)  # the route admits here
+        admission, entry, pending = self.store.admitted_entry(player, scope)  # the route admits here
         refuse_unless_admitted(admission, self.now())
         if entry is None:
             raise NotFound("No official result for that date", "not_ranked")
@@ -145,7 +147,7 @@ class Boards:
         # The rank and the board's size from one read of the same counters.
         standing = self.store.standing(scope, entry.position.tie)
         (row,) = rows([entry], [rank_from_better(standing.better)], closed)
-        return MyRow(board_day, closed, row, players_with_own(standing), percentile(standing))
+        return MyRow(board_day, closed, row, players_with_own(standing), percentile(standing), pending)
 
     def daily_distribution(self, day: str) -> Distribution:
         """DAY's score histogram and ranked players, from the rank counters' band items alone."""
@@ -219,7 +221,12 @@ class Boards:
         position, how many rows came before and the last rank), so no page counts the rows
         before it."""
         closed = self.closed(scope, closes_at)  # decided before reading: a closed page is final
-        entries = self.store.board_page(scope, start.after, limit + 1, start.shown, words=closed)
+        pending = None
+        first = self.store.top_page(scope, limit + 1, closed) if start.after is None else None
+        if first is not None:  # page 1 with the board's runs under review, in one request
+            entries, pending = first
+        else:
+            entries = self.store.board_page(scope, start.after, limit + 1, start.shown, words=closed)
         more = len(entries) > limit
         entries = entries[:limit]
         ranks = assign_ranks(
@@ -231,7 +238,7 @@ class Boards:
         following = None
         if more:
             following = PageStart(entries[-1].position, start.shown + len(entries), ranks[-1])
-        return Page(scope, closed, rows(entries, ranks, closed), following)
+        return Page(scope, closed, rows(entries, ranks, closed), following, pending)
 
     def _rank_of(self, scope: Scope, tie: TieKey) -> int:
         return rank_from_better(self.store.count_better(scope, tie))

@@ -321,10 +321,15 @@ class Moderation:
             by_scope.setdefault(scope, set()).add(run_id)
         pending: set[str] = set()
         for scope, runs in by_scope.items():
-            open_here = runs & self.store.pending_runs(scope)
-            if open_here and scope not in self._final and not self.store.is_final(scope):
-                pending |= open_here
+            pending |= self.open_on(scope, frozenset(runs) & self.store.pending_runs(scope))
         return frozenset(pending)
+
+    def open_on(self, scope: Scope, runs: frozenset[str]) -> frozenset[str]:
+        """RUNS (under review on SCOPE's board, as read) while the board is not final: one read,
+        only when there are any."""
+        if runs and scope not in self._final and not self.store.is_final(scope):
+            return runs
+        return frozenset()
 
     # A player's sanctions ----------------------------------------------------------------------
 

@@ -228,8 +228,18 @@ class BoardStore(Protocol):
         """PLAYER's row on SCOPE's board, if they have an official result there."""
         ...
 
-    def admitted_entry(self, player: str, scope: Scope) -> tuple[Admission, BoardEntry | None]:
-        """PLAYER's admission and their row on SCOPE's board, read consistently in one request."""
+    def admitted_entry(
+        self, player: str, scope: Scope
+    ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
+        """PLAYER's admission, their row on SCOPE's board and the board's runs under review (the
+        row's `review`), read consistently in one request."""
+        ...
+
+    def top_page(
+        self, scope: Scope, limit: int, words: bool
+    ) -> tuple[list[BoardEntry], frozenset[str]] | None:
+        """The first LIMIT rows of SCOPE's board (with their words if WORDS) and its runs under
+        review, in one request, when the top of the board holds them; else None."""
         ...
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
