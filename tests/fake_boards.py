@@ -174,6 +174,9 @@ class FakeBoardStore:
         self._read("player_profile")
         return PlayerProfile(self.names.get(player), self.stats.get(player))
 
+    def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Any]]:
+        return self.admission(player), self.player_profile(player), self.sanctions(player)
+
     def admission(self, player: str) -> Admission:
         self._read("admission")
         ends = [end for end in map(ban_end, self.sanctions(player)) if end]

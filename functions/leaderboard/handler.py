@@ -122,9 +122,9 @@ def my_recap(date: api.BoardDate) -> MyRecap:
 
 @app.get("/me", summary="The caller's profile and Daily stats")
 def get_profile() -> Me:
-    player = api.caller_id(app)
-    sanctions = [SanctionView.of(s) for s in moderation().sanctions(player)]
-    return Me.of(players().me(player)).model_copy(update={"sanctions": sanctions})
+    summary = players().me(api.caller_id(app))  # also admits the caller (docs/players.md)
+    sanctions = [SanctionView.of(s) for s in summary.sanctions]
+    return Me.of(summary).model_copy(update={"sanctions": sanctions})
 
 
 @app.put("/me", summary="Set the caller's display name")

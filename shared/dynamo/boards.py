@@ -10,9 +10,10 @@ from shared.dynamo.board_index import shard_page
 from shared.dynamo.client import Client
 from shared.dynamo.codec import display_name, entry, official_result_of, pending_of, top_rows
 from shared.dynamo.moderation_keys import pending_runs_key
-from shared.dynamo.tombstone import admission_of, read_admission
+from shared.dynamo.tombstone import admission_of, read_admission, sanctions_of
 from shared.dynamo.top import TopOfBoard, key_id
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, page_from_top
+from shared.game.moderation import Sanction
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.services.ports import Admission
@@ -117,6 +118,14 @@ class BoardReads:
         """PLAYER's tombstone and ban: one consistent GetItem of two attributes of their profile
         (shared/dynamo/tombstone.py)."""
         return read_admission(self.db, player)
+
+    def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Sanction]]:
+        """One consistent GetItem of the profile: its admission, name, stats and sanctions (a
+        second of the old `STATS` item only while the profile has no stats)."""
+        item = self.db.get(keys.profile_key(player), consistent=True) or {}
+        old = None if "stats_version" in item else self.db.get(keys.old_stats_key(player), consistent=True)
+        profile = PlayerProfile(display_name(item), migrations.stats_of(item, old)[0])
+        return admission_of(item), profile, sanctions_of(item)
 
     def player_profile(self, player: str) -> PlayerProfile:
         """One consistent GetItem of the profile, which holds the name and the stats; a second of

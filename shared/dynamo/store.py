@@ -23,6 +23,7 @@ from shared.dynamo.player_data import DynamoPlayerData
 from shared.dynamo.runs import Runs
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey
+from shared.game.moderation import Sanction
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
@@ -163,6 +164,9 @@ class DynamoStore:
 
     def admission(self, player: str) -> Admission:
         return self.boards.admission(player)
+
+    def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Sanction]]:
+        return self.boards.own_profile(player)
 
     # The stream consumer (functions/leaderboard/counters.py) -------------------------------
 

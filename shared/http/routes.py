@@ -63,7 +63,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/leaderboard/daily/me", "leaderboard", "player", replies=(200, 404), admits="own"),
     Route("GET", "/leaderboard/daily/{date}", "leaderboard", "public"),
     Route("GET", "/leaderboard/daily/{date}/distribution", "leaderboard", "public"),
-    Route("GET", "/me", "leaderboard", "player", admits="banned_ok"),
+    Route("GET", "/me", "leaderboard", "player", admits="own"),
     Route("PUT", "/me", "leaderboard", "player", "required", (200, 409)),
     Route("GET", "/me/history", "leaderboard", "player"),
     Route("GET", "/me/export", "leaderboard", "player", admits="own"),

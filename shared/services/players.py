@@ -8,6 +8,7 @@ from shared.game import clock
 from shared.game.boards import RENAME_REACH_DAYS, HistoryPosition, rename_reaches
 from shared.game.daily_date import daily_date
 from shared.game.errors import Conflict
+from shared.game.moderation import Sanction
 from shared.game.names import check_display_name, default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.stats import PlayerStats
@@ -26,6 +27,7 @@ class Summary(NamedTuple):
     display_name: str
     stats: PlayerStats
     current_streak: int
+    sanctions: list[Sanction] = []  # noqa: RUF012  # a NamedTuple's default, never mutated
 
 
 class HistoryItem(NamedTuple):
@@ -62,12 +64,16 @@ class Players:
         refuse_unless_admitted(self.store.admission(player), self.now(), banned_ok)
 
     def me(self, player: str) -> Summary:
-        profile = self.store.player_profile(player)
+        """`GET /me`: the profile, from the one read that also admits the caller (a ban lets
+        them see their profile, which lists it)."""
+        admission, profile, sanctions = self.store.own_profile(player)
+        refuse_unless_admitted(admission, self.now(), banned_ok=True)
         stats = profile.stats or PlayerStats()
         return Summary(
             profile.display_name or default_display_name(player),
             stats,
             stats.current_streak(daily_date(self.now())),
+            sanctions,
         )
 
     def set_display_name(self, player: str, name: str) -> str:

@@ -12,6 +12,7 @@ from datetime import date, datetime
 from typing import NamedTuple, NewType, Protocol
 
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey
+from shared.game.moderation import Sanction
 from shared.game.puzzles import Round
 from shared.game.recap import DayRecap, RoundTally
 from shared.game.results import Challenge, OfficialResult
@@ -264,6 +265,11 @@ class BoardStore(Protocol):
 
     def admission(self, player: str) -> Admission:
         """PLAYER's tombstone and ban, read consistently in one request (their profile's)."""
+        ...
+
+    def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Sanction]]:
+        """What `GET /me` shows and who it admits: one consistent read of the profile (a second of
+        the old `STATS` item only while the profile has no stats)."""
         ...
 
     def get_challenge(self, challenge_id: str) -> Challenge | None: ...
