@@ -48,6 +48,11 @@ class Scheduler:
         self._handlers: dict[str, Callable[[dict[str, Any], Any], Any]] = {}
 
     def start(self) -> None:
+        """The closing job once now, as EventBridge has been running it all along on AWS (the
+        days behind the clock have their board closed, find-time pass and recap before the first
+        request), then every job on its schedule."""
+        with self._lock:
+            self._run_job(EXPIRE_HANDLER)
         self._thread.start()
 
     def stop(self) -> None:
