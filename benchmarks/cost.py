@@ -61,7 +61,7 @@ PAGE_REQUESTS = 5
 # RunsCompleted, OfficialScores, ImplausibleRuns, ExpiryFailures, and Answers by `reason` (accepted,
 # the 6 reasons of SPEC §2 and already_used).
 CUSTOM_METRICS = 5 + 8
-# Metrics read by the prod stage's alarms when no template is given: issue #41's count of `make
+# Metrics read by the prod stage's alarms when no template is given: the count of `make
 # synth STAGE=prod`'s three templates (`--templates cdk.out` counts the synthesized ones).
 ALARM_METRICS_STATED = 73
 
@@ -271,7 +271,7 @@ def alarm_metrics(templates: Path | None) -> tuple[int, str]:
     """The metrics the alarms read (a metric-math alarm pays for each metric it reads), counted in
     the synthesized templates of TEMPLATES, or the stated count."""
     if templates is None:
-        return ALARM_METRICS_STATED, "stated (issue #41's count of `make synth STAGE=prod`)"
+        return ALARM_METRICS_STATED, "stated (the count of `make synth STAGE=prod`)"
     count, alarms = 0, 0
     for path in sorted(templates.glob("*.template.json")):
         for resource in json.loads(path.read_text())["Resources"].values():
