@@ -50,10 +50,9 @@ FLOORS: dict[str, tuple[float, float | None, float | None]] = {
 # Why a row stays above 1.1: the rule that needs the extra work (docs/data-model.md, "Floors").
 CAUSES: dict[str, str] = {
     "player start": "the transaction's `admitted` check of the profile (2 WU): erasure and bans hold",
-    "one rank": "the profile (admission), read consistently with the row, and the pending-review item",
+    "one rank": "the profile (admission) and the board's pending-review item, in the same request",
     "board page 1 (live)": "a 101-row top item of random ids is ~7 KB (1 RU), and the pending-review item",
-    "league board, 5 members": "the caller's profile (admission), read consistently with the league",
-    "league board, 20 members": "the caller's profile (admission), read consistently with the league",
+    "league board, 5 members": "the caller's profile (admission), in the same request as the league",
 }
 BOARD_RESULTS = 300  # a full top of the board (101 rows) and more
 

@@ -44,10 +44,11 @@ class BoardReads:
     def admitted_entry(
         self, player: str, scope: Scope
     ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
-        """One consistent BatchGetItem: the player's profile (their admission), their result and
-        the board's runs under review."""
+        """One BatchGetItem, eventually consistent as a board's reads are (a read-only route: its
+        admission may trail a tombstone or a ban by under a second, docs/players.md): the
+        player's profile (their admission), their result and the board's runs under review."""
         official, pending = keys.official_key(player, scope), pending_runs_key(scope)
-        found = {key_id(i): i for i in self.db.batch_get([official, keys.profile_key(player), pending], True)}
+        found = {key_id(i): i for i in self.db.batch_get([official, keys.profile_key(player), pending])}
         item = found.get(key_id(official))
         return (
             admission_of(found.get(key_id(keys.profile_key(player)))),

@@ -73,10 +73,11 @@ class DynamoLeagues:
         return league_of(item) if item else None
 
     def admitted_league(self, caller: str, league_id: str) -> tuple[Admission, League | None]:
-        """One consistent BatchGetItem: the caller's profile (their admission) and the league."""
+        """One BatchGetItem, eventually consistent as a board's reads are (a read-only route: its
+        admission may trail a tombstone or a ban by under a second, docs/players.md): the
+        caller's profile (their admission) and the league."""
         found = {
-            i["sk"]["S"]: i
-            for i in self.db.batch_get([league_key(league_id), keys.profile_key(caller)], consistent=True)
+            i["sk"]["S"]: i for i in self.db.batch_get([league_key(league_id), keys.profile_key(caller)])
         }
         item = found.get(league_key(league_id)["sk"]["S"])
         return admission_of(found.get("PROFILE")), league_of(item) if item else None
