@@ -57,7 +57,8 @@ class FakeBoardStore:
     # Writes ----------------------------------------------------------------------------------
 
     def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        profile = PlayerProfile(self.names.get(player), self.stats.get(player))
+        rank_bans = [s.until for s in self.sanctions(player) if s.action == "rank_ban" and s.until]
+        profile = PlayerProfile(self.names.get(player), self.stats.get(player), max(rank_bans, default=None))
         return StoredProfile(profile, ProfileVersion(self.stats_versions.get(player, 0)))
 
     def _write_completion(self, completion: Completion) -> None:

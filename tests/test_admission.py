@@ -5,6 +5,7 @@ DynamoDB are botocore's own calls."""
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 
@@ -17,8 +18,8 @@ from shared.game.clock import iso
 from shared.game.moderation import canonical_name, case_id_for
 from tests.conftest import Api
 from tests.dynamo_store import STORES
-from tests.fake_boards import player
-from tests.fake_store import served_store
+from tests.fake_boards import DAY, NOON, official, player
+from tests.fake_store import complete_official, served_store
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -132,3 +133,22 @@ def test_a_start_admits_its_caller_in_its_own_transaction(dynamo):
     requests = Requests(dynamo)
     assert daily("POST", "/daily/runs", user="ann")[0] == 201
     assert [operation for operation, _ in requests.take()] == ["TransactWriteItems"]
+
+
+def test_a_rank_ban_keeps_results_completed_under_it_off_the_board_but_in_the_stats(store):
+    assert boards("PUT", "/me", {"display_name": "Zed"}, user="zed")[0] == 200
+    reported = {"kind": "name", "target": "Zed", "reason": "rude"}
+    assert boards("POST", "/reports", reported, user="ann")[0] == 201
+    case_id = case_id_for("name", canonical_name("Zed"))
+    decision = {"action": "rank_ban", "reason": "abuse", "until": iso(NOON + timedelta(days=2))}
+    assert moderate("POST", f"/moderation/cases/{case_id}/decision", decision)[0] == 200
+    day = DAY.isoformat()
+    complete_official(store, official("zed", 900, completed_at=iso(NOON + timedelta(hours=1)), day=day))
+    complete_official(store, official("ann", 500, completed_at=iso(NOON + timedelta(hours=1)), day=day))
+    rows = boards("GET", f"/leaderboard/daily/{day}")[1]["rows"]
+    assert [r["display_name"] for r in rows] == [boards("GET", "/me", user="ann")[1]["display_name"]]
+    status, body, _ = boards("GET", "/leaderboard/daily/me", user="zed")
+    assert (status, body["error"]["code"]) == (404, "not_ranked")
+    (item,) = boards("GET", "/me/history", user="zed")[1]["items"]
+    assert item["unranked_reason"] == "rank_banned" and item["rank"] is None
+    assert boards("GET", "/me", user="zed")[1]["stats"]["played"] == 1

@@ -1464,7 +1464,9 @@ async function showMyRow(date) {
 export function unrankedText(reason, what = "") {
   const why = reason === "voided"
     ? "a moderator reviewed it and took it off the board"
-    : "some answers came faster than a person can read a prompt and type a word, so it stays off the board";
+    : reason === "rank_banned"
+      ? "a moderator's decision keeps your results off the boards for a while"
+      : "some answers came faster than a person can read a prompt and type a word, so it stays off the board";
   return `${what ? what + " is not ranked" : "Not ranked"}: ${why}. It still counts in your stats.`;
 }
 

@@ -323,7 +323,8 @@ def renamed_player(event_name: str, record_keys: Item) -> str | None:
 def stored_profile(profile: Item | None, old_stats: Item | None) -> StoredProfile:
     """The profile a completion writes against, from its item and the old `STATS` item, as read."""
     stats, version = migrations.stats_of(profile or {}, old_stats)
-    return StoredProfile(PlayerProfile(display_name(profile or {}), stats), version)
+    rank_banned_until = (profile or {}).get("rank_banned_until", {}).get("S")  # tombstone.py
+    return StoredProfile(PlayerProfile(display_name(profile or {}), stats, rank_banned_until), version)
 
 
 def pending_of(item: Item | None) -> frozenset[str]:

@@ -13,7 +13,7 @@ from shared.dynamo import keys
 from shared.dynamo.client import ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
-from shared.dynamo.tombstone import BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
+from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
 from shared.game.moderation import Sanction, ban_end
@@ -137,18 +137,25 @@ def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
             ConditionExpression=condition,
             ExpressionAttributeValues=values,
         )
+    if sanction.action == "rank_ban" and sanction.until:  # what a completion reads (SPEC §3e)
+        _extend(store, player, RANK_BANNED_UNTIL, sanction.until)
     until = ban_end(sanction)
     if until is None:
         return
-    with contextlib.suppress(ConditionFailed):  # a later ban holds already
+    _extend(store, player, BANNED_UNTIL, until)
+    store.player_data.stop_answers(player, sanction.decided_at)
+
+
+def _extend(store: "DynamoStore", player: str, attribute: str, until: str) -> None:
+    """The profile's ATTRIBUTE set to UNTIL, unless a later end is set already."""
+    with contextlib.suppress(ConditionFailed):
         store.db.call(
             "update_item",
             Key=keys.profile_key(player),
-            UpdateExpression=f"SET {BANNED_UNTIL} = :until",
-            ConditionExpression=f"attribute_not_exists({BANNED_UNTIL}) OR {BANNED_UNTIL} < :until",
+            UpdateExpression=f"SET {attribute} = :until",
+            ConditionExpression=f"attribute_not_exists({attribute}) OR {attribute} < :until",
             ExpressionAttributeValues={":until": {"S": until}},
         )
-    store.player_data.stop_answers(player, sanction.decided_at)
 
 
 def sanctions(store: "DynamoStore", player: str) -> list[Sanction]:

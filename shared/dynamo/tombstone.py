@@ -19,6 +19,7 @@ from shared.services.ports import Admission
 
 ERASED_AT = "erased_at"
 BANNED_UNTIL = "banned_until"
+RANK_BANNED_UNTIL = "rank_banned_until"  # a rank ban's end: a completion before it is unranked
 SANCTIONS = "sanctions"  # the list of the player's sanctions, as `GET /me` shows them
 SANCTION_CASES = "sanction_cases"  # the cases whose sanction is in the list: each is added once
 # On a run item: when its player's admission changed (an erasure began, a ban), so that its

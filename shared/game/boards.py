@@ -92,11 +92,13 @@ class BoardEntry(NamedTuple):
 
 
 class PlayerProfile(NamedTuple):
-    """A player's own record: the chosen display name (None: the default name) and the Daily
-    stats (None before the first official Daily result)."""
+    """A player's own record: the chosen display name (None: the default name), the Daily stats
+    (None before the first official Daily result), and when a rank ban on them ends (None: none;
+    a result completed before then is kept off the boards, SPEC §3e)."""
 
     display_name: str | None
     stats: PlayerStats | None
+    rank_banned_until: str | None = None
 
 
 class HistoryPosition(NamedTuple):

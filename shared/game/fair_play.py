@@ -12,7 +12,7 @@ from shared.game.constants import PLAUSIBLE_KEYSTROKE_MS, PLAUSIBLE_REACTION_MS
 from shared.game.runs import Run
 
 # `voided`: a moderator took the result off its board (SPEC §3e, shared/game/moderation.py).
-UnrankedReason = Literal["implausible_speed", "voided"]
+UnrankedReason = Literal["implausible_speed", "voided", "rank_banned"]
 
 
 def fastest_plausible_ms(letters: int) -> int:

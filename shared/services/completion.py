@@ -12,7 +12,11 @@ from shared.services.ports import Completion, StoredProfile
 
 def completion_of(result: OfficialResult, read: StoredProfile) -> Completion:
     """RESULT's completion from the player's profile as READ: for a Daily, the stats after it (a
-    result counts for its run's Daily date, even when it completed after midnight)."""
+    result counts for its run's Daily date, even when it completed after midnight); a result
+    completed under a rank ban is kept off the boards (it still counts in the stats)."""
+    until = read.profile.rank_banned_until
+    if result.unranked_reason is None and until is not None and result.completed_at < until:
+        result = result.model_copy(update={"unranked_reason": "rank_banned"})
     stats = None
     if result.kind == "daily":
         stats = with_daily_result(read.profile.stats, date.fromisoformat(result.date), result.score)
