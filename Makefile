@@ -70,6 +70,7 @@ bench: $(VENV)/.dev
 	$(PY) benchmarks/daily.py
 	$(PY) benchmarks/boards.py
 	$(PY) benchmarks/recap.py
+	$(PY) benchmarks/closing_pass.py
 	$(PY) benchmarks/renames.py
 	$(PY) benchmarks/floors.py
 	$(PY) benchmarks/coldstart.py
