@@ -835,6 +835,7 @@ async function startDaily() {
   // A player whose login cannot be renewed hears it here, before the run (never a silent guest run).
   if (state.token && !(await ensureFreshToken())) return;
   const guest = !state.token;
+  notice(""); // at the tap: the page moves now, not when the reply comes
   const sentAt = Date.now();
   const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
   if (!ok(reply)) {
@@ -845,7 +846,6 @@ async function startDaily() {
     notice("The server answered with a run that is not a Daily: not started.");
     return;
   }
-  notice("");
   learnSkew(reply, sentAt);
   keepRun(reply.body, guest);
   if (state.daily && reply.body.date !== state.daily.date) loadDaily(); // a new day began
@@ -1065,6 +1065,7 @@ function renderRun() {
   if ((run.history || []).some((round) => "speed_bonus" in round)) state.speedScoring = true;
   $("prompt-text").textContent = letters.join(", ");
   $("forbidden-banner").hidden = !run.forbidden;
+  $("prompt-label").hidden = !!run.forbidden; // the banner takes the label's place (style.css: .round-note)
   $("forbidden-tiles").replaceChildren(...(run.forbidden || "").split("").map(tile));
   $("forbidden-tiles").setAttribute("aria-label", "Forbidden letters: " + (run.forbidden || "").split("").join(", "));
   $("attempts-left").textContent = run.attempts_left;
@@ -1184,10 +1185,24 @@ function renderEnd(run) {
   showRecapOnEnd(run);
   tickCountdown();
   if (run.official && !run.guest && run.kind === "daily") {
-    if (!unranked) showMyRankOnEnd(run);
+    // Their room is kept (invisible) until the replies come, so nothing below them moves.
+    if (!unranked) {
+      reserve($("end-rank"), "");
+      reserve($("end-distribution"));
+      showMyRankOnEnd(run);
+    }
+    reserve($("end-streak-item"));
     showStreakOnEnd(run);
   }
 }
+
+/** Shows ELEMENT's room but not ELEMENT (style.css: .pending) until revealed(ELEMENT). */
+function reserve(element, text) {
+  if (text !== undefined) element.textContent = text;
+  element.hidden = false;
+  element.classList.add("pending");
+}
+const revealed = (element) => element.classList.remove("pending");
 
 /** "Rank R of N" once the result has landed on the board (its counters trail by a second or two:
  * read again once after BOARD_CATCH_UP_MS, so the number settles). */
@@ -1199,6 +1214,7 @@ async function showMyRankOnEnd(run, attempt = 0) {
   const standing = me.players > 1 ? ` ${standingText(me.percentile, me.step)}` : "";
   box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far.${standing}`;
   box.hidden = false;
+  revealed(box);
   document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // moderation.js: under review
   showDistribution(run.date, me);
   if (attempt < 1) setTimeout(() => state.view === "end" && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
@@ -1214,6 +1230,7 @@ async function showDistribution(date, me) {
   if (counted < me.players) bands[me.band] += 1;
   barChart($("end-chart"), bands, me.band, distributionText(bands, bandPoints, me.band));
   $("end-distribution").hidden = false;
+  revealed($("end-distribution"));
 }
 
 /** The streak this result made (GET /me's stats, read again after the completion). */
@@ -1224,6 +1241,7 @@ async function showStreakOnEnd(run) {
   const days = stats.current_streak;
   $("end-streak").textContent = `${days} day${days === 1 ? "" : "s"}` + (stats.max_streak > days ? ` (best ${stats.max_streak})` : "");
   $("end-streak-item").hidden = false;
+  revealed($("end-streak-item"));
   $("end-freezes").textContent = freezesText(stats);
   $("end-freezes-item").hidden = stats.freezes === undefined;
 }

@@ -1,10 +1,18 @@
 """Playing on a phone and by ear: the layout above a 330 px keyboard, a rejected word kept and
 selected, touch hints, motion and reduced motion, the live region's words, the light theme, the
-offline page, the end screen's share sheet, and no layout shift on load."""
+offline page, the end screen's share sheet, and no layout shift on load or while playing."""
 
 import pytest
 
-from tests.browser.client import CSP_WATCH, answer_for, shown_round, submit, wait_for_round, word_failing
+from tests.browser.client import (
+    CSP_WATCH,
+    answer_for,
+    shown_round,
+    submit,
+    take_a_persons_time,
+    wait_for_round,
+    word_failing,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -217,3 +225,75 @@ def test_nothing_moves_while_the_home_page_loads(open_client):
     client.open()
     page.wait_for_load_state("networkidle")  # what arrives late (no request for 500 ms) has come
     assert page.evaluate("window.__cls") < 0.01
+
+
+# Every layout-shift entry from the moment the test says so (window.__from), with its time and
+# whether an input came within 500 ms before it (such shifts are not counted, as CLS does).
+SHIFT_LOG = (
+    "window.__shifts = []; window.__from = Infinity; new PerformanceObserver((list) => {"
+    " for (const e of list.getEntries()) if (e.startTime >= window.__from)"
+    " window.__shifts.push({t: e.startTime, value: e.value, input: e.hadRecentInput, moved: e.sources.map((s) =>"
+    " `${s.node && (s.node.id || s.node.className || s.node.nodeName)} y${s.previousRect.y}->${s.currentRect.y}`)}); })"
+    ".observe({type: 'layout-shift', buffered: true});"
+)
+LATENCY_MS = 600  # a phone's slow network: every reply comes more than 500 ms after the tap or key
+
+
+def session_window_cls(shifts: list[dict]) -> float:
+    """CLS as Lighthouse and web-vitals compute it: shifts without recent input grouped in session
+    windows (a gap under 1 s, a window at most 5 s long); the largest window's sum."""
+    largest = current = 0.0
+    first = last = None
+    for shift in sorted((s for s in shifts if not s["input"]), key=lambda s: s["t"]):
+        if first is not None and shift["t"] - last < 1000 and shift["t"] - first < 5000:
+            current += shift["value"]
+        else:
+            current, first = shift["value"], shift["t"]
+        last = shift["t"]
+        largest = max(largest, current)
+    return largest
+
+
+def test_nothing_moves_while_a_daily_is_played_on_a_phone(open_client):
+    """A whole official Daily at 360×780 on a slow network, rejections, a skip and the forbidden
+    rounds included, then its end screen (rank and chart arriving): CLS under 0.1, and so is the
+    plain sum of every shift without recent input."""
+    client = open_client(width=360, height=780, has_touch=True, is_mobile=True)
+    page = client.page
+    page.add_init_script(SHIFT_LOG)
+    client.open()
+    client.login("cleo-layout-shift")
+    if page.locator("#name-prompt-skip").is_visible():
+        page.click("#name-prompt-skip")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": LATENCY_MS, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    page.evaluate("window.__from = performance.now()")
+    page.click("#start-daily")
+    page.wait_for_selector("#view-game:visible")
+    played: list[str] = []
+    for number in range(1, 11):
+        _, prompt, forbidden = shown_round(page)
+        if number in (2, 9):  # a rejection: the longest verdicts
+            reason = "forbidden_letter" if forbidden else "letter_order"
+            assert submit(page, word_failing(prompt, forbidden, reason)).startswith("Rejected")
+            page.fill("#word", "")
+        if number == 4:
+            take_a_persons_time(page)
+            page.click("#skip")
+        else:
+            played.append(answer_for(prompt, forbidden, avoid=played))
+            submit(page, played[-1])
+        if number < 10:
+            wait_for_round(page, number + 1)
+    page.wait_for_selector("#view-end:visible")
+    page.wait_for_selector("#end-distribution:visible")
+    page.wait_for_timeout(2500)  # the rank's second read, the streak
+    shifts = page.evaluate("window.__shifts")
+    counted = [s for s in shifts if not s["input"]]
+    cls, plain = session_window_cls(shifts), sum(s["value"] for s in counted)
+    print(f"layout shift while playing at 360x780: CLS {cls:.4f}, plain sum {plain:.4f}, {len(counted)} shifts")
+    assert cls < 0.1 and plain < 0.1, (cls, plain, counted)
