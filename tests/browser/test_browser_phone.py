@@ -232,8 +232,10 @@ def test_nothing_moves_while_the_home_page_loads(open_client):
 SHIFT_LOG = (
     "window.__shifts = []; window.__from = Infinity; new PerformanceObserver((list) => {"
     " for (const e of list.getEntries()) if (e.startTime >= window.__from)"
-    " window.__shifts.push({t: e.startTime, value: e.value, input: e.hadRecentInput, moved: e.sources.map((s) =>"
-    " `${s.node && (s.node.id || s.node.className || s.node.nodeName)} y${s.previousRect.y}->${s.currentRect.y}`)}); })"
+    " window.__shifts.push({t: e.startTime, value: e.value, input: e.hadRecentInput,"
+    " moved: e.sources.map((s) =>"
+    " `${s.node && (s.node.id || s.node.className || s.node.nodeName)}"
+    " y${s.previousRect.y}->${s.currentRect.y}`)}); })"
     ".observe({type: 'layout-shift', buffered: true});"
 )
 LATENCY_MS = 600  # a phone's slow network: every reply comes more than 500 ms after the tap or key
@@ -295,5 +297,7 @@ def test_nothing_moves_while_a_daily_is_played_on_a_phone(open_client):
     shifts = page.evaluate("window.__shifts")
     counted = [s for s in shifts if not s["input"]]
     cls, plain = session_window_cls(shifts), sum(s["value"] for s in counted)
-    print(f"layout shift while playing at 360x780: CLS {cls:.4f}, plain sum {plain:.4f}, {len(counted)} shifts")
+    print(
+        f"layout shift while playing at 360x780: CLS {cls:.4f}, plain sum {plain:.4f}, {len(counted)} shifts"
+    )
     assert cls < 0.1 and plain < 0.1, (cls, plain, counted)
