@@ -21,7 +21,7 @@ from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import reset_instant
 from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import ban_end
+from shared.game.moderation import BANNED_FOREVER, ban_end
 from shared.game.names import name_skeleton
 from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
@@ -57,7 +57,9 @@ class FakeBoardStore:
     # Writes ----------------------------------------------------------------------------------
 
     def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        rank_bans = [s.until for s in self.sanctions(player) if s.action == "rank_ban" and s.until]
+        rank_bans = [
+            s.until or BANNED_FOREVER for s in self.sanctions(player) if s.action in ("rank_ban", "ban")
+        ]
         profile = PlayerProfile(self.names.get(player), self.stats.get(player), max(rank_bans, default=None))
         return StoredProfile(profile, ProfileVersion(self.stats_versions.get(player, 0)))
 

@@ -152,3 +152,21 @@ def test_a_rank_ban_keeps_results_completed_under_it_off_the_board_but_in_the_st
     (item,) = boards("GET", "/me/history", user="zed")[1]["items"]
     assert item["unranked_reason"] == "rank_banned" and item["rank"] is None
     assert boards("GET", "/me", user="zed")[1]["stats"]["played"] == 1
+
+
+def test_a_write_of_a_run_read_before_a_ban_cannot_undo_the_stop_of_its_answers(dynamo):
+    """The stop moves the run's version: a skip or a refused answer that read the run before the
+    ban (a whole versioned put, which would drop the mark) fails and reads again, and is refused."""
+    from shared.dynamo.moderation import DynamoModeration
+    from shared.game.moderation import Sanction
+    from shared.services.ports import StaleRun
+
+    status, run, _ = daily("POST", "/daily/runs", user="zed")
+    assert status == 201
+    before = dynamo.get_run(run["run_id"], player("zed"))
+    ban_decision = Sanction(action="ban", reason="abuse", until=None, case_id="c" * 24, decided_at=iso(NOON))
+    DynamoModeration(dynamo).add_sanction(player("zed"), ban_decision)
+    with pytest.raises(StaleRun):
+        dynamo.save_run(before.run, before.version)
+    status, body = answer("zed", run["run_id"], 1, "qzqzq")
+    assert (status, body["error"]["code"]) == (403, "banned")

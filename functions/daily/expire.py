@@ -34,6 +34,8 @@ def handler(event: dict[str, object], context: object) -> dict[str, object]:
     # the find-time pass, which opens review cases (SPEC §3b). It never holds up the expiry: a
     # pass that fails is logged (`FindTimeFailures`), tried next minute.
     yesterday = daily_date(game().now()) - timedelta(days=1)
+    if yesterday < game().first_date():  # a deployment's first day: no Daily before it
+        return summary
     try:
         # Stored by its reset on AWS; a `make run` started since has not run that reset, and a
         # day nobody played still gets its recap (cached by the container after the first pass).

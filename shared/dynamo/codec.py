@@ -323,7 +323,9 @@ def renamed_player(event_name: str, record_keys: Item) -> str | None:
 def stored_profile(profile: Item | None, old_stats: Item | None) -> StoredProfile:
     """The profile a completion writes against, from its item and the old `STATS` item, as read."""
     stats, version = migrations.stats_of(profile or {}, old_stats)
-    rank_banned_until = (profile or {}).get("rank_banned_until", {}).get("S")  # tombstone.py
+    # A result completed under a rank ban or a ban stays off the boards (shared/dynamo/tombstone.py).
+    ends = [(profile or {}).get(name, {}).get("S") for name in ("rank_banned_until", "banned_until")]
+    rank_banned_until = max((end for end in ends if end), default=None)
     return StoredProfile(PlayerProfile(display_name(profile or {}), stats, rank_banned_until), version)
 
 

@@ -218,6 +218,7 @@ class DynamoPlayerData:
         recent = [keys.run_id_of(item) for item in indexed if item.get("runs_sk", {}).get("S", "") > since]
         stops = [_stop(run_id, at) for run_id in recent[: _TRANSACTION_ITEMS - 1]]
         if not self.db.transact([{"Update": _tombstone(player, at)}, *stops]):
+            self._mark(recent[_TRANSACTION_ITEMS - 1 :], at)  # past a transaction's room: alone
             return
         with suppress(ConditionFailed):  # begun before, or a run went meanwhile: one by one
             self.db.call("update_item", **_tombstone(player, at))
@@ -303,13 +304,16 @@ def _tombstone(player: str, at: str) -> Item:
 
 
 def _stop(run_id: str, at: str) -> Item:
-    """The mark that stops a run's one-request answers (Runs.answer_in_place), if it exists."""
+    """The mark that stops a run's one-request answers (Runs.answer_in_place), if it exists. It
+    moves the run's version too, so a write of the run read before the mark (a skip, a refused
+    answer, a completion: a whole versioned put, which would drop the mark) fails, reads again and
+    is refused."""
     return {
         "Update": {
             "Key": keys.run_key(run_id),
-            "UpdateExpression": f"SET {STOPPED_AT} = :at",
+            "UpdateExpression": f"SET {STOPPED_AT} = :at, version = version + :one",
             "ConditionExpression": "attribute_exists(pk)",
-            "ExpressionAttributeValues": {":at": {"S": at}},
+            "ExpressionAttributeValues": {":at": {"S": at}, ":one": {"N": "1"}},
         }
     }
 

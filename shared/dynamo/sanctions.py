@@ -116,46 +116,37 @@ def hide_name(store: "DynamoStore", player: str) -> None:
 
 def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
     """Append SANCTION to the list on the player's profile, once per case (a retried decision
-    adds nothing); a ban also moves the profile's `banned_until` (what every player route
-    reads to admit its caller, shared/dynamo/tombstone.py) to its end, if later, and stops the
-    player's runs in play, whose one-request answers read no profile."""
+    adds nothing), in the same write as its effect there: a ban sets `banned_until` (what every
+    player route reads to admit its caller, shared/dynamo/tombstone.py), a rank ban
+    `rank_banned_until` (what a completion reads). A ban then stops the player's runs in play,
+    whose one-request answers read no profile."""
     values: Item = {
         ":none": {"L": []},
         ":new": {"L": [{"S": sanction.model_dump_json()}]},
         ":id": {"SS": [sanction.case_id]},
         ":case": {"S": sanction.case_id},
     }
-    update = (
-        f"SET {SANCTIONS} = list_append(if_not_exists({SANCTIONS}, :none), :new) ADD {SANCTION_CASES} :id"
-    )
+    update = f"SET {SANCTIONS} = list_append(if_not_exists({SANCTIONS}, :none), :new)"
+    # The sanction's effect in the same write as its listing, so neither is ever without the
+    # other: a ban is for good; a rank ban's end is the latest decision's.
+    until = ban_end(sanction)
+    if until is not None:
+        update += f", {BANNED_UNTIL} = :until"
+        values[":until"] = {"S": until}
+    elif sanction.action == "rank_ban" and sanction.until:
+        update += f", {RANK_BANNED_UNTIL} = :until"
+        values[":until"] = {"S": sanction.until}
     condition = f"attribute_not_exists({SANCTION_CASES}) OR NOT contains({SANCTION_CASES}, :case)"
-    with contextlib.suppress(ConditionFailed):
+    with contextlib.suppress(ConditionFailed):  # listed before: a retried decision
         store.db.call(
             "update_item",
             Key=keys.profile_key(player),
-            UpdateExpression=update,
+            UpdateExpression=f"{update} ADD {SANCTION_CASES} :id",
             ConditionExpression=condition,
             ExpressionAttributeValues=values,
         )
-    if sanction.action == "rank_ban" and sanction.until:  # what a completion reads (SPEC §3e)
-        _extend(store, player, RANK_BANNED_UNTIL, sanction.until)
-    until = ban_end(sanction)
-    if until is None:
-        return
-    _extend(store, player, BANNED_UNTIL, until)
-    store.player_data.stop_answers(player, sanction.decided_at)
-
-
-def _extend(store: "DynamoStore", player: str, attribute: str, until: str) -> None:
-    """The profile's ATTRIBUTE set to UNTIL, unless a later end is set already."""
-    with contextlib.suppress(ConditionFailed):
-        store.db.call(
-            "update_item",
-            Key=keys.profile_key(player),
-            UpdateExpression=f"SET {attribute} = :until",
-            ConditionExpression=f"attribute_not_exists({attribute}) OR {attribute} < :until",
-            ExpressionAttributeValues={":until": {"S": until}},
-        )
+    if until is not None:
+        store.player_data.stop_answers(player, sanction.decided_at)
 
 
 def sanctions(store: "DynamoStore", player: str) -> list[Sanction]:

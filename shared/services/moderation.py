@@ -33,7 +33,6 @@ from shared.game.moderation import (
     canonical_name,
     canonical_word,
     case_id_for,
-    sanction_active,
     scope_of_case,
 )
 from shared.game.names import default_display_name
@@ -335,9 +334,6 @@ class Moderation:
 
     def sanctions(self, player: str) -> list[Sanction]:
         return self.store.sanctions(player)
-
-    def rank_banned(self, player: str) -> bool:
-        return any(sanction_active(s, self.now(), "rank_ban", "ban") for s in self.store.sanctions(player))
 
 
 def run_case(player: str, run_id: str, scope_id: str, shown: str, opened: str, source: str) -> Case:
