@@ -62,8 +62,9 @@ MODERATION_WRITES = (
 # each run; per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
 # (its queue item); then PutItem of the marker.
 # Before the marker, the day's recap from the same runs (shared/services/recap.py): PutItem of
-# each round's played words and of the summary (RECAP#).
-FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*", "RECAP#*")
+# each round's played words and of the summary (RECAP#). First, the day's puzzle stored if no
+# reset stored it (a day nobody played on a `make run` started since: PUZZLE#, as the reset does).
+FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*", "RECAP#*", "PUZZLE#*")
 MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "MODCORR#*")
 
 ACCESS: dict[str, Access] = {
