@@ -13,7 +13,6 @@ effect, a ban stopping the runs in play) and the old item's Delete. Safe to run 
 
 import argparse
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,25 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import boto3  # noqa: E402
 
 from shared.dynamo import keys  # noqa: E402
+from shared.dynamo.migrations import items_with_sort_key  # noqa: E402
 from shared.dynamo.sanctions import add_sanction  # noqa: E402
 from shared.dynamo.store import DynamoStore  # noqa: E402
 from shared.dynamo.tombstone import sanctions_of  # noqa: E402
 
 OLD_SK = "SANCTIONS"
-
-
-def old_items(client: Any, table: str) -> Iterator[dict[str, Any]]:
-    kwargs: dict[str, Any] = {
-        "TableName": table,
-        "FilterExpression": "sk = :old",
-        "ExpressionAttributeValues": {":old": {"S": OLD_SK}},
-    }
-    while True:
-        page = client.scan(**kwargs)
-        yield from page["Items"]
-        if "LastEvaluatedKey" not in page:
-            return
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def move(store: DynamoStore, item: dict[str, Any]) -> int:
@@ -61,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
     store = DynamoStore(args.table, client)
     players = moved = 0
-    for item in old_items(client, args.table):
+    for item in items_with_sort_key(client, args.table, OLD_SK):
         moved += move(store, item)
         players += 1
     print(f"moved {moved} sanctions of {players} players onto their profiles")

@@ -23,23 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import boto3  # noqa: E402
 
+from shared.dynamo.migrations import items_with_sort_key  # noqa: E402
 from shared.dynamo.store import DynamoStore  # noqa: E402
 
 
 def players_with_old_stats(client: Any, table: str) -> Iterator[str]:
-    kwargs: dict[str, Any] = {
-        "TableName": table,
-        "FilterExpression": "sk = :stats",
-        "ExpressionAttributeValues": {":stats": {"S": "STATS"}},
-        "ProjectionExpression": "pk",
-    }
-    while True:
-        page = client.scan(**kwargs)
-        for item in page["Items"]:
-            yield item["pk"]["S"].removeprefix("PLAYER#")
-        if "LastEvaluatedKey" not in page:
-            return
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    for item in items_with_sort_key(client, table, "STATS"):
+        yield item["pk"]["S"].removeprefix("PLAYER#")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,17 +1,12 @@
 """scripts/move_old_sanctions.py: sanctions still in an old `SANCTIONS` item move onto the profile,
 where admission reads them, once (docs/data-model.md, "Migrations still read")."""
 
-import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from shared.dynamo.store import DynamoStore
-from shared.dynamo.table import create_table_request
 from shared.game.moderation import BANNED_FOREVER, Sanction
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -19,10 +14,9 @@ import move_old_sanctions  # noqa: E402
 
 
 @pytest.fixture
-def store() -> Iterator[DynamoStore]:
-    with mock_aws():
-        boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        yield DynamoStore(os.environ["TABLE_NAME"])
+def store(table) -> DynamoStore:
+    """The game's table on in-process moto (tests/conftest.py)."""
+    return DynamoStore(table)
 
 
 def put_old_sanctions(store: DynamoStore, player: str, *held: Sanction) -> None:

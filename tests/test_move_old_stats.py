@@ -1,17 +1,12 @@
 """scripts/move_old_stats.py: stats still in an old `STATS` item move onto the profile, once
 (docs/data-model.md, "Migrations still read")."""
 
-import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from shared.dynamo.store import DynamoStore
-from shared.dynamo.table import create_table_request
 from tests.conftest import put_old_stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -21,10 +16,9 @@ from tests.fake_store import complete_official
 
 
 @pytest.fixture
-def store() -> Iterator[DynamoStore]:
-    with mock_aws():
-        boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        yield DynamoStore(os.environ["TABLE_NAME"])
+def store(table) -> DynamoStore:
+    """The game's table on in-process moto (tests/conftest.py)."""
+    return DynamoStore(table)
 
 
 def old_items(store: DynamoStore) -> list[str]:

@@ -63,7 +63,7 @@ def admitted(player: str, at: str) -> Item:
 
 def refuse_unadmitted(db: Client, player: str, codes: list[str]) -> None:
     """When the transaction's last item, its `admitted` check, failed: AccountErased or
-    AccountBanned, as a read of the profile explains (a ban that ended meanwhile: nothing)."""
+    AccountBanned, as one read of the profile explains."""
     if codes[-1:] != ["ConditionalCheckFailed"]:
         return
     admission = read_admission(db, player)
