@@ -444,12 +444,28 @@ def fill(folder: Path, room: int) -> None:
         os.close(fd)
 
 
+HOLD_MAX_SECONDS = 30.0  # a fill held until a write met it, or this long (a slow, busy machine)
+
+
+def refusals(folder: Path) -> int:
+    """The writes the store has refused so far (its log's line for each)."""
+    log = folder / "moto.log"
+    return log.read_text(errors="replace").count("could not keep a write") if log.exists() else 0
+
+
 def keep_filling(folder: Path, rng: random.Random, stopping: threading.Event, cycles: list[int]) -> None:
-    """Fill the disk, hold it full, give the room back, wait, again, until STOPPING."""
+    """Fill the disk, hold it full (3-8 s, and on until a write has met the full disk, so that
+    every fill is tested however slowly the players play), give the room back, wait, again,
+    until STOPPING."""
     while not stopping.is_set():
+        before = refusals(folder)
         fill(folder, rng.randint(0, FULL_DISK_ROOM))
         cycles.append(1)
         stopping.wait(rng.uniform(3.0, 8.0))
+        held = time.monotonic()
+        while refusals(folder) == before and time.monotonic() - held < HOLD_MAX_SECONDS:
+            if stopping.wait(0.2):
+                break
         (folder / "ballast").unlink(missing_ok=True)
         stopping.wait(rng.uniform(2.0, 5.0))
     (folder / "ballast").unlink(missing_ok=True)
@@ -495,8 +511,7 @@ def full_disk(repo: Path, runs: int, count: int, seed: int = 1) -> dict:
                 figures["completions"] += sum(1 for p in players if p.completed)
                 figures["names"] += len(players)
                 figures["fills"] += len(cycles)
-                log = (folder / "moto.log").read_text(errors="replace")
-                figures["refusals"] += log.count("could not keep a write")
+                figures["refusals"] += refusals(folder)
             finally:
                 server.stop()
     figures["replies"] = dict(REPLIES)

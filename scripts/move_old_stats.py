@@ -22,8 +22,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import boto3  # noqa: E402
+from old_items import items_with_sort_key  # noqa: E402
 
-from shared.dynamo.migrations import items_with_sort_key  # noqa: E402
 from shared.dynamo.store import DynamoStore  # noqa: E402
 
 

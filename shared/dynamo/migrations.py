@@ -2,9 +2,6 @@
 it can be deleted. Nothing else in shared/dynamo/ knows an older layout.
 """
 
-from collections.abc import Iterator
-from typing import Any
-
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.game.runs import Run
@@ -91,19 +88,3 @@ def move_old_stats(db: Client, player: str) -> str:
         }
     }
     return "changed" if db.transact([moved, retire_old_stats(player, int(old["version"]["N"]))]) else "moved"
-
-
-def items_with_sort_key(client: Any, table: str, sort_key: str) -> Iterator[Item]:
-    """Every item of TABLE whose sort key is SORT_KEY: one Scan of the whole table, page by page
-    (what the one-off moves in scripts/ read; run them off peak)."""
-    kwargs: dict[str, Any] = {
-        "TableName": table,
-        "FilterExpression": "sk = :sk",
-        "ExpressionAttributeValues": {":sk": {"S": sort_key}},
-    }
-    while True:
-        page = client.scan(**kwargs)
-        yield from page["Items"]
-        if "LastEvaluatedKey" not in page:
-            return
-        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
