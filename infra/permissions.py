@@ -82,15 +82,17 @@ ACCESS: dict[str, Access] = {
     # ConditionCheckItem: a challenge completion holds only if the profile still shows the name read.
     # Query: `board` (a challenge's board page); the player's own partition (PLAYER#) for the
     #   challenges they made (a challenge's creation puts the creator's copy there: PutItem).
-    # Writes, only on RUN#, PUZZLE#, CHALLENGE# and PLAYER# items: never the rank counters
-    #   (COUNT#), a board's top item (TOP#) or a name claim (NAME#). IAM cannot tell the caller's
-    #   own PLAYER# items from another's (the function's role is the same for every caller).
+    #   A challenge's creation also puts its entry by close hour (CLOSING#, shared/dynamo/closing.py).
+    #   A challenge's board found final records it (PutItem, MODFINAL#), as the Daily's does.
+    # Writes, only on RUN#, PUZZLE#, CHALLENGE#, PLAYER#, CLOSING# and MODFINAL# items: never the
+    #   rank counters (COUNT#), a board's top item (TOP#) or a name claim (NAME#). IAM cannot tell
+    #   the caller's own PLAYER# items from another's (the function's role is the same for all).
     "daily": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board",),
-            write_leading_keys=("RUN#*", "PUZZLE#*", "CHALLENGE#*", "PLAYER#*"),
+            write_leading_keys=("RUN#*", "PUZZLE#*", "CHALLENGE#*", "PLAYER#*", "CLOSING#*", "MODFINAL#*"),
             own_partition_queries=("PLAYER#*",),
         ),
         secrets=("seed", "cursor"),
@@ -148,13 +150,16 @@ ACCESS: dict[str, Access] = {
     # STATS item); completes each run with the same transaction as daily: PutItem (run, official
     # result), UpdateItem (the stats on the profile), DeleteItem (an old STATS item moved),
     # ConditionCheckItem (profile name); PutItem of the watermark. Writes only on RUN# and
-    # PLAYER# items and the watermark (JOB#EXPIRY).
+    # PLAYER# items and the watermark (JOB#EXPIRY). The challenges' find-time passes: Query of
+    # the partitions of the challenges closing (CLOSING#), GetItem of each challenge, then the
+    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING).
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "due"),
-            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", *FIND_TIME_WRITES),
+            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", *FIND_TIME_WRITES),
+            own_partition_queries=("CLOSING#*",),
         ),
     ),
     # The stream consumer (shared/dynamo/counters.py count_official, top.py): one transaction of UpdateItem

@@ -223,16 +223,14 @@ class Api:
     def __init__(self, handler):
         self.handler = handler
 
-    def __call__(self, method, path, body=None, *, user=None, query=None, raw_body=None, headers=None):
-        event = http_event(
-            method,
-            path,
-            body,
-            query=query,
-            raw_body=raw_body,
-            headers=headers,
-            claims=player_claims(user) if user else None,
-        )
+    def __call__(
+        self, method, path, body=None, *, user=None, query=None, raw_body=None, headers=None, groups=None
+    ):
+        """GROUPS: the caller's Cognito groups claim, as API Gateway hands it (`[moderators]`)."""
+        claims = player_claims(user) if user else None
+        if claims and groups:
+            claims["cognito:groups"] = groups
+        event = http_event(method, path, body, query=query, raw_body=raw_body, headers=headers, claims=claims)
         reply = self.handler(event, LambdaContext(aws_request_id="test"))
         return reply["statusCode"], json.loads(reply["body"]) if reply.get("body") else None, reply
 

@@ -309,6 +309,15 @@ def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
     )  # type: ignore[arg-type]
     monkeypatch.setattr(module, "recaps", lambda: recaps)
     monkeypatch.setattr(moderation_routes, "moderation", lambda: moderation)
+    # The daily function's challenge boards and the one-minute job serve from STORE too.
+    from functions.daily import expire
+
+    for served in (daily_module, expire):
+        monkeypatch.setattr(served, "boards", lambda: boards)
+        monkeypatch.setattr(served, "moderation", lambda: moderation)
+    monkeypatch.setattr(expire, "recaps", lambda: recaps)
+    if hasattr(store, "create_run"):
+        monkeypatch.setattr(expire, "game", lambda: game)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
 
 

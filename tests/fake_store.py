@@ -52,6 +52,7 @@ class FakeRunStore:
         self.created: dict[tuple[str, str], int] = {}  # (creator, date) -> challenges created
         self.runs: dict[str, tuple[Run, int]] = {}
         self.slots: dict[tuple[str, Scope], dict[str, str]] = {}
+        self.reviewed_through: datetime | None = None  # the closing job's watermark for challenges
 
     def get_puzzle(self, scope: Scope) -> list[Round] | None:
         return self.puzzles.get(scope) if scope.kind == "daily" else self._challenge_puzzle(scope.id)
@@ -74,6 +75,19 @@ class FakeRunStore:
                 raise QuotaExceeded(challenge.creator)
             self.created[(challenge.creator, day)] = self.created.get((challenge.creator, day), 0) + 1
             self.challenges[challenge.challenge_id] = challenge.model_copy(deep=True)
+
+    def challenges_closing(self, after: datetime, through: datetime) -> list[str]:
+        with self._lock:
+            closing = [(parse_iso(c.closes_at), c.challenge_id) for c in self.challenges.values()]
+        return [challenge_id for closes, challenge_id in sorted(closing) if after < closes <= through]
+
+    def challenges_reviewed_through(self) -> datetime | None:
+        return self.reviewed_through
+
+    def mark_challenges_reviewed(self, instant: datetime) -> None:
+        with self._lock:
+            if self.reviewed_through is None or instant > self.reviewed_through:
+                self.reviewed_through = instant
 
     def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
         with self._lock:

@@ -1,6 +1,7 @@
 """The expiry job, run every minute (SPEC §3, §4, §6): completes the runs whose time is up, then
 runs the closing pass over yesterday's Daily once its board has closed: the day's recap (SPEC §4a)
-and the find-time pass (SPEC §3b), from one read of the board's runs.
+and the find-time pass (SPEC §3b), from one read of the board's runs; and the find-time pass of
+each challenge whose board has closed since the last minute (shared/dynamo/closing.py).
 
 Every player run whose deadline has passed completes through the same path as an answer (its
 official result, the board's writes, the history), read from the `due` index, not a scan; then
@@ -14,7 +15,8 @@ just before the earliest of their deadlines, so their boards wait; the next pass
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import date, timedelta
 
 from aws_lambda_powertools.metrics import MetricUnit
 
@@ -30,25 +32,37 @@ store()  # the DynamoDB client, made during the cold start (shared/runtime/wirin
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
     summary = game().expire_due_runs()
-    # Then yesterday's board, once closed: its runs read once for the day's recap (SPEC §4a) and
-    # the find-time pass, which opens review cases (SPEC §3b). It never holds up the expiry: a
-    # pass that fails is logged (`FindTimeFailures`), tried next minute.
+    # Then the boards closed since: their runs read once for the find-time pass, which opens
+    # review cases (SPEC §3b), and for yesterday's Daily the day's recap (SPEC §4a). A pass never
+    # holds up the expiry: one that fails is logged (`FindTimeFailures`), tried next minute.
     yesterday = daily_date(game().now()) - timedelta(days=1)
-    if yesterday < game().first_date():  # a deployment's first day: no Daily before it
-        return summary
-    try:
-        # Stored by its reset on AWS; a `make run` started since has not run that reset, and a
-        # day nobody played still gets its recap (cached by the container after the first pass).
-        game().daily_puzzle(yesterday.isoformat())
-        summary["suspects"] = len(moderation().review_daily(yesterday, boards(), recaps().record))
-    except Exception:
-        logger.exception("Find-time pass failed; tried again next minute")
-        metrics.add_metric(name="FindTimeFailures", unit=MetricUnit.Count, value=1)
+    suspects = 0
+    if yesterday >= game().first_date():  # a deployment's first day: no Daily before it
+        suspects += _closing_pass(lambda: _review_day(yesterday))
+    suspects += _closing_pass(lambda: len(moderation().review_challenges()))
+    summary["suspects"] = suspects
     if summary["failed"]:
         logger.warning("Expiry pass left runs for the next pass", extra=summary)
     else:
         logger.info("Expiry pass done", extra=summary)
     return summary
+
+
+def _review_day(day: date) -> int:
+    # Stored by its reset on AWS; a `make run` started since has not run that reset, and a day
+    # nobody played still gets its recap (cached by the container after the first pass).
+    game().daily_puzzle(day.isoformat())
+    return len(moderation().review_daily(day, boards(), recaps().record))
+
+
+def _closing_pass(step: Callable[[], int]) -> int:
+    """STEP's count of suspects; 0, logged and counted, when it fails."""
+    try:
+        return step()
+    except Exception:
+        logger.exception("Find-time pass failed; tried again next minute")
+        metrics.add_metric(name="FindTimeFailures", unit=MetricUnit.Count, value=1)
+        return 0
 
 
 init_phase.end()  # the init is over (functions/init_phase.py)

@@ -12,6 +12,8 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from shared.game.boards import challenge_closes_at
+from shared.game.clock import parse_iso
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.dictionary import words
 from shared.game.runs import Run
@@ -31,9 +33,10 @@ from shared.http.models import (
     SkipReply,
     SkipRequest,
 )
+from shared.http.moderation_models import ChallengeCorrections
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, game, players, require, store
+from shared.runtime.wiring import boards, game, moderation, players, require, store
 from shared.services.leaderboard import TOP
 
 # Every player route refuses an erased or banned caller (Players.admit), reading their admission
@@ -153,8 +156,22 @@ def get_challenge(
     challenge = game().challenge(api.challenge_id(challenge_id))
     start = cursors.board_start(Scope.challenge(challenge.challenge_id), cursor)
     board = boards().challenge_board(challenge, start, limit)
-    view = ChallengeView.of(board, cursors.next_page(board.page))
+    closes = challenge_closes_at(parse_iso(challenge.closes_at))
+    state, pending = moderation().review_state(board.page, closes)
+    view = ChallengeView.of(board, cursors.next_page(board.page), pending).model_copy(
+        update={
+            "status": state,
+            "corrections": f"/challenges/{challenge.challenge_id}/corrections" if state == "final" else None,
+        }
+    )
     return api.json_response(view.model_dump(), cache_control=api.board_cache_control(view.status))
+
+
+@app.get("/challenges/<challenge_id>/corrections", summary="A final challenge board's corrections")
+def challenge_corrections(challenge_id: api.ChallengeId) -> ChallengeCorrections:
+    challenge = game().challenge(api.challenge_id(challenge_id))
+    items = moderation().corrections(Scope.challenge(challenge.challenge_id))
+    return ChallengeCorrections(challenge_id=challenge.challenge_id, items=items)
 
 
 @app.get("/me/challenges", summary="The challenges the caller made, newest first")

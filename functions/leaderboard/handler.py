@@ -16,7 +16,6 @@ from shared.http import api
 from shared.http.cursors import Cursors
 from shared.http.leaderboard_models import (
     BoardPage,
-    CorrectionsPage,
     Erased,
     HistoryPage,
     InvitationView,
@@ -33,7 +32,7 @@ from shared.http.leaderboard_models import (
     ProfileRequest,
     ScoreDistribution,
 )
-from shared.http.moderation_models import ReportView, SanctionView
+from shared.http.moderation_models import CorrectionsPage, ReportView, SanctionView
 from shared.http.recap_models import MyRecap, Recap
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
@@ -57,10 +56,7 @@ def _board(day: str | None, limit: int, cursor: str | None) -> Response[BoardPag
     board_day = boards().board_date(day)
     start = cursors.board_start(Scope.daily(board_day.isoformat()), cursor)
     page = boards().daily_board(board_day, start, limit)
-    pending = page.pending if page.pending is not None else moderation().pending_runs(page.scope)
-    state = moderation().board_status(page.scope, page.closed, daily_closes_at(board_day), pending)
-    if state == "final":  # a final board never changes: no later case marks its rows
-        pending = frozenset()
+    state, pending = moderation().review_state(page, daily_closes_at(board_day))
     reply = BoardPage.of(page, cursors.next_page(page), pending).model_copy(
         update={
             "status": state,

@@ -139,6 +139,12 @@ COUNTER_SHARDS = 2
 PLAYER = "PLAYER#"
 RENAME_SK = "RENAME"  # a rename's record, which the stream consumer follows (infra/schedule.py)
 WATERMARK = ("JOB#EXPIRY", "WATERMARK")
+# The closing job's own watermark for challenges: every challenge closing at or before it has had
+# its find-time pass (shared/dynamo/closing.py).
+CHALLENGES_REVIEWED = ("JOB#CLOSING", "WATERMARK")
+# Challenges by the UTC date they close, each date over this many partitions (one write per
+# challenge created: docs/data-model.md has the writes/s per partition).
+CLOSING_SHARDS = 8
 
 
 def shard(key: str, shards: int) -> int:
@@ -251,6 +257,19 @@ def puzzle_key(scope: Scope) -> Item:
     if scope.kind == "challenge":
         return challenge_key(scope.id)
     return key(f"PUZZLE#{scope_key(scope)}", "PUZZLE")
+
+
+def closing_partition(day: str, number: int) -> str:
+    """One of the CLOSING_SHARDS partitions of the challenges closing on DAY (`YYYY-MM-DD`, UTC)."""
+    return f"CLOSING#{day}#{number}"
+
+
+def closing_key(challenge: Challenge) -> Item:
+    """A challenge's entry among those closing on its UTC date, sorted by its close time."""
+    number = shard(challenge.challenge_id, CLOSING_SHARDS)
+    return key(
+        closing_partition(challenge.closes_at[:10], number), f"{challenge.closes_at}#{challenge.challenge_id}"
+    )
 
 
 def challenge_key(challenge_id: str) -> Item:

@@ -54,6 +54,9 @@ from shared.services.ports import (
 # challenge for 7 days after it is created. It is deleted a while after that.
 SLOT_TTL_SECONDS = 8 * 24 * 3600
 CHALLENGE_QUOTA_TTL_SECONDS = 2 * 24 * 3600
+# A challenge's entry by close time is kept this long after it closes (the closing job reads it
+# within minutes of the close; the days leave room for a job that was down).
+CLOSING_TTL_DAYS = 30
 
 
 def _epoch(instant: str, seconds: int) -> int:
@@ -134,11 +137,14 @@ class Runs:
     def create_challenge(self, challenge: Challenge, day: str, quota: int) -> None:
         """Put the challenge and add one to its creator's count for DAY (a per-player-per-date item
         deleted two days on), conditional on the count being under QUOTA, and put the creator's
-        copy of it (their list of challenges), in one transaction."""
+        copy of it (their list of challenges) and its entry among the challenges closing in its hour
+        (shared/dynamo/closing.py), in one transaction."""
         expires = int(
             (datetime.fromisoformat(day) + timedelta(seconds=CHALLENGE_QUOTA_TTL_SECONDS)).timestamp()
         )
         data = attributes(data=challenge.model_dump_json())
+        # Its entry among the challenges closing that hour, for the closing job's find-time pass.
+        closing_ttl = int((parse_iso(challenge.closes_at) + timedelta(days=CLOSING_TTL_DAYS)).timestamp())
         codes = self.db.transact(
             [
                 {
@@ -148,6 +154,7 @@ class Runs:
                     }
                 },
                 {"Put": {"Item": {**keys.made_key(challenge), **data}}},
+                {"Put": {"Item": {**keys.closing_key(challenge), **attributes(expires_at=closing_ttl)}}},
                 {
                     "Update": {
                         "Key": keys.challenge_quota_key(challenge.creator, day),
@@ -164,7 +171,7 @@ class Runs:
             ]
         )
         refuse_if_erased(codes)
-        if codes[2:3] == ["ConditionalCheckFailed"]:
+        if codes[3:4] == ["ConditionalCheckFailed"]:
             raise QuotaExceeded(challenge.creator)
         if codes:
             raise DataError("A challenge id was drawn twice")

@@ -15,6 +15,7 @@ from typing import Any
 from shared.dynamo import migrations
 from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client
+from shared.dynamo.closing import ClosingChallenges
 from shared.dynamo.completion import Completions
 from shared.dynamo.counters import Counters
 from shared.dynamo.leagues import DynamoLeagues
@@ -44,7 +45,8 @@ from shared.services.ports import (
 
 
 class DynamoStore:
-    """The parts: `runs` (puzzles, challenges, runs, slots, due runs, the watermark),
+    """The parts: `runs` (puzzles, challenges, runs, slots, due runs, the watermark), `closing`
+    (challenges by close time, the closing job's watermark),
     `completions` (the completing transaction), `boards` (board reads, profiles), `counters`
     (rank counters), `top` (the top of each board), `names` (claims, renames), `leagues`,
     `player_data` (export and erasure). `db` is their client, `client` botocore's under it."""
@@ -60,6 +62,7 @@ class DynamoStore:
         self.db = Client(table_name, client, sleep)
         self.client = self.db.boto
         self.runs = Runs(self.db)
+        self.closing = ClosingChallenges(self.db)
         self.completions = Completions(self.db, self.runs)
         self.top = TopOfBoard(self.db)
         self.boards = BoardReads(self.db, self.top)
@@ -114,6 +117,15 @@ class DynamoStore:
 
     def mark_completed_through(self, instant: datetime) -> None:
         self.runs.mark_completed_through(instant)
+
+    def challenges_closing(self, after: datetime, through: datetime) -> list[str]:
+        return self.closing.challenges_closing(after, through)
+
+    def challenges_reviewed_through(self) -> datetime | None:
+        return self.closing.challenges_reviewed_through()
+
+    def mark_challenges_reviewed(self, instant: datetime) -> None:
+        self.closing.mark_challenges_reviewed(instant)
 
     # BoardStore ----------------------------------------------------------------------------
 

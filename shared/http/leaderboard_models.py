@@ -8,7 +8,7 @@ from pydantic import Field, StrictStr
 
 from shared.game.constants import LADDER, SCORE_BAND_POINTS
 from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import Correction, LogEntry
+from shared.game.moderation import LogEntry
 from shared.game.standing import band_of, ladder_step
 from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import ReportView, SanctionView
@@ -51,11 +51,6 @@ class BoardPage(Model):
 class LadderStep(Model):
     name: str
     percentile: int = Field(description="the least percentile that reaches the step")
-
-
-class CorrectionsPage(Model):
-    date: str
-    items: list[Correction] = Field(description="decisions made after the board became final, oldest first")
 
 
 class MyRank(BoardRow):

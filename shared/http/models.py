@@ -328,14 +328,23 @@ class ChallengeView(Model):
     created_at: str
     closes_at: str
     open: bool
-    status: Literal["live", "closed"]
+    status: Literal["live", "closed", "final"] = Field(
+        description="as a Daily board's (SPEC §4): closed once every run of it has completed, "
+        "final after its review window"
+    )
     creator_name: str = Field(description="the creator's display name, for 'X challenged you'")
     creator_score: int | None = Field(description="the creator's official score on it; null until they play")
     rows: list[BoardRow]
     next_cursor: str | None
+    corrections: str | None = Field(
+        default=None, description="a final board's public corrections (its path); null before"
+    )
 
     @classmethod
-    def of(cls, board: "ChallengeBoard", next_cursor: str | None) -> "ChallengeView":
+    def of(
+        cls, board: "ChallengeBoard", next_cursor: str | None, pending: frozenset[str] = frozenset()
+    ) -> "ChallengeView":
+        """PENDING: the board's runs under review (their rows say so)."""
         challenge = board.challenge
         return cls(
             challenge_id=challenge.challenge_id,
@@ -348,7 +357,7 @@ class ChallengeView(Model):
             status=status(board.page.closed),
             creator_name=board.creator_name,
             creator_score=board.creator_score,
-            rows=[BoardRow.of(row) for row in board.page.rows],
+            rows=[BoardRow.of(row, pending) for row in board.page.rows],
             next_cursor=next_cursor,
         )
 

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, StrictStr
 
-from shared.game.moderation import REASON_MAX, Action, LogEntry, ReportKind, SanctionKind
+from shared.game.moderation import REASON_MAX, Action, Correction, LogEntry, ReportKind, SanctionKind
 from shared.http.models import Model, Request
 
 if TYPE_CHECKING:
@@ -132,3 +132,20 @@ class SanctionView(Model):
             until=sanction.until,
             decided_at=sanction.decided_at,
         )
+
+
+CORRECTIONS = "decisions made after the board became final, oldest first"
+
+
+class CorrectionsPage(Model):
+    """A final Daily board's corrections (SPEC §4)."""
+
+    date: str
+    items: list[Correction] = Field(description=CORRECTIONS)
+
+
+class ChallengeCorrections(Model):
+    """A final challenge board's corrections, as a Daily's."""
+
+    challenge_id: str
+    items: list[Correction] = Field(description=CORRECTIONS)

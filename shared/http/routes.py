@@ -57,6 +57,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/guest/runs/{run_id}/skip", "daily", "public", "required", (200, 404, 409)),
     Route("POST", "/challenges", "daily", "player", "optional", (201,)),
     Route("GET", "/challenges/{challenge_id}", "daily", "public", replies=(200, 404)),
+    Route("GET", "/challenges/{challenge_id}/corrections", "daily", "public", replies=(200, 404)),
     Route("POST", "/challenges/{challenge_id}/runs", "daily", "player", replies=(201, 200, 404, 409)),
     Route("GET", "/me/challenges", "daily", "player"),
     Route("GET", "/leaderboard/daily", "leaderboard", "public"),

@@ -6,13 +6,13 @@ memory); the boards and runs it needs come through the BoardStore and RunStore p
 """
 
 from collections.abc import Callable, Iterable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
 from shared.game import clock
-from shared.game.boards import daily_closes_at
+from shared.game.boards import SETTLE_SECONDS, daily_closes_at
 from shared.game.clock import iso, parse_iso
-from shared.game.constants import MAX_WORD_LENGTH
+from shared.game.constants import CHALLENGE_OPEN_DAYS, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
 from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.fair_play import fastest_plausible_ms
@@ -49,7 +49,11 @@ from shared.services.moderation_store import (
 from shared.services.ports import BoardStore, RunStore
 
 if TYPE_CHECKING:
-    from shared.services.leaderboard import Boards
+    from shared.services.leaderboard import Boards, Page
+
+# The longest span of challenge closes one step of the closing job covers (a job that was down, or
+# `make run`'s clock moved on, catches up a span a minute): a Query per UTC date and shard.
+CLOSES_PER_STEP = timedelta(days=CHALLENGE_OPEN_DAYS + 1)
 
 # What the closing pass hands the board's runs to besides the find-time pass (the day's recap).
 Recorder = Callable[[Scope, list[Round], list[Run]], object]
@@ -255,6 +259,13 @@ class Moderation:
             return "final"
         return "closed"
 
+    def review_state(self, page: "Page", closes_at: datetime) -> tuple[BoardStatus, frozenset[str]]:
+        """A board page's status and its runs under review (their rows say `pending`): none once
+        the board is final, which no later case changes."""
+        pending = page.pending if page.pending is not None else self.pending_runs(page.scope)
+        state = self.board_status(page.scope, page.closed, closes_at, pending)
+        return state, frozenset() if state == "final" else pending
+
     def corrections(self, scope: Scope) -> list[Correction]:
         return self.store.corrections(scope)
 
@@ -305,8 +316,30 @@ class Moderation:
         runs = self.store.scope_runs(scope)
         if recap is not None:
             recap(scope, puzzle, runs)
-        difficulty = [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle]
-        return self.find_time_pass(scope, difficulty, runs)
+        return self.find_time_pass(scope, difficulty(puzzle), runs)
+
+    def review_challenges(self) -> list[Case]:
+        """The closing job's step for challenges: the find-time pass of each challenge whose board
+        has closed (by the expiry watermark) since the step last ran, by close time, at most
+        CLOSES_PER_STEP of them; then the step's own watermark moves past them. A pass that
+        fails leaves the watermark where it was: the next minute tries the span again (each
+        challenge's pass still runs once)."""
+        completed = self.runs.completed_through()
+        if completed is None:
+            return []
+        # A challenge's board is closed once the watermark passes its close + time limit + settle.
+        closed_through = completed - timedelta(seconds=SETTLE_SECONDS + TIME_LIMIT_SECONDS)
+        after = self.runs.challenges_reviewed_through() or closed_through - CLOSES_PER_STEP
+        through = min(closed_through, after + CLOSES_PER_STEP)
+        if through <= after:
+            return []
+        opened = []
+        for challenge_id in self.runs.challenges_closing(after, through):
+            challenge = self.runs.get_challenge(challenge_id)
+            if challenge is not None:
+                opened += self.find_time_pass(Scope.challenge(challenge_id), difficulty(challenge.puzzle))
+        self.runs.mark_challenges_reviewed(through)
+        return opened
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         return self.store.pending_runs(scope)
@@ -334,6 +367,11 @@ class Moderation:
 
     def sanctions(self, player: str) -> list[Sanction]:
         return self.store.sanctions(player)
+
+
+def difficulty(puzzle: list[Round]) -> list[int]:
+    """Each round's common answers: the fewer, the harder (the find-time pass's hard rounds)."""
+    return [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle]
 
 
 def run_case(player: str, run_id: str, scope_id: str, shown: str, opened: str, source: str) -> Case:

@@ -194,6 +194,19 @@ class RunStore(Protocol):
         """Move the watermark forward to INSTANT (never back)."""
         ...
 
+    def challenges_closing(self, after: datetime, through: datetime) -> list[str]:
+        """The ids of the challenges closing after AFTER and at or before THROUGH, by close time."""
+        ...
+
+    def challenges_reviewed_through(self) -> datetime | None:
+        """The closing job's watermark: every challenge closing at or before it has had its
+        find-time pass (None before the job's first)."""
+        ...
+
+    def mark_challenges_reviewed(self, instant: datetime) -> None:
+        """Move that watermark forward to INSTANT (never back)."""
+        ...
+
 
 class BoardStore(Protocol):
     """What boards, ranks, stats and history need from storage (shared/dynamo/store.py on
