@@ -40,6 +40,7 @@ EDGE_CACHED_READS = {
     ("GET", "/challenges/{challenge_id}"),
     ("GET", "/leaderboard/daily/{date}/distribution"),
     ("GET", "/leaderboard/daily/{date}/corrections"),
+    ("GET", "/challenges/{challenge_id}/corrections"),
     ("GET", "/leagues/invitations/{code}"),
     ("GET", "/daily/{date}/recap"),
 }
