@@ -160,6 +160,22 @@ def test_expire_completes_timed_out_runs_inside_its_grant(game):
     assert {"COUNT#", "TOP#", "NAME#"}.isdisjoint(_partitions(sent))
 
 
+def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(game):
+    challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
+    play_out(daily, daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1], "bob")
+    expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
+    clock.advance(8 * 24 * 3600)  # the challenge closed a day ago: its pass, then its review window
+    with recording() as sent:
+        expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
+    queried = {_queried(params).split("#", 1)[0] + "#" for op, params in sent if op == "query"}
+    assert "CLOSING#" in queried and "MODPASS#" in _partitions(sent)  # the index read, the pass run
+    assert denied(ACCESS["expire"].table, sent) == []
+    with recording() as sent:
+        status, view = daily("GET", f"/challenges/{challenge['challenge_id']}")[:2]
+    assert status == 200 and view["status"] == "final"
+    assert "MODFINAL#" in _partitions(sent) and denied(ACCESS["daily"].table, sent) == []
+
+
 def test_leaderboard_and_reset_routes_stay_inside_their_grants(game):
     player = daily("POST", "/daily/runs", user="ann")[1]
     play_out(daily, player, "ann")
