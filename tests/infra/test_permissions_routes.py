@@ -164,7 +164,7 @@ def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(
     challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
     play_out(daily, daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1], "bob")
     expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
-    clock.advance(8 * 24 * 3600)  # the challenge closed a day ago: its pass, then its review window
+    clock.advance(8 * 24 * 3600 + 3600)  # the challenge closed over a day ago: its pass; then final
     with recording() as sent:
         expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
     queried = {
