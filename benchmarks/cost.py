@@ -328,7 +328,7 @@ def fixed_per_month(measured: Measured, templates: Path | None) -> dict[str, tup
             CUSTOM_METRICS * PRICES["custom_metric"].per,
             f"{CUSTOM_METRICS}, shared/runtime/observability.py",
         ),
-        "dashboard": (PRICES["dashboard"].per, "infra/operations.py"),
+        "dashboard": (PRICES["dashboard"].per, "infra/dashboard.py"),
         "secrets (3)": (3 * PRICES["secret"].per, "infra/"),
         "midnight provisioned concurrency, net": (midnight_capacity_per_month(measured), "infra/capacity.py"),
     }

@@ -7,7 +7,7 @@ from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from infra.operations import notify
+from infra.alarm_parts import notify
 
 # Percent of the viewer requests, each minute, 3 minutes out of 5.
 EDGE_5XX_PERCENT = 1.0

@@ -21,7 +21,7 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
-from infra.operations import alarm_topic, notify
+from infra.alarm_parts import alarm_topic, notify
 from shared.http.routes import ROUTES
 
 EVALUATION_WINDOW_S = 300

@@ -17,25 +17,30 @@ real traffic shows its noise.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from aws_cdk import Aws, Duration
+from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigwv2
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_dynamodb as dynamodb
-from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
-from aws_cdk import aws_sns as sns
-from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from infra.checks import acknowledge
+from infra import dashboard
+from infra.alarm_parts import (
+    FAST_PERIOD,
+    PERIOD,
+    alarm_topic,
+    game_metric,
+    notify,
+    sum_of,
+    version_metric,
+    wall_clock,
+)
 from shared.dynamo.table import INDEXES
-from shared.runtime.observability import NAMESPACE, SERVICE
+from shared.runtime.observability import NAMESPACE
 
-PERIOD = Duration.minutes(5)
-FAST_PERIOD = Duration.minutes(1)  # per-function alarms: CodeDeploy's canary lasts 5 minutes
 API_5XX_THRESHOLD = 5  # server errors in 5 minutes
 ERROR_RATE_PERCENT = 1.0  # of a function's invocations, per minute, 2 minutes out of 3
 # p99 duration (ms) per function: API functions well under API Gateway's 30 s; jobs before
@@ -57,7 +62,6 @@ ORIGIN_403_MIN = 50  # in 5 minutes, and
 ORIGIN_403_PERCENT = 10.0  # of the API's requests
 # The reset's window: the Central day, 23 or 25 hours long across daylight saving.
 CENTRAL = "America/Chicago"
-GAME_COUNTERS = ("RunsStarted", "RunsCompleted", "OfficialScores", "ImplausibleRuns")
 # Due runs an expiry pass could not complete are tried again by the next pass (each minute): one
 # pass with failures is no page; failures in every 5-minute period for this long are.
 EXPIRY_FAILURE_PERIODS = 3
@@ -73,72 +77,6 @@ TABLE_OPERATIONS = (
     dynamodb.Operation.BATCH_WRITE_ITEM,
     dynamodb.Operation.GET_RECORDS,
 )
-# Who publishes to an alarm topic: CloudWatch (alarms) and CodeDeploy (deployment triggers).
-ALARM_PUBLISHERS = ("cloudwatch.amazonaws.com", "codedeploy.amazonaws.com")
-
-
-def alarm_topic(scope: Construct, id: str, display_name: str, emails: Sequence[str]) -> sns.Topic:
-    """An SNS topic for alarms (TLS only), each of EMAILS subscribed (each confirms once).
-
-    Its policy (which replaces SNS's default one once the TLS-only statement is added) lets
-    ALARM_PUBLISHERS publish, for this account's resources only: without it CloudWatch's
-    notifications are refused and no one is paged."""
-    topic = sns.Topic(scope, id, display_name=display_name, enforce_ssl=True)
-    acknowledge(
-        topic,
-        "AwsSolutions-SNS2",
-        "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
-    )
-    topic.add_to_resource_policy(
-        iam.PolicyStatement(
-            sid="AlarmPublishers",
-            actions=["sns:Publish"],
-            principals=[iam.ServicePrincipal(p) for p in ALARM_PUBLISHERS],
-            resources=[topic.topic_arn],
-            conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}},
-        )
-    )
-    for email in emails:
-        topic.add_subscription(subscriptions.EmailSubscription(email))
-    return topic
-
-
-def notify(alarm: cw.Alarm, topic: sns.ITopic) -> cw.Alarm:
-    """ALARM and OK both go to TOPIC."""
-    action = cw_actions.SnsAction(topic)
-    alarm.add_alarm_action(action)
-    alarm.add_ok_action(action)
-    return alarm
-
-
-def wall_clock(alarm: cw.Alarm, timezone: str) -> None:
-    """Evaluate ALARM over whole periods of the wall clock in TIMEZONE (CloudWatch's
-    WallClockWindow; the CDK's Alarm does not take it yet) instead of a sliding window."""
-    cfn = alarm.node.default_child
-    assert isinstance(cfn, cw.CfnAlarm)
-    cfn.add_property_override("EvaluationWindow", {"WallClockWindow": {"Timezone": timezone}})
-
-
-def game_metric(name: str) -> cw.Metric:
-    """A counter that the functions publish with Powertools (namespace WordSQD, service wordsqd)."""
-    return cw.Metric(
-        namespace=NAMESPACE,
-        metric_name=name,
-        dimensions_map={"service": SERVICE},
-        statistic=cw.Stats.SUM,
-        period=PERIOD,
-    )
-
-
-def sum_of(metrics: Mapping[str, cw.IMetric], label: str, period: Duration = PERIOD) -> cw.MathExpression:
-    """The sum of several counters. Each is FILLed with 0 first: CloudWatch publishes throttle
-    counts only where they happened, and `a + b` has no value where either series is missing."""
-    return cw.MathExpression(
-        expression=" + ".join(f"FILL({key}, 0)" for key in metrics),
-        using_metrics=dict(metrics),
-        label=label,
-        period=period,
-    )
 
 
 @dataclass(frozen=True)
@@ -155,23 +93,6 @@ JOB_WINDOWS = {
     "reset": JobWindow(Duration.days(1), "The midnight reset did not succeed in the last Central day."),
     "expire": JobWindow(Duration.minutes(5), "The one-minute expiry job did not succeed in 5 minutes."),
 }
-
-
-def version_metric(alias: lambda_.Alias, version: lambda_.IVersion, name: str, stat: str) -> cw.Metric:
-    """NAME of the invocations that VERSION served through ALIAS: a canary's own series, not the
-    whole alias's, where 90% of the calls still go to the old version. Lambda publishes
-    ExecutedVersion only beside Resource (`<function>:<alias>`), never with FunctionName alone."""
-    return cw.Metric(
-        namespace="AWS/Lambda",
-        metric_name=name,
-        dimensions_map={
-            "FunctionName": alias.version.lambda_.function_name,
-            "Resource": f"{alias.version.lambda_.function_name}:{alias.alias_name}",
-            "ExecutedVersion": version.version,
-        },
-        statistic=stat,
-        period=FAST_PERIOD,
-    )
 
 
 class Operations(Construct):
@@ -371,35 +292,8 @@ class Operations(Construct):
         self._dashboard_parts = (api, aliases, table, table_throttles, lambda_throttles, dead_letters)
 
     def fill_dashboard(self, answer_p99: cw.IMetric, probe: cw.IMetric) -> None:
-        """The dashboard, once every alarm exists: first the row an on-call reads in ten seconds
-        (runs/s, answer p99, 5xx, throttles, provisioned concurrency in use, the outside probe),
-        then the detail."""
-        api, aliases, table, table_throttles, lambda_throttles, dead_letters = self._dashboard_parts
-        runs = cw.MathExpression(
-            expression="FILL(started, 0) / PERIOD(started)",
-            using_metrics={"started": game_metric("RunsStarted")},
-            label="runs started/s",
-            period=PERIOD,
-        )
-        provisioned = [
-            alias.metric(
-                "ProvisionedConcurrencyUtilization", period=PERIOD, statistic=cw.Stats.MAXIMUM, label=name
-            )
-            for name, alias in aliases.items()
-            if name in ("daily", "leaderboard")
-        ]
-        row = {
-            "Runs/s": [runs],
-            "Answer p99 (ms)": [answer_p99],
-            "API 5xx": [api.metric_server_error(period=PERIOD, statistic=cw.Stats.SUM, label="5xx")],
-            "Throttles": [lambda_throttles, table_throttles],
-            "Provisioned concurrency used": provisioned,
-            "Outside probe (% ok)": [probe],
-        }
-        self.dashboard.add_widgets(
-            *(cw.GraphWidget(title=title, left=metrics, width=4, height=5) for title, metrics in row.items())
-        )
-        self._fill_dashboard(api, aliases, table, table_throttles, lambda_throttles, dead_letters)
+        """The dashboard, once every alarm exists (infra/dashboard.py)."""
+        dashboard.fill(self.dashboard, self.alarms, self._dashboard_parts, answer_p99, probe)
 
     def _dynamodb(self, name: str, table: dynamodb.ITable, index: str | None = None) -> cw.Metric:
         dimensions = {"TableName": table.table_name}
@@ -481,92 +375,3 @@ class Operations(Construct):
         action = cw_actions.SnsAction(self.topic)
         alarm.add_alarm_action(action)
         alarm.add_ok_action(action)
-
-    def _fill_dashboard(
-        self,
-        api: apigwv2.HttpApi,
-        aliases: Mapping[str, lambda_.Alias],
-        table: dynamodb.ITable,
-        table_throttles: cw.IMetric,
-        lambda_throttles: cw.IMetric,
-        dead_letters: sqs.IQueue,
-    ) -> None:
-        def graph(title: str, metrics: list[cw.IMetric], width: int = 8) -> cw.GraphWidget:
-            return cw.GraphWidget(title=title, left=metrics, width=width, height=6)
-
-        # Answers carries a `reason` dimension (accepted or a rejection code): a search draws one
-        # line per reason without listing the codes here.
-        answers = cw.MathExpression(
-            expression=f"SEARCH('Namespace=\"{NAMESPACE}\" MetricName=\"Answers\"', 'Sum', 300)",
-            using_metrics={},
-            label="${PROP('Dim.reason')}",  # CloudWatch's dynamic label: one line per reason
-            period=PERIOD,
-        )
-        self.dashboard.add_widgets(
-            cw.TextWidget(
-                markdown="## WordSQD\nGame counters per 5 minutes; see docs/operations.md.",
-                width=24,
-                height=2,
-            )
-        )
-        self.dashboard.add_widgets(
-            graph("Runs and official scores", [game_metric(m) for m in GAME_COUNTERS], 12),
-            graph("Answers by reason", [answers], 12),
-        )
-        self.dashboard.add_widgets(
-            graph(
-                "API requests and errors",
-                [
-                    api.metric_count(period=PERIOD, statistic=cw.Stats.SUM, label="requests"),
-                    api.metric_client_error(period=PERIOD, statistic=cw.Stats.SUM, label="4xx"),
-                    api.metric_server_error(period=PERIOD, statistic=cw.Stats.SUM, label="5xx"),
-                ],
-            ),
-            graph(
-                "API latency (ms)",
-                [
-                    api.metric_latency(period=PERIOD, statistic=stat, label=stat)
-                    for stat in (cw.Stats.p(50), cw.Stats.p(90), cw.Stats.p(99))
-                ],
-            ),
-            graph("Throttles", [lambda_throttles, table_throttles]),
-        )
-        self.dashboard.add_widgets(
-            graph(
-                "Table capacity units (what DynamoDB bills)",
-                [
-                    table.metric_consumed_read_capacity_units(period=PERIOD, label="read"),
-                    table.metric_consumed_write_capacity_units(period=PERIOD, label="write"),
-                ],
-                24,
-            ),
-        )
-        self.dashboard.add_widgets(
-            graph(
-                "Function errors",
-                [alias.metric_errors(period=PERIOD, label=name) for name, alias in aliases.items()],
-            ),
-            graph(
-                "Function duration p99 (ms)",
-                [
-                    alias.metric_duration(period=PERIOD, statistic=cw.Stats.p(99), label=name)
-                    for name, alias in aliases.items()
-                ],
-            ),
-            graph(
-                "Jobs",
-                [
-                    aliases["reset"].metric_invocations(period=PERIOD, label="reset invocations"),
-                    aliases["expire"].metric_invocations(period=PERIOD, label="expire invocations"),
-                    aliases["counters"].metric(
-                        "IteratorAge", period=PERIOD, statistic="Maximum", label="counters lag"
-                    ),
-                    dead_letters.metric_approximate_number_of_messages_visible(
-                        period=PERIOD, label="dead letters"
-                    ),
-                ],
-            ),
-        )
-        self.dashboard.add_widgets(
-            cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=6)
-        )

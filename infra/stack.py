@@ -11,6 +11,7 @@ from aws_cdk import CfnOutput, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from infra.alarm_parts import PERIOD
 from infra.api import Api
 from infra.capacity import MidnightCapacityPlan
 from infra.config import MidnightCapacity, StageConfig
@@ -22,7 +23,7 @@ from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.guard import MidnightGuard
 from infra.money import Money
-from infra.operations import PERIOD, Operations
+from infra.operations import Operations
 from infra.ops_functions import LogPolicy
 from infra.outside import Outside
 from infra.permissions import ACCESS

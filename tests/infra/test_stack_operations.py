@@ -5,8 +5,9 @@ import json
 
 import pytest
 
+from infra.dashboard import GAME_COUNTERS
 from infra.functions import FUNCTIONS
-from infra.operations import GAME_COUNTERS, JOB_WINDOWS, P99_MS
+from infra.operations import JOB_WINDOWS, P99_MS
 from shared.dynamo.table import INDEXES
 from tests.infra.metric_catalogue import catalogue
 from tests.infra.test_stack_alarm_reach import composite_actions
