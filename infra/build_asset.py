@@ -49,6 +49,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from infra.aws_roots import AWS_ROOTS, write_aws_roots
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "build" / "lambda"
 
@@ -74,16 +76,6 @@ BYTECODE_TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
 # imports each name on first use instead (PEP 562): the same names, the same modules, loaded only
 # when asked for.
 LAZY_PACKAGES = ("aws_lambda_powertools/event_handler", "aws_lambda_powertools/utilities/data_classes")
-# The trust store of the functions: the roots of Amazon Trust Services, by their labels in
-# botocore's cacert.pem (each certificate there follows a `# Label: "<name>"` line).
-AWS_ROOTS = (
-    "Amazon Root CA 1",
-    "Amazon Root CA 2",
-    "Amazon Root CA 3",
-    "Amazon Root CA 4",
-    "Starfield Services Root Certificate Authority - G2",
-)
-AWS_ROOTS_FILE = "aws-roots.pem"  # at the asset's root; infra.functions sets AWS_CA_BUNDLE to it
 
 
 def lambda_python() -> str:
@@ -144,33 +136,6 @@ def _prune_endpoints(path: Path) -> None:
             name: service for name, service in partition["services"].items() if name in BOTOCORE_SERVICES
         }
     path.write_text(json.dumps(endpoints, indent=1, sort_keys=True) + "\n")
-
-
-class MissingRoot(RuntimeError):
-    """A root of AWS_ROOTS is not in the CA bundle: the build stops rather than ship a trust store
-    that would refuse AWS."""
-
-
-def roots_of(bundle: str, labels: tuple[str, ...] = AWS_ROOTS) -> str:
-    """The PEM certificates of BUNDLE (botocore's cacert.pem) labelled LABELS, in that order."""
-    found: dict[str, str] = {}
-    label = None
-    for block in bundle.split("-----END CERTIFICATE-----"):
-        for line in block.splitlines():
-            if line.startswith("# Label: "):
-                label = line.removeprefix("# Label: ").strip('"')
-        if label in labels and "-----BEGIN CERTIFICATE-----" in block:
-            found[label] = block[block.index("-----BEGIN CERTIFICATE-----") :] + "-----END CERTIFICATE-----\n"
-        label = None
-    missing = [name for name in labels if name not in found]
-    if missing:
-        raise MissingRoot(f"not in the CA bundle: {', '.join(missing)}")
-    return "".join(f"# {name}\n{found[name]}" for name in labels)
-
-
-def _write_aws_roots(out: Path) -> None:
-    bundle = (out / "botocore" / "cacert.pem").read_text()
-    (out / AWS_ROOTS_FILE).write_text(roots_of(bundle))
 
 
 def without_documentation(node: Any) -> Any:
@@ -275,7 +240,7 @@ def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
     shutil.rmtree(out / "bin", ignore_errors=True)
     _prune_aws_data(out)
-    _write_aws_roots(out)
+    write_aws_roots(out)
     for package in LAZY_PACKAGES:
         make_lazy(out / package / "__init__.py")
     _compile(

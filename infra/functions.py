@@ -15,7 +15,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
-from infra.build_asset import AWS_ROOTS_FILE
+from infra.aws_roots import AWS_ROOTS_FILE
 from infra.checks import acknowledge
 from infra.data import Data
 from infra.permissions import ACCESS, TableAccess

@@ -22,20 +22,17 @@ from pathlib import Path
 import botocore
 import pytest
 
+from infra.aws_roots import AWS_ROOTS, AWS_ROOTS_FILE, MissingRoot, roots_of
 from infra.build_asset import (
-    AWS_ROOTS,
-    AWS_ROOTS_FILE,
     BOTOCORE_SERVICES,
     BYTECODE_TAG,
     DEFAULT_OUT,
     LAZY_PACKAGES,
     PYTHON_VERSION,
-    MissingRoot,
     build,
     folder_size,
     lambda_python,
     locked_requirements,
-    roots_of,
     without_documentation,
 )
 from infra.functions import FUNCTIONS

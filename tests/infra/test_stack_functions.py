@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from infra.build_asset import AWS_ROOTS_FILE, PYTHON_VERSION
+from infra.aws_roots import AWS_ROOTS_FILE
+from infra.build_asset import PYTHON_VERSION
 from infra.functions import ALIAS, FUNCTIONS, RUNTIME
 from infra.permissions import ACCESS, MODERATION_WRITES, STREAM_ACTIONS
 
