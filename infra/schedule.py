@@ -28,7 +28,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.checks import acknowledge
-from shared.dynamo.keys import RENAME_SK
+from shared.dynamo.keys import OFFICIAL, RENAME_SK
 
 DELIVERY_RETRIES = 5
 FUNCTION_RETRIES = 2
@@ -41,7 +41,7 @@ EXPIRE_RETRIES = 1
 # Only new official results count (COMMON.md contract): INSERTs whose sort key starts OFFICIAL#.
 COUNTERS_FILTER = {
     "eventName": lambda_.FilterRule.is_equal("INSERT"),
-    "dynamodb": {"NewImage": {"sk": {"S": lambda_.FilterRule.begins_with("OFFICIAL#")}}},
+    "dynamodb": {"NewImage": {"sk": {"S": lambda_.FilterRule.begins_with(OFFICIAL)}}},
 }
 # Renames: each write of a player's RENAME item (shared/dynamo/codec.py), which the consumer
 # follows onto the player's live boards.

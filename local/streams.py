@@ -25,7 +25,7 @@ import boto3
 from botocore.config import Config
 
 from local.events import LambdaContext
-from shared.dynamo.codec import renamed_player
+from shared.dynamo.codec import is_official_insert, renamed_player
 
 # moto keeps every shard iterator it hands out, so a faster poll costs the embedded store memory
 # for no faster counts than Lambda's one-second batching window.
@@ -43,7 +43,7 @@ def _wanted(record: dict) -> bool:
     keys = record["dynamodb"].get("Keys", {})
     if renamed_player(record["eventName"], keys) is not None:
         return True
-    return record["eventName"] == "INSERT" and keys.get("sk", {}).get("S", "").startswith("OFFICIAL#")
+    return is_official_insert(record["eventName"], keys)
 
 
 def _lambda_record(record: dict, stream_arn: str) -> dict:

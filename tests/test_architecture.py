@@ -9,6 +9,7 @@ local run) and `infra/` (the CDK app) compose the rest and nothing imports them 
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,43 @@ def test_no_file_passes_400_lines_but_the_allowed_ones_with_their_reasons():
     too_long = {name for name, lines in lengths.items() if lines > LONGEST_FILE}
     assert too_long - set(LONGER_ALLOWED) == set(), "split them, or allow them here with a reason"
     assert set(LONGER_ALLOWED) - too_long == set(), "no longer too long: take them off the list"
+
+
+# Key prefixes are spelled in keys.py alone ----------------------------------------------------
+
+KEY_PREFIX = re.compile(r"\b[A-Z][A-Z0-9]+#")
+# Where keys are spelled: the adapter's key modules; and IAM's patterns over them (the grant's
+# `dynamodb:LeadingKeys`, checked against the requests the code sends: tests/infra/).
+SPELL_KEYS = {"shared.dynamo.keys", "shared.dynamo.moderation_keys", "infra.permissions"}
+
+
+def key_prefixes_in(source: str) -> list[str]:
+    """The string literals of SOURCE (its docstrings aside) that spell a key prefix (`OFFICIAL#`)."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and KEY_PREFIX.search(node.value)
+    ]
+
+
+@pytest.mark.parametrize("module", [m for m in FILES if m not in SPELL_KEYS])
+def test_key_prefixes_are_spelled_only_in_the_key_modules(module):
+    assert key_prefixes_in(FILES[module].read_text()) == [], f"{module}: use shared/dynamo/keys.py"
+
+
+def test_a_key_prefix_spelled_elsewhere_is_caught():
+    assert key_prefixes_in('"""OFFICIAL# in a docstring is prose."""\nx = "OFFICIAL#DAILY#~"\n') == [
+        "OFFICIAL#DAILY#~"
+    ]
+    assert key_prefixes_in('x = f"LEAGUE#{league_id}"\n') == ["LEAGUE#"]

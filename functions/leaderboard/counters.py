@@ -28,7 +28,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from shared.game.results import OfficialResult
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import official_result_of, players, renamed_player, store
+from shared.runtime.wiring import is_official_insert, official_result_of, players, renamed_player, store
 
 Count = Callable[[list[OfficialResult]], int]
 Follow = Callable[[str], int]  # shows a player's current name on their live boards
@@ -93,7 +93,7 @@ def official_of(record: DynamoDBRecord) -> OfficialResult | Renamed | None:
     player = renamed_player(event_name, keys)
     if player is not None:
         return Renamed(player)
-    if event_name != "INSERT" or not keys.get("sk", {}).get("S", "").startswith("OFFICIAL#"):
+    if not is_official_insert(event_name, keys):
         return None
     return official_result_of(change.get("NewImage") or {})
 

@@ -86,14 +86,14 @@ class BoardReads:
             ExpressionAttributeValues={
                 **partition,
                 ":from": keys.official_key(player, Scope.daily(day.isoformat()))["sk"],
-                ":to": {"S": "OFFICIAL#DAILY#~"},
+                ":to": {"S": keys.official_prefix("daily") + "~"},
             },
             ConsistentRead=True,
         )
         challenges = list(
             self.db.query(
                 KeyConditionExpression="pk = :p AND begins_with(sk, :c)",
-                ExpressionAttributeValues={**partition, ":c": {"S": "OFFICIAL#CHALLENGE#"}},
+                ExpressionAttributeValues={**partition, ":c": {"S": keys.official_prefix("challenge")}},
                 ConsistentRead=True,
             )
         )

@@ -320,6 +320,11 @@ def renamed_player(event_name: str, record_keys: Item) -> str | None:
     return partition.removeprefix(keys.PLAYER) if partition.startswith(keys.PLAYER) else None
 
 
+def is_official_insert(event_name: str, record_keys: Item) -> bool:
+    """Whether a stream record (its eventName and Keys) inserts an official result."""
+    return event_name == "INSERT" and record_keys.get("sk", {}).get("S", "").startswith(keys.OFFICIAL)
+
+
 def stored_profile(profile: Item | None, old_stats: Item | None) -> StoredProfile:
     """The profile a completion writes against, from its item and the old `STATS` item, as read."""
     stats, version = migrations.stats_of(profile or {}, old_stats)

@@ -137,6 +137,9 @@ TOP_INBOXES = 16
 COUNTER_SHARDS = 2
 
 PLAYER = "PLAYER#"
+OFFICIAL = "OFFICIAL#"  # a player's official results, by scope (sort keys of their partition)
+MADE = "MADE#"  # a creator's copies of their challenges (sort keys of their partition)
+LEAGUE = "LEAGUE#"
 RENAME_SK = "RENAME"  # a rename's record, which the stream consumer follows (infra/schedule.py)
 WATERMARK = ("JOB#EXPIRY", "WATERMARK")
 # The closing job's own watermark for challenges: every challenge closing at or before it has had
@@ -155,6 +158,11 @@ def shard(key: str, shards: int) -> int:
 def scope_key(scope: Scope) -> str:
     """How a scope is spelled inside keys: `DAILY#<date>` or `CHALLENGE#<id>`."""
     return f"{scope.kind.upper()}#{scope.id}"
+
+
+def official_prefix(kind: str) -> str:
+    """The sort keys of a player's official results of one kind (`daily`, `challenge`) begin so."""
+    return f"{OFFICIAL}{kind.upper()}#"
 
 
 def scope_from_key(text: str) -> Scope:
@@ -200,12 +208,12 @@ def slot_key(player: str, scope: Scope) -> Item:
 
 
 def official_key(player: str, scope: Scope) -> Item:
-    return key(player_partition(player), f"OFFICIAL#{scope_key(scope)}")
+    return key(player_partition(player), f"{OFFICIAL}{scope_key(scope)}")
 
 
 def made_key(challenge: Challenge) -> Item:
     """The creator's copy of a challenge they made, newest last in their partition."""
-    return key(player_partition(challenge.creator), f"MADE#{challenge.created_at}#{challenge.challenge_id}")
+    return key(player_partition(challenge.creator), f"{MADE}{challenge.created_at}#{challenge.challenge_id}")
 
 
 def challenge_quota_key(player: str, day: str) -> Item:
@@ -282,7 +290,7 @@ def name_key(claim: str) -> Item:
 
 
 def league_key(league_id: str) -> Item:
-    return key(f"LEAGUE#{league_id}", "LEAGUE")
+    return key(f"{LEAGUE}{league_id}", "LEAGUE")
 
 
 def code_key(code: str) -> Item:

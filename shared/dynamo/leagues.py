@@ -35,7 +35,7 @@ def _league_item(league: League) -> Item:
 def league_of(item: Item) -> League:
     """The league a league item holds."""
     return League(
-        league_id=item["pk"]["S"].removeprefix("LEAGUE#"),
+        league_id=item["pk"]["S"].removeprefix(keys.LEAGUE),
         name=item["name"]["S"],
         creator=item["creator"]["S"],
         code=item["code"]["S"],

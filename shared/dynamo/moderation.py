@@ -107,17 +107,17 @@ class DynamoModeration:
     def case_reporters(self, case_id: str, limit: int) -> list[str]:
         items, _ = self.db.query_page(
             KeyConditionExpression="pk = :p AND begins_with(sk, :by)",
-            ExpressionAttributeValues={":p": mod_keys.case_key(case_id)["pk"], ":by": {"S": "BY#"}},
+            ExpressionAttributeValues={":p": mod_keys.case_key(case_id)["pk"], ":by": {"S": mod_keys.BY}},
             Limit=limit,
         )
-        return [item["sk"]["S"].removeprefix("BY#") for item in items]
+        return [item["sk"]["S"].removeprefix(mod_keys.BY) for item in items]
 
     def reports_of(self, reporter: str, limit: int) -> list[Report]:
         items, _ = self.db.query_page(
             KeyConditionExpression="pk = :p AND begins_with(sk, :r)",
             ExpressionAttributeValues={
                 ":p": {"S": mod_keys.reporter_partition(reporter)},
-                ":r": {"S": "REPORT#"},
+                ":r": {"S": mod_keys.REPORT},
             },
             ScanIndexForward=False,
             Limit=limit,
@@ -206,7 +206,7 @@ class DynamoModeration:
             KeyConditionExpression="pk = :p AND begins_with(sk, :log)",
             ExpressionAttributeValues={
                 ":p": {"S": keys.player_partition(moderator)},
-                ":log": {"S": "MODLOG#"},
+                ":log": {"S": mod_keys.LOG_ENTRY},
             },
         )
         return [LogEntry.model_validate_json(item["data"]["S"]) for item in items]

@@ -10,6 +10,9 @@ from shared.game.scope import Scope
 # cases at once (the find-time pass at close, a wave of reports) does not write one partition.
 CASE_QUEUE_SHARDS = 4
 MOD_LOG = "MODLOG"  # the audit log's one partition (decisions are made by hand: a few a minute)
+REPORT = "REPORT#"  # a reporter's reports (sort keys of their partition)
+LOG_ENTRY = "MODLOG#"  # a moderator's copies of their decisions (sort keys of their partition)
+BY = "BY#"  # a reporter's mark on a case (sort keys of the case's partition)
 MOD_WORDS = "MODWORDS"  # words moderators accepted, for the next dictionary build
 
 
@@ -19,7 +22,7 @@ def case_key(case_id: str) -> Item:
 
 def case_reporter_key(case_id: str, reporter: str) -> Item:
     """One reporter's mark on a case: a reporter reports a case once."""
-    return key(f"MODCASE#{case_id}", f"BY#{reporter}")
+    return key(f"MODCASE#{case_id}", f"{BY}{reporter}")
 
 
 def case_queue_key(kind: str, opened_at: str, case_id: str) -> Item:
@@ -39,7 +42,7 @@ def reporter_partition(reporter: str) -> str:
 
 
 def report_key(reporter: str, reported_at: str, case_id: str) -> Item:
-    return key(reporter_partition(reporter), f"REPORT#{reported_at}#{case_id}")
+    return key(reporter_partition(reporter), f"{REPORT}{reported_at}#{case_id}")
 
 
 def report_quota_key(reporter: str, day: str) -> Item:
@@ -52,7 +55,7 @@ def log_key(decided_at: str, case_id: str) -> Item:
 
 def moderator_log_key(moderator: str, decided_at: str, case_id: str) -> Item:
     """The moderator's own copy of a log entry (their export)."""
-    return key(player_partition(moderator), f"MODLOG#{decided_at}#{case_id}")
+    return key(player_partition(moderator), f"{LOG_ENTRY}{decided_at}#{case_id}")
 
 
 def accepted_word_key(word: str) -> Item:

@@ -180,7 +180,10 @@ class Runs:
         """The challenges CREATOR made, newest first (one Query of their own partition)."""
         items, _ = self.db.query_page(
             KeyConditionExpression="pk = :p AND begins_with(sk, :made)",
-            ExpressionAttributeValues={":p": {"S": keys.player_partition(creator)}, ":made": {"S": "MADE#"}},
+            ExpressionAttributeValues={
+                ":p": {"S": keys.player_partition(creator)},
+                ":made": {"S": keys.MADE},
+            },
             ScanIndexForward=False,
             Limit=limit,
         )

@@ -17,6 +17,7 @@ from pathlib import Path
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
+from shared.dynamo.codec import is_official_insert as is_official_insert  # the stream consumer's
 from shared.dynamo.codec import official_result_of as official_result_of  # the stream consumer's
 from shared.dynamo.codec import renamed_player as renamed_player  # reading of records (counters.py)
 from shared.dynamo.counters import RANK_CACHE_SECONDS
