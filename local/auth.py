@@ -20,7 +20,7 @@ import secrets
 import threading
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import jwt
 
@@ -39,7 +39,7 @@ _SUB_NAMESPACE = uuid.UUID("6f1c7c1e-5b1a-4c55-9a51-1d2f0e0f7a2b")
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 
 
-def valid_username(username: Any) -> bool:
+def valid_username(username: Any) -> TypeGuard[str]:
     """1-32 ASCII letters, digits, `_`, `.` or `-`."""
     return isinstance(username, str) and _USERNAME.fullmatch(username) is not None
 

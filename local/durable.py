@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from moto.dynamodb.models.table import Table
 
@@ -48,6 +49,7 @@ class StoreDataError(Exception):
 
 
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+Image = dict[str, Any]  # an item's attributes, or a key, in DynamoDB JSON
 
 
 class DurableTable:
@@ -135,7 +137,7 @@ class DurableTable:
         """Put the saved items (snapshot, then journal) into the empty table, leaving out those
         whose TTL has passed (moto never expires items, DynamoDB would have deleted them);
         compact; returns how many items were put."""
-        items: dict[str, dict] = {}
+        items: dict[str, Image] = {}
         if self.snapshot_path.exists():
             try:
                 for image in json.loads(self.snapshot_path.read_text())["items"]:
@@ -190,7 +192,7 @@ class DurableTable:
             os.close(self._journal_fd)
             self._journal_fd = -1
 
-    def _replay(self, items: dict[str, dict]) -> None:
+    def _replay(self, items: dict[str, Image]) -> None:
         if not self.journal_path.exists():
             return
         raw = self.journal_path.read_bytes()
@@ -215,15 +217,18 @@ class DurableTable:
 
     # Keys and images ---------------------------------------------------------------------
 
-    def _key_json(self, key: Key) -> dict:
-        names = [self.table.hash_key_attr, self.table.range_key_attr]
-        return {name: part.to_json() for name, part in zip(names, key, strict=True) if part is not None}
+    def _key_json(self, key: Key) -> Image:
+        hash_key, range_key = key
+        image = {self.table.hash_key_attr: hash_key.to_json()}
+        if self.table.range_key_attr is not None and range_key is not None:
+            image[self.table.range_key_attr] = range_key.to_json()
+        return image
 
-    def _key_text(self, image: dict) -> str:
+    def _key_text(self, image: Image) -> str:
         names = [self.table.hash_key_attr, self.table.range_key_attr]
         return json.dumps([image[name] for name in names if name], sort_keys=True)
 
-    def _image(self, key: Key) -> dict | None:
+    def _image(self, key: Key) -> Image | None:
         item = self.table.get_item(*key)
         return None if item is None else item.to_json()["Attributes"]
 
@@ -234,7 +239,7 @@ def report_writes_to(durable: DurableTable) -> None:
     moto_patches.observers.append(durable.touch)
 
 
-def _expired(image: dict, now: float) -> bool:
+def _expired(image: Image, now: float) -> bool:
     ttl = image.get(TTL_ATTRIBUTE, {}).get("N")
     return ttl is not None and float(ttl) <= now
 

@@ -37,7 +37,7 @@ def http_event(
     headers: dict[str, str] | None = None,
     claims: dict[str, Any] | None = None,
     raw_body: bytes | str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """An API Gateway v2 event. `body` is JSON-encoded unless `raw_body` is given; `claims` are
     what the JWT authorizer verified (placed where API Gateway puts them)."""
     matched = match_route(method, path)
@@ -46,7 +46,7 @@ def http_event(
     if raw_body is None and body is not None:
         raw_body = json.dumps(body)
     is_base64 = isinstance(raw_body, bytes)
-    if is_base64:
+    if isinstance(raw_body, bytes):
         raw_body = base64.b64encode(raw_body).decode()
     now = time.time()
     request_context: dict[str, Any] = {

@@ -24,10 +24,12 @@ import json
 import re
 import sys
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-Entries = list[list]  # [[key, image or None], ...]
+Entries = list[list[Any]]  # [[key, image or None], ...]
 
 _HEADER = re.compile(rb"[0-9a-f]{8} ")
 _OLD_START = b"[["  # a line of the format without checksums
@@ -38,7 +40,7 @@ class JournalDamaged(Exception):
     """A line of the journal fails its checksum and holds no whole line."""
 
 
-def encode(entries: Entries, default=None) -> bytes:
+def encode(entries: Entries, default: Callable[[Any], Any] | None = None) -> bytes:
     """ENTRIES as one journal line, newline included."""
     payload = json.dumps(entries, separators=(",", ":"), default=default).encode()
     return b"%08x %s\n" % (zlib.crc32(payload), payload)
@@ -142,7 +144,9 @@ def drop_damaged(path: Path) -> int:
     if not reading.damaged:
         return 0
     cut = {offset for _, offset, _ in reading.damaged}
-    kept, removed, offset = [], [], 0
+    kept: list[bytes] = []
+    removed: list[bytes] = []
+    offset = 0
     for line in raw[: reading.whole_bytes].split(b"\n")[:-1]:
         (removed if offset in cut else kept).append(line + b"\n")
         offset += len(line) + 1

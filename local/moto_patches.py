@@ -41,7 +41,10 @@ from typing import Any
 
 import moto.backends
 import moto.core.responses
+import moto.core.utils
 from moto.core.common_models import BaseModel
+from moto.core.common_types import TYPE_RESPONSE
+from moto.core.responses import ActionResult, BaseResponse
 from moto.dynamodb.comparisons import get_filter_expression
 from moto.dynamodb.exceptions import (
     ConditionalCheckFailed,
@@ -88,18 +91,21 @@ class _Undo:
     def restore(self) -> None:
         for (_, key), (table, before) in self.items.items():
             hash_key, range_key = key
+            # By hash key: a partition (by range key) when the table has a range key, else the item
+            # itself; moto types it as the former only.
+            items: dict[DynamoType, Any] = table.items
             if table.has_range_key:
-                partition = table.items[hash_key]
+                partition = items[hash_key]
                 if before is None:
                     partition.pop(range_key, None)
                     if not partition:
-                        del table.items[hash_key]
+                        del items[hash_key]
                 else:
                     partition[range_key] = before
             elif before is None:
-                table.items.pop(hash_key, None)
+                items.pop(hash_key, None)
             else:
-                table.items[hash_key] = before
+                items[hash_key] = before
             written(table, key)
         for table, length in self.streams.values():
             if table.stream_shard is not None:
@@ -226,7 +232,9 @@ def _reported_delete(self: Table, hash_key: DynamoType, range_key: DynamoType | 
         written(self, (hash_key, range_key))
 
 
-def _reported_update(self: DynamoDBBackend, table_name: str, key: dict, *args: Any, **kwargs: Any) -> Any:
+def _reported_update(
+    self: DynamoDBBackend, table_name: str, key: dict[str, Any], *args: Any, **kwargs: Any
+) -> Any:
     try:
         return _MOTO_UPDATE(self, table_name, key, *args, **kwargs)
     finally:
@@ -296,9 +304,10 @@ def _query(self: Table, hash_key: DynamoType | None, *args: Any, **kwargs: Any) 
     return MOTO_QUERY(_view(self, {value: dict(found)} if found else {}), hash_key, *args, **kwargs)
 
 
-def _view(table: Table, items: dict) -> Table:
+def _view(table: Table, items: dict[DynamoType, Any]) -> Table:
     """TABLE with ITEMS in place of its items (the same object otherwise; nothing is copied)."""
-    view = object.__new__(Table)
+    # moto marks CloudFormationModel's methods abstract without ABCMeta: Table is concrete.
+    view = object.__new__(Table)  # type: ignore[type-abstract]
     view.__dict__.update(table.__dict__, items=items)
     return view
 
@@ -320,7 +329,7 @@ ITEM_REPLIES = frozenset(
 MOTO_SERIALIZED = DynamoHandler.serialized
 
 
-def _serialized(self: DynamoHandler, action_result: Any) -> Any:
+def _serialized(self: BaseResponse, action_result: ActionResult) -> TYPE_RESPONSE:
     """moto's reply, or for an item reply (a dict of DynamoDB JSON) that dict dumped as JSON."""
     result = action_result.result
     if type(action_result) is not DynamoResult or not isinstance(result, dict):
@@ -344,6 +353,7 @@ def _untracked(cls: type, *args: Any, **kwargs: Any) -> Any:
 def cheaper_requests() -> None:
     """The rollback, the indexed queries, the item replies and the write reports (the tests'
     in-process moto runs on these too)."""
+    # Patches of moto's classes: mypy refuses any assignment to a method (method-assign).
     DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
     Table.put_item = _reported_put  # type: ignore[method-assign]
     Table.delete_item = _reported_delete  # type: ignore[method-assign]
@@ -354,9 +364,14 @@ def cheaper_requests() -> None:
 
 def install() -> None:
     """Every change, for the store's own process."""
-    BaseModel.__new__ = _untracked  # type: ignore[method-assign,assignment]
+    BaseModel.__new__ = _untracked  # type: ignore[method-assign]
+    # A str: moto's dispatch sends a handler's str reply as the body, though get_records is typed
+    # to return an ActionResult.
     DynamoDBStreamsHandler.get_records = _get_records  # type: ignore[method-assign,assignment]
     modules = tuple(moto.backends.list_of_moto_modules())
-    moto.backends.list_of_moto_modules = lambda: modules  # type: ignore[assignment]
-    moto.core.responses.method_names_from_class = functools.cache(moto.core.responses.method_names_from_class)
+    moto.backends.list_of_moto_modules = lambda: modules
+    # Replaced where BaseResponse looks it up: responses.py imports it without re-exporting it.
+    moto.core.responses.method_names_from_class = functools.cache(  # type: ignore[attr-defined]
+        moto.core.utils.method_names_from_class
+    )
     cheaper_requests()

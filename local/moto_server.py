@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from botocore.exceptions import ClientError
-from moto.core import DEFAULT_ACCOUNT_ID
+from moto.core.models import DEFAULT_ACCOUNT_ID
 from moto.core.request import Request
 from moto.dynamodb.models import dynamodb_backends
 from moto.dynamodb.models.table import Table
@@ -65,7 +65,9 @@ EXITING: list[int] = []
 EXIT_AFTER_SECONDS = 1.0
 EXIT_DATA = 3  # the saved data could not be read, or DATA_DIR is held by another store
 
-WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
+# The apps here never use the write() callable PEP 3333's start_response returns.
+StartResponse = Callable[..., object]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 # X-Amz-Target's prefix (the JSON protocol's service and version) -> moto's handler of it.
 DIRECT_TARGETS = {"DynamoDB_20120810": DynamoHandler, "DynamoDBStreams_20120810": DynamoDBStreamsHandler}
 
@@ -74,7 +76,7 @@ def direct(fallback: WsgiApp) -> WsgiApp:
     """APP answering the DynamoDB and DynamoDB Streams requests with moto's handlers themselves,
     and passing anything else to FALLBACK (moto's own app)."""
 
-    def app(environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         handler = DIRECT_TARGETS.get(environ.get("HTTP_X_AMZ_TARGET", "").partition(".")[0])
         if handler is None:
             return fallback(environ, start_response)
@@ -101,8 +103,8 @@ def serialized(
     """APP applying one request at a time, each one's writes journaled before it is answered;
     once a write could not be journaled, every request is refused (503) and the store exits."""
 
-    def one_at_a_time(environ: dict, start_response: Callable) -> Iterable[bytes]:
-        started: list[tuple] = []
+    def one_at_a_time(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        started: list[tuple[Any, ...]] = []
         try:
             with lock:
                 if durable.failed:
@@ -130,7 +132,7 @@ def serialized(
     return one_at_a_time
 
 
-def _unavailable(start_response: Callable) -> Iterable[bytes]:
+def _unavailable(start_response: StartResponse) -> Iterable[bytes]:
     """DynamoDB's own refusal of a request it could not serve (the SDK retries it, then raises)."""
     body = {
         "__type": "com.amazonaws.dynamodb.v20120810#ServiceUnavailable",
@@ -171,8 +173,9 @@ class KeepAlive(MotoRequestHandler):
         body = self.rfile.read(length)
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
-        started: list[tuple] = []
+        started: list[tuple[str, list[tuple[str, str]]]] = []
         try:
+            # werkzeug types start_response by PEP 3333, write() callable returned; none is used here.
             reply = self.server.app(environ, lambda status, headers, *_: started.append((status, headers)))  # type: ignore[arg-type]
             data = b"".join(reply)
         except Exception:

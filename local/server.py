@@ -18,6 +18,7 @@ than its Content-Length is then 400 and the connection closed).
 
 import base64
 import errno
+import functools
 import hashlib
 import json
 import math
@@ -135,7 +136,9 @@ class LocalServer(ThreadingHTTPServer):
     def server_bind(self) -> None:
         # HTTPServer.server_bind would look the host name up (DNS); the address is known.
         socketserver.TCPServer.server_bind(self)
-        self.server_name, self.server_port = self.server_address[:2]
+        host, self.server_port = self.server_address[:2]
+        assert isinstance(host, str)  # getsockname() gives an AF_INET socket's host as a str
+        self.server_name = host
 
     def finish_requests(self) -> None:
         """Wait for handlers still running (and let no new one start) before the last save."""
@@ -181,7 +184,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         and answer `HTTP/2.0` with a body alone, for the same reason."""
         words = self.raw_requestline.decode("iso-8859-1").rstrip("\r\n").split()
         if words and (len(words) != 3 or words[2] not in HTTP_VERSIONS):
-            self.command, self.request_version = None, "HTTP/1.1"  # an answer with its status line
+            self.command, self.request_version = "", "HTTP/1.1"  # an answer with its status line
             self.requestline = " ".join(words)[:200]
             self.send_error(400, "The request line must be METHOD PATH HTTP/1.1 (or HTTP/1.0)")
             return False
@@ -270,14 +273,16 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.connection.settimeout(self.timeout)
         return b"".join(chunks)
 
-    def _invoke(self, route: Route, path: str, query: str, body: bytes, claims: dict | None) -> Reply:
+    def _invoke(
+        self, route: Route, path: str, query: str, body: bytes, claims: dict[str, str] | None
+    ) -> Reply:
         """Call the route's function with the event API Gateway would send, and turn its reply
         into an HTTP response."""
         # Repeated query keys and headers arrive comma-joined, as API Gateway sends them.
         parameters: dict[str, list[str]] = {}
         for name, value in parse_qsl(query, keep_blank_values=True):
             parameters.setdefault(name, []).append(value)
-        headers = {name.lower(): ",".join(self.headers.get_all(name)) for name in self.headers}
+        headers = {name.lower(): ",".join(self.headers.get_all(name, [])) for name in self.headers}
         try:
             raw_body: bytes | str | None = body.decode() if body else None
         except UnicodeDecodeError:
@@ -300,7 +305,7 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def _local_routes(self) -> dict[str, dict[str, Callable[[bytes], Reply]]]:
         routes: dict[str, dict[str, Callable[[bytes], Reply]]] = {
-            path: {"GET": lambda _, path=path: self._web_file(path)} for path in WEB_FILES
+            path: {"GET": functools.partial(self._web_file, path)} for path in WEB_FILES
         }
         routes["/local/login"] = {"POST": self._login}
         routes["/local/refresh"] = {"POST": self._refresh}
@@ -308,7 +313,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             routes["/local/clock"] = {"POST": self._advance_clock}
         return routes
 
-    def _web_file(self, path: str) -> Reply:
+    def _web_file(self, path: str, _body: bytes) -> Reply:
         """A client file, revalidated on each use (no-cache with an ETag: a 304 when unchanged),
         never `no-store`, so the back/forward cache keeps the page."""
         name, media_type = WEB_FILES[path]
@@ -400,7 +405,7 @@ def _json(status: int, payload: Any) -> Reply:
     return status, [("Content-Type", "application/json")], json.dumps(payload).encode()
 
 
-def _json_object(body: bytes) -> dict:
+def _json_object(body: bytes) -> dict[str, Any]:
     try:
         data = json.loads(body or b"null")
     except (ValueError, RecursionError):
@@ -489,8 +494,9 @@ def main() -> int:
     server.scheduler = Scheduler()
     server.scheduler.start()
 
-    def count(event: dict, context: Any) -> dict:
-        return server.counters.invoke(event, context.aws_request_id)
+    def count(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        reply: dict[str, Any] = server.counters.invoke(event, context.aws_request_id)
+        return reply
 
     # DynamoDB Streams -> counters.py; setting `polling` stops the poller.
     polling, server.streams = streams.start(os.environ["TABLE_NAME"], count)

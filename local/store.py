@@ -24,6 +24,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import boto3
 from botocore.exceptions import ClientError
@@ -62,7 +63,7 @@ class LocalStore:
         self.embedded = not self.endpoint
         self.on_failure = on_failure or (lambda reason: None)
         self.generation = 0  # how many times the child was started: a new one has a new stream
-        self._child: subprocess.Popen | None = None
+        self._child: subprocess.Popen[bytes] | None = None
         self._port = 0
         self._ready = threading.Event()
         self.disk_full = threading.Event()  # set while it waits for room to start the store again
@@ -210,7 +211,7 @@ class LocalStore:
         return lines[-1] if lines else "no output"
 
 
-def _create_table(client, table_name: str) -> None:
+def _create_table(client: Any, table_name: str) -> None:
     """The table and its TTL, unless there already (the embedded store makes its own)."""
     try:
         client.create_table(**create_table_request(table_name))
@@ -235,7 +236,8 @@ def _free_bytes(folder: Path) -> int:
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def _answers(endpoint: str) -> bool:

@@ -31,22 +31,25 @@ from shared.dynamo.codec import is_official_insert, renamed_player
 # for no faster counts than Lambda's one-second batching window.
 POLL_SECONDS = 1.0
 BATCH_SIZE = 100
+Record = dict[str, Any]  # a stream record, as GetRecords or Lambda's event has it
+Handler = Callable[[dict[str, Any], Any], dict[str, Any]]  # a Lambda entry point: (event, context)
 
 
-def _counters_handler(event: dict, context: Any) -> dict:
+def _counters_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from functions.leaderboard.counters import handler  # imported when first used, as Lambda does
 
-    return handler(event, context)
+    reply: dict[str, Any] = handler(event, context)  # Powertools' decorators leave it untyped
+    return reply
 
 
-def _wanted(record: dict) -> bool:
+def _wanted(record: Record) -> bool:
     keys = record["dynamodb"].get("Keys", {})
     if renamed_player(record["eventName"], keys) is not None:
         return True
     return is_official_insert(record["eventName"], keys)
 
 
-def _lambda_record(record: dict, stream_arn: str) -> dict:
+def _lambda_record(record: Record, stream_arn: str) -> Record:
     """A GetRecords record as Lambda delivers it (timestamps as epoch seconds)."""
     change = dict(record["dynamodb"])
     created = change.get("ApproximateCreationDateTime")
@@ -65,7 +68,7 @@ class StreamPoller:
     def __init__(
         self,
         table_name: str,
-        handler: Callable[[dict, Any], dict] = _counters_handler,
+        handler: Handler = _counters_handler,
         endpoint_url: str | None = None,
         batch_size: int = BATCH_SIZE,
     ):
@@ -95,7 +98,8 @@ class StreamPoller:
         return given
 
     def _latest_stream_arn(self) -> str:
-        return self.dynamodb.describe_table(TableName=self.table_name)["Table"]["LatestStreamArn"]
+        arn: str = self.dynamodb.describe_table(TableName=self.table_name)["Table"]["LatestStreamArn"]
+        return arn
 
     def _drain_shard(self, shard_id: str) -> int:
         kind, sequence = self._positions.get(shard_id, ("TRIM_HORIZON", None))
@@ -123,14 +127,15 @@ class StreamPoller:
             iterator = reply.get("NextShardIterator")
         return given
 
-    def _invoke(self, batch: list[dict]) -> str | None:
+    def _invoke(self, batch: list[Record]) -> str | None:
         """Call the handler; the sequence number to read again from, or None when all was taken."""
         context = LambdaContext(function_name="wordsqd-counters", aws_request_id=str(uuid.uuid4()))
         try:
             reply = self.handler({"Records": batch}, context) or {}
         except Exception as error:  # Lambda would retry the batch; so do we, on the next poll
             print(f"wordsqd: counters failed, will retry: {error}", flush=True)
-            return batch[0]["dynamodb"]["SequenceNumber"]
+            first: str = batch[0]["dynamodb"]["SequenceNumber"]
+            return first
         failures = [f["itemIdentifier"] for f in reply.get("batchItemFailures") or []]
         return min(failures, key=int) if failures else None
 
@@ -146,7 +151,7 @@ class StreamPoller:
                 failing = True
 
 
-def start(table_name: str, handler: Callable[[dict, Any], dict]) -> tuple[threading.Event, StreamPoller]:
+def start(table_name: str, handler: Handler) -> tuple[threading.Event, StreamPoller]:
     """Poll TABLE_NAME's stream in a background thread (for `make run`), handing its batches to
     HANDLER; set the returned event to stop it. The poller is returned too: a jump of the game
     clock drains it at once (the consumer's second of lag has passed in the time jumped over)."""

@@ -71,7 +71,7 @@ def preload(entries: Iterable[str]) -> None:
     # the fork server, they are already there, instead of ~0.1 s of CPU per new worker. Not the
     # module itself: one already imported under its own name, runpy warns, would run twice over.
     main = sys.modules.get("__main__")
-    if getattr(main, "__spec__", None) is not None:
+    if main is not None and getattr(main, "__spec__", None) is not None:
         modules |= _imports_of(main)
     _FORKS.set_forkserver_preload(sorted(modules))
     # Python 3.11's fork server ignores the sys.path it is handed: it gets this one as PYTHONPATH.
@@ -138,7 +138,7 @@ class _Worker:
         self.process.start()
         theirs.close()
 
-    def invoke(self, event: dict, request_id: str, offset: timedelta) -> Any:
+    def invoke(self, event: dict[str, Any], request_id: str, offset: timedelta) -> Any:
         try:
             self.connection.send((event, request_id, offset))
             ok, reply = self.connection.recv()
@@ -180,23 +180,24 @@ class Function:
         self._changed = threading.Condition()
         self._closed = False
 
-    def invoke(self, event: dict, request_id: str, offset: timedelta | None = None) -> Any:
+    def invoke(self, event: dict[str, Any], request_id: str, offset: timedelta | None = None) -> Any:
         """EVENT handled by a worker, on the game clock OFFSET from the wall clock (by default,
         this process's game clock)."""
         if offset is None:
             offset = clock.now() - datetime.now(UTC)
-        worker: _Worker | None = self._take()
+        worker = self._take()
+        died = False
         try:
             return worker.invoke(event, request_id, offset)
         except WorkerDied:
+            died = True
             worker.stop()
             with self._changed:
                 self._started -= 1
                 self._hand_on(None)
-            worker = None
             raise
         finally:
-            if worker is not None:
+            if not died:
                 with self._changed:
                     self._hand_on(worker)
 
@@ -230,11 +231,7 @@ class Function:
             if turn.worker is not None:
                 return turn.worker
             with self._changed:
-                if self._closed:
-                    if turn.room:  # given back: close() counts the workers it waits for
-                        self._started -= 1
-                        self._changed.notify_all()
-                    raise HandlerFailed("the server is stopping")
+                self._refuse_if_closed(turn)
         try:
             return _Worker(self.entry)
         except BaseException:
@@ -242,6 +239,15 @@ class Function:
                 self._started -= 1
                 self._hand_on(None)
             raise
+
+    def _refuse_if_closed(self, turn: _Turn) -> None:
+        """Under the lock, once TURN's wait ended: if close() began meanwhile (another thread),
+        give back the room TURN was handed and refuse."""
+        if self._closed:
+            if turn.room:  # given back: close() counts the workers it waits for
+                self._started -= 1
+                self._changed.notify_all()
+            raise HandlerFailed("the server is stopping")
 
     def _hand_on(self, worker: _Worker | None) -> None:
         """Under the lock: WORKER (free again), or the room a worker that ended left, to the
