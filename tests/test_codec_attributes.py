@@ -2,6 +2,7 @@
 boto3): for every value an item holds it writes what boto3's TypeSerializer writes, and refuses what
 that refuses, so items read the same whichever wrote them."""
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -58,3 +59,31 @@ def test_the_values_items_hold_and_none_left_out():
 def test_a_value_of_no_type_an_item_holds_is_refused(value):
     with pytest.raises(TypeError):
         attribute(value)
+
+
+def test_a_stored_runs_speed_bonus_is_the_one_it_was_scored_with(monkeypatch):
+    """The run item keeps each accepted round's speed bonus: a later change of the rule (here, any
+    answer worth 999) leaves stored runs as they were scored; a round stored before it was kept
+    has it recomputed."""
+    from shared.dynamo import codec
+    from shared.game.puzzles import Round
+    from shared.game.runs import Attempt, RoundRecord, Run
+
+    puzzle = [Round("TMR", ""), Round("DGS", "")]
+    history = [
+        RoundRecord(
+            round=1, prompt="TMR", forbidden="", outcome="accepted", points=5, speed_bonus=7,
+            attempts=[Attempt(word="timer", accepted=True, reason=None, elapsed_ms=1_500)],
+        ),
+        RoundRecord(round=2, prompt="DGS", forbidden="", outcome="skipped", attempts=[]),
+    ]  # fmt: skip
+    run = Run(
+        run_id="r1", kind="daily", date="2026-01-15", player=None, official=False, puzzle=puzzle,
+        history=history, started_at="2026-01-15T18:00:00.000Z", deadline="2026-01-15T18:03:00.000Z",
+    )  # fmt: skip
+    stored = codec.encode_run(run)
+    monkeypatch.setattr(codec, "speed_bonus", lambda elapsed_ms: 999)
+    assert [r.speed_bonus for r in codec.decode_run("r1", stored, puzzle).history] == [7, 0]
+    before = json.loads(stored)
+    before["h"][0] = before["h"][0][:3]  # as a round was stored before the bonus was kept
+    assert codec.decode_run("r1", json.dumps(before), puzzle).history[0].speed_bonus == 999

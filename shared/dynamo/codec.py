@@ -53,10 +53,11 @@ def attribute(value: Any) -> Item:
 
 
 # The run item's compact form: the puzzle is referenced (by the run's scope), not copied; a round
-# is [outcome, points, attempts] (its prompt is the puzzle's, its speed bonus follows from its
-# accepted attempt); an accepted attempt is [word, elapsed ms], a rejected one [word, reason,
-# elapsed ms], one cut for length [word, reason, digest, elapsed ms]. `w` is when the round in play
-# was shown, in milliseconds after the start.
+# is [outcome, points, attempts], and an accepted round's speed bonus as it was scored after them
+# (kept, so a later change of the rule never rewrites a stored run); its prompt is the puzzle's. An
+# accepted attempt is [word, elapsed ms], a rejected one [word, reason, elapsed ms], one cut for
+# length [word, reason, digest, elapsed ms]. `w` is when the round in play was shown, in
+# milliseconds after the start.
 _KIND = {"daily": "d", "challenge": "c"}
 _OUTCOME: dict[Outcome | None, str | None] = {"accepted": "a", "lost": "l", "skipped": "s", None: None}
 _OUTCOME_OF = {code: outcome for outcome, code in _OUTCOME.items()}
@@ -90,7 +91,7 @@ def encode_run(run: Run) -> str:
         "t": [run.started_at, run.deadline, run.completed_at],
         "w": run_duration_ms(run.started_at, run.round_shown_at) if run.round_shown_at else None,
         "e": _ENDED[run.ended_by],
-        "h": [[_OUTCOME[r.outcome], r.points, [_encode_attempt(a) for a in r.attempts]] for r in run.history],
+        "h": [_encode_round(r) for r in run.history],
     }
     return json.dumps({k: v for k, v in body.items() if v is not None}, separators=(",", ":"))
 
@@ -112,10 +113,17 @@ def _decode_attempt(encoded: list[Any]) -> Attempt:
     )
 
 
+def _encode_round(record: RoundRecord) -> list[Any]:
+    encoded = [_OUTCOME[record.outcome], record.points, [_encode_attempt(a) for a in record.attempts]]
+    return [*encoded, record.speed_bonus] if record.outcome == "accepted" else encoded
+
+
 def _decode_round(number: int, encoded: list[Any], puzzle: list[Round]) -> RoundRecord:
-    outcome, points, attempts = encoded
+    outcome, points, attempts, *kept = encoded
     decoded = [_decode_attempt(a) for a in attempts]
     accepted = [a.elapsed_ms for a in decoded if a.accepted]
+    # The bonus as it was scored; a round stored before runs kept it has it recomputed.
+    bonus = kept[0] if kept else speed_bonus(accepted[0]) if accepted else 0
     return RoundRecord(
         round=number,
         prompt=puzzle[number - 1].prompt,
@@ -123,7 +131,7 @@ def _decode_round(number: int, encoded: list[Any], puzzle: list[Round]) -> Round
         attempts=decoded,
         outcome=_OUTCOME_OF[outcome],
         points=points,
-        speed_bonus=speed_bonus(accepted[0]) if accepted else 0,
+        speed_bonus=bonus,
     )
 
 
