@@ -37,7 +37,7 @@ class FakeModeration(FakeBoardStore):
         self.log: list[LogEntry] = []
         self.sanctions_of: dict[str, list[Sanction]] = {}
         self.accepted: dict[str, str] = {}
-        self.passes: set[Scope] = set()
+        self.passes: dict[Scope, dict[int, int]] = {}  # scope -> its pass's quantiles
         self.finals: set[Scope] = set()
         self.corrections_of: dict[Scope, list[Correction]] = {}
 
@@ -143,15 +143,18 @@ class FakeModeration(FakeBoardStore):
         ids = [r.run_id for (_, s), r in self.results.items() if s == scope and r.ranked]
         return [self.runs[run_id][0].model_copy(deep=True) for run_id in ids if run_id in self.runs]
 
-    def mark_pass(self, scope: Scope) -> bool:
+    def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
         with self._moderation_lock:
             if scope in self.passes:
                 return False
-            self.passes.add(scope)
+            self.passes[scope] = dict(quantiles)
             return True
 
     def pass_done(self, scope: Scope) -> bool:
         return scope in self.passes
+
+    def pass_quantiles(self, scope: Scope) -> dict[int, int] | None:
+        return self.passes.get(scope)
 
     def is_final(self, scope: Scope) -> bool:
         return scope in self.finals

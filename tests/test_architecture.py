@@ -144,7 +144,7 @@ LONGER_ALLOWED = {
     "web/players.js": "as web/app.js",
     "web/moderation.js": "as web/app.js",
     "web/style.css": "as web/app.js",
-    "local/server.py": "the local API Gateway: envelope, local routes, start-up; its local routes are next to go",
+    "local/server.py": "the local API Gateway: envelope, local routes, start-up (the routes next)",
     "tests/contract/test_board_store.py": "the ranking engine's contract tests, being rewritten on its parts",
     "tests/test_boards.py": "one scenario (a day's board) whose fixtures its tests share",
     "tests/test_local_server.py": "one server process per module: its tests share the one they start",

@@ -52,6 +52,15 @@ def moderate(method: str, path: str, body: dict | None = None) -> tuple[int, dic
     return status, reply
 
 
+def run_evidence() -> dict[str, dict]:
+    """The open run cases' evidence, by run id, as the moderators' queue shows it."""
+    status, reply, _ = boards(
+        "GET", "/moderation/cases", user="mo", groups="[moderators]", query={"kind": "run"}
+    )
+    assert status == 200, reply
+    return {case["evidence"]["run_id"]: case["evidence"] for case in reply["items"]}
+
+
 def played_challenge() -> tuple[dict, dict[str, str]]:
     """A 10-round challenge cleo made, played by cleo, dex and bot at their PACES; and each
     player's official run id."""
@@ -105,6 +114,20 @@ def test_a_challenge_board_is_live_then_closed_with_a_waiting_scripts_row_pendin
         "Bot": "pending",
     }
     assert expire()["suspects"] == 0  # once per challenge
+
+
+def test_a_reported_run_shows_the_quantiles_of_its_boards_pass_as_evidence(store):
+    challenge, runs = played_challenge()
+    target = f"{challenge['challenge_id']}:Dex"
+    report = {"kind": "run", "target": target, "reason": "x"}
+    assert boards("POST", "/reports", report, user="cleo")[0] == 201
+    evidence = run_evidence()
+    assert evidence[runs["dex"]]["hard_round_quantiles_ms"] is None  # live: no pass yet
+    after_close(challenge)
+    expire()
+    evidence = run_evidence()
+    found = evidence[runs["bot"]]["hard_round_quantiles_ms"]  # the pass's own case
+    assert found and evidence[runs["dex"]]["hard_round_quantiles_ms"] == found
 
 
 def test_a_void_during_the_review_window_re_ranks_the_rows_below_it(store):

@@ -271,11 +271,11 @@ class DynamoModeration:
                 runs.append(migrations.whole_run(item))
         return runs
 
-    def mark_pass(self, scope: Scope) -> bool:
+    def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
         try:
             self.db.call(
                 "put_item",
-                Item=mod_keys.find_time_pass_key(scope),
+                Item={**mod_keys.find_time_pass_key(scope), "quantiles": {"S": json.dumps(quantiles)}},
                 ConditionExpression="attribute_not_exists(pk)",
             )
         except ConditionFailed:
@@ -284,6 +284,13 @@ class DynamoModeration:
 
     def pass_done(self, scope: Scope) -> bool:
         return self.db.get(mod_keys.find_time_pass_key(scope), consistent=True) is not None
+
+    def pass_quantiles(self, scope: Scope) -> dict[int, int] | None:
+        item = self.db.get(mod_keys.find_time_pass_key(scope))
+        if item is None:
+            return None
+        kept = json.loads(item.get("quantiles", {}).get("S", "{}"))  # a pass marked before: none
+        return {int(number): ms for number, ms in kept.items()}
 
     def is_final(self, scope: Scope) -> bool:
         return self.db.get(mod_keys.final_key(scope), consistent=True) is not None

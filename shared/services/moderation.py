@@ -168,9 +168,13 @@ class Moderation:
         return {
             "run_id": case.run_id,
             "attempts": attempts,
-            "hard_round_quantiles_ms": case.quantiles,
+            # a reported run's, once its board's pass has run (none while it is live)
+            "hard_round_quantiles_ms": case.quantiles or self._pass_quantiles(case),
             "reporters": reporters,
         }
+
+    def _pass_quantiles(self, case: Case) -> dict[int, int] | None:
+        return self.store.pass_quantiles(scope_of_case(case.scope_id)) if case.scope_id else None
 
     def decide(self, moderator: str, case_id: str, action: Action, reason: str, until: str | None) -> Case:
         """Decide an open case: exactly one decision wins (409 `case_decided` for the others),
@@ -299,7 +303,7 @@ class Moderation:
             case = case.model_copy(update={"quantiles": found.quantiles})
             if self.store.open_case(case):
                 opened.append(case)
-        self.store.mark_pass(scope)
+        self.store.mark_pass(scope, found.quantiles)
         return opened
 
     def review_daily(self, day: date, boards: "Boards", recap: Recorder | None = None) -> list[Case]:

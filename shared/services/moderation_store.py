@@ -98,11 +98,16 @@ class ModerationStore(Protocol):
         """The runs of SCOPE's ranked official results (the find-time pass reads each once)."""
         ...
 
-    def mark_pass(self, scope: Scope) -> bool:
-        """Record that SCOPE's find-time pass ran; False if it had already."""
+    def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
+        """Record that SCOPE's find-time pass ran, with its hard rounds' QUANTILES (ms: the
+        evidence of every run case on the scope); False if it had already."""
         ...
 
     def pass_done(self, scope: Scope) -> bool: ...
+
+    def pass_quantiles(self, scope: Scope) -> dict[int, int] | None:
+        """The quantiles SCOPE's find-time pass recorded; None before it ran."""
+        ...
 
     def is_final(self, scope: Scope) -> bool: ...
 
