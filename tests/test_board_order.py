@@ -8,21 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared.dynamo.keys import (
-    BAND,
-    COMBO,
-    DURATION,
-    LENGTH,
-    SCORE,
-    SCORE_BAND,
-    band_from_counter,
-    counter_keys,
-    counter_prefixes,
-    counts_better,
-    position_of,
-    rank_key,
-    tie_key,
-)
+from shared.dynamo.keys import band_from_counter, counter_keys, position_of, rank_key
 from shared.game.boards import BoardPosition, TieKey, assign_ranks
 from shared.game.clock import iso
 from shared.game.constants import (
@@ -31,6 +17,16 @@ from shared.game.constants import (
     MAX_WORD_LENGTH,
     SCORE_BAND_POINTS,
     TIME_LIMIT_SECONDS,
+)
+from shared.game.ranking import (
+    BAND,
+    COMBO,
+    DURATION,
+    LENGTH,
+    SCORE,
+    counter_prefixes,
+    counts_better,
+    tie_digits,
 )
 from shared.game.scope import Scope
 from shared.game.standing import band_of
@@ -73,8 +69,8 @@ def test_sorting_by_rank_key_is_sorting_in_board_order(board):
 
 @given(ties, ties)
 def test_tie_keys_sort_as_their_ties_rank(a, b):
-    assert (tie_key(a) < tie_key(b)) == a.outranks(b)
-    assert (tie_key(a) == tie_key(b)) == (a == b)
+    assert (tie_digits(a) < tie_digits(b)) == a.outranks(b)
+    assert (tie_digits(a) == tie_digits(b)) == (a == b)
 
 
 @given(ties, ties)
@@ -166,11 +162,10 @@ def test_a_tie_below_every_score_has_no_key():
     """The board's size was once asked as the results better than a score of -1, which spelled a
     five-digit score in a four-digit field and so counted nothing on DynamoDB."""
     with pytest.raises(ValueError):
-        tie_key(TieKey(-1, 0, 0))
+        tie_digits(TieKey(-1, 0, 0))
 
 
 @given(st.integers(0, MAX_SCORE))
 def test_a_score_is_counted_in_the_band_the_histogram_shows_it_in(score):
     (bands, attribute), *_ = counter_keys(Scope.daily("2026-01-15"), TieKey(score, 0, 0))
     assert band_from_counter(attribute) == band_of(score) == score // SCORE_BAND_POINTS
-    assert SCORE_BAND == SCORE_BAND_POINTS

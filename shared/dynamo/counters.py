@@ -18,9 +18,10 @@ from collections import Counter, defaultdict
 
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
-from shared.dynamo.keys import counts_better, rank_key
+from shared.dynamo.keys import rank_key
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition, TieKey
+from shared.game.ranking import Level, tally
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.game.standing import Standing
@@ -32,6 +33,8 @@ _CACHE_ITEMS = 10_000  # past this many cached counter items, expired ones are d
 _TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
 # Counter attributes one update may add to (moto's expression parser recurses once per clause).
 _COUNTER_CLAUSES = 40
+# A counter attribute's first letter names its level (shared/dynamo/keys.py `counter_keys`).
+_LEVELS: dict[str, Level] = {"b": "band", "s": "score", "t": "tie"}
 
 
 class Counters:
@@ -56,24 +59,27 @@ class Counters:
         So a retried batch never counts twice, and a crash mid-batch never loses a count. An
         unranked result (SPEC §3b) is neither counted nor brought into the top of its board."""
         results = [result for result in results if result.ranked]
-        counted = 0
-        for chunk in chunks(results):
-            pending = list(chunk)
-            while pending:
-                codes = self.db.transact(_counting_items(pending, secrets.randbelow(keys.COUNTER_SHARDS)))
-                if not codes:
-                    counted += len(pending)
-                    break
-                done = {i for i, code in enumerate(codes[: len(pending)]) if code == "ConditionalCheckFailed"}
-                if not done:
-                    raise RuntimeError(f"counting transaction cancelled: {codes}")
-                pending = [r for i, r in enumerate(pending) if i not in done]
+        counted = sum(self._count(chunk) for chunk in chunks(results))
         by_scope: dict[Scope, list[OfficialResult]] = defaultdict(list)
         for result in results:
             by_scope[result.scope].append(result)
         for scope, arrived in by_scope.items():
             self.top.merge(scope, arrived)
         return counted
+
+    def _count(self, chunk: list[OfficialResult]) -> int:
+        """Count CHUNK in one transaction, tried again without the results it finds counted
+        already (or not stored); returns how many it counted."""
+        pending = list(chunk)
+        while pending:
+            codes = self.db.transact(_counting_items(pending, secrets.randbelow(keys.COUNTER_SHARDS)))
+            if not codes:
+                return len(pending)
+            done = {i for i, code in enumerate(codes[: len(pending)]) if code == "ConditionalCheckFailed"}
+            if not done:
+                raise RuntimeError(f"counting transaction cancelled: {codes}")
+            pending = [r for i, r in enumerate(pending) if i not in done]
+        return 0
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many counted results of SCOPE rank strictly better than TIE (`standing`'s read)."""
@@ -89,21 +95,13 @@ class Counters:
         else:
             shards = range(keys.COUNTER_SHARDS)
             wanted = [key for number in shards for key, _ in keys.counter_keys(scope, tie, number)]
-        own = keys.tie_key(tie) if tie else None
-        bands: Counter[int] = Counter()
-        better = equal = 0
-        for item in self._counter_items(wanted):
-            for name, value in item.items():
-                if name[:1] not in "bst" or name in ("pk", "sk"):
-                    continue
-                count = int(value["N"])
-                if name[0] == "b":
-                    bands[keys.band_from_counter(name)] += count
-                if tie is not None and counts_better(name[1:], tie):
-                    better += count
-                elif name[0] == "t" and name[1:] == own:
-                    equal += count
-        return Standing(dict(bands), better, equal)
+        counters = [
+            (_LEVELS[name[0]], name[1:], int(value["N"]))
+            for item in self._counter_items(wanted)
+            for name, value in item.items()
+            if name[:1] in _LEVELS and name not in ("pk", "sk")
+        ]
+        return tally(counters, tie)
 
     def _counter_items(self, wanted: list[Item]) -> list[Item]:
         """The counter items at WANTED (those that exist), each read at most once per
