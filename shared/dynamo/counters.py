@@ -110,18 +110,24 @@ class Counters:
         if self.cache_seconds <= 0:
             return list(self.db.batch_get(wanted))
         now = self.db.wall()
-        cache = self._cache
-        if len(cache) > _CACHE_ITEMS:
-            for name in [name for name, (until, _) in cache.items() if until <= now]:
-                del cache[name]
+        self._forget_expired(now)
         names = [_cache_name(key) for key in wanted]
-        fresh = {name for name in names if name in cache and cache[name][0] > now}
-        missing = [key for key, name in zip(wanted, names, strict=True) if name not in fresh]
+        missing = [key for key, name in zip(wanted, names, strict=True) if not self._fresh(name, now)]
         if missing:
             read = {_cache_name(item): item for item in self.db.batch_get(missing)}
             for name in map(_cache_name, missing):
-                cache[name] = (now + self.cache_seconds, read.get(name))
-        return [item for name in names if (item := cache[name][1]) is not None]
+                self._cache[name] = (now + self.cache_seconds, read.get(name))
+        return [item for name in names if (item := self._cache[name][1]) is not None]
+
+    def _fresh(self, name: str, now: float) -> bool:
+        held = self._cache.get(name)
+        return held is not None and held[0] > now
+
+    def _forget_expired(self, now: float) -> None:
+        """Past _CACHE_ITEMS cached counter items, drop the expired ones."""
+        if len(self._cache) > _CACHE_ITEMS:
+            for name in [name for name, (until, _) in self._cache.items() if until <= now]:
+                del self._cache[name]
 
 
 def _cache_name(key: Item) -> str:
@@ -142,11 +148,7 @@ def chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
     counters: dict[str, set[str]] = defaultdict(set)  # counter item -> attributes added to
     for result in sorted(results, key=lambda r: (keys.scope_key(r.scope), r.score)):
         added = [(key["pk"]["S"], name) for key, name in keys.counter_keys(result.scope, _tie(result))]
-        new_items = sum(1 for pk, _ in added if pk not in counters)
-        fits = len(current) + 1 + len(counters) + new_items <= _TRANSACTION_ITEMS and all(
-            len(counters[pk] | {name}) <= _COUNTER_CLAUSES for pk, name in added
-        )
-        if current and not fits:
+        if current and not _fits(len(current), counters, added):
             groups.append(current)
             current, counters = [], defaultdict(set)
         current.append(result)
@@ -155,6 +157,15 @@ def chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
     if current:
         groups.append(current)
     return groups
+
+
+def _fits(results: int, counters: dict[str, set[str]], added: list[tuple[str, str]]) -> bool:
+    """Whether a transaction counting RESULTS results in COUNTERS (counter item -> attributes)
+    takes one more result adding to ADDED (counter item, attribute) within DynamoDB's limits."""
+    new_items = sum(1 for pk, _ in added if pk not in counters)
+    if results + 1 + len(counters) + new_items > _TRANSACTION_ITEMS:
+        return False
+    return all(len(counters[pk] | {name}) <= _COUNTER_CLAUSES for pk, name in added)
 
 
 def _counting_items(results: list[OfficialResult], number: int) -> list[Item]:
