@@ -269,11 +269,12 @@ def test_a_consumer_that_never_gets_the_lease_is_throttled_and_its_rows_wait_in_
 
 def test_a_player_left_twice_keeps_the_stored_row_whichever_is_read_first(store, db):
     """moto's stream carries records of cancelled transactions: a player's row may be left once
-    as stored and once as a result the table never held."""
+    as stored and once as a result the table never held, or only as one the table never held."""
     consumer(db).merge(SCOPE, [completed(store, "zed", 50)])  # the top exists: no seed from the index
     stored = completed(store, "ann", 100, 5)
     ghost = official("ann", 900, completed_at=f"{DAY}T06:00:06.000Z", day=DAY, run_id="cancelled-run")
-    for result in (ghost, stored):  # the ghost first: it must not win by being read first
+    nobody = official("bob", 800, completed_at=f"{DAY}T06:00:07.000Z", day=DAY)  # no stored result
+    for result in (ghost, nobody, stored):  # the ghosts first: they must not win by being read first
         Inbox(db).leave(SCOPE, [BoardEntry(result.player, BoardPosition.of(result), result.words, None)])
 
     consumer(db).fold(SCOPE)
