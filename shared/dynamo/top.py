@@ -16,7 +16,7 @@ from shared.dynamo.inbox import Inbox
 from shared.dynamo.lease import Lease
 from shared.dynamo.top_item import StoredRows, TopItem
 from shared.game import ranking
-from shared.game.boards import TOP_ROWS, BoardEntry, BoardPosition
+from shared.game.boards import TOP_ROWS, BoardEntry
 from shared.game.errors import Throttled
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
@@ -73,8 +73,7 @@ class TopOfBoard:
         write of the top succeeded) or once it has folded them in itself. After ATTEMPTS turns,
         Throttled: the batch fails and comes again, and the rows are left again."""
         top, _ = self.item.read(scope, consistent=False, words=False)
-        arrivals = [BoardEntry(r.player, BoardPosition.of(r), r.words, None) for r in results]
-        entering = ranking.entering(top, arrivals, self.rows)
+        entering = ranking.entering(top, [ranking.arrival(r) for r in results], self.rows)
         if not entering:
             return
         left = self.inbox.leave(scope, entering)

@@ -15,7 +15,7 @@ of -1, and every player saw "rank R of R").
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
-from shared.game.boards import BoardEntry, TieKey, merge_top
+from shared.game.boards import BoardEntry, BoardPosition, TieKey, merge_top
 from shared.game.constants import (
     CHALLENGE_MAX_ROUNDS,
     MAX_SCORE,
@@ -23,6 +23,7 @@ from shared.game.constants import (
     SCORED_LENGTH_CAP,
     TIME_LIMIT_SECONDS,
 )
+from shared.game.results import OfficialResult
 from shared.game.standing import Standing, band_of
 
 
@@ -141,6 +142,12 @@ def tally(counters: Iterable[tuple[Level, str, int]], tie: TieKey | None) -> Sta
 
 
 # The top of a board ---------------------------------------------------------------------------
+
+
+def arrival(result: OfficialResult) -> BoardEntry:
+    """RESULT's row as a stream record brings it to a top: without a name (a fold takes the one
+    its stored result shows)."""
+    return BoardEntry(result.player, BoardPosition.of(result), result.words, None)
 
 
 def entering(top: list[BoardEntry], arrivals: list[BoardEntry], size: int) -> list[BoardEntry]:
