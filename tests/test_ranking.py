@@ -223,7 +223,10 @@ def test_two_consumers_rows_folded_in_either_order_or_together_give_the_same_top
 def test_a_fold_delivered_again_changes_nothing_and_enters_only_what_it_says(board):
     size, top, first, second = board
     fold = ranking.plan_fold(top, left(first + second), size)
-    assert ranking.plan_fold(fold.rows, left(first + second), size).entering == {}
+    again = ranking.plan_fold(fold.rows, left(first + second), size)
+    assert again.entering == {} and again.rows == fold.rows
+    assert set(again.settled) == {e.player for e in fold.rows} & {e.player for e in first + second}
+    assert fold.settled == []
     assert set(fold.entering) == {e.player for e in fold.rows} - {e.player for e in top}
     assert len(fold.rows) <= size and len({e.player for e in fold.rows}) == len(fold.rows)
     assert [e.player for e in ranking.entering(top, first + second, size)] == list(fold.entering)

@@ -180,6 +180,36 @@ def test_a_rename_between_the_folds_read_and_its_write_shows_on_the_top_after_th
     assert top_of(db) == [(player("ann"), "Renamed")]
 
 
+class CrashAfterWrite(TopItem):
+    """A top item whose consumer dies right after its write."""
+
+    def write(self, scope, rows, version):
+        super().write(scope, rows, version)
+        raise RuntimeError("the consumer died")
+
+
+def test_a_rename_then_a_crash_before_the_names_are_read_again_shows_at_the_boards_next_fold(store, db):
+    """The rename lands between the fold's read and its write, and the consumer dies before it
+    reads the names again: its inbox item is still there, so the board's next fold, which finds
+    the player in the top, reads their name again."""
+    store.set_display_name(player("ann"), "Annie")
+    result = completed(store, "ann", 300)
+
+    def rename() -> None:
+        store.set_display_name(player("ann"), "Renamed")
+        store.rename_rows(player("ann"), [SCOPE], "Renamed")
+
+    dying = consumer(db, item=CrashAfterWrite(db), stored=RenamedAfterTheRead(db, rename))
+    with pytest.raises(RuntimeError):
+        dying.merge(SCOPE, [result])
+    assert top_of(db) == [(player("ann"), "Annie")], "the gap, until the next fold"
+
+    consumer(db).merge(SCOPE, [completed(store, "bob", 100, 1)])
+
+    assert top_of(db) == [(player("ann"), "Renamed"), (player("bob"), None)]
+    assert inbox_items(db) == []
+
+
 class CrashOnClear(Inbox):
     """An inbox whose consumer dies after the fold's write, before it deletes what it read."""
 

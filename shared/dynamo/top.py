@@ -112,14 +112,17 @@ class TopOfBoard:
         if a row enters it, on condition that nobody wrote it since it was read (else read again
         and merge again). Each entering row is checked against the stored result first: one that
         is not it (moto's stream carries cancelled transactions' records) is dropped, and the
-        player's other rows tried; it takes the name the result shows. The first fold into a board
-        also takes the board index's best rows (a board live before top items existed)."""
+        player's other rows tried; it takes the name the result shows. Rows left for players the
+        top holds already (a fold that died after its write, before it cleared the inbox) have
+        their names read again. The first fold into a board also takes the board index's best
+        rows (a board live before top items existed)."""
         for _ in range(ATTEMPTS):
             top, version = self.item.read(scope)
             if not version:
                 candidates = self._with_index(scope, candidates)
             fold = ranking.plan_fold(top, candidates, self.rows)
             if not fold.entering:
+                self._catch_renames(scope, top, fold.settled)
                 return
             stored = self.stored.rows(scope, list(fold.entering))
             wrong = ranking.not_stored(fold, stored)
@@ -128,7 +131,7 @@ class TopOfBoard:
                 continue
             written = ranking.with_stored(fold, stored)
             if self.item.write(scope, written, version):
-                self._catch_renames(scope, written, list(fold.entering))
+                self._catch_renames(scope, written, [*fold.entering, *fold.settled])
                 return
         raise Throttled(_BUSY)
 
@@ -188,6 +191,8 @@ class TopOfBoard:
         """Read PLAYERS' names again after a fold wrote WRITTEN: a rename that updated a result
         after the fold read it, but looked at the top before the write, is caught here (one after
         the write finds the row itself)."""
+        if not players:
+            return
         renamed = ranking.renamed_since(written, self.stored.rows(scope, players))
         if renamed:
             self.rename(scope, renamed)

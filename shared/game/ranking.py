@@ -159,10 +159,13 @@ def entering(top: list[BoardEntry], arrivals: list[BoardEntry], size: int) -> li
 
 
 class Fold(NamedTuple):
-    """A fold into a top: the rows it would write, and the rows entering it, by player."""
+    """A fold into a top: the rows it would write, the rows entering it (by player), and the
+    players with rows left whom the top holds already (a record delivered twice, or the inbox of
+    a fold that died after its write)."""
 
     rows: list[BoardEntry]
     entering: dict[str, BoardEntry]
+    settled: list[str]
 
 
 def plan_fold(top: list[BoardEntry], candidates: dict[str, list[BoardEntry]], size: int) -> Fold:
@@ -176,7 +179,8 @@ def plan_fold(top: list[BoardEntry], candidates: dict[str, list[BoardEntry]], si
         if rows and player not in present
     }
     rows = merge_top(top, list(best.values()), size)
-    return Fold(rows, {e.player: e for e in rows if e.player not in present})
+    settled = [player for player in candidates if player in present]
+    return Fold(rows, {e.player: e for e in rows if e.player not in present}, settled)
 
 
 def not_stored(fold: Fold, stored: dict[str, BoardEntry]) -> list[str]:
