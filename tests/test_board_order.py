@@ -19,11 +19,6 @@ from shared.game.constants import (
     TIME_LIMIT_SECONDS,
 )
 from shared.game.ranking import (
-    BAND,
-    COMBO,
-    DURATION,
-    LENGTH,
-    SCORE,
     counter_prefixes,
     counts_better,
     tie_digits,
@@ -138,24 +133,7 @@ def test_shared_ranks_rows_equal_on_the_three_share_a_rank_whatever_their_speed(
     assert assign_ranks([r.tie for r in rows], 0, None, 0) == [1, 2, 2, 4]
 
 
-# Every number in a key has a fixed width, from the largest value it can take ------------------
-
-
-@pytest.mark.parametrize("field", [SCORE, COMBO, LENGTH, DURATION, BAND], ids=lambda f: f.name)
-def test_a_key_field_spells_every_value_of_its_range_at_its_width_and_refuses_the_rest(field):
-    @given(st.integers(0, field.maximum))
-    def spells(value):
-        assert len(field.ascending(value)) == len(field.descending(value)) == field.digits
-        assert field.from_descending(field.descending(value)) == value
-
-    spells()
-    for value in (0, field.maximum):
-        assert len(field.descending(value)) == field.digits
-    for outside in (-1, field.maximum + 1, field.largest + 1):
-        with pytest.raises(ValueError, match=field.name):
-            field.descending(outside)
-        with pytest.raises(ValueError, match=field.name):
-            field.ascending(outside)
+# Every number in a key has a fixed width (each field over its whole range: tests/test_ranking.py)
 
 
 def test_a_tie_below_every_score_has_no_key():
