@@ -8,21 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared.dynamo.keys import (
-    BAND,
-    COMBO,
-    DURATION,
-    LENGTH,
-    SCORE,
-    SCORE_BAND,
-    band_from_counter,
-    counter_keys,
-    counter_prefixes,
-    counts_better,
-    position_of,
-    rank_key,
-    tie_key,
-)
+from shared.dynamo.keys import band_from_counter, counter_keys, position_of, rank_key
 from shared.game.boards import BoardPosition, TieKey, assign_ranks
 from shared.game.clock import iso
 from shared.game.constants import (
@@ -31,6 +17,11 @@ from shared.game.constants import (
     MAX_WORD_LENGTH,
     SCORE_BAND_POINTS,
     TIME_LIMIT_SECONDS,
+)
+from shared.game.ranking import (
+    counter_prefixes,
+    counts_better,
+    tie_digits,
 )
 from shared.game.scope import Scope
 from shared.game.standing import band_of
@@ -73,8 +64,8 @@ def test_sorting_by_rank_key_is_sorting_in_board_order(board):
 
 @given(ties, ties)
 def test_tie_keys_sort_as_their_ties_rank(a, b):
-    assert (tie_key(a) < tie_key(b)) == a.outranks(b)
-    assert (tie_key(a) == tie_key(b)) == (a == b)
+    assert (tie_digits(a) < tie_digits(b)) == a.outranks(b)
+    assert (tie_digits(a) == tie_digits(b)) == (a == b)
 
 
 @given(ties, ties)
@@ -142,35 +133,17 @@ def test_shared_ranks_rows_equal_on_the_three_share_a_rank_whatever_their_speed(
     assert assign_ranks([r.tie for r in rows], 0, None, 0) == [1, 2, 2, 4]
 
 
-# Every number in a key has a fixed width, from the largest value it can take ------------------
-
-
-@pytest.mark.parametrize("field", [SCORE, COMBO, LENGTH, DURATION, BAND], ids=lambda f: f.name)
-def test_a_key_field_spells_every_value_of_its_range_at_its_width_and_refuses_the_rest(field):
-    @given(st.integers(0, field.maximum))
-    def spells(value):
-        assert len(field.ascending(value)) == len(field.descending(value)) == field.digits
-        assert field.from_descending(field.descending(value)) == value
-
-    spells()
-    for value in (0, field.maximum):
-        assert len(field.descending(value)) == field.digits
-    for outside in (-1, field.maximum + 1, field.largest + 1):
-        with pytest.raises(ValueError, match=field.name):
-            field.descending(outside)
-        with pytest.raises(ValueError, match=field.name):
-            field.ascending(outside)
+# Every number in a key has a fixed width (each field over its whole range: tests/test_ranking.py)
 
 
 def test_a_tie_below_every_score_has_no_key():
     """The board's size was once asked as the results better than a score of -1, which spelled a
     five-digit score in a four-digit field and so counted nothing on DynamoDB."""
     with pytest.raises(ValueError):
-        tie_key(TieKey(-1, 0, 0))
+        tie_digits(TieKey(-1, 0, 0))
 
 
 @given(st.integers(0, MAX_SCORE))
 def test_a_score_is_counted_in_the_band_the_histogram_shows_it_in(score):
     (bands, attribute), *_ = counter_keys(Scope.daily("2026-01-15"), TieKey(score, 0, 0))
     assert band_from_counter(attribute) == band_of(score) == score // SCORE_BAND_POINTS
-    assert SCORE_BAND == SCORE_BAND_POINTS

@@ -7,8 +7,11 @@ once, while players in it rename themselves. One consumer claims the board's int
 the rows in; the others leave theirs in the inbox and wait for the interval to end. No row and no
 rename may be lost, and the folds are an interval apart.
 
-The claims' clock is injected (`ClaimClock`), never the machine's: on a loaded machine a thread
-may stall for longer than an interval anywhere, so wall-clock gaps prove nothing there.
+Each consumer is a Counters over a TopOfBoard of its own, as each stream shard's Lambda is, with
+parts that report to the race's clock (`ObservedInbox`, `ObservedLease`, `ObservedTop`): public
+steps, extended, never patched. The leases' clock is injected (`ClaimClock`), never the machine's:
+on a loaded machine a thread may stall for longer than an interval anywhere, so wall-clock gaps
+prove nothing there.
 """
 
 import threading
@@ -16,6 +19,12 @@ from functools import partial
 
 import pytest
 
+from shared.dynamo.client import Client
+from shared.dynamo.counters import Counters
+from shared.dynamo.inbox import Inbox
+from shared.dynamo.lease import Lease
+from shared.dynamo.store import DynamoStore
+from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.scope import Scope
 from tests.fake_boards import official
@@ -33,7 +42,7 @@ STALL_GUARD_SECONDS = 60
 
 
 class ClaimClock:
-    """The store's `wall` and `sleep` for one race, in which every consumer arrives within the
+    """The consumers' `wall` and `sleep` for one race, in which every consumer arrives within the
     first interval (what the race means to show):
     - the clock moves only when a consumer waits (`sleep`), to the end of its wait;
     - no claim is made before every consumer has left its rows in the inbox (`arrived`);
@@ -60,41 +69,74 @@ class ClaimClock:
                 self.changed.wait_for(lambda: not self.folding, STALL_GUARD_SECONDS)
             self.now = max(self.now, until)
 
-    def wrap(self, dynamo) -> None:
-        leave, claim, fold = dynamo.top._leave_rows, dynamo.top.claim, dynamo.top._fold_inbox
+    def arrived(self) -> None:
+        with self.changed:
+            self.left += 1
+            self.changed.notify_all()
 
-        def leave_rows(scope, rows):
-            key = leave(scope, rows)
-            with self.changed:
-                self.left += 1
-                self.changed.notify_all()
-            return key
+    def all_arrived(self) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: self.left >= self.consumers, STALL_GUARD_SECONDS)
 
-        def claim_top(scope, holder, now):
-            with self.changed:
-                self.changed.wait_for(lambda: self.left >= self.consumers, STALL_GUARD_SECONDS)
-            granted = claim(scope, holder, now)
-            if granted:
-                with self.changed:
-                    self.claims.append(now)
-            return granted
+    def granted(self, now: float) -> None:
+        with self.changed:
+            self.claims.append(now)
 
-        def fold_inbox(scope):
-            with self.changed:
+    def folding_now(self, folding: bool) -> None:
+        with self.changed:
+            if folding:
                 self.folding.add(threading.get_ident())
-            try:
-                fold(scope)
-            finally:
-                with self.changed:
-                    self.folding.discard(threading.get_ident())
-                    self.changed.notify_all()
+            else:
+                self.folding.discard(threading.get_ident())
+                self.changed.notify_all()
 
-        dynamo.db.wall, dynamo.db.sleep = self, self.sleep
-        dynamo.top._leave_rows, dynamo.top.claim, dynamo.top._fold_inbox = leave_rows, claim_top, fold_inbox
+
+class ObservedInbox(Inbox):
+    def __init__(self, db: Client, clock: ClaimClock):
+        super().__init__(db)
+        self.clock = clock
+
+    def leave(self, scope, rows):
+        key = super().leave(scope, rows)
+        self.clock.arrived()
+        return key
+
+
+class ObservedLease(Lease):
+    def __init__(self, db: Client, clock: ClaimClock):
+        super().__init__(db)
+        self.clock = clock
+
+    def take(self, scope, holder, until):
+        self.clock.all_arrived()
+        granted = super().take(scope, holder, until)
+        if granted:
+            self.clock.granted(until - INTERVAL)
+        return granted
+
+
+class ObservedTop(TopOfBoard):
+    def __init__(self, db: Client, clock: ClaimClock):
+        super().__init__(
+            db, interval=INTERVAL, inbox=ObservedInbox(db, clock), lease=ObservedLease(db, clock)
+        )
+        self.clock = clock
+
+    def fold(self, scope):
+        self.clock.folding_now(True)
+        try:
+            super().fold(scope)
+        finally:
+            self.clock.folding_now(False)
+
+
+def consumer(table: DynamoStore, clock: ClaimClock) -> Counters:
+    """One stream shard's consumer (counting, then the top), on CLOCK."""
+    db = Client(table.table, table.client, sleep=clock.sleep, wall=clock)
+    return Counters(db, ObservedTop(db, clock))
 
 
 def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):  # noqa: F811
-    store.top.interval = INTERVAL
     for repetition in range(ROUNDS):
         day = f"2031-03-{repetition + 1:02d}"
         scope = Scope.daily(day)
@@ -123,17 +165,11 @@ def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):
         # a player renames while the consumer holding their result merges it into the top
         renamer = batches[0][0].player
         store.set_display_name(renamer, f"Racer {repetition}")
-        calls = [partial(store.count_official, batch) for batch in batches]
+        clock = ClaimClock(CONSUMERS)
+        calls = [partial(consumer(store, clock).count_official, batch) for batch in batches]
         calls.append(partial(store.rename_rows, renamer, [scope], f"Racer {repetition}"))
 
-        clock = ClaimClock(CONSUMERS)
-        own = dict(vars(store))
-        clock.wrap(store)
-        try:
-            outcomes = race(calls)
-        finally:
-            vars(store).clear()
-            vars(store).update(own)
+        outcomes = race(calls)
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
         page = store.board_page(scope, None, 100)

@@ -70,8 +70,9 @@ class Rig:
                     ),
                 )
             scope = Scope.challenge(challenge.challenge_id)
-            rows = self.store.top._stored_rows(scope, [player(who), player("rival")])
-            assert self.store.top._write(scope, sorted(rows.values(), key=lambda e: e.position.order()), 0)
+            rows = self.store.top.stored.rows(scope, [player(who), player("rival")])
+            top = sorted(rows.values(), key=lambda e: e.position.order())
+            assert self.store.top.item.write(scope, top, 0)
             scopes.append(scope)
         self.following = False
         self.poller.drain()  # the stream's records so far are the set-up's: passed by

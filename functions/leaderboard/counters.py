@@ -4,9 +4,9 @@ INSERTed into the table is counted for ranks, the whole batch in one summed upda
 item (shared/dynamo/counters.py `count_official`), exactly once however often the stream delivers
 it; then the batch's rows that could enter each board's top item (its best rows, which page 1
 reads) go through the board's inbox, folded into the item at most once a second per board,
-idempotently (shared/dynamo/top.py `merge`). Replies
-with Powertools' partial batch response, so a failed batch is retried from its first uncounted
-record.
+idempotently (shared/dynamo/top.py `merge`). Replies with Powertools' partial batch response
+(its documented BatchProcessor and record handler), so a failed batch is retried from its first
+uncounted record.
 
 Each rename (an INSERT or MODIFY of a `PLAYER#<sub>` / `RENAME` item, shared/dynamo/codec.py)
 shows the player's current name on their live boards (shared/services/players.py `show_current_name`),
@@ -19,8 +19,9 @@ are repeated here, so `make run` (local/streams.py) and a changed filter take th
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
-import sys
+from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
@@ -32,6 +33,7 @@ from shared.runtime.wiring import is_official_insert, official_result_of, player
 
 Count = Callable[[list[OfficialResult]], int]
 Follow = Callable[[str], int]  # shows a player's current name on their live boards
+Failures = dict[int, Exception]  # a record (the id of its raw dict) -> why it failed
 store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
@@ -39,49 +41,6 @@ class Renamed(NamedTuple):
     """A rename's stream record: whose."""
 
     player: str
-
-
-class CountingProcessor(BatchProcessor):
-    """Powertools' BatchProcessor for a DynamoDB stream, with the counting done for the whole
-    batch at once: the record handler only reads each record, then every result read is counted
-    together. If counting fails, every result's record is reported failed (counting is
-    idempotent, so those already counted are skipped when Lambda delivers them again). Then each
-    player renamed in the batch has their name followed once; if that fails, their rename's
-    records are reported failed (following is idempotent too)."""
-
-    def __init__(self, count: Count, follow: Follow):
-        super().__init__(event_type=EventType.DynamoDBStreams)
-        self.count = count
-        self.follow = follow
-
-    def process(self) -> list[tuple[Any, ...]]:
-        entries = [self._process_record(record) for record in self.records]
-        # (what was read, the raw record), for each record that holds a result or a rename
-        read = [(entry[1], entry[2]) for entry in entries if entry[0] == "success" and entry[1] is not None]
-        results = [(r, record) for r, record in read if isinstance(r, OfficialResult)]
-        if results:
-            try:
-                counted = self.count([result for result, _ in results])
-                logger.info("Counted official results", extra={"read": len(results), "counted": counted})
-            except Exception:
-                self._failed([record for _, record in results])
-        renamed: dict[str, list[Any]] = {}
-        for r, record in read:
-            if isinstance(r, Renamed):
-                renamed.setdefault(r.player, []).append(record)
-        for player, records in renamed.items():
-            try:
-                boards = self.follow(player)
-                logger.info("Followed a rename", extra={"boards": boards})
-            except Exception:
-                self._failed(records)
-        return entries
-
-    def _failed(self, records: list[Any]) -> None:
-        failure = sys.exc_info()
-        for record in records:
-            self.success_messages.remove(record)
-            self.failure_handler(DynamoDBRecord(record), failure)
 
 
 def official_of(record: DynamoDBRecord) -> OfficialResult | Renamed | None:
@@ -100,12 +59,66 @@ def official_of(record: DynamoDBRecord) -> OfficialResult | Renamed | None:
 
 def count_stream_batch(event: dict[str, Any], context: Any, count: Count, follow: Follow) -> dict[str, Any]:
     """Count the official results of one stream batch with COUNT and follow its renames with
-    FOLLOW; Powertools' partial response."""
-    processor = CountingProcessor(count, follow)
+    FOLLOW; Powertools' partial response. The counting is done for the whole batch at once
+    (`batch_failures`), then Powertools' BatchProcessor goes through the records with a record
+    handler that fails each record whose result or rename failed."""
+    failures = batch_failures([DynamoDBRecord(raw) for raw in event.get("Records") or []], count, follow)
+
+    def record_handler(record: DynamoDBRecord) -> None:
+        failure = failures.get(id(record.raw_event))
+        if failure is not None:
+            raise failure
+
+    processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
     reply = process_partial_response(
-        event=event, record_handler=official_of, processor=processor, context=context
+        event=event, record_handler=record_handler, processor=processor, context=context
     )
     return dict(reply)
+
+
+def batch_failures(records: list[DynamoDBRecord], count: Count, follow: Follow) -> Failures:
+    """Read RECORDS, count every result read together, then follow each player renamed in them
+    once; returns the records that failed. If counting fails, every result's record fails
+    (counting is idempotent, so those already counted are skipped when Lambda delivers them
+    again); if following a player fails, their rename's records fail (following is idempotent
+    too). A record that cannot be read fails alone."""
+    failures: Failures = {}
+    results: list[tuple[OfficialResult, DynamoDBRecord]] = []
+    renamed: dict[str, list[DynamoDBRecord]] = defaultdict(list)
+    for record in records:
+        try:
+            read = official_of(record)
+        except Exception as error:  # a malformed record: reported failed, the rest go on
+            failures[id(record.raw_event)] = error
+            continue
+        if isinstance(read, OfficialResult):
+            results.append((read, record))
+        elif isinstance(read, Renamed):
+            renamed[read.player].append(record)
+    if results:
+        failures |= _attempt(partial(_count, count, [r for r, _ in results]), [rec for _, rec in results])
+    for player, their in renamed.items():
+        failures |= _attempt(partial(_follow, follow, player), their)
+    return failures
+
+
+def _count(count: Count, results: list[OfficialResult]) -> None:
+    counted = count(results)
+    logger.info("Counted official results", extra={"read": len(results), "counted": counted})
+
+
+def _follow(follow: Follow, player: str) -> None:
+    boards = follow(player)
+    logger.info("Followed a rename", extra={"boards": boards})
+
+
+def _attempt(step: Callable[[], None], records: list[DynamoDBRecord]) -> Failures:
+    """Run STEP; if it fails, each of RECORDS fails with its error."""
+    try:
+        step()
+    except Exception as error:
+        return {id(record.raw_event): error for record in records}
+    return {}
 
 
 @logger.inject_lambda_context

@@ -11,7 +11,8 @@ from shared.dynamo.client import Client
 from shared.dynamo.codec import display_name, entry, official_result_of, pending_of, top_rows
 from shared.dynamo.moderation_keys import pending_runs_key
 from shared.dynamo.tombstone import admission_of, read_admission, sanctions_of
-from shared.dynamo.top import TopOfBoard, key_id
+from shared.dynamo.top import TopOfBoard
+from shared.dynamo.top_item import key_id
 from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, page_from_top
 from shared.game.moderation import Sanction
 from shared.game.results import OfficialResult

@@ -18,9 +18,10 @@ from collections import Counter, defaultdict
 
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
-from shared.dynamo.keys import counts_better, rank_key
+from shared.dynamo.keys import rank_key
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition, TieKey
+from shared.game.ranking import Level, tally
 from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.game.standing import Standing
@@ -32,6 +33,8 @@ _CACHE_ITEMS = 10_000  # past this many cached counter items, expired ones are d
 _TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
 # Counter attributes one update may add to (moto's expression parser recurses once per clause).
 _COUNTER_CLAUSES = 40
+# A counter attribute's first letter names its level (shared/dynamo/keys.py `counter_keys`).
+_LEVELS: dict[str, Level] = {"b": "band", "s": "score", "t": "tie"}
 
 
 class Counters:
@@ -56,24 +59,27 @@ class Counters:
         So a retried batch never counts twice, and a crash mid-batch never loses a count. An
         unranked result (SPEC §3b) is neither counted nor brought into the top of its board."""
         results = [result for result in results if result.ranked]
-        counted = 0
-        for chunk in chunks(results):
-            pending = list(chunk)
-            while pending:
-                codes = self.db.transact(_counting_items(pending, secrets.randbelow(keys.COUNTER_SHARDS)))
-                if not codes:
-                    counted += len(pending)
-                    break
-                done = {i for i, code in enumerate(codes[: len(pending)]) if code == "ConditionalCheckFailed"}
-                if not done:
-                    raise RuntimeError(f"counting transaction cancelled: {codes}")
-                pending = [r for i, r in enumerate(pending) if i not in done]
+        counted = sum(self._count(chunk) for chunk in chunks(results))
         by_scope: dict[Scope, list[OfficialResult]] = defaultdict(list)
         for result in results:
             by_scope[result.scope].append(result)
         for scope, arrived in by_scope.items():
             self.top.merge(scope, arrived)
         return counted
+
+    def _count(self, chunk: list[OfficialResult]) -> int:
+        """Count CHUNK in one transaction, tried again without the results it finds counted
+        already (or not stored); returns how many it counted."""
+        pending = list(chunk)
+        while pending:
+            codes = self.db.transact(_counting_items(pending, secrets.randbelow(keys.COUNTER_SHARDS)))
+            if not codes:
+                return len(pending)
+            done = {i for i, code in enumerate(codes[: len(pending)]) if code == "ConditionalCheckFailed"}
+            if not done:
+                raise RuntimeError(f"counting transaction cancelled: {codes}")
+            pending = [r for i, r in enumerate(pending) if i not in done]
+        return 0
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many counted results of SCOPE rank strictly better than TIE (`standing`'s read)."""
@@ -89,21 +95,13 @@ class Counters:
         else:
             shards = range(keys.COUNTER_SHARDS)
             wanted = [key for number in shards for key, _ in keys.counter_keys(scope, tie, number)]
-        own = keys.tie_key(tie) if tie else None
-        bands: Counter[int] = Counter()
-        better = equal = 0
-        for item in self._counter_items(wanted):
-            for name, value in item.items():
-                if name[:1] not in "bst" or name in ("pk", "sk"):
-                    continue
-                count = int(value["N"])
-                if name[0] == "b":
-                    bands[keys.band_from_counter(name)] += count
-                if tie is not None and counts_better(name[1:], tie):
-                    better += count
-                elif name[0] == "t" and name[1:] == own:
-                    equal += count
-        return Standing(dict(bands), better, equal)
+        counters = [
+            (_LEVELS[name[0]], name[1:], int(value["N"]))
+            for item in self._counter_items(wanted)
+            for name, value in item.items()
+            if name[:1] in _LEVELS and name not in ("pk", "sk")
+        ]
+        return tally(counters, tie)
 
     def _counter_items(self, wanted: list[Item]) -> list[Item]:
         """The counter items at WANTED (those that exist), each read at most once per
@@ -112,18 +110,24 @@ class Counters:
         if self.cache_seconds <= 0:
             return list(self.db.batch_get(wanted))
         now = self.db.wall()
-        cache = self._cache
-        if len(cache) > _CACHE_ITEMS:
-            for name in [name for name, (until, _) in cache.items() if until <= now]:
-                del cache[name]
+        self._forget_expired(now)
         names = [_cache_name(key) for key in wanted]
-        fresh = {name for name in names if name in cache and cache[name][0] > now}
-        missing = [key for key, name in zip(wanted, names, strict=True) if name not in fresh]
+        missing = [key for key, name in zip(wanted, names, strict=True) if not self._fresh(name, now)]
         if missing:
             read = {_cache_name(item): item for item in self.db.batch_get(missing)}
             for name in map(_cache_name, missing):
-                cache[name] = (now + self.cache_seconds, read.get(name))
-        return [item for name in names if (item := cache[name][1]) is not None]
+                self._cache[name] = (now + self.cache_seconds, read.get(name))
+        return [item for name in names if (item := self._cache[name][1]) is not None]
+
+    def _fresh(self, name: str, now: float) -> bool:
+        held = self._cache.get(name)
+        return held is not None and held[0] > now
+
+    def _forget_expired(self, now: float) -> None:
+        """Past _CACHE_ITEMS cached counter items, drop the expired ones."""
+        if len(self._cache) > _CACHE_ITEMS:
+            for name in [name for name, (until, _) in self._cache.items() if until <= now]:
+                del self._cache[name]
 
 
 def _cache_name(key: Item) -> str:
@@ -144,11 +148,7 @@ def chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
     counters: dict[str, set[str]] = defaultdict(set)  # counter item -> attributes added to
     for result in sorted(results, key=lambda r: (keys.scope_key(r.scope), r.score)):
         added = [(key["pk"]["S"], name) for key, name in keys.counter_keys(result.scope, _tie(result))]
-        new_items = sum(1 for pk, _ in added if pk not in counters)
-        fits = len(current) + 1 + len(counters) + new_items <= _TRANSACTION_ITEMS and all(
-            len(counters[pk] | {name}) <= _COUNTER_CLAUSES for pk, name in added
-        )
-        if current and not fits:
+        if current and not _fits(len(current), counters, added):
             groups.append(current)
             current, counters = [], defaultdict(set)
         current.append(result)
@@ -157,6 +157,15 @@ def chunks(results: list[OfficialResult]) -> list[list[OfficialResult]]:
     if current:
         groups.append(current)
     return groups
+
+
+def _fits(results: int, counters: dict[str, set[str]], added: list[tuple[str, str]]) -> bool:
+    """Whether a transaction counting RESULTS results in COUNTERS (counter item -> attributes)
+    takes one more result adding to ADDED (counter item, attribute) within DynamoDB's limits."""
+    new_items = sum(1 for pk, _ in added if pk not in counters)
+    if results + 1 + len(counters) + new_items > _TRANSACTION_ITEMS:
+        return False
+    return all(len(counters[pk] | {name}) <= _COUNTER_CLAUSES for pk, name in added)
 
 
 def _counting_items(results: list[OfficialResult], number: int) -> list[Item]:

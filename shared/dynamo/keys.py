@@ -6,85 +6,35 @@ the inbox items' rows) and as the rank counters' attribute names: strings whose 
 board order (shared/game/boards.py `BoardPosition.order`; tests/test_board_order.py proves the two
 agree over every position the game can make).
 
-A rank key is `<tie><duration>#<completed_at>#<run_id>#<longest>`: the tie key as fixed-width
-digits stored as `99..9 - value` (so ascending digits mean descending values: score, best combo,
-longest word up to 12), the run's duration in milliseconds, the completion time, the run id (URL-safe
-characters, all after `#`, so a shorter id sorts first as it does alone), then the true
-longest-word length, which the row shows and which never orders (the run id before it is unique).
+A rank key is `<tie><duration>#<completed_at>#<run_id>#<longest>`: the tie key's digits and the
+run's duration in milliseconds (fixed widths, shared/game/ranking.py), the completion time, the
+run id (URL-safe characters, all after `#`, so a shorter id sorts first as it does alone), then
+the true longest-word length, which the row shows and which never orders (the run id before it is
+unique).
 """
 
 import hashlib
-from typing import NamedTuple
 
 from shared.dynamo.client import Item
 from shared.game.boards import BoardPosition, TieKey
-from shared.game.constants import CHALLENGE_MAX_ROUNDS, MAX_SCORE, SCORED_LENGTH_CAP, TIME_LIMIT_SECONDS
+from shared.game.ranking import (
+    DURATION,
+    TIE_DIGITS,
+    band_of_prefix,
+    counter_band,
+    counter_prefixes,
+    tie_digits,
+    tie_of_digits,
+)
 from shared.game.results import Challenge
 from shared.game.scope import Scope
-
-
-class KeyField(NamedTuple):
-    """A number spelled in keys at a fixed width: the digits of its largest value. A value outside
-    0..MAXIMUM is refused, since it would change the width and with it every key's order."""
-
-    name: str
-    maximum: int
-
-    @property
-    def digits(self) -> int:
-        return len(str(self.maximum))
-
-    @property
-    def largest(self) -> int:
-        """The largest number the field's digits can spell (99..9)."""
-        return int(10**self.digits) - 1
-
-    def check(self, value: int) -> int:
-        """VALUE, if the field can hold it."""
-        if not 0 <= value <= self.maximum:
-            raise ValueError(f"{self.name} {value} is outside 0..{self.maximum}")
-        return value
-
-    def ascending(self, value: int) -> str:
-        return f"{self.check(value):0{self.digits}d}"
-
-    def descending(self, value: int) -> str:
-        """VALUE as `99..9 - value`, so that ascending digits mean descending values."""
-        return f"{self.largest - self.check(value):0{self.digits}d}"
-
-    def from_descending(self, text: str) -> int:
-        return self.check(self.largest - int(text))
-
-
-# Each field's width comes from the largest value it can take.
-SCORE = KeyField("score", MAX_SCORE)
-COMBO = KeyField("best combo", CHALLENGE_MAX_ROUNDS)  # a combo is at most one per round
-LENGTH = KeyField("capped longest word", SCORED_LENGTH_CAP)
-DURATION = KeyField("duration in ms", TIME_LIMIT_SECONDS * 1000)  # a run completes by its deadline
-SCORE_DIGITS = SCORE.digits
-COMBO_DIGITS = COMBO.digits
-LENGTH_DIGITS = LENGTH.digits
-DURATION_DIGITS = DURATION.digits
-TIE_DIGITS = SCORE_DIGITS + COMBO_DIGITS + LENGTH_DIGITS
-# The rank counters' score bands are the scores that share all but the last two score digits
-# (100 scores a band).
-BAND_DIGITS = SCORE_DIGITS - 2
-SCORE_BAND: int = 10 ** (SCORE_DIGITS - BAND_DIGITS)
-BAND = KeyField("score band", MAX_SCORE // SCORE_BAND)  # its digits are the score's first BAND_DIGITS
-
-
-def tie_key(tie: TieKey) -> str:
-    """TIE as digits that sort in board order (the first TIE_DIGITS characters of a rank key)."""
-    return (
-        SCORE.descending(tie.score) + COMBO.descending(tie.best_combo) + LENGTH.descending(tie.capped_longest)
-    )
 
 
 def rank_key(position: BoardPosition) -> str:
     """A string that sorts in board order (never holding the player's id: cursors are built from
     positions)."""
     return (
-        f"{tie_key(position.tie)}{DURATION.ascending(position.duration_ms)}"
+        f"{tie_digits(position.tie)}{DURATION.ascending(position.duration_ms)}"
         f"#{position.completed_at}#{position.run_id}#{position.longest_word_length}"
     )
 
@@ -93,33 +43,14 @@ def position_of(key: str) -> BoardPosition:
     """The inverse of `rank_key`."""
     head, completed_at, rest = key.split("#", 2)
     run_id, longest = rest.rsplit("#", 1)
-    score = SCORE.from_descending(head[:SCORE_DIGITS])
-    combo = COMBO.from_descending(head[SCORE_DIGITS : SCORE_DIGITS + COMBO_DIGITS])
+    tie = tie_of_digits(head)
     duration = DURATION.check(int(head[TIE_DIGITS:]))
-    return BoardPosition(score, combo, int(longest), duration, completed_at, run_id)
-
-
-def band_of(score: int) -> int:
-    """The band of SCORE_BAND points a score is in (0 for 0-99)."""
-    return BAND.check(score // SCORE_BAND)
+    return BoardPosition(tie.score, tie.best_combo, int(longest), duration, completed_at, run_id)
 
 
 def band_from_counter(name: str) -> int:
     """The band a `BANDS` attribute (`b<band digits>`, see `counter_keys`) counts."""
-    return BAND.from_descending(name[1:])
-
-
-def counter_prefixes(tie: TieKey) -> tuple[str, str, str]:
-    """The prefixes of TIE's key that name its counters: its score band's, its score's, its own.
-    A counter whose prefix sorts before the same-length prefix of a tie's key counts rows that
-    outrank that tie."""
-    key = tie_key(tie)
-    return key[:BAND_DIGITS], key[:SCORE_DIGITS], key
-
-
-def counts_better(counter: str, tie: TieKey) -> bool:
-    """Whether the counter named by prefix COUNTER counts rows that outrank TIE."""
-    return counter < tie_key(tie)[: len(counter)]
+    return band_of_prefix(name[1:])
 
 
 # The `due` index (players' active runs by deadline) is spread over this many partitions: at the
@@ -345,7 +276,7 @@ def counter_keys(scope: Scope, tie: TieKey, number: int = 0) -> list[tuple[Item,
     attribute it adds to, named `b`, `s` or `t` and a prefix of TIE's rank key
     (`counter_prefixes`), so that rows better than a tie are counted by
     the attributes whose names sort before its own:
-    - `COUNT#<scope>` / `BANDS`: `b<band digits>`, results per band of SCORE_BAND points;
+    - `COUNT#<scope>` / `BANDS`: `b<band digits>`, results per band of SCORE_BAND_POINTS points;
     - `COUNT#<scope>#B<band>` / `SCORES`: `s<score digits>`, results per score within the band;
     - `COUNT#<scope>#<score>` / `TIES`: `t<tie digits>`, results per tie key within the score;
     with `#C<shard>` after the scope for shards other than 0. Each has its own partition key, so
@@ -354,7 +285,7 @@ def counter_keys(scope: Scope, tie: TieKey, number: int = 0) -> list[tuple[Item,
     prefix = _counter_prefix(scope, number)
     return [
         (bands_key(scope, number), f"b{band}"),
-        (key(f"{prefix}#B{band_of(tie.score)}", "SCORES"), f"s{score}"),
+        (key(f"{prefix}#B{counter_band(tie.score)}", "SCORES"), f"s{score}"),
         (key(f"{prefix}#{tie.score}", "TIES"), f"t{own}"),
     ]
 

@@ -26,7 +26,7 @@ from shared.dynamo.tombstone import (
     sanctions_of,
     tombstone_item,
 )
-from shared.dynamo.top import key_id, renamed_top
+from shared.dynamo.top_item import key_id, renamed_top
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS

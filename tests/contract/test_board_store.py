@@ -20,10 +20,9 @@ from local.streams import StreamPoller
 from shared.dynamo.completion import official_writes
 from shared.dynamo.store import DynamoStore
 from shared.dynamo.table import create_table_request
-from shared.game.boards import TOP_ROWS, BoardEntry, BoardPosition, HistoryPosition, TieKey
+from shared.game.boards import TOP_ROWS, BoardPosition, HistoryPosition, TieKey
 from shared.game.clock import iso
 from shared.game.constants import MAX_SCORE
-from shared.game.errors import Throttled
 from shared.game.scope import Scope
 from shared.services.leaderboard import Boards
 from shared.services.players import Players
@@ -542,30 +541,6 @@ def test_get_me_reads_one_item_once_the_profile_holds_the_stats(dynamo):
     assert calls == ["GetItem"]
 
 
-def test_the_top_of_the_board_follows_a_rename_that_came_while_the_consumer_merged(dynamo):
-    """The consumer reads a row's name, a rename updates the row and finds the player not yet in
-    the top, then the consumer writes the top with the old name: it reads the names again after
-    its write and puts the new one in."""
-    dynamo.set_display_name(player("ann"), "Annie")
-    result = official("ann", 300, completed_at=at(5), day=DAY)
-    complete_with(dynamo, result)
-    read_rows = dynamo.top._stored_rows
-    renamed = []
-
-    def rename_after_the_first_read(scope, players):
-        rows = read_rows(scope, players)
-        if not renamed:
-            renamed.append(True)
-            dynamo.set_display_name(player("ann"), "Renamed")
-            dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")
-        return rows
-
-    dynamo.top._stored_rows = rename_after_the_first_read
-    dynamo.count_official([result])
-
-    assert [e.display_name for e in dynamo.board_page(SCOPE, None, 10)] == ["Renamed"]
-
-
 def test_a_record_that_is_not_the_stored_result_never_enters_the_top_of_the_board(dynamo):
     """moto's stream carries records of cancelled transactions: a result the table does not hold
     (here another run of a player whose official result is stored) is neither counted nor shown."""
@@ -580,31 +555,6 @@ def test_a_record_that_is_not_the_stored_result_never_enters_the_top_of_the_boar
     assert [(e.player, e.position.score) for e in dynamo.board_page(SCOPE, None, 10)] == [
         (player("ann"), 100)
     ]
-
-
-def test_two_consumers_merging_into_one_top_from_stale_reads_lose_no_row(dynamo):
-    """The top item is written on condition of the version read: a consumer that read before the
-    other wrote reads again and merges again (the race itself, on moto's server, is in
-    tests/test_boards_races.py)."""
-    first = official("ann", 100, completed_at=at(5), day=DAY)
-    second = official("bob", 200, completed_at=at(6), day=DAY)
-    for result in (first, second):
-        complete_with(dynamo, result)
-    read_top = dynamo.top.read
-    stale = read_top(SCOPE)  # what the slower consumer read first: no top yet
-
-    calls = []
-
-    def stale_first(scope, consistent=True, words=True):
-        calls.append(scope)
-        return stale if len(calls) == 1 else read_top(scope, consistent, words)
-
-    dynamo.count_official([first])
-    dynamo.top.read = stale_first
-    dynamo.count_official([second])
-
-    assert len(calls) >= 2
-    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("bob"), player("ann")]
 
 
 def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_first_top(dynamo):
@@ -627,25 +577,8 @@ def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_fir
     assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [r.player for r in expected]
 
 
-def test_a_top_item_that_keeps_changing_under_a_rename_is_429_not_a_500(dynamo):
-    """At the rush consumers write the top item many times a second; a rename that loses every
-    attempt answers 429 (PUT /me again is idempotent), never a 500."""
-    complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
-    dynamo.count_official([dynamo.official_result(player("ann"), SCOPE)])
-    real = dynamo.top.db.transact
-
-    def racing(items: list[dict]) -> list[str]:
-        if any(i.get("Put", {}).get("Item", {}).get("sk", {}).get("S") == "TOP" for i in items):
-            return ["ConditionalCheckFailed"] * len(items)  # another writer always came first
-        return real(items)
-
-    dynamo.top.db.transact = racing
-
-    with pytest.raises(Throttled):
-        dynamo.rename_rows(player("ann"), [SCOPE], "Renamed")
-
-
 # The top item's writes are bounded: one fold per interval, whatever the number of consumers ---
+# (each interleaving of the protocol, named, is in tests/test_top_protocol.py)
 
 
 def top_puts(store: DynamoStore) -> list[str]:
@@ -672,38 +605,6 @@ def inbox_items(store: DynamoStore) -> list[dict]:
     return [i for i in items if "#IN" in i["pk"]["S"]]
 
 
-def test_consumers_that_find_the_board_claimed_leave_their_rows_for_the_next_fold(dynamo):
-    """A consumer that finds the top item claimed for this interval leaves its rows in the inbox
-    and waits for the interval to end; if another consumer claims the next interval first, that
-    one folds every row left before it in, and the waiting one returns without writing: one write
-    of the top item per interval, not one per consumer."""
-    clock = HandClock()
-    dynamo.db.wall = clock
-    results = {
-        name: official(name, 100 + 10 * i, completed_at=at(i), day=DAY) for i, name in enumerate("abc")
-    }
-    complete_with(dynamo, results["a"])
-    puts = top_puts(dynamo)
-    dynamo.count_official([results["a"]])  # claims the interval and writes the top: write 1
-    assert len(puts) == 1
-    for name in "bc":  # (recorded after the first top was written, so it did not seed them)
-        complete_with(dynamo, results[name])
-
-    def meanwhile(seconds: float) -> None:
-        clock.sleep(seconds)  # the interval is over; another consumer claims the next one first
-        if not meanwhile.done:
-            meanwhile.done = True
-            dynamo.count_official([results["c"]])
-
-    meanwhile.done = False
-    dynamo.db.sleep = meanwhile
-    dynamo.count_official([results["b"]])  # finds the claim, leaves b, waits; c's fold takes b
-
-    assert len(puts) == 2
-    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player(n) for n in "cba"]
-    assert inbox_items(dynamo) == []  # the fold deleted what it read
-
-
 def test_a_burst_of_consumers_writes_the_top_item_at_most_once_per_interval(dynamo):
     """Ten consumer batches in a row, each bringing a new best row: the top item is written
     once per interval of the wall clock (the waits move it), and holds every row."""
@@ -727,28 +628,6 @@ def test_a_burst_of_consumers_writes_the_top_item_at_most_once_per_interval(dyna
     assert [e.player for e in dynamo.board_page(SCOPE, None, 50)] == [r.player for r in expected]
 
 
-def test_rows_left_by_a_consumer_whose_fold_failed_come_in_when_its_batch_comes_again(dynamo):
-    """A consumer that claimed the board fails while folding (throttled): its batch fails and
-    Lambda delivers it again; counting skips what it counted, and the rows come in then."""
-    result = official("ann", 300, completed_at=at(5), day=DAY)
-    complete_with(dynamo, result)
-    fold = dynamo.top._merge_into_top
-
-    def throttled(scope, candidates):
-        raise Throttled("The game is busy; try again shortly")
-
-    dynamo.top._merge_into_top = throttled
-    with pytest.raises(Throttled):
-        dynamo.count_official([result])
-    assert dynamo.board_page(SCOPE, None, 10) == []
-    assert len(inbox_items(dynamo)) == 1  # the rows wait in the inbox
-
-    dynamo.top._merge_into_top = fold
-    assert dynamo.count_official([result]) == 0  # counted the first time
-    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("ann")]
-    assert inbox_items(dynamo) == []
-
-
 def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
     """Once the top holds TOP_ROWS better rows, a consumer's worse rows cost one read of the top
     item and nothing else: no inbox item, no claim, no write."""
@@ -765,82 +644,6 @@ def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
 
     assert calls == ["TransactWriteItems", "GetItem"]  # counted; the top read; nothing else
     assert inbox_items(dynamo) == []
-
-
-def test_a_consumer_that_never_gets_the_claim_fails_its_batch_and_keeps_its_rows(dynamo):
-    """A consumer whose rows no fold takes, and which never gets the claim itself, is Throttled
-    after its turns: the batch fails and comes again; the rows wait in the inbox meanwhile."""
-    result = official("ann", 300, completed_at=at(5), day=DAY)
-    complete_with(dynamo, result)
-    dynamo.top.claim = lambda scope, holder, now: False  # another consumer always claims first
-
-    with pytest.raises(Throttled):
-        dynamo.count_official([result])
-
-    assert dynamo.board_page(SCOPE, None, 10) == []
-    assert len(inbox_items(dynamo)) == 1
-
-
-def test_a_claim_set_by_a_clock_far_ahead_does_not_hold_the_board(dynamo):
-    """A claim ending more than an interval from now was set by a clock far off: the consumer
-    does not wait on it (it would wait past its timeout), it takes the board."""
-    result = official("ann", 300, completed_at=at(5), day=DAY)
-    complete_with(dynamo, result)
-    assert dynamo.top.claim(SCOPE, None, dynamo.db.wall() + 3600)  # an hour ahead
-    dynamo.db.sleep = lambda seconds: pytest.fail("waited on a claim from a clock far ahead")
-
-    dynamo.count_official([result])
-
-    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("ann")]
-
-
-def test_rows_are_not_lost_when_the_claim_holder_they_waited_for_never_folds(dynamo):
-    """A consumer leaves its rows and finds the board claimed; while it waits, another consumer
-    claims the next interval and dies before folding. The waiting consumer returns only once its
-    inbox item is gone, so it claims the board after that one and folds its rows itself."""
-    clock = wound_by_hand(dynamo)
-    first = official("ann", 100, completed_at=at(5), day=DAY)
-    complete_with(dynamo, first)
-    dynamo.count_official([first])  # the top item exists; the board is claimed for this interval
-    late = official("bob", 300, completed_at=at(6), day=DAY)
-    complete_with(dynamo, late)
-    dead: list[float] = []
-
-    def meanwhile(seconds: float) -> None:
-        clock.sleep(seconds)
-        if not dead:  # a consumer claims the next interval, then dies before it folds
-            holder, _ = dynamo.top._claim_of(SCOPE)
-            assert dynamo.top.claim(SCOPE, holder, clock.now)
-            dead.append(clock.now)
-
-    dynamo.db.sleep = meanwhile
-    dynamo.count_official([late])
-
-    assert dead
-    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [player("bob"), player("ann")]
-    assert inbox_items(dynamo) == []
-
-
-def test_a_fold_keeps_the_stored_row_when_a_player_was_left_twice(dynamo):
-    """moto's stream carries records of cancelled transactions: a player's row may be left twice,
-    once as stored and once as a result the table never held. The fold keeps the stored one."""
-    seed = official("zed", 50, completed_at=at(1), day=DAY)
-    complete_with(dynamo, seed)
-    dynamo.count_official([seed])  # the top item exists, so the fold does not seed it from the index
-    stored = official("ann", 100, completed_at=at(5), day=DAY)
-    complete_with(dynamo, stored)
-    ghost = official("ann", 900, completed_at=at(6), day=DAY, run_id="cancelled-run")
-    for result in (ghost, stored):  # the ghost first: it must not win by being read first
-        dynamo.top._leave_rows(
-            SCOPE, [BoardEntry(result.player, BoardPosition.of(result), result.words, None)]
-        )
-
-    dynamo.top._fold_inbox(SCOPE)
-
-    assert [(e.player, e.position.score) for e in dynamo.board_page(SCOPE, None, 10)] == [
-        (player("ann"), 100),
-        (player("zed"), 50),
-    ]
 
 
 def test_an_implausible_result_item_says_why_and_has_no_board_row(dynamo):
