@@ -21,13 +21,13 @@ from shared.game.names import default_display_name
 from shared.game.scope import Scope
 
 if TYPE_CHECKING:
-    from shared.dynamo.store import DynamoStore
+    from shared.dynamo.moderation import DynamoModeration
 
 _ATTEMPTS = 5
 _BUSY = "The game is busy; try again shortly"
 
 
-def void_result(store: "DynamoStore", player: str, scope: Scope) -> bool:
+def void_result(store: "DynamoModeration", player: str, scope: Scope) -> bool:
     """In one transaction, on condition the result is as read: the result marked `voided`
     (stats and history keep it), its board row gone from the `board` index, and, if the stream
     consumer counted it already, its three rank counters taken back down. (Not yet counted, the
@@ -78,7 +78,7 @@ def void_result(store: "DynamoStore", player: str, scope: Scope) -> bool:
     raise Throttled(_BUSY)
 
 
-def hide_name(store: "DynamoStore", player: str) -> None:
+def hide_name(store: "DynamoModeration", player: str) -> None:
     """The profile's name removed and its claim released, in one transaction on condition the
     name is still the one read; then every board row of the player shows the default name."""
     for _ in range(_ATTEMPTS):
@@ -114,7 +114,7 @@ def hide_name(store: "DynamoStore", player: str) -> None:
     store.names.rename_rows(player, scopes, default_display_name(player))
 
 
-def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
+def add_sanction(store: "DynamoModeration", player: str, sanction: Sanction) -> None:
     """Append SANCTION to the list on the player's profile, once per case (a retried decision
     adds nothing), in the same write as its effect there: a ban sets `banned_until` (what every
     player route reads to admit its caller, shared/dynamo/tombstone.py), a rank ban
@@ -149,7 +149,7 @@ def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
         store.player_data.stop_answers(player, sanction.decided_at)
 
 
-def sanctions(store: "DynamoStore", player: str) -> list[Sanction]:
+def sanctions(store: "DynamoModeration", player: str) -> list[Sanction]:
     item = (
         store.db.call(
             "get_item", Key=keys.profile_key(player), ConsistentRead=True, ProjectionExpression=SANCTIONS
