@@ -25,6 +25,7 @@ from shared.game.results import Challenge
 from shared.game.scope import Scope
 from shared.http.cursors import Cursors, encode_cursor
 from shared.http.models import ChallengeView
+from shared.runtime.wiring import Services
 from shared.services.leaderboard import TOP, WATERMARK_CACHE_SECONDS, Boards
 from tests.conftest import Api
 from tests.dynamo_store import STORES
@@ -502,7 +503,7 @@ def test_a_rename_reaches_a_live_challenge_board_but_not_a_closed_one(store):
     for challenge in (old, new):
         record(store, "ann", 300, at=5, challenge_id=challenge.challenge_id, day=DAY - timedelta(days=1))
     store.runs.mark_completed_through(NOON)
-    boards = Boards(store.boards, store.ranks, store.names, store.runs)
+    boards = Services(store).boards
     before = challenge_view(boards, old, None, 50)
 
     assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
@@ -539,7 +540,7 @@ def challenge_of(store: FakePorts, created: datetime) -> Challenge:
 
 def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store.boards, store.ranks, store.names, store.runs)
+    boards = Services(store).boards
     for name, score, combo, at in (("a", 200, 1, 10), ("b", 200, 1, 5), ("c", 200, 2, 20), ("d", 100, 9, 1)):
         record(store, name, score, combo, 5, at=at, challenge_id=challenge.challenge_id)
 
@@ -568,7 +569,7 @@ def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store)
 
 def test_a_challenge_board_stays_live_until_its_runs_have_completed(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store.boards, store.ranks, store.names, store.runs)
+    boards = Services(store).boards
     closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
     clock.travel_to(closes + timedelta(hours=1))
     store.runs.mark_completed_through(closes)
@@ -705,7 +706,7 @@ def test_a_cursor_signed_with_the_previous_key_still_pages_after_a_rotation(stor
     for index in range(3):
         record(store, f"p{index}", 100 + index, at=5 + index)
     store.runs.mark_completed_through(NOON)
-    boards, scope = Boards(store.boards, store.ranks, store.names, store.runs), Scope.daily(DAY.isoformat())
+    boards, scope = Services(store).boards, Scope.daily(DAY.isoformat())
     cursor = Cursors(lambda: b"the key before the rotation").next_page(boards.daily_board(DAY, TOP, 2))
     assert cursor is not None
 
@@ -752,7 +753,7 @@ def test_a_page_is_served_from_the_top_only_when_the_top_holds_it():
 
 def test_a_challenge_names_its_creator_and_their_score_once_they_have_played(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store.boards, store.ranks, store.names, store.runs)
+    boards = Services(store).boards
     view = challenge_view(boards, challenge, None, 50)
     assert (view["creator_name"], view["creator_score"]) == (name_of("maker"), None)
     store.names.set_display_name(player("maker"), "Mara Makes")

@@ -19,8 +19,7 @@ from local.streams import StreamPoller
 from shared.game.names import DELETED_PLAYER_NAME
 from shared.game.scope import Scope
 from shared.runtime.accounts import LocalAccounts
-from shared.services.leaderboard import Boards
-from shared.services.leagues import Leagues
+from shared.runtime.wiring import Services
 from shared.services.player_data import PlayerData
 from shared.services.players import Players
 from tests import test_races
@@ -79,13 +78,7 @@ def erasure(store, player: str, n: int) -> Callable[[], None]:
 def follower(store) -> Callable[[], int]:
     """The stream consumer (rank counters, renames followed) over what the table's stream holds,
     from where it last stopped."""
-    players = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    players = Services(store).players
 
     def counters(event: dict, context: Any) -> dict:
         return count_stream_batch(event, context, store.ranks.count_official, players.show_current_name)
@@ -103,13 +96,7 @@ def check(store, player: str, results: list[Scope], counts: dict[str, int]) -> N
 
 
 def test_a_rename_racing_the_erasure_leaves_no_claim_and_no_name_on_a_board(store):
-    players = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    players = Services(store).players
     follow = follower(store)
     counts = {"renamed": 0, "leftovers": 0}
     for n in range(ITERATIONS):
@@ -135,14 +122,8 @@ def test_a_rename_racing_the_erasure_leaves_no_claim_and_no_name_on_a_board(stor
 
 
 def test_a_join_racing_the_erasure_leaves_no_seat(store):
-    leagues = Leagues(store.leagues, Boards(store.boards, store.ranks, store.names, store.runs))
-    players = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    leagues = Services(store).leagues
+    players = Services(store).players
     counts = {"joined": 0, "leftovers": 0}
     for n in range(ITERATIONS):
         player = f"racer-jn-{secrets.token_hex(4)}"
@@ -159,14 +140,8 @@ def test_a_join_racing_the_erasure_leaves_no_seat(store):
 
 
 def test_creating_a_league_racing_the_erasure_leaves_no_league_of_theirs(store):
-    leagues = Leagues(store.leagues, Boards(store.boards, store.ranks, store.names, store.runs))
-    players = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    leagues = Services(store).leagues
+    players = Services(store).players
     counts = {"created": 0, "leftovers": 0}
     for n in range(ITERATIONS):
         player = f"racer-lg-{secrets.token_hex(4)}"
@@ -181,13 +156,7 @@ def test_creating_a_league_racing_the_erasure_leaves_no_league_of_theirs(store):
 
 
 def test_starting_a_run_racing_the_erasure_leaves_no_run_and_no_slot(store):
-    players = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    players = Services(store).players
     counts = {"started": 0, "leftovers": 0}
     for n in range(ITERATIONS):
         player = f"racer-st-{secrets.token_hex(4)}"

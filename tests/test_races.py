@@ -52,9 +52,8 @@ from shared.game.puzzles import generate_puzzle, seed_for_date
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.http.models import RunView
+from shared.runtime.wiring import Services
 from shared.services.game import Game
-from shared.services.leaderboard import Boards
-from shared.services.players import Players
 from shared.services.ports import Slot
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
@@ -172,13 +171,7 @@ def count_stream(store: DynamoPorts) -> int:
     """Run the rank counters' stream consumer over everything the table's stream holds (it
     counts each official result once, however often it is delivered)."""
 
-    follow = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    follow = Services(store).players
 
     def counters(event: dict, context: Any) -> dict:
         return count_stream_batch(event, context, store.ranks.count_official, follow.show_current_name)
@@ -424,13 +417,7 @@ def test_24_concurrent_challenge_creations_by_one_player_create_exactly_20(store
 
 
 def test_concurrent_claims_of_one_display_name_by_different_players_give_it_to_one(store):
-    boards = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    boards = Services(store).players
     for repetition in range(ROUNDS):
         name = f"Racer {repetition} {secrets.token_hex(3)}"
         claims = [name, name.upper(), name.lower(), name.swapcase()] * 2
@@ -453,13 +440,7 @@ def test_concurrent_renames_by_one_player_leave_exactly_the_name_the_profile_sho
     """A double-clicked or retried PUT /me: every call succeeds or is refused cleanly with a
     GameError (409/429), never a StaleRun, which the API turns into a 500; and afterwards the
     player holds one name only, the one the profile shows, so no name stays reserved for nobody."""
-    boards = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    boards = Services(store).players
     for repetition in range(ROUNDS):
         player = f"racer-e-{secrets.token_hex(4)}"
         if repetition % 2:
@@ -480,13 +461,7 @@ def test_a_rename_racing_completions_of_the_players_runs_keeps_every_stat_and_re
     still shows the name (and the stats) it read, and a rename updates the name alone. So a
     rename racing completions never loses a completion's stats, and every row ends up showing
     the new name (a completion that read the old name retries, or the rename finds its row)."""
-    players = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    players = Services(store).players
     for repetition in range(ROUNDS):
         player = f"racer-f-{secrets.token_hex(4)}"
         if repetition % 2:
@@ -524,9 +499,8 @@ def test_two_joins_racing_for_a_leagues_last_seat_give_it_to_one(store):
     full, and the league never holds more than 50."""
     from shared.game.constants import LEAGUE_MEMBERS_MAX
     from shared.game.errors import Conflict as LeagueConflict
-    from shared.services.leagues import Leagues
 
-    leagues = Leagues(store.leagues, Boards(store.boards, store.ranks, store.names, store.runs))
+    leagues = Services(store).leagues
     for repetition in range(ROUNDS):
         league = leagues.create(f"owner-{repetition}", "Office")
         for n in range(1, LEAGUE_MEMBERS_MAX - 1):
@@ -549,13 +523,7 @@ def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_
     from shared.runtime.accounts import LocalAccounts
     from shared.services.player_data import PlayerData
 
-    players = Players(
-        store.boards,
-        store.names,
-        store.results,
-        store.runs,
-        Boards(store.boards, store.ranks, store.names, store.runs),
-    )
+    players = Services(store).players
     data = PlayerData(store.player_data, LocalAccounts)
     for repetition in range(ROUNDS):
         player = f"racer-g-{secrets.token_hex(4)}"

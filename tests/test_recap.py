@@ -13,8 +13,8 @@ from shared.game.recap import longest_word, missed_common, most_played
 from shared.game.results import OfficialResult
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
+from shared.runtime.wiring import Services
 from shared.services.completion import completion_of
-from shared.services.leaderboard import Boards
 from tests.conftest import Api
 from tests.dynamo_store import STORES
 from tests.fake_boards import DAY, player
@@ -80,7 +80,7 @@ def play(store, name: str, rounds: list[str], found_ms: int = 6_000) -> None:
 def closing_pass(store) -> None:
     from functions.leaderboard import handler as module
 
-    boards = Boards(store.boards, store.ranks, store.names, store.runs)
+    boards = Services(store).boards
     module.moderation().review_daily(DAY, boards, module.recaps().record)
 
 

@@ -18,8 +18,7 @@ from shared.game.daily_date import daily_date
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.scope import Scope
-from shared.services.leaderboard import Boards
-from shared.services.players import Players
+from shared.runtime.wiring import Services
 from tests.fake_boards import official, player
 from tests.fake_store import complete_official
 
@@ -32,13 +31,7 @@ class Rig:
     def __init__(self, table: str) -> None:
         self.store = dynamo_ports(table, sleep=lambda seconds: None)
         self.store.top.interval = 0  # the tests drive no clock; a fold never waits
-        self.players = Players(
-            self.store.boards,
-            self.store.names,
-            self.store.results,
-            self.store.runs,
-            Boards(self.store.boards, self.store.ranks, self.store.names, self.store.runs),
-        )
+        self.players = Services(self.store).players
         self.poller = StreamPoller(table, handler=self.consumer)
         self.following = True  # False: the consumer passes records by (while boards are set up)
         self.requests = 0

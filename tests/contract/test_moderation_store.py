@@ -25,6 +25,7 @@ from shared.game.puzzles import Round
 from shared.game.results import OfficialResult
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
+from shared.runtime.wiring import Services
 from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
@@ -76,7 +77,7 @@ def subject(request) -> Iterator[Moderated]:
             store.names,
             store.results,
             store.runs,
-            Boards(store.boards, store.ranks, store.names, store.runs),
+            Services(store).boards,
             lambda: NOW,
         )
 
