@@ -40,11 +40,10 @@ class SettledPorts(DynamoPorts):
     """The table's adapters, whose rank counters, top items and renamed rows catch up at once:
     the stream consumer (through the ranks port) runs after every completion and on `settle`."""
 
-    poller: StreamPoller | None = None
+    poller: StreamPoller
 
     def settle(self) -> None:
-        if self.poller is not None:
-            self.poller.drain()
+        self.poller.drain()
 
 
 def settled_ports(table: str) -> SettledPorts:

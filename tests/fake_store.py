@@ -320,8 +320,8 @@ def prepare(ports: Any, result: OfficialResult) -> tuple[Run, Version, Completio
 
 
 def store_at_noon(monkeypatch: pytest.MonkeyPatch, store: Any = None) -> Any:
-    """A fresh store the leaderboard handler serves from (STORE, by default an in-memory one),
-    with the game clock at noon on DAY."""
+    """Ports the handlers serve from (STORE, by default fresh fakes), with the game clock at noon
+    on DAY."""
     from shared.game import clock
 
     clock.travel_to(NOON)
@@ -332,7 +332,7 @@ def store_at_noon(monkeypatch: pytest.MonkeyPatch, store: Any = None) -> Any:
 
 @contextlib.contextmanager
 def served_store(kind: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """`store_at_noon` on the in-memory fake (`fake`) or on DynamoDB (`dynamo`, on moto)."""
+    """`store_at_noon` on the in-memory fakes (`fake`) or on DynamoDB (`dynamo`, on moto)."""
     if kind == "fake":
         yield store_at_noon(monkeypatch)
         return

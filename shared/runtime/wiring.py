@@ -81,7 +81,7 @@ def _first_daily_date() -> date:
 
 class Ports(Protocol):
     """One implementation of each port: the table's adapters (shared/dynamo/store.py
-    `dynamo_ports`), or in tests the in-memory fakes (tests/fakes.py `FakePorts`)."""
+    `dynamo_ports`), or in tests the in-memory fakes (tests/fake_store.py `FakePorts`)."""
 
     @property
     def runs(self) -> RunStore: ...
@@ -160,8 +160,10 @@ class Services:
 
     @cached_property
     def moderation(self) -> Moderation:
-        p = self.ports
-        return Moderation(p.moderation, p.boards, p.ranks, p.results, p.runs, p.closing, words)
+        ports = self.ports
+        return Moderation(
+            ports.moderation, ports.boards, ports.ranks, ports.results, ports.runs, ports.closing, words
+        )
 
     @cached_property
     def recaps(self) -> Recaps:
