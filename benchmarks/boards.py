@@ -38,7 +38,7 @@ from shared.dynamo import keys  # noqa: E402
 from shared.dynamo.board_index import shard_page  # noqa: E402
 from shared.dynamo.codec import inbox_item, official_item, top_items  # noqa: E402
 from shared.dynamo.counters import chunks  # noqa: E402
-from shared.dynamo.store import DynamoStore  # noqa: E402
+from shared.dynamo.store import DynamoPorts, dynamo_ports  # noqa: E402
 from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game.boards import (  # noqa: E402
     SETTLE_SECONDS,  # noqa: E402
@@ -129,7 +129,7 @@ def results_for(count: int) -> list[OfficialResult]:
     return results
 
 
-def fill(store: DynamoStore, results: list[OfficialResult]) -> None:
+def fill(store: DynamoPorts, results: list[OfficialResult]) -> None:
     """The items completions and the stream consumer leave: official items (already counted),
     profiles, and each counter item once with the sum of its increments (batch writes, which is
     quicker here than a transaction each)."""
@@ -248,7 +248,7 @@ def _row(result: OfficialResult) -> BoardEntry:
     return BoardEntry(result.player, BoardPosition.of(result), result.words, display_name(result.player))
 
 
-def rush_writes(store: DynamoStore, results: list[OfficialResult]) -> dict[str, float]:
+def rush_writes(store: DynamoPorts, results: list[OfficialResult]) -> dict[str, float]:
     """Write units per 1,000 completions on the busiest board shard, and the sizes of a row and of
     a full top item. (The counters' writes follow the consumer's invocations, not the
     completions: `counters_at_the_rush`.)"""
@@ -328,7 +328,7 @@ def top_at_the_rush(rate: int, stream_shards: int) -> dict[str, float]:
     }
 
 
-def _index_entries(store: DynamoStore) -> list[dict]:
+def _index_entries(store: DynamoPorts) -> list[dict]:
     entries = []
     for shard in range(keys.BOARD_SHARDS):
         entries += store.client.query(
@@ -345,13 +345,13 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
     table = f"bench-boards-{count}"
     client = boto3.client("dynamodb")
     client.create_table(**create_table_request(table))
-    store = DynamoStore(table, client)
+    store = dynamo_ports(table, client)
     results = results_for(count)
     started = time.perf_counter()
     fill(store, results)
     filled = time.perf_counter() - started
     meter = Meter(client)
-    boards = Boards(store, now=lambda: NOON)
+    boards = Boards(store.boards, store.ranks, store.names, store.runs, now=lambda: NOON)
     figures: dict[str, dict[str, Any]] = {}
 
     def metered(name: str, call):
@@ -380,8 +380,14 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
     middle = ordered[len(ordered) // 2]
     mine = metered("one player's rank", lambda: boards.daily_rank(DAY, middle.player))
     metered("the day's distribution", lambda: boards.daily_distribution(DAY))
-    store.mark_completed_through(CLOSED)
-    closed_boards = Boards(store, now=lambda: CLOSED + timedelta(seconds=SETTLE_SECONDS))
+    store.runs.mark_completed_through(CLOSED)
+    closed_boards = Boards(
+        store.boards,
+        store.ranks,
+        store.names,
+        store.runs,
+        now=lambda: CLOSED + timedelta(seconds=SETTLE_SECONDS),
+    )
     closed = metered("page 1 of the closed board", lambda: closed_boards.daily_board(board_day, TOP, PAGE))
 
     expected = 1 + sum(1 for r in results if _tie(r) > _tie(middle))

@@ -21,8 +21,7 @@ from moto import mock_aws  # noqa: E402
 from recap import DAY, SCOPE, simulated_runs  # noqa: E402
 
 from local.moto_patches import cheaper_requests  # noqa: E402
-from shared.dynamo.moderation import DynamoModeration  # noqa: E402
-from shared.dynamo.store import DynamoStore  # noqa: E402
+from shared.dynamo.store import DynamoPorts, dynamo_ports  # noqa: E402
 from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game.puzzles import generate_puzzle, seed_for_date  # noqa: E402
 from shared.game.results import OfficialResult  # noqa: E402
@@ -33,23 +32,23 @@ SIZES = (500, 2_000)
 PLAYERS = 1_000_000
 
 
-def stored_day(count: int) -> DynamoStore:
+def stored_day(count: int) -> DynamoPorts:
     """A table holding COUNT completed official runs of the day."""
     table = f"bench-closing-{count}"
     client = boto3.client("dynamodb")
     client.create_table(**create_table_request(table))
-    store = DynamoStore(table, client)
+    store = dynamo_ports(table, client)
     puzzle = generate_puzzle(seed_for_date(b"benchmark-secret", DAY), 10, 3)
-    store.put_puzzle(SCOPE, puzzle)
+    store.runs.put_puzzle(SCOPE, puzzle)
     for run in simulated_runs(puzzle, count, random.Random(count)):
         for record in run.history:  # people's pace: each attempt some seconds after the round showed
             for number, attempt in enumerate(record.attempts, start=1):
                 attempt.elapsed_ms = 4_000 * number
         run.completed_at = run.deadline
-        store.create_run(run)
+        store.runs.create_run(run)
         result = OfficialResult.of_run(run)
-        store.complete_run(
-            run, Version(0), completion_of(result, store.profile_for_completion(run.player, True))
+        store.results.complete_run(
+            run, Version(0), completion_of(result, store.results.profile_for_completion(run.player, True))
         )
     return store
 
@@ -62,7 +61,7 @@ def main() -> None:
         for count in SIZES:
             store = stored_day(count)
             meter = Meter(store.client)
-            runs = DynamoModeration(store).scope_runs(SCOPE)
+            runs = store.moderation.scope_runs(SCOPE)
             figures = meter.figures()
             per_run = figures["read units"] / count
             print(

@@ -190,7 +190,7 @@ rows: list[tuple[str, int | str, Counter[str], list[int], float, float, float]] 
 def cold_container() -> None:
     """Forget what a container caches (the store's client, the Game and its puzzles)."""
     wiring.reset()
-    events = wiring.store().client.meta.events
+    events = wiring.ports().client.meta.events
     events.register("before-parameter-build.dynamodb", meter.before)
     events.register("after-call.dynamodb", meter.after)
 
@@ -380,7 +380,7 @@ def print_table() -> None:
 def run_item_sizes() -> tuple[int, int]:
     """Approximate DynamoDB sizes (attribute names + values, bytes) of a fresh and a completed
     run item: each answer rewrites the whole item, so its size sets the write units it costs."""
-    client = wiring.store().client
+    client = wiring.ports().client
     table = os.environ["TABLE_NAME"]
     fresh = call(None, "POST", "/guest/daily/runs")
     done = play_to_last_round(call(None, "POST", "/guest/daily/runs"), None)

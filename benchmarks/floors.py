@@ -91,7 +91,7 @@ def official_run(user: str) -> dict:
 
 def board_reads() -> None:
     """Page 1 of a live board with BOARD_RESULTS results, and one of its players' rank."""
-    store = wiring.store()
+    store = wiring.ports()
     results = boards.results_for(BOARD_RESULTS)
     boards.fill(store, results)
     middle = sorted(results, key=lambda r: -r.score)[BOARD_RESULTS // 2].player
@@ -135,7 +135,7 @@ def measure() -> None:
         table = wiring.settings().table_name
         boto3.client("dynamodb").create_table(**create_table_request(table))
         players.meter = Meter(table)
-        events = wiring.store().client.meta.events
+        events = wiring.ports().client.meta.events
         events.register("before-parameter-build.dynamodb", players.meter.before)
         events.register("after-call.dynamodb", players.meter.after)
         clock.travel_to(players.NOON)

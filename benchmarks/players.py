@@ -94,7 +94,7 @@ def main() -> None:
         table = wiring.settings().table_name
         boto3.client("dynamodb").create_table(**create_table_request(table))
         meter = Meter(table)
-        events = wiring.store().client.meta.events
+        events = wiring.ports().client.meta.events
         events.register("before-parameter-build.dynamodb", meter.before)
         events.register("after-call.dynamodb", meter.after)
         clock.travel_to(NOON)

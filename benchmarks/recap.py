@@ -25,8 +25,8 @@ from moto import mock_aws  # noqa: E402
 from skill import MIX, PEOPLE, play  # noqa: E402
 
 from shared.dynamo import keys  # noqa: E402
-from shared.dynamo.recap import DynamoRecaps, encode_words  # noqa: E402
-from shared.dynamo.store import DynamoStore  # noqa: E402
+from shared.dynamo.recap import encode_words  # noqa: E402
+from shared.dynamo.store import dynamo_ports  # noqa: E402
 from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game.clock import iso  # noqa: E402
 from shared.game.puzzles import Round, answers, generate_puzzle, pool, seed_for_date  # noqa: E402
@@ -82,19 +82,18 @@ def measure(puzzle: list[Round], count: int) -> dict[str, object]:
     table = f"bench-recap-{count}"
     client = boto3.client("dynamodb")
     client.create_table(**create_table_request(table))
-    store = DynamoStore(table, client)
-    kept = DynamoRecaps(store)
+    store = dynamo_ports(table, client)
     runs = simulated_runs(puzzle, count, random.Random(count))
-    Recaps(kept, store, store).record(SCOPE, puzzle, runs)
+    Recaps(store.recaps, store.results, store.runs).record(SCOPE, puzzle, runs)
     sizes = [item_size(store.db.get(keys.recap_round_key(SCOPE, n)) or {}) for n in range(1, 11)]
     summary = item_size(store.db.get(keys.recap_key(SCOPE)) or {})
     meter = Meter(client)
-    kept.recap(SCOPE)
+    store.recaps.recap(SCOPE)
     public = meter.figures()
     meter.reset()
-    kept.round_words(SCOPE, list(range(1, 11)))
+    store.recaps.round_words(SCOPE, list(range(1, 11)))
     mine = meter.figures()
-    distinct = [len(t) for t in kept.round_words(SCOPE, list(range(1, 11))).values()]
+    distinct = [len(t) for t in store.recaps.round_words(SCOPE, list(range(1, 11))).values()]
     return {
         "summary bytes": summary,
         "summary read units": public["read units"],

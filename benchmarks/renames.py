@@ -59,7 +59,7 @@ class Requests:
 
 def live_boards(who: str, count: int) -> None:
     """COUNT live challenge boards with WHO's official result, in the board's top item too."""
-    store = wiring.store()
+    store = wiring.ports()
     now = clock.now()
     day = daily_date(now).isoformat()
     for n in range(count):
@@ -71,7 +71,7 @@ def live_boards(who: str, count: int) -> None:
             created_at=iso(now),
             closes_at=iso(now + timedelta(days=7)),
         )
-        store.create_challenge(challenge, day, 10_000)
+        store.runs.create_challenge(challenge, day, 10_000)
         result = OfficialResult(
             player=player_id(who), kind="challenge", date=day, challenge_id=challenge_id,
             run_id=f"run-{challenge_id}", score=300, best_combo=3, longest_word_length=7,
@@ -96,7 +96,7 @@ def main() -> None:
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(table))
         counting = Requests()
-        wiring.store().client.meta.events.register("before-call.dynamodb", counting)
+        wiring.ports().client.meta.events.register("before-call.dynamodb", counting)
         following = [False]
 
         def consumer(event: dict, context: object) -> dict:
@@ -121,7 +121,9 @@ def main() -> None:
             following[0] = False
             follow = counting.take()
             shown = {
-                wiring.store().board_entry(player_id(who), Scope.challenge(f"{who}-{n:04d}")).display_name
+                wiring.ports()
+                .boards.board_entry(player_id(who), Scope.challenge(f"{who}-{n:04d}"))
+                .display_name
                 for n in range(boards)
             }
             rows.append((boards, status, put, follow, cpu, shown))

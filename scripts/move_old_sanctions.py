@@ -23,13 +23,13 @@ from old_items import items_with_sort_key  # noqa: E402
 
 from shared.dynamo import keys  # noqa: E402
 from shared.dynamo.sanctions import add_sanction  # noqa: E402
-from shared.dynamo.store import DynamoStore  # noqa: E402
+from shared.dynamo.store import DynamoPorts, dynamo_ports  # noqa: E402
 from shared.dynamo.tombstone import sanctions_of  # noqa: E402
 
 OLD_SK = "SANCTIONS"
 
 
-def move(store: DynamoStore, item: dict[str, Any]) -> int:
+def move(store: DynamoPorts, item: dict[str, Any]) -> int:
     """The sanctions of one old item onto its player's profile, then the item deleted; how many."""
     player = item["pk"]["S"].removeprefix("PLAYER#")
     held = sanctions_of(item)
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endpoint-url", help="a DynamoDB endpoint other than AWS's (make run)")
     args = parser.parse_args(argv)
     client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
-    store = DynamoStore(args.table, client)
+    store = dynamo_ports(args.table, client)
     players = moved = 0
     for item in items_with_sort_key(client, args.table, OLD_SK):
         moved += move(store, item)

@@ -7,7 +7,7 @@ key and `GET /me`'s fallback can be removed afterwards.
     python scripts/move_old_stats.py --table wordsqd --endpoint-url http://127.0.0.1:8000
 
 One Scan of the table (filtered on `sk = STATS`, so it reads the whole table once: run it off
-peak), then per player the transaction of `DynamoStore.move_old_stats` (shared/dynamo/migrations.py).
+peak), then per player the transaction of `move_old_stats` (shared/dynamo/migrations.py).
 Safe to run while the game runs and to run again: each move is conditional. Prints how many items
 were moved and lists the ones it left.
 """
@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import boto3  # noqa: E402
 from old_items import items_with_sort_key  # noqa: E402
 
-from shared.dynamo.store import DynamoStore  # noqa: E402
+from shared.dynamo import migrations  # noqa: E402
+from shared.dynamo.store import dynamo_ports  # noqa: E402
 
 
 def players_with_old_stats(client: Any, table: str) -> Iterator[str]:
@@ -38,10 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endpoint-url", help="a DynamoDB endpoint other than AWS's (make run)")
     args = parser.parse_args(argv)
     client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
-    store = DynamoStore(args.table, client)
+    store = dynamo_ports(args.table, client)
     outcomes: Counter[str] = Counter()
     for player in players_with_old_stats(client, args.table):
-        outcome = store.move_old_stats(player)
+        outcome = migrations.move_old_stats(store.db, player)
         outcomes[outcome] += 1
         if outcome in ("kept", "changed"):
             print(f"{outcome}: PLAYER#{player}")

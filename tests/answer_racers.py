@@ -9,7 +9,7 @@ from typing import Any
 import boto3
 from botocore.config import Config
 
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.game.dictionary import words
 from shared.game.errors import Conflict
 from shared.http.models import RunView
@@ -42,7 +42,8 @@ def answer_once(endpoint: str, table: str, at: datetime, call: tuple) -> tuple:
     ready: ("reply", accepted, reason, points, run view), or ("conflict", code, the word the
     slot holds), or ("error", text)."""
     run_id, player, day, number, attempt, word = call
-    game = Game(DynamoStore(table, _client(endpoint)), lambda: b"seed", words, now=lambda: at)
+    ports = dynamo_ports(table, _client(endpoint))
+    game = Game(ports.runs, ports.results, lambda: b"seed", words, now=lambda: at)
     game.daily_puzzle(day)  # read before the race, as a warm container has it
     try:
         _barrier.wait(timeout=120)  # a hang guard, not a timing

@@ -1,123 +1,104 @@
-"""An in-memory BoardStore (shared/game/boards.py) for service and handler tests.
+"""The in-memory fakes of the board side's ports, over the shared FakeTable (tests/fake_table.py):
+`FakeBoards` (BoardStore), `FakeRanks` (RankStore), `FakeNames` (NameStore); and the helpers of
+service and handler tests.
 
-tests/contract/test_board_store.py runs the same tests against it and against DynamoStore, so it
-cannot drift from the real thing. Ranks are counted, and rows shown on page 1, at once here; on
-DynamoDB both trail a completion until the stream consumer has run (it counts and keeps the top
-of each board; the contract tests drain the stream first).
+tests/contract/test_board_store.py runs the same tests against them and against the adapters, so
+they cannot drift from the real thing. Ranks are counted, and rows shown on page 1, at once here;
+on DynamoDB both trail a completion until the stream consumer has run (it counts and keeps the
+top of each board; the contract tests drain the stream first).
 """
 
 import uuid
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shared.game.boards import (
-    BoardEntry,
-    BoardPosition,
-    HistoryPosition,
-    PlayerProfile,
-    TieKey,
-)
+import pytest
+
+from shared.game.boards import BoardEntry, BoardPosition, PlayerProfile, TieKey
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import reset_instant
 from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import BANNED_FOREVER, ban_end
+from shared.game.moderation import Sanction
 from shared.game.names import name_skeleton
-from shared.game.results import Challenge, OfficialResult
+from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.game.standing import Standing, band_of
-from shared.game.stats import PlayerStats
-from shared.services.ports import (
-    Admission,
-    Completion,
-    NameTaken,
-    OfficialTaken,
-    ProfileVersion,
-    StaleRun,
-    StoredProfile,
-)
+from shared.services.board_ports import BoardStore, NameStore, RankStore
+from shared.services.ports import Admission, NameTaken
+from tests.fake_table import FakeTable
+
+if TYPE_CHECKING:
+    from shared.runtime.wiring import Ports
 
 
-class FakeBoardStore:
-    def __init__(self) -> None:
-        self.results: dict[tuple[str, Scope], OfficialResult] = {}
-        self.row_names: dict[tuple[str, Scope], str | None] = {}  # the name each board row shows
-        self.names: dict[str, str] = {}
-        self.stats: dict[str, PlayerStats] = {}
-        self.stats_versions: dict[str, int] = {}  # writes of each player's stats
-        self.challenges: dict[str, Challenge] = {}
-        self.watermark: datetime | None = None
-        self.reads: dict[str, int] = {}  # calls per method, for tests of caching
-        self.renames: list[str] = []  # players renamed, not yet followed (`follow_renames`)
-        self.erased_players: set[str] = set()  # players whose profile holds the tombstone
+class FakeBoards:
+    """Board pages and rows, profiles and admission (BoardStore). Rows show at once here: on
+    DynamoDB the top of a board trails a completion until the stream consumer has run."""
 
-    def _read(self, method: str) -> None:
-        self.reads[method] = self.reads.get(method, 0) + 1
-
-    # Writes ----------------------------------------------------------------------------------
-
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        rank_bans = [
-            s.until or BANNED_FOREVER for s in self.sanctions(player) if s.action in ("rank_ban", "ban")
-        ]
-        profile = PlayerProfile(self.names.get(player), self.stats.get(player), max(rank_bans, default=None))
-        return StoredProfile(profile, ProfileVersion(self.stats_versions.get(player, 0)))
-
-    def _write_completion(self, completion: Completion) -> None:
-        """What a completion writes besides its run (the fake run store calls this), as given:
-        on condition that the player has no official result for the scope (else OfficialTaken)
-        and the profile is still as read (else StaleRun)."""
-        result, read = completion.result, completion.read
-        scope = result.scope
-        if (result.player, scope) in self.results:
-            raise OfficialTaken(result.run_id)
-        now = self.profile_for_completion(result.player, completion.stats is not None)
-        if now.profile.display_name != read.profile.display_name or (
-            completion.stats is not None and now.version != read.version
-        ):
-            raise StaleRun(result.run_id)
-        self.results[result.player, scope] = result
-        self.row_names[result.player, scope] = read.profile.display_name
-        if completion.stats is not None:
-            self.stats[result.player] = completion.stats
-            self.stats_versions[result.player] = read.version.stats + 1
-
-    def set_display_name(self, player: str, name: str) -> None:
-        claim = name_skeleton(name)
-        if any(p != player and name_skeleton(n) == claim for p, n in self.names.items()):
-            raise NameTaken(name)
-        self.names[player] = name
-        self.renames.append(player)  # the rename's record, for the stream consumer
-
-    def mark_completed_through(self, instant: datetime) -> None:
-        instant = parse_iso(iso(instant))  # kept to the millisecond, as DynamoStore keeps it
-        self.watermark = max(self.watermark or instant, instant)
-
-    # Reads -----------------------------------------------------------------------------------
+    def __init__(self, table: FakeTable) -> None:
+        self.table = table
 
     def board_page(
         self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
     ) -> list[BoardEntry]:
-        self._read("board_page")
+        table = self.table
+        table.read("board_page")
         entries = sorted(
-            (self._entry(player, s) for (player, s), r in self.results.items() if s == scope and r.ranked),
+            (table.entry(player, s) for (player, s), r in table.results.items() if s == scope and r.ranked),
             key=lambda e: e.position.order(),
         )
         if after is not None:
             entries = [e for e in entries if e.position.order() > after.order()]
         return entries[:limit]
 
+    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
+        result = self.table.results.get((player, scope))
+        return self.table.entry(player, scope) if result and result.ranked else None
+
+    def admitted_entry(
+        self, player: str, scope: Scope
+    ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
+        table = self.table
+        return table.admission(player), self.board_entry(player, scope), table.pending_runs(scope)
+
+    def top_page(
+        self, scope: Scope, limit: int, words: bool
+    ) -> tuple[list[BoardEntry], frozenset[str]] | None:
+        self.table.read("top_page")
+        return self.board_page(scope, None, limit, 0, words), self.table.pending_runs(scope)
+
+    def player_profile(self, player: str) -> PlayerProfile:
+        self.table.read("player_profile")
+        return PlayerProfile(self.table.names.get(player), self.table.stats.get(player))
+
+    def admission(self, player: str) -> Admission:
+        return self.table.admission(player)
+
+    def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Sanction]]:
+        sanctions = list(self.table.sanctions.get(player, []))
+        return self.table.admission(player), self.player_profile(player), sanctions
+
+
+class FakeRanks:
+    """Rank counters (RankStore): counted from the results at once here, so a rank never trails
+    a completion; `count_official` keeps what the stream consumer counted, once each."""
+
+    def __init__(self, table: FakeTable) -> None:
+        self.table = table
+
+    def _ties(self, scope: Scope) -> list[TieKey]:
+        found = self.table.results.items()
+        return [BoardPosition.of(r).tie for (_, s), r in found if s == scope and r.ranked]
+
     def count_better(self, scope: Scope, tie: TieKey) -> int:
-        self._read("count_better")
-        return sum(
-            1
-            for (_, s), r in self.results.items()
-            if s == scope and r.ranked and BoardPosition.of(r).tie.outranks(tie)
-        )
+        self.table.read("count_better")
+        return sum(1 for counted in self._ties(scope) if counted.outranks(tie))
 
     def standing(self, scope: Scope, tie: TieKey | None) -> Standing:
-        self._read("standing")
-        ties = [BoardPosition.of(r).tie for (_, s), r in self.results.items() if s == scope and r.ranked]
+        self.table.read("standing")
+        ties = self._ties(scope)
         bands: dict[int, int] = {}
         for counted in ties:
             bands[band_of(counted.score)] = bands.get(band_of(counted.score), 0) + 1
@@ -125,85 +106,46 @@ class FakeBoardStore:
             return Standing(bands)
         return Standing(bands, sum(1 for t in ties if t.outranks(tie)), sum(1 for t in ties if t == tie))
 
-    def _entry(self, player: str, scope: Scope) -> BoardEntry:
-        result = self.results[player, scope]
-        return BoardEntry(player, BoardPosition.of(result), result.words, self.row_names[player, scope])
+    def count_official(self, results: list[OfficialResult]) -> int:
+        counted = 0
+        with self.table.lock:
+            for result in results:
+                key = (result.player, result.scope)
+                stored = self.table.results.get(key)
+                if result.ranked and stored == result and key not in self.table.counted:
+                    self.table.counted.add(key)
+                    counted += 1
+        return counted
 
-    def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
-        return self.results.get((player, scope))
 
-    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
-        result = self.results.get((player, scope))
-        return self._entry(player, scope) if result and result.ranked else None
+class FakeNames:
+    """Display names (NameStore): claims unique by skeleton, and the rows' names."""
 
-    def admitted_entry(
-        self, player: str, scope: Scope
-    ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
-        return self.admission(player), self.board_entry(player, scope), self.pending_runs(scope)
+    def __init__(self, table: FakeTable) -> None:
+        self.table = table
 
-    def top_page(
-        self, scope: Scope, limit: int, words: bool
-    ) -> tuple[list[BoardEntry], frozenset[str]] | None:
-        self._read("top_page")
-        return self.board_page(scope, None, limit, 0, words), self.pending_runs(scope)
-
-    def results_since(self, player: str, day: date) -> list[OfficialResult]:
-        return [r for (p, _), r in self.results.items() if p == player and r.date >= day.isoformat()]
+    def set_display_name(self, player: str, name: str) -> None:
+        claim = name_skeleton(name)
+        with self.table.lock:
+            if any(p != player and name_skeleton(n) == claim for p, n in self.table.names.items()):
+                raise NameTaken(name)
+            self.table.names[player] = name
+            self.table.renames.append(player)  # the rename's record, for the stream consumer
 
     def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
-        for scope in scopes:
-            if (player, scope) in self.row_names:
-                self.row_names[player, scope] = name
-
-    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
-        mine = sorted(
-            ((r.completed_at, r.scope, r) for (p, _), r in self.results.items() if p == player),
-            key=lambda row: (row[0], _scope_order(row[1])),
-            reverse=True,
-        )
-        if after is not None:
-            mine = [
-                row
-                for row in mine
-                if (row[0], _scope_order(row[1])) < (after.completed_at, _scope_order(after.scope))
-            ]
-        return [r for _, _, r in mine[:limit]]
+        self.table.rename_rows(player, scopes, name)
 
     def display_names(self, players: list[str]) -> dict[str, str]:
-        self._read("display_names")
-        return {p: self.names[p] for p in players if p in self.names}
-
-    def player_profile(self, player: str) -> PlayerProfile:
-        self._read("player_profile")
-        return PlayerProfile(self.names.get(player), self.stats.get(player))
-
-    def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Any]]:
-        return self.admission(player), self.player_profile(player), self.sanctions(player)
-
-    def admission(self, player: str) -> Admission:
-        self._read("admission")
-        ends = [end for end in map(ban_end, self.sanctions(player)) if end]
-        return Admission(player in self.erased_players, max(ends) if ends else None)
-
-    def get_challenge(self, challenge_id: str) -> Challenge | None:
-        return self.challenges.get(challenge_id)
-
-    def completed_through(self) -> datetime | None:
-        self._read("completed_through")
-        return self.watermark
-
-    def sanctions(self, player: str) -> list[Any]:
-        """No player has a sanction here (tests/fake_moderation.py keeps them): what the ban guard
-        every player route passes reads (functions/moderation.py)."""
-        return []
-
-    def pending_runs(self, scope: Scope) -> frozenset[str]:
-        """No run is under review here (tests/fake_moderation.py keeps cases): what a board page
-        reads for its rows' `review`."""
-        return frozenset()
+        self.table.read("display_names")
+        return {p: self.table.names[p] for p in players if p in self.table.names}
 
 
-def _scope_order(scope: Scope) -> str:
+_boards: BoardStore = FakeBoards(FakeTable())
+_ranks: RankStore = FakeRanks(FakeTable())
+_names: NameStore = FakeNames(FakeTable())
+
+
+def scope_order(scope: Scope) -> str:
     """Scopes ordered as the DynamoDB adapter's history key orders them (`DAILY#...` and
     `CHALLENGE#...`), so both stores break ties of completion time alike."""
     return f"{scope.kind.upper()}#{scope.id}"
@@ -214,20 +156,20 @@ def _scope_order(scope: Scope) -> str:
 CURSOR_KEY = b"test cursor key"
 
 
-def follow_renames(store: "FakeBoardStore", players: Any = None) -> None:
-    """What the stream consumer does with each rename the store recorded (on DynamoDB: the
+def follow_renames(ports: Any, players: Any = None) -> None:
+    """What the stream consumer does with each rename the fake table recorded (on DynamoDB: the
     table's stream hands them to functions/leaderboard/counters.py), with PLAYERS (by default
-    the service functions/leaderboard/handler.py serves with). On tests.dynamo_store's store,
+    the service functions/leaderboard/handler.py serves with). On tests.dynamo_store's ports,
     the stream consumer does it."""
-    if hasattr(store, "settle"):
-        store.settle()
+    if hasattr(ports, "settle"):
+        ports.settle()
         return
     if players is None:
         from functions.leaderboard import handler as module
 
-        players = module.players()
-    while store.renames:
-        players.show_current_name(store.renames.pop(0))
+        players = module.players()  # type: ignore[attr-defined]  # wiring's, as the handler serves it
+    while ports.table.renames:
+        players.show_current_name(ports.table.renames.pop(0))
 
 
 def player(name: str) -> str:
@@ -269,55 +211,40 @@ def official(
     )
 
 
-def serve_with(monkeypatch, store: FakeBoardStore, now=None) -> None:
-    """Make functions/leaderboard/handler.py serve from STORE (services built as wiring does, with
-    their caches aging by the game clock, so tests that move the clock expire them)."""
+def serve_with(
+    monkeypatch: pytest.MonkeyPatch, ports: "Ports", now: Callable[[], datetime] | None = None
+) -> None:
+    """Make the handlers serve from PORTS (services built as wiring builds them, with their caches
+    aging by the game clock, so tests that move the clock expire them)."""
     from functions import moderation as moderation_routes
+    from functions.daily import expire
+    from functions.daily import handler as daily_module
     from functions.leaderboard import handler as module
     from shared.game import clock
     from shared.game.dictionary import words
     from shared.http.cursors import Cursors
+    from shared.runtime.secrets import deployment_secret
+    from shared.services.game import Game
     from shared.services.leaderboard import Boards
     from shared.services.moderation import Moderation
     from shared.services.players import Players
-
-    boards = Boards(store, now=now or clock.now, monotonic=lambda: clock.now().timestamp())
-    players = Players(store, boards, now=now or clock.now)
-    from shared.dynamo.moderation import DynamoModeration
-    from shared.dynamo.store import DynamoStore
-
-    # the fake keeps moderation items itself (tests/fake_moderation.py); DynamoDB through its part
-    kept = DynamoModeration(store) if isinstance(store, DynamoStore) else store
-    moderation = Moderation(kept, store, store, words, now=now or clock.now)  # type: ignore[arg-type]
-    monkeypatch.setattr(module, "boards", lambda: boards)
-    monkeypatch.setattr(module, "players", lambda: players)
-    from functions.daily import handler as daily_module  # its routes admit players through them too
-
-    monkeypatch.setattr(daily_module, "players", lambda: players)
-    if hasattr(store, "create_run"):  # a whole store: the run routes, which admit their own callers
-        from shared.runtime.wiring import deployment_secret
-        from shared.services.game import Game
-
-        game = Game(store, deployment_secret, words, now=now or clock.now)  # type: ignore[arg-type]
-        monkeypatch.setattr(daily_module, "game", lambda: game)
-    monkeypatch.setattr(module, "moderation", lambda: moderation)
-    from shared.dynamo.recap import DynamoRecaps
     from shared.services.recap import Recaps
 
-    recaps = Recaps(
-        DynamoRecaps(store) if isinstance(store, DynamoStore) else store, store, store, now or clock.now
-    )  # type: ignore[arg-type]
-    monkeypatch.setattr(module, "recaps", lambda: recaps)
-    monkeypatch.setattr(moderation_routes, "moderation", lambda: moderation)
-    # The daily function's challenge boards and the one-minute job serve from STORE too.
-    from functions.daily import expire
-
-    for served in (daily_module, expire):
-        monkeypatch.setattr(served, "boards", lambda: boards)
-        monkeypatch.setattr(served, "moderation", lambda: moderation)
-    monkeypatch.setattr(expire, "recaps", lambda: recaps)
-    if hasattr(store, "create_run"):
-        monkeypatch.setattr(expire, "game", lambda: game)
+    now = now or clock.now
+    p = ports
+    boards = Boards(p.boards, p.ranks, p.names, p.runs, now=now, monotonic=lambda: clock.now().timestamp())
+    players = Players(p.boards, p.names, p.results, p.runs, boards, now=now)
+    moderation = Moderation(p.moderation, p.boards, p.ranks, p.results, p.runs, p.closing, words, now=now)
+    game = Game(p.runs, p.results, deployment_secret, words, now=now)
+    recaps = Recaps(p.recaps, p.results, p.runs, now)
+    for served, services in (
+        (module, {"boards": boards, "players": players, "moderation": moderation, "recaps": recaps}),
+        (daily_module, {"players": players, "game": game, "boards": boards, "moderation": moderation}),
+        (expire, {"boards": boards, "moderation": moderation, "recaps": recaps, "game": game}),
+        (moderation_routes, {"moderation": moderation}),
+    ):
+        for name, service in services.items():
+            monkeypatch.setattr(served, name, lambda service=service: service)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
 
 

@@ -12,7 +12,6 @@ import pytest
 from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler as leaderboard_handler
 from local.events import LambdaContext, http_event
-from shared.dynamo.store import DynamoStore
 from shared.game import clock
 from shared.game.clock import iso
 from shared.game.moderation import canonical_name, case_id_for
@@ -83,10 +82,7 @@ def test_a_ban_refuses_a_start_and_the_answers_of_a_run_in_play_but_not_the_prof
 
 def test_an_erased_player_is_refused_401_by_a_start_and_a_read_route(store):
     assert daily("POST", "/daily/runs", user="gone")[0] == 201
-    if isinstance(store, DynamoStore):  # DELETE /me's first step: the tombstone
-        store.begin_erasure(player("gone"), iso(clock.now()))
-    else:
-        store.erased_players.add(player("gone"))
+    store.player_data.begin_erasure(player("gone"), iso(clock.now()))  # DELETE /me's first step
     for api, method, path in [
         (daily, "POST", "/daily/runs"),
         (daily, "POST", "/daily/2026-01-10/runs"),
@@ -157,16 +153,15 @@ def test_a_rank_ban_keeps_results_completed_under_it_off_the_board_but_in_the_st
 def test_a_write_of_a_run_read_before_a_ban_cannot_undo_the_stop_of_its_answers(dynamo):
     """The stop moves the run's version: a skip or a refused answer that read the run before the
     ban (a whole versioned put, which would drop the mark) fails and reads again, and is refused."""
-    from shared.dynamo.moderation import DynamoModeration
     from shared.game.moderation import Sanction
     from shared.services.ports import StaleRun
 
     status, run, _ = daily("POST", "/daily/runs", user="zed")
     assert status == 201
-    before = dynamo.get_run(run["run_id"], player("zed"))
+    before = dynamo.runs.get_run(run["run_id"], player("zed"))
     ban_decision = Sanction(action="ban", reason="abuse", until=None, case_id="c" * 24, decided_at=iso(NOON))
-    DynamoModeration(dynamo).add_sanction(player("zed"), ban_decision)
+    dynamo.moderation.add_sanction(player("zed"), ban_decision)
     with pytest.raises(StaleRun):
-        dynamo.save_run(before.run, before.version)
+        dynamo.runs.save_run(before.run, before.version)
     status, body = answer("zed", run["run_id"], 1, "qzqzq")
     assert (status, body["error"]["code"]) == (403, "banned")

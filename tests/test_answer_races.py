@@ -40,14 +40,14 @@ def _race(pool: ProcessPoolExecutor, store, repetition: int) -> None:
     same = word_for(run, repetition)
     words = [same, same.upper(), same.title(), word_for(run, repetition + 1), word_for(run, repetition + 2)]
     words.append("qzqzq")
-    before, before_version = store.get_run(run.run_id)[:2]
+    before, before_version = store.runs.get_run(run.run_id)[:2]
     tail = tail_of(store, run.run_id)
     at = game.now() + timedelta(seconds=3)
 
     calls = [(run.run_id, player, run.date, number, attempt, word) for word in words]
     outcomes = list(pool.map(partial(answer_once, store.client.meta.endpoint_url, store.table, at), calls))
 
-    after, after_version = store.get_run(run.run_id)[:2]
+    after, after_version = store.runs.get_run(run.run_id)[:2]
     assert after_version == before_version + 1, "exactly one write applied an answer"
     appended = tail_of(store, run.run_id)
     assert appended[: len(tail)] == tail and len(appended) > len(tail), "appended by the one-write path"

@@ -24,7 +24,7 @@ def test_a_throttled_store_is_a_429_envelope_not_a_500(table, monkeypatch):
     def throttled(**_):
         raise ClientError({"Error": {"Code": "ProvisionedThroughputExceededException"}}, "GetItem")
 
-    monkeypatch.setattr(wiring.store().client, "get_item", throttled)
+    monkeypatch.setattr(wiring.ports().client, "get_item", throttled)
     status, body, raw = call("GET", f"/guest/runs/{run_id}")
     assert (status, body["error"]["code"]) == (429, "throttled"), body
     assert set(body["error"]) == {"code", "message"} and raw["headers"]["Content-Type"] == "application/json"
@@ -36,7 +36,7 @@ def test_an_unexpected_store_error_is_a_500_envelope_without_details(table, monk
     def broken(**_):
         raise ClientError({"Error": {"Code": "InternalServerError", "Message": "secret detail"}}, "GetItem")
 
-    monkeypatch.setattr(wiring.store().client, "get_item", broken)
+    monkeypatch.setattr(wiring.ports().client, "get_item", broken)
     status, body, raw = call("GET", f"/guest/runs/{run_id}")
     assert status == 500 and body == {
         "error": {"code": "internal_error", "message": "Something went wrong on our side"}

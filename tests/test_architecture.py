@@ -145,7 +145,7 @@ LONGER_ALLOWED = {
     "web/moderation.js": "as web/app.js",
     "web/style.css": "as web/app.js",
     "local/server.py": "the local API Gateway: envelope, local routes, start-up (the routes next)",
-    "tests/contract/test_board_store.py": "the board port's one contract, run on the fake and on DynamoDB alike",
+    "tests/contract/test_board_store.py": "the board port's contract, on the fake and on DynamoDB alike",
     "tests/test_boards.py": "one scenario (a day's board) whose fixtures its tests share",
     "tests/test_local_server.py": "one server process per module: its tests share the one they start",
     "tests/test_races.py": "one moto server per module: the races share the one they start",

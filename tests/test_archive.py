@@ -13,7 +13,7 @@ from shared.game.constants import DEFAULT_FIRST_DAILY_DATE
 from shared.runtime import wiring
 from shared.services.game import Game
 from tests.conftest import Api
-from tests.fake_store import FakeStore
+from tests.fake_store import FakePorts
 from tests.play import play_out
 
 call = Api(handler)
@@ -24,7 +24,7 @@ PAST = "2026-01-10"
 
 @pytest.fixture(autouse=True)
 def store(monkeypatch):
-    fake = FakeStore()
+    fake = FakePorts()
     wiring.reset(fake)
     clock.travel_to(TODAY)
     yield fake
@@ -58,7 +58,7 @@ def test_a_past_dailys_details_are_cached_a_day_and_todays_never_past_the_reset(
 
 
 def test_an_archive_run_plays_the_same_puzzle_as_that_dates_daily(store):
-    game = Game(store, lambda: b"test-seed", lambda: set())
+    game = Game(store.runs, store.results, lambda: b"test-seed", lambda: set())
     status, run = start(PAST)
     assert status == 201 and run["date"] == PAST and run["kind"] == "daily"
     assert run["prompt"] == game.daily_puzzle(PAST)[0].prompt
@@ -69,7 +69,7 @@ def test_an_archive_run_is_never_official_never_on_a_board_nor_in_stats(store):
     assert run["official"] is False
     completed = play_out(call, run, user="ann")
     assert completed["status"] == "completed" and completed["official"] is False and completed["score"] > 0
-    assert store.results == {} and store.stats == {}
+    assert store.table.results == {} and store.table.stats == {}
     status, body, _ = leaderboard("GET", f"/leaderboard/daily/{PAST}")
     assert status == 200 and body["rows"] == []
     assert leaderboard("GET", "/me", user="ann")[1]["stats"]["played"] == 0
@@ -83,7 +83,7 @@ def test_an_archive_run_after_the_official_one_of_that_date_is_practice_too(stor
     status, run = start(PAST)
     assert status == 201 and run["official"] is False
     play_out(call, run, user="ann")
-    assert [r.run_id for r in store.results.values()] == [official_run["run_id"]]
+    assert [r.run_id for r in store.table.results.values()] == [official_run["run_id"]]
 
 
 def test_one_active_archive_run_per_player_per_date():

@@ -25,6 +25,7 @@ from shared.game.results import Challenge
 from shared.game.scope import Scope
 from shared.http.cursors import Cursors, encode_cursor
 from shared.http.models import ChallengeView
+from shared.runtime.wiring import Services
 from shared.services.leaderboard import TOP, WATERMARK_CACHE_SECONDS, Boards
 from tests.conftest import Api
 from tests.dynamo_store import STORES
@@ -33,13 +34,12 @@ from tests.fake_boards import (
     CURSOR_KEY,
     DAY,
     NOON,
-    FakeBoardStore,
     completion,
     follow_renames,
     official,
     player,
 )
-from tests.fake_store import complete_official, served_store, store_at_noon
+from tests.fake_store import FakePorts, complete_official, served_store, store_at_noon
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -49,20 +49,20 @@ SETTLED = CLOSES + timedelta(seconds=SETTLE_SECONDS)  # the expiry watermark tha
 
 
 @pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator[FakeBoardStore]:
+def store(request, monkeypatch) -> Iterator[FakePorts]:
     """The store the handler serves from: each test runs on the in-memory fake and on DynamoDB."""
     with served_store(request.param, monkeypatch) as served:
         yield served
 
 
 @pytest.fixture
-def fake(monkeypatch) -> FakeBoardStore:
+def fake(monkeypatch) -> FakePorts:
     """The in-memory store alone, for tests that count its reads."""
     return store_at_noon(monkeypatch)
 
 
 def record(
-    store: FakeBoardStore,
+    store: FakePorts,
     name: str,
     score: int,
     combo: int = 0,
@@ -79,11 +79,11 @@ def record(
     return result
 
 
-def close_day(store: FakeBoardStore, day: date = DAY) -> None:
+def close_day(store: FakePorts, day: date = DAY) -> None:
     """Move the clock past DAY's close and the expiry watermark past its settle margin."""
     closes = reset_instant(day + timedelta(days=1)) + timedelta(seconds=TIME_LIMIT_SECONDS)
     clock.travel_to(closes + timedelta(seconds=SETTLE_SECONDS + 30))
-    store.mark_completed_through(closes + timedelta(seconds=SETTLE_SECONDS))
+    store.runs.mark_completed_through(closes + timedelta(seconds=SETTLE_SECONDS))
 
 
 def board(day: date = DAY, **query) -> tuple[int, dict, dict]:
@@ -224,7 +224,7 @@ def test_board_shows_one_row_per_official_result_of_that_date_only(store):
 # Paging ----------------------------------------------------------------------------------------
 
 
-def many_results(store: FakeBoardStore, count: int, seed: int = 7) -> list[tuple[str, int, int, int, str]]:
+def many_results(store: FakePorts, count: int, seed: int = 7) -> list[tuple[str, int, int, int, str]]:
     """COUNT results with few distinct (score, combo, longest) values, so ties abound; each with
     a distinct completion time, written in a shuffled order."""
     rng = random.Random(seed)
@@ -349,7 +349,7 @@ def test_words_are_hidden_while_the_date_is_live(store):
 @pytest.mark.usefixtures("still_clock")
 def test_words_stay_hidden_from_the_reset_until_the_time_limit_has_passed(store, after_reset):
     record(store, "ann", 100, at=5, words=("zygote",))
-    store.mark_completed_through(SETTLED + timedelta(days=1))  # even with every run completed
+    store.runs.mark_completed_through(SETTLED + timedelta(days=1))  # even with every run completed
     clock.travel_to(reset_instant(DAY + timedelta(days=1)) + after_reset)
 
     _, body, raw = board()
@@ -368,7 +368,7 @@ def test_words_are_shown_once_closed_from_the_reset_plus_the_time_limit(store, d
     record(store, "ann", 100, at=5, day=day, words=("zygote", "quixotic"))
     next_reset = datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
     closes = next_reset + timedelta(hours=reset_utc_hour, seconds=TIME_LIMIT_SECONDS)
-    store.mark_completed_through(closes + timedelta(days=1))
+    store.runs.mark_completed_through(closes + timedelta(days=1))
 
     clock.travel_to(closes - timedelta(milliseconds=500))
     _, before, _ = board(day)
@@ -394,7 +394,7 @@ def test_a_board_is_closed_only_once_every_run_of_the_date_has_completed(store):
         (SETTLED - timedelta(milliseconds=1), "live"),
         (SETTLED, "closed"),
     ):
-        store.mark_completed_through(watermark)
+        store.runs.mark_completed_through(watermark)
         clock.advance(WATERMARK_CACHE_SECONDS)  # a container reads the watermark this often
         assert board()[1]["status"] == status
     _, body, raw = board()
@@ -410,7 +410,7 @@ def test_an_abandoned_run_completed_by_the_expiry_job_is_on_the_closed_board(sto
     assert board()[1]["status"] == "live"
     # The expiry job completes the run started at 23:59:50 at its deadline, then moves its mark.
     record(store, "late", 270, at=86_390 + TIME_LIMIT_SECONDS)
-    store.mark_completed_through(SETTLED)
+    store.runs.mark_completed_through(SETTLED)
     clock.travel_to(SETTLED + timedelta(seconds=1))
 
     _, body, _ = board()
@@ -457,7 +457,7 @@ def test_once_closed_the_watermark_is_not_read_again(fake):
     for _ in range(5):
         assert board()[1]["status"] == "closed"
 
-    assert store.reads["completed_through"] == 1
+    assert store.table.reads["completed_through"] == 1
 
 
 def test_cache_control_is_short_while_live(store):
@@ -494,7 +494,7 @@ def test_a_live_board_shows_the_current_name_without_reading_profiles(fake):
     assert board()[1]["rows"][0]["display_name"] == "Annie"
     assert board(DAY - timedelta(days=1))[1]["rows"][0]["display_name"] == name_of("ann")  # past its close
     assert call("GET", "/leaderboard/daily/me", user="ann")[1]["display_name"] == "Annie"
-    assert "display_names" not in store.reads
+    assert "display_names" not in store.table.reads
 
 
 def test_a_rename_reaches_a_live_challenge_board_but_not_a_closed_one(store):
@@ -502,8 +502,8 @@ def test_a_rename_reaches_a_live_challenge_board_but_not_a_closed_one(store):
     new = challenge_of(store, NOON - timedelta(days=1))
     for challenge in (old, new):
         record(store, "ann", 300, at=5, challenge_id=challenge.challenge_id, day=DAY - timedelta(days=1))
-    store.mark_completed_through(NOON)
-    boards = Boards(store)
+    store.runs.mark_completed_through(NOON)
+    boards = Services(store).boards
     before = challenge_view(boards, old, None, 50)
 
     assert call("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
@@ -526,7 +526,7 @@ def challenge_view(boards: Boards, challenge: Challenge, cursor: str | None, lim
     return ChallengeView.of(board, CURSORS.next_page(board.page)).model_dump()
 
 
-def challenge_of(store: FakeBoardStore, created: datetime) -> Challenge:
+def challenge_of(store: FakePorts, created: datetime) -> Challenge:
     challenge = Challenge(
         challenge_id=secrets.token_urlsafe(12),
         creator=player("maker"),
@@ -534,13 +534,13 @@ def challenge_of(store: FakeBoardStore, created: datetime) -> Challenge:
         created_at=iso(created),
         closes_at=iso(created + timedelta(days=7)),
     )
-    store.create_challenge(challenge, DAY.isoformat(), 20)
+    store.runs.create_challenge(challenge, DAY.isoformat(), 20)
     return challenge
 
 
 def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store)
+    boards = Services(store).boards
     for name, score, combo, at in (("a", 200, 1, 10), ("b", 200, 1, 5), ("c", 200, 2, 20), ("d", 100, 9, 1)):
         record(store, name, score, combo, 5, at=at, challenge_id=challenge.challenge_id)
 
@@ -555,7 +555,7 @@ def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store)
     assert all(row["words"] is None for row in view["rows"])
 
     closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
-    store.mark_completed_through(closes + timedelta(seconds=SETTLE_SECONDS))
+    store.runs.mark_completed_through(closes + timedelta(seconds=SETTLE_SECONDS))
     clock.travel_to(closes - timedelta(milliseconds=500))
     assert all(row["words"] is None for row in challenge_view(boards, challenge, None, 50)["rows"])
     clock.travel_to(closes)
@@ -569,10 +569,10 @@ def test_challenge_board_ranks_like_the_daily_and_shows_words_once_closed(store)
 
 def test_a_challenge_board_stays_live_until_its_runs_have_completed(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store)
+    boards = Services(store).boards
     closes = parse_iso(challenge.closes_at) + timedelta(seconds=TIME_LIMIT_SECONDS)
     clock.travel_to(closes + timedelta(hours=1))
-    store.mark_completed_through(closes)
+    store.runs.mark_completed_through(closes)
 
     assert challenge_view(boards, challenge, None, 50)["status"] == "live"
 
@@ -619,7 +619,7 @@ def test_tomorrow_in_central_time_is_future_even_when_it_is_already_that_date_in
 
 
 def test_a_long_past_date_is_an_empty_final_board(store):
-    store.mark_completed_through(NOON)
+    store.runs.mark_completed_through(NOON)
     status, body, _ = board(date(2001, 1, 1))
     assert (status, body["status"], body["rows"]) == (200, "final", [])  # its review window is over
 
@@ -636,7 +636,7 @@ def test_limits_1_and_100_are_accepted(store, limit):
     assert board(limit=limit)[0] == 200
 
 
-def real_cursor(store: FakeBoardStore, day: date = DAY) -> str:
+def real_cursor(store: FakePorts, day: date = DAY) -> str:
     """A cursor the API gave out for DAY's board."""
     for i in range(3):
         record(store, f"c{i}", 100 + i, at=i, day=day)
@@ -705,8 +705,8 @@ def test_a_board_cursor_on_a_challenge_board_is_400(store):
 def test_a_cursor_signed_with_the_previous_key_still_pages_after_a_rotation(store):
     for index in range(3):
         record(store, f"p{index}", 100 + index, at=5 + index)
-    store.mark_completed_through(NOON)
-    boards, scope = Boards(store), Scope.daily(DAY.isoformat())
+    store.runs.mark_completed_through(NOON)
+    boards, scope = Services(store).boards, Scope.daily(DAY.isoformat())
     cursor = Cursors(lambda: b"the key before the rotation").next_page(boards.daily_board(DAY, TOP, 2))
     assert cursor is not None
 
@@ -753,10 +753,10 @@ def test_a_page_is_served_from_the_top_only_when_the_top_holds_it():
 
 def test_a_challenge_names_its_creator_and_their_score_once_they_have_played(store):
     challenge = challenge_of(store, NOON)
-    boards = Boards(store)
+    boards = Services(store).boards
     view = challenge_view(boards, challenge, None, 50)
     assert (view["creator_name"], view["creator_score"]) == (name_of("maker"), None)
-    store.set_display_name(player("maker"), "Mara Makes")
+    store.names.set_display_name(player("maker"), "Mara Makes")
     assert challenge_view(boards, challenge, None, 50)["creator_name"] == "Mara Makes"
     record(store, "maker", 1010, at=5, challenge_id=challenge.challenge_id)
     record(store, "rival", 990, at=6, challenge_id=challenge.challenge_id)

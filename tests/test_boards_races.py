@@ -23,7 +23,7 @@ from shared.dynamo.client import Client
 from shared.dynamo.counters import Counters
 from shared.dynamo.inbox import Inbox
 from shared.dynamo.lease import Lease
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import DynamoPorts
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.scope import Scope
@@ -130,7 +130,7 @@ class ObservedTop(TopOfBoard):
             self.clock.folding_now(False)
 
 
-def consumer(table: DynamoStore, clock: ClaimClock) -> Counters:
+def consumer(table: DynamoPorts, clock: ClaimClock) -> Counters:
     """One stream shard's consumer (counting, then the top), on CLOCK."""
     db = Client(table.table, table.client, sleep=clock.sleep, wall=clock)
     return Counters(db, ObservedTop(db, clock))
@@ -158,21 +158,21 @@ def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):
         # the board index, every racing row included)
         seed = official(f"seed-{repetition}", 50, completed_at=f"{day}T06:00:00.000Z", day=day)
         complete_official(store, seed)
-        store.count_official([seed])
+        store.ranks.count_official([seed])
         written = [seed, *(r for batch in batches for r in batch)]
         for result in written[1:]:
             complete_official(store, result)
         # a player renames while the consumer holding their result merges it into the top
         renamer = batches[0][0].player
-        store.set_display_name(renamer, f"Racer {repetition}")
+        store.names.set_display_name(renamer, f"Racer {repetition}")
         clock = ClaimClock(CONSUMERS)
         calls = [partial(consumer(store, clock).count_official, batch) for batch in batches]
-        calls.append(partial(store.rename_rows, renamer, [scope], f"Racer {repetition}"))
+        calls.append(partial(store.names.rename_rows, renamer, [scope], f"Racer {repetition}"))
 
         outcomes = race(calls)
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
-        page = store.board_page(scope, None, 100)
+        page = store.boards.board_page(scope, None, 100)
         expected = sorted(written, key=lambda r: BoardPosition.of(r).order())
         assert [e.player for e in page] == [r.player for r in expected], f"repetition {repetition}"
         assert {e.player: e.display_name for e in page if e.display_name} == {renamer: f"Racer {repetition}"}

@@ -199,6 +199,6 @@ def test_the_closing_step_finds_each_challenge_once_by_close_time_across_hours(s
         made.append((parse_iso(challenge["closes_at"]), challenge["challenge_id"]))
     first, last = made[0][0], made[-1][0]
     ids = [challenge_id for _, challenge_id in made]
-    assert store.challenges_closing(first - timedelta(milliseconds=1), last) == ids
-    assert store.challenges_closing(first, made[2][0]) == ids[1:3]  # after AFTER, up to THROUGH
-    assert store.challenges_closing(last, last + timedelta(hours=5)) == []
+    assert store.closing.challenges_closing(first - timedelta(milliseconds=1), last) == ids
+    assert store.closing.challenges_closing(first, made[2][0]) == ids[1:3]  # after AFTER, up to THROUGH
+    assert store.closing.challenges_closing(last, last + timedelta(hours=5)) == []

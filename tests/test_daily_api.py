@@ -1,6 +1,6 @@
 """SPEC §3, §3a, §5 through the daily function with real API Gateway v2 events, on the in-memory
 fake store (tests/fake_store.py): what is tested here is the game and its HTTP shape, not DynamoDB
-(tests/contract/ holds the fake to DynamoStore's behaviour; tests/test_dynamo.py the adapter)."""
+(tests/contract/ holds the fakes to the adapters' behaviour; tests/test_dynamo.py the adapter)."""
 
 import json
 from datetime import UTC, datetime
@@ -20,7 +20,7 @@ from shared.runtime import wiring
 from shared.services.ports import StaleRun
 from tests.conftest import Api
 from tests.fake_boards import player
-from tests.fake_store import FakeStore
+from tests.fake_store import FakePorts
 from tests.play import good_word, play_out
 
 call = Api(handler)
@@ -29,7 +29,7 @@ call = Api(handler)
 @pytest.fixture(autouse=True)
 def store(monkeypatch):
     """A fresh in-memory store behind the handlers, with fresh cached wiring."""
-    fake = FakeStore()
+    fake = FakePorts()
     wiring.reset(fake)
     yield fake
     wiring.reset()
@@ -79,7 +79,7 @@ def test_first_completed_run_is_official_later_runs_are_practice():
     status, practice, _ = call("POST", "/daily/runs", user="ann")
     assert status == 201 and practice["official"] is False and practice["run_id"] != run["run_id"]
     assert play_out(call, practice, "ann")["official"] is False
-    result = wiring.store().official_result(player("ann"), Scope.daily(run["date"]))
+    result = wiring.ports().results.official_result(player("ann"), Scope.daily(run["date"]))
     assert result.run_id == run["run_id"]
 
 
@@ -193,7 +193,7 @@ def test_an_expired_run_completes_with_what_it_had_when_next_touched():
     status, expired, _ = call("GET", f"/runs/{run['run_id']}", user="ann")
     assert status == 200 and expired["status"] == "completed" and expired["ended_by"] == "expired"
     assert expired["completed_at"] == run["deadline"] and expired["score"] == reply["points"]
-    result = wiring.store().official_result(player("ann"), Scope.daily(run["date"]))
+    result = wiring.ports().results.official_result(player("ann"), Scope.daily(run["date"]))
     assert result is not None and result.score == reply["points"]
 
 
@@ -257,7 +257,7 @@ def test_a_challenge_closes_after_7_days_and_then_shows_words():
     assert call("GET", f"/challenges/{challenge['challenge_id']}")[1]["rows"][0]["words"] is None
     clock.advance(180)
     clock.advance(SETTLE_SECONDS)
-    wiring.store().mark_completed_through(clock.now())  # the expiry job's pass: every run is done
+    wiring.ports().runs.mark_completed_through(clock.now())  # the expiry job's pass: every run is done
     board = call("GET", f"/challenges/{challenge['challenge_id']}")[1]
     assert board["status"] == "closed" and len(board["rows"][0]["words"]) == 5
 
@@ -294,10 +294,10 @@ def test_reset_job_stores_the_new_dates_puzzle_and_is_idempotent(store):
     clock.travel_to(datetime(2026, 11, 30, 6, 0, 0, tzinfo=UTC))  # the schedule fires at 00:00 CST
     summary = reset.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="r"))
     assert summary == {"date": "2026-11-30"}
-    puzzle = store.get_puzzle(Scope.daily("2026-11-30"))
+    puzzle = store.runs.get_puzzle(Scope.daily("2026-11-30"))
     assert puzzle is not None and len(puzzle) == 10
     assert reset.handler({}, LambdaContext(aws_request_id="r2")) == summary
-    assert store.get_puzzle(Scope.daily("2026-11-30")) == puzzle
+    assert store.runs.get_puzzle(Scope.daily("2026-11-30")) == puzzle
 
 
 @pytest.mark.usefixtures("still_clock")
@@ -311,28 +311,30 @@ def test_the_expiry_job_completes_untouched_daily_and_challenge_runs_at_their_de
     guest = call("POST", "/guest/daily/runs")[1]
     clock.advance(179)
     assert run_expiry_job()["runs_completed"] == 0
-    assert store.completed_through() < parse_iso(daily["deadline"])
+    assert store.runs.completed_through() < parse_iso(daily["deadline"])
     clock.advance(61)  # a minute later: every deadline has passed
     before = clock.now()
 
     summary = run_expiry_job()
 
     assert summary["runs_completed"] == 2 and summary["failed"] == 0
-    assert parse_iso(daily["deadline"]) < store.completed_through() <= clock.now()
-    assert store.completed_through() >= before.replace(microsecond=before.microsecond // 1000 * 1000)
+    assert parse_iso(daily["deadline"]) < store.runs.completed_through() <= clock.now()
+    assert store.runs.completed_through() >= before.replace(microsecond=before.microsecond // 1000 * 1000)
     for run in (daily, practice):
-        stored = store.get_run(run["run_id"]).run
+        stored = store.runs.get_run(run["run_id"]).run
         assert stored.completed and stored.ended_by == "expired" and stored.completed_at == run["deadline"]
-    result = store.official_result(player("ann"), Scope.daily("2026-11-29"))
+    result = store.results.official_result(player("ann"), Scope.daily("2026-11-29"))
     assert result is not None and result.score == scored and result.completed_at == daily["deadline"]
-    assert store.official_result(player("bob"), Scope.challenge(challenge["challenge_id"])) is not None
-    assert not store.get_run(guest["run_id"]).run.completed, "guest runs complete when next read"
+    assert (
+        store.results.official_result(player("bob"), Scope.challenge(challenge["challenge_id"])) is not None
+    )
+    assert not store.runs.get_run(guest["run_id"]).run.completed, "guest runs complete when next read"
     assert run_expiry_job()["runs_completed"] == 0  # idempotent
 
 
 def test_a_write_that_loses_a_race_while_expiring_a_run_is_retried_not_a_500(store, monkeypatch):
     run = call("POST", "/daily/runs", user="ann")[1]
-    original, lost = store.complete_run, []
+    original, lost = store.results.complete_run, []
 
     def lose_first_race(stored_run, version, completion=None):
         if not lost:
@@ -340,7 +342,7 @@ def test_a_write_that_loses_a_race_while_expiring_a_run_is_retried_not_a_500(sto
             raise StaleRun(stored_run.run_id)
         return original(stored_run, version, completion)
 
-    monkeypatch.setattr(store, "complete_run", lose_first_race)
+    monkeypatch.setattr(store.results, "complete_run", lose_first_race)
     clock.advance(181)
     body = {"round": 1, "attempt": 1, "word": good_word(run)}
     status, reply, _ = call("POST", f"/runs/{run['run_id']}/answers", body, user="ann")
@@ -381,10 +383,10 @@ def test_a_run_started_before_midnight_does_not_block_the_new_dates_daily(store)
 
 def test_a_slot_naming_a_missing_run_repairs_itself_and_the_start_succeeds(store):
     day = call("GET", "/daily")[1]["date"]
-    store.slots[(player("ann"), Scope.daily(day))] = {"run_id": "run-that-is-gone"}
+    store.table.slots[(player("ann"), Scope.daily(day))] = {"run_id": "run-that-is-gone"}
     status, run, _ = call("POST", "/daily/runs", user="ann")
     assert status == 201 and run["official"] is True
-    assert store.slot(player("ann"), Scope.daily(day)).run_id == run["run_id"]
+    assert store.runs.slot(player("ann"), Scope.daily(day)).run_id == run["run_id"]
 
 
 def test_the_21st_challenge_of_a_daily_date_is_429_too_many_challenges(store):
@@ -452,7 +454,7 @@ def test_a_storage_failure_that_is_no_conflict_is_a_logged_500_not_a_429(store, 
     def refuse(run_id, caller=None):
         raise DataError("Transaction cancelled: ['None', 'ValidationError']")
 
-    monkeypatch.setattr(store, "get_run", refuse)
+    monkeypatch.setattr(store.runs, "get_run", refuse)
     status, reply, _ = call("GET", f"/guest/runs/{run['run_id']}")
     assert (status, reply["error"]["code"]) == (500, "internal_error")
     assert "ValidationError" not in json.dumps(reply)
@@ -471,10 +473,10 @@ def test_an_expiry_pass_that_could_not_complete_a_run_holds_the_watermark_below_
         raise Throttled("The game is busy; try again shortly")
 
     with monkeypatch.context() as patch:
-        patch.setattr(store, "complete_run", throttled)
+        patch.setattr(store.results, "complete_run", throttled)
         summary = run_expiry_job()
     assert (summary["runs_completed"], summary["failed"]) == (0, 1)
     assert summary["failed_runs"][0]["error"] == "Throttled"
-    assert store.completed_through() < parse_iso(run["deadline"]), "its board waits for it"
+    assert store.runs.completed_through() < parse_iso(run["deadline"]), "its board waits for it"
     assert run_expiry_job()["runs_completed"] == 1  # the next pass completes it
-    assert store.completed_through() > parse_iso(run["deadline"])
+    assert store.runs.completed_through() > parse_iso(run["deadline"])

@@ -122,9 +122,9 @@ def test_ordinary_names_are_allowed(name):
 
 @pytest.fixture
 def store(table):
-    from shared.dynamo.store import DynamoStore
+    from shared.dynamo.store import dynamo_ports
 
-    return DynamoStore(table)
+    return dynamo_ports(table)
 
 
 def claims(table: str) -> dict[str, str]:
@@ -133,12 +133,12 @@ def claims(table: str) -> dict[str, str]:
 
 
 def test_look_alike_names_clash_in_the_store(store, table):
-    store.set_display_name("p-bill", "Bill")
+    store.names.set_display_name("p-bill", "Bill")
     for look_alike in ("BiII", "Bi11", "bill", "B1LL"):
         with pytest.raises(NameTaken):
-            store.set_display_name("p-other", look_alike)
-    store.set_display_name("p-bill", "BiII")  # the holder may change how it looks
-    assert store.display_names(["p-bill", "p-other"]) == {"p-bill": "BiII"}
+            store.names.set_display_name("p-other", look_alike)
+    store.names.set_display_name("p-bill", "BiII")  # the holder may change how it looks
+    assert store.names.display_names(["p-bill", "p-other"]) == {"p-bill": "BiII"}
     assert claims(table) == {"NAME#blll": "p-bill"}
 
 
@@ -153,21 +153,21 @@ def test_existing_names_that_now_clash_both_keep_working_until_one_renames(store
         profile = {"pk": {"S": f"PLAYER#{player}"}, "sk": {"S": "PROFILE"}, "display_name": {"S": name}}
         client.put_item(TableName=table, Item=claim)
         client.put_item(TableName=table, Item=profile)
-    assert store.display_names(["p-first", "p-second"]) == {"p-first": "Bill", "p-second": "BiII"}
+    assert store.names.display_names(["p-first", "p-second"]) == {"p-first": "Bill", "p-second": "BiII"}
     with pytest.raises(NameTaken):
-        store.set_display_name("p-third", "bill")  # the old lowercase claim still holds
+        store.names.set_display_name("p-third", "bill")  # the old lowercase claim still holds
 
-    store.set_display_name("p-second", "BiII")  # migrated: it now holds the skeleton too
+    store.names.set_display_name("p-second", "BiII")  # migrated: it now holds the skeleton too
     with pytest.raises(NameTaken):
-        store.set_display_name("p-first", "Bill")  # the clashing name cannot claim it ...
+        store.names.set_display_name("p-first", "Bill")  # the clashing name cannot claim it ...
     with pytest.raises(NameTaken):
-        store.set_display_name("p-third", "Bi11")  # ... nor can a newcomer
-    assert store.display_names(["p-first", "p-second"]) == {"p-first": "Bill", "p-second": "BiII"}
+        store.names.set_display_name("p-third", "Bi11")  # ... nor can a newcomer
+    assert store.names.display_names(["p-first", "p-second"]) == {"p-first": "Bill", "p-second": "BiII"}
 
-    store.set_display_name("p-first", "Wilma")  # renaming releases the old lowercase claim
+    store.names.set_display_name("p-first", "Wilma")  # renaming releases the old lowercase claim
     assert claims(table) == {"NAME#biii": "p-second", "NAME#blll": "p-second", "NAME#wllma": "p-first"}
     with pytest.raises(NameTaken):
-        store.set_display_name("p-third", "bill")  # the skeleton is p-second's now
+        store.names.set_display_name("p-third", "bill")  # the skeleton is p-second's now
 
 
 def test_put_me_with_a_blocklisted_word_is_400_display_name_not_allowed(table):

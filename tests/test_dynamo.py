@@ -13,7 +13,7 @@ from botocore.stub import Stubber
 from local.streams import StreamPoller
 from shared.dynamo.client import DataError
 from shared.dynamo.keys import COUNTER_SHARDS
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.game.boards import TieKey
 from shared.game.clock import iso
 from shared.game.constants import GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
@@ -39,8 +39,8 @@ def run_for(player, run_id="run-00000001", official=True):
 
 @pytest.fixture
 def store(table):
-    dynamo = DynamoStore(table)
-    dynamo.put_puzzle(Scope.daily(DAY), PUZZLE)
+    dynamo = dynamo_ports(table)
+    dynamo.runs.put_puzzle(Scope.daily(DAY), PUZZLE)
     return dynamo
 
 
@@ -66,14 +66,14 @@ def value_size(value: dict) -> int:
 
 def test_practice_runs_are_deleted_after_30_days_guests_after_2_and_official_runs_kept(store):
     start = int(NOW.timestamp())
-    store.create_run(run_for("p1", "run-official", official=True))
-    store.create_run(run_for(None, "run-guest001", official=False))
+    store.runs.create_run(run_for("p1", "run-official", official=True))
+    store.runs.create_run(run_for(None, "run-guest001", official=False))
     assert "expires_at" not in stored_item(store, "run-official")
     assert int(stored_item(store, "run-guest001")["expires_at"]["N"]) == start + GUEST_RUN_TTL_SECONDS
     official = run_for("p3", "run-becomes1", official=True)
-    version = store.create_run(official)
+    version = store.runs.create_run(official)
     official.official = False  # it lost the official result to a racing run: stored as practice
-    store.save_run(official, version)
+    store.runs.save_run(official, version)
     assert int(stored_item(store, "run-becomes1")["expires_at"]["N"]) == start + PRACTICE_RUN_TTL_SECONDS
 
 
@@ -84,7 +84,7 @@ def test_a_whole_run_item_stays_within_its_write_units_with_long_attempts_in_eve
     """One rejection and one accepted 12-letter word in every round stays under 1 KB (one write
     unit); two rejections in every round under 2 KB (each attempt keeps its elapsed time)."""
     run = run_for("a-player-id-as-long-as-a-cognito-sub-0001", "r" * 22)
-    version = store.create_run(run)
+    version = store.runs.create_run(run)
     tick = iter(range(1, 31))  # attempts spread over the time limit: 5-digit elapsed times
     for number in range(1, 11):
         for attempt in range(1, rejections + 1):
@@ -93,7 +93,7 @@ def test_a_whole_run_item_stays_within_its_write_units_with_long_attempts_in_eve
         # Ten different 12-letter words: a word is accepted once per run (already_used).
         word = ("transmitter" if number <= 7 else "bridgingbrd") + "abcdefghij"[number - 1]
         answer(run, number, rejections + 1, word, NOW + timedelta(milliseconds=5_987 * next(tick)), {word})
-        version = store.save_run(run, version)
+        version = store.runs.save_run(run, version)
     assert run.completed and len(run.accepted_words()) == 10
     assert item_size(stored_item(store, run.run_id)) < limit
 
@@ -103,14 +103,14 @@ def test_a_run_answered_in_place_stays_under_1_kb_with_a_rejection_and_a_long_wo
     time: a player's run with one rejection and one accepted 12-letter word in each of rounds 1-9
     (the 10th completes the run, a whole write) stays under 1 KB, one write unit an answer."""
     run = run_for("a-player-id-as-long-as-a-cognito-sub-0001", "d20261129" + "r" * 22)
-    store.create_run(run)
+    store.runs.create_run(run)
     tick = iter(range(1, 31))
     for number in range(1, 10):
         word = ("transmitter" if number <= 7 else "bridgingbrd") + "abcdefghij"[number - 1]
         for attempt, (tried, reason) in enumerate([("qzqzqzqzqzq", "letter_order"), (word, None)], start=1):
             at = NOW + timedelta(milliseconds=5_987 * next(tick))
-            store.answer_in_place(run.run_id, run.player, AnswerSlot(number, attempt, tried, reason), at)
-    assert store.get_run(run.run_id).run.round_number == 10
+            store.runs.answer_in_place(run.run_id, run.player, AnswerSlot(number, attempt, tried, reason), at)
+    assert store.runs.get_run(run.run_id).run.round_number == 10
     assert item_size(stored_item(store, run.run_id)) < 1024
 
 
@@ -120,11 +120,11 @@ def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):
     store.client.put_item(
         TableName=store.table, Item={**{"pk": {"S": "RUN#run-old-format"}, "sk": {"S": "RUN"}}, **legacy}
     )
-    found, version = store.get_run("run-old-format")[:2]
+    found, version = store.runs.get_run("run-old-format")[:2]
     assert found == old and version == 2
     answer(found, 1, 1, "timer", NOW, {"timer"})
-    store.save_run(found, version)
-    assert store.get_run("run-old-format").run == found
+    store.runs.save_run(found, version)
+    assert store.runs.get_run("run-old-format").run == found
 
 
 # DynamoDB's errors, from a stubbed client ------------------------------------------------------
@@ -134,7 +134,7 @@ def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):
 def stubbed():
     client = boto3.client("dynamodb", region_name="us-east-1")
     with Stubber(client) as stubber:
-        yield DynamoStore("t", client, sleep=lambda _: None), stubber
+        yield dynamo_ports("t", client, sleep=lambda _: None), stubber
         stubber.assert_no_pending_responses()
 
 
@@ -151,7 +151,7 @@ def test_a_transaction_cancelled_for_a_validation_error_is_a_500_not_a_retry_nor
     stubber.add_response("get_item", {})
     cancel(stubber, "None", "ValidationError")
     with pytest.raises(DataError):
-        store.set_display_name("p1", "Alice")  # one transaction only: nothing pending afterwards
+        store.names.set_display_name("p1", "Alice")  # one transaction only: nothing pending afterwards
 
 
 def test_a_transaction_cancelled_without_reasons_is_a_500_not_a_name_taken(stubbed):
@@ -159,53 +159,53 @@ def test_a_transaction_cancelled_without_reasons_is_a_500_not_a_name_taken(stubb
     stubber.add_response("get_item", {})
     cancel(stubber)
     with pytest.raises(DataError):
-        store.set_display_name("p1", "Alice")
+        store.names.set_display_name("p1", "Alice")
 
 
 def test_a_transaction_conflict_is_retried_and_only_a_lasting_one_is_429(stubbed):
     store, stubber = stubbed
     cancel(stubber, "TransactionConflict", "None")
     stubber.add_response("transact_write_items", {})
-    store.create_run(run_for("p1"))
+    store.runs.create_run(run_for("p1"))
     for _ in range(ATTEMPTS):
         cancel(stubber, "TransactionConflict", "None")
     with pytest.raises(Throttled):
-        store.create_run(run_for("p1"))
+        store.runs.create_run(run_for("p1"))
 
 
 def test_a_throttled_transaction_or_request_is_429(stubbed):
     store, stubber = stubbed
     cancel(stubber, "None", "ThrottlingError")
     with pytest.raises(Throttled):
-        store.create_run(run_for("p1"))
+        store.runs.create_run(run_for("p1"))
     stubber.add_client_error("get_item", service_error_code="ProvisionedThroughputExceededException")
     with pytest.raises(Throttled):
-        store.get_run("run-00000001")
+        store.runs.get_run("run-00000001")
 
 
 def test_a_failed_condition_is_a_conflict_and_any_other_refusal_a_500(stubbed):
     store, stubber = stubbed
     stubber.add_client_error("put_item", service_error_code="ConditionalCheckFailedException")
     with pytest.raises(StaleRun):
-        store.save_run(run_for("p1"), 3)
+        store.runs.save_run(run_for("p1"), 3)
     stubber.add_client_error("put_item", service_error_code="ValidationException")
     with pytest.raises(DataError):
-        store.save_run(run_for("p1"), 3)
+        store.runs.save_run(run_for("p1"), 3)
     stubber.add_client_error("get_item", service_error_code="ResourceNotFoundException")
     with pytest.raises(DataError):
-        store.slot("p1", Scope.daily(DAY))
+        store.runs.slot("p1", Scope.daily(DAY))
 
 
 def test_an_official_completion_is_counted_by_the_stream_consumer(store):
     run = run_for("p1")
-    version = store.create_run(run)
+    version = store.runs.create_run(run)
     run.score, run.best_combo, run.longest_word_length = 100, 1, 5
     run.completed_at, run.ended_by = "2026-11-29T18:01:00.000Z", "finished"
-    read = store.profile_for_completion("p1", daily=True)
-    store.complete_run(run, version, completion_of(OfficialResult.of_run(run), read))
+    read = store.results.profile_for_completion("p1", daily=True)
+    store.results.complete_run(run, version, completion_of(OfficialResult.of_run(run), read))
     StreamPoller(store.table).drain()  # the rank counters' consumer (functions/leaderboard/counters.py)
-    assert store.count_better(Scope.daily(DAY), TieKey(99, 0, 0)) == 1
-    assert store.count_better(Scope.daily(DAY), TieKey(100, 1, 5)) == 0
+    assert store.ranks.count_better(Scope.daily(DAY), TieKey(99, 0, 0)) == 1
+    assert store.ranks.count_better(Scope.daily(DAY), TieKey(100, 1, 5)) == 0
 
 
 def test_keys_a_batch_read_leaves_unprocessed_are_retried_then_429_never_silently_missing(stubbed):
@@ -214,15 +214,15 @@ def test_keys_a_batch_read_leaves_unprocessed_are_retried_then_429_never_silentl
     for _ in range(ATTEMPTS):
         stubber.add_response("batch_get_item", {"Responses": {"t": []}, "UnprocessedKeys": keys})
     with pytest.raises(Throttled):
-        store.display_names(["p1"])
+        store.names.display_names(["p1"])
 
 
 def test_the_watermark_and_due_reads_use_the_due_index_not_a_scan(store):
     later = NOW + timedelta(seconds=181)
-    store.create_run(run_for("p1"))
+    store.runs.create_run(run_for("p1"))
     calls = []
     store.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
-    assert [due.run_id for due in store.due_runs(later)] == ["run-00000001"]
+    assert [due.run_id for due in store.runs.due_runs(later)] == ["run-00000001"]
     assert set(calls) == {"Query"}
 
 
@@ -293,7 +293,7 @@ def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store,
     ]
     for result in results:
         complete_official(store, result)
-        assert store.count_official([result]) == 1  # one transaction each, on the next shard picked
+        assert store.ranks.count_official([result]) == 1  # one transaction each, on the next shard picked
 
     def bands(shard):
         pk = f"COUNT#DAILY#{DAY}" + (f"#C{shard}" if shard else "")
@@ -305,9 +305,9 @@ def test_rank_counters_are_split_over_counter_shards_and_a_rank_sums_them(store,
     assert bands(0) == {"b98": 1, "b99": 1}  # p0 (100), p3 (95)
     assert bands(1) == {"b98": 2, "b97": 1}  # p1, p4 (100), p2 (205)
     scope = Scope.daily(DAY)
-    assert store.count_better(scope, TieKey(100, 1, 5)) == 2  # p2 (205), p1 (combo 2): both on shard 1
-    assert store.count_better(scope, TieKey(95, 0, 5)) == 4
-    assert store.count_better(scope, TieKey(0, 0, 0)) == 5
+    assert store.ranks.count_better(scope, TieKey(100, 1, 5)) == 2  # p2 (205), p1 (combo 2): both on shard 1
+    assert store.ranks.count_better(scope, TieKey(95, 0, 5)) == 4
+    assert store.ranks.count_better(scope, TieKey(0, 0, 0)) == 5
 
 
 def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(store, monkeypatch):
@@ -319,7 +319,7 @@ def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(sto
 
     clock = [1_800_000_000.0]
     store.db.wall = lambda: clock[0]
-    store.counters.cache_seconds = RANK_CACHE_SECONDS
+    store.ranks.cache_seconds = RANK_CACHE_SECONDS
     store.top.interval = RANK_CACHE_SECONDS / 10  # each consumer below finds the top item's claim free
     reads, batch_get = [], store.db.batch_get
 
@@ -334,16 +334,16 @@ def test_a_container_reuses_the_rank_counters_it_read_for_rank_cache_seconds(sto
     def better_result(name, seconds):
         result = official(name, 200, 0, 5, completed_at=f"2026-11-29T18:00:{seconds:02d}.000Z", day=DAY)
         complete_official(store, result)
-        store.count_official([result])
+        store.ranks.count_official([result])
 
     better_result("p1", 1)
-    assert store.count_better(scope, tie) == 1
+    assert store.ranks.count_better(scope, tie) == 1
     clock[0] += RANK_CACHE_SECONDS / 2
     better_result("p2", 2)
-    assert store.count_better(scope, tie) == 1  # as this container read it half a second ago
-    assert store.count_better(Scope.daily("2026-11-28"), tie) == 0  # another board's counters: read
+    assert store.ranks.count_better(scope, tie) == 1  # as this container read it half a second ago
+    assert store.ranks.count_better(Scope.daily("2026-11-28"), tie) == 0  # another board's counters: read
     clock[0] += RANK_CACHE_SECONDS / 2
-    assert store.count_better(scope, tie) == 2  # read again
+    assert store.ranks.count_better(scope, tie) == 2  # read again
     assert reads == [6, 6, 6]  # three counter items in each of the two counter shards
 
 
@@ -353,14 +353,19 @@ def test_an_expiry_pass_completes_every_run_it_can_when_one_completion_fails_and
     recorded = []
     later = NOW + timedelta(seconds=400)
     game = Game(
-        store, lambda: b"seed", set, record=lambda *a, **k: recorded.append((a, k)), now=lambda: later
+        store.runs,
+        store.results,
+        lambda: b"seed",
+        set,
+        record=lambda *a, **k: recorded.append((a, k)),
+        now=lambda: later,
     )
     runs = [
         new_run(f"run-expiry-{n:03d}", "daily", DAY, PUZZLE, NOW + timedelta(seconds=n), f"p{n}", True)
         for n in range(5)
     ]
     for run in runs:
-        store.create_run(run)
+        store.runs.create_run(run)
     failing = runs[2]
 
     def refuse(params, **_):
@@ -375,14 +380,14 @@ def test_an_expiry_pass_completes_every_run_it_can_when_one_completion_fails_and
         {"run_id": failing.run_id, "deadline": failing.deadline, "error": "DataError"}
     ]
     assert [k for a, k in recorded if a == ("ExpiryFailures",)] == [{"value": 1}]
-    assert [store.get_run(r.run_id).run.completed for r in runs] == [True, True, False, True, True]
-    held = store.completed_through()
+    assert [store.runs.get_run(r.run_id).run.completed for r in runs] == [True, True, False, True, True]
+    held = store.runs.completed_through()
     assert runs[1].deadline < iso(held) < failing.deadline, "boards wait for the failed run"
 
     store.client.meta.events.unregister("before-parameter-build.dynamodb.TransactWriteItems", refuse)
     again = game.expire_due_runs()
 
     assert (again["runs_completed"], again["failed"]) == (1, 0)
-    assert store.get_run(failing.run_id).run.completed
-    assert store.official_result("p2", Scope.daily(DAY)) is not None
-    assert store.completed_through() == later
+    assert store.runs.get_run(failing.run_id).run.completed
+    assert store.results.official_result("p2", Scope.daily(DAY)) is not None
+    assert store.runs.completed_through() == later

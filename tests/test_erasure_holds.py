@@ -41,7 +41,7 @@ def ghost(table):
     assert status == 201
     status, league, _ = boards("POST", "/leagues", {"name": "Bobs"}, user="bob")
     assert boards("POST", "/leagues/join", {"code": league["code"]}, user=GHOST)[0] == 200
-    settle(wiring.store())
+    settle(wiring.ports())
     return {
         "run_id": active["run_id"],
         "challenge_id": challenge["challenge_id"],
@@ -96,12 +96,12 @@ def test_after_an_erasure_nothing_the_old_token_sends_brings_the_account_back(gh
     then the only items naming the player are their official results and the tombstone, and the
     board row keeps "deleted player"."""
     assert boards("DELETE", "/me", user=GHOST)[0] == 200
-    settle(wiring.store())
+    settle(wiring.ports())
     for route in PLAYER_ROUTES:
         path, body = request_of(route, ghost)
         HANDLERS[route.function](route.method, path, body, user=GHOST)
-    settle(wiring.store())
-    left = results_and_tombstone(owned(wiring.store(), player(GHOST)))
+    settle(wiring.ports())
+    left = results_and_tombstone(owned(wiring.ports(), player(GHOST)))
     assert {i["sk"]["S"].split("#")[0] for i in left} == {"OFFICIAL"}
     assert {i["name"]["S"] for i in left} == {DELETED_PLAYER_NAME}
     assert "Ghoste2" not in board_names() and DELETED_PLAYER_NAME in board_names()
@@ -114,12 +114,12 @@ def test_delete_me_again_with_the_old_token_finishes_an_interrupted_erasure(ghos
         step()  # the tombstone and the runs, then the function times out
     assert boards("GET", "/me", user=GHOST)[1]["error"]["code"] == "account_erased"
     assert boards("DELETE", "/me", user=GHOST)[:2] == (200, {"erased": True})
-    left = results_and_tombstone(owned(wiring.store(), player(GHOST)))
+    left = results_and_tombstone(owned(wiring.ports(), player(GHOST)))
     assert {i["sk"]["S"].split("#")[0] for i in left} == {"OFFICIAL"}
 
 
 def test_the_refusal_reads_the_tombstone_in_one_request_and_a_player_in_good_standing_passes(ghost):
-    store = wiring.store()
+    store = wiring.ports()
     requests: list[str] = []
     store.client.meta.events.register(
         "before-call.dynamodb", lambda model, **_: requests.append(model.name), unique_id="count-admit"

@@ -19,8 +19,7 @@ from local.streams import StreamPoller
 from shared.game.names import DELETED_PLAYER_NAME
 from shared.game.scope import Scope
 from shared.runtime.accounts import LocalAccounts
-from shared.services.leaderboard import Boards
-from shared.services.leagues import Leagues
+from shared.runtime.wiring import Services
 from shared.services.player_data import PlayerData
 from shared.services.players import Players
 from tests import test_races
@@ -70,8 +69,8 @@ def erasure(store, player: str, n: int) -> Callable[[], None]:
 
     def erase() -> None:
         for _ in range(n % 4):
-            store.admission(player)
-        PlayerData(store, LocalAccounts).erase(player, player)
+            store.boards.admission(player)
+        PlayerData(store.player_data, LocalAccounts).erase(player, player)
 
     return erase
 
@@ -79,10 +78,10 @@ def erasure(store, player: str, n: int) -> Callable[[], None]:
 def follower(store) -> Callable[[], int]:
     """The stream consumer (rank counters, renames followed) over what the table's stream holds,
     from where it last stopped."""
-    players = Players(store, Boards(store))
+    players = Services(store).players
 
     def counters(event: dict, context: Any) -> dict:
-        return count_stream_batch(event, context, store.count_official, players.show_current_name)
+        return count_stream_batch(event, context, store.ranks.count_official, players.show_current_name)
 
     return StreamPoller(store.table, handler=counters, endpoint_url=store.client.meta.endpoint_url).drain
 
@@ -92,12 +91,12 @@ def check(store, player: str, results: list[Scope], counts: dict[str, int]) -> N
     counts["leftovers"] += len(left)
     assert left == [], left
     for scope in results:
-        row = store.board_entry(player, scope)
+        row = store.boards.board_entry(player, scope)
         assert row is not None and row.display_name == DELETED_PLAYER_NAME, (scope, row)
 
 
 def test_a_rename_racing_the_erasure_leaves_no_claim_and_no_name_on_a_board(store):
-    players = Players(store, Boards(store))
+    players = Services(store).players
     follow = follower(store)
     counts = {"renamed": 0, "leftovers": 0}
     for n in range(ITERATIONS):
@@ -123,8 +122,8 @@ def test_a_rename_racing_the_erasure_leaves_no_claim_and_no_name_on_a_board(stor
 
 
 def test_a_join_racing_the_erasure_leaves_no_seat(store):
-    leagues = Leagues(store, Boards(store))
-    players = Players(store, Boards(store))
+    leagues = Services(store).leagues
+    players = Services(store).players
     counts = {"joined": 0, "leftovers": 0}
     for n in range(ITERATIONS):
         player = f"racer-jn-{secrets.token_hex(4)}"
@@ -136,13 +135,13 @@ def test_a_join_racing_the_erasure_leaves_no_seat(store):
         assert not isinstance(outcomes[1], Exception), outcomes[1]
         counts["joined"] += not isinstance(outcomes[0], Exception)
         check(store, player, [], counts)
-        assert player not in store.get_league(league.league_id).members
+        assert player not in store.leagues.get_league(league.league_id).members
     print(f"join vs erase: {ITERATIONS} races, {counts['joined']} joins first, 0 left")
 
 
 def test_creating_a_league_racing_the_erasure_leaves_no_league_of_theirs(store):
-    leagues = Leagues(store, Boards(store))
-    players = Players(store, Boards(store))
+    leagues = Services(store).leagues
+    players = Services(store).players
     counts = {"created": 0, "leftovers": 0}
     for n in range(ITERATIONS):
         player = f"racer-lg-{secrets.token_hex(4)}"
@@ -157,7 +156,7 @@ def test_creating_a_league_racing_the_erasure_leaves_no_league_of_theirs(store):
 
 
 def test_starting_a_run_racing_the_erasure_leaves_no_run_and_no_slot(store):
-    players = Players(store, Boards(store))
+    players = Services(store).players
     counts = {"started": 0, "leftovers": 0}
     for n in range(ITERATIONS):
         player = f"racer-st-{secrets.token_hex(4)}"

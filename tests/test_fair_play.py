@@ -18,7 +18,7 @@ from shared.services.leaderboard import TOP, Boards
 from shared.services.players import Players
 from tests.dynamo_store import STORES, settled_store
 from tests.fake_boards import player
-from tests.fake_store import FakeStore
+from tests.fake_store import FakePorts
 
 START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)  # 12:00 Central on 2026-11-29
 PUZZLE = [Round("TMR", "")] * 7 + [Round("TMR", "ABC")] * 3
@@ -81,7 +81,7 @@ def play(game: Game, clock: Clock, name: str, seconds_per_answer: float) -> RunV
 def store(request) -> Iterator:
     """The in-memory store, and DynamoDB (moto) with the stream consumer run after each completion."""
     if request.param == "fake":
-        yield FakeStore()
+        yield FakePorts()
         return
     with settled_store() as dynamo:
         yield dynamo
@@ -89,9 +89,16 @@ def store(request) -> Iterator:
 
 def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_stats(store):
     clock, recorded = Clock(START), []
-    game = Game(store, lambda: b"seed", words, record=lambda *a, **kw: recorded.append((a, kw)), now=clock)
-    boards = Boards(store, now=clock)
-    players = Players(store, boards, now=clock)
+    game = Game(
+        store.runs,
+        store.results,
+        lambda: b"seed",
+        words,
+        record=lambda *a, **kw: recorded.append((a, kw)),
+        now=clock,
+    )
+    boards = Boards(store.boards, store.ranks, store.names, store.runs, now=clock)
+    players = Players(store.boards, store.names, store.results, store.runs, boards, now=clock)
 
     person = play(game, clock, "ann", 3)
     bot = play(game, clock, "bot", 0.05)
@@ -109,7 +116,7 @@ def test_an_implausible_run_is_off_the_board_and_out_of_the_ranks_but_in_the_sta
     assert len(flagged) == 1 and flagged[0]["run_id"] == bot.run_id and flagged[0]["too_fast"]
 
     clock.now = START + timedelta(days=2)
-    store.mark_completed_through(clock.now)  # the board has closed: ranks are final
+    store.runs.mark_completed_through(clock.now)  # the board has closed: ranks are final
     (flagged_item,) = players.history(player("bot"), None, 10).items
     assert (flagged_item.rank, flagged_item.result.unranked_reason) == (None, "implausible_speed")
     assert [i.rank for i in players.history(player("ann"), None, 10).items] == [1]

@@ -31,7 +31,7 @@ from shared.game.scope import Scope
 from shared.services.leaderboard import Boards
 from tests.conftest import Api
 from tests.fake_boards import CLOSES, DAY, NOON, official, player, serve_with
-from tests.fake_store import FakeStore, complete_official
+from tests.fake_store import FakePorts, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -130,11 +130,11 @@ def played_run(name: str, found_ms: list[int]) -> Run:
 
 
 @pytest.fixture
-def store(monkeypatch, still_clock) -> FakeStore:
+def store(monkeypatch, still_clock) -> FakePorts:
     clock.travel_to(NOON)
-    fake = FakeStore()
+    fake = FakePorts()
     serve_with(monkeypatch, fake)
-    fake.puzzles[Scope.daily(DAY.isoformat())] = PUZZLE
+    fake.table.puzzles[Scope.daily(DAY.isoformat())] = PUZZLE
     rng = random.Random(2)
     for n in range(40):
         name = f"p{n}"
@@ -144,23 +144,30 @@ def store(monkeypatch, still_clock) -> FakeStore:
     return fake
 
 
-def keep(store: FakeStore, name: str, score: int, run: Run) -> None:
+def keep(store: FakePorts, name: str, score: int, run: Run) -> None:
     """NAME's official result of SCORE, whose stored run is RUN (its attempts, for the pass)."""
     result = official(
         name, score, completed_at=run.completed_at or "", day=DAY.isoformat(), run_id=run.run_id
     )
     complete_official(store, result)
-    store.runs[run.run_id] = (run, 1)
+    store.table.runs[run.run_id] = (run, 1)
 
 
 def test_the_closing_job_opens_a_case_for_each_suspect_and_their_row_shows_review_pending(store):
     from functions.leaderboard import handler as module
 
     moderation = module.moderation()
-    boards = Boards(store, now=clock.now, monotonic=lambda: clock.now().timestamp())
+    boards = Boards(
+        store.boards,
+        store.ranks,
+        store.names,
+        store.runs,
+        now=clock.now,
+        monotonic=lambda: clock.now().timestamp(),
+    )
     assert moderation.review_daily(DAY, boards) == []  # live: no pass yet
     clock.travel_to(CLOSES + timedelta(minutes=5))
-    store.mark_completed_through(CLOSES + timedelta(minutes=2))
+    store.runs.mark_completed_through(CLOSES + timedelta(minutes=2))
     (case,) = moderation.review_daily(DAY, boards)
     assert (case.run_id, case.source) == (f"run-bot-{DAY.isoformat()}", "find_time")
     assert moderation.review_daily(DAY, boards) == []  # once per scope

@@ -1,6 +1,6 @@
 """A league's invitation (SPEC §4a): `GET /leagues/invitations/{code}` shows anyone, without a
 token, the league's name, its creator's display name, its member count and today's leader, and
-nothing else; on DynamoStore over in-process moto, like tests/test_leagues.py."""
+nothing else; on the adapters over in-process moto, like tests/test_leagues.py."""
 
 import pytest
 
@@ -19,7 +19,7 @@ call = Api(handler)
 @pytest.fixture(autouse=True)
 def store(table):
     clock.travel_to(NOON)
-    return wiring.store()
+    return wiring.ports()
 
 
 def league_of(user: str, name: str = "Office") -> dict:

@@ -1,5 +1,5 @@
 """Leagues (SPEC §3c, §5) through the leaderboard function with real API Gateway v2 events, on
-DynamoStore over in-process moto: creating, joining, leaving, removing, rotating the code, the
+the table's adapters over in-process moto: creating, joining, leaving, removing, rotating the code, the
 limits, members only, and a league's board for a Daily date."""
 
 from datetime import timedelta
@@ -23,7 +23,7 @@ call = Api(handler)
 @pytest.fixture(autouse=True)
 def store(table):
     clock.travel_to(NOON)
-    return wiring.store()
+    return wiring.ports()
 
 
 def create(user: str, name: str = "Office") -> dict:
@@ -215,7 +215,7 @@ def test_the_league_board_hides_words_until_the_daily_closes(store):
     record(store, "ann", 100, words=("timer",))
     assert board("ann", league["league_id"])[1]["rows"][0]["words"] is None
     clock.travel_to(CLOSES + timedelta(seconds=SETTLE_SECONDS + 1))
-    store.mark_completed_through(CLOSES + timedelta(seconds=SETTLE_SECONDS))
+    store.runs.mark_completed_through(CLOSES + timedelta(seconds=SETTLE_SECONDS))
     status, body = board("ann", league["league_id"], DAY.isoformat())
     assert body["status"] == "closed" and body["rows"][0]["words"] == ["timer"]
 

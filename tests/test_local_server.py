@@ -26,7 +26,7 @@ import jwt
 import pytest
 
 from local import auth
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import parse_iso
@@ -581,10 +581,10 @@ def _answer_first_round(server, run: dict, token: str) -> int:
 def _completed_untouched(server, run: dict) -> None:
     """The run completed at its deadline without anyone reading it (read from the table, since
     a read through the API would itself complete it), and the expiry job's watermark is past it."""
-    store = DynamoStore("wordsqd", server.dynamodb())
-    stored = store.get_run(run["run_id"]).run
+    store = dynamo_ports("wordsqd", server.dynamodb())
+    stored = store.runs.get_run(run["run_id"]).run
     assert stored.completed and stored.ended_by == "expired" and stored.completed_at == run["deadline"]
-    assert store.completed_through() >= parse_iso(run["deadline"])
+    assert store.runs.completed_through() >= parse_iso(run["deadline"])
 
 
 @pytest.mark.server

@@ -15,7 +15,7 @@ from shared.game import clock
 from shared.game.clock import iso
 from shared.game.moderation import REPORTS_PER_DAY, REVIEW_WINDOW, case_id_for
 from tests.fake_boards import CLOSES, DAY, NOON, completion, official, player, serve_with
-from tests.fake_store import FakeStore, complete_official
+from tests.fake_store import FakePorts, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -23,9 +23,9 @@ MODERATOR = "mo"
 
 
 @pytest.fixture
-def store(monkeypatch, still_clock) -> FakeStore:
+def store(monkeypatch, still_clock) -> FakePorts:
     clock.travel_to(NOON)
-    fake = FakeStore()
+    fake = FakePorts()
     serve_with(monkeypatch, fake)
     return fake
 
@@ -43,7 +43,7 @@ def call(method, path, body=None, *, user=None, query=None, groups=None, functio
 
 
 def named(store, user: str, name: str) -> None:
-    store.set_display_name(player(user), name)
+    store.names.set_display_name(player(user), name)
 
 
 def report(user, kind, target, reason="looks wrong"):
@@ -255,7 +255,7 @@ def test_a_ban_refuses_every_player_route_but_the_profile_export_and_erasure(sto
 def test_accept_word_lists_the_word_with_its_case_for_the_next_build(store):
     report("ann", "word", "Gameplayy")
     decide(case_id_for("word", "gameplayy"), "accept_word", "in use")
-    assert store.accepted_words() == [("gameplayy", case_id_for("word", "gameplayy"))]
+    assert store.moderation.accepted_words() == [("gameplayy", case_id_for("word", "gameplayy"))]
 
 
 # The audit log ----------------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def test_a_closed_board_becomes_final_after_its_review_window_and_no_pending_cas
     played(store, "zed", 2000, "Zed")
     report("bob", "run", f"{DAY.isoformat()}:Zed")
     clock.travel_to(CLOSES + timedelta(minutes=5))
-    store.mark_completed_through(CLOSES + timedelta(minutes=2))
+    store.runs.mark_completed_through(CLOSES + timedelta(minutes=2))
     _, body, raw = board_reply()
     assert body["status"] == "closed" and body["corrections"] is None
     assert raw["headers"]["Cache-Control"] == "public, max-age=60"
@@ -348,7 +348,7 @@ def test_a_void_during_the_review_window_moves_the_rows_below_it_up(store):
     played(store, "ann", 900, "Ann")
     played(store, "zed", 2000, "Zed")
     clock.travel_to(CLOSES + timedelta(hours=2))
-    store.mark_completed_through(CLOSES + timedelta(minutes=2))
+    store.runs.mark_completed_through(CLOSES + timedelta(minutes=2))
     report("bob", "run", f"{DAY.isoformat()}:Zed")
     assert decide(case_id_for("run", f"run-zed-{DAY.isoformat()}"), "void_result", "scripted")[0] == 200
     _, body, _ = board_reply()
@@ -361,7 +361,7 @@ def test_a_decision_after_final_leaves_the_page_byte_identical_and_adds_a_correc
     played(store, "ann", 900, "Ann")
     played(store, "zed", 2000, "Zed")
     clock.travel_to(CLOSES + REVIEW_WINDOW + timedelta(minutes=2))
-    store.mark_completed_through(CLOSES + timedelta(minutes=2))
+    store.runs.mark_completed_through(CLOSES + timedelta(minutes=2))
     _, before, raw_before = board_reply()
     assert before["status"] == "final"
     assert call("GET", f"/leaderboard/daily/{DAY.isoformat()}/corrections")[1] == {

@@ -6,8 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shared.dynamo.moderation import DynamoModeration
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import DynamoPorts
 from shared.game.clock import iso
 from shared.game.dictionary import words
 from shared.game.errors import Conflict
@@ -23,9 +22,18 @@ pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
 NOW = datetime(2031, 3, 5, 18, tzinfo=UTC)
 
 
-def moderation_of(table: DynamoStore, minutes: int = 0) -> Moderation:
+def moderation_of(table: DynamoPorts, minutes: int = 0) -> Moderation:
     instant = NOW + timedelta(minutes=minutes)
-    return Moderation(DynamoModeration(table), table, table, words, now=lambda: instant)
+    return Moderation(
+        table.moderation,
+        table.boards,
+        table.ranks,
+        table.results,
+        table.runs,
+        table.closing,
+        words,
+        now=lambda: instant,
+    )
 
 
 def test_two_moderators_deciding_one_case_exactly_one_wins_and_one_entry_is_logged(store):  # noqa: F811
@@ -69,7 +77,7 @@ def test_hiding_a_name_racing_its_rename_leaves_one_consistent_name(store):  # n
     service = moderation_of(store)
     for n in range(ROUNDS):
         user, name, new = f"zed{n}", f"Zed{n}", f"Zedd{n}"
-        store.set_display_name(player(user), name)
+        store.names.set_display_name(player(user), name)
         complete_official(store, official(user, 500, completed_at=iso(NOW), day="2031-03-05"))
         service.report(player("ann"), "name", name, "offensive")
         outcomes = race(
@@ -77,14 +85,14 @@ def test_hiding_a_name_racing_its_rename_leaves_one_consistent_name(store):  # n
                 lambda m=name: service.decide(
                     "mod", case_id_for("name", canonical_name(m)), "hide_name", "r", None
                 ),
-                lambda u=user, m=new: store.set_display_name(player(u), m),
+                lambda u=user, m=new: store.names.set_display_name(player(u), m),
             ]
         )
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
-        shown = store.player_profile(player(user)).display_name
+        shown = store.boards.player_profile(player(user)).display_name
         assert shown in (None, new)  # the hidden name is gone either way
         assert service.store.name_holder(name) is None
         holder = service.store.name_holder(new)
         assert holder == (player(user) if shown == new else None) or shown is None
-        row = store.board_entry(player(user), Scope.daily("2031-03-05"))
+        row = store.boards.board_entry(player(user), Scope.daily("2031-03-05"))
         assert row is not None and row.display_name != name

@@ -12,7 +12,7 @@ from shared.game import clock
 from shared.game.moderation import case_id_for
 from shared.game.puzzles import answers
 from tests.fake_boards import DAY, NOON, serve_with
-from tests.fake_store import FakeStore
+from tests.fake_store import FakePorts
 from tests.test_moderation import call, decide, played, report
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -27,7 +27,7 @@ def play(request, monkeypatch, still_clock) -> Callable[[str, str], str]:
     if request.param == "dynamo":
         request.getfixturevalue("table")
         return play_daily
-    store = FakeStore()
+    store = FakePorts()
     serve_with(monkeypatch, store)
 
     def record(user: str, name: str) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.game.moderation import BANNED_FOREVER, Sanction
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -14,12 +14,12 @@ import move_old_sanctions  # noqa: E402
 
 
 @pytest.fixture
-def store(table) -> DynamoStore:
+def store(table) -> DynamoPorts:
     """The game's table on in-process moto (tests/conftest.py)."""
-    return DynamoStore(table)
+    return dynamo_ports(table)
 
 
-def put_old_sanctions(store: DynamoStore, player: str, *held: Sanction) -> None:
+def put_old_sanctions(store: DynamoPorts, player: str, *held: Sanction) -> None:
     """A `SANCTIONS` item as the layout before wrote it."""
     store.db.call(
         "put_item",
@@ -49,9 +49,12 @@ def test_an_old_ban_and_rank_ban_move_onto_the_profile_and_hold_there(store, cap
     put_old_sanctions(store, "amy", sanction("rank_ban", "b", "2026-02-01T00:00:00.000Z"))
     assert move_old_sanctions.main(["--table", store.table]) == 0
     assert "moved 2 sanctions of 2 players" in capsys.readouterr().out
-    assert store.admission("zed").banned_until == BANNED_FOREVER
-    assert [s.action for s in store.own_profile("zed")[2]] == ["ban"]
-    assert store.profile_for_completion("amy", True).profile.rank_banned_until == "2026-02-01T00:00:00.000Z"
+    assert store.boards.admission("zed").banned_until == BANNED_FOREVER
+    assert [s.action for s in store.boards.own_profile("zed")[2]] == ["ban"]
+    assert (
+        store.results.profile_for_completion("amy", True).profile.rank_banned_until
+        == "2026-02-01T00:00:00.000Z"
+    )
     assert not any(i["sk"]["S"] == "SANCTIONS" for i in store.client.scan(TableName=store.table)["Items"])
     assert move_old_sanctions.main(["--table", store.table]) == 0  # again: nothing left to move
-    assert [s.action for s in store.own_profile("zed")[2]] == ["ban"]
+    assert [s.action for s in store.boards.own_profile("zed")[2]] == ["ban"]

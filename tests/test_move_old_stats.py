@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.dynamo.store import DynamoStore
+from shared.dynamo import migrations
+from shared.dynamo.store import DynamoPorts, dynamo_ports
 from tests.conftest import put_old_stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -16,12 +17,12 @@ from tests.fake_store import complete_official
 
 
 @pytest.fixture
-def store(table) -> DynamoStore:
+def store(table) -> DynamoPorts:
     """The game's table on in-process moto (tests/conftest.py)."""
-    return DynamoStore(table)
+    return dynamo_ports(table)
 
 
-def old_items(store: DynamoStore) -> list[str]:
+def old_items(store: DynamoPorts) -> list[str]:
     items = store.client.scan(TableName=store.table)["Items"]
     return sorted(i["pk"]["S"] for i in items if i["sk"]["S"] == "STATS")
 
@@ -29,29 +30,29 @@ def old_items(store: DynamoStore) -> list[str]:
 def test_every_old_stats_item_moves_onto_its_profile_and_is_deleted(store, capsys):
     ann = put_old_stats(store, "ann", "2026-01-13", "2026-01-14")
     bob = put_old_stats(store, "bob", "2026-01-10")
-    store.set_display_name("bob", "Bobby")  # a profile with a name: the move keeps it
+    store.names.set_display_name("bob", "Bobby")  # a profile with a name: the move keeps it
 
     assert move_old_stats.main(["--table", store.table]) == 0
 
     assert "moved 2; kept 0" in capsys.readouterr().out
-    assert store.player_profile("ann")[:2] == (None, ann)
-    assert store.player_profile("bob")[:2] == ("Bobby", bob)
+    assert store.boards.player_profile("ann")[:2] == (None, ann)
+    assert store.boards.player_profile("bob")[:2] == ("Bobby", bob)
     assert old_items(store) == []
     move_old_stats.main(["--table", store.table])  # again: nothing left to move
     assert "moved 0" in capsys.readouterr().out
-    assert store.player_profile("ann").stats == ann
+    assert store.boards.player_profile("ann").stats == ann
 
 
 def test_an_old_item_beside_stats_already_on_the_profile_is_kept_and_listed(store, capsys):
     put_old_stats(store, "cy", "2026-01-13")
-    assert store.move_old_stats("cy") == "moved"
-    moved = store.player_profile("cy").stats
+    assert migrations.move_old_stats(store.db, "cy") == "moved"
+    moved = store.boards.player_profile("cy").stats
     put_old_stats(store, "cy", "2026-01-13", "2026-01-14")  # written later by code of the layout before
 
     move_old_stats.main(["--table", store.table])
 
     assert "kept: PLAYER#cy" in capsys.readouterr().out
-    assert store.player_profile("cy").stats == moved, "the profile's stats win; nothing is merged"
+    assert store.boards.player_profile("cy").stats == moved, "the profile's stats win; nothing is merged"
     assert old_items(store) == ["PLAYER#cy"]
 
 
@@ -59,12 +60,12 @@ def test_a_moved_players_next_completion_counts_from_the_moved_stats(store):
     from tests.fake_boards import official, player
 
     put_old_stats(store, player("dee"), "2026-01-13", "2026-01-14")
-    assert store.move_old_stats(player("dee")) == "moved"
+    assert migrations.move_old_stats(store.db, player("dee")) == "moved"
     complete_official(store, official("dee", 300, completed_at="2026-01-15T07:00:00.000Z", day="2026-01-15"))
 
-    stats = store.player_profile(player("dee")).stats
+    stats = store.boards.player_profile(player("dee")).stats
     assert (stats.played, stats.max_streak, stats.best_score) == (3, 3, 300)
-    assert store.move_old_stats(player("dee")) == "none"
+    assert migrations.move_old_stats(store.db, player("dee")) == "none"
 
 
 def test_an_old_item_changed_after_it_was_read_is_not_deleted_and_is_reported_changed(store):
@@ -77,8 +78,8 @@ def test_an_old_item_changed_after_it_was_read_is_not_deleted_and_is_reported_ch
         return found
 
     store.db.batch_get = read_then_a_completion_of_the_layout_before
-    assert store.move_old_stats("eve") == "changed"
+    assert migrations.move_old_stats(store.db, "eve") == "changed"
     store.db.batch_get = read
-    assert store.player_profile("eve").stats.played == 2, "still read from the old item"
-    assert store.move_old_stats("eve") == "moved"
-    assert store.player_profile("eve").stats.played == 2
+    assert store.boards.player_profile("eve").stats.played == 2, "still read from the old item"
+    assert migrations.move_old_stats(store.db, "eve") == "moved"
+    assert store.boards.player_profile("eve").stats.played == 2

@@ -1,4 +1,4 @@
-"""A player's data (SPEC §5 `GET /me/export`, `DELETE /me`) on DynamoStore over in-process moto:
+"""A player's data (SPEC §5 `GET /me/export`, `DELETE /me`) on the adapters over in-process moto:
 the export holds every item the player owns, checked against the table's own items; the erasure
 leaves, of the items keyed by the player, only their official results showing "deleted player",
 boards keep their ranks, and an erasure interrupted between any two steps completes when run again.
@@ -39,7 +39,7 @@ def start(path: str, user: str = "ann") -> dict:
 
 @pytest.fixture
 def store(table):
-    dynamo = wiring.store()
+    dynamo = wiring.ports()
     wound_by_hand(dynamo)
     return dynamo
 
@@ -48,7 +48,7 @@ def settle(store) -> None:
     """Let the rank counters and the tops of the boards catch up (the stream consumer)."""
     follow = wiring.players().show_current_name
     StreamPoller(
-        store.table, handler=lambda e, c: count_stream_batch(e, c, store.count_official, follow)
+        store.table, handler=lambda e, c: count_stream_batch(e, c, store.ranks.count_official, follow)
     ).drain()
 
 

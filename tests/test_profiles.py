@@ -21,13 +21,12 @@ from tests.fake_boards import (
     CLOSES,
     DAY,
     NOON,
-    FakeBoardStore,
     completion,
     follow_renames,
     official,
     player,
 )
-from tests.fake_store import complete_official, served_store
+from tests.fake_store import FakePorts, complete_official, served_store
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -35,7 +34,7 @@ call = Api(handler)
 
 
 @pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator[FakeBoardStore]:
+def store(request, monkeypatch) -> Iterator[FakePorts]:
     """The store the handler serves from: each test runs on the in-memory fake and on DynamoDB."""
     with served_store(request.param, monkeypatch) as served:
         yield served
@@ -211,7 +210,7 @@ def assert_names_consistent(owner: str, names: list[str]) -> None:
 
 def test_two_renames_racing_for_one_player_are_not_a_500_and_leave_names_consistent(table, monkeypatch):
     assert rename("ann", "Alpha")[0] == 200
-    interleave(monkeypatch, lambda: wiring.store().set_display_name(player("ann"), "Beta"))
+    interleave(monkeypatch, lambda: wiring.ports().names.set_display_name(player("ann"), "Beta"))
 
     status, body = rename("ann", "Gamma")
 
@@ -222,7 +221,7 @@ def test_two_renames_racing_for_one_player_are_not_a_500_and_leave_names_consist
 
 def test_a_case_change_racing_a_rename_does_not_keep_the_other_name_held(table, monkeypatch):
     assert rename("ann", "Alpha")[0] == 200
-    interleave(monkeypatch, lambda: wiring.store().set_display_name(player("ann"), "Beta"))
+    interleave(monkeypatch, lambda: wiring.ports().names.set_display_name(player("ann"), "Beta"))
 
     status, body = rename("ann", "ALPHA")
 
@@ -244,7 +243,7 @@ def test_profile_routes_need_a_token(store):
 # History --------------------------------------------------------------------------------------
 
 
-def challenge_created(store: FakeBoardStore, created: datetime) -> Challenge:
+def challenge_created(store: FakePorts, created: datetime) -> Challenge:
     challenge = Challenge(
         challenge_id=f"challenge-{created:%Y%m%d}",
         creator=player("maker"),
@@ -252,17 +251,17 @@ def challenge_created(store: FakeBoardStore, created: datetime) -> Challenge:
         created_at=iso(created),
         closes_at=iso(created + timedelta(days=7)),
     )
-    store.create_challenge(challenge, created.date().isoformat(), 20)
+    store.runs.create_challenge(challenge, created.date().isoformat(), 20)
     return challenge
 
 
-def ann_history(store: FakeBoardStore) -> list[tuple[str, str | None, str]]:
+def ann_history(store: FakePorts) -> list[tuple[str, str | None, str]]:
     """Ann's official results on 4 Daily dates and 2 challenges (one closed), with rivals that
     put her second on the closed date. Returns (date, challenge_id, completed_at), newest first.
     Every run up to noon on DAY has completed (the expiry job's watermark)."""
     closed = challenge_created(store, NOON - timedelta(days=10))  # open 7 days: closed 3 days ago
     still_open = challenge_created(store, NOON - timedelta(days=1))
-    store.mark_completed_through(NOON)
+    store.runs.mark_completed_through(NOON)
 
     def record(name, score, combo=0, longest=0, **kw):
         result = official(name, score, combo, longest, **kw)
@@ -339,7 +338,7 @@ def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(store)
     assert challenges[(DAY - timedelta(days=1)).isoformat()]["rank"] is None  # still open
 
     clock.travel_to(CLOSES - timedelta(seconds=1))
-    store.mark_completed_through(CLOSES + timedelta(seconds=SETTLE_SECONDS))
+    store.runs.mark_completed_through(CLOSES + timedelta(seconds=SETTLE_SECONDS))
     assert whole_history("ann", 1)[0][0]["rank"] is None
     clock.travel_to(CLOSES)
     assert whole_history("ann", 1)[0][0]["rank"] == 2

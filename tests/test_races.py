@@ -41,7 +41,7 @@ from werkzeug.serving import make_server
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.game.boards import TieKey
 from shared.game.daily_date import daily_date
@@ -52,9 +52,8 @@ from shared.game.puzzles import generate_puzzle, seed_for_date
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.http.models import RunView
+from shared.runtime.wiring import Services
 from shared.services.game import Game
-from shared.services.leaderboard import Boards
-from shared.services.players import Players
 from shared.services.ports import Slot
 
 pytestmark = [pytest.mark.server, pytest.mark.xdist_group("moto_server_races")]
@@ -113,19 +112,21 @@ def client():
 
 
 @pytest.fixture
-def store(client, request) -> DynamoStore:
+def store(client, request) -> DynamoPorts:
     """The game's table, one per test (moto copies a whole table on each transaction)."""
     name = f"races-{request.node.name[5:40]}"
     client.create_table(**create_table_request(name))
-    return DynamoStore(name, client)
+    return dynamo_ports(name, client)
 
 
-def game_on(store: DynamoStore, month: int, day: int) -> Game:
+def game_on(store: DynamoPorts, month: int, day: int) -> Game:
     """A Game whose clock starts at midday (Central) on 2031-MONTH-DAY and moves on a second at
     each reading: answers come at a person's pace, so fair play (SPEC §3b) ranks the runs."""
     instant = datetime(2031, month, day, 18, 0, tzinfo=UTC)
     ticks = count()
-    return Game(store, lambda: SECRET, words, now=lambda: instant + timedelta(seconds=next(ticks)))
+    return Game(
+        store.runs, store.results, lambda: SECRET, words, now=lambda: instant + timedelta(seconds=next(ticks))
+    )
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:
@@ -143,7 +144,7 @@ def race(calls: list[Callable[[], Any]]) -> list[Any]:
         return list(pool.map(racer, calls))
 
 
-def scan(store: DynamoStore, prefix: str) -> list[dict]:
+def scan(store: DynamoPorts, prefix: str) -> list[dict]:
     """Every item whose partition key starts with PREFIX (the tables here are small)."""
     items: list[dict] = []
     kwargs: dict[str, Any] = {
@@ -160,20 +161,20 @@ def scan(store: DynamoStore, prefix: str) -> list[dict]:
         kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
-def runs_of(store: DynamoStore, player: str) -> list[Run]:
+def runs_of(store: DynamoPorts, player: str) -> list[Run]:
     """Every stored run of PLAYER, read through the store."""
-    runs = [store.get_run(item["pk"]["S"].removeprefix("RUN#")).run for item in scan(store, "RUN#")]
+    runs = [store.runs.get_run(item["pk"]["S"].removeprefix("RUN#")).run for item in scan(store, "RUN#")]
     return [run for run in runs if run.player == player]
 
 
-def count_stream(store: DynamoStore) -> int:
+def count_stream(store: DynamoPorts) -> int:
     """Run the rank counters' stream consumer over everything the table's stream holds (it
     counts each official result once, however often it is delivered)."""
 
-    follow = Players(store, Boards(store))
+    follow = Services(store).players
 
     def counters(event: dict, context: Any) -> dict:
-        return count_stream_batch(event, context, store.count_official, follow.show_current_name)
+        return count_stream_batch(event, context, store.ranks.count_official, follow.show_current_name)
 
     return StreamPoller(store.table, handler=counters, endpoint_url=store.client.meta.endpoint_url).drain()
 
@@ -234,14 +235,14 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
         for number in range(1, 4):
             _, run = game.answer(run.run_id, player, number, 1, word_for(run, repetition))
         deadline_passed = game.now() + timedelta(seconds=181)
-        later = Game(store, lambda: SECRET, words, now=lambda at=deadline_passed: at)
+        later = Game(store.runs, store.results, lambda: SECRET, words, now=lambda at=deadline_passed: at)
         calls = [later.expire_due_runs] * 5 + [partial(later.get_run, run.run_id, player)] * 6
         calls += [partial(later.start_daily, player)] * 5
 
         outcomes = race(calls)
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
-        official = store.official_result(player, Scope.daily(day))
+        official = store.results.official_result(player, Scope.daily(day))
         assert official is not None and official.run_id == run.run_id and official.score == run.score
         stored = {r.run_id: r for r in runs_of(store, player)}
         assert stored[run.run_id].completed and stored[run.run_id].ended_by == "expired"
@@ -249,10 +250,10 @@ def test_the_expiry_job_reads_and_starts_racing_at_a_deadline_complete_the_run_o
         practice = [r for r in stored.values() if r.run_id != run.run_id]
         assert len(practice) == 1 and not practice[0].official and not practice[0].completed
         assert {o[0].run_id for o in outcomes[11:]} == {practice[0].run_id}, "every start got one run"
-        assert store.slot(player, Scope.daily(day)) == Slot(practice[0].run_id, run.run_id)
+        assert store.runs.slot(player, Scope.daily(day)) == Slot(practice[0].run_id, run.run_id)
         count_stream(store)
-        assert store.count_better(Scope.daily(day), TieKey(0, 0, 0)) == 1
-        assert store.player_profile(player).stats.played == 1
+        assert store.ranks.count_better(Scope.daily(day), TieKey(0, 0, 0)) == 1
+        assert store.boards.player_profile(player).stats.played == 1
 
 
 def test_concurrent_completions_of_one_players_runs_of_4_dates_all_count_in_their_stats(store):
@@ -275,7 +276,7 @@ def test_concurrent_completions_of_one_players_runs_of_4_dates_all_count_in_thei
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
         completed = [run for _, run in outcomes]
         assert all(run.completed and run.official for run in completed)
-        stats = store.player_profile(player).stats
+        stats = store.boards.player_profile(player).stats
         assert (stats.played, stats.max_streak) == (4, 4), f"repetition {repetition}"
         assert stats.best_score == max(run.score for run in completed)
 
@@ -284,7 +285,7 @@ def test_concurrent_completions_of_one_players_runs_of_4_dates_all_count_in_thei
 
 
 def _race_one_slot(
-    game: Game, store: DynamoStore, run: Run, player: str | None, repetition: int, rejected: bool = True
+    game: Game, store: DynamoPorts, run: Run, player: str | None, repetition: int, rejected: bool = True
 ) -> Run:
     """12 callers answer the slot in play at once: 8 with one word (in several cases), 4 with
     other words (accepted ones, and rejected ones if REJECTED). Returns the stored run afterwards."""
@@ -294,11 +295,11 @@ def _race_one_slot(
     if rejected:
         others[2:] = ["qzqzq", same + "zq"]
     submitted = [same, same.upper(), same.title(), same, same.upper(), same, same.swapcase(), same] + others
-    before, before_version = store.get_run(run.run_id)[:2]
+    before, before_version = store.runs.get_run(run.run_id)[:2]
 
     outcomes = race([partial(game.answer, run.run_id, player, number, attempt, word) for word in submitted])
 
-    after, after_version = store.get_run(run.run_id)[:2]
+    after, after_version = store.runs.get_run(run.run_id)[:2]
     assert after_version == before_version + 1, "exactly one write applied the answer"
     record = after.history[number - 1]
     assert len(record.attempts) == attempt, "exactly one attempt fills the slot"
@@ -328,7 +329,7 @@ def test_12_concurrent_answers_to_the_same_slot_apply_once(store):
         if repetition % 2:  # also race a later slot: round 2 after a rejected first attempt
             game.answer(run.run_id, player, 1, 1, "qzqzq")
             game.answer(run.run_id, player, 1, 2, word_for(run))
-            run = store.get_run(run.run_id).run
+            run = store.runs.get_run(run.run_id).run
         _race_one_slot(game, store, run, player, repetition)
 
 
@@ -343,10 +344,10 @@ def test_12_concurrent_answers_that_complete_a_run_complete_it_once(store):
         after = _race_one_slot(game, store, run, player, repetition, rejected=False)
 
         assert after.completed and after.ended_by == "finished" and after.official
-        official = store.official_result(player, Scope.daily(run.date))
+        official = store.results.official_result(player, Scope.daily(run.date))
         assert official is not None and official.run_id == run.run_id and official.score == after.score
-        assert store.slot(player, run.scope) == Slot(run.run_id, run.run_id)
-        assert store.player_profile(player).stats.played == 1, "counted once in the player's stats"
+        assert store.runs.slot(player, run.scope) == Slot(run.run_id, run.run_id)
+        assert store.boards.player_profile(player).stats.played == 1, "counted once in the player's stats"
 
 
 # (c) One run per player ------------------------------------------------------------------------
@@ -368,9 +369,9 @@ def test_12_concurrent_starts_by_one_player_create_one_run(store):
         stored = runs_of(store, player)
         assert [run.run_id for run in stored] == [outcomes[0][0].run_id]
         assert stored[0].official and not stored[0].completed
-        assert store.slot(player, Scope.daily(day)) == Slot(stored[0].run_id, stored[0].run_id)
+        assert store.runs.slot(player, Scope.daily(day)) == Slot(stored[0].run_id, stored[0].run_id)
         expected = [list(r) for r in generate_puzzle(seed_for_date(SECRET, day), 10, 3)]
-        assert [list(r) for r in store.get_puzzle(Scope.daily(day))] == expected
+        assert [list(r) for r in store.runs.get_puzzle(Scope.daily(day))] == expected
         assert all([list(r) for r in run.puzzle] == expected for run, _ in outcomes)
 
 
@@ -406,7 +407,7 @@ def test_24_concurrent_challenge_creations_by_one_player_create_exactly_20(store
 
         made = [o for o in outcomes if not isinstance(o, Exception)]
         refused = [o for o in outcomes if isinstance(o, Exception)]
-        assert len(made) == 20 and all(store.get_challenge(c.challenge_id) == c for c in made)
+        assert len(made) == 20 and all(store.runs.get_challenge(c.challenge_id) == c for c in made)
         assert len(refused) == 4 and all(
             isinstance(o, GameError) and o.code == "too_many_challenges" for o in refused
         )
@@ -416,7 +417,7 @@ def test_24_concurrent_challenge_creations_by_one_player_create_exactly_20(store
 
 
 def test_concurrent_claims_of_one_display_name_by_different_players_give_it_to_one(store):
-    boards = Players(store, Boards(store))
+    boards = Services(store).players
     for repetition in range(ROUNDS):
         name = f"Racer {repetition} {secrets.token_hex(3)}"
         claims = [name, name.upper(), name.lower(), name.swapcase()] * 2
@@ -432,14 +433,14 @@ def test_concurrent_claims_of_one_display_name_by_different_players_give_it_to_o
         assert all(isinstance(o, Conflict) and o.code == "display_name_taken" for o in losers), losers
         holder = scan(store, f"NAME#{name_skeleton(name)}")
         assert [item["player"]["S"] for item in holder] == [players[winners[0]]]
-        assert store.display_names(players) == {players[winners[0]]: claims[winners[0]]}
+        assert store.names.display_names(players) == {players[winners[0]]: claims[winners[0]]}
 
 
 def test_concurrent_renames_by_one_player_leave_exactly_the_name_the_profile_shows(store):
     """A double-clicked or retried PUT /me: every call succeeds or is refused cleanly with a
     GameError (409/429), never a StaleRun, which the API turns into a 500; and afterwards the
     player holds one name only, the one the profile shows, so no name stays reserved for nobody."""
-    boards = Players(store, Boards(store))
+    boards = Services(store).players
     for repetition in range(ROUNDS):
         player = f"racer-e-{secrets.token_hex(4)}"
         if repetition % 2:
@@ -450,7 +451,7 @@ def test_concurrent_renames_by_one_player_leave_exactly_the_name_the_profile_sho
 
         unexpected = [o for o in outcomes if isinstance(o, Exception) and not isinstance(o, GameError)]
         assert unexpected == [], f"repetition {repetition}: {unexpected!r}"
-        shown = store.display_names([player])[player]
+        shown = store.names.display_names([player])[player]
         held = [item["pk"]["S"] for item in scan(store, "NAME#") if item["player"]["S"] == player]
         assert held == [f"NAME#{name_skeleton(shown)}"], f"repetition {repetition}"
 
@@ -460,7 +461,7 @@ def test_a_rename_racing_completions_of_the_players_runs_keeps_every_stat_and_re
     still shows the name (and the stats) it read, and a rename updates the name alone. So a
     rename racing completions never loses a completion's stats, and every row ends up showing
     the new name (a completion that read the old name retries, or the rename finds its row)."""
-    players = Players(store, Boards(store))
+    players = Services(store).players
     for repetition in range(ROUNDS):
         player = f"racer-f-{secrets.token_hex(4)}"
         if repetition % 2:
@@ -482,10 +483,10 @@ def test_a_rename_racing_completions_of_the_players_runs_keeps_every_stat_and_re
         outcomes = race([*finals, rename_and_follow])
 
         assert [o for o in outcomes if isinstance(o, Exception)] == [], f"repetition {repetition}"
-        profile = store.player_profile(player)
+        profile = store.boards.player_profile(player)
         assert profile.display_name == name
         assert (profile.stats.played, profile.stats.max_streak) == (3, 3), f"repetition {repetition}"
-        rows = [store.board_entry(player, Scope.daily(day)) for day in days]
+        rows = [store.boards.board_entry(player, Scope.daily(day)) for day in days]
         assert [row.display_name for row in rows] == [name] * 3, f"repetition {repetition}"
 
 
@@ -498,9 +499,8 @@ def test_two_joins_racing_for_a_leagues_last_seat_give_it_to_one(store):
     full, and the league never holds more than 50."""
     from shared.game.constants import LEAGUE_MEMBERS_MAX
     from shared.game.errors import Conflict as LeagueConflict
-    from shared.services.leagues import Leagues
 
-    leagues = Leagues(store, Boards(store))
+    leagues = Services(store).leagues
     for repetition in range(ROUNDS):
         league = leagues.create(f"owner-{repetition}", "Office")
         for n in range(1, LEAGUE_MEMBERS_MAX - 1):
@@ -511,7 +511,7 @@ def test_two_joins_racing_for_a_leagues_last_seat_give_it_to_one(store):
         assert sum(1 for o in outcomes if not isinstance(o, Exception)) == 1, f"repetition {repetition}"
         refused = [o for o in outcomes if isinstance(o, Exception)]
         assert isinstance(refused[0], LeagueConflict) and refused[0].code == "league_full"
-        assert len(store.get_league(league.league_id).members) == LEAGUE_MEMBERS_MAX
+        assert len(store.leagues.get_league(league.league_id).members) == LEAGUE_MEMBERS_MAX
 
 
 def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_deleted_player(store):
@@ -523,8 +523,8 @@ def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_
     from shared.runtime.accounts import LocalAccounts
     from shared.services.player_data import PlayerData
 
-    players = Players(store, Boards(store))
-    data = PlayerData(store, LocalAccounts)
+    players = Services(store).players
+    data = PlayerData(store.player_data, LocalAccounts)
     for repetition in range(ROUNDS):
         player = f"racer-g-{secrets.token_hex(4)}"
         players.set_display_name(player, f"Gone {secrets.token_hex(4)}")

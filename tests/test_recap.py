@@ -13,8 +13,8 @@ from shared.game.recap import longest_word, missed_common, most_played
 from shared.game.results import OfficialResult
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
+from shared.runtime.wiring import Services
 from shared.services.completion import completion_of
-from shared.services.leaderboard import Boards
 from tests.conftest import Api
 from tests.dynamo_store import STORES
 from tests.fake_boards import DAY, player
@@ -42,7 +42,7 @@ BOARD = {
 @pytest.fixture(params=STORES)
 def store(request, monkeypatch) -> Iterator:
     with served_store(request.param, monkeypatch) as served:
-        served.put_puzzle(SCOPE, PUZZLE)
+        served.runs.put_puzzle(SCOPE, PUZZLE)
         yield served
 
 
@@ -68,17 +68,19 @@ def play(store, name: str, rounds: list[str], found_ms: int = 6_000) -> None:
         run_id=f"run-{name}", kind="daily", date=DAY.isoformat(), player=player(name), official=True,
         puzzle=PUZZLE, started_at=iso(start), deadline=iso(start + timedelta(seconds=180)), history=history,
     )  # fmt: skip
-    version = store.create_run(run)
+    version = store.runs.create_run(run)
     run = run.model_copy(update={"score": 100, "completed_at": iso(start + timedelta(seconds=180))})
     run.ended_by = "expired"
     result = OfficialResult.of_run(run)
-    store.complete_run(run, version, completion_of(result, store.profile_for_completion(run.player, True)))
+    store.results.complete_run(
+        run, version, completion_of(result, store.results.profile_for_completion(run.player, True))
+    )
 
 
 def closing_pass(store) -> None:
     from functions.leaderboard import handler as module
 
-    boards = Boards(store)
+    boards = Services(store).boards
     module.moderation().review_daily(DAY, boards, module.recaps().record)
 
 

@@ -11,15 +11,14 @@ import pytest
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
 from shared.dynamo.client import DataError
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.game import clock
 from shared.game.clock import iso
 from shared.game.daily_date import daily_date
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.scope import Scope
-from shared.services.leaderboard import Boards
-from shared.services.players import Players
+from shared.runtime.wiring import Services
 from tests.fake_boards import official, player
 from tests.fake_store import complete_official
 
@@ -30,9 +29,9 @@ class Rig:
     """A store, the Players service, and the stream consumer draining the table's stream."""
 
     def __init__(self, table: str) -> None:
-        self.store = DynamoStore(table, sleep=lambda seconds: None)
+        self.store = dynamo_ports(table, sleep=lambda seconds: None)
         self.store.top.interval = 0  # the tests drive no clock; a fold never waits
-        self.players = Players(self.store, Boards(self.store))
+        self.players = Services(self.store).players
         self.poller = StreamPoller(table, handler=self.consumer)
         self.following = True  # False: the consumer passes records by (while boards are set up)
         self.requests = 0
@@ -44,7 +43,9 @@ class Rig:
     def consumer(self, event: dict, context: object) -> dict:
         if not self.following:
             return {}
-        return count_stream_batch(event, context, self.store.count_official, self.players.show_current_name)
+        return count_stream_batch(
+            event, context, self.store.ranks.count_official, self.players.show_current_name
+        )
 
     def live_boards(self, who: str, count: int) -> list[Scope]:
         """COUNT live challenge boards with WHO's official result on each, plus another player's
@@ -61,7 +62,7 @@ class Rig:
                 created_at=iso(now),
                 closes_at=iso(now + timedelta(days=7)),
             )
-            self.store.create_challenge(challenge, day, 10_000)
+            self.store.runs.create_challenge(challenge, day, 10_000)
             for name, score in ((who, 300), ("rival", 200)):
                 complete_official(
                     self.store,
@@ -81,7 +82,7 @@ class Rig:
 
     def names_shown(self, who: str, scopes: list[Scope]) -> set[str | None]:
         """The names WHO's rows show: on each board's row and in each board's top item."""
-        rows = {self.store.board_entry(player(who), scope).display_name for scope in scopes}
+        rows = {self.store.boards.board_entry(player(who), scope).display_name for scope in scopes}
         tops = {
             entry.display_name
             for scope in scopes
@@ -127,7 +128,7 @@ def test_setting_the_same_name_again_is_followed_again(rig):
     scopes = rig.live_boards("ann", 3)
     rig.rename("ann", "Annie")
     rig.poller.drain()
-    rig.store.rename_rows(player("ann"), scopes[:1], "Stale")  # a row left behind, say by hand
+    rig.store.names.rename_rows(player("ann"), scopes[:1], "Stale")  # a row left behind, say by hand
 
     rig.rename("ann", "Annie")
     rig.poller.drain()

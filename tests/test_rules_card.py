@@ -12,7 +12,7 @@ from shared.game import constants
 from shared.game.scoring import combo_bonus, speed_bonus
 from shared.runtime import wiring
 from tests.conftest import Api
-from tests.fake_store import FakeStore
+from tests.fake_store import FakePorts
 
 call = Api(handler)
 INDEX = Path(__file__).parents[1] / "web" / "index.html"
@@ -20,7 +20,7 @@ INDEX = Path(__file__).parents[1] / "web" / "index.html"
 
 @pytest.fixture(autouse=True)
 def store():
-    wiring.reset(FakeStore())
+    wiring.reset(FakePorts())
     yield
     wiring.reset()
 

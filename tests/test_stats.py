@@ -12,8 +12,8 @@ from shared.game.clock import iso
 from shared.game.daily_date import reset_instant
 from shared.game.stats import PlayerStats, with_daily_result
 from tests.conftest import Api
-from tests.fake_boards import FakeBoardStore, official, serve_with
-from tests.fake_store import FakeStore, complete_official
+from tests.fake_boards import official, serve_with
+from tests.fake_store import FakePorts, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -96,13 +96,13 @@ def test_best_score_is_the_highest_official_daily_score():
 
 
 @pytest.fixture
-def store(monkeypatch) -> FakeBoardStore:
-    fake = FakeStore()
+def store(monkeypatch) -> FakePorts:
+    fake = FakePorts()
     serve_with(monkeypatch, fake)
     return fake
 
 
-def complete(store: FakeBoardStore, day: str, score: int = 100, challenge_id: str | None = None) -> None:
+def complete(store: FakePorts, day: str, score: int = 100, challenge_id: str | None = None) -> None:
     completed = iso(reset_instant(date.fromisoformat(day)) + timedelta(hours=1))
     complete_official(
         store, official("ann", score, completed_at=completed, day=day, challenge_id=challenge_id)

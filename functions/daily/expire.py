@@ -22,9 +22,9 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from shared.game.daily_date import daily_date
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import boards, game, moderation, recaps, store
+from shared.runtime.wiring import boards, game, moderation, ports, recaps
 
-store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
+ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
 @logger.inject_lambda_context

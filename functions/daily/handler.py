@@ -36,7 +36,7 @@ from shared.http.models import (
 from shared.http.moderation_models import ChallengeCorrections
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, game, moderation, players, require, store
+from shared.runtime.wiring import boards, game, moderation, players, ports, require
 from shared.services.leaderboard import TOP
 
 # Every player route refuses an erased or banned caller (Players.admit), reading their admission
@@ -46,7 +46,7 @@ app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, 
 DEFAULT_CHALLENGE = ChallengeRequest()  # POST /challenges with no body
 words()  # load the dictionary during the cold start, not on the first answer
 require("seed", "cursor_key")  # on AWS, the init stops without them (shared/runtime/settings.py)
-store()  # and make the DynamoDB client (shared/runtime/wiring.py)
+ports()  # and make the DynamoDB client (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
 
 

@@ -9,10 +9,10 @@ one-minute job (functions/daily/expire.py).
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import game, require, store
+from shared.runtime.wiring import game, ports, require
 
 require("seed")  # on AWS, the init stops without them (shared/runtime/settings.py)
-store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
+ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
 @logger.inject_lambda_context(log_event=True)

@@ -29,12 +29,12 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from shared.game.results import OfficialResult
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import is_official_insert, official_result_of, players, renamed_player, store
+from shared.runtime.wiring import is_official_insert, official_result_of, players, ports, renamed_player
 
 Count = Callable[[list[OfficialResult]], int]
 Follow = Callable[[str], int]  # shows a player's current name on their live boards
 Failures = dict[int, Exception]  # a record (the id of its raw dict) -> why it failed
-store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
+ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
 class Renamed(NamedTuple):
@@ -125,7 +125,7 @@ def _attempt(step: Callable[[], None], records: list[DynamoDBRecord]) -> Failure
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return count_stream_batch(event, context, store().count_official, players().show_current_name)
+    return count_stream_batch(event, context, ports().ranks.count_official, players().show_current_name)
 
 
 init_phase.end()  # the init is over (functions/init_phase.py)

@@ -36,7 +36,7 @@ from shared.http.moderation_models import CorrectionsPage, ReportView, SanctionV
 from shared.http.recap_models import MyRecap, Recap
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, leagues, moderation, player_data, players, recaps, require, store
+from shared.runtime.wiring import boards, leagues, moderation, player_data, players, ports, recaps, require
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 # Every player route refuses an erased or banned caller (Players.admit), but DELETE /me (the
@@ -45,7 +45,7 @@ from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, banned_ok))
 moderation_routes.register(app)
 require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
-store()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
+ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
 
 Limit = Annotated[int, Query(ge=1, le=BOARD_PAGE_MAX)]

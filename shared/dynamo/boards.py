@@ -1,21 +1,19 @@
-"""Board reads on DynamoDB: pages (from the top of the board, shared/dynamo/top.py, while it
-holds them, else from the `board` index), a player's row, results and history, and profiles.
+"""Board reads on DynamoDB (the BoardStore port): pages (from the top of the board,
+shared/dynamo/top.py, while it holds them, else from the `board` index), a player's row, and
+profiles.
 Items and keys are described in docs/leaderboards.md.
 """
-
-from datetime import date
 
 from shared.dynamo import keys, migrations
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.client import Client
-from shared.dynamo.codec import display_name, entry, official_result_of, pending_of, top_rows
+from shared.dynamo.codec import display_name, entry, pending_of, top_rows
 from shared.dynamo.moderation_keys import pending_runs_key
 from shared.dynamo.tombstone import admission_of, read_admission, sanctions_of
 from shared.dynamo.top import TopOfBoard
 from shared.dynamo.top_item import key_id
-from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, page_from_top
+from shared.game.boards import BoardEntry, BoardPosition, PlayerProfile, page_from_top
 from shared.game.moderation import Sanction
-from shared.game.results import OfficialResult
 from shared.game.scope import Scope
 from shared.services.ports import Admission
 
@@ -73,48 +71,6 @@ class BoardReads:
         )
         page = page_from_top(top, None, limit, self.top.rows)
         return None if page is None else (page, pending_of(found.get(key_id(pending_runs_key(scope)))))
-
-    def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
-        item = self.db.get(keys.official_key(player, scope))
-        return official_result_of(item) if item else None
-
-    def results_since(self, player: str, day: date) -> list[OfficialResult]:
-        """Read consistently from the player's own partition: the Daily results are sorted by date
-        there, the challenge results are few."""
-        partition = {":p": {"S": keys.player_partition(player)}}
-        daily, _ = self.db.query_page(
-            KeyConditionExpression="pk = :p AND sk BETWEEN :from AND :to",
-            ExpressionAttributeValues={
-                **partition,
-                ":from": keys.official_key(player, Scope.daily(day.isoformat()))["sk"],
-                ":to": {"S": keys.official_prefix("daily") + "~"},
-            },
-            ConsistentRead=True,
-        )
-        challenges = list(
-            self.db.query(
-                KeyConditionExpression="pk = :p AND begins_with(sk, :c)",
-                ExpressionAttributeValues={**partition, ":c": {"S": keys.official_prefix("challenge")}},
-                ConsistentRead=True,
-            )
-        )
-        results = [official_result_of(item) for item in daily + challenges]
-        return [r for r in results if r.date >= day.isoformat()]
-
-    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
-        """The player's official results, newest first, after AFTER."""
-        condition = "history_pk = :p" + (" AND history_sk < :a" if after else "")
-        values = {":p": {"S": keys.history_partition(player)}}
-        if after:
-            values[":a"] = {"S": keys.history_sort(after.completed_at, after.scope)}
-        items, _ = self.db.query_page(
-            IndexName="history",
-            KeyConditionExpression=condition,
-            ExpressionAttributeValues=values,
-            ScanIndexForward=False,
-            Limit=limit,
-        )
-        return [official_result_of(item) for item in items]
 
     def admission(self, player: str) -> Admission:
         """PLAYER's tombstone and ban: one consistent GetItem of two attributes of their profile

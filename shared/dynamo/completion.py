@@ -1,5 +1,6 @@
-"""The completing transaction on DynamoDB: the completed run, its official result and the
-player's stats, written as the service decided them (shared/services/ports.py `Completion`).
+"""Official results on DynamoDB (the ResultStore port): the completing transaction (the completed
+run, its official result and the player's stats, written as the service decided them:
+shared/services/ports.py `Completion`), and the reads of a player's results and history.
 
 Nothing here is written by every completion: only the player's own items, the official result
 (whose `board` index row lands in one of BOARD_SHARDS partitions) and the player's profile
@@ -7,11 +8,16 @@ Nothing here is written by every completion: only the player's own items, the of
 table's stream (shared/dynamo/counters.py, shared/dynamo/top.py).
 """
 
+from datetime import date
+
 from shared.dynamo import keys, migrations
 from shared.dynamo.client import Client, Item
-from shared.dynamo.codec import official_item, stored_profile
+from shared.dynamo.codec import official_item, official_result_of, stored_profile
 from shared.dynamo.runs import Runs, versioned_put
+from shared.game.boards import HistoryPosition
+from shared.game.results import OfficialResult
 from shared.game.runs import Run
+from shared.game.scope import Scope
 from shared.services.ports import Completion, OfficialTaken, StaleRun, StoredProfile, Version
 
 
@@ -22,7 +28,7 @@ def same_name(name: str | None) -> tuple[str, Item]:
     return "attribute_not_exists(display_name)", {}
 
 
-class Completions:
+class Results:
     def __init__(self, db: Client, runs: Runs):
         self.db = db
         self.runs = runs
@@ -49,6 +55,48 @@ class Completions:
         if codes[1] == "ConditionalCheckFailed":
             raise OfficialTaken(run.run_id)
         raise StaleRun(run.run_id)  # the player's profile (name or stats) changed since it was read
+
+    def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
+        item = self.db.get(keys.official_key(player, scope))
+        return official_result_of(item) if item else None
+
+    def results_since(self, player: str, day: date) -> list[OfficialResult]:
+        """Read consistently from the player's own partition: the Daily results are sorted by date
+        there, the challenge results are few."""
+        partition = {":p": {"S": keys.player_partition(player)}}
+        daily, _ = self.db.query_page(
+            KeyConditionExpression="pk = :p AND sk BETWEEN :from AND :to",
+            ExpressionAttributeValues={
+                **partition,
+                ":from": keys.official_key(player, Scope.daily(day.isoformat()))["sk"],
+                ":to": {"S": keys.official_prefix("daily") + "~"},
+            },
+            ConsistentRead=True,
+        )
+        challenges = list(
+            self.db.query(
+                KeyConditionExpression="pk = :p AND begins_with(sk, :c)",
+                ExpressionAttributeValues={**partition, ":c": {"S": keys.official_prefix("challenge")}},
+                ConsistentRead=True,
+            )
+        )
+        results = [official_result_of(item) for item in daily + challenges]
+        return [r for r in results if r.date >= day.isoformat()]
+
+    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
+        """The player's official results, newest first, after AFTER."""
+        condition = "history_pk = :p" + (" AND history_sk < :a" if after else "")
+        values = {":p": {"S": keys.history_partition(player)}}
+        if after:
+            values[":a"] = {"S": keys.history_sort(after.completed_at, after.scope)}
+        items, _ = self.db.query_page(
+            IndexName="history",
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return [official_result_of(item) for item in items]
 
 
 def official_writes(completion: Completion) -> list[Item]:

@@ -5,14 +5,17 @@ shared/dynamo/keys.py; docs/data-model.md, "Moderation", has the items and their
 """
 
 import json
-from typing import TYPE_CHECKING
 
 from shared.dynamo import keys, migrations
 from shared.dynamo import moderation_keys as mod_keys
-from shared.dynamo.client import ConditionFailed, Item
+from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import decode_run, pending_of
 from shared.dynamo.keys import position_of
+from shared.dynamo.names import Names
+from shared.dynamo.player_data import DynamoPlayerData
+from shared.dynamo.runs import Runs
 from shared.dynamo.sanctions import add_sanction, hide_name, sanctions, void_result
+from shared.dynamo.top import TopOfBoard
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
 from shared.game.moderation import (
@@ -30,20 +33,18 @@ from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation_store import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 
-if TYPE_CHECKING:
-    from shared.dynamo.store import DynamoStore
-
 _ATTEMPTS = 5
 _BUSY = "The game is busy; try again shortly"
 GUEST_REPORTS_DAYS = 2  # a guest's report items go with their runs (SPEC §3: guests' runs, 2 days)
 
 
 class DynamoModeration:
-    """The moderation items of STORE's table, through its client and parts (names, top items)."""
+    """The moderation items of the table, and the parts a decision reaches through: runs (the
+    puzzle of a run under review), the top of each board, names, and a player's data."""
 
-    def __init__(self, store: "DynamoStore"):
-        self.store = store
-        self.db = store.db
+    def __init__(self, db: Client, runs: Runs, top: TopOfBoard, names: Names, player_data: DynamoPlayerData):
+        self.db, self.runs, self.top = db, runs, top
+        self.names, self.player_data = names, player_data
 
     # Reports and cases -------------------------------------------------------------------------
 
@@ -214,16 +215,16 @@ class DynamoModeration:
     # Sanctions and effects ---------------------------------------------------------------------
 
     def add_sanction(self, player: str, sanction: Sanction) -> None:
-        add_sanction(self.store, player, sanction)
+        add_sanction(self, player, sanction)
 
     def sanctions(self, player: str) -> list[Sanction]:
-        return sanctions(self.store, player)
+        return sanctions(self, player)
 
     def void_result(self, player: str, scope: Scope) -> bool:
-        return void_result(self.store, player, scope)
+        return void_result(self, player, scope)
 
     def hide_name(self, player: str) -> None:
-        hide_name(self.store, player)
+        hide_name(self, player)
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
         try:
@@ -261,7 +262,7 @@ class DynamoModeration:
                 ExpressionAttributeValues={":p": {"S": keys.board_partition(scope, number)}},
             ):
                 run_ids.append(position_of(item["board_sk"]["S"]).run_id)
-        puzzle = self.store.runs.get_puzzle(scope) or []
+        puzzle = self.runs.get_puzzle(scope) or []
         runs = []
         for item in self.db.batch_get([keys.run_key(run_id) for run_id in run_ids]):
             run_id = keys.run_id_of(item)

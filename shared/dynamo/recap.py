@@ -3,15 +3,11 @@ item, each round's played words in an item of its own partition (keys in shared/
 docs/data-model.md, "The day's recap"). Both are zlib-compressed: items cost by size."""
 
 import zlib
-from typing import TYPE_CHECKING
 
 from shared.dynamo import keys
-from shared.dynamo.client import Item
+from shared.dynamo.client import Client, Item
 from shared.game.recap import DayRecap, RoundTally
 from shared.game.scope import Scope
-
-if TYPE_CHECKING:
-    from shared.dynamo.store import DynamoStore
 
 
 def encode_words(words: dict[str, int]) -> bytes:
@@ -27,10 +23,10 @@ def decode_words(data: bytes) -> dict[str, int]:
 
 
 class DynamoRecaps:
-    """The recap items of STORE's table."""
+    """The recap items of the table."""
 
-    def __init__(self, store: "DynamoStore"):
-        self.db = store.db
+    def __init__(self, db: Client):
+        self.db = db
 
     def put_recap(self, scope: Scope, recap: DayRecap, tallies: list[RoundTally]) -> None:
         """One PutItem a round (unconditional: the pass writes the same tallies if it runs again),

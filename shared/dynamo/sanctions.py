@@ -7,33 +7,43 @@ against the in-memory fake.
 """
 
 import contextlib
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from shared.dynamo import keys
-from shared.dynamo.client import ConditionFailed, Item
+from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
+from shared.dynamo.names import Names
+from shared.dynamo.player_data import DynamoPlayerData
 from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
+from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
 from shared.game.moderation import Sanction, ban_end
 from shared.game.names import default_display_name
 from shared.game.scope import Scope
 
-if TYPE_CHECKING:
-    from shared.dynamo.store import DynamoStore
+
+class Reach(Protocol):
+    """What a decision reaches through (shared/dynamo/moderation.py DynamoModeration)."""
+
+    db: Client
+    top: TopOfBoard
+    names: Names
+    player_data: DynamoPlayerData
+
 
 _ATTEMPTS = 5
 _BUSY = "The game is busy; try again shortly"
 
 
-def void_result(store: "DynamoStore", player: str, scope: Scope) -> bool:
+def void_result(parts: Reach, player: str, scope: Scope) -> bool:
     """In one transaction, on condition the result is as read: the result marked `voided`
     (stats and history keep it), its board row gone from the `board` index, and, if the stream
     consumer counted it already, its three rank counters taken back down. (Not yet counted, the
     consumer finds no board row and never counts it.) Then its row leaves the top item."""
     for _ in range(_ATTEMPTS):
-        item = store.db.get(keys.official_key(player, scope), consistent=True)
+        item = parts.db.get(keys.official_key(player, scope), consistent=True)
         if item is None:
             return False
         if "board_sk" not in item:
@@ -72,17 +82,17 @@ def void_result(store: "DynamoStore", player: str, scope: Scope) -> bool:
                         }
                     }
                 )
-        if not store.db.transact(items):
-            store.top.drop(scope, player)
+        if not parts.db.transact(items):
+            parts.top.drop(scope, player)
             return True
     raise Throttled(_BUSY)
 
 
-def hide_name(store: "DynamoStore", player: str) -> None:
+def hide_name(parts: Reach, player: str) -> None:
     """The profile's name removed and its claim released, in one transaction on condition the
     name is still the one read; then every board row of the player shows the default name."""
     for _ in range(_ATTEMPTS):
-        name = display_name(store.db.get(keys.profile_key(player), consistent=True))
+        name = display_name(parts.db.get(keys.profile_key(player), consistent=True))
         if name is None:
             break
         items: list[Item] = [
@@ -95,7 +105,7 @@ def hide_name(store: "DynamoStore", player: str) -> None:
                 }
             }
         ]
-        claim = store.names.held_claim(player, name)
+        claim = parts.names.held_claim(player, name)
         if claim is not None:
             items.append(
                 {
@@ -106,15 +116,15 @@ def hide_name(store: "DynamoStore", player: str) -> None:
                     }
                 }
             )
-        if not store.db.transact(items):
+        if not parts.db.transact(items):
             break
     else:
         raise Throttled(_BUSY)
-    scopes = [r.scope for r in store.player_data.official_results(player)]
-    store.names.rename_rows(player, scopes, default_display_name(player))
+    scopes = [r.scope for r in parts.player_data.official_results(player)]
+    parts.names.rename_rows(player, scopes, default_display_name(player))
 
 
-def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
+def add_sanction(parts: Reach, player: str, sanction: Sanction) -> None:
     """Append SANCTION to the list on the player's profile, once per case (a retried decision
     adds nothing), in the same write as its effect there: a ban sets `banned_until` (what every
     player route reads to admit its caller, shared/dynamo/tombstone.py), a rank ban
@@ -138,7 +148,7 @@ def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
         values[":until"] = {"S": sanction.until}
     condition = f"attribute_not_exists({SANCTION_CASES}) OR NOT contains({SANCTION_CASES}, :case)"
     with contextlib.suppress(ConditionFailed):  # listed before: a retried decision
-        store.db.call(
+        parts.db.call(
             "update_item",
             Key=keys.profile_key(player),
             UpdateExpression=f"{update} ADD {SANCTION_CASES} :id",
@@ -146,12 +156,12 @@ def add_sanction(store: "DynamoStore", player: str, sanction: Sanction) -> None:
             ExpressionAttributeValues=values,
         )
     if until is not None:
-        store.player_data.stop_answers(player, sanction.decided_at)
+        parts.player_data.stop_answers(player, sanction.decided_at)
 
 
-def sanctions(store: "DynamoStore", player: str) -> list[Sanction]:
+def sanctions(parts: Reach, player: str) -> list[Sanction]:
     item = (
-        store.db.call(
+        parts.db.call(
             "get_item", Key=keys.profile_key(player), ConsistentRead=True, ProjectionExpression=SANCTIONS
         ).get("Item")
         or {}

@@ -1,18 +1,19 @@
 """Builds the objects the stateful handlers share, once per container (cold start).
 
-Every stateful handler calls `store()` when it is imported, so the DynamoDB client (botocore
+Every stateful handler calls `ports()` when it is imported, so the DynamoDB client (botocore
 loading the service's model and endpoint rules: ~50 ms of CPU measured on the first request,
 benchmarks/coldstart.py) is made during Lambda's Init phase, as AWS advises for SDK clients, and
 not on the first request: a provisioned environment (the midnight window, docs/operations.md)
-pays it before any player arrives, and an on-demand one pays the same either way. The rest
-(Game, Boards, Players) is cheap and built on first use; the secrets are read on first use
-(shared/runtime/secrets.py), since a container that never needs one should not fetch it.
+pays it before any player arrives, and an on-demand one pays the same either way. The services
+(each built from the ports it uses) are cheap and built on first use; the secrets are read on
+first use (shared/runtime/secrets.py), since a container that never needs one should not fetch it.
 """
 
 import os
 from datetime import date
 from functools import cached_property
 from pathlib import Path
+from typing import Protocol
 
 from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
@@ -21,9 +22,7 @@ from shared.dynamo.codec import is_official_insert as is_official_insert  # the 
 from shared.dynamo.codec import official_result_of as official_result_of  # the stream consumer's
 from shared.dynamo.codec import renamed_player as renamed_player  # reading of records (counters.py)
 from shared.dynamo.counters import RANK_CACHE_SECONDS
-from shared.dynamo.moderation import DynamoModeration
-from shared.dynamo.recap import DynamoRecaps
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
 from shared.runtime.edge_settings import SettingsError, edge_settings
@@ -31,14 +30,15 @@ from shared.runtime.observability import logger, metrics
 from shared.runtime.secrets import cursor_keys, deployment_secret, secrets_client
 from shared.runtime.settings import Need, settings
 from shared.runtime.tls import share_one_context
+from shared.services.board_ports import BoardStore, NameStore, RankStore
 from shared.services.game import Game
 from shared.services.leaderboard import Boards
-from shared.services.leagues import Leagues
+from shared.services.leagues import Leagues, LeagueStore
 from shared.services.moderation import Moderation
 from shared.services.moderation_store import ModerationStore
-from shared.services.player_data import PlayerData
+from shared.services.player_data import PlayerData, PlayerDataStore
 from shared.services.players import Players
-from shared.services.ports import Accounts, RecapStore
+from shared.services.ports import Accounts, ClosingStore, RecapStore, ResultStore, RunStore
 from shared.services.recap import Recaps
 
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
@@ -80,23 +80,50 @@ def _first_daily_date() -> date:
     return settings().first_daily_date
 
 
-class Services:
-    """The container's services, each built on first use and then kept; STORE, when given, is
-    the one they use (tests: a fake) instead of the table's."""
+class Ports(Protocol):
+    """One implementation of each port: the table's adapters (shared/dynamo/store.py
+    `dynamo_ports`), or in tests the in-memory fakes (tests/fake_store.py `FakePorts`)."""
 
-    def __init__(self, store: DynamoStore | None = None):
-        if store is not None:
-            self.store = store
+    @property
+    def runs(self) -> RunStore: ...
+    @property
+    def closing(self) -> ClosingStore: ...
+    @property
+    def results(self) -> ResultStore: ...
+    @property
+    def boards(self) -> BoardStore: ...
+    @property
+    def ranks(self) -> RankStore: ...
+    @property
+    def names(self) -> NameStore: ...
+    @property
+    def leagues(self) -> LeagueStore: ...
+    @property
+    def player_data(self) -> PlayerDataStore: ...
+    @property
+    def moderation(self) -> ModerationStore: ...
+    @property
+    def recaps(self) -> RecapStore: ...
+
+
+class Services:
+    """The container's services, each built on first use and then kept; PORTS, when given, are
+    the ones they use (tests: the fakes) instead of the table's adapters."""
+
+    def __init__(self, ports: Ports | None = None):
+        if ports is not None:
+            self.ports = ports
 
     @cached_property
-    def store(self) -> DynamoStore:
+    def ports(self) -> Ports:
         # a rank trails by up to a second more
-        return DynamoStore(settings().table_name, rank_cache_seconds=RANK_CACHE_SECONDS)
+        return dynamo_ports(settings().table_name, rank_cache_seconds=RANK_CACHE_SECONDS)
 
     @cached_property
     def game(self) -> Game:
         return Game(
-            self.store,
+            self.ports.runs,
+            self.ports.results,
             deployment_secret,
             words,
             record=record,
@@ -105,15 +132,17 @@ class Services:
 
     @cached_property
     def boards(self) -> Boards:
-        return Boards(self.store)
+        ports = self.ports
+        return Boards(ports.boards, ports.ranks, ports.names, ports.runs)
 
     @cached_property
     def players(self) -> Players:
-        return Players(self.store, self.boards)
+        ports = self.ports
+        return Players(ports.boards, ports.names, ports.results, ports.runs, self.boards)
 
     @cached_property
     def leagues(self) -> Leagues:
-        return Leagues(self.store, self.boards)
+        return Leagues(self.ports.leagues, self.boards)
 
     @cached_property
     def accounts(self) -> Accounts:
@@ -128,31 +157,28 @@ class Services:
 
     @cached_property
     def player_data(self) -> PlayerData:
-        return PlayerData(self.store, lambda: self.accounts)
+        return PlayerData(self.ports.player_data, lambda: self.accounts)
 
     @cached_property
     def moderation(self) -> Moderation:
-        # A test's fake store keeps moderation items itself (tests/fake_moderation.py).
-        kept: ModerationStore = (
-            self.store if not isinstance(self.store, DynamoStore) else DynamoModeration(self.store)
+        ports = self.ports
+        return Moderation(
+            ports.moderation, ports.boards, ports.ranks, ports.results, ports.runs, ports.closing, words
         )
-        return Moderation(kept, self.store, self.store, words)
 
     @cached_property
     def recaps(self) -> Recaps:
-        # A test's fake store keeps recap items itself (tests/fake_recap.py).
-        kept: RecapStore = self.store if not isinstance(self.store, DynamoStore) else DynamoRecaps(self.store)
-        return Recaps(kept, self.store, self.store)
+        return Recaps(self.ports.recaps, self.ports.results, self.ports.runs)
 
 
 _services = Services()
 
 
-def reset(store: DynamoStore | None = None) -> None:
+def reset(ports: Ports | None = None) -> None:
     """Forget everything built and read, as a new container would: the services, and the settings
-    and secrets they were built with (tests call it for each test's table, or with a fake STORE)."""
+    and secrets they were built with (tests call it for each test's table, or with fake PORTS)."""
     global _services
-    _services = Services(store)
+    _services = Services(ports)
     settings.cache_clear()
     edge_settings.cache_clear()
     deployment_secret.cache_clear()
@@ -163,8 +189,8 @@ def reset(store: DynamoStore | None = None) -> None:
 # What the handlers call: this container's services.
 
 
-def store() -> DynamoStore:
-    return _services.store
+def ports() -> Ports:
+    return _services.ports
 
 
 def game() -> Game:

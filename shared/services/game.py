@@ -1,7 +1,7 @@
 """The Daily Challenge and challenges (SPEC §3, §3a): puzzles, runs and official scores.
 
-This is the game's service layer: it loads state through the Store port, applies the pure
-rules of shared/game/runs.py, and writes the result back with conditional writes. No AWS here.
+This is the game's service layer: it reads through its ports (RunStore, ResultStore), applies the
+pure rules of shared/game/runs.py, and writes the result back with conditional writes. No AWS here.
 """
 
 import contextlib
@@ -39,6 +39,7 @@ from shared.services.ports import (
     DueRun,
     OfficialTaken,
     QuotaExceeded,
+    ResultStore,
     RunStore,
     StaleRun,
     StoredProfile,
@@ -66,7 +67,8 @@ def _ignore(*_: object, **__: object) -> None:
 class Game:
     def __init__(
         self,
-        store: RunStore,
+        runs: RunStore,
+        results: ResultStore,
         secret: Callable[[], bytes],
         dictionary: Callable[[], Set[str]],
         record: Recorder = _ignore,
@@ -74,7 +76,7 @@ class Game:
         sleep: Callable[[float], None] = time.sleep,
         first_date: Callable[[], date] = lambda: DEFAULT_FIRST_DAILY_DATE,
     ):
-        self.store = store
+        self.runs, self.results = runs, results
         self.first_date = first_date  # the deployment's first Daily date (FIRST_DAILY_DATE)
         self.secret = secret
         self.dictionary = dictionary
@@ -100,12 +102,12 @@ class Game:
         """The puzzle of DAY: stored once (by the reset job or the first player), then cached."""
         scope = Scope.daily(day)
         if scope not in self._puzzles:
-            stored = self.store.get_puzzle(scope)
+            stored = self.runs.get_puzzle(scope)
             if stored is None:
                 generated = generate_puzzle(
                     seed_for_date(self.secret(), day), DAILY_ROUNDS, DAILY_FORBIDDEN_ROUNDS
                 )
-                stored = self.store.put_puzzle(scope, generated)
+                stored = self.runs.put_puzzle(scope, generated)
             self._puzzles[scope] = stored
         return self._puzzles[scope]
 
@@ -159,9 +161,7 @@ class Game:
             closes_at=iso(now + timedelta(days=CHALLENGE_OPEN_DAYS)),
         )
         try:
-            self.store.create_challenge(
-                challenge, daily_date(now).isoformat(), CHALLENGES_PER_PLAYER_PER_DATE
-            )
+            self.runs.create_challenge(challenge, daily_date(now).isoformat(), CHALLENGES_PER_PLAYER_PER_DATE)
         except QuotaExceeded as error:
             raise Throttled(
                 f"At most {CHALLENGES_PER_PLAYER_PER_DATE} challenges a day; try again after the reset",
@@ -171,10 +171,10 @@ class Game:
 
     def created_challenges(self, player: str) -> list[Challenge]:
         """The challenges PLAYER made, newest first (at most MY_CHALLENGES_LIMIT)."""
-        return self.store.created_challenges(player, MY_CHALLENGES_LIMIT)
+        return self.runs.created_challenges(player, MY_CHALLENGES_LIMIT)
 
     def challenge(self, challenge_id: str) -> Challenge:
-        found = self.store.get_challenge(challenge_id)
+        found = self.runs.get_challenge(challenge_id)
         if found is None:
             raise NotFound("No such challenge", "challenge_not_found")
         return found
@@ -210,7 +210,7 @@ class Game:
             run = new_run(
                 run_id, scope.kind, day, puzzle, now, player, official, _challenge_id(scope), archive
             )
-            self.store.create_run(run, replacing)  # ActiveRunExists when the slot is not as assumed
+            self.runs.create_run(run, replacing)  # ActiveRunExists when the slot is not as assumed
             self.record("RunsStarted")
             return run, True
 
@@ -221,8 +221,8 @@ class Game:
         def attempt() -> tuple[Run, bool]:
             official, replacing = False, None
             if player is not None:
-                slot = self.store.slot(player, scope)
-                latest = self.store.get_run(slot.run_id) if slot.run_id else None
+                slot = self.runs.slot(player, scope)
+                latest = self.runs.get_run(slot.run_id) if slot.run_id else None
                 if latest is not None:
                     run = self._refresh(latest).run
                     if not run.completed:
@@ -251,7 +251,7 @@ class Game:
     ) -> tuple[AnswerResult, Run]:
         slot = (round_number, attempt_number)
         written = answer_at_once(
-            self.store, self._puzzle_of, self.dictionary(), run_id, player, slot, word, self.now()
+            self.runs, self._puzzle_of, self.dictionary(), run_id, player, slot, word, self.now()
         )
         if written is not None:
             self.record("Answers", reason=written[0].reason or "accepted")
@@ -280,7 +280,7 @@ class Game:
         """SCOPE's stored puzzle (cached), None if there is none: never generated here."""
         if scope.kind == "daily" and scope in self._puzzles:
             return self._puzzles[scope]
-        return self.store.get_puzzle(scope)
+        return self.runs.get_puzzle(scope)
 
     def _retry(self, attempt: Callable[[], T]) -> T:
         """Run ATTEMPT again from a fresh read when another request changed the state first
@@ -293,7 +293,7 @@ class Game:
     def _load(self, run_id: str, player: str | None) -> StoredRun:
         """The run if it is the caller's (who it admits, read with it); a guest run is gone after
         2 days even before DynamoDB's TTL (which deletes within days, not on the second) does."""
-        stored = self.store.get_run(run_id, player)
+        stored = self.runs.get_run(run_id, player)
         if stored is not None and stored.admission is not None:
             refuse_unless_admitted(stored.admission, self.now())
         gone = timedelta(seconds=GUEST_RUN_TTL_SECONDS)
@@ -315,13 +315,13 @@ class Game:
         """Write RUN back (conditional on VERSION); a completed official run with its result and
         the stats (against PROFILE if read with the run), or as practice if the result exists."""
         if not run.completed:
-            self.store.save_run(run, version)
+            self.runs.save_run(run, version)
             return
         try:
-            self.store.complete_run(run, version, self._completion(run, profile))
+            self.results.complete_run(run, version, self._completion(run, profile))
         except OfficialTaken:
             run.official = False
-            self.store.complete_run(run, version)
+            self.results.complete_run(run, version)
         self.record("RunsCompleted")
         if run.official:
             self.record("OfficialScores")
@@ -333,7 +333,7 @@ class Game:
         """An official run's completion, from PROFILE as read (written only if still so)."""
         if run.player is None or not run.official:
             return None
-        read = profile or self.store.profile_for_completion(run.player, daily=run.kind == "daily")
+        read = profile or self.results.profile_for_completion(run.player, daily=run.kind == "daily")
         return completion_of(OfficialResult.of_run(run), read)
 
     # The scheduled jobs --------------------------------------------------------------------
@@ -356,7 +356,7 @@ class Game:
         watermark only to just before the earliest deadline among them, so their boards wait for
         them. The next pass finds them due again and tries once more."""
         now = self.now()
-        due = list(self.store.due_runs(now))
+        due = list(self.runs.due_runs(now))
         with ThreadPoolExecutor(max_workers=EXPIRY_WORKERS) as pool:
             outcomes = list(pool.map(self._complete_if_due, due))
         completed = sum(1 for outcome in outcomes if outcome == "completed")
@@ -369,7 +369,7 @@ class Game:
         if failed:  # the earliest deadline first
             through = min(now, parse_iso(failed[0][0]) - WATERMARK_STEP)
             self.record("ExpiryFailures", value=len(failed))
-        self.store.mark_completed_through(through)
+        self.runs.mark_completed_through(through)
         return {
             "completed_through": iso(through),
             "runs_completed": completed,
@@ -385,7 +385,7 @@ class Game:
         "failed:<error class>" when it could not (any error: the pass goes on without it)."""
 
         def attempt() -> str:
-            stored = self.store.get_run(due.run_id)
+            stored = self.runs.get_run(due.run_id)
             if stored is None or stored.run.completed:
                 return "already"
             return "completed" if self._refresh(stored).run.completed else "not due"

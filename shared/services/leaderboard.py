@@ -25,7 +25,8 @@ from shared.game.results import Challenge, OfficialResult
 from shared.game.scope import Scope
 from shared.game.standing import histogram, percentile, players_with_own
 from shared.services.admission import refuse_unless_admitted
-from shared.services.ports import BoardStore
+from shared.services.board_ports import BoardStore, NameStore, RankStore
+from shared.services.ports import RunStore
 
 # The expiry job's watermark moves once a minute; reading it this often per container is plenty.
 WATERMARK_CACHE_SECONDS = 5.0
@@ -117,11 +118,14 @@ def rows(entries: list[BoardEntry], ranks: list[int], closed: bool) -> list[Row]
 class Boards:
     def __init__(
         self,
-        store: BoardStore,
+        boards: BoardStore,
+        ranks: RankStore,
+        names: NameStore,
+        runs: RunStore,
         now: Callable[[], datetime] = clock.now,
         monotonic: Callable[[], float] = time.monotonic,
     ):
-        self.store = store
+        self.store, self.ranks, self.names, self.runs = boards, ranks, names, runs
         self.now = now
         self.monotonic = monotonic  # what the watermark cache measures its age by
         self._closed: set[Scope] = set()  # a closed board never reopens
@@ -145,7 +149,7 @@ class Boards:
             raise NotFound("No official result for that date", "not_ranked")
         closed = self.closed(scope, daily_closes_at(board_day))
         # The rank and the board's size from one read of the same counters.
-        standing = self.store.standing(scope, entry.position.tie)
+        standing = self.ranks.standing(scope, entry.position.tie)
         (row,) = rows([entry], [rank_from_better(standing.better)], closed)
         return MyRow(board_day, closed, row, players_with_own(standing), percentile(standing), pending)
 
@@ -154,7 +158,7 @@ class Boards:
         board_day = self.board_date(day)
         scope = Scope.daily(board_day.isoformat())
         closed = self.closed(scope, daily_closes_at(board_day))  # decided before reading, as a page
-        standing = self.store.standing(scope, None)
+        standing = self.ranks.standing(scope, None)
         return Distribution(board_day, closed, standing.players, histogram(standing.bands))
 
     def board_date(self, day: str | None) -> date:
@@ -179,7 +183,7 @@ class Boards:
         if created is not None:
             name = created.display_name
         else:
-            name = self.store.display_names([challenge.creator]).get(challenge.creator)
+            name = self.names.display_names([challenge.creator]).get(challenge.creator)
         return ChallengeBoard(
             challenge=challenge,
             open=self.now() < closes,
@@ -211,7 +215,7 @@ class Boards:
             or tick - cached[0] >= WATERMARK_CACHE_SECONDS
             or abs((game_now - cached[1]).total_seconds()) >= WATERMARK_CACHE_SECONDS
         ):
-            cached = self._watermark = (tick, game_now, self.store.completed_through())
+            cached = self._watermark = (tick, game_now, self.runs.completed_through())
         return cached[2]
 
     # Pages and ranks -----------------------------------------------------------------------
@@ -241,7 +245,7 @@ class Boards:
         return Page(scope, closed, rows(entries, ranks, closed), following, pending)
 
     def _rank_of(self, scope: Scope, tie: TieKey) -> int:
-        return rank_from_better(self.store.count_better(scope, tie))
+        return rank_from_better(self.ranks.count_better(scope, tie))
 
     def closes_at(self, result: OfficialResult, challenge: Challenge | None) -> datetime | None:
         """When RESULT's board closes (None for a challenge that is not found)."""

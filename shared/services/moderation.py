@@ -39,6 +39,7 @@ from shared.game.names import default_display_name
 from shared.game.puzzles import Round, answers
 from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.services.board_ports import BoardStore, RankStore
 from shared.services.moderation_store import (
     AlreadyReported,
     CaseDecided,
@@ -46,7 +47,7 @@ from shared.services.moderation_store import (
     ModerationStore,
     ReportQuotaExceeded,
 )
-from shared.services.ports import BoardStore, RunStore
+from shared.services.ports import ClosingStore, ResultStore, RunStore
 
 if TYPE_CHECKING:
     from shared.services.leaderboard import Boards, Page
@@ -71,13 +72,16 @@ class Moderation:
         self,
         store: ModerationStore,
         boards: BoardStore,
+        ranks: RankStore,
+        results: ResultStore,
         runs: RunStore,
+        closing: ClosingStore,
         words: Callable[[], frozenset[str]],
         now: Callable[[], datetime] = clock.now,
     ):
         self.store = store
-        self.boards = boards
-        self.runs = runs
+        self.boards, self.ranks, self.results = boards, ranks, results
+        self.runs, self.closing = runs, closing
         self.words = words
         self.now = now
         self._final: set[Scope] = set()  # a final board never changes again
@@ -126,7 +130,7 @@ class Moderation:
         holder = self.store.name_holder(name) if name else None
         result = None
         if holder is not None and scope_id:
-            result = self.boards.official_result(holder, scope_of_case(scope_id))
+            result = self.results.official_result(holder, scope_of_case(scope_id))
         if result is None:
             raise NotFound("No such row: give `<date or challenge id>:<display name>`", "target_not_found")
         return run_case(result.player, result.run_id, scope_id, target, opened, "report")
@@ -236,7 +240,7 @@ class Moderation:
     def _correct(self, scope: Scope, case: Case, decision: Decision) -> None:
         """A decision about a row of a final board: the row stays; a correction is listed."""
         entry = self.boards.board_entry(case.subject or "", scope)
-        rank = 1 + self.boards.count_better(scope, entry.position.tie) if entry else None
+        rank = 1 + self.ranks.count_better(scope, entry.position.tie) if entry else None
         name = (entry.display_name if entry else None) or default_display_name(case.subject or "")
         correction = Correction(
             rank=rank,
@@ -333,16 +337,16 @@ class Moderation:
             return []
         # A challenge's board is closed once the watermark passes its close + time limit + settle.
         closed_through = completed - timedelta(seconds=SETTLE_SECONDS + TIME_LIMIT_SECONDS)
-        after = self.runs.challenges_reviewed_through() or closed_through - CLOSES_PER_STEP
+        after = self.closing.challenges_reviewed_through() or closed_through - CLOSES_PER_STEP
         through = min(closed_through, after + CLOSES_PER_STEP)
         if through <= after:
             return []
         opened = []
-        for challenge_id in self.runs.challenges_closing(after, through):
+        for challenge_id in self.closing.challenges_closing(after, through):
             challenge = self.runs.get_challenge(challenge_id)
             if challenge is not None:
                 opened += self.find_time_pass(Scope.challenge(challenge_id), difficulty(challenge.puzzle))
-        self.runs.mark_challenges_reviewed(through)
+        self.closing.mark_challenges_reviewed(through)
         return opened
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:

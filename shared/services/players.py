@@ -13,8 +13,9 @@ from shared.game.names import check_display_name, default_display_name
 from shared.game.results import Challenge, OfficialResult
 from shared.game.stats import PlayerStats
 from shared.services.admission import refuse_unless_admitted
+from shared.services.board_ports import BoardStore, NameStore
 from shared.services.leaderboard import Boards
-from shared.services.ports import BoardStore, NameTaken
+from shared.services.ports import NameTaken, ResultStore, RunStore
 
 HISTORY_PAGE_DEFAULT = 20
 HISTORY_PAGE_MAX = 50
@@ -49,10 +50,13 @@ class Players:
     def __init__(
         self,
         store: BoardStore,
+        names: NameStore,
+        results: ResultStore,
+        runs: RunStore,
         boards: Boards,
         now: Callable[[], datetime] = clock.now,
     ):
-        self.store = store
+        self.store, self.names, self.results, self.runs = store, names, results, runs
         self.boards = boards
         self.now = now
 
@@ -82,7 +86,7 @@ class Players:
         boards. The table's stream hands that record to the stream consumer, which shows the
         name on the boards (`show_current_name`), a second or two later."""
         try:
-            self.store.set_display_name(player, check_display_name(name))
+            self.names.set_display_name(player, check_display_name(name))
         except NameTaken as error:
             raise Conflict("That display name is taken", "display_name_taken") from error
         return name
@@ -99,7 +103,7 @@ class Players:
             return 0
         now = self.now()
         since = daily_date(now) - timedelta(days=RENAME_REACH_DAYS)
-        results = self.store.results_since(player, since)
+        results = self.results.results_since(player, since)
         challenges = self._challenges(results)
         live = [
             r.scope
@@ -107,7 +111,7 @@ class Players:
             if (closes := self.boards.closes_at(r, challenges.get(r.challenge_id)))
             and rename_reaches(now, closes)
         ]
-        self.store.rename_rows(player, live, name)
+        self.names.rename_rows(player, live, name)
         # A rename or an erasure that came after the name was read wrote its rows before these,
         # or after: read the name again, so the rows end with the profile's (never a name an
         # erasure took away).
@@ -116,16 +120,16 @@ class Players:
             if latest is None or latest == name:
                 break
             name = latest
-            self.store.rename_rows(player, live, name)
+            self.names.rename_rows(player, live, name)
         return len(live)
 
     def _challenges(self, results: list[OfficialResult]) -> dict[str | None, Challenge | None]:
         ids = {r.challenge_id for r in results if r.challenge_id is not None}
-        return {challenge_id: self.store.get_challenge(challenge_id) for challenge_id in ids}
+        return {challenge_id: self.runs.get_challenge(challenge_id) for challenge_id in ids}
 
     def history(self, player: str, after: HistoryPosition | None, limit: int) -> History:
         """A page of PLAYER's history, newest first, after AFTER (None: from the newest)."""
-        results = self.store.history(player, after, limit + 1)
+        results = self.results.history(player, after, limit + 1)
         more = len(results) > limit
         results = results[:limit]
         challenges = self._challenges(results)

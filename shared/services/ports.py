@@ -1,24 +1,26 @@
 """The ports: what the services need from storage and from the accounts, as Protocols in domain types.
 
-`RunStore` is what runs, puzzles and challenges need (shared/services/game.py); `BoardStore` is
-what boards, ranks, history and profiles need (shared/services/leaderboard.py, players.py).
-shared/dynamo/ implements both on DynamoDB, tests/fake_store.py and tests/fake_boards.py in
-memory; tests/contract/ runs the same tests against both. Storage keys, item layouts and
-optimistic-lock counters stay in the adapters.
+One port per need, each method on exactly one port: `RunStore` (puzzles, challenges, runs),
+`ClosingStore` (challenges by close time), `ResultStore` (completing runs, official results) and
+`RecapStore` here; `BoardStore`, `RankStore` and `NameStore` in shared/services/board_ports.py;
+`LeagueStore` (shared/services/leagues.py), `PlayerDataStore` (shared/services/player_data.py),
+`ModerationStore` (shared/services/moderation_store.py). shared/dynamo/ has one adapter class per
+port, built once by `dynamo_ports` (shared/dynamo/store.py); the tests one fake per port over one
+in-memory table (tests/fake_store.py `FakePorts`), and tests/contract/ runs the same tests against
+both (docs/data-model.md, "Ports and adapters"). Storage keys, item layouts and optimistic-lock
+counters stay in the adapters.
 """
 
 from collections.abc import Iterator
 from datetime import date, datetime
 from typing import NamedTuple, NewType, Protocol
 
-from shared.game.boards import BoardEntry, BoardPosition, HistoryPosition, PlayerProfile, TieKey
-from shared.game.moderation import Sanction
+from shared.game.boards import HistoryPosition, PlayerProfile
 from shared.game.puzzles import Round
 from shared.game.recap import DayRecap, RoundTally
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import AnswerReason, Run
 from shared.game.scope import Scope
-from shared.game.standing import Standing
 from shared.game.stats import PlayerStats
 
 # What a store hands out with a run it read, to be handed back unchanged with the next write of
@@ -167,19 +169,6 @@ class RunStore(Protocol):
         (read the run to learn which)."""
         ...
 
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        """PLAYER's profile (name, and for a DAILY completion the stats), read consistently, with
-        the version a Completion from it is conditional on."""
-        ...
-
-    def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
-        """Write a completed run if it is still at VERSION and, with COMPLETION (an official
-        run's), its official result and the player's stats, at once. Raises StaleRun (the run, or
-        the profile COMPLETION was read from, changed), or OfficialTaken when the player's official
-        result for the scope exists already. (The slot needs no write: a completed run no longer
-        blocks a start.)"""
-        ...
-
     def due_runs(self, now: datetime) -> Iterator[DueRun]:
         """The players' active runs whose deadline is at or before NOW (guest runs are left
         to complete when next read: they never rank)."""
@@ -193,6 +182,10 @@ class RunStore(Protocol):
     def mark_completed_through(self, instant: datetime) -> None:
         """Move the watermark forward to INSTANT (never back)."""
         ...
+
+
+class ClosingStore(Protocol):
+    """Challenges by close time, for the closing job's find-time pass (SPEC §3b)."""
 
     def challenges_closing(self, after: datetime, through: datetime) -> list[str]:
         """The ids of the challenges closing after AFTER and at or before THROUGH, by close time."""
@@ -208,87 +201,31 @@ class RunStore(Protocol):
         ...
 
 
-class BoardStore(Protocol):
-    """What boards, ranks, stats and history need from storage (shared/dynamo/store.py on
-    DynamoDB, tests/fake_boards.py in memory)."""
+class ResultStore(Protocol):
+    """Completing runs and the official results they write (SPEC §3, §4): the player's stats go
+    with a Daily's."""
 
-    def board_page(
-        self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
-    ) -> list[BoardEntry]:
-        """The best LIMIT rows of SCOPE's board that come after AFTER (SHOWN rows come before it),
-        in board order. The best TOP_ROWS rows are served from the top of the board, which (like
-        ranks) shows a completion once the counters have caught up with it (a second or two).
-        Without WORDS (a live board hides them) a row's words may be left out, and not read."""
+    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
+        """PLAYER's profile (name, and for a DAILY completion the stats), read consistently, with
+        the version a Completion from it is conditional on."""
         ...
 
-    def count_better(self, scope: Scope, tie: TieKey) -> int:
-        """How many official results of SCOPE rank strictly better than TIE (counted once the
-        counters have caught up with completions: a second or two)."""
-        ...
-
-    def standing(self, scope: Scope, tie: TieKey | None) -> Standing:
-        """SCOPE's ranked results per score band and, for a TIE, how many rank strictly better
-        and how many share it, from the same counters as `count_better` (the bands alone cost
-        one small item's read per counter copy)."""
+    def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
+        """Write a completed run if it is still at VERSION and, with COMPLETION (an official
+        run's), its official result and the player's stats, at once. Raises StaleRun (the run, or
+        the profile COMPLETION was read from, changed), or OfficialTaken when the player's official
+        result for the scope exists already. (The slot needs no write: a completed run no longer
+        blocks a start.)"""
         ...
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None: ...
-
-    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
-        """The player's official results, newest first, after AFTER."""
-        ...
-
-    def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
-        """PLAYER's row on SCOPE's board, if they have an official result there."""
-        ...
-
-    def admitted_entry(
-        self, player: str, scope: Scope
-    ) -> tuple[Admission, BoardEntry | None, frozenset[str]]:
-        """PLAYER's admission, their row on SCOPE's board and the board's runs under review (the
-        row's `review`), read consistently in one request."""
-        ...
-
-    def top_page(
-        self, scope: Scope, limit: int, words: bool
-    ) -> tuple[list[BoardEntry], frozenset[str]] | None:
-        """The first LIMIT rows of SCOPE's board (with their words if WORDS) and its runs under
-        review, in one request, when the top of the board holds them; else None."""
-        ...
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         """PLAYER's official results of Daily dates and challenges played from DAY on."""
         ...
 
-    def rename_rows(self, player: str, scopes: list[Scope], name: str) -> None:
-        """Show NAME on PLAYER's rows of the boards of SCOPES (the top of each board too)."""
-        ...
-
-    def display_names(self, players: list[str]) -> dict[str, str]:
-        """The chosen display name of each of PLAYERS who has set one."""
-        ...
-
-    def set_display_name(self, player: str, name: str) -> None:
-        """Claim NAME for PLAYER (unique by skeleton); raises NameTaken."""
-        ...
-
-    def player_profile(self, player: str) -> PlayerProfile:
-        """PLAYER's display name and Daily stats, read consistently."""
-        ...
-
-    def admission(self, player: str) -> Admission:
-        """PLAYER's tombstone and ban, read consistently in one request (their profile's)."""
-        ...
-
-    def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Sanction]]:
-        """What `GET /me` shows and who it admits: one consistent read of the profile (a second of
-        the old `STATS` item only while the profile has no stats)."""
-        ...
-
-    def get_challenge(self, challenge_id: str) -> Challenge | None: ...
-
-    def completed_through(self) -> datetime | None:
-        """The expiry job's watermark: every run with a deadline at or before it is completed."""
+    def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
+        """The player's official results, newest first, after AFTER."""
         ...
 
 

@@ -13,20 +13,19 @@ from shared.game.puzzles import Round, answers, top_words
 from shared.game.recap import DayRecap, MyRoundWord, my_words, summarize, tally_rounds
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.ports import BoardStore, RecapStore, RunStore
+from shared.services.ports import RecapStore, ResultStore, RunStore
 
 
 class Recaps:
     def __init__(
         self,
         store: RecapStore,
+        results: ResultStore,
         runs: RunStore,
-        boards: BoardStore,
         now: Callable[[], datetime] = clock.now,
     ):
         self.store = store
-        self.runs = runs
-        self.boards = boards
+        self.results, self.runs = results, runs
         self.now = now
 
     def record(self, scope: Scope, puzzle: list[Round], counted: list[Run]) -> DayRecap:
@@ -51,7 +50,7 @@ class Recaps:
         """PLAYER's word in each round of DAY's official run and how many others played it; 404
         `not_played` without an official result, `recap_not_ready` before the closing pass."""
         scope = self._closed_scope(day)
-        result = self.boards.official_result(player, scope)
+        result = self.results.official_result(player, scope)
         stored = self.runs.get_run(result.run_id) if result else None
         if result is None or stored is None:
             raise NotFound("No official result for that date", "not_played")

@@ -1,5 +1,5 @@
 """One contract for the board side of the store, run against the in-memory fake and against
-DynamoStore on in-process moto, so the fake the service tests use cannot drift from DynamoDB.
+the adapters on in-process moto, so the fake the service tests use cannot drift from DynamoDB.
 
 On DynamoDB ranks are counted, and the top of each board (its best TOP_ROWS rows, which page 1
 reads) kept, by the stream consumer (functions/leaderboard/counters.py); the `settle` step drains
@@ -18,7 +18,7 @@ from moto import mock_aws
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
 from shared.dynamo.completion import official_writes
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.game.boards import TOP_ROWS, BoardPosition, HistoryPosition, TieKey
 from shared.game.clock import iso
@@ -29,7 +29,7 @@ from shared.services.players import Players
 from shared.services.ports import NameTaken, OfficialTaken, StaleRun
 from tests.conftest import put_old_stats
 from tests.fake_boards import official, player
-from tests.fake_store import FakeStore, prepare
+from tests.fake_store import FakePorts, prepare
 from tests.fake_store import complete_official as complete_with
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -53,7 +53,7 @@ class HandClock:
         self.now += seconds
 
 
-def wound_by_hand(store: DynamoStore) -> HandClock:
+def wound_by_hand(store: DynamoPorts) -> HandClock:
     clock = HandClock()
     store.db.wall, store.db.sleep = clock, clock.sleep
     return clock
@@ -71,18 +71,25 @@ class Subject:
 @pytest.fixture(params=["fake", "dynamo"])
 def subject(request) -> Iterator[Subject]:
     if request.param == "fake":
-        yield Subject(FakeStore(), lambda: None, lambda: None)
+        yield Subject(FakePorts(), lambda: None, lambda: None)
         return
     with mock_aws():
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
-        store = DynamoStore(table)
+        store = dynamo_ports(table)
         wound_by_hand(store)
 
-        follow = Players(store, Boards(store, lambda: b"cursor-key"), lambda: b"cursor-key")
+        follow = Players(
+            store.boards,
+            store.names,
+            store.results,
+            store.runs,
+            Boards(store.boards, store.ranks, store.names, store.runs, lambda: b"cursor-key"),
+            lambda: b"cursor-key",
+        )
 
         def counters(event, context):
-            return count_stream_batch(event, context, store.count_official, follow.show_current_name)
+            return count_stream_batch(event, context, store.ranks.count_official, follow.show_current_name)
 
         poller = StreamPoller(table, handler=counters)
         yield Subject(store, poller.drain, lambda: StreamPoller(table, handler=counters).drain())
@@ -105,16 +112,16 @@ def record(
 
 def test_a_recorded_result_is_the_players_official_result(subject):
     result = record(subject, "ann", 120, 2, 6, seconds=5)
-    assert subject.store.official_result(player("ann"), SCOPE) == result
-    assert subject.store.official_result(player("ann"), Scope.daily("2026-01-16")) is None
-    assert subject.store.official_result(player("bob"), SCOPE) is None
+    assert subject.store.results.official_result(player("ann"), SCOPE) == result
+    assert subject.store.results.official_result(player("ann"), Scope.daily("2026-01-16")) is None
+    assert subject.store.results.official_result(player("bob"), SCOPE) is None
 
 
 def test_a_second_official_result_for_the_same_scope_is_refused(subject):
     record(subject, "ann", 120, seconds=5)
     with pytest.raises(OfficialTaken):
         record(subject, "ann", 500, seconds=9, run_id="another-run")
-    assert subject.store.official_result(player("ann"), SCOPE).score == 120
+    assert subject.store.results.official_result(player("ann"), SCOPE).score == 120
     record(subject, "ann", 80, day="2026-01-16")  # another date is another scope
 
 
@@ -147,7 +154,7 @@ def test_a_board_page_is_the_best_rows_in_board_order(subject):
     written = results(subject, 45)
     subject.settle()
 
-    page = subject.store.board_page(SCOPE, None, 20)
+    page = subject.store.boards.board_page(SCOPE, None, 20)
 
     assert [e.player for e in page] == board_order(written)[:20]
     assert page[0].position == BoardPosition.of(next(r for r in written if r.player == page[0].player))
@@ -160,7 +167,7 @@ def test_pages_after_a_position_continue_without_gaps_or_repeats(subject):
     for limit in (4, 17, 50):
         seen, after = [], None
         while True:
-            page = subject.store.board_page(SCOPE, after, limit)
+            page = subject.store.boards.board_page(SCOPE, after, limit)
             seen += [e.player for e in page]
             if len(page) < limit:
                 break
@@ -174,38 +181,38 @@ def test_a_board_holds_only_its_own_scope(subject):
     record(subject, "cat", 300, challenge_id="challenge-1")
     subject.settle()
 
-    assert [e.player for e in subject.store.board_page(SCOPE, None, 10)] == [player("ann")]
-    assert [e.player for e in subject.store.board_page(Scope.challenge("challenge-1"), None, 10)] == [
+    assert [e.player for e in subject.store.boards.board_page(SCOPE, None, 10)] == [player("ann")]
+    assert [e.player for e in subject.store.boards.board_page(Scope.challenge("challenge-1"), None, 10)] == [
         player("cat")
     ]
 
 
 def test_a_row_shows_the_name_at_completion_until_its_rows_are_renamed(subject):
-    subject.store.set_display_name(player("ann"), "Annie")
+    subject.store.names.set_display_name(player("ann"), "Annie")
     record(subject, "ann", 100)
     record(subject, "ann", 70, day="2026-01-14")
     record(subject, "bob", 50)
     subject.settle()
-    subject.store.set_display_name(player("ann"), "Renamed")
+    subject.store.names.set_display_name(player("ann"), "Renamed")
 
-    assert [e.display_name for e in subject.store.board_page(SCOPE, None, 10)] == ["Annie", None]
-    subject.store.rename_rows(player("ann"), [SCOPE, Scope.daily("2026-01-13")], "Renamed")
-    assert [e.display_name for e in subject.store.board_page(SCOPE, None, 10)] == ["Renamed", None]
-    assert subject.store.board_page(Scope.daily("2026-01-14"), None, 10)[0].display_name == "Annie"
-    assert subject.store.board_entry(player("ann"), SCOPE).display_name == "Renamed"
-    assert subject.store.display_names([player("ann"), player("bob")]) == {player("ann"): "Renamed"}
+    assert [e.display_name for e in subject.store.boards.board_page(SCOPE, None, 10)] == ["Annie", None]
+    subject.store.names.rename_rows(player("ann"), [SCOPE, Scope.daily("2026-01-13")], "Renamed")
+    assert [e.display_name for e in subject.store.boards.board_page(SCOPE, None, 10)] == ["Renamed", None]
+    assert subject.store.boards.board_page(Scope.daily("2026-01-14"), None, 10)[0].display_name == "Annie"
+    assert subject.store.boards.board_entry(player("ann"), SCOPE).display_name == "Renamed"
+    assert subject.store.names.display_names([player("ann"), player("bob")]) == {player("ann"): "Renamed"}
 
 
 def test_a_name_that_looks_like_a_taken_one_is_taken_too(subject):
     """Names are unique by their look-alike skeleton (shared/game/names.py), in the fake as on
     DynamoDB: `0LIVER` is `OLIVER`, `Bi11` is `Bill`, `ann - lee` is `Ann_Lee`."""
     for taken, look_alike in (("OLIVER", "0LIVER"), ("Bill", "Bi11"), ("Ann_Lee", "ann - lee")):
-        subject.store.set_display_name(player("ann"), taken)
+        subject.store.names.set_display_name(player("ann"), taken)
         with pytest.raises(NameTaken):
-            subject.store.set_display_name(player("bob"), look_alike)
-        subject.store.set_display_name(player("ann"), look_alike)  # its holder may take it
-    subject.store.set_display_name(player("bob"), "OLIVER")  # released by ann's renames
-    assert subject.store.display_names([player("ann"), player("bob")]) == {
+            subject.store.names.set_display_name(player("bob"), look_alike)
+        subject.store.names.set_display_name(player("ann"), look_alike)  # its holder may take it
+    subject.store.names.set_display_name(player("bob"), "OLIVER")  # released by ann's renames
+    assert subject.store.names.display_names([player("ann"), player("bob")]) == {
         player("ann"): "ann - lee",
         player("bob"): "OLIVER",
     }
@@ -213,13 +220,13 @@ def test_a_name_that_looks_like_a_taken_one_is_taken_too(subject):
 
 def test_a_board_entry_is_the_players_row(subject):
     result = record(subject, "ann", 120, 2, 6, seconds=5, words=("timer", "tremor"))
-    entry = subject.store.board_entry(player("ann"), SCOPE)
+    entry = subject.store.boards.board_entry(player("ann"), SCOPE)
     assert (entry.player, entry.position, entry.words) == (
         player("ann"),
         BoardPosition.of(result),
         ["timer", "tremor"],
     )
-    assert subject.store.board_entry(player("bob"), SCOPE) is None
+    assert subject.store.boards.board_entry(player("bob"), SCOPE) is None
 
 
 def test_results_since_a_date_are_the_players_daily_and_challenge_results_from_then(subject):
@@ -229,7 +236,7 @@ def test_results_since_a_date_are_the_players_daily_and_challenge_results_from_t
     record(subject, "ann", 60, day="2026-01-14", challenge_id="new-challenge")
     record(subject, "bob", 70, day="2026-01-15")
 
-    found = subject.store.results_since(player("ann"), date(2026, 1, 7))
+    found = subject.store.results.results_since(player("ann"), date(2026, 1, 7))
 
     assert sorted((r.date, r.challenge_id or "") for r in found) == [
         ("2026-01-07", ""),
@@ -248,9 +255,9 @@ def test_count_better_counts_results_strictly_better_once_settled(subject):
     for result in written:
         tie = BoardPosition.of(result).tie
         expected = sum(1 for r in written if BoardPosition.of(r).tie.outranks(tie))
-        assert subject.store.count_better(SCOPE, tie) == expected
-    assert subject.store.count_better(SCOPE, TieKey(MAX_SCORE, 10, 12)) == 0
-    assert subject.store.count_better(Scope.daily("2026-01-16"), TieKey(0, 0, 0)) == 0
+        assert subject.store.ranks.count_better(SCOPE, tie) == expected
+    assert subject.store.ranks.count_better(SCOPE, TieKey(MAX_SCORE, 10, 12)) == 0
+    assert subject.store.ranks.count_better(Scope.daily("2026-01-16"), TieKey(0, 0, 0)) == 0
 
 
 def test_board_order_a_tie_on_score_combo_and_longest_word_up_to_12_goes_to_the_faster_run(subject):
@@ -259,10 +266,10 @@ def test_board_order_a_tie_on_score_combo_and_longest_word_up_to_12_goes_to_the_
     record(subject, "eleven", 500, 3, 11, seconds=5, duration_ms=30_000)  # 11 < 12: below both
     subject.settle()
 
-    page = subject.store.board_page(SCOPE, None, 10)
+    page = subject.store.boards.board_page(SCOPE, None, 10)
     assert [e.player for e in page] == [player("quick"), player("novelty"), player("eleven")]
     assert page[1].position.longest_word_length == 34  # the row shows the true length
-    assert subject.store.count_better(SCOPE, page[1].position.tie) == 0  # both share rank 1
+    assert subject.store.ranks.count_better(SCOPE, page[1].position.tie) == 0  # both share rank 1
 
 
 def test_board_order_equally_fast_tied_runs_go_to_the_earlier_completion(subject):
@@ -270,7 +277,10 @@ def test_board_order_equally_fast_tied_runs_go_to_the_earlier_completion(subject
     record(subject, "early", 500, 3, 7, seconds=100, duration_ms=60_000)
     subject.settle()
 
-    assert [e.player for e in subject.store.board_page(SCOPE, None, 10)] == [player("early"), player("late")]
+    assert [e.player for e in subject.store.boards.board_page(SCOPE, None, 10)] == [
+        player("early"),
+        player("late"),
+    ]
 
 
 def test_an_implausible_result_is_official_in_history_and_stats_but_off_the_board_and_the_ranks(subject):
@@ -279,13 +289,13 @@ def test_an_implausible_result_is_official_in_history_and_stats_but_off_the_boar
     record(subject, "bot", 900, challenge_id="challenge-1", unranked_reason="implausible_speed")
     subject.settle()
 
-    assert subject.store.official_result(player("bot"), SCOPE) == bot
-    assert [r.score for r in subject.store.history(player("bot"), None, 10)] == [2085, 900]
-    assert subject.store.player_profile(player("bot")).stats.best_score == 2085
-    assert [e.player for e in subject.store.board_page(SCOPE, None, 10)] == [player("ann")]
-    assert subject.store.board_page(Scope.challenge("challenge-1"), None, 10) == []
-    assert subject.store.board_entry(player("bot"), SCOPE) is None
-    assert subject.store.count_better(SCOPE, TieKey(0, 0, 0)) == 1  # ann alone
+    assert subject.store.results.official_result(player("bot"), SCOPE) == bot
+    assert [r.score for r in subject.store.results.history(player("bot"), None, 10)] == [2085, 900]
+    assert subject.store.boards.player_profile(player("bot")).stats.best_score == 2085
+    assert [e.player for e in subject.store.boards.board_page(SCOPE, None, 10)] == [player("ann")]
+    assert subject.store.boards.board_page(Scope.challenge("challenge-1"), None, 10) == []
+    assert subject.store.boards.board_entry(player("bot"), SCOPE) is None
+    assert subject.store.ranks.count_better(SCOPE, TieKey(0, 0, 0)) == 1  # ann alone
 
 
 def test_a_result_delivered_again_is_not_counted_twice(subject):
@@ -294,8 +304,8 @@ def test_a_result_delivered_again_is_not_counted_twice(subject):
     subject.replay()
     subject.settle()
 
-    assert subject.store.count_better(SCOPE, TieKey(0, 0, 0)) == len(written)
-    assert [e.player for e in subject.store.board_page(SCOPE, None, 50)] == board_order(written)
+    assert subject.store.ranks.count_better(SCOPE, TieKey(0, 0, 0)) == len(written)
+    assert [e.player for e in subject.store.boards.board_page(SCOPE, None, 50)] == board_order(written)
 
 
 # The top of the board at a tenth of its size, with pages of a tenth of 50: the same seams as
@@ -305,7 +315,7 @@ SMALL_TOP, SMALL_PAGE = TOP_ROWS // 10 + 1, 5
 
 
 def small_top(subject) -> None:
-    if isinstance(subject.store, DynamoStore):  # (the fake has no top item and serves every page alike)
+    if isinstance(subject.store, DynamoPorts):  # (the fake has no top item and serves every page alike)
         subject.store.top.rows = SMALL_TOP
 
 
@@ -317,7 +327,7 @@ def test_pages_beyond_the_top_of_the_board_continue_it_without_gaps_or_repeats(s
     subject.settle()
     seen, after, shown = [], None, 0
     while True:
-        page = subject.store.board_page(SCOPE, after, SMALL_PAGE + 1, shown)
+        page = subject.store.boards.board_page(SCOPE, after, SMALL_PAGE + 1, shown)
         seen += [e.player for e in page[:SMALL_PAGE]]
         if len(page) <= SMALL_PAGE:
             break
@@ -332,11 +342,11 @@ def test_a_rename_shows_on_the_top_of_the_board_and_deeper_pages_alike(subject):
     order = board_order(written)
     first, last = order[0], order[-1]
     for who in (first, last):
-        subject.store.set_display_name(who, f"New {who}")
-        subject.store.rename_rows(who, [SCOPE], f"New {who}")
+        subject.store.names.set_display_name(who, f"New {who}")
+        subject.store.names.rename_rows(who, [SCOPE], f"New {who}")
 
-    page_1 = subject.store.board_page(SCOPE, None, SMALL_PAGE + 1)
-    deep = subject.store.board_page(SCOPE, page_1[SMALL_PAGE - 1].position, 200, SMALL_PAGE)
+    page_1 = subject.store.boards.board_page(SCOPE, None, SMALL_PAGE + 1)
+    deep = subject.store.boards.board_page(SCOPE, page_1[SMALL_PAGE - 1].position, 200, SMALL_PAGE)
     names = {e.player: e.display_name for e in page_1[:SMALL_PAGE] + deep}
     assert names[first] == f"New {first}" and names[last] == f"New {last}"
     assert sum(1 for name in names.values() if name) == 2
@@ -352,23 +362,23 @@ def test_history_is_newest_first_and_pages_after_a_position(subject):
     record(subject, "ann", 50, challenge_id="challenge-1", seconds=60)
     record(subject, "bob", 70, seconds=30)
 
-    whole = subject.store.history(player("ann"), None, 10)
+    whole = subject.store.results.history(player("ann"), None, 10)
     assert [(r.date, r.challenge_id) for r in whole] == [
         (DAY, "challenge-1"),
         *[(d, None) for d in reversed(days)],
     ]
     last = whole[1]
     after = HistoryPosition(last.completed_at, Scope.daily(last.date))
-    assert subject.store.history(player("ann"), after, 2) == whole[2:4]
+    assert subject.store.results.history(player("ann"), after, 2) == whole[2:4]
 
 
 def test_daily_results_update_the_players_stats_and_challenges_do_not(subject):
-    assert subject.store.player_profile(player("ann")).stats is None
+    assert subject.store.boards.player_profile(player("ann")).stats is None
     record(subject, "ann", 300, day="2026-01-14")
     record(subject, "ann", 200, day="2026-01-15")
     record(subject, "ann", 999, challenge_id="challenge-1")
 
-    stats = subject.store.player_profile(player("ann")).stats
+    stats = subject.store.boards.player_profile(player("ann")).stats
 
     assert (stats.played, stats.best_score, stats.max_streak, stats.last_played) == (2, 300, 2, "2026-01-15")
 
@@ -376,31 +386,31 @@ def test_daily_results_update_the_players_stats_and_challenges_do_not(subject):
 def test_streak_freezes_held_and_the_dates_they_covered_are_the_same_on_both_stores(subject):
     for day in range(1, 11):  # ten consecutive Dailies earn a freeze
         record(subject, "ann", 100, day=f"2026-01-{day:02}")
-    assert subject.store.player_profile(player("ann")).stats.freezes == 1
+    assert subject.store.boards.player_profile(player("ann")).stats.freezes == 1
     record(subject, "ann", 100, day="2026-01-12")  # the 11th missed: the freeze covers it
 
-    stats = subject.store.player_profile(player("ann")).stats
+    stats = subject.store.boards.player_profile(player("ann")).stats
 
     assert (stats.freezes, stats.covered, stats.played, stats.max_streak) == (0, ["2026-01-11"], 11, 12)
 
 
 def test_a_players_profile_holds_the_name_and_the_stats_and_a_rename_keeps_the_stats(subject):
-    assert subject.store.player_profile(player("ann"))[:2] == (None, None)
+    assert subject.store.boards.player_profile(player("ann"))[:2] == (None, None)
     record(subject, "ann", 300, day="2026-01-14")
-    subject.store.set_display_name(player("ann"), "Annie")
+    subject.store.names.set_display_name(player("ann"), "Annie")
     record(subject, "ann", 200, day="2026-01-15")
-    subject.store.set_display_name(player("ann"), "Renamed")
+    subject.store.names.set_display_name(player("ann"), "Renamed")
 
-    profile = subject.store.player_profile(player("ann"))
+    profile = subject.store.boards.player_profile(player("ann"))
 
     assert profile.display_name == "Renamed"
     assert (profile.stats.played, profile.stats.best_score, profile.stats.max_streak) == (2, 300, 2)
-    assert subject.store.player_profile(player("bob"))[:2] == (None, None)
+    assert subject.store.boards.player_profile(player("bob"))[:2] == (None, None)
 
 
 def test_display_names_are_only_those_set(subject):
-    subject.store.set_display_name(player("ann"), "Annie")
-    assert subject.store.display_names([player("ann"), player("bob"), player("ann")]) == {
+    subject.store.names.set_display_name(player("ann"), "Annie")
+    assert subject.store.names.display_names([player("ann"), player("bob"), player("ann")]) == {
         player("ann"): "Annie"
     }
 
@@ -409,10 +419,10 @@ def test_display_names_are_only_those_set(subject):
 
 
 @pytest.fixture
-def dynamo() -> Iterator[DynamoStore]:
+def dynamo() -> Iterator[DynamoPorts]:
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        store = DynamoStore(os.environ["TABLE_NAME"])
+        store = dynamo_ports(os.environ["TABLE_NAME"])
         wound_by_hand(store)
         yield store
 
@@ -427,9 +437,9 @@ def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynam
 
     assert [next(iter(i)) for i in official_writes(stale[2])] == ["Put", "Update"]
     with pytest.raises(StaleRun):
-        dynamo.complete_run(*stale)
+        dynamo.results.complete_run(*stale)
     complete_with(dynamo, first)  # read again: both count
-    assert dynamo.player_profile(player("ann")).stats.played == 2
+    assert dynamo.boards.player_profile(player("ann")).stats.played == 2
 
 
 def test_a_daily_completion_writes_two_items_the_result_and_the_profile_with_its_stats(dynamo):
@@ -452,25 +462,25 @@ def test_a_daily_completion_writes_two_items_the_result_and_the_profile_with_its
 def test_a_completion_that_read_the_name_before_a_rename_is_refused_as_stale(dynamo):
     """A rename renames the rows it finds; a completion that read the old name must not land a
     row with it after the rename looked."""
-    dynamo.set_display_name(player("ann"), "Annie")
+    dynamo.names.set_display_name(player("ann"), "Annie")
     daily = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     challenge = prepare(dynamo, official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1"))
-    dynamo.set_display_name(player("ann"), "Renamed")
+    dynamo.names.set_display_name(player("ann"), "Renamed")
 
     for stale in (daily, challenge):
         with pytest.raises(StaleRun):
-            dynamo.complete_run(*stale)
+            dynamo.results.complete_run(*stale)
     complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
-    assert dynamo.board_entry(player("ann"), SCOPE).display_name == "Renamed"
-    assert dynamo.player_profile(player("ann")).stats.played == 1
+    assert dynamo.boards.board_entry(player("ann"), SCOPE).display_name == "Renamed"
+    assert dynamo.boards.player_profile(player("ann")).stats.played == 1
 
 
 def test_a_rename_after_a_completion_read_the_stats_keeps_them(dynamo):
     """The rename is an update of the name alone: the stats a completion wrote stay."""
     completing = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
-    dynamo.complete_run(*completing)
-    dynamo.set_display_name(player("ann"), "Annie")
-    assert dynamo.player_profile(player("ann")).stats.played == 1
+    dynamo.results.complete_run(*completing)
+    dynamo.names.set_display_name(player("ann"), "Annie")
+    assert dynamo.boards.player_profile(player("ann")).stats.played == 1
 
 
 def test_no_completion_writes_an_item_other_players_write(dynamo):
@@ -485,23 +495,23 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
 # DynamoDB only: stats written before they moved onto the profile ---------------------------------
 
 
-def legacy_stats_item(dynamo: DynamoStore, name: str) -> dict | None:
+def legacy_stats_item(dynamo: DynamoPorts, name: str) -> dict | None:
     key = {"pk": {"S": f"PLAYER#{player(name)}"}, "sk": {"S": "STATS"}}
     return dynamo.client.get_item(TableName=dynamo.table, Key=key, ConsistentRead=True).get("Item")
 
 
 def test_stats_in_the_old_stats_item_are_read_until_the_first_completion_moves_them(dynamo):
     put_old_stats(dynamo, player("ann"), "2026-01-13", "2026-01-14")
-    dynamo.set_display_name(player("ann"), "Annie")  # a profile with a name and no stats yet
-    before = dynamo.player_profile(player("ann"))
+    dynamo.names.set_display_name(player("ann"), "Annie")  # a profile with a name and no stats yet
+    before = dynamo.boards.player_profile(player("ann"))
     assert before.display_name == "Annie"
     assert (before.stats.played, before.stats.max_streak) == (2, 2)
 
     completing = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "Update", "Delete"]
-    dynamo.complete_run(*completing)
+    dynamo.results.complete_run(*completing)
 
-    after = dynamo.player_profile(player("ann"))
+    after = dynamo.boards.player_profile(player("ann"))
     assert after.display_name == "Annie"
     assert (after.stats.played, after.stats.max_streak, after.stats.best_score) == (3, 3, 300)
     assert legacy_stats_item(dynamo, "ann") is None, "the old item is retired by the move"
@@ -517,18 +527,18 @@ def test_an_old_stats_item_changed_after_it_was_read_refuses_the_move_as_stale(d
     put_old_stats(dynamo, player("ann"), "2026-01-13", "2026-01-14", version=4)
 
     with pytest.raises(StaleRun):
-        dynamo.complete_run(*stale)
+        dynamo.results.complete_run(*stale)
     complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))  # read again
-    assert dynamo.player_profile(player("ann")).stats.played == 3
+    assert dynamo.boards.player_profile(player("ann")).stats.played == 3
 
 
 def test_a_challenge_completion_leaves_the_old_stats_item_alone(dynamo):
     put_old_stats(dynamo, player("ann"), "2026-01-14")
     completing = prepare(dynamo, official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1"))
     assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "ConditionCheck"]
-    dynamo.complete_run(*completing)
+    dynamo.results.complete_run(*completing)
     assert legacy_stats_item(dynamo, "ann") is not None
-    assert dynamo.player_profile(player("ann")).stats.played == 1
+    assert dynamo.boards.player_profile(player("ann")).stats.played == 1
 
 
 def test_get_me_reads_one_item_once_the_profile_holds_the_stats(dynamo):
@@ -537,7 +547,7 @@ def test_get_me_reads_one_item_once_the_profile_holds_the_stats(dynamo):
     complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
     calls.clear()
 
-    assert dynamo.player_profile(player("ann")).stats.played == 1
+    assert dynamo.boards.player_profile(player("ann")).stats.played == 1
     assert calls == ["GetItem"]
 
 
@@ -549,10 +559,10 @@ def test_a_record_that_is_not_the_stored_result_never_enters_the_top_of_the_boar
     ghost = official("ann", 900, completed_at=at(6), day=DAY, run_id="cancelled-run")
     nobody = official("bob", 800, completed_at=at(7), day=DAY)
 
-    assert dynamo.count_official([stored]) == 1
-    assert dynamo.count_official([ghost, nobody]) == 0
+    assert dynamo.ranks.count_official([stored]) == 1
+    assert dynamo.ranks.count_official([ghost, nobody]) == 0
 
-    assert [(e.player, e.position.score) for e in dynamo.board_page(SCOPE, None, 10)] == [
+    assert [(e.player, e.position.score) for e in dynamo.boards.board_page(SCOPE, None, 10)] == [
         (player("ann"), 100)
     ]
 
@@ -563,25 +573,25 @@ def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_fir
     earlier = [official(f"e{i}", 100 + 5 * i, completed_at=at(i), day=DAY) for i in range(5)]
     for result in earlier:
         complete_with(dynamo, result)
-    dynamo.count_official(earlier)
+    dynamo.ranks.count_official(earlier)
     dynamo.client.delete_item(
         TableName=dynamo.table, Key={"pk": {"S": f"TOP#DAILY#{DAY}"}, "sk": {"S": "TOP"}}
     )
-    assert dynamo.board_page(SCOPE, None, 10) == []  # what such a board shows until then
+    assert dynamo.boards.board_page(SCOPE, None, 10) == []  # what such a board shows until then
 
     late = official("late", 110, completed_at=at(60), day=DAY)
     complete_with(dynamo, late)
-    dynamo.count_official([late])
+    dynamo.ranks.count_official([late])
 
     expected = sorted([*earlier, late], key=lambda r: BoardPosition.of(r).order())
-    assert [e.player for e in dynamo.board_page(SCOPE, None, 10)] == [r.player for r in expected]
+    assert [e.player for e in dynamo.boards.board_page(SCOPE, None, 10)] == [r.player for r in expected]
 
 
 # The top item's writes are bounded: one fold per interval, whatever the number of consumers ---
 # (each interleaving of the protocol, named, is in tests/test_top_protocol.py)
 
 
-def top_puts(store: DynamoStore) -> list[str]:
+def top_puts(store: DynamoPorts) -> list[str]:
     """Records each write of a top-of-board item (the claims and inboxes are other items)."""
     puts: list[str] = []
 
@@ -600,7 +610,7 @@ def top_puts(store: DynamoStore) -> list[str]:
     return puts
 
 
-def inbox_items(store: DynamoStore) -> list[dict]:
+def inbox_items(store: DynamoPorts) -> list[dict]:
     items = store.client.scan(TableName=store.table)["Items"]
     return [i for i in items if "#IN" in i["pk"]["S"]]
 
@@ -619,13 +629,13 @@ def test_a_burst_of_consumers_writes_the_top_item_at_most_once_per_interval(dyna
     start = clock.now
     for result in written:
         complete_with(dynamo, result)
-        dynamo.count_official([result])
+        dynamo.ranks.count_official([result])
 
     assert len(puts) == len(written)
     assert all(b - a >= dynamo.top.interval for a, b in zip(times, times[1:], strict=False))
     assert clock.now - start >= (len(written) - 1) * dynamo.top.interval
     expected = sorted(written, key=lambda r: BoardPosition.of(r).order())
-    assert [e.player for e in dynamo.board_page(SCOPE, None, 50)] == [r.player for r in expected]
+    assert [e.player for e in dynamo.boards.board_page(SCOPE, None, 50)] == [r.player for r in expected]
 
 
 def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
@@ -636,11 +646,11 @@ def test_rows_that_cannot_enter_a_full_top_are_not_left_in_the_inbox(dynamo):
     worse = official("w", 100, completed_at=at(10), day=DAY)
     for result in [*best, worse]:
         complete_with(dynamo, result)
-    dynamo.count_official(best)
+    dynamo.ranks.count_official(best)
     calls: list[str] = []
     dynamo.client.meta.events.register("before-call.dynamodb", lambda model, **_: calls.append(model.name))
 
-    dynamo.count_official([worse])
+    dynamo.ranks.count_official([worse])
 
     assert calls == ["TransactWriteItems", "GetItem"]  # counted; the top read; nothing else
     assert inbox_items(dynamo) == []

@@ -1,15 +1,14 @@
-"""The league side of the store (shared/services/leagues.py LeagueStore): one contract, run against the
-in-memory fake (tests/fake_leagues.py) and DynamoStore on in-process moto. Races between joins
+"""The leagues port (shared/services/leagues.py LeagueStore): one contract, run against the
+in-memory fake (tests/fake_leagues.py) and the adapter on in-process moto. Races between joins
 for the last seat run on moto's server mode (tests/test_races.py)."""
 
 import pytest
 
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
 from tests.fake_boards import official, player
-from tests.fake_leagues import FakeLeagueStore
-from tests.fake_store import complete_official
+from tests.fake_store import FakePorts, complete_official
 
 DAY = "2026-01-15"
 T0 = "2026-01-15T18:00:00.000Z"
@@ -18,8 +17,8 @@ T0 = "2026-01-15T18:00:00.000Z"
 @pytest.fixture(params=["fake", "dynamo"])
 def store(request):
     if request.param == "fake":
-        return FakeLeagueStore()
-    return DynamoStore(request.getfixturevalue("table"))
+        return FakePorts()
+    return dynamo_ports(request.getfixturevalue("table"))
 
 
 def a_league(creator="ann", league_id="league-0001", code="code-00000001") -> League:
@@ -30,69 +29,65 @@ def a_league(creator="ann", league_id="league-0001", code="code-00000001") -> Le
 
 def test_a_created_league_reads_back_by_id_and_by_code_and_is_its_creators(store):
     league = a_league()
-    store.create_league(league, 10)
-    assert store.get_league("league-0001") == league
-    assert store.league_by_code("code-00000001") == league
-    assert store.league_by_code("code-missing1") is None
-    assert store.player_leagues("ann") == [league]
+    store.leagues.create_league(league, 10)
+    assert store.leagues.get_league("league-0001") == league
+    assert store.leagues.league_by_code("code-00000001") == league
+    assert store.leagues.league_by_code("code-missing1") is None
+    assert store.leagues.player_leagues("ann") == [league]
 
 
 def test_a_join_holds_only_while_the_code_is_unchanged_and_a_seat_is_free(store):
     league = a_league()
-    store.create_league(league, 10)
-    store.join_league(league, "bob", "2026-01-15T18:01:00.000Z", 2, 10)
-    assert set(store.get_league(league.league_id).members) == {"ann", "bob"}
+    store.leagues.create_league(league, 10)
+    store.leagues.join_league(league, "bob", "2026-01-15T18:01:00.000Z", 2, 10)
+    assert set(store.leagues.get_league(league.league_id).members) == {"ann", "bob"}
     with pytest.raises(LeagueFull):
-        store.join_league(league, "cat", T0, 2, 10)
-    store.rotate_code(league, "code-00000002")
+        store.leagues.join_league(league, "cat", T0, 2, 10)
+    store.leagues.rotate_code(league, "code-00000002")
     with pytest.raises(StaleLeague):
-        store.join_league(league, "cat", T0, 3, 10)
-    assert store.league_by_code("code-00000001") is None
+        store.leagues.join_league(league, "cat", T0, 3, 10)
+    assert store.leagues.league_by_code("code-00000001") is None
 
 
 def test_a_player_counts_at_most_the_limit_of_leagues(store):
     for n in range(2):
-        store.create_league(a_league("ann", f"league-000{n}", f"code-0000000{n}"), 2)
+        store.leagues.create_league(a_league("ann", f"league-000{n}", f"code-0000000{n}"), 2)
     with pytest.raises(TooManyLeagues):
-        store.create_league(a_league("ann", "league-0009", "code-00000009"), 2)
-    store.create_league(a_league("bob", "league-0009", "code-00000009"), 2)
+        store.leagues.create_league(a_league("ann", "league-0009", "code-00000009"), 2)
+    store.leagues.create_league(a_league("bob", "league-0009", "code-00000009"), 2)
     with pytest.raises(TooManyLeagues):
-        store.join_league(store.get_league("league-0009"), "ann", T0, 50, 2)
+        store.leagues.join_league(store.leagues.get_league("league-0009"), "ann", T0, 50, 2)
 
 
 def test_the_creator_leaving_hands_the_league_to_the_first_joined_and_the_last_deletes_it(store):
     league = a_league()
-    store.create_league(league, 10)
-    store.join_league(league, "cat", "2026-01-15T18:02:00.000Z", 50, 10)
-    store.join_league(league, "bob", "2026-01-15T18:01:00.000Z", 50, 10)
-    store.leave_league(store.get_league(league.league_id), "ann", "ann")
-    assert store.get_league(league.league_id).creator == "bob"
-    assert store.player_leagues("ann") == []
+    store.leagues.create_league(league, 10)
+    store.leagues.join_league(league, "cat", "2026-01-15T18:02:00.000Z", 50, 10)
+    store.leagues.join_league(league, "bob", "2026-01-15T18:01:00.000Z", 50, 10)
+    store.leagues.leave_league(store.leagues.get_league(league.league_id), "ann", "ann")
+    assert store.leagues.get_league(league.league_id).creator == "bob"
+    assert store.leagues.player_leagues("ann") == []
     with pytest.raises(StaleLeague):  # ann is no longer its creator
-        store.leave_league(league, "cat", "ann")
-    store.leave_league(store.get_league(league.league_id), "cat", "bob")
-    store.leave_league(store.get_league(league.league_id), "bob", "bob")
-    assert store.get_league(league.league_id) is None and store.league_by_code(league.code) is None
+        store.leagues.leave_league(league, "cat", "ann")
+    store.leagues.leave_league(store.leagues.get_league(league.league_id), "cat", "bob")
+    store.leagues.leave_league(store.leagues.get_league(league.league_id), "bob", "bob")
+    assert (
+        store.leagues.get_league(league.league_id) is None
+        and store.leagues.league_by_code(league.code) is None
+    )
 
 
 def test_league_rows_are_the_members_ranked_results_of_the_date_with_their_names(store):
     """A member's name is the one their result's row shows (renames reach the rows of live
     boards), and the profile's for a member without a result."""
     for name, chosen in (("ann", "Annie"), ("cat", "Cathy")):
-        if isinstance(store, FakeLeagueStore):
-            store.names[player(name)] = chosen
-        else:
-            store.set_display_name(player(name), chosen)
+        store.names.set_display_name(player(name), chosen)
     for name, score in (("ann", 300), ("bob", 100), ("eve", 900)):
-        result = official(name, score, completed_at=T0, day=DAY)
-        if isinstance(store, FakeLeagueStore):
-            store.put_result(result, store.names.get(player(name)))
-        else:
-            complete_official(store, result)
-    rows = store.league_rows([player("ann"), player("bob"), player("cat")], Scope.daily(DAY))
+        complete_official(store, official(name, score, completed_at=T0, day=DAY))
+    rows = store.leagues.league_rows([player("ann"), player("bob"), player("cat")], Scope.daily(DAY))
     assert sorted((e.player, e.position.score) for e in rows.entries) == [
         (player("ann"), 300),
         (player("bob"), 100),
     ]
     assert rows.names == {player("ann"): "Annie", player("cat"): "Cathy"}
-    assert store.league_rows([player("ann")], Scope.daily("2026-01-16")).entries == []
+    assert store.leagues.league_rows([player("ann")], Scope.daily("2026-01-16")).entries == []

@@ -15,8 +15,7 @@ from moto import mock_aws
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.dynamo.moderation import DynamoModeration
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.game.boards import TieKey
 from shared.game.clock import iso
@@ -26,6 +25,7 @@ from shared.game.puzzles import Round
 from shared.game.results import OfficialResult
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
+from shared.runtime.wiring import Services
 from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
@@ -33,7 +33,7 @@ from shared.services.moderation_store import AlreadyReported, CasePosition, Repo
 from shared.services.players import Players
 from tests.contract.test_board_store import Subject, wound_by_hand
 from tests.fake_boards import official, player
-from tests.fake_store import FakeStore, complete_official
+from tests.fake_store import FakePorts, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -44,31 +44,47 @@ AFTER = datetime(2026, 1, 16, 18, tzinfo=UTC)  # DAY's board is closed (its runs
 
 
 class Moderated(Subject):
-    def __init__(self, store, kept, settle):
+    def __init__(self, store, settle):
         super().__init__(store, settle, lambda: None)
-        self.kept = kept  # the ModerationStore
-        self.moderation = Moderation(kept, store, store, words, now=lambda: NOW)
+        self.kept = store.moderation  # the ModerationStore
+        self.moderation = Moderation(
+            store.moderation,
+            store.boards,
+            store.ranks,
+            store.results,
+            store.runs,
+            store.closing,
+            words,
+            now=lambda: NOW,
+        )
 
 
 @pytest.fixture(params=["fake", "dynamo"])
 def subject(request) -> Iterator[Moderated]:
     if request.param == "fake":
-        fake = FakeStore()
-        fake.mark_completed_through(AFTER)
-        yield Moderated(fake, fake, lambda: None)
+        fake = FakePorts()
+        fake.runs.mark_completed_through(AFTER)
+        yield Moderated(fake, lambda: None)
         return
     with mock_aws():
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
-        store = DynamoStore(table)
+        store = dynamo_ports(table)
         wound_by_hand(store)
-        store.mark_completed_through(AFTER)
-        follow = Players(store, Boards(store), lambda: NOW)
+        store.runs.mark_completed_through(AFTER)
+        follow = Players(
+            store.boards,
+            store.names,
+            store.results,
+            store.runs,
+            Services(store).boards,
+            lambda: NOW,
+        )
 
         def counters(event, context):
-            return count_stream_batch(event, context, store.count_official, follow.show_current_name)
+            return count_stream_batch(event, context, store.ranks.count_official, follow.show_current_name)
 
-        yield Moderated(store, DynamoModeration(store), StreamPoller(table, handler=counters).drain)
+        yield Moderated(store, StreamPoller(table, handler=counters).drain)
 
 
 def word_case(word: str, seconds: int = 0) -> Case:
@@ -155,20 +171,22 @@ def test_a_void_during_the_review_window_reranks_the_rows_below_it(subject):
     for n, (name, score) in enumerate([("ann", 900), ("zed", 2000), ("bob", 900), ("cat", 500)]):
         record(subject, name, score, n)
     subject.settle()
-    boards = Boards(subject.store, now=lambda: AFTER)
+    boards = Boards(
+        subject.store.boards, subject.store.ranks, subject.store.names, subject.store.runs, now=lambda: AFTER
+    )
     assert boards.daily_rank(DAY, player("cat")).row.rank == 4
     assert subject.kept.void_result(player("zed"), SCOPE)
     subject.settle()
     rows = boards.daily_board(date(2026, 1, 15), TOP, 10).rows
     assert [(r.rank, r.score) for r in rows] == [(1, 900), (1, 900), (3, 500)]
     assert boards.daily_rank(DAY, player("cat")).row.rank == 3
-    assert subject.store.count_better(SCOPE, TieKey(500, 0, 0)) == 2
-    assert subject.store.board_entry(player("zed"), SCOPE) is None
-    kept = subject.store.official_result(player("zed"), SCOPE)
+    assert subject.store.ranks.count_better(SCOPE, TieKey(500, 0, 0)) == 2
+    assert subject.store.boards.board_entry(player("zed"), SCOPE) is None
+    kept = subject.store.results.official_result(player("zed"), SCOPE)
     assert kept.score == 2000 and kept.unranked_reason == "voided"  # in their history and stats
-    assert subject.store.player_profile(player("zed")).stats.best_score == 2000
+    assert subject.store.boards.player_profile(player("zed")).stats.best_score == 2000
     assert subject.kept.void_result(player("zed"), SCOPE)  # again: nothing changes
-    assert subject.store.count_better(SCOPE, TieKey(500, 0, 0)) == 2
+    assert subject.store.ranks.count_better(SCOPE, TieKey(500, 0, 0)) == 2
 
 
 def test_a_void_before_the_counters_caught_up_is_never_counted(subject):
@@ -176,23 +194,43 @@ def test_a_void_before_the_counters_caught_up_is_never_counted(subject):
     record(subject, "ann", 900, 1)
     subject.kept.void_result(player("zed"), SCOPE)
     subject.settle()
-    assert subject.store.count_better(SCOPE, TieKey(0, 0, 0)) == 1
-    rows = Boards(subject.store, now=lambda: AFTER).daily_board(date(2026, 1, 15), TOP, 10).rows
+    assert subject.store.ranks.count_better(SCOPE, TieKey(0, 0, 0)) == 1
+    rows = (
+        Boards(
+            subject.store.boards,
+            subject.store.ranks,
+            subject.store.names,
+            subject.store.runs,
+            now=lambda: AFTER,
+        )
+        .daily_board(date(2026, 1, 15), TOP, 10)
+        .rows
+    )
     assert [r.score for r in rows] == [900]
 
 
 def test_hide_name_frees_the_claim_and_shows_the_default_name_on_the_rows(subject):
-    subject.store.set_display_name(player("zed"), "Zed")
+    subject.store.names.set_display_name(player("zed"), "Zed")
     record(subject, "zed", 700, 0)
     subject.settle()
     assert subject.kept.name_holder("ZED") == player("zed")
     subject.kept.hide_name(player("zed"))
     subject.settle()
     assert subject.kept.name_holder("Zed") is None
-    assert subject.store.player_profile(player("zed")).display_name is None
-    (row,) = Boards(subject.store, now=lambda: AFTER).daily_board(date(2026, 1, 15), TOP, 10).rows
+    assert subject.store.boards.player_profile(player("zed")).display_name is None
+    (row,) = (
+        Boards(
+            subject.store.boards,
+            subject.store.ranks,
+            subject.store.names,
+            subject.store.runs,
+            now=lambda: AFTER,
+        )
+        .daily_board(date(2026, 1, 15), TOP, 10)
+        .rows
+    )
     assert row.display_name.startswith("player-")
-    subject.store.set_display_name(player("ann"), "Zed")  # the claim is free
+    subject.store.names.set_display_name(player("ann"), "Zed")  # the claim is free
 
 
 # The find-time pass --------------------------------------------------------------------------------
@@ -214,17 +252,17 @@ def played(subject, name: str, score: int, found_ms: list[int]) -> None:
             for n, (r, ms) in enumerate(zip(PUZZLE, found_ms, strict=True), start=1)
         ],
     )  # fmt: skip
-    version = subject.store.create_run(run)
+    version = subject.store.runs.create_run(run)
     run = run.model_copy(update={"score": score, "completed_at": iso(start + timedelta(seconds=90))})
     run.ended_by = "finished"
     result = OfficialResult.of_run(run)
-    subject.store.complete_run(
-        run, version, completion_of(result, subject.store.profile_for_completion(run.player, True))
+    subject.store.results.complete_run(
+        run, version, completion_of(result, subject.store.results.profile_for_completion(run.player, True))
     )
 
 
 def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_until_decided(subject):
-    subject.store.put_puzzle(SCOPE, PUZZLE)
+    subject.store.runs.put_puzzle(SCOPE, PUZZLE)
     rng = random.Random(4)
     for n in range(30):
         played(subject, f"p{n}", 1000 + n, [int(rng.lognormvariate(8.5, 0.6)) for _ in PUZZLE])
@@ -237,4 +275,4 @@ def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_
     assert subject.kept.pending_runs(SCOPE) == {"run-bot"}
     subject.moderation.decide("mod", case.case_id, "void_result", "scripted", None)
     assert subject.kept.pending_runs(SCOPE) == frozenset()
-    assert subject.store.board_entry(player("bot"), SCOPE) is None
+    assert subject.store.boards.board_entry(player("bot"), SCOPE) is None

@@ -1,6 +1,6 @@
 """The run side of the Store port (shared/services/ports.py RunStore): one contract, two implementations.
 
-Every test runs against the in-memory fake (tests/fake_store.py) and DynamoStore on in-process
+Every test runs against the in-memory fake (tests/fake_store.py) and the adapters on in-process
 moto, so the fake the service tests use cannot drift from the real adapter. Races between
 conditional writes are tested on moto's server mode (tests/test_races.py), not here.
 """
@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import dynamo_ports
 from shared.game.clock import iso
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
@@ -27,7 +27,7 @@ from shared.services.ports import (
     StaleRun,
     Version,
 )
-from tests.fake_store import FakeStore
+from tests.fake_store import FakePorts
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
 DAY = "2026-11-29"
@@ -39,18 +39,18 @@ DAILY = Scope.daily(DAY)
 @pytest.fixture(params=["fake", "dynamo"])
 def store(request):
     if request.param == "fake":
-        fake = FakeStore()
-        fake.put_puzzle(DAILY, PUZZLE)
+        fake = FakePorts()
+        fake.runs.put_puzzle(DAILY, PUZZLE)
         return fake
     request.getfixturevalue("table")
-    dynamo = DynamoStore(request.getfixturevalue("table"))
-    dynamo.put_puzzle(DAILY, PUZZLE)
+    dynamo = dynamo_ports(request.getfixturevalue("table"))
+    dynamo.runs.put_puzzle(DAILY, PUZZLE)
     return dynamo
 
 
 def completion(store, run: Run) -> Completion:
     """The completion the game hands the store with an official RUN (shared/services/game.py)."""
-    read = store.profile_for_completion(run.player, run.kind == "daily")
+    read = store.results.profile_for_completion(run.player, run.kind == "daily")
     return completion_of(OfficialResult.of_run(run), read)
 
 
@@ -67,122 +67,124 @@ def finish(run, at=NOW + timedelta(seconds=30)):
 
 
 def test_the_first_puzzle_stored_for_a_scope_stays(store):
-    assert store.put_puzzle(DAILY, [Round("XYZ", "")]) == PUZZLE
-    assert store.get_puzzle(DAILY) == PUZZLE
-    assert store.get_puzzle(Scope.daily("2026-11-30")) is None
+    assert store.runs.put_puzzle(DAILY, [Round("XYZ", "")]) == PUZZLE
+    assert store.runs.get_puzzle(DAILY) == PUZZLE
+    assert store.runs.get_puzzle(Scope.daily("2026-11-30")) is None
 
 
 def test_a_stored_run_reads_back_equal_with_its_puzzle_and_history(store):
     run = a_run()
-    store.create_run(run)
+    store.runs.create_run(run)
     answer(run, 1, 1, "qzqzq", NOW + timedelta(milliseconds=1_234), WORDS)
     answer(run, 1, 2, "Q" * 60, NOW + timedelta(milliseconds=2_500), WORDS)  # cut, with its digest
     answer(run, 1, 3, "timer", NOW + timedelta(milliseconds=4_321), WORDS)
-    store.save_run(run, store.get_run(run.run_id).version)
-    active = store.get_run(run.run_id).run
+    store.runs.save_run(run, store.runs.get_run(run.run_id).version)
+    active = store.runs.get_run(run.run_id).run
     assert active == run and active.round_shown_at == "2026-11-29T18:00:04.321Z"  # round 2's clock
     skip(run, 2, NOW + timedelta(seconds=6))
     answer(run, 3, 1, "bird", NOW + timedelta(milliseconds=7_890), WORDS)
-    store.save_run(run, store.get_run(run.run_id).version)
-    stored = store.get_run(run.run_id).run
+    store.runs.save_run(run, store.runs.get_run(run.run_id).version)
+    stored = store.runs.get_run(run.run_id).run
     assert stored == run and stored.completed and stored.history[0].attempts[1].digest
     assert [a.elapsed_ms for a in stored.history[0].attempts] == [1_234, 2_500, 4_321]
     assert (stored.history[0].speed_bonus, stored.history[2].speed_bonus) == (18, 27)
-    assert store.get_run("run-missing01") is None
+    assert store.runs.get_run("run-missing01") is None
 
 
 def test_a_player_has_one_active_run_per_scope_and_scopes_do_not_block_each_other(store):
-    store.create_run(a_run(run_id="run-daily-01"))
+    store.runs.create_run(a_run(run_id="run-daily-01"))
     with pytest.raises(ActiveRunExists):
-        store.create_run(a_run(run_id="run-daily-02"))
+        store.runs.create_run(a_run(run_id="run-daily-02"))
     challenge = Challenge(
         challenge_id="chal-0001", creator="p2", puzzle=PUZZLE, created_at=iso(NOW), closes_at=iso(NOW)
     )
-    store.create_challenge(challenge, DAY, 20)
-    store.create_run(a_run(run_id="run-chall-01", scope=Scope.challenge("chal-0001")))
-    store.create_run(a_run(player="p2", run_id="run-daily-03"))
-    assert store.slot("p1", DAILY) == Slot("run-daily-01", "run-daily-01")
-    assert store.slot("p1", Scope.challenge("chal-0001")) == Slot("run-chall-01", "run-chall-01")
-    assert store.slot("p1", Scope.daily("2026-11-30")) == Slot(None, None)
+    store.runs.create_challenge(challenge, DAY, 20)
+    store.runs.create_run(a_run(run_id="run-chall-01", scope=Scope.challenge("chal-0001")))
+    store.runs.create_run(a_run(player="p2", run_id="run-daily-03"))
+    assert store.runs.slot("p1", DAILY) == Slot("run-daily-01", "run-daily-01")
+    assert store.runs.slot("p1", Scope.challenge("chal-0001")) == Slot("run-chall-01", "run-chall-01")
+    assert store.runs.slot("p1", Scope.daily("2026-11-30")) == Slot(None, None)
 
 
 def test_a_guest_run_takes_no_slot(store):
-    store.create_run(a_run(player=None, run_id="guest-run-01"))
-    store.create_run(a_run(player=None, run_id="guest-run-02"))
-    assert store.get_run("guest-run-02").run.player is None
+    store.runs.create_run(a_run(player=None, run_id="guest-run-01"))
+    store.runs.create_run(a_run(player=None, run_id="guest-run-02"))
+    assert store.runs.get_run("guest-run-02").run.player is None
 
 
 def test_a_new_runs_official_flag_must_match_the_slots_decision(store):
     with pytest.raises(ActiveRunExists):
-        store.create_run(a_run(official=False))  # nothing is official yet: the run must be
+        store.runs.create_run(a_run(official=False))  # nothing is official yet: the run must be
     first = a_run()
-    store.create_run(first)
-    assert store.slot("p1", DAILY) == Slot(first.run_id, first.run_id), "decided when it starts"
-    store.complete_run(finish(first), store.get_run(first.run_id).version)
+    store.runs.create_run(first)
+    assert store.runs.slot("p1", DAILY) == Slot(first.run_id, first.run_id), "decided when it starts"
+    store.results.complete_run(finish(first), store.runs.get_run(first.run_id).version)
     with pytest.raises(ActiveRunExists):
-        store.create_run(a_run(run_id="run-00000002", official=True))
-    store.create_run(a_run(run_id="run-00000003", official=False), replacing=first.run_id)
-    assert store.slot("p1", DAILY) == Slot("run-00000003", first.run_id)
+        store.runs.create_run(a_run(run_id="run-00000002", official=True))
+    store.runs.create_run(a_run(run_id="run-00000003", official=False), replacing=first.run_id)
+    assert store.runs.slot("p1", DAILY) == Slot("run-00000003", first.run_id)
 
 
 def test_a_new_run_takes_the_slot_only_from_the_run_the_caller_names(store):
-    store.create_run(a_run(run_id="run-00000001"))
+    store.runs.create_run(a_run(run_id="run-00000001"))
     with pytest.raises(ActiveRunExists):
-        store.create_run(a_run(run_id="run-00000002"))
+        store.runs.create_run(a_run(run_id="run-00000002"))
     with pytest.raises(ActiveRunExists):
-        store.create_run(a_run(run_id="run-00000002"), replacing="run-someother")
-    store.create_run(a_run(run_id="run-00000002"), replacing="run-00000001")  # seen missing
-    assert store.slot("p1", DAILY) == Slot("run-00000002", "run-00000002")
+        store.runs.create_run(a_run(run_id="run-00000002"), replacing="run-someother")
+    store.runs.create_run(a_run(run_id="run-00000002"), replacing="run-00000001")  # seen missing
+    assert store.runs.slot("p1", DAILY) == Slot("run-00000002", "run-00000002")
 
 
 def test_a_write_holds_only_at_the_version_read(store):
     run = a_run()
-    version = store.create_run(run)
+    version = store.runs.create_run(run)
     answer(run, 1, 1, "timer", NOW, WORDS)
-    newer = store.save_run(run, version)
-    assert newer != version and store.get_run(run.run_id).version == newer
+    newer = store.runs.save_run(run, version)
+    assert newer != version and store.runs.get_run(run.run_id).version == newer
     with pytest.raises(StaleRun):
-        store.save_run(run, version)
+        store.runs.save_run(run, version)
     with pytest.raises(StaleRun):
-        store.complete_run(finish(run), version)
-    assert not store.get_run(run.run_id).run.completed
+        store.results.complete_run(finish(run), version)
+    assert not store.runs.get_run(run.run_id).run.completed
 
 
 def test_completing_an_official_run_frees_the_slot_and_records_the_result(store):
     run = a_run()
-    store.create_run(run)
-    store.complete_run(finish(run), store.get_run(run.run_id).version, completion(store, run))
-    assert store.slot("p1", DAILY) == Slot(run.run_id, run.run_id)
-    result = store.official_result("p1", DAILY)
+    store.runs.create_run(run)
+    store.results.complete_run(finish(run), store.runs.get_run(run.run_id).version, completion(store, run))
+    assert store.runs.slot("p1", DAILY) == Slot(run.run_id, run.run_id)
+    result = store.results.official_result("p1", DAILY)
     assert (result.run_id, result.score, result.words) == (run.run_id, run.score, ["timer", "alley", "bird"])
-    assert store.get_run(run.run_id).run.completed
+    assert store.runs.get_run(run.run_id).run.completed
 
 
 def test_an_implausible_official_run_records_an_unranked_result(store):
     run = a_run()
-    store.create_run(run)
+    store.runs.create_run(run)
     for number, word in enumerate(["timer", "alley", "bird"], start=1):  # 0.1 s a round: a script
         answer(run, number, 1, word, NOW + timedelta(milliseconds=100 * number), WORDS)
-    store.complete_run(run, store.get_run(run.run_id).version, completion(store, run))
-    result = store.official_result("p1", DAILY)
+    store.results.complete_run(run, store.runs.get_run(run.run_id).version, completion(store, run))
+    result = store.results.official_result("p1", DAILY)
     assert (result.run_id, result.unranked_reason, result.ranked) == (run.run_id, "implausible_speed", False)
     assert result.started_at == run.started_at
 
 
 def test_a_second_official_result_in_a_scope_is_refused_and_changes_nothing(store):
     first = a_run()
-    store.create_run(first)
-    store.complete_run(finish(first), store.get_run(first.run_id).version, completion(store, first))
+    store.runs.create_run(first)
+    store.results.complete_run(
+        finish(first), store.runs.get_run(first.run_id).version, completion(store, first)
+    )
     second = a_run(run_id="run-00000002", official=False)
-    version = store.create_run(second, replacing=first.run_id)
+    version = store.runs.create_run(second, replacing=first.run_id)
     second.official = True  # as if flagged before the first completed
     with pytest.raises(OfficialTaken):
-        store.complete_run(finish(second), version, completion(store, second))
-    assert store.get_run(second.run_id).version == version
-    assert store.official_result("p1", DAILY).run_id == first.run_id
+        store.results.complete_run(finish(second), version, completion(store, second))
+    assert store.runs.get_run(second.run_id).version == version
+    assert store.results.official_result("p1", DAILY).run_id == first.run_id
     second.official = False
-    store.complete_run(second, version)
-    assert store.slot("p1", DAILY) == Slot(second.run_id, first.run_id)
+    store.results.complete_run(second, version)
+    assert store.runs.slot("p1", DAILY) == Slot(second.run_id, first.run_id)
 
 
 def test_due_runs_are_players_active_runs_whose_deadline_has_passed(store):
@@ -192,22 +194,22 @@ def test_due_runs_are_players_active_runs_whose_deadline_has_passed(store):
     guest = a_run(player=None, run_id="guest-run-01", started=NOW - timedelta(seconds=300))
     done = a_run(player="p4", run_id="run-done0001", started=NOW - timedelta(seconds=300))
     for run in (early, on_time, later, guest, done):
-        store.create_run(run)
+        store.runs.create_run(run)
     expire_if_due(done, NOW)
-    store.complete_run(done, store.get_run(done.run_id).version)
-    assert sorted(store.due_runs(NOW)) == [
+    store.results.complete_run(done, store.runs.get_run(done.run_id).version)
+    assert sorted(store.runs.due_runs(NOW)) == [
         DueRun("run-early001", early.deadline),
         DueRun("run-ontime01", on_time.deadline),
     ]
 
 
 def test_the_completed_through_watermark_only_moves_forward(store):
-    assert store.completed_through() is None
-    store.mark_completed_through(NOW)
-    store.mark_completed_through(NOW - timedelta(minutes=1))
-    assert store.completed_through() == NOW
-    store.mark_completed_through(NOW + timedelta(minutes=1))
-    assert store.completed_through() == NOW + timedelta(minutes=1)
+    assert store.runs.completed_through() is None
+    store.runs.mark_completed_through(NOW)
+    store.runs.mark_completed_through(NOW - timedelta(minutes=1))
+    assert store.runs.completed_through() == NOW
+    store.runs.mark_completed_through(NOW + timedelta(minutes=1))
+    assert store.runs.completed_through() == NOW + timedelta(minutes=1)
 
 
 def test_a_player_creates_at_most_the_quota_of_challenges_per_daily_date(store):
@@ -221,14 +223,14 @@ def test_a_player_creates_at_most_the_quota_of_challenges_per_daily_date(store):
         )
 
     for number in range(3):
-        store.create_challenge(challenge(number), DAY, 3)
+        store.runs.create_challenge(challenge(number), DAY, 3)
     with pytest.raises(QuotaExceeded):
-        store.create_challenge(challenge(3), DAY, 3)
-    assert store.get_challenge("chal-p1-0003") is None
-    store.create_challenge(challenge(4), "2026-11-30", 3)
-    store.create_challenge(challenge(0, creator="p2"), DAY, 3)
-    assert store.get_challenge("chal-p1-0000") == challenge(0)
-    assert store.get_puzzle(Scope.challenge("chal-p1-0000")) == PUZZLE
+        store.runs.create_challenge(challenge(3), DAY, 3)
+    assert store.runs.get_challenge("chal-p1-0003") is None
+    store.runs.create_challenge(challenge(4), "2026-11-30", 3)
+    store.runs.create_challenge(challenge(0, creator="p2"), DAY, 3)
+    assert store.runs.get_challenge("chal-p1-0000") == challenge(0)
+    assert store.runs.get_puzzle(Scope.challenge("chal-p1-0000")) == PUZZLE
 
 
 def past_daily_run(run_id: str, player: str | None = "p1"):
@@ -237,17 +239,17 @@ def past_daily_run(run_id: str, player: str | None = "p1"):
 
 def test_an_archive_run_takes_the_dates_slot_without_an_official_run_and_completes_as_practice(store):
     run = past_daily_run("run-past-001")
-    store.create_run(run)
-    assert store.slot("p1", DAILY) == Slot("run-past-001", None)
+    store.runs.create_run(run)
+    assert store.runs.slot("p1", DAILY) == Slot("run-past-001", None)
     with pytest.raises(ActiveRunExists):
-        store.create_run(past_daily_run("run-past-002"))
-    stored = store.get_run("run-past-001")
+        store.runs.create_run(past_daily_run("run-past-002"))
+    stored = store.runs.get_run("run-past-001")
     assert stored.run.archive and not stored.run.official
     finish(run)
-    store.complete_run(run, stored.version)
-    assert store.official_result("p1", DAILY) is None
-    store.create_run(past_daily_run("run-past-003"), replacing="run-past-001")
-    assert store.slot("p1", DAILY) == Slot("run-past-003", None)
+    store.results.complete_run(run, stored.version)
+    assert store.results.official_result("p1", DAILY) is None
+    store.runs.create_run(past_daily_run("run-past-003"), replacing="run-past-001")
+    assert store.runs.slot("p1", DAILY) == Slot("run-past-003", None)
 
 
 def test_a_creator_lists_the_challenges_they_made_newest_first(store):
@@ -262,12 +264,12 @@ def test_a_creator_lists_the_challenges_they_made_newest_first(store):
         )
 
     for number in range(4):
-        store.create_challenge(challenge(number), DAY, 20)
-    store.create_challenge(challenge(9, creator="someone-else"), DAY, 20)
+        store.runs.create_challenge(challenge(number), DAY, 20)
+    store.runs.create_challenge(challenge(9, creator="someone-else"), DAY, 20)
     with pytest.raises(QuotaExceeded):  # a refused challenge is not listed either
-        store.create_challenge(challenge(5), DAY, 4)
-    assert store.created_challenges("maker", 3) == [challenge(3), challenge(2), challenge(1)]
-    assert store.created_challenges("nobody", 3) == []
+        store.runs.create_challenge(challenge(5), DAY, 4)
+    assert store.runs.created_challenges("maker", 3) == [challenge(3), challenge(2), challenge(1)]
+    assert store.runs.created_challenges("nobody", 3) == []
 
 
 # An answer in one write (RunStore.answer_in_place) -------------------------------------------------
@@ -277,7 +279,7 @@ def test_an_answer_written_in_place_reads_back_as_the_same_answer_applied_to_the
     """The write appends the judged attempt; the run it returns, the run read later and the run
     the rules give by applying the same answers in memory are one run."""
     expected = a_run()
-    store.create_run(expected)
+    store.runs.create_run(expected)
     slots = [
         AnswerSlot(1, 1, "qzqzq", "letter_order"),
         AnswerSlot(1, 2, "timer", None),
@@ -285,14 +287,16 @@ def test_an_answer_written_in_place_reads_back_as_the_same_answer_applied_to_the
     ]
     for seconds, slot in enumerate(slots, start=1):
         at = NOW + timedelta(seconds=seconds, milliseconds=250)
-        written, version = store.answer_in_place(expected.run_id, "p1", slot, at)[:2]
+        written, version = store.runs.answer_in_place(expected.run_id, "p1", slot, at)[:2]
         answer(expected, slot.round_number, slot.attempt_number, slot.word, at, WORDS)
         assert written == expected and version == seconds
-    assert store.get_run(expected.run_id)[:2] == (expected, 3)
+    assert store.runs.get_run(expected.run_id)[:2] == (expected, 3)
     assert (expected.combo, expected.round_number) == (2, 3)
-    store.save_run(expected, Version(3))  # a whole write folds the appended attempts in
-    assert store.get_run(expected.run_id)[:2] == (expected, 4)
-    written = store.answer_in_place(expected.run_id, "p1", AnswerSlot(3, 1, "qzqzq", "letter_order"), NOW).run
+    store.runs.save_run(expected, Version(3))  # a whole write folds the appended attempts in
+    assert store.runs.get_run(expected.run_id)[:2] == (expected, 4)
+    written = store.runs.answer_in_place(
+        expected.run_id, "p1", AnswerSlot(3, 1, "qzqzq", "letter_order"), NOW
+    ).run
     assert written.history[2].attempts[0].word == "qzqzq"
 
 
@@ -311,18 +315,18 @@ def test_an_answer_written_in_place_is_refused_when_the_run_is_not_as_judged(
     store, case, slot, player, seconds
 ):
     run = a_run()
-    store.create_run(run)
-    store.answer_in_place(run.run_id, "p1", AnswerSlot(1, 1, "timer", None), NOW + timedelta(seconds=1))
-    before = store.get_run(run.run_id)
+    store.runs.create_run(run)
+    store.runs.answer_in_place(run.run_id, "p1", AnswerSlot(1, 1, "timer", None), NOW + timedelta(seconds=1))
+    before = store.runs.get_run(run.run_id)
     with pytest.raises(StaleRun):
-        store.answer_in_place(run.run_id, player, slot, NOW + timedelta(seconds=seconds))
-    assert store.get_run(run.run_id) == before, case
+        store.runs.answer_in_place(run.run_id, player, slot, NOW + timedelta(seconds=seconds))
+    assert store.runs.get_run(run.run_id) == before, case
 
 
 def test_an_answer_in_place_refuses_a_completed_or_missing_run(store):
     run = finish(a_run(player=None, run_id="guest-run-01"))
-    store.create_run(run)
+    store.runs.create_run(run)
     with pytest.raises(StaleRun):
-        store.answer_in_place(run.run_id, None, AnswerSlot(1, 1, "qzqzq", "letter_order"), NOW)
+        store.runs.answer_in_place(run.run_id, None, AnswerSlot(1, 1, "qzqzq", "letter_order"), NOW)
     with pytest.raises(StaleRun):
-        store.answer_in_place("run-missing01", None, AnswerSlot(1, 1, "qzqzq", "letter_order"), NOW)
+        store.runs.answer_in_place("run-missing01", None, AnswerSlot(1, 1, "qzqzq", "letter_order"), NOW)

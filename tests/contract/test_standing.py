@@ -16,7 +16,13 @@ pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publis
 
 
 def boards(subject) -> Boards:  # noqa: F811
-    return Boards(subject.store, now=lambda: START + timedelta(hours=6))
+    return Boards(
+        subject.store.boards,
+        subject.store.ranks,
+        subject.store.names,
+        subject.store.runs,
+        now=lambda: START + timedelta(hours=6),
+    )
 
 
 @pytest.mark.parametrize("players", [1, 2, 43])
@@ -48,10 +54,10 @@ def test_the_standing_counts_bands_of_100_better_and_equal(subject):  # noqa: F8
         record(subject, name, score, combo, 6)
     subject.settle()
 
-    bands = subject.store.standing(SCOPE, None).bands
+    bands = subject.store.ranks.standing(SCOPE, None).bands
     assert bands == {19: 4, 0: 1}
     assert histogram(bands)[19] == 4 and sum(histogram(bands)) == 5
-    standing = subject.store.standing(SCOPE, TieKey(1950, 2, 6))
+    standing = subject.store.ranks.standing(SCOPE, TieKey(1950, 2, 6))
     assert (standing.better, standing.equal, standing.players) == (1, 2, 5)
     assert percentile(standing) == 40  # better than d and e: 2 of 5
-    assert subject.store.standing(Scope.daily("2026-01-16"), None).players == 0
+    assert subject.store.ranks.standing(Scope.daily("2026-01-16"), None).players == 0

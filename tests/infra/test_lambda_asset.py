@@ -171,7 +171,7 @@ import importlib
 importlib.import_module({entry.split(":")[0]!r})
 from shared.runtime import wiring
 assert "store" in vars(wiring._services), "no DynamoDB client made during the init"
-assert wiring.store().client.meta.service_model.service_name == "dynamodb"
+assert wiring.ports().client.meta.service_model.service_name == "dynamodb"
 """,
     )
     assert result.returncode == 0, result.stderr[-3000:]
@@ -425,8 +425,8 @@ def test_a_function_s_clients_trust_the_asset_s_roots_alone(host_asset):
         """
 import ssl
 import functions.daily.handler
-from shared.runtime.wiring import store
-context = store().db.boto._endpoint.http_session._get_ssl_context()  # the DynamoDB client's
+from shared.runtime.wiring import ports
+context = ports().db.boto._endpoint.http_session._get_ssl_context()  # the DynamoDB client's
 print(context.cert_store_stats()["x509_ca"], context.verify_mode == ssl.CERT_REQUIRED)
 """,
     )

@@ -118,7 +118,7 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
     import boto3
     from moto import mock_aws
 
-    from shared.dynamo.store import DynamoStore
+    from shared.dynamo.store import dynamo_ports
     from shared.dynamo.table import create_table_request
     from shared.game.scope import Scope
     from tests.fake_boards import official
@@ -127,7 +127,7 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
     sent: set[tuple[str, str | None]] = set()
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        store = DynamoStore(os.environ["TABLE_NAME"], sleep=lambda seconds: None)
+        store = dynamo_ports(os.environ["TABLE_NAME"], sleep=lambda seconds: None)
         store.top.interval = 0
         earlier = [
             official(f"e{i}", 100 + 5 * i, completed_at=f"{day}T06:00:0{i}.000Z", day=day) for i in range(3)
@@ -140,9 +140,9 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
             "provide-client-params.dynamodb",
             lambda params, model, **_: sent.add((model.name, params.get("IndexName"))),
         )
-        store.count_official(earlier)  # the first fold: no top item yet, seeded from the index
-        store.count_official([late])
-        assert [e.player for e in store.board_page(Scope.daily(day), None, 10)][0] == late.player
+        store.ranks.count_official(earlier)  # the first fold: no top item yet, seeded from the index
+        store.ranks.count_official([late])
+        assert [e.player for e in store.boards.board_page(Scope.daily(day), None, 10)][0] == late.player
 
     access = ACCESS["counters"].table
     assert access is not None

@@ -75,7 +75,7 @@ def recording() -> Iterator[list[tuple[str, dict[str, Any]]]]:
     def hook(params: dict[str, Any], model: Any, **_: Any) -> None:
         sent.append((model.name, params))
 
-    client = wiring.store().client
+    client = wiring.ports().client
     client.meta.events.register("provide-client-params.dynamodb", hook)
     try:
         yield sent
