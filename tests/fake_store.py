@@ -201,12 +201,9 @@ class FakeResults:
         self.table = table
 
     def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        rank_bans = [
-            s.until or BANNED_FOREVER
-            for s in self.table.sanctions.get(player, [])
-            if s.action in ("rank_ban", "ban")
-        ]
         table = self.table
+        held = table.sanctions.get(player, [])
+        rank_bans = [s.until or BANNED_FOREVER for s in held if s.action in ("rank_ban", "ban")]
         profile = PlayerProfile(
             table.names.get(player), table.stats.get(player), max(rank_bans, default=None)
         )
