@@ -14,7 +14,7 @@ import pytest
 from shared.dynamo.client import Client
 from shared.dynamo.inbox import Inbox, Left
 from shared.dynamo.lease import Lease
-from shared.dynamo.store import DynamoStore
+from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.dynamo.top import ATTEMPTS, TopOfBoard
 from shared.dynamo.top_item import StoredRows, TopItem
@@ -58,15 +58,15 @@ class HandClock:
         pytest.param("server", marks=[pytest.mark.server, pytest.mark.xdist_group("moto_server_protocol")]),
     ]
 )
-def store(request) -> DynamoStore:
+def store(request) -> DynamoPorts:
     """The game's table on in-process moto, and once more on moto's server (tests/test_races.py's,
     over real HTTP), where each request is applied atomically as DynamoDB applies it."""
     if request.param == "in-process":
-        return DynamoStore(request.getfixturevalue("table"))
+        return dynamo_ports(request.getfixturevalue("table"))
     server = request.getfixturevalue("client")
     name = request.node.name.replace("[", "-").replace("]", "")
     server.create_table(**create_table_request(name))
-    return DynamoStore(name, server)
+    return dynamo_ports(name, server)
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def clock() -> HandClock:
 
 
 @pytest.fixture
-def db(store: DynamoStore, clock: HandClock) -> Client:
+def db(store: DynamoPorts, clock: HandClock) -> Client:
     """The consumers' client: the store's table, on the hand clock."""
     return Client(store.table, store.client, sleep=clock.sleep, wall=clock)
 
@@ -84,7 +84,7 @@ def consumer(db: Client, **parts) -> TopOfBoard:
     return TopOfBoard(db, interval=INTERVAL, **parts)
 
 
-def completed(store: DynamoStore, name: str, score: int, second: int = 0, **kw) -> OfficialResult:
+def completed(store: DynamoPorts, name: str, score: int, second: int = 0, **kw) -> OfficialResult:
     result = official(name, score, completed_at=f"{DAY}T06:00:{second:02d}.000Z", day=DAY, **kw)
     complete_official(store, result)
     return result
@@ -168,12 +168,12 @@ class RenamedAfterTheRead(StoredRows):
 def test_a_rename_between_the_folds_read_and_its_write_shows_on_the_top_after_the_write(store, db):
     """The fold reads Annie; the rename updates the row and finds no top row to change; the fold
     writes Annie. It reads the names again after its write and shows the new one."""
-    store.set_display_name(player("ann"), "Annie")
+    store.names.set_display_name(player("ann"), "Annie")
     result = completed(store, "ann", 300)
 
     def rename() -> None:
-        store.set_display_name(player("ann"), "Renamed")
-        store.rename_rows(player("ann"), [SCOPE], "Renamed")
+        store.names.set_display_name(player("ann"), "Renamed")
+        store.names.rename_rows(player("ann"), [SCOPE], "Renamed")
 
     consumer(db, stored=RenamedAfterTheRead(db, rename)).merge(SCOPE, [result])
 
@@ -192,12 +192,12 @@ def test_a_rename_then_a_crash_before_the_names_are_read_again_shows_at_the_boar
     """The rename lands between the fold's read and its write, and the consumer dies before it
     reads the names again: its inbox item is still there, so the board's next fold, which finds
     the player in the top, reads their name again."""
-    store.set_display_name(player("ann"), "Annie")
+    store.names.set_display_name(player("ann"), "Annie")
     result = completed(store, "ann", 300)
 
     def rename() -> None:
-        store.set_display_name(player("ann"), "Renamed")
-        store.rename_rows(player("ann"), [SCOPE], "Renamed")
+        store.names.set_display_name(player("ann"), "Renamed")
+        store.names.rename_rows(player("ann"), [SCOPE], "Renamed")
 
     dying = consumer(db, item=CrashAfterWrite(db), stored=RenamedAfterTheRead(db, rename))
     with pytest.raises(RuntimeError):
