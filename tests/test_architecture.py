@@ -97,6 +97,45 @@ def test_each_folder_imports_only_what_the_layout_lets_it(module):
         assert _allowed(imported, allowed), f"{module} imports {imported}, outside {allowed}"
 
 
+def ports_uses(source: str) -> list[str]:
+    """How SOURCE (a handler) uses the wiring's `ports()`: each use but the cold start's bare
+    `ports()` (which makes the client during the init), as `ports().<port>` or `ports()`."""
+    tree = ast.parse(source)
+    warm = {
+        id(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+    }
+    uses = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+            call = node.value
+            if isinstance(call.func, ast.Name) and call.func.id == "ports":
+                uses.append(f"ports().{node.attr}")
+                warm.add(id(call))
+    for node in ast.walk(tree):
+        called = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ports"
+        if called and id(node) not in warm:
+            uses.append("ports()")
+    return uses
+
+
+# A handler reaches storage through the services; the one exception is the stream consumer, which
+# is itself the ranks port's caller (it counts the results a stream batch carries).
+HANDLERS_PORTS = {"functions.leaderboard.counters": ["ports().ranks"]}
+
+
+@pytest.mark.parametrize("module", [m for m in FILES if m.startswith("functions")])
+def test_handlers_reach_storage_through_the_services(module):
+    assert ports_uses(FILES[module].read_text()) == HANDLERS_PORTS.get(module, [])
+
+
+def test_a_handler_holding_the_ports_is_caught():
+    assert ports_uses("ports()\n") == []  # the cold start's
+    assert ports_uses("ports()\ndef f():\n    return ports().runs.get_run('r')\n") == ["ports().runs"]
+    assert ports_uses("store = ports()\n") == ["ports()"]
+
+
 @pytest.mark.parametrize("module", [m for m in FILES if m.startswith("shared")])
 def test_shared_imports_nothing_dynamically(module):
     tree = ast.parse(FILES[module].read_text())
