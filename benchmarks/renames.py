@@ -36,7 +36,7 @@ from shared.game.puzzles import Round  # noqa: E402
 from shared.game.results import Challenge, OfficialResult  # noqa: E402
 from shared.game.scope import Scope  # noqa: E402
 from shared.runtime import wiring  # noqa: E402
-from tests.fake_store import complete_official  # noqa: E402
+from tests.fakes.fake_store import complete_official  # noqa: E402
 
 BOARDS = (0, 5, 50)
 

@@ -8,7 +8,7 @@ player routes, its own success statuses (201 when it creates), and the error sta
 each with the error envelope (shared.http.models.ErrorReply).
 
 This lives on the functions side because it imports the handlers: shared/ never imports
-functions/. tests/test_openapi.py fails when openapi.json drifts from this output.
+functions/. tests/http/test_openapi.py fails when openapi.json drifts from this output.
 """
 
 import json

@@ -1,4 +1,4 @@
-"""The racer processes of tests/test_answer_races.py: each has its own DynamoDB client and Game,
+"""The racer processes of tests/dynamo/test_answer_races.py: each has its own DynamoDB client and Game,
 as a Lambda container has, and answers a slot once every racer is ready. Kept out of the test
 module so that a spawned process imports only this."""
 

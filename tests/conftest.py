@@ -29,7 +29,7 @@ def cheaper_moto_requests() -> None:
     O(table), a third of the CPU of the board contract tests and the board races. The tests run on
     the backend `make run`'s store uses (local/moto_patches.py): only the items a transaction
     touched are copied and put back, a query is handed only the items it can return, item replies
-    are dumped as JSON directly; so the contract suite checks them, and tests/test_moto_patches.py
+    are dumped as JSON directly; so the contract suite checks them, and tests/system/test_moto_patches.py
     compares them with moto's own."""
     from local.moto_patches import cheaper_requests
 
@@ -212,7 +212,7 @@ def printed_by_a_fresh_interpreter(script: str) -> str:
 
 
 def player_claims(name: str) -> dict:
-    from tests.fake_boards import player
+    from tests.fakes.fake_boards import player
 
     return {"sub": player(name), "cognito:username": name, "token_use": "id"}
 

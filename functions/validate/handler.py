@@ -6,7 +6,7 @@ route, a JSON object with a valid `prompt`, a string `word` and an optional vali
 other field) is judged right here, the reply built as the resolver builds it; anything else goes
 to the resolver (functions/validate/routes.py, imported on first need), which answers it exactly
 as before: its 400s, 404s and 405s. `ValidateRequest` (shared/http/models.py) stays the definition of
-a valid request: tests/test_validate_handler.py checks this path against the resolver's on
+a valid request: tests/http/test_validate_handler.py checks this path against the resolver's on
 generated requests, so the two cannot drift. docs/operations.md, "Cold starts", has the figures.
 """
 

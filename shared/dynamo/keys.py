@@ -3,7 +3,7 @@ and shards (docs/data-model.md lists the items), and the rank keys (below).
 
 Board order spelled as DynamoDB sort keys (the `board` index's `board_sk`, the top item's and
 the inbox items' rows) and as the rank counters' attribute names: strings whose ascending order is
-board order (shared/game/boards.py `BoardPosition.order`; tests/test_board_order.py proves the two
+board order (shared/game/boards.py `BoardPosition.order`; tests/game/test_board_order.py proves the two
 agree over every position the game can make).
 
 A rank key is `<tie><duration>#<completed_at>#<run_id>#<longest>`: the tie key's digits and the

@@ -4,7 +4,7 @@ Board order is defined once, by `TieKey.order` and `BoardPosition.order`: score,
 combo, then longest-word length counted up to 12, all descending; rows equal on all three share
 a rank (1, 2, 2, 4); among them the faster run is listed first, then the earlier completion. How
 rows are stored, sharded and keyed is the storage adapter's business (shared/dynamo/keys.py spells
-this order as a sort key, tests/test_board_order.py proves it); this module speaks positions,
+this order as a sort key, tests/game/test_board_order.py proves it); this module speaks positions,
 scopes and results.
 """
 

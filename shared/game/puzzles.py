@@ -82,7 +82,7 @@ def top_words() -> frozenset[str]:
 
 def answers(prompt: str, forbidden: str = "", list_name: str = "words.txt") -> list[str]:
     """Every word of a dictionary file accepted for PROMPT with FORBIDDEN letters (rules 3-5 of
-    shared/game/rules.py as one pattern over the file; tests/test_puzzles.py checks they agree)."""
+    shared/game/rules.py as one pattern over the file; tests/game/test_puzzles.py checks they agree)."""
     allowed = "".join(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in forbidden.lower())
     letter = f"[{allowed}]*"
     pattern = "^" + letter + letter.join(prompt.lower()) + letter + "$"

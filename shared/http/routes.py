@@ -11,8 +11,8 @@ A player route also says how it admits its caller (SPEC §3e, §6; docs/players.
 step and refuses an erased or banned caller; `banned_ok`, the same but a ban lets them through;
 `own`, the route's own first request reads it (with the run, the result or the league it reads)
 or its transaction checks it, so admitting costs no request of its own.
-functions/openapi.py writes them into the OpenAPI document; tests/test_openapi.py checks the body
-column against the handlers' own signatures, and the schemathesis run (tests/test_schemathesis.py)
+functions/openapi.py writes them into the OpenAPI document; tests/http/test_openapi.py checks the body
+column against the handlers' own signatures, and the schemathesis run (tests/system/test_schemathesis.py)
 fails on any status a route answers that the document does not list.
 """
 

@@ -82,7 +82,7 @@ def _first_daily_date() -> date:
 
 class Ports(Protocol):
     """One implementation of each port: the table's adapters (shared/dynamo/store.py
-    `dynamo_ports`), or in tests the in-memory fakes (tests/fake_store.py `FakePorts`)."""
+    `dynamo_ports`), or in tests the in-memory fakes (tests/fakes/fake_store.py `FakePorts`)."""
 
     @property
     def runs(self) -> RunStore: ...

@@ -95,7 +95,7 @@ class Invitation(NamedTuple):
 
 
 class LeagueStore(Protocol):
-    """Leagues in storage (shared/dynamo/leagues.py, tests/fake_leagues.py)."""
+    """Leagues in storage (shared/dynamo/leagues.py, tests/fakes/fake_leagues.py)."""
 
     def create_league(self, league: League, leagues_max: int) -> None:
         """Store LEAGUE with its creator as its one member, counted in the creator's leagues.

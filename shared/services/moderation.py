@@ -1,7 +1,7 @@
 """Moderation (SPEC §3e): reports merge into cases, moderators decide them, every decision is
 logged, and a decision's sanction reaches the boards and the player. docs/moderation.md.
 
-`ModerationStore` is the port (shared/dynamo/moderation.py on DynamoDB, tests/fake_moderation.py in
+`ModerationStore` is the port (shared/dynamo/moderation.py on DynamoDB, tests/fakes/fake_moderation.py in
 memory); the boards and runs it needs come through the BoardStore and RunStore ports.
 """
 

@@ -1,5 +1,5 @@
 """The moderation port (SPEC §3e): what shared/services/moderation.py needs from storage, in domain
-types; shared/dynamo/moderation.py implements it on DynamoDB, tests/fake_moderation.py in memory,
+types; shared/dynamo/moderation.py implements it on DynamoDB, tests/fakes/fake_moderation.py in memory,
 and tests/contract/test_moderation_store.py runs one contract on both."""
 
 from typing import NamedTuple, Protocol

@@ -28,9 +28,9 @@ from shared.services.leaderboard import Boards
 from shared.services.players import Players
 from shared.services.ports import NameTaken, OfficialTaken, StaleRun
 from tests.conftest import put_old_stats
-from tests.fake_boards import official, player
-from tests.fake_store import FakePorts, prepare
-from tests.fake_store import complete_official as complete_with
+from tests.fakes.fake_boards import official, player
+from tests.fakes.fake_store import FakePorts, prepare
+from tests.fakes.fake_store import complete_official as complete_with
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -588,7 +588,7 @@ def test_a_board_live_before_top_items_existed_gets_every_earlier_row_in_its_fir
 
 
 # The top item's writes are bounded: one fold per interval, whatever the number of consumers ---
-# (each interleaving of the protocol, named, is in tests/test_top_protocol.py)
+# (each interleaving of the protocol, named, is in tests/dynamo/test_top_protocol.py)
 
 
 def top_puts(store: DynamoPorts) -> list[str]:

@@ -1,14 +1,14 @@
 """The leagues port (shared/services/leagues.py LeagueStore): one contract, run against the
-in-memory fake (tests/fake_leagues.py) and the adapter on in-process moto. Races between joins
-for the last seat run on moto's server mode (tests/test_races.py)."""
+in-memory fake (tests/fakes/fake_leagues.py) and the adapter on in-process moto. Races between joins
+for the last seat run on moto's server mode (tests/dynamo/test_races.py)."""
 
 import pytest
 
 from shared.dynamo.store import dynamo_ports
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
-from tests.fake_boards import official, player
-from tests.fake_store import FakePorts, complete_official
+from tests.fakes.fake_boards import official, player
+from tests.fakes.fake_store import FakePorts, complete_official
 
 DAY = "2026-01-15"
 T0 = "2026-01-15T18:00:00.000Z"

@@ -32,8 +32,8 @@ from shared.services.moderation import Moderation
 from shared.services.moderation_store import AlreadyReported, CasePosition, ReportQuotaExceeded
 from shared.services.players import Players
 from tests.contract.test_board_store import Subject, wound_by_hand
-from tests.fake_boards import official, player
-from tests.fake_store import FakePorts, complete_official
+from tests.fakes.fake_boards import official, player
+from tests.fakes.fake_store import FakePorts, complete_official
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 

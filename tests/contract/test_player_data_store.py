@@ -1,7 +1,7 @@
 """The player data port (shared/services/player_data.py PlayerDataStore): one contract, run against
-the in-memory fake (tests/fake_player_data.py) and the adapter on in-process moto. The export's
+the in-memory fake (tests/fakes/fake_player_data.py) and the adapter on in-process moto. The export's
 whole item list and an erasure interrupted between its steps are tested on DynamoDB alone
-(tests/test_player_data.py)."""
+(tests/services/test_player_data.py)."""
 
 import pytest
 
@@ -12,8 +12,8 @@ from shared.game.scope import Scope
 from shared.services.leagues import League
 from shared.services.player_data import SlotRecord
 from shared.services.ports import Admission
-from tests.fake_boards import official, player
-from tests.fake_store import FakePorts, complete_official
+from tests.fakes.fake_boards import official, player
+from tests.fakes.fake_store import FakePorts, complete_official
 
 DAY = "2026-01-15"
 T0 = "2026-01-15T18:00:00.000Z"

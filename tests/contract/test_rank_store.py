@@ -1,12 +1,12 @@
 """The ranks port's counting (shared/services/board_ports.py RankStore `count_official`, what the
-stream consumer calls): one contract, run against the in-memory fake (tests/fake_boards.py) and the
+stream consumer calls): one contract, run against the in-memory fake (tests/fakes/fake_boards.py) and the
 adapter on in-process moto. Ranks and bands themselves are in tests/contract/test_board_store.py."""
 
 import pytest
 
 from shared.dynamo.store import dynamo_ports
-from tests.fake_boards import official
-from tests.fake_store import FakePorts, complete_official
+from tests.fakes.fake_boards import official
+from tests.fakes.fake_store import FakePorts, complete_official
 
 DAY = "2026-01-15"
 T0 = "2026-01-15T18:00:00.000Z"

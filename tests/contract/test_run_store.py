@@ -1,8 +1,8 @@
 """The run side of the Store port (shared/services/ports.py RunStore): one contract, two implementations.
 
-Every test runs against the in-memory fake (tests/fake_store.py) and the adapters on in-process
+Every test runs against the in-memory fake (tests/fakes/fake_store.py) and the adapters on in-process
 moto, so the fake the service tests use cannot drift from the real adapter. Races between
-conditional writes are tested on moto's server mode (tests/test_races.py), not here.
+conditional writes are tested on moto's server mode (tests/dynamo/test_races.py), not here.
 """
 
 from datetime import UTC, datetime, timedelta
@@ -27,7 +27,7 @@ from shared.services.ports import (
     StaleRun,
     Version,
 )
-from tests.fake_store import FakePorts
+from tests.fakes.fake_store import FakePorts
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
 DAY = "2026-11-29"

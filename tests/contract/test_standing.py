@@ -10,7 +10,7 @@ from shared.game.scope import Scope
 from shared.game.standing import histogram, percentile
 from shared.services.leaderboard import Boards
 from tests.contract.test_board_store import DAY, SCOPE, START, record, results, subject  # noqa: F401
-from tests.fake_boards import player
+from tests.fakes.fake_boards import player
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 

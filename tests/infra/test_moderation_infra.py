@@ -11,7 +11,7 @@ from functions.leaderboard.handler import handler as leaderboard_handler
 from infra.permissions import ACCESS
 from local.events import LambdaContext, http_event
 from shared.game.moderation import MODERATORS_GROUP, case_id_for
-from tests.fake_boards import player
+from tests.fakes.fake_boards import player
 from tests.infra.test_permissions_routes import daily, denied, game, recording  # noqa: F401 (fixture)
 from tests.play import play_out
 

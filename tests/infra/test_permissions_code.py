@@ -19,7 +19,7 @@ from pathlib import Path
 
 from infra.permissions import ACCESS
 from shared.dynamo.table import INDEXES
-from tests.fake_store import complete_official
+from tests.fakes.fake_store import complete_official
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_LAYER = sorted((REPO_ROOT / "shared" / "dynamo").glob("*.py"))
@@ -121,7 +121,7 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
     from shared.dynamo.store import dynamo_ports
     from shared.dynamo.table import create_table_request
     from shared.game.scope import Scope
-    from tests.fake_boards import official
+    from tests.fakes.fake_boards import official
 
     day = "2026-01-15"
     sent: set[tuple[str, str | None]] = set()

@@ -1,0 +1,93 @@
+"""The in-memory PlayerDataStore (shared/services/player_data.py), over the shared FakeTable
+(tests/fakes/fake_table.py): an export gathers what the other fakes keep of a player, an erasure takes
+it away as shared/dynamo/player_data.py does (docs/players.md, "Export and erasure")."""
+
+from shared.game.boards import PlayerProfile
+from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
+from shared.services.leagues import successor
+from shared.services.player_data import Holdings, PlayerDataStore, SlotRecord
+from tests.fakes.fake_table import FakeTable
+
+
+class FakePlayerData:
+    def __init__(self, table: FakeTable) -> None:
+        self.table = table
+
+    def holdings(self, player: str) -> Holdings:
+        table = self.table
+        with table.lock:
+            name = table.names.get(player)
+            shown = DELETED_PLAYER_NAME if player in table.erased_players else name
+            leagues = [
+                table.leagues[i] for i in sorted(table.memberships.get(player, ())) if i in table.leagues
+            ]
+            return Holdings(
+                profile=PlayerProfile(shown, table.stats.get(player)),
+                name_claim=name_skeleton(name) if name else None,
+                slots=[
+                    SlotRecord(scope, slot.get("run_id"), slot.get("official_run_id"))
+                    for (holder, scope), slot in table.slots.items()
+                    if holder == player
+                ],
+                challenge_quotas={day: n for (creator, day), n in table.created.items() if creator == player},
+                official_results=[r for (holder, _), r in table.results.items() if holder == player],
+                runs=sorted(
+                    (run.model_copy(deep=True) for run, _ in table.runs.values() if run.player == player),
+                    key=lambda run: run.started_at,
+                ),
+                challenges=[
+                    c.model_copy(deep=True) for c in table.challenges.values() if c.creator == player
+                ],
+                leagues=[league.model_copy(deep=True) for league in leagues],
+                rename=None,  # renames are followed at once here (tests/fakes/fake_boards.py follow_renames)
+                other=[],
+                admission=table.admission(player),
+                sanctions=list(table.sanctions.get(player, [])),
+                reports=sorted(
+                    table.reports.get(player, []), key=lambda r: (r.reported_at, r.case_id), reverse=True
+                ),
+                moderation_log=sorted(
+                    (e for e in table.log if e.moderator == player),
+                    key=lambda e: (e.decided_at, e.case_id),
+                    reverse=True,
+                ),
+            )
+
+    def begin_erasure(self, player: str, at: str) -> None:
+        with self.table.lock:
+            self.table.erased_players.add(player)
+
+    def erase_holdings(self, player: str) -> None:
+        """The name released and shown as DELETED_PLAYER_NAME on every row, the leagues left (as if
+        the player left), the challenges made kept with no creator, the runs, slots, stats and
+        reports deleted; the official results stay."""
+        table = self.table
+        with table.lock:
+            table.names.pop(player, None)
+            scopes = [scope for (holder, scope) in table.results if holder == player]
+            table.rename_rows(player, scopes, DELETED_PLAYER_NAME)
+            for league_id in sorted(table.memberships.pop(player, set())):
+                league = table.leagues.get(league_id)
+                if league is None or player not in league.members:
+                    continue
+                heir = successor(league, player)
+                if heir is None:
+                    del table.leagues[league_id]
+                    table.codes.pop(league.code, None)
+                else:
+                    del league.members[player]
+                    league.creator = heir
+            for challenge in table.challenges.values():
+                if challenge.creator == player:
+                    challenge.creator = ""
+            for made in [made for made in table.created if made[0] == player]:
+                del table.created[made]
+            for run_id in [run_id for run_id, (run, _) in table.runs.items() if run.player == player]:
+                del table.runs[run_id]
+            for key in [key for key in table.slots if key[0] == player]:
+                del table.slots[key]
+            table.stats.pop(player, None)
+            table.reports.pop(player, None)
+
+
+_player_data: PlayerDataStore = FakePlayerData(table=FakeTable())
