@@ -170,7 +170,7 @@ def test_stateful_handlers_make_their_dynamodb_client_during_the_init(host_asset
 import importlib
 importlib.import_module({entry.split(":")[0]!r})
 from shared.runtime import wiring
-assert "store" in vars(wiring._services), "no DynamoDB client made during the init"
+assert "ports" in vars(wiring._services), "no DynamoDB client made during the init"
 assert wiring.ports().client.meta.service_model.service_name == "dynamodb"
 """,
     )

@@ -13,8 +13,7 @@ import wordsqd_probe  # noqa: E402
 
 @pytest.mark.server
 def test_the_probe_plays_a_guest_run_through_a_healthy_site(tmp_path):
-    sys.path.insert(0, str(REPO / "tests"))
-    from test_local_server import Server
+    from tests.system.test_local_server import Server
 
     site = Server(tmp_path / "site").start()
     try:

@@ -133,10 +133,8 @@ def test_the_smoke_script_passes_through_the_edge_and_checks_the_api_refuses_the
     """`make run`'s server stands for the site (SiteUrl), a second one given an origin secret for
     the HTTP API's own address (ApiUrl), which must answer 403 to a request that skipped the edge;
     an ApiUrl that answers is a failure."""
-    sys.path.insert(0, str(REPO / "tests"))
-    from test_local_server import Server
-
     from shared.runtime.edge_settings import ORIGIN_SECRET_VARIABLE
+    from tests.system.test_local_server import Server
 
     site = Server(tmp_path / "site").start()
     api = Server(tmp_path / "api", **{ORIGIN_SECRET_VARIABLE: "edge-only-secret"}).start()

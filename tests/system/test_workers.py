@@ -11,7 +11,7 @@ import pytest
 from local.workers import Function, HandlerFailed, WorkerDied, preload, workers_per_function
 from shared.game import clock
 
-ENTRY = "test_workers:handler"
+ENTRY = "tests.system.test_workers:handler"
 IMPORTED_BY = os.getpid()  # the process that imported this module
 
 
