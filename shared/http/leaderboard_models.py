@@ -10,6 +10,7 @@ from shared.game.constants import LADDER, SCORE_BAND_POINTS
 from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import Correction, LogEntry
 from shared.game.standing import band_of, ladder_step
+from shared.http.limits import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, DISPLAY_NAME_PATTERN
 from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import ReportView, SanctionView
 
@@ -19,10 +20,6 @@ if TYPE_CHECKING:
     from shared.services.leagues import League
     from shared.services.player_data import Export
     from shared.services.players import History, Summary
-
-# 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5).
-DISPLAY_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,18}[A-Za-z0-9_-])?$"
-DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
 
 
 class BoardPage(Model):

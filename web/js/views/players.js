@@ -1,73 +1,14 @@
-// WordSQD web client: a player's own things (SPEC §3c, §3d, §5): leagues with friends, past Dailies
-// to practise, and "Download my data" / "Delete my account" under Stats. Its views are built here
-// and hooked into app.js's views (the `wordsqd:view` event), so app.js only lists them.
+// A player's own things (SPEC §3c, §3d, §5): leagues with friends, past Dailies to practise, and
+// "Download my data" / "Delete my account" under Stats. Its views are built here, when main.js
+// binds them, before any view is shown.
 
-import { api, boardRows, go, keepRun, learnSkew, ok, problem, say, state } from "./app.js";
-
-const $ = (id) => document.getElementById(id);
-const JOIN_PARAM = "league"; // ?league=<invite code>#leagues: an invite link
-
-// Pure helpers (exported for the tests) ----------------------------------------------------------
-
-/** "1st", "2nd", "3rd", "4th", "11th", "22nd". */
-export function ordinal(n) {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return n + "th";
-  return n + ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
-}
-
-/** "You are 2nd of 7 in Office", or what to say without a result. */
-export function standing(board) {
-  if (board.my_rank == null) return `No official result of yours on ${board.date} in ${board.name} yet.`;
-  return `You are ${ordinal(board.my_rank)} of ${board.rows.length} in ${board.name}`;
-}
-
-/** What an invite link shows before joining: "Made by Ann · 3 members · Today's leader: Bob, 900". */
-export function invitationLine(invitation) {
-  const members = `${invitation.members} member${invitation.members === 1 ? "" : "s"}`;
-  const leader = invitation.leader
-    ? `Today's leader: ${invitation.leader.display_name}, ${invitation.leader.score} points`
-    : "Nobody has played today's Daily yet";
-  return `Made by ${invitation.creator_name} · ${members} · ${leader}`;
-}
-
-export function inviteLink(origin, code) {
-  return `${origin}/?${JOIN_PARAM}=${encodeURIComponent(code)}#leagues`;
-}
-
-/** The weeks (Monday first) of MONTH ("YYYY-MM"), each a list of 7 cells: null outside the
- * month, else {date, playable} where a playable date is a past Daily from FIRST to the day before
- * TODAY (today's is played only as the ordinary Daily). */
-export function monthWeeks(month, first, today) {
-  const [year, number] = month.split("-").map(Number);
-  const days = new Date(Date.UTC(year, number, 0)).getUTCDate();
-  const lead = (new Date(Date.UTC(year, number - 1, 1)).getUTCDay() + 6) % 7;
-  const cells = Array.from({ length: lead }, () => null);
-  for (let day = 1; day <= days; day += 1) {
-    const date = `${month}-${String(day).padStart(2, "0")}`;
-    cells.push({ date, playable: date >= first && date < today });
-  }
-  while (cells.length % 7) cells.push(null);
-  const weeks = [];
-  for (let start = 0; start < cells.length; start += 7) weeks.push(cells.slice(start, start + 7));
-  return weeks;
-}
-
-/** The month "YYYY-MM" STEP months after MONTH. */
-export function shiftMonth(month, step) {
-  const [year, number] = month.split("-").map(Number);
-  const moved = new Date(Date.UTC(year, number - 1 + step, 1));
-  return moved.toISOString().slice(0, 7);
-}
-
-// The views ------------------------------------------------------------------------------------
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
+import { api, ok, problem } from "../api.js";
+import { $, element, say } from "../dom.js";
+import { invitationLine, inviteLink, JOIN_PARAM, monthWeeks, shiftMonth, standing } from "../lib/players.js";
+import { go, onShow } from "../router.js";
+import { get } from "../store.js";
+import { boardRows } from "./boards.js";
+import { keepRun, learnSkew } from "./game.js";
 
 function build() {
   // The tabs for these views are in index.html: added here, they would move the page as it loads.
@@ -154,7 +95,7 @@ function build() {
 let current = null; // the league on screen
 
 async function loadLeagues() {
-  const guest = !state.token;
+  const guest = !get("token");
   $("leagues-login").hidden = !guest;
   $("league-create").hidden = $("league-join").hidden = guest;
   const list = $("league-list");
@@ -190,12 +131,12 @@ async function showInvitation(code) {
   }
   $("league-invite-name").textContent = reply.body.name;
   $("league-invite-line").textContent = invitationLine(reply.body);
-  $("league-invite-join").textContent = state.token ? `Join ${reply.body.name}` : "Log in to join";
+  $("league-invite-join").textContent = get("token") ? `Join ${reply.body.name}` : "Log in to join";
   card.hidden = false;
 }
 
 async function acceptInvitation() {
-  if (!state.token) {
+  if (!get("token")) {
     $("login-open").click();
     return;
   }
@@ -288,14 +229,14 @@ async function rotateCode() {
 let archive = null; // {first, today, month, scores: Map(date -> text)}
 
 async function loadArchive() {
-  const today = state.daily && state.daily.date;
+  const today = get("daily") && get("daily").date;
   if (!today) return;
   const info = await api("GET", `/daily/${today}`);
   if (!ok(info)) return say($("archive-status"), problem(info), "bad");
   const scores = new Map();
   const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
   for (const [day, score] of Object.entries(practice)) scores.set(day, `${score} (practice)`);
-  if (state.token) {
+  if (get("token")) {
     let cursor = null;
     do {
       const query = "?limit=50" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : "");
@@ -342,7 +283,7 @@ function moveMonth(step) {
 }
 
 async function playPast(day) {
-  const guest = !state.token;
+  const guest = !get("token");
   const sentAt = Date.now();
   const path = guest ? `/guest/daily/${day}/runs` : `/daily/${day}/runs`;
   const reply = await api("POST", path, undefined, { auth: !guest });
@@ -357,7 +298,7 @@ async function playPast(day) {
 /** Remember a finished practice run's score by date (the server keeps no list of them). */
 function rememberPractice(event) {
   const run = event.detail;
-  if (!run || run.official || run.kind !== "daily" || !state.daily || run.date === state.daily.date) return;
+  if (!run || run.official || run.kind !== "daily" || !get("daily") || run.date === get("daily").date) return;
   const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
   practice[run.date] = Math.max(practice[run.date] || 0, run.score);
   localStorage.setItem("wordsqd.practice", JSON.stringify(practice));
@@ -389,22 +330,22 @@ async function deleteAccount() {
   location.reload();
 }
 
-function onView(event) {
-  if (event.detail === "leagues") loadLeagues();
-  if (event.detail === "archive") loadArchive();
-}
 
-build();
-document.addEventListener("wordsqd:view", onView);
-document.addEventListener("wordsqd:completed", rememberPractice);
-$("league-create").addEventListener("submit", createLeague);
-$("league-join").addEventListener("submit", joinLeague);
-$("league-copy").addEventListener("click", copyLeagueLink);
-$("league-invite-join").addEventListener("click", acceptInvitation);
-$("league-rotate").addEventListener("click", rotateCode);
-$("league-leave").addEventListener("click", () => leave("me"));
-$("league-day").addEventListener("change", () => current && openLeague(current));
-$("download-data").addEventListener("click", downloadData);
-$("archive-earlier").addEventListener("click", () => moveMonth(-1));
-$("archive-later").addEventListener("click", () => moveMonth(1));
-$("delete-account").addEventListener("click", deleteAccount);
+/** Build the leagues and past Dailies views and the data buttons, and bind them. */
+export function bindPlayers() {
+  build();
+  document.addEventListener("wordsqd:completed", rememberPractice);
+  $("league-create").addEventListener("submit", createLeague);
+  $("league-join").addEventListener("submit", joinLeague);
+  $("league-copy").addEventListener("click", copyLeagueLink);
+  $("league-invite-join").addEventListener("click", acceptInvitation);
+  $("league-rotate").addEventListener("click", rotateCode);
+  $("league-leave").addEventListener("click", () => leave("me"));
+  $("league-day").addEventListener("change", () => current && openLeague(current));
+  $("download-data").addEventListener("click", downloadData);
+  $("archive-earlier").addEventListener("click", () => moveMonth(-1));
+  $("archive-later").addEventListener("click", () => moveMonth(1));
+  $("delete-account").addEventListener("click", deleteAccount);
+  onShow("leagues", loadLeagues);
+  onShow("archive", loadArchive);
+}
