@@ -13,7 +13,7 @@ import { bindBoards } from "./views/boards.js";
 import { bindChallenges, openChallenge } from "./views/challenges.js";
 import { bindEnd } from "./views/end.js";
 import { bindGame, resumeSavedRun } from "./views/game.js";
-import { loadDaily } from "./views/home.js";
+import { bindHome, loadDaily } from "./views/home.js";
 import { bindModeration } from "./views/moderation.js";
 import { bindPlayers } from "./views/players.js";
 import { bindReports } from "./views/reports.js";
@@ -21,6 +21,7 @@ import { bindStats } from "./views/stats.js";
 
 function bind() {
   bindAccount();
+  bindHome();
   bindGame();
   bindEnd();
   bindBoards();

@@ -5,6 +5,7 @@ import { api, problem } from "../api.js";
 import { $, notice } from "../dom.js";
 import { clockText, scoringNumbers } from "../lib/game.js";
 import { formatDate } from "../lib/words.js";
+import { onShow } from "../router.js";
 import { get, set } from "../store.js";
 
 let dailyRefetchAt = 0; // a new Daily is read at most this often, should the clocks disagree
@@ -80,4 +81,8 @@ export function tickCountdown() {
     dailyRefetchAt = Date.now() + 30000;
     loadDaily().then(() => document.dispatchEvent(new CustomEvent("wordsqd:new-daily"))); // views/boards.js
   }
+}
+
+export function bindHome() {
+  onShow("home", renderHome);
 }
