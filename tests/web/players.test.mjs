@@ -1,8 +1,9 @@
-// web/js/lib/players.js: leagues and past Dailies in words and weeks.
+// web/js/lib/leagues.js and lib/calendar.js: leagues in words, past Dailies in weeks.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { invitationLine, inviteLink, monthWeeks, ordinal, shiftMonth, standing } from "../../web/js/lib/players.js";
+import { monthWeeks, shiftMonth } from "../../web/js/lib/calendar.js";
+import { invitationLine, inviteLink, ordinal, standing } from "../../web/js/lib/leagues.js";
 
 test("standing says the rank in words of the rows shown", () => {
   assert.deepEqual(

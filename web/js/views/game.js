@@ -241,11 +241,11 @@ function renderRun() {
     tiles.dataset.prompt = `${run.round}:${run.prompt}`;
     tiles.replaceChildren(...letters.map(tile));
   }
-  const roundKey = `${run.run_id}:${run.round}`;
-  if (roundKey !== roundKey) {
+  const shownKey = `${run.run_id}:${run.round}`;
+  if (roundKey !== shownKey) {
     // A new round: its speed bonus counts from now (round 1 from the run's start, on the server's
     // clock), and the live region says its letters.
-    roundKey = roundKey;
+    roundKey = shownKey;
     roundShownAt = run.round === 1 ? Date.parse(run.started_at) - get("skewMs") : Date.now();
     $("announce").textContent = roundAnnouncement(run);
   }

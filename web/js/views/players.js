@@ -4,7 +4,8 @@
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
-import { invitationLine, inviteLink, JOIN_PARAM, monthWeeks, shiftMonth, standing } from "../lib/players.js";
+import { monthWeeks, shiftMonth } from "../lib/calendar.js";
+import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues.js";
 import { go, onShow } from "../router.js";
 import { get } from "../store.js";
 import { boardRows } from "./boards.js";
