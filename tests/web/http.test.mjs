@@ -33,6 +33,19 @@ test("a request with no reply within the timeout is aborted and counts as unansw
   assert.ok(signal.aborted, "the request was aborted, not left running");
 });
 
+test("a reply whose body does not arrive within the timeout counts as unanswered", async () => {
+  const slowBody = (url, init) => {
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"accepted": '));
+        init.signal.addEventListener("abort", () => controller.error(new DOMException("aborted", "AbortError")));
+      },
+    });
+    return Promise.resolve(new Response(body, { status: 200 }));
+  };
+  assert.deepEqual(await exchange(slowBody, "/runs/r1/answers", {}, 10), { status: 0, body: null, date: null });
+});
+
 test("only an answer or a skip may be sent again: the server replays an applied slot", () => {
   for (const path of ["/runs/r1/answers", "/guest/runs/r-1_x/answers", "/runs/r1/skip", "/guest/runs/r1/skip"]) {
     assert.ok(resendable("POST", path), path);

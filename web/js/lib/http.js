@@ -19,7 +19,8 @@ export async function exchange(fetchFn, url, init = {}, timeoutMs = TIMEOUT_MS) 
     try {
       body = await response.json();
     } catch {
-      /* an empty or non-JSON body */
+      // An empty or non-JSON body; a body cut short by the timeout is no reply at all.
+      if (controller.signal.aborted) return { status: 0, body: null, date: null };
     }
     return { status: response.status, body, date: response.headers.get("Date") };
   } catch {
