@@ -27,6 +27,7 @@ from tests.browser.client import (
     Server,
     answer_for,
     shown_round,
+    wait_for_function_under_csp,
     wait_for_round,
     word_failing,
 )  # noqa: E402
@@ -94,7 +95,7 @@ def feedback_times(browser, url: str) -> list[float]:
                 count = page.evaluate("window.__feedback.length")
                 page.fill("#word", word)
                 page.press("#word", "Enter")
-                page.wait_for_function(f"window.__feedback.length > {count}")
+                wait_for_function_under_csp(page, f"window.__feedback.length > {count}")
             played.append(word)
             if number < 10:
                 wait_for_round(page, number + 1)
