@@ -3,7 +3,6 @@
 
 export const JOIN_PARAM = "league"; // ?league=<invite code>#leagues: an invite link
 
-
 /** "1st", "2nd", "3rd", "4th", "11th", "22nd". */
 export function ordinal(n) {
   const tens = n % 100;

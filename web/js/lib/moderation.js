@@ -12,7 +12,6 @@ export const ACTIONS = [
   ["accept_word", "Accept word", ["word"]],
 ];
 
-
 /** Whether CLAIMS (an ID token's) name the moderators' group: a list, or API Gateway's `[a b]`. */
 export function isModerator(claims) {
   const groups = claims && claims["cognito:groups"];

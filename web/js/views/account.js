@@ -96,7 +96,7 @@ export function renderAccount() {
   $("logout").hidden = !player;
   if (player) $("login-panel").hidden = true;
   renderHome();
-  document.dispatchEvent(new CustomEvent("wordsqd:account")); // moderation.js: the moderators' tab
+  document.dispatchEvent(new CustomEvent("wordsqd:account")); // views/moderation.js and views/reports.js: what a player may see
 }
 
 export function openLogin() {

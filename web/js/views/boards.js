@@ -38,7 +38,7 @@ export function boardRows(table, rows, closed, append) {
     drawn.push([row, tr]);
   }
   if (!body.rows.length) body.append(emptyRow(table, "No official results yet: be the first!"));
-  // moderation.js: the rows under review, and the Report action
+  // views/reports.js: the rows under review, and the Report action
   document.dispatchEvent(new CustomEvent("wordsqd:rows", { detail: { table, rows: drawn, append } }));
 }
 

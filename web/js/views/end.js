@@ -4,7 +4,18 @@
 import { api } from "../api.js";
 import { $, barChart, say, tableRow } from "../dom.js";
 import { BOARD_CATCH_UP_MS, recapReady, roundSquare, shareText, SQUARE_LEGEND } from "../lib/game.js";
-import { distributionText, formatDate, freezesText, OUTCOME_WORDS, rankText, recapCellText, recapRoundText, shortReason, standingText, unrankedText } from "../lib/words.js";
+import {
+  distributionText,
+  formatDate,
+  freezesText,
+  OUTCOME_WORDS,
+  rankText,
+  recapCellText,
+  recapRoundText,
+  shortReason,
+  standingText,
+  unrankedText,
+} from "../lib/words.js";
 import { go } from "../router.js";
 import { get } from "../store.js";
 import { loadProfile } from "./account.js";
@@ -77,7 +88,7 @@ async function showMyRankOnEnd(run, attempt = 0) {
   box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far.${standing}`;
   box.hidden = false;
   revealed(box);
-  document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // moderation.js: under review
+  document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // views/reports.js: under review
   showDistribution(run.date, me);
   if (attempt < 1) setTimeout(() => get("view") === "end" && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
 }

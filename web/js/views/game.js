@@ -206,7 +206,7 @@ function afterReply(reply, sentFor) {
 }
 
 function onCompleted(run) {
-  document.dispatchEvent(new CustomEvent("wordsqd:completed", { detail: run })); // players.js
+  document.dispatchEvent(new CustomEvent("wordsqd:completed", { detail: run })); // views/players.js
   if (run.official && !run.guest && run.kind === "daily" && !get("officialDates").has(run.date)) {
     get("officialDates").add(run.date);
     if (run.ranked === false) get("unrankedDates").set(run.date, run.unranked_reason);

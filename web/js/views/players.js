@@ -331,7 +331,6 @@ async function deleteAccount() {
   location.reload();
 }
 
-
 /** Build the leagues and past Dailies views and the data buttons, and bind them. */
 export function bindPlayers() {
   build();

@@ -48,7 +48,7 @@ function renderMe() {
     );
   });
   table.tBodies[0].replaceChildren(...rows);
-  // moderation.js: why a result is unranked or under review
+  // views/reports.js: why a result is unranked or under review
   document.dispatchEvent(new CustomEvent("wordsqd:history", { detail: { items: get("historyItems"), rows } }));
   // A live Daily's rank, as it stands (history gives the final rank only once the board closes).
   get("historyItems").forEach((item, index) => {
