@@ -1,6 +1,6 @@
-"""Leagues, past Dailies and a player's data in the web client (web/js/views/players.js):
-a league created, joined from its invite link and shown with "you are 1st of 2", the past Dailies
-listed, and an account deleted after its confirmation."""
+"""Leagues, past Dailies and a player's data in the web client (web/js/views/leagues.js,
+archive.js, players.js): a league created, joined from its invite link and shown with "you are 1st
+of 2", the past Dailies listed, and an account deleted after its confirmation."""
 
 import contextlib
 
@@ -48,25 +48,25 @@ def test_past_dailies_are_listed_and_a_deleted_account_is_gone(open_client):
     assert client.page.is_visible("#login-open")
 
 
-# How long players.js is held back while a page that did not wait for it would go on to the Daily.
+# How long a module is held back while a page that did not wait for it would go on to the Daily.
 HOLD_MS = 3_000
 
 
-def test_a_slow_players_js_is_waited_for_before_any_view_is_shown(open_client):
-    """players.js builds the leagues and past Dailies views, and a loaded machine can serve it
-    after app.js's first replies: held back, the page asks for nothing past its config until it
-    has run, then opens on #leagues with no error. (A page that went on would ask for the Daily
-    and show its first view on views not built yet.)"""
+def test_a_slow_module_is_waited_for_before_any_view_is_shown(open_client):
+    """js/views/leagues.js builds the leagues view, and a loaded machine can serve it after the
+    other modules: held back, the page asks for nothing past its modules until it has run (main.js
+    runs once its whole import graph is in), then opens on #leagues with no error. (A page that
+    went on would ask for the Daily and show its first view on a view not built yet.)"""
     client = open_client()
     page = client.page
     held, seen = [], []
-    page.route("**/players.js", lambda route: held.append(route))
+    page.route("**/js/views/leagues.js", lambda route: held.append(route))
     page.on("request", lambda request: seen.append(request.url.removeprefix(client.server.url)))
     page.goto(client.server.url + "/#leagues", wait_until="commit")
-    with contextlib.suppress(PlaywrightTimeoutError):  # the page waits for players.js: as it should
+    with contextlib.suppress(PlaywrightTimeoutError):  # the page waits for leagues.js: as it should
         page.wait_for_event("response", lambda response: response.url.endswith("/daily"), timeout=HOLD_MS)
-    seen.append("players.js released")
+    seen.append("leagues.js released")
     held[0].continue_()
     page.wait_for_selector("html[data-ready=true]")
-    assert seen.index("players.js released") < seen.index("/daily"), seen
+    assert seen.index("leagues.js released") < seen.index("/config.json") < seen.index("/daily"), seen
     assert page.locator("#view-leagues").is_visible()
