@@ -9,9 +9,10 @@ import pytest
 
 from functions.daily.handler import handler
 from shared.game import constants
+from shared.game.moderation import REASON_MAX
 from shared.game.scoring import combo_bonus, speed_bonus
-from shared.http.leaderboard_models import ProfileRequest
-from shared.http.limits import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, DISPLAY_NAME_PATTERN
+from shared.http.leaderboard_models import LeagueRequest, ProfileRequest
+from shared.http.limits import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, DISPLAY_NAME_PATTERN, LEAGUE_NAME_MAX
 from shared.runtime import wiring
 from tests.conftest import Api
 from tests.fake_store import FakeStore
@@ -85,8 +86,11 @@ def test_get_daily_carries_the_limits_a_client_checks_first():
         "challenge_rounds_default": constants.CHALLENGE_DEFAULT_ROUNDS,
         "challenge_forbidden_rounds_max": constants.CHALLENGE_MAX_FORBIDDEN_ROUNDS,
         "challenge_forbidden_rounds_default": constants.CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS,
+        "league_name_max_length": LEAGUE_NAME_MAX,
+        "reason_max_length": REASON_MAX,
     }
-    # The pattern PUT /me checks is the one the limits carry.
+    # What PUT /me and POST /leagues check is what the limits carry.
+    assert LeagueRequest.model_json_schema()["properties"]["name"]["maxLength"] == LEAGUE_NAME_MAX
     schema = ProfileRequest.model_json_schema()["properties"]["display_name"]
     assert (schema["pattern"], schema["minLength"], schema["maxLength"]) == (
         DISPLAY_NAME_PATTERN,

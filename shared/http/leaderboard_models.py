@@ -10,7 +10,13 @@ from shared.game.constants import LADDER, SCORE_BAND_POINTS
 from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import Correction, LogEntry
 from shared.game.standing import band_of, ladder_step
-from shared.http.limits import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, DISPLAY_NAME_PATTERN
+from shared.http.limits import (
+    DISPLAY_NAME_MAX,
+    DISPLAY_NAME_MIN,
+    DISPLAY_NAME_PATTERN,
+    LEAGUE_NAME_MAX,
+    LEAGUE_NAME_MIN,
+)
 from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import ReportView, SanctionView
 
@@ -213,8 +219,8 @@ INVITE_CODE_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 
 class LeagueRequest(Request):
     name: StrictStr = Field(
-        min_length=3,
-        max_length=30,
+        min_length=LEAGUE_NAME_MIN,
+        max_length=LEAGUE_NAME_MAX,
         pattern=LEAGUE_NAME_PATTERN,
         description="3-30 letters, digits, spaces, _ or -, at least one letter or digit; checked like a "
         "display name",

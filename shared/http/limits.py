@@ -13,15 +13,18 @@ from shared.game.constants import (
     CHALLENGE_MIN_ROUNDS,
     MAX_WORD_LENGTH,
 )
+from shared.game.moderation import REASON_MAX
 
 # 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5); the
 # pattern is the same in Python and ECMAScript.
 DISPLAY_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,18}[A-Za-z0-9_-])?$"
 DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
+LEAGUE_NAME_MIN, LEAGUE_NAME_MAX = 3, 30  # and LEAGUE_NAME_PATTERN (shared/http/leaderboard_models.py)
 
 
 class Limits(BaseModel):
-    """A word's length, a round's attempts, a display name's rules, a challenge's shape."""
+    """A word's length, a round's attempts, a display name's rules, a challenge's shape, the longest
+    league name and report or decision reason."""
 
     model_config = ConfigDict(defer_build=True)  # as shared/http/models.py's Model
 
@@ -35,3 +38,5 @@ class Limits(BaseModel):
     challenge_rounds_default: int = CHALLENGE_DEFAULT_ROUNDS
     challenge_forbidden_rounds_max: int = CHALLENGE_MAX_FORBIDDEN_ROUNDS
     challenge_forbidden_rounds_default: int = CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS
+    league_name_max_length: int = LEAGUE_NAME_MAX
+    reason_max_length: int = REASON_MAX

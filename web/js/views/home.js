@@ -31,13 +31,14 @@ function fill(attribute, numbers) {
   }
 }
 
-/** The rules card and the name boxes with GET /daily's numbers. */
+/** The rules card and the text boxes' lengths (data-maxlength="name") with GET /daily's numbers. */
 function renderRules(daily) {
   if (daily.scoring) fill("scoring", scoringNumbers(daily.scoring));
   const limits = { ...daily.limits, time_limit_seconds: daily.time_limit_seconds };
   fill("limit", limits);
-  if (limits.display_name_max_length) {
-    for (const box of [$("new-name"), $("name-prompt")]) box.maxLength = limits.display_name_max_length;
+  for (const box of document.querySelectorAll("[data-maxlength]")) {
+    const length = limits[box.dataset.maxlength];
+    if (typeof length === "number") box.maxLength = length;
   }
 }
 

@@ -26,7 +26,7 @@ function buildView() {
     <p id="leagues-login" class="hint" hidden>Log in to create or join a league.</p>
     <form id="league-create" class="row">
       <label for="league-name">New league</label>
-      <input id="league-name" maxlength="30" placeholder="Office" required>
+      <input id="league-name" maxlength="30" data-maxlength="league_name_max_length" placeholder="Office" required>
       <button class="primary">Create</button>
     </form>
     <form id="league-join" class="row">

@@ -49,7 +49,7 @@ function buildView() {
     <div id="case-evidence"></div>
     <form id="decision-form" class="decision-form">
       <label for="decision-reason">Reason (the player concerned sees it; the log keeps it)</label>
-      <input id="decision-reason" maxlength="200" required>
+      <input id="decision-reason" maxlength="200" data-maxlength="reason_max_length" required>
       <label for="decision-until">A rank ban ends on</label>
       <input type="date" id="decision-until">
       <div class="actions" id="decision-buttons"></div>

@@ -24,7 +24,7 @@ function buildReportDialog() {
         <label><input type="radio" name="report-kind" value="name"> The player's name</label>
       </fieldset>
       <label for="report-reason">Why? (a moderator reads it)</label>
-      <textarea id="report-reason" maxlength="200" rows="3" required></textarea>
+      <textarea id="report-reason" maxlength="200" data-maxlength="reason_max_length" rows="3" required></textarea>
       <p id="report-status" class="status" role="status" aria-live="polite"></p>
       <div class="actions">
         <button id="report-send" class="primary">Send report</button>
