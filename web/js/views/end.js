@@ -21,6 +21,8 @@ import { get } from "../store.js";
 import { loadProfile } from "./account.js";
 import { tickCountdown } from "./home.js";
 
+let timesLeft = 0; // how often the end screen has been left (a read scheduled before is stale)
+
 /** The end screen of RUN (completed). */
 export function renderEnd(run) {
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
@@ -90,7 +92,11 @@ async function showMyRankOnEnd(run, attempt = 0) {
   revealed(box);
   document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // views/reports.js: under review
   showDistribution(run.date, me);
-  if (attempt < 1) setTimeout(() => get("view") === "end" && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
+  // Only while the end screen has not been left: one left and shown again reads its own rank, and
+  // a result voided meanwhile has none (the read would be 404).
+  const left = timesLeft;
+  const stillShown = () => get("view") === "end" && timesLeft === left;
+  if (attempt < 1) setTimeout(() => stillShown() && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
 }
 
 /** The day's score distribution under the rank, the caller's band (of ME, their rank) marked. */
@@ -197,6 +203,9 @@ async function copyShare() {
 }
 
 export function bindEnd() {
+  document.addEventListener("wordsqd:view", (event) => {
+    if (event.detail !== "end") timesLeft += 1;
+  });
   $("copy-share").addEventListener("click", copyShare);
   $("end-home").addEventListener("click", () => go("home"));
 }
