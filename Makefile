@@ -10,7 +10,7 @@ export CDK_DISABLE_CLI_TELEMETRY := true
 # worker and every server the tests start compile the project again: about 2 s of CPU each.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test browser-deps unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth preflight deploy dictionary clean
+.PHONY: run test web-tests browser-deps unit server infra-tests lint typecheck format bench puzzles rush openapi build lock synth preflight deploy dictionary clean
 
 # A stage of infra/stages.json, and (optional) the account to deploy to; without ACCOUNT the
 # caller's credentials name it. Both travel as CDK context: `-c stage=... -c account=...`.
@@ -36,8 +36,12 @@ run: $(VENV)/.dev
 
 ## test: lint, type check, then every test (unit, handler, moto server races, local server with the
 ## schemathesis run, CDK template) with branch coverage; fails under the threshold in pyproject.toml
-test: $(VENV)/.infra browser-deps lint typecheck
+test: $(VENV)/.infra browser-deps lint typecheck web-tests
 	$(PY) -m pytest -n 2 --dist loadgroup --cov --cov-report=term
+
+## web-tests: the web client's pure helpers and module rules under node --test (tests/web/, no pytest)
+web-tests:
+	@scripts/web_tests.sh
 
 ## browser-deps: Chromium and its emoji font for the browser tests (installed as root on Debian, else one line says how)
 browser-deps:

@@ -54,9 +54,11 @@ MEASURED_AT_MB = 1_769  # a full core: the CPU measured here is taken as one
 ITEM_OVERHEAD = 100  # bytes DynamoDB adds to each item and index entry for storage
 # X-Ray's default sampling rule: the first request each second, then 5% (at volume, 5%).
 XRAY_SAMPLED = 0.05
-# A monthly player: the page (index.html, app.js, style.css, config.json, GET /daily) besides
-# the run and the reads after it.
-PAGE_REQUESTS = 5
+# A monthly player: the page (index.html, its modules in web/js and styles in web/css, config.json,
+# GET /daily) besides the run and the reads after it; the files are revalidated after a minute
+# (infra/edge.py SITE_CACHE_CONTROL), so each day's visit asks for each of them again.
+WEB = Path(__file__).parents[1] / "web"
+PAGE_REQUESTS = 3 + len(list((WEB / "js").rglob("*.js"))) + len(list((WEB / "css").rglob("*.css")))
 # Custom metrics (Powertools EMF, dimension `service`; shared/runtime/observability.py): RunsStarted,
 # RunsCompleted, OfficialScores, ImplausibleRuns, ExpiryFailures, and Answers by `reason` (accepted,
 # the 6 reasons of SPEC §2 and already_used).

@@ -6,8 +6,8 @@ while the home page loads, Enter-to-feedback for answers, and the page's bytes.
 - Enter to feedback: a guest Daily played through the page; for each answer, from the Enter
   keydown to the status line's change (performance.now() in the page), accepted and rejected
   answers alternating; median and p90 over ANSWERS answers.
-- Bytes: each file the page loads (index.html, app.js, style.css, config.json, the manifest and
-  its icon), raw and gzip -9 (what a compressing edge would send).
+- Bytes: each file the page loads (index.html, its modules in js/ and styles in css/, config.json,
+  the manifest and its icon), raw and gzip -9 (what a compressing edge would send).
 Figures, not assertions; the local server runs on this machine, so network time is ~0.
 `PYTHONPATH=. .venv/bin/python benchmarks/web_client.py`.
 """
@@ -27,12 +27,20 @@ from tests.browser.client import (
     Server,
     answer_for,
     shown_round,
+    wait_for_function_under_csp,
     wait_for_round,
     word_failing,
 )  # noqa: E402
 
 WEB = Path(__file__).parents[1] / "web"
-FILES = ["index.html", "app.js", "style.css", "config.json", "manifest.webmanifest", "icon.svg"]
+FILES = [
+    "index.html",
+    *sorted(p.relative_to(WEB).as_posix() for p in (WEB / "js").rglob("*.js")),
+    *sorted(p.relative_to(WEB).as_posix() for p in (WEB / "css").rglob("*.css")),
+    "config.json",
+    "manifest.webmanifest",
+    "icon.svg",
+]
 ANSWERS = 20
 CLS_OBSERVER = (
     "window.__cls = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
@@ -87,7 +95,7 @@ def feedback_times(browser, url: str) -> list[float]:
                 count = page.evaluate("window.__feedback.length")
                 page.fill("#word", word)
                 page.press("#word", "Enter")
-                page.wait_for_function(f"window.__feedback.length > {count}")
+                wait_for_function_under_csp(page, f"window.__feedback.length > {count}")
             played.append(word)
             if number < 10:
                 wait_for_round(page, number + 1)

@@ -6,9 +6,9 @@ CDK's cross-region references (an SSM parameter written here and read there); se
 
 The limits, per client IP address, counted by WAF over a sliding five-minute window
 (EVALUATION_WINDOW_S). An honest player's whole Daily is ~25 requests in 180 s (start, ten rounds
-of answers and skips, the run read back); loading the page is 5 more (index.html, app.js,
-style.css, config.json, /daily) and reading boards a few more. So one player's heaviest five
-minutes is under 100 requests, of which under 40 are public writes and at most a handful are
+of answers and skips, the run read back); loading the page is 31 more (index.html, its 25 modules
+and 3 style sheets, config.json, /daily) and reading boards a few more. So one player's heaviest
+five minutes is under 100 requests, of which under 40 are public writes and at most a handful are
 guest starts. The limits leave room for many players behind one address (a school's or a mobile
 carrier's NAT), and still stop a script long before it can eat the API's stage throttle.
 """
@@ -27,7 +27,7 @@ from shared.http.routes import ROUTES
 EVALUATION_WINDOW_S = 300
 
 # Any request at all (page files, cached board reads, API calls): WAF counts cache hits too.
-# 2,000 in 5 min is ~35 of the heaviest honest sessions (56 requests, see the tests) behind one
+# 2,000 in 5 min is ~24 of the heaviest honest sessions (82 requests, see the tests) behind one
 # address; a script sending 100 requests/s (the default stage throttle) reaches it in 20 s and is
 # blocked until it slows down.
 ALL_REQUESTS_LIMIT = 2_000

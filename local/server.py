@@ -50,14 +50,19 @@ from shared.http.routes import COUNTERS_HANDLER, HANDLERS, Route, allowed_method
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WEB_DIR = REPO_ROOT / "web"  # the web client: the same files the stack deploys to S3
-# The client's files served at `/`, by URL path, with their media types (nothing else is served).
+# The client's files served at `/`, by URL path, with their media types (nothing else is served):
+# the page's own, and its modules (js/) and styles (css/) as they are in the folder.
 WEB_FILES = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/index.html": ("index.html", "text/html; charset=utf-8"),
-    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
-    "/players.js": ("players.js", "text/javascript; charset=utf-8"),
-    "/moderation.js": ("moderation.js", "text/javascript; charset=utf-8"),
-    "/style.css": ("style.css", "text/css; charset=utf-8"),
+    **{
+        "/" + path.relative_to(WEB_DIR).as_posix(): (path.relative_to(WEB_DIR).as_posix(), media_type)
+        for folder, media_type in (
+            ("js", "text/javascript; charset=utf-8"),
+            ("css", "text/css; charset=utf-8"),
+        )
+        for path in sorted((WEB_DIR / folder).rglob("*." + folder))
+    },
     "/config.json": ("config.json", "application/json"),
     "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
     "/sw.js": ("sw.js", "text/javascript; charset=utf-8"),

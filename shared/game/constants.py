@@ -2,7 +2,7 @@
 
 Numbers that are policy or API limits rather than rules live beside the code they shape: the
 puzzles' difficulty bands in shared/game/puzzle_tiers.py, the body limit (4 KiB) in shared/http/api.py,
-display-name lengths in shared/http/models.py, history page sizes in shared/services/leaderboard.py.
+display-name lengths in shared/http/limits.py, history page sizes in shared/services/leaderboard.py.
 """
 
 from datetime import date

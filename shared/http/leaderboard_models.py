@@ -10,6 +10,13 @@ from shared.game.constants import LADDER, SCORE_BAND_POINTS
 from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import LogEntry
 from shared.game.standing import band_of, ladder_step
+from shared.http.limits import (
+    DISPLAY_NAME_MAX,
+    DISPLAY_NAME_MIN,
+    DISPLAY_NAME_PATTERN,
+    LEAGUE_NAME_MAX,
+    LEAGUE_NAME_MIN,
+)
 from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import ReportView, SanctionView
 
@@ -19,10 +26,6 @@ if TYPE_CHECKING:
     from shared.services.leagues import League
     from shared.services.player_data import Export
     from shared.services.players import History, Summary
-
-# 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5).
-DISPLAY_NAME_PATTERN = r"^[A-Za-z0-9_-]([A-Za-z0-9_ -]{1,18}[A-Za-z0-9_-])?$"
-DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 3, 20
 
 
 class BoardPage(Model):
@@ -211,8 +214,8 @@ INVITE_CODE_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
 
 class LeagueRequest(Request):
     name: StrictStr = Field(
-        min_length=3,
-        max_length=30,
+        min_length=LEAGUE_NAME_MIN,
+        max_length=LEAGUE_NAME_MAX,
         pattern=LEAGUE_NAME_PATTERN,
         description="3-30 letters, digits, spaces, _ or -, at least one letter or digit; checked like a "
         "display name",

@@ -45,6 +45,7 @@ from shared.game.constants import (
 from shared.game.fair_play import UnrankedReason, ranked, unranked_reason
 from shared.game.rules import Reason
 from shared.game.runs import AnswerReason
+from shared.http.limits import Limits
 
 if TYPE_CHECKING:
     from shared.game.daily_date import DailyDetails
@@ -174,6 +175,7 @@ class DailyInfo(Model):
     status: Literal["live", "closed"]
     resets_at: str = Field(examples=["2026-11-30T06:00:00.000Z"])
     scoring: Scoring = Field(default_factory=Scoring, description="the numbers of every scoring term")
+    limits: Limits = Field(default_factory=Limits, description="the limits a client checks first")
 
     @classmethod
     def of(cls, daily: "DailyDetails") -> "DailyInfo":
@@ -328,10 +330,7 @@ class ChallengeView(Model):
     created_at: str
     closes_at: str
     open: bool
-    status: Literal["live", "closed", "final"] = Field(
-        description="as a Daily board's (SPEC §4): closed once every run of it has completed, "
-        "final after its review window"
-    )
+    status: Literal["live", "closed", "final"] = Field(description="as a Daily board's (SPEC §4)")
     creator_name: str = Field(description="the creator's display name, for 'X challenged you'")
     creator_score: int | None = Field(description="the creator's official score on it; null until they play")
     rows: list[BoardRow]

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 # (directive, sources) in the order sent. A stage adds Cognito's origins to the two that need them.
 CSP_DIRECTIVES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("default-src", ("'self'",)),
+    # The page's module scripts (web/js: main.js, its imports and modulepreloads), nothing inline.
     ("script-src", ("'self'",)),
     # Inline style attributes are common in small clients and cannot run code.
     ("style-src", ("'self'", "'unsafe-inline'")),

@@ -272,18 +272,6 @@ def _axe_source() -> str:
     return AXE.read_text() + "\n;true"
 
 
-def exports_of(module: str):
-    """A call (page, expression, *args) that evaluates EXPRESSION in the page with MODULE bound to
-    web/MODULE.js's exports (the pure helpers the tests check), `args` to ARGS."""
-
-    def call(page: Page, expression: str, *args):
-        return page.evaluate(
-            f"async (args) => {{ const {module} = await import('/{module}.js'); return {expression}; }}", args
-        )
-
-    return call
-
-
 # ---------------------------------------------------------------------------------------------
 # Answers: read from the dictionary, judged by the rules, for the prompt the page shows.
 

@@ -6,11 +6,9 @@ import re
 
 import pytest
 
-from tests.browser.client import answer_for, exports_of, shown_round, submit, wait_for_round
+from tests.browser.client import answer_for, shown_round, submit, wait_for_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
-
-_call = exports_of("app")
 
 
 def _play_a_daily(page) -> None:
@@ -48,15 +46,3 @@ def test_the_end_screen_draws_the_days_distribution_with_a_text_alternative(open
     assert page.locator("#end-chart svg rect.mine").count() == 1
     assert page.get_attribute("#end-chart svg", "aria-hidden") == "true"  # the text says it instead
     client.check_screen(f"after-game-distribution-{width}")
-
-
-def test_the_distributions_text_names_every_band_that_holds_a_player_and_yours(open_client):
-    client = open_client()
-    client.open()
-    bands = [0] * 21
-    bands[0], bands[19] = 3, 1
-    assert _call(client.page, "app.distributionText(args[0], 100, 19)", bands) == (
-        "Scores today, by band of 100 points. 0–99: 3 players; 1900–1999: 1 player (you)."
-    )
-    assert _call(client.page, "app.distributionText(args[0], 100, 0)", [0] * 21) == "No ranked scores yet."
-    assert _call(client.page, "app.standingText(62, 'Great')") == "Better than 62% of today's players: Great."

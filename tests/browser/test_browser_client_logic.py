@@ -1,5 +1,6 @@
-"""The client's pure helpers (web/app.js exports), run in the browser, and the Cognito Hosted UI
-login (authorization code + PKCE) against a stand-in identity provider served by Playwright."""
+"""The Cognito Hosted UI login (authorization code + PKCE) against a stand-in identity provider
+served by Playwright, and the countdown in the player's zone. The client's pure helpers are
+checked without a page, by node --test (tests/web/)."""
 
 import base64
 import hashlib
@@ -10,96 +11,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.browser.client import as_a_stage, exports_of
+from tests.browser.client import as_a_stage
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
-
-REASONS = [
-    "empty",
-    "too_long",
-    "not_letters",
-    "letter_order",
-    "forbidden_letter",
-    "not_a_word",
-    "already_used",
-]
-
-
-_call = exports_of("app")
-
-
-def test_pkce_challenge_is_rfc_7636s_example_and_verifiers_are_random(open_client):
-    client = open_client()
-    client.open()
-    # RFC 7636 Appendix B.
-    verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-    assert _call(client.page, "await app.pkceChallenge(args[0])", verifier) == (
-        "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-    )
-    first, second = _call(client.page, "[app.randomVerifier(), app.randomVerifier()]")
-    assert first != second and len(first) == 43
-    assert set(first) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-def test_every_rejection_reason_is_explained_in_words(open_client):
-    client = open_client()
-    client.open()
-    texts = {
-        reason: _call(client.page, "app.reasonText(args[0], 'TMR', 'AEO', 'tamer')", reason)
-        for reason in REASONS
-    }
-    assert (
-        texts["letter_order"]
-        == "The letters T, M, R must appear in this order (other letters may come between)."
-    )
-    assert texts["forbidden_letter"] == "It uses the forbidden letter A and E: this round bans A, E, O."
-    assert texts["already_used"] == "Already used: each word counts once per run."
-    assert texts["not_a_word"] == "Not in the WordSQD dictionary."
-    assert "45" in texts["too_long"] and "A to Z" in texts["not_letters"] and "empty" in texts["empty"]
-    assert len(set(texts.values())) == len(REASONS)
-    assert all("_" not in text for text in texts.values())  # words, not codes
-    repeated = _call(client.page, "app.reasonText('letter_order', 'ALL')")
-    assert "each repeated letter as its own copy" in repeated
-
-
-def test_share_text_has_squares_score_and_date_but_no_word(open_client):
-    client = open_client()
-    client.open()
-    attempt = {"accepted": True, "reason": None}
-    run = {
-        "kind": "daily",
-        "date": "2026-11-30",
-        "rounds": 4,
-        "score": 321,
-        "best_combo": 2,
-        "ended_by": "expired",
-        "started_at": "2026-11-30T12:00:00.000Z",
-        "completed_at": "2026-11-30T12:03:00.000Z",
-        "history": [
-            {"round": 1, "forbidden": "", "outcome": "accepted", "attempts": [{**attempt, "word": "timer"}]},
-            {
-                "round": 2,
-                "forbidden": "",
-                "outcome": "lost",
-                "attempts": [
-                    {"word": w, "accepted": False, "reason": "not_a_word"} for w in ("abc", "abd", "abe")
-                ],
-            },
-            {"round": 3, "forbidden": "XYZ", "outcome": "skipped", "attempts": []},
-        ],
-    }
-    text = _call(client.page, "app.shareText(args[0], 'https://wordsqd.example')", run)
-    assert text.splitlines() == [
-        "WordSQD Daily 2026-11-30",
-        "🟩🟥⬜⬛",
-        "Score 321 · 1/4 words · best combo 2 · time up",
-        "https://wordsqd.example",
-    ]
-    assert not any(word in text.lower() for word in ("timer", "abc", "abd", "abe"))
-    replay = _call(client.page, "app.shareText(args[0], 'https://wordsqd.example', '2026-12-03')", run)
-    assert replay.splitlines()[0] == "WordSQD Daily 2026-11-30 (replay)"
-    today = _call(client.page, "app.shareText(args[0], 'https://wordsqd.example', '2026-11-30')", run)
-    assert today.splitlines()[0] == "WordSQD Daily 2026-11-30"
 
 
 def _jwt(claims: dict) -> str:

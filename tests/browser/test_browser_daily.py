@@ -32,7 +32,7 @@ def test_a_guest_plays_a_whole_daily_with_a_rejection_and_a_skip_on_a_phone(open
     assert page.inner_text("#who") == "Guest"
     # Rules and scoring are on the page (SPEC §2/§3).
     rules = page.inner_text("#how-to-play")
-    for fact in ("in order", "ALLEY", "BRAID", "Three attempts", "180 seconds", "10 ×", "20 ×", "+5", "Esc"):
+    for fact in ("in order", "ALLEY", "BRAID", "3 attempts", "180 seconds", "10 ×", "20 ×", "+5", "Esc"):
         assert fact in rules, fact
     assert "Playing as a guest" in page.inner_text("#daily-who")
     assert page.inner_text("#countdown") != "--:--:--"

@@ -1,45 +1,13 @@
-"""Leagues, past Dailies and a player's data in the web client (web/players.js): its pure helpers,
-a league created, joined from its invite link and shown with "you are 1st of 2", the past Dailies
-listed, and an account deleted after its confirmation."""
+"""Leagues, past Dailies and a player's data in the web client (web/js/views/leagues.js,
+archive.js, players.js): a league created, joined from its invite link and shown with "you are 1st
+of 2", the past Dailies listed, and an account deleted after its confirmation."""
 
 import contextlib
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browser.client import exports_of
-
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
-
-
-_call = exports_of("players")
-
-
-def test_standing_says_the_rank_in_words_of_the_rows_shown(open_client):
-    client = open_client()
-    client.open()
-    assert _call(client.page, "[1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(players.ordinal)") == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
-    ]  # fmt: skip
-    board = {"my_rank": 2, "rows": [{}] * 7, "name": "Office", "date": "2026-01-15"}
-    assert _call(client.page, "players.standing(args[0])", board) == "You are 2nd of 7 in Office"
-
-
-def test_a_month_of_past_dailies_is_weeks_from_monday_playable_from_the_first_to_yesterday(open_client):
-    client = open_client()
-    client.open()
-    weeks = _call(client.page, "players.monthWeeks('2026-02', '2026-02-26', '2026-03-01')")
-    assert len(weeks) == 5 and all(len(week) == 7 for week in weeks)  # 1 February 2026 is a Sunday
-    assert weeks[4] == [{"date": f"2026-02-{day}", "playable": day >= 26} for day in range(23, 29)] + [None]
-    assert weeks[0][:6] == [None] * 6 and weeks[0][6] == {"date": "2026-02-01", "playable": False}
-    playable = [cell["date"] for week in weeks for cell in week if cell and cell["playable"]]
-    assert playable == ["2026-02-26", "2026-02-27", "2026-02-28"]
-    today = _call(client.page, "players.monthWeeks('2026-03', '2026-02-26', '2026-03-01')")
-    assert not any(cell and cell["playable"] for week in today for cell in week)  # today: the Daily itself
-    assert _call(client.page, "[players.shiftMonth('2026-01', -1), players.shiftMonth('2026-12', 1)]") == [
-        "2025-12",
-        "2027-01",
-    ]
 
 
 def test_a_league_is_created_joined_from_its_link_and_shows_where_you_stand(open_client):
@@ -80,25 +48,25 @@ def test_past_dailies_are_listed_and_a_deleted_account_is_gone(open_client):
     assert client.page.is_visible("#login-open")
 
 
-# How long players.js is held back while a page that did not wait for it would go on to the Daily.
+# How long a module is held back while a page that did not wait for it would go on to the Daily.
 HOLD_MS = 3_000
 
 
-def test_a_slow_players_js_is_waited_for_before_any_view_is_shown(open_client):
-    """players.js builds the leagues and past Dailies views, and a loaded machine can serve it
-    after app.js's first replies: held back, the page asks for nothing past its config until it
-    has run, then opens on #leagues with no error. (A page that went on would ask for the Daily
-    and show its first view on views not built yet.)"""
+def test_a_slow_module_is_waited_for_before_any_view_is_shown(open_client):
+    """js/views/leagues.js builds the leagues view, and a loaded machine can serve it after the
+    other modules: held back, the page asks for nothing past its modules until it has run (main.js
+    runs once its whole import graph is in), then opens on #leagues with no error. (A page that
+    went on would ask for the Daily and show its first view on a view not built yet.)"""
     client = open_client()
     page = client.page
     held, seen = [], []
-    page.route("**/players.js", lambda route: held.append(route))
+    page.route("**/js/views/leagues.js", lambda route: held.append(route))
     page.on("request", lambda request: seen.append(request.url.removeprefix(client.server.url)))
     page.goto(client.server.url + "/#leagues", wait_until="commit")
-    with contextlib.suppress(PlaywrightTimeoutError):  # the page waits for players.js: as it should
+    with contextlib.suppress(PlaywrightTimeoutError):  # the page waits for leagues.js: as it should
         page.wait_for_event("response", lambda response: response.url.endswith("/daily"), timeout=HOLD_MS)
-    seen.append("players.js released")
+    seen.append("leagues.js released")
     held[0].continue_()
     page.wait_for_selector("html[data-ready=true]")
-    assert seen.index("players.js released") < seen.index("/daily"), seen
+    assert seen.index("leagues.js released") < seen.index("/config.json") < seen.index("/daily"), seen
     assert page.locator("#view-leagues").is_visible()

@@ -6,24 +6,9 @@ import json
 
 import pytest
 
-from tests.browser.client import answer_for, exports_of, shown_round, submit, wait_for_round
+from tests.browser.client import answer_for, shown_round, submit, wait_for_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
-
-
-_call = exports_of("app")
-
-
-def test_the_speed_bonus_is_3_per_second_under_10_in_whole_seconds(open_client):
-    client = open_client()
-    client.open()
-    assert [_call(client.page, "app.speedBonusAt(args[0])", s) for s in (0, 3, 9.99, 10, 42)] == [
-        30,
-        21,
-        3,
-        0,
-        0,
-    ]
 
 
 def _with(route, change) -> None:

@@ -15,15 +15,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("
 WEB = Path(__file__).parents[2] / "web"
 
 
+MODULES = sorted(path.relative_to(WEB).as_posix() for path in (WEB / "js").rglob("*.js"))
+STYLES = sorted(path.relative_to(WEB).as_posix() for path in (WEB / "css").rglob("*.css"))
+
+
 @pytest.mark.parametrize(
     ("path", "media_type", "file"),
     [
         ("/", "text/html; charset=utf-8", "index.html"),
         ("/index.html", "text/html; charset=utf-8", "index.html"),
-        ("/app.js", "text/javascript; charset=utf-8", "app.js"),
-        ("/players.js", "text/javascript; charset=utf-8", "players.js"),
-        ("/moderation.js", "text/javascript; charset=utf-8", "moderation.js"),
-        ("/style.css", "text/css; charset=utf-8", "style.css"),
+        *[(f"/{name}", "text/javascript; charset=utf-8", name) for name in MODULES],
+        *[(f"/{name}", "text/css; charset=utf-8", name) for name in STYLES],
         ("/config.json", "application/json", "config.json"),
         ("/manifest.webmanifest", "application/manifest+json", "manifest.webmanifest"),
         ("/sw.js", "text/javascript; charset=utf-8", "sw.js"),
@@ -39,6 +41,17 @@ def test_each_client_file_is_served_with_its_media_type(server, path, media_type
         assert response.read() == (WEB / file).read_bytes()
 
 
+def test_the_page_loads_one_entry_module_and_preloads_every_other():
+    """js/main.js is the page's only script; every other module is preloaded (one round trip, not
+    one per import level), and the page links every style sheet of css/."""
+    page = (WEB / "index.html").read_text()
+    assert re.findall(r'<script[^>]*src="([^"]+)"', page) == ["js/main.js"]
+    assert re.findall(r'<script[^>]*type="([^"]+)"', page) == ["module"]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
+    assert sorted(preloaded) == [name for name in MODULES if name != "js/main.js"]
+    assert sorted(re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', page)) == STYLES
+
+
 def test_the_repository_config_is_the_local_login():
     assert json.loads((WEB / "config.json").read_text()) == {"auth": "local"}
 
@@ -46,11 +59,7 @@ def test_the_repository_config_is_the_local_login():
 def test_the_client_loads_nothing_from_elsewhere():
     """No framework or font fetched at run time: every script, style and fetch is same-origin
     (the only absolute URLs are the Cognito Hosted UI's, built from config.json)."""
-    page = (WEB / "index.html").read_text()
-    assert re.findall(r'<script[^>]*src="([^"]+)"', page) == ["app.js", "players.js", "moderation.js"]
-    assert re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', page) == ["style.css"]
-    scripts = ("app.js", "players.js", "moderation.js", "sw.js", "offline.js")
-    for name in ("index.html", "style.css", "offline.html", *scripts):
+    for name in ("index.html", "offline.html", "sw.js", "offline.js", *MODULES, *STYLES):
         text = (WEB / name).read_text()
         hosts = set(re.findall(r"https?://[\w.-]+", text))
         assert hosts <= {"http://www.w3.org"}, (name, hosts)  # the SVG icon's XML namespace only
@@ -79,7 +88,7 @@ def test_no_file_of_the_page_has_an_inline_handler_or_script():
     """The deployed CSP runs only the page's own script files (shared/http/page_headers.py): an
     inline handler would silently do nothing for a player."""
     found = {}
-    for path in sorted(WEB.iterdir()):
+    for path in sorted(p for p in WEB.rglob("*") if p.is_file()):
         text = path.read_text()
         if path.suffix in (".html", ".svg"):
             parser = _InlineCode()
@@ -90,7 +99,7 @@ def test_no_file_of_the_page_has_an_inline_handler_or_script():
                 r"<[a-z][^>]*\son[a-z]+\s*=|setAttribute\(\s*[\"']on|\beval\(|new Function\(", text
             )
         if hits:
-            found[path.name] = hits
+            found[path.relative_to(WEB).as_posix()] = hits
     assert found == {}
 
 

@@ -1,0 +1,46 @@
+"""Requests that get no reply (web/js/lib/http.js): an answer whose reply is lost on the way is
+sent once more with the same slot and word, and the server's replay (SPEC §5 "Retries are safe")
+is what the page shows; it counts once. The timeout itself is checked by node --test
+(tests/web/http.test.mjs): a page test would wait for it."""
+
+import json
+import urllib.request
+
+import pytest
+
+from tests.browser.client import answer_for, run_id_of, shown_round, submit, wait_for_round
+
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
+
+
+def test_an_answer_whose_reply_is_lost_is_sent_once_more_and_counts_once(open_client):
+    client = open_client()
+    page = client.page
+    client.open()
+    sent: list[str] = []
+
+    def lose_the_first_reply(route):
+        sent.append(route.request.post_data or "")
+        if len(sent) == 1:
+            route.fetch()  # the server applies the answer...
+            route.abort("aborted")  # ...and its reply never reaches the page
+        else:
+            route.continue_()
+
+    page.route("**/answers", lose_the_first_reply)
+    page.click("#start-daily")
+    wait_for_round(page, 1)
+    _, prompt, forbidden = shown_round(page)
+    word = answer_for(prompt, forbidden)
+    status = submit(page, word)
+
+    assert status.startswith(f"Accepted: {word.upper()}"), status
+    slot = {"round": 1, "attempt": 1, "word": word}
+    assert len(sent) == 2 and json.loads(sent[0]) == json.loads(sent[1]) == slot  # the same, again
+    wait_for_round(page, 2)
+    url = f"{client.server.url}/guest/runs/{run_id_of(page)}"
+    with urllib.request.urlopen(url, timeout=60) as response:  # a hang guard
+        run = json.load(response)
+    first = next(round_ for round_ in run["history"] if round_["round"] == 1)
+    assert [attempt["word"] for attempt in first["attempts"]] == [word]  # applied once
+    assert page.inner_text("#score") == str(run["score"])

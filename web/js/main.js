@@ -1,0 +1,89 @@
+// The WordSQD web client's entry point, the only module that runs anything on load: it binds each
+// view's controls, reads config.json and the login, today's Daily, the player and a run in play,
+// then shows the view the address names. Every other module only declares (docs/web-client.md has
+// the module map).
+
+import { ensureFreshToken, finishCognitoLogin, restoreTokens } from "./auth.js";
+import { $ } from "./dom.js";
+import { exchange, pageFetch } from "./lib/http.js";
+import { go, route } from "./router.js";
+import { get, set } from "./store.js";
+import { bindAccount, loadIdentity, setToken } from "./views/account.js";
+import { bindArchive } from "./views/archive.js";
+import { bindBoards } from "./views/boards.js";
+import { bindChallenges, openChallenge } from "./views/challenges.js";
+import { bindEnd } from "./views/end.js";
+import { bindGame, resumeSavedRun } from "./views/game.js";
+import { bindHome, loadDaily } from "./views/home.js";
+import { bindLeagues } from "./views/leagues.js";
+import { bindModeration } from "./views/moderation.js";
+import { bindPlayers } from "./views/players.js";
+import { bindReports } from "./views/reports.js";
+import { bindStats } from "./views/stats.js";
+
+function bind() {
+  bindAccount();
+  bindHome();
+  bindGame();
+  bindEnd();
+  bindBoards();
+  bindStats();
+  bindChallenges();
+  bindLeagues();
+  bindArchive();
+  bindPlayers();
+  bindReports();
+  bindModeration();
+  $("end-board").addEventListener("click", () => {
+    const run = get("run");
+    if (run && run.kind === "challenge") {
+      openChallenge(run.challenge_id);
+      go("challenges");
+    } else {
+      const daily = get("daily");
+      $("board-day").value = run && daily && run.date !== daily.date ? run.date : "";
+      go("board");
+    }
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && get("token")) ensureFreshToken();
+  });
+  window.addEventListener("hashchange", route);
+}
+
+async function loadConfig() {
+  const reply = await exchange(pageFetch, "config.json", { cache: "no-cache" });
+  if (reply.status === 200 && reply.body) set({ config: reply.body }); // else the local default
+}
+
+async function main() {
+  bind();
+  await loadConfig();
+  const params = new URLSearchParams(location.search);
+  if (get("config").auth === "cognito" && (params.get("code") || params.get("error"))) {
+    const tokens = await finishCognitoLogin(params);
+    if (tokens) await setToken(tokens.id_token, tokens.refresh_token);
+  } else {
+    restoreTokens();
+  }
+  $("login-form").hidden = get("config").auth !== "local";
+  // GET /daily first: its Date says the server's time, so a token that expired while the page was
+  // closed is renewed before it is used (it would only earn a 401), or the page says it cannot be.
+  await loadDaily();
+  if (get("token")) await ensureFreshToken();
+  await loadIdentity();
+  await resumeSavedRun();
+  const shared = new URLSearchParams(location.search).get("challenge");
+  if (shared) {
+    await openChallenge(shared);
+    // A shared link opens the challenge; a reload in the middle of a game stays in the game.
+    if (!["#play", "#board", "#me"].includes(location.hash)) {
+      history.replaceState(null, "", location.pathname + location.search + "#challenges");
+    }
+  }
+  route();
+  document.documentElement.dataset.ready = "true"; // the page has loaded what it shows (for tests)
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {}); // the offline page
+}
+
+main();

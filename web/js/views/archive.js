@@ -1,0 +1,119 @@
+// Past Dailies (#archive, SPEC §3d): a month calendar, today's month first; a played day shows
+// its score (official from history, practice remembered in localStorage); any past day plays as
+// practice. The view is built here when main.js binds it, before any view is shown.
+
+import { api, ok, problem } from "../api.js";
+import { $, element, say } from "../dom.js";
+import { monthWeeks, shiftMonth } from "../lib/calendar.js";
+import { go, onShow } from "../router.js";
+import { get } from "../store.js";
+import { keepRun, learnSkew } from "./game.js";
+
+function buildView() {
+  // Its tab is in index.html: added here, it would move the page as it loads.
+  const view = element("section", { id: "view-archive", class: "view", "aria-labelledby": "archive-title" });
+  view.hidden = true;
+  view.innerHTML = `
+  <div class="card">
+    <h1 id="archive-title">Past Dailies</h1>
+    <p class="lede">Play any earlier Daily as practice: the same letters, never on a board.</p>
+    <p id="archive-status" class="status" role="status" aria-live="polite"></p>
+    <div class="row month-nav">
+      <button type="button" id="archive-earlier" class="ghost small">‹ Earlier</button>
+      <h2 id="archive-month" class="month-title" aria-live="polite"></h2>
+      <button type="button" id="archive-later" class="ghost small">Later ›</button>
+    </div>
+    <table class="calendar" id="archive">
+      <caption class="sr-only">Past Dailies by day: a marked day has your score</caption>
+      <thead><tr>${["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `<th scope="col">${d}</th>`).join("")}</tr></thead>
+      <tbody></tbody></table>
+    <p class="hint"><span class="played-key">●</span> played (your score shown) · today's Daily is on the Play tab</p>
+  </div>`;
+  $("main").append(view);
+}
+
+let archive = null; // {first, today, month, scores: Map(date -> text)}
+
+async function loadArchive() {
+  const today = get("daily") && get("daily").date;
+  if (!today) return;
+  const info = await api("GET", `/daily/${today}`);
+  if (!ok(info)) return say($("archive-status"), problem(info), "bad");
+  const scores = new Map();
+  const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
+  for (const [day, score] of Object.entries(practice)) scores.set(day, `${score} (practice)`);
+  if (get("token")) {
+    let cursor = null;
+    do {
+      const query = "?limit=50" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : "");
+      const reply = await api("GET", "/me/history" + query, undefined, { auth: true });
+      if (!ok(reply)) break;
+      for (const item of reply.body.items) if (item.kind === "daily") scores.set(item.date, `${item.score}`);
+      cursor = reply.body.next_cursor;
+    } while (cursor);
+  }
+  archive = { first: info.body.first_date, today, month: archive ? archive.month : today.slice(0, 7), scores };
+  renderArchive();
+}
+
+/** One month of past Dailies, today's month first: each past day plays as practice. */
+function renderArchive() {
+  const { first, today, month, scores } = archive;
+  const title = new Date(month + "-01T12:00:00Z").toLocaleDateString([], { month: "long", year: "numeric", timeZone: "UTC" });
+  $("archive-month").textContent = title;
+  $("archive-earlier").disabled = month <= first.slice(0, 7);
+  $("archive-later").disabled = month >= today.slice(0, 7);
+  const rows = monthWeeks(month, first, today).map((week) =>
+    element("tr", {}, ...week.map((cell) => {
+      if (!cell) return element("td", { class: "outside" });
+      const day = String(Number(cell.date.slice(8)));
+      const score = scores.get(cell.date);
+      if (!cell.playable) {
+        return element("td", { class: cell.date === today ? "today" : "unplayable" }, element("span", {}, day));
+      }
+      // The visible day number starts the button's name; the rest is for screen readers.
+      const button = element("button", { type: "button", class: score ? "day played" : "day", "data-date": cell.date }, day);
+      button.append(element("span", { class: "sr-only" }, ` ${cell.date}: play it` + (score ? `; you scored ${score}` : "")));
+      if (score) button.append(element("span", { class: "day-score", "aria-hidden": "true" }, score.split(" ")[0]));
+      button.addEventListener("click", () => playPast(cell.date));
+      return element("td", {}, button);
+    })),
+  );
+  $("archive").querySelector("tbody").replaceChildren(...rows);
+}
+
+function moveMonth(step) {
+  if (!archive) return;
+  archive.month = shiftMonth(archive.month, step);
+  renderArchive();
+}
+
+async function playPast(day) {
+  const guest = !get("token");
+  const sentAt = Date.now();
+  const path = guest ? `/guest/daily/${day}/runs` : `/daily/${day}/runs`;
+  const reply = await api("POST", path, undefined, { auth: !guest });
+  if (!ok(reply)) return say($("archive-status"), "Not started: " + problem(reply), "bad");
+  learnSkew(reply, sentAt);
+  keepRun(reply.body, guest);
+  say($("status"), `Practice on the Daily of ${day}: it counts on no board. Go!`);
+  go("play");
+  $("word").focus();
+}
+
+/** Remember a finished practice run's score by date (the server keeps no list of them). */
+function rememberPractice(event) {
+  const run = event.detail;
+  if (!run || run.official || run.kind !== "daily" || !get("daily") || run.date === get("daily").date) return;
+  const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
+  practice[run.date] = Math.max(practice[run.date] || 0, run.score);
+  localStorage.setItem("wordsqd.practice", JSON.stringify(practice));
+}
+
+export function bindArchive() {
+  buildView();
+  document.addEventListener("wordsqd:completed", rememberPractice);
+  $("archive-earlier").addEventListener("click", () => moveMonth(-1));
+  $("archive-later").addEventListener("click", () => moveMonth(1));
+  onShow("archive", loadArchive);
+}

@@ -1,0 +1,360 @@
+// A run in play (#play): starting the Daily, resuming a run, answering and skipping (one at a
+// time, each naming its slot), and the game card: round, tiles, attempts, timer, speed bonus.
+// The timer counts to the server's deadline; at zero one read lets the server complete the run.
+
+import { api, ok, problem } from "../api.js";
+import { ensureFreshToken } from "../auth.js";
+import { $, notice, say, tile } from "../dom.js";
+import { clockText, roundSquare, speedBonusAt } from "../lib/game.js";
+import { OUTCOME_WORDS, reasonText, roundAnnouncement, timeAnnouncement } from "../lib/words.js";
+import { go } from "../router.js";
+import { get, RUN_KEY, set } from "../store.js";
+import { renderEnd } from "./end.js";
+import { loadDaily, renderHome, tickCountdown } from "./home.js";
+
+const TIMER_ANNOUNCEMENTS = [60, 30, 10]; // seconds left, said by the live region
+
+let roundShownAt = 0; // when the round on screen was shown (browser clock), for the speed bonus
+let roundKey = ""; // run id and round of the round on screen
+let speedScoring = false; // the server's replies carry speed_bonus (SPEC §3)
+const announced = new Set(); // timer announcements made for the run in play
+let busy = false; // an answer or skip is on its way: one at a time, so each names the right slot
+let refetching = false; // the run is being read once its time is up
+let markTimer = 0;
+
+function runPath(run) {
+  return (run.guest ? "/guest/runs/" : "/runs/") + encodeURIComponent(run.run_id);
+}
+
+export function keepRun(run, guest) {
+  set({ run: Object.assign(run, { guest }) });
+  sessionStorage.setItem(RUN_KEY, JSON.stringify({ run_id: run.run_id, guest, skewMs: get("skewMs") }));
+  if (run.status === "completed") onCompleted(run);
+  renderRun();
+}
+
+/** A new run started on the server's clock just now: its timer counts on that clock. */
+export function learnSkew(reply, sentAt) {
+  const receivedAt = Date.now();
+  if (reply.status === 201) {
+    set({ skewMs: Date.parse(reply.body.started_at) - (sentAt + receivedAt) / 2 });
+    return;
+  }
+  const saved = JSON.parse(sessionStorage.getItem(RUN_KEY) || "null");
+  if (saved && saved.run_id === reply.body.run_id) set({ skewMs: saved.skewMs || 0 });
+  else if (reply.date) set({ skewMs: Date.parse(reply.date) + 500 - (sentAt + receivedAt) / 2 });
+}
+
+async function startDaily() {
+  // A player whose login cannot be renewed hears it here, before the run (never a silent guest run).
+  if (get("token") && !(await ensureFreshToken())) return;
+  const guest = !get("token");
+  notice(""); // at the tap: the page moves now, not when the reply comes
+  const sentAt = Date.now();
+  const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
+  if (!ok(reply)) {
+    notice("The Daily could not start: " + problem(reply));
+    return;
+  }
+  if (reply.body.kind !== "daily") {
+    notice("The server answered with a run that is not a Daily: not started.");
+    return;
+  }
+  learnSkew(reply, sentAt);
+  keepRun(reply.body, guest);
+  if (get("daily") && reply.body.date !== get("daily").date) loadDaily(); // a new day began
+  const run = reply.body;
+  say(
+    $("status"),
+    reply.status === 200
+      ? "Welcome back: your run goes on where you left it."
+      : guest
+        ? "Guest run: go!"
+        : run.official
+          ? "Official run: this one counts for today. Go!"
+          : "Practice run: your official score is already in. Go!",
+  );
+  go("play");
+  $("word").focus();
+}
+
+export async function resumeSavedRun() {
+  const saved = JSON.parse(sessionStorage.getItem(RUN_KEY) || "null");
+  if (!saved || (!saved.guest && !get("token"))) return;
+  const reply = await api("GET", (saved.guest ? "/guest/runs/" : "/runs/") + encodeURIComponent(saved.run_id), undefined, {
+    auth: !saved.guest,
+  });
+  if (reply.status !== 200) {
+    sessionStorage.removeItem(RUN_KEY);
+    return;
+  }
+  set({ skewMs: saved.skewMs || 0 });
+  set({ run: Object.assign(reply.body, { guest: saved.guest }) });
+  renderRun();
+  renderHome();
+}
+
+async function send(suffix, body) {
+  busy = true;
+  renderButtons();
+  try {
+    return await api("POST", runPath(get("run")) + suffix, body, { auth: !get("run").guest });
+  } finally {
+    busy = false;
+    renderButtons();
+  }
+}
+
+async function submitWord(event) {
+  event.preventDefault();
+  const run = get("run");
+  if (!run || run.status !== "active" || busy) return;
+  // The server judges the exact text and does not trim: a stray space should not cost an attempt.
+  const word = $("word").value.trim();
+  if (secondsLeft(run) === 0) {
+    // Past the deadline the server would refuse it (409): read the run, which completes it.
+    say($("status"), "Time is up.", "bad");
+    tick();
+    return;
+  }
+  if (!word) {
+    say($("status"), "Type a word first.", "bad");
+    $("word").focus();
+    return;
+  }
+  const reply = await send("/answers", { round: run.round, attempt: run.attempt, word });
+  let rejected = false;
+  if (reply.status === 200) {
+    const result = reply.body;
+    const next = result.run;
+    const shown = word.toUpperCase();
+    if ("speed_bonus" in result) speedScoring = true;
+    if (result.accepted) {
+      const combo = next.combo > 1 ? `, combo ×${next.combo}` : "";
+      const speed = result.speed_bonus ? ` (${result.speed_bonus} for speed)` : "";
+      say($("status"), `Accepted: ${shown}, +${result.points} points${speed}${combo}.`, "ok");
+      if (run.attempt === 1) markPerfect();
+      if ($("word").value.trim() === word) $("word").value = ""; // keep what was typed meanwhile
+    } else {
+      const why = reasonText(result.reason, run.prompt, run.forbidden, word, get("daily") && get("daily").limits);
+      const goesOn = next.status === "active" && next.round === run.round;
+      const after = goesOn ? `${next.attempts_left} attempt${next.attempts_left === 1 ? "" : "s"} left.` : `Round ${run.round} lost.`;
+      say($("status"), `Rejected: ${shown}. ${why} ${after}`, "bad");
+      rejected = goesOn; // the word stays in the box, selected, to fix or retype
+      if (!goesOn && $("word").value.trim() === word) $("word").value = "";
+      shake();
+    }
+  }
+  afterReply(reply, run);
+  if (rejected && get("view") === "game") $("word").select();
+}
+
+/** A short shake of the word box on a rejection (none under prefers-reduced-motion: see style.css). */
+function shake() {
+  const box = $("word");
+  box.classList.remove("shake");
+  void box.offsetWidth; // restart the animation
+  box.classList.add("shake");
+}
+
+/** A mark beside the prompt for a word found at the first try. */
+function markPerfect() {
+  const mark = $("perfect-mark");
+  mark.hidden = false;
+  mark.classList.remove("pop");
+  void mark.offsetWidth;
+  mark.classList.add("pop");
+  clearTimeout(markTimer);
+  markTimer = setTimeout(() => {
+    mark.hidden = true;
+  }, 1500);
+}
+
+async function skipRound() {
+  const run = get("run");
+  if (!run || run.status !== "active" || busy) return;
+  if (secondsLeft(run) === 0) {
+    tick();
+    return;
+  }
+  const reply = await send("/skip", { round: run.round });
+  if (reply.status === 200) say($("status"), `Round ${run.round} skipped: combo reset.`);
+  afterReply(reply, run);
+}
+
+/** Every reply to an answer or skip carries the run: show it, so the page follows the server. */
+function afterReply(reply, sentFor) {
+  if (!get("run") || get("run").run_id !== sentFor.run_id) return; // logged out, or another run, meanwhile
+  if (reply.body && reply.body.run) keepRun(reply.body.run, sentFor.guest);
+  const run = get("run");
+  if (reply.status === 409) {
+    say(
+      $("status"),
+      run.status === "completed"
+        ? run.ended_by === "expired" ? "Time is up: that was not counted." : "This run is over: that was not counted."
+        : "Not counted: the run had already moved on (played in another tab?). Here is where it is now.",
+      "bad",
+    );
+  } else if (reply.status !== 200) {
+    say($("status"), problem(reply), "bad");
+  }
+  if (run.status === "completed") go("play");
+  else {
+    $("word").focus();
+    keepAnswerInView(); // the verdict may have grown: keep it and the box above the keyboard
+  }
+}
+
+function onCompleted(run) {
+  document.dispatchEvent(new CustomEvent("wordsqd:completed", { detail: run })); // views/players.js
+  if (run.official && !run.guest && run.kind === "daily" && !get("officialDates").has(run.date)) {
+    get("officialDates").add(run.date);
+    if (run.ranked === false) get("unrankedDates").set(run.date, run.unranked_reason);
+    set({ historyLoaded: false }); // a new official result: history and stats have changed
+    set({ stats: undefined });
+  }
+}
+
+function renderButtons() {
+  $("submit-word").disabled = busy;
+  $("skip").disabled = busy;
+}
+
+function renderRun() {
+  const run = get("run");
+  if (!run) return;
+  if (run.status === "completed") {
+    renderEnd(run);
+    if (get("view") === "game") go("play");
+    return;
+  }
+  $("run-label").textContent = run.kind === "challenge"
+    ? run.official ? "Challenge" : "Challenge · practice"
+    : run.guest ? "Daily · guest" : run.official ? "Daily · official" : "Daily · practice";
+  $("round").textContent = run.round;
+  $("rounds").textContent = run.rounds;
+  $("score").textContent = run.score;
+  $("combo").textContent = run.combo > 1 ? `×${run.combo}` : run.combo;
+  const letters = (run.prompt || "").split("");
+  const tiles = $("prompt-tiles");
+  if (tiles.dataset.prompt !== `${run.round}:${run.prompt}`) {
+    tiles.dataset.prompt = `${run.round}:${run.prompt}`;
+    tiles.replaceChildren(...letters.map(tile));
+  }
+  const shownKey = `${run.run_id}:${run.round}`;
+  if (roundKey !== shownKey) {
+    // A new round: its speed bonus counts from now (round 1 from the run's start, on the server's
+    // clock), and the live region says its letters.
+    roundKey = shownKey;
+    roundShownAt = run.round === 1 ? Date.parse(run.started_at) - get("skewMs") : Date.now();
+    $("announce").textContent = roundAnnouncement(run);
+  }
+  if ((run.history || []).some((round) => "speed_bonus" in round)) speedScoring = true;
+  $("prompt-text").textContent = letters.join(", ");
+  $("forbidden-banner").hidden = !run.forbidden;
+  $("prompt-label").hidden = !!run.forbidden; // the banner takes the label's place (style.css: .round-note)
+  $("forbidden-tiles").replaceChildren(...(run.forbidden || "").split("").map(tile));
+  $("forbidden-tiles").setAttribute("aria-label", "Forbidden letters: " + (run.forbidden || "").split("").join(", "));
+  $("attempts-left").textContent = run.attempts_left;
+  const dots = [];
+  const limits = get("daily") && get("daily").limits;
+  const attempts = Math.max(run.attempts_left, (limits && limits.attempts_per_round) || 0);
+  for (let i = 0; i < attempts; i += 1) {
+    const dot = document.createElement("span");
+    dot.className = "dot" + (i < attempts - run.attempts_left ? " used" : "");
+    dots.push(dot);
+  }
+  $("attempt-dots").replaceChildren(...dots);
+  renderTrail(run);
+  renderButtons();
+  tick();
+}
+
+function renderTrail(run) {
+  const items = [];
+  for (const round of run.history || []) {
+    if (!round.outcome) continue;
+    const li = document.createElement("li");
+    const square = document.createElement("span");
+    square.textContent = roundSquare(round);
+    square.setAttribute("role", "img");
+    square.setAttribute("aria-label", `Round ${round.round}: ${OUTCOME_WORDS[round.outcome]}, ${round.points} points`);
+    li.append(square);
+    items.push(li);
+  }
+  $("trail").replaceChildren(...items);
+}
+
+/** Seconds until the run's deadline, on the server's clock as this page knows it. */
+function secondsLeft(run) {
+  return Math.max(0, (Date.parse(run.deadline) - (Date.now() + get("skewMs"))) / 1000);
+}
+
+/** The timer counts to the server's deadline; once it passes, one read lets the server complete the run. */
+function tick() {
+  tickCountdown();
+  const run = get("run");
+  if (!run || run.status !== "active") return;
+  const total = (Date.parse(run.deadline) - Date.parse(run.started_at)) / 1000;
+  const left = secondsLeft(run);
+  $("time-left").textContent = clockText(Math.ceil(left));
+  for (const mark of TIMER_ANNOUNCEMENTS) {
+    const key = `${run.run_id}:${mark}`;
+    if (left <= mark && left > mark - 5 && !announced.has(key)) {
+      announced.add(key);
+      $("announce").textContent = timeAnnouncement(mark);
+    } else if (left <= mark - 5) {
+      announced.add(key); // a run resumed later says nothing about times gone by
+    }
+  }
+  if ($("speed").hidden === speedScoring) {
+    $("speed").hidden = !speedScoring;
+    keepAnswerInView(); // the attempts line may have grown: keep the box above the keyboard
+  }
+  const bonus = speedBonusAt((Date.now() - roundShownAt) / 1000, get("daily") && get("daily").scoring);
+  if (speedScoring && bonus !== null) $("speed-now").textContent = `+${bonus}`;
+  $("time-left").parentElement.classList.toggle("low", left <= 15);
+  $("timebar-fill").parentElement.classList.toggle("low", left <= 15);
+  $("timebar-fill").style.width = `${total > 0 ? Math.min(100, (left / total) * 100) : 0}%`;
+  if (left === 0 && !refetching) {
+    refetching = true;
+    api("GET", runPath(run), undefined, { auth: !run.guest }).then((reply) => {
+      // keepRun shows the end screen if the player is on the game screen; elsewhere it waits.
+      if (reply.status === 200 && get("run") && get("run").run_id === run.run_id) keepRun(reply.body, run.guest);
+      setTimeout(() => {
+        refetching = false;
+      }, 2000);
+    });
+  }
+}
+
+function keepAnswerInView() {
+  if (get("view") !== "game" || document.activeElement !== $("word")) return;
+  const height = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+  const form = $("answer-form").getBoundingClientRect();
+  if (form.bottom > height || $("status").getBoundingClientRect().top < 0) {
+    $("answer-form").scrollIntoView({ block: "end" });
+  }
+}
+
+/** The game's buttons and keys, and the timer (four ticks a second). */
+export function bindGame() {
+  $("start-daily").addEventListener("click", startDaily);
+  $("resume-run").addEventListener("click", () => {
+    go("play");
+    $("word").focus();
+  });
+  $("answer-form").addEventListener("submit", submitWord);
+  $("skip").addEventListener("click", skipRound);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && get("view") === "game" && get("run") && get("run").status === "active") {
+      event.preventDefault();
+      skipRound();
+    }
+  });
+  // On a phone the keyboard takes the lower half: keep the word box, and the verdict and attempts
+  // above it, in what is left of the screen.
+  $("word").addEventListener("focus", keepAnswerInView);
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", keepAnswerInView);
+  setInterval(tick, 250);
+}

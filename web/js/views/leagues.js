@@ -1,0 +1,206 @@
+// Leagues (#leagues, SPEC §3c): create, join by code or invite link (`?league=<code>`, shown to
+// anyone before joining), a league's board by date, its members, a new code, leaving. The view is
+// built here when main.js binds it, before any view is shown.
+
+import { api, ok, problem } from "../api.js";
+import { $, element, say } from "../dom.js";
+import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues.js";
+import { onShow } from "../router.js";
+import { get } from "../store.js";
+import { boardRows } from "./boards.js";
+
+function buildView() {
+  // Its tab is in index.html: added here, it would move the page as it loads.
+  const view = element("section", { id: "view-leagues", class: "view", "aria-labelledby": "leagues-title" });
+  view.hidden = true;
+  view.innerHTML = `
+  <div class="card">
+    <h1 id="leagues-title">Leagues</h1>
+    <p class="lede">Play the Daily against your friends: a board of your own, every day.</p>
+    <div id="league-invite" class="invitation" hidden>
+      <p class="eyebrow">You are invited to a league</p>
+      <h2 id="league-invite-name" class="invite-title"></h2>
+      <p id="league-invite-line"></p>
+      <div class="actions"><button type="button" id="league-invite-join" class="primary big">Join</button></div>
+    </div>
+    <p id="leagues-login" class="hint" hidden>Log in to create or join a league.</p>
+    <form id="league-create" class="row">
+      <label for="league-name">New league</label>
+      <input id="league-name" maxlength="30" data-maxlength="league_name_max_length" placeholder="Office" required>
+      <button class="primary">Create</button>
+    </form>
+    <form id="league-join" class="row">
+      <label for="league-code">Invite code</label>
+      <input id="league-code" placeholder="code or link" required>
+      <button class="secondary">Join</button>
+    </form>
+    <p id="leagues-status" class="status" role="status" aria-live="polite"></p>
+    <ul id="league-list" class="league-list"></ul>
+  </div>
+  <div class="card" id="league-card" hidden>
+    <h2 id="league-title"></h2>
+    <p id="league-standing" class="my-row"></p>
+    <div class="share-link">
+      <label for="league-link">Invite link</label>
+      <div class="row"><input id="league-link" readonly>
+        <button type="button" id="league-copy" class="secondary">Copy link</button>
+        <button type="button" id="league-rotate" class="ghost" hidden>New code</button></div>
+    </div>
+    <div class="row controls">
+      <label for="league-day">Date</label><input type="date" id="league-day">
+      <button type="button" id="league-leave" class="ghost">Leave</button>
+    </div>
+    <div class="table-wrap"><table class="reflow board" id="league-board">
+      <caption class="sr-only">League board</caption>
+      <thead><tr><th scope="col" class="rank">Rank</th><th scope="col" class="player">Player</th><th scope="col" class="score">Score</th>
+        <th scope="col" class="combo">Combo</th><th scope="col" class="longest">Longest</th><th scope="col" class="words-col">Words</th></tr></thead>
+      <tbody></tbody></table></div>
+    <h3>Members</h3>
+    <ul id="league-members"></ul>
+  </div>`;
+  $("main").append(view);
+}
+
+let current = null; // the league on screen
+
+async function loadLeagues() {
+  const guest = !get("token");
+  $("leagues-login").hidden = !guest;
+  $("league-create").hidden = $("league-join").hidden = guest;
+  const list = $("league-list");
+  list.replaceChildren();
+  const code = new URLSearchParams(location.search).get(JOIN_PARAM);
+  // The join form holds the link's code at once, not after the invitation's reply: a player who
+  // taps Join meanwhile joins with it.
+  if (code && !guest) $("league-code").value = code;
+  await showInvitation(code);
+  if (guest) return;
+  const reply = await api("GET", "/me/leagues", undefined, { auth: true });
+  if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
+  for (const league of reply.body.items) {
+    const button = element("button", { type: "button", class: "ghost" }, `${league.name} (${league.members})`);
+    button.addEventListener("click", () => openLeague(league));
+    list.append(element("li", {}, button));
+  }
+  if (current) await openLeague(current);
+}
+
+/** An invite link's league, shown to anyone: its name, creator, members and today's leader; a
+ * guest is asked to log in, a player joins with one tap. */
+async function showInvitation(code) {
+  const card = $("league-invite");
+  if (!code) {
+    card.hidden = true;
+    return;
+  }
+  const reply = await api("GET", `/leagues/invitations/${encodeURIComponent(code)}`);
+  if (!ok(reply)) {
+    card.hidden = true;
+    return say($("leagues-status"), "That invite link no longer works: ask for a new one.", "bad");
+  }
+  $("league-invite-name").textContent = reply.body.name;
+  $("league-invite-line").textContent = invitationLine(reply.body);
+  $("league-invite-join").textContent = get("token") ? `Join ${reply.body.name}` : "Log in to join";
+  card.hidden = false;
+}
+
+async function acceptInvitation() {
+  if (!get("token")) {
+    $("login-open").click();
+    return;
+  }
+  $("league-code").value = new URLSearchParams(location.search).get(JOIN_PARAM) || "";
+  await joinLeague();
+}
+
+async function copyLeagueLink() {
+  try {
+    await navigator.clipboard.writeText($("league-link").value);
+    say($("leagues-status"), "Link copied: send it to your friends.", "good");
+  } catch {
+    $("league-link").select();
+    say($("leagues-status"), "Select the link and copy it.", "bad");
+  }
+}
+
+async function openLeague(league) {
+  current = league;
+  $("league-card").hidden = false;
+  $("league-title").textContent = league.name;
+  $("league-link").value = inviteLink(location.origin, league.code);
+  $("league-rotate").hidden = !league.creator;
+  const day = $("league-day").value;
+  const query = day ? `?date=${encodeURIComponent(day)}` : "";
+  const reply = await api("GET", `/leagues/${encodeURIComponent(league.league_id)}/board${query}`, undefined, {
+    auth: true,
+  });
+  if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
+  const board = reply.body;
+  $("league-standing").textContent = standing(board);
+  boardRows($("league-board"), board.rows, board.status === "closed", false);
+  const members = $("league-members");
+  members.replaceChildren(
+    ...board.members.map((member) => {
+      const item = element("li", {}, member.display_name + (member.creator ? " (creator)" : "") + (member.you ? " (you)" : ""));
+      if (league.creator && !member.you) {
+        const remove = element("button", { type: "button", class: "ghost" }, "Remove");
+        remove.addEventListener("click", () => leave(member.member_id));
+        item.append(" ", remove);
+      }
+      return item;
+    }),
+  );
+}
+
+async function leave(member) {
+  const reply = await api("DELETE", `/leagues/${encodeURIComponent(current.league_id)}/members/${member}`, undefined, {
+    auth: true,
+  });
+  if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
+  if (member === "me") {
+    current = null;
+    $("league-card").hidden = true;
+  }
+  loadLeagues();
+}
+
+async function createLeague(event) {
+  event.preventDefault();
+  const reply = await api("POST", "/leagues", { name: $("league-name").value }, { auth: true });
+  if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
+  say($("leagues-status"), `${reply.body.name} is ready: share its invite link.`, "good");
+  current = reply.body;
+  loadLeagues();
+}
+
+async function joinLeague(event) {
+  if (event) event.preventDefault();
+  const text = $("league-code").value.trim();
+  const code = text.includes(JOIN_PARAM + "=") ? new URL(text, location.origin).searchParams.get(JOIN_PARAM) : text;
+  const reply = await api("POST", "/leagues/join", { code }, { auth: true });
+  if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
+  say($("leagues-status"), `You are in ${reply.body.name}.`, "good");
+  history.replaceState(null, "", location.pathname + "#leagues");
+  $("league-invite").hidden = true;
+  current = reply.body;
+  loadLeagues();
+}
+
+async function rotateCode() {
+  const reply = await api("POST", `/leagues/${encodeURIComponent(current.league_id)}/code`, undefined, { auth: true });
+  if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
+  say($("leagues-status"), "A new invite code: the old link no longer lets anyone in.", "good");
+  openLeague(reply.body);
+}
+
+export function bindLeagues() {
+  buildView();
+  $("league-create").addEventListener("submit", createLeague);
+  $("league-join").addEventListener("submit", joinLeague);
+  $("league-copy").addEventListener("click", copyLeagueLink);
+  $("league-invite-join").addEventListener("click", acceptInvitation);
+  $("league-rotate").addEventListener("click", rotateCode);
+  $("league-leave").addEventListener("click", () => leave("me"));
+  $("league-day").addEventListener("change", () => current && openLeague(current));
+  onShow("leagues", loadLeagues);
+}

@@ -1,0 +1,247 @@
+// The moderators' view (#moderation, SPEC §3e, docs/moderation.md): the review queue, a case's
+// evidence and time line, the six decisions and the audit log. Shown to moderators only (the ID
+// token's `cognito:groups` names `moderators`); the API refuses everyone else (403), the page only
+// spares them a view they cannot use.
+
+import { api, ok, problem } from "../api.js";
+import { $, element, say } from "../dom.js";
+import { ACTIONS, actionsFor, isModerator, timeline } from "../lib/moderation.js";
+import { jwtClaims } from "../lib/pkce.js";
+import { go, onShow } from "../router.js";
+import { get } from "../store.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const moderator = () => !!get("token") && isModerator(jwtClaims(get("token")));
+const seconds = (ms) => (ms / 1000).toFixed(2) + " s";
+
+function cellRow(...cells) {
+  return element("tr", {}, ...cells.map(([label, value]) => element("td", { "data-label": label }, value ?? "")));
+}
+
+let queue = { cursor: null, cases: new Map() };
+let logCursor = null;
+let openCase = null;
+
+function buildView() {
+  const view = element("section", { id: "view-moderation", class: "view", "aria-labelledby": "moderation-title" });
+  view.hidden = true;
+  view.innerHTML = `
+  <div class="card">
+    <h1 id="moderation-title">Moderation</h1>
+    <p class="lede">Open cases, oldest first: reports merged per target, and runs the find-time pass found suspect.</p>
+    <div class="row controls">
+      <label for="case-kind">Kind</label>
+      <select id="case-kind"><option value="">All</option><option value="run">Runs</option>
+        <option value="name">Names</option><option value="word">Words</option></select>
+      <button type="button" id="cases-refresh" class="ghost">Refresh</button>
+    </div>
+    <p id="moderation-status" class="status" role="status" aria-live="polite"></p>
+    <div class="table-wrap"><table class="reflow" id="cases">
+      <caption class="sr-only">Open cases, oldest first</caption>
+      <thead><tr><th scope="col">Opened</th><th scope="col">Kind</th><th scope="col">About</th>
+        <th scope="col">Reports</th><th scope="col">Source</th><th scope="col">Case</th></tr></thead>
+      <tbody></tbody></table></div>
+    <button type="button" id="cases-more" class="ghost" hidden>Show more</button>
+  </div>
+  <div class="card" id="case-card" hidden>
+    <h2 id="case-title" tabindex="-1"></h2>
+    <p id="case-line"></p>
+    <div id="case-evidence"></div>
+    <form id="decision-form" class="decision-form">
+      <label for="decision-reason">Reason (the player concerned sees it; the log keeps it)</label>
+      <input id="decision-reason" maxlength="200" data-maxlength="reason_max_length" required>
+      <label for="decision-until">A rank ban ends on</label>
+      <input type="date" id="decision-until">
+      <div class="actions" id="decision-buttons"></div>
+    </form>
+  </div>
+  <div class="card">
+    <h2>Audit log</h2>
+    <p class="hint">Every decision, newest first. Nothing here can be edited.</p>
+    <div class="table-wrap"><table class="reflow" id="mod-log">
+      <caption class="sr-only">Decisions, newest first</caption>
+      <thead><tr><th scope="col">When</th><th scope="col">Moderator</th><th scope="col">Kind</th>
+        <th scope="col">Target</th><th scope="col">Decision</th><th scope="col">Reason</th></tr></thead>
+      <tbody></tbody></table></div>
+    <button type="button" id="log-more" class="ghost" hidden>Show more</button>
+  </div>`;
+  $("main").append(view);
+  for (const [action, label] of ACTIONS) {
+    const button = element("button", { type: "button", class: "secondary", "data-action": action }, label);
+    button.addEventListener("click", () => decide(action, label));
+    $("decision-buttons").append(button);
+  }
+  $("case-kind").addEventListener("change", () => loadQueue(true));
+  $("cases-refresh").addEventListener("click", () => loadQueue(true));
+  $("cases-more").addEventListener("click", () => loadQueue(false));
+  $("log-more").addEventListener("click", () => loadLog(false));
+}
+
+/** Who is logged in decides whether the moderators' tab shows. */
+function showTab() {
+  $("moderation-tab").hidden = !moderator();
+}
+
+async function loadQueue(fresh) {
+  const query = new URLSearchParams({ limit: "50" });
+  if ($("case-kind").value) query.set("kind", $("case-kind").value);
+  if (!fresh && queue.cursor) query.set("cursor", queue.cursor);
+  const reply = await api("GET", "/moderation/cases?" + query, undefined, { auth: true });
+  if (!ok(reply)) return say($("moderation-status"), problem(reply), "bad");
+  if (fresh) queue = { cursor: null, cases: new Map() };
+  for (const item of reply.body.items) queue.cases.set(item.case_id, item);
+  queue.cursor = reply.body.next_cursor;
+  $("cases-more").hidden = !queue.cursor;
+  renderQueue();
+}
+
+function renderQueue() {
+  const rows = [...queue.cases.values()].map((item) => {
+    const button = element("button", { type: "button", class: "ghost small", "data-case": item.case_id, "aria-label": `Open the case about ${item.shown}` }, "Open");
+    button.addEventListener("click", () => showCase(item));
+    const source = item.source === "find_time" ? "find time" : "reports";
+    return cellRow(["Opened", item.opened_at.slice(0, 16).replace("T", " ")], ["Kind", item.kind], ["About", item.shown],
+      ["Reports", String(item.count)], ["Source", source], ["Case", button]);
+  });
+  const body = $("cases").tBodies[0];
+  body.replaceChildren(...rows);
+  if (!rows.length) body.append(cellRow(["Cases", "No open case: the queue is empty."]));
+}
+
+function showCase(item) {
+  openCase = item;
+  $("case-card").hidden = false;
+  $("case-title").textContent = `${item.kind === "run" ? "Run" : item.kind === "name" ? "Name" : "Word"}: ${item.shown}`;
+  $("case-line").textContent = `${item.count} report${item.count === 1 ? "" : "s"} · opened ${item.opened_at} · ` +
+    (item.source === "find_time" ? "found by the find-time pass" : "from players' reports");
+  $("case-evidence").replaceChildren(...evidenceOf(item));
+  const fits = actionsFor(item.kind);
+  for (const button of $("decision-buttons").children) button.disabled = !fits.includes(button.dataset.action);
+  $("decision-reason").value = "";
+  say($("moderation-status"), "");
+  $("case-title").focus();
+}
+
+function evidenceOf(item) {
+  const e = item.evidence;
+  const reporters = element("p", { class: "hint" }, `Reporters: ${(e.reporters || []).length}`);
+  if (item.kind === "word") {
+    return [element("p", {}, `The word ${e.word.toUpperCase()} is ${e.in_dictionary ? "already" : "not"} in the dictionary.`), reporters];
+  }
+  if (item.kind === "name") return [element("p", {}, `The name "${e.name}", skeleton "${e.skeleton}".`), reporters];
+  const rounds = timeline(e);
+  const note = element("p", { class: "hint" }, e.hard_round_quantiles_ms
+    ? "Each answer's time from its round being shown, against its word's typing floor (no person is faster) and, on the day's hard rounds, the quantile of everyone's answers the find-time pass used."
+    : "Each answer's time from its round being shown, against its word's typing floor (no person is faster). The day's quantiles come with cases the find-time pass opened.");
+  const table = element("table", { class: "reflow evidence", id: "case-attempts" });
+  table.innerHTML = `<caption class="sr-only">The run's attempts</caption><thead><tr><th scope="col">Round</th>
+    <th scope="col">Word</th><th scope="col">Result</th><th scope="col">Time</th><th scope="col">Floor</th>
+    <th scope="col">Day's quantile</th></tr></thead><tbody></tbody>`;
+  for (const { round, attempts, quantile } of rounds) {
+    for (const a of attempts) {
+      table.tBodies[0].append(cellRow(["Round", String(round)], ["Word", a.word.toUpperCase()], ["Result", a.accepted ? "accepted" : "refused"],
+        ["Time", seconds(a.elapsed_ms)], ["Floor", seconds(a.floor_ms)], ["Day's quantile", quantile === null ? "–" : seconds(quantile)]));
+    }
+  }
+  if (!rounds.length) table.tBodies[0].append(cellRow(["Round", "No attempt: every round was skipped or lost."]));
+  return [timelineChart(rounds), note, element("div", { class: "table-wrap" }, table), reporters];
+}
+
+/** The run on a time line: a line per round, its attempts as dots (green accepted, red refused)
+ * at their time, the typing floor as a tick, the day's quantile as a taller tick. */
+function timelineChart(rounds) {
+  const times = rounds.flatMap(({ attempts, quantile }) => [...attempts.flatMap((a) => [a.elapsed_ms, a.floor_ms]), quantile || 0]);
+  const scale = Math.max(5000, ...times) * 1.05;
+  const width = 600;
+  const left = 40;
+  const line = 22;
+  const svg = document.createElementNS(SVG, "svg");
+  const height = line * rounds.length + 24;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "timeline");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "The run's answers on a time line (the table below gives each figure)");
+  const x = (ms) => left + ((width - left - 10) * ms) / scale;
+  const add = (tag, attributes, title) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    if (title) {
+      const t = document.createElementNS(SVG, "title");
+      t.textContent = title;
+      node.append(t);
+    }
+    svg.append(node);
+    return node;
+  };
+  rounds.forEach(({ round, attempts, quantile }, index) => {
+    const y = 12 + index * line;
+    add("text", { x: 0, y: y + 4, class: "label" }).textContent = `R${round}`;
+    add("line", { x1: left, x2: width - 10, y1: y, y2: y, class: "track" });
+    if (quantile !== null) add("line", { x1: x(quantile), x2: x(quantile), y1: y - 9, y2: y + 9, class: "quantile" }, `day's quantile ${seconds(quantile)}`);
+    for (const a of attempts) {
+      add("line", { x1: x(a.floor_ms), x2: x(a.floor_ms), y1: y - 5, y2: y + 5, class: "floor" }, `floor for ${a.word.length} letters ${seconds(a.floor_ms)}`);
+      add("circle", { cx: x(a.elapsed_ms), cy: y, r: 5, class: a.accepted ? "accepted" : "refused" }, `${a.word.toUpperCase()} ${seconds(a.elapsed_ms)}`);
+    }
+  });
+  const axis = 12 + rounds.length * line;
+  for (let s = 0; s * 1000 <= scale; s += scale > 30000 ? 10 : scale > 10000 ? 5 : 1) {
+    add("text", { x: x(s * 1000), y: axis + 6, class: "tick" }).textContent = `${s}s`;
+  }
+  return svg;
+}
+
+async function decide(action, label) {
+  const item = openCase;
+  if (!item) return;
+  const reason = $("decision-reason").value.trim();
+  if (!reason) return say($("moderation-status"), "Give a reason first: the player and the log keep it.", "bad");
+  const body = { action, reason };
+  if (action === "rank_ban") {
+    const day = $("decision-until").value;
+    if (!day) return say($("moderation-status"), "A rank ban needs the date it ends.", "bad");
+    body.until = `${day}T00:00:00.000Z`;
+  }
+  if (!window.confirm(`${label}: the case about ${item.shown}? This cannot be undone.`)) return;
+  const reply = await api("POST", `/moderation/cases/${encodeURIComponent(item.case_id)}/decision`, body, { auth: true });
+  if (!ok(reply)) return say($("moderation-status"), "Not decided: " + problem(reply), "bad");
+  queue.cases.delete(item.case_id);
+  openCase = null;
+  $("case-card").hidden = true;
+  renderQueue();
+  say($("moderation-status"), `Decided: ${label.toLowerCase()}, the case about ${item.shown}.`, "ok");
+  loadLog(true);
+}
+
+async function loadLog(fresh) {
+  const query = new URLSearchParams({ limit: "50" });
+  if (!fresh && logCursor) query.set("cursor", logCursor);
+  const reply = await api("GET", "/moderation/log?" + query, undefined, { auth: true });
+  if (!ok(reply)) return say($("moderation-status"), problem(reply), "bad");
+  const rows = reply.body.items.map((entry) => {
+    const decision = entry.action.replace("_", " ") + (entry.until ? ` until ${entry.until.slice(0, 10)}` : "");
+    return cellRow(["When", entry.decided_at.slice(0, 16).replace("T", " ")], ["Moderator", entry.moderator.slice(0, 8)],
+      ["Kind", entry.kind], ["Target", entry.target], ["Decision", decision], ["Reason", entry.reason]);
+  });
+  const body = $("mod-log").tBodies[0];
+  if (fresh) body.replaceChildren();
+  body.append(...rows);
+  logCursor = reply.body.next_cursor;
+  $("log-more").hidden = !logCursor;
+}
+
+/** Build the moderators' view and its tab's rule; a view shown by anyone else goes home. */
+export function bindModeration() {
+  buildView();
+  showTab();
+  document.addEventListener("wordsqd:account", showTab);
+  onShow("moderation", () => {
+    if (!moderator()) {
+      // Not a moderator: the API would refuse every call (403), so none is made.
+      history.replaceState(null, "", location.pathname + location.search + "#home");
+      go("home");
+      return;
+    }
+    loadQueue(true);
+    loadLog(true);
+  });
+}
