@@ -4,6 +4,8 @@ reports a board row and a word the game refused; a result under review, then voi
 on the end screen, the board and history. The browser tests share one server: every test makes
 its own players and finds its own rows and cases, never assuming an empty board or queue."""
 
+import json
+
 import pytest
 
 from tests.browser.client import MODERATOR, Server, answer_for, wait_for_round, word_failing
@@ -220,3 +222,72 @@ def test_a_result_under_review_then_voided_is_explained_on_the_end_screen_the_bo
     page.wait_for_selector("#history-review:visible")
     assert "voided by a moderator" in page.inner_text("#history-review")
     assert page.inner_text("#history tbody tr:first-child td[data-label=Rank]") == "voided"
+
+
+def test_a_final_board_lists_its_corrections_when_opened(open_client, server):
+    """A final page links its corrections (SPEC §4): the board shows them under it, read only when
+    the player opens the section. The server's replies are rewritten in the browser to a final
+    board with one correction (the shared server's clock stays where the other tests need it)."""
+    token = token_of(server, "fc-maker")
+    status, challenge = server.request("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 0}, token)
+    assert status == 201, challenge
+    challenge_id = challenge["challenge_id"]
+    path = f"/challenges/{challenge_id}/corrections"
+    final = {**challenge, "open": False, "status": "final", "corrections": path}
+    correction = {
+        "rank": 1,
+        "display_name": "Zed",
+        "action": "void_result",
+        "reason_code": "report",
+        "decided_at": "2026-12-20T10:00:00.000Z",
+        "case_id": "0" * 24,
+    }
+    reads: list[str] = []
+
+    def fulfill(body: dict):
+        def handle(route):
+            reads.append(route.request.url)
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+        return handle
+
+    client = open_client()
+    page = client.page
+    page.route(f"**/challenges/{challenge_id}", fulfill(final))
+    page.route(f"**{path}", fulfill({"challenge_id": challenge_id, "items": [correction]}))
+    client.open(f"/?challenge={challenge_id}")
+    page.wait_for_selector("#challenge-board-corrections")
+    assert page.text_content("#challenge-board-status") == "final"
+    assert not any(url.endswith("/corrections") for url in reads)  # read when opened, not before
+    page.click("#challenge-board-corrections summary")
+    page.wait_for_selector("#challenge-board-corrections li")
+    shown = page.inner_text("#challenge-board-corrections li")
+    assert shown.startswith("rank 1, Zed: result voided (report, ")
+
+
+def test_a_player_reports_a_row_of_their_league_board(open_client, server):
+    """The league board's rows have the Daily board's Report action: a run reported from it names
+    its date's Daily (the league board is that board's members)."""
+    play_named(server, "lr-target", "Lr Target")
+    reporter = token_of(server, "lr-reporter")
+    status, league = server.request("POST", "/leagues", {"name": "Reporters"}, reporter)
+    assert status == 201, league
+    joined = server.request("POST", "/leagues/join", {"code": league["code"]}, token_of(server, "lr-target"))
+    assert joined[0] == 200, joined
+    client = open_client()
+    page = client.page
+    client.open("/#leagues")
+    client.login("lr-reporter")
+    page.click("#name-prompt-skip")
+    page.click("a[data-view-link=leagues]")
+    page.click("#league-list button:has-text('Reporters')")
+    button = page.locator("#league-board button[aria-label='Report Lr Target']")
+    button.wait_for(state="attached")
+    page.click("#league-board-report")
+    button.click()
+    page.wait_for_selector("#report-dialog[open]")
+    page.fill("#report-reason", "a script's pace")
+    page.click("#report-send")
+    page.wait_for_function("document.querySelector('#report-status').textContent.startsWith('Report sent')")
+    mine = server.request("GET", "/me/reports", token=reporter)[1]["items"]
+    assert [(r["kind"], r["target"]) for r in mine] == [("run", f"{today(server)}:Lr Target")]

@@ -9,6 +9,7 @@ import { formatDate, rankText, unrankedText } from "../lib/words.js";
 import { onShow } from "../router.js";
 import { get, set } from "../store.js";
 import { loadHistory } from "./account.js";
+import { showCorrections } from "./corrections.js";
 
 let boardCursor = null; // the next page of the board on screen
 
@@ -59,6 +60,7 @@ export async function loadBoard(fresh, attempt = 0) {
   $("board-date").textContent = formatDate(page.date);
   $("board-status").textContent = page.status;
   boardRows($("board"), page.rows, page.status !== "live", !fresh);
+  showCorrections($("board"), page.corrections);
   boardCursor = page.next_cursor;
   $("board-more").hidden = !page.next_cursor;
   if (fresh) showMyRow(page.date);

@@ -10,6 +10,7 @@ import { go, onShow } from "../router.js";
 import { get, set } from "../store.js";
 import { openLogin } from "./account.js";
 import { boardRows, catchUp, showsMine } from "./boards.js";
+import { showCorrections } from "./corrections.js";
 import { keepRun, learnSkew } from "./game.js";
 
 let myChallenges = []; // the challenges this player made (GET /me/challenges)
@@ -150,7 +151,8 @@ function renderChallenge() {
     $("challenge-shape").textContent += ` ${challenge.creator_name} has not played it yet: set the score to beat.`;
   }
   $("challenge-board-status").textContent = challenge.status;
-  boardRows($("challenge-board"), challenge.rows, challenge.status === "closed", false);
+  boardRows($("challenge-board"), challenge.rows, challenge.status !== "live", false);
+  showCorrections($("challenge-board"), challenge.corrections);
 }
 
 async function copyChallengeLink() {

@@ -137,6 +137,7 @@ async function openLeague(league) {
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   const board = reply.body;
   $("league-standing").textContent = standing(board);
+  $("league-board").dataset.date = board.date; // views/reports.js: a row's report names its date
   boardRows($("league-board"), board.rows, board.status === "closed", false);
   const members = $("league-members");
   members.replaceChildren(

@@ -80,6 +80,7 @@ async function sendReport(event) {
 function scopeOf(table) {
   if (table.id === "board") return get("boardDate");
   if (table.id === "challenge-board") return get("challenge") && get("challenge").challenge_id;
+  if (table.id === "league-board") return table.dataset.date || null; // a league board is its date's Daily
   return null;
 }
 
@@ -87,6 +88,7 @@ function scopeOf(table) {
 function onRows(event) {
   const { table, rows } = event.detail;
   const scope = scopeOf(table);
+  if (table.id === "league-board") addControls(table);
   for (const [row, tr] of rows) {
     const cell = tr.cells[1];
     // Marks go before the name: a long name is what the one-line row cuts short.
@@ -107,22 +109,27 @@ function onRows(event) {
 }
 
 function addBoardControls() {
-  for (const id of ["board", "challenge-board"]) {
-    const table = $(id);
-    const hint = element("p", { id: id + "-review-hint", class: "hint review-hint" }, "In review: " + PENDING_TEXT);
-    hint.hidden = true;
-    table.closest(".table-wrap").after(hint);
-    // Report buttons stay out of sight until asked for: a board's rows stay one line on a phone.
-    const toggle = element("button", { type: "button", id: id + "-report", class: "ghost small", "aria-pressed": "false" }, "Report a row");
-    toggle.addEventListener("click", () => {
-      const on = toggle.getAttribute("aria-pressed") !== "true";
-      toggle.setAttribute("aria-pressed", String(on));
-      toggle.textContent = on ? "Done reporting" : "Report a row";
-      table.classList.toggle("reporting", on);
-    });
-    if (id === "board") $("board-refresh").after(toggle);
-    else table.closest(".table-wrap").before(toggle);
-  }
+  for (const id of ["board", "challenge-board"]) addControls($(id));
+}
+
+/** Under TABLE: the hint that explains its rows under review, and the toggle of its Report
+ * buttons (made once; the league board's when it is first drawn). */
+function addControls(table) {
+  const id = table.id;
+  if ($(id + "-report")) return;
+  const hint = element("p", { id: id + "-review-hint", class: "hint review-hint" }, "In review: " + PENDING_TEXT);
+  hint.hidden = true;
+  table.closest(".table-wrap").after(hint);
+  // Report buttons stay out of sight until asked for: a board's rows stay one line on a phone.
+  const toggle = element("button", { type: "button", id: id + "-report", class: "ghost small", "aria-pressed": "false" }, "Report a row");
+  toggle.addEventListener("click", () => {
+    const on = toggle.getAttribute("aria-pressed") !== "true";
+    toggle.setAttribute("aria-pressed", String(on));
+    toggle.textContent = on ? "Done reporting" : "Report a row";
+    table.classList.toggle("reporting", on);
+  });
+  if (id === "board") $("board-refresh").after(toggle);
+  else table.closest(".table-wrap").before(toggle);
 }
 
 /** The end screen and the board's own line: the caller's result is under review. */
