@@ -27,7 +27,7 @@ from shared.http.routes import ROUTES
 EVALUATION_WINDOW_S = 300
 
 # Any request at all (page files, cached board reads, API calls): WAF counts cache hits too.
-# 2,000 in 5 min is ~24 of the heaviest honest sessions (82 requests, see the tests) behind one
+# 2,000 in 5 min is ~24 of the heaviest honest sessions (83 requests, see the tests) behind one
 # address; a script sending 100 requests/s (the default stage throttle) reaches it in 20 s and is
 # blocked until it slows down.
 ALL_REQUESTS_LIMIT = 2_000

@@ -219,7 +219,10 @@ def test_guest_start_rule_counts_only_guest_daily_starts(security, route: Route)
 
 # One player's busiest five minutes: load the page, play a whole Daily as a guest with every slot
 # used (3 attempts in each of 10 rounds, reading the run back after each), then read boards.
-PAGE_LOAD = [("GET", p) for p in ("/", "/app.js", "/style.css", "/config.json", "/daily")]
+# The page load: the page, every module and style sheet it loads (web/js, web/css), its config.
+WEB = Path(__file__).resolve().parents[2] / "web"
+PAGE_FILES = sorted(f"/{p.relative_to(WEB)}" for p in [*WEB.glob("js/**/*.js"), *WEB.glob("css/*.css")])
+PAGE_LOAD = [("GET", p) for p in ("/", *PAGE_FILES, "/config.json", "/daily")]
 RUN = "/guest/runs/AbCdEfGh12345678"
 ENCODED_GUEST_START = "/guest/daily/%72uns"
 HONEST_SESSION = (
@@ -386,7 +389,7 @@ def test_cached_reads_follow_the_origins_max_age_keyed_on_page_and_date_never_on
 
 def test_everything_else_is_the_web_client_from_a_private_bucket_through_origin_access_control(stage):
     config = _distribution(stage)
-    assert _behaviour_for(stage, "/") is None and _behaviour_for(stage, "/app.js") is None
+    assert _behaviour_for(stage, "/") is None and _behaviour_for(stage, "/js/main.js") is None
     assert config["DefaultRootObject"] == "index.html"
     default = config["DefaultCacheBehavior"]
     [site] = [o for o in config["Origins"] if o["Id"] == default["TargetOriginId"]]
