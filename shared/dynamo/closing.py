@@ -5,13 +5,12 @@ own watermark and the boards now closed, a Query per UTC date and shard, then mo
 A Daily needs no such index: its close is its date's.
 """
 
-import contextlib
 from datetime import UTC, datetime, timedelta
 
 from shared.dynamo import keys
-from shared.dynamo.client import Client, ConditionFailed
-from shared.dynamo.codec import attributes
-from shared.game.clock import iso, parse_iso
+from shared.dynamo.client import Client
+from shared.dynamo.watermark import move_watermark, read_watermark
+from shared.game.clock import iso
 
 DAY = timedelta(days=1)
 
@@ -44,15 +43,8 @@ class ClosingChallenges:
 
     def challenges_reviewed_through(self) -> datetime | None:
         """The closing job's watermark: every challenge closing at or before it has had its pass."""
-        item = self.db.get(keys.key(*keys.CHALLENGES_REVIEWED), consistent=True)
-        return parse_iso(item["reviewed_through"]["S"]) if item else None
+        return read_watermark(self.db, keys.key(*keys.CHALLENGES_REVIEWED), "reviewed_through")
 
     def mark_challenges_reviewed(self, instant: datetime) -> None:
         """Move the watermark forward to INSTANT (never back)."""
-        with contextlib.suppress(ConditionFailed):  # a later pass got there first
-            self.db.call(
-                "put_item",
-                Item={**keys.key(*keys.CHALLENGES_REVIEWED), **attributes(reviewed_through=iso(instant))},
-                ConditionExpression="attribute_not_exists(pk) OR reviewed_through < :t",
-                ExpressionAttributeValues={":t": {"S": iso(instant)}},
-            )
+        move_watermark(self.db, keys.key(*keys.CHALLENGES_REVIEWED), "reviewed_through", instant)

@@ -8,7 +8,6 @@ for the answer that completes the run), and a run item stays under 1 KB (it refe
 instead of holding it, and keeps its history compact), so each write costs one write unit.
 """
 
-import contextlib
 import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -32,6 +31,7 @@ from shared.dynamo.tombstone import (
     refuse_if_erased,
     refuse_unadmitted,
 )
+from shared.dynamo.watermark import move_watermark, read_watermark
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import ATTEMPTS_PER_ROUND, GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.game.errors import AccountErased
@@ -342,14 +342,7 @@ class Runs:
                 yield DueRun(run_id, deadline)
 
     def completed_through(self) -> datetime | None:
-        item = self.db.get(keys.key(*keys.WATERMARK), consistent=True)
-        return parse_iso(item["completed_through"]["S"]) if item else None
+        return read_watermark(self.db, keys.key(*keys.WATERMARK), "completed_through")
 
     def mark_completed_through(self, instant: datetime) -> None:
-        with contextlib.suppress(ConditionFailed):  # a later pass got there first
-            self.db.call(
-                "put_item",
-                Item={**keys.key(*keys.WATERMARK), **attributes(completed_through=iso(instant))},
-                ConditionExpression="attribute_not_exists(pk) OR completed_through < :t",
-                ExpressionAttributeValues={":t": {"S": iso(instant)}},
-            )
+        move_watermark(self.db, keys.key(*keys.WATERMARK), "completed_through", instant)
