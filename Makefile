@@ -60,7 +60,7 @@ lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-## typecheck: mypy, strict, on shared/, functions/ and local/ (configured in pyproject.toml)
+## typecheck: mypy, strict, on shared/, functions/, local/ and the fakes (configured in pyproject.toml)
 typecheck: $(VENV)/.dev
 	$(PY) -m mypy
 

@@ -35,18 +35,23 @@ def alarm_topic(scope: Construct, id: str, display_name: str, emails: Sequence[s
         "AwsSolutions-SNS2",
         "Alarm notices hold no data; a KMS key would need a key policy for CloudWatch.",
     )
+    allow_publishers(topic, "AlarmPublishers", ALARM_PUBLISHERS)
+    for email in emails:
+        topic.add_subscription(subscriptions.EmailSubscription(email))
+    return topic
+
+
+def allow_publishers(topic: sns.ITopic, sid: str, services: Sequence[str]) -> None:
+    """Let SERVICES publish to TOPIC, for this account's resources only."""
     topic.add_to_resource_policy(
         iam.PolicyStatement(
-            sid="AlarmPublishers",
+            sid=sid,
             actions=["sns:Publish"],
-            principals=[iam.ServicePrincipal(p) for p in ALARM_PUBLISHERS],
+            principals=[iam.ServicePrincipal(service) for service in services],
             resources=[topic.topic_arn],
             conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}},
         )
     )
-    for email in emails:
-        topic.add_subscription(subscriptions.EmailSubscription(email))
-    return topic
 
 
 def notify(alarm: cw.Alarm, topic: sns.ITopic) -> cw.Alarm:

@@ -8,12 +8,12 @@ allocation tag (Billing > Cost allocation tags), a step of the runbook's first d
 
 import json
 
-from aws_cdk import Aws
 from aws_cdk import aws_budgets as budgets
 from aws_cdk import aws_ce as ce
-from aws_cdk import aws_iam as iam
 from aws_cdk import aws_sns as sns
 from constructs import Construct
+
+from infra.alarm_parts import allow_publishers
 
 # (kind, percent of the budget): spent already, and forecast by the month's end.
 BUDGET_ALERTS = (("ACTUAL", 80.0), ("ACTUAL", 100.0), ("FORECASTED", 100.0))
@@ -27,15 +27,7 @@ class Money(Construct):
         self, scope: Construct, id: str, *, stage: str, monthly_budget: float, topic: sns.Topic
     ) -> None:
         super().__init__(scope, id)
-        topic.add_to_resource_policy(
-            iam.PolicyStatement(
-                sid="CostPublishers",
-                actions=["sns:Publish"],
-                principals=[iam.ServicePrincipal(p) for p in COST_PUBLISHERS],
-                resources=[topic.topic_arn],
-                conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}},
-            )
-        )
+        allow_publishers(topic, "CostPublishers", COST_PUBLISHERS)
         self.budget = budgets.CfnBudget(
             self,
             "Budget",

@@ -286,10 +286,10 @@ class Moderation:
         self, scope: Scope, difficulty: list[int], read: list[Run] | None = None
     ) -> list[Case]:
         """Once per scope, when its board closes: every ranked official run's find times (READ:
-        those runs, when the caller has read them already), the pass (shared/game/find_time.py),
-        and a case opened (under review, never dropped) for each suspect. Returns the cases
-        opened now."""
-        if self.store.pass_done(scope):
+        those runs, when the caller has read them already, having found the pass not done), the
+        pass (shared/game/find_time.py), and a case opened (under review, never dropped) for each
+        suspect. Returns the cases opened now."""
+        if read is None and self.store.pass_done(scope):
             return []
         runs = {run.run_id: run for run in (self.store.scope_runs(scope) if read is None else read)}
         found = find_time_pass([run_times(run) for run in runs.values()], difficulty)
@@ -343,9 +343,11 @@ class Moderation:
             return []
         opened = []
         for challenge_id in self.closing.challenges_closing(after, through):
-            challenge = self.runs.get_challenge(challenge_id)
-            if challenge is not None:
-                opened += self.find_time_pass(Scope.challenge(challenge_id), difficulty(challenge.puzzle))
+            scope = Scope.challenge(challenge_id)
+            if self.store.pass_done(scope):
+                continue
+            runs = self.store.scope_runs(scope)  # each holds the challenge's puzzle: no read of its own
+            opened += self.find_time_pass(scope, difficulty(runs[0].puzzle if runs else []), runs)
         self.closing.mark_challenges_reviewed(through)
         return opened
 

@@ -23,7 +23,7 @@ export function showCorrections(table, path) {
   const list = element("ul", { class: "corrections-list" });
   const box = element("details", { id, class: "corrections" }, element("summary", {}, "Corrections after this board became final"), list);
   box.dataset.path = path;
-  box.addEventListener("toggle", () => box.open && !list.childElementCount && fill(list, path), { once: false });
+  box.addEventListener("toggle", () => box.open && !list.childElementCount && fill(list, path));
   table.closest(".table-wrap").after(box);
 }
 
