@@ -23,7 +23,7 @@ from shared.runtime.wiring import Services
 from shared.services.player_data import PlayerData
 from shared.services.players import Players
 from tests.dynamo import test_races
-from tests.dynamo.test_races import game_on, race, scan, word_for
+from tests.dynamo.test_races import a_name, game_on, race, scan, word_for
 
 # test_races.py's fixtures: a moto server for this module, a table for each test.
 client = test_races.client
@@ -101,13 +101,13 @@ def test_a_rename_racing_the_erasure_leaves_no_claim_and_no_name_on_a_board(stor
     counts = {"renamed": 0, "leftovers": 0}
     for n in range(ITERATIONS):
         player = f"racer-rn-{secrets.token_hex(4)}"
-        players.set_display_name(player, f"Old {secrets.token_hex(3)}")
+        players.set_display_name(player, a_name("Old", 6))
         game = game_on(store, 11, 1 + n)
         run, _ = game.start_daily(player)
         for number in range(1, len(run.puzzle) + 1):
             _, run = game.answer(run.run_id, player, number, 1, word_for(run))
         follow()
-        new_name = f"New {secrets.token_hex(3)}"
+        new_name = a_name("New", 6)
         rename = as_route(players, player, partial(players.set_display_name, player, new_name))
 
         outcomes = race([rename, erasure(store, player, n)])
