@@ -2,20 +2,26 @@
 
 Daily official results only. A streak is a run of consecutive Daily dates with an official
 result; the current one still counts until the date after the last played date ends. The stats
-are one small record updated by each official Daily completion, never computed from history.
+are one small record updated by each official Daily completion, never read back from history.
 
-Completions can arrive out of date order: a run started at 23:59:50 on date D may complete
-(at its deadline) after the same player's run of D+1 has. So the record keeps the latest few
-streaks as (first date, last date) and merges a date into them wherever it falls; a result
-can only ever be a day late, so a few streaks are plenty.
+Completions can arrive out of date order: a run started at 23:59:50 on date D may complete (at
+its deadline) after the same player's run of D+1 has. So the streaks are always those of the
+played dates taken in date order, whatever the order their results arrived in: the record keeps
+the dates played in the last SETTLE_AFTER days (`pending`) and the streaks folded over every
+date before them (`settled`), and derives the shown fields by folding the pending dates, sorted,
+onto the settled ones. A date leaves `pending` once a date SETTLE_AFTER days later is played; a
+result is at most a day late, so no result can still arrive for it. (A result dated on or before
+the settled dates, which never happens, would count in `played` and `best_score` only.)
 
 Streak freezes: a player earns one for every 10 consecutive Dailies played and holds at most 2.
-Missed dates are covered when the next official result arrives, one freeze each, if the player
-holds enough for all of them (one missed date: one freeze; two: two; three: never, as at most
-2 are held); a covered date joins the streak as if played (it counts in its length, not in
-`played`). Until that next result, the current streak still counts while the freezes held
-could cover the dates missed so far. A late result for a covered date gives its freeze back.
+Missed dates are covered when the next played date comes, one freeze each, if the player holds
+enough for all of them (one missed date: one freeze; two: two; three: never, as at most 2 are
+held); a covered date joins the streak as if played (it counts in its length, not in `played`).
+Until that next result, the current streak still counts while the freezes held could cover the
+dates missed so far. A date played after all (its result arrived late) is no longer covered.
 """
+
+from __future__ import annotations
 
 from datetime import date, timedelta
 
@@ -25,16 +31,18 @@ KEPT_STREAKS = 3
 FREEZE_EVERY = 10  # consecutive Dailies played earn one freeze
 MAX_FREEZES = 2
 KEPT_COVERED = 10  # the latest dates freezes covered, shown in GET /me
+SETTLE_AFTER = 31  # days: a played date is folded into `settled` once one this much later is played
 
 
-class PlayerStats(BaseModel):
-    played: int = 0
-    best_score: int | None = None
+class Streaks(BaseModel):
+    """The streak fields after a player's played dates, taken in date order."""
+
     max_streak: int = 0
     streaks: list[tuple[str, str]] = []  # the latest streaks, (first date, last date), oldest first
     freezes: int = 0  # held, 0-2
     covered: list[str] = []  # the latest dates a freeze covered, oldest first
     earned_in_streak: int = 0  # freezes the current streak has earned so far (held or not)
+    played_in_streak: int = 0  # dates played (not covered) in the current streak
 
     @property
     def last_played(self) -> str | None:
@@ -47,6 +55,44 @@ class PlayerStats(BaseModel):
         first, last = (date.fromisoformat(d) for d in self.streaks[-1])
         alive = missed_dates(last, today) <= self.freezes
         return (last - first).days + 1 if alive else 0
+
+    def after(self, day: date) -> Streaks:
+        """These streaks once DAY is played, DAY being later than every date in them."""
+        spans = [(date.fromisoformat(a), date.fromisoformat(b)) for a, b in self.streaks]
+        freezes, covered = self.freezes, list(self.covered)
+        earned, played_in_streak = self.earned_in_streak, self.played_in_streak
+        missed = missed_dates(spans[-1][1], day) if spans else None
+        if missed == 0:
+            spans[-1] = (spans[-1][0], day)
+        elif missed is not None and freezes_cover_a_gap(freezes, missed):
+            freezes -= missed
+            covered += [(spans[-1][1] + timedelta(days=i)).isoformat() for i in range(1, missed + 1)]
+            spans[-1] = (spans[-1][0], day)
+        else:
+            spans.append((day, day))
+            earned = played_in_streak = 0
+        played_in_streak += 1
+        now_earned = freezes_earned(played_in_streak)
+        first, last = spans[-1]
+        return Streaks(
+            max_streak=max(self.max_streak, (last - first).days + 1),
+            streaks=[(a.isoformat(), b.isoformat()) for a, b in spans[-KEPT_STREAKS:]],
+            freezes=min(MAX_FREEZES, freezes + now_earned - earned),
+            covered=covered[-KEPT_COVERED:],
+            earned_in_streak=now_earned,
+            played_in_streak=played_in_streak,
+        )
+
+
+class PlayerStats(Streaks):
+    """The shown stats (the streak fields are those of every played date, in date order), and
+    what they are derived from."""
+
+    played: int = 0
+    best_score: int | None = None
+    settled: Streaks | None = None  # the streaks after every played date up to settled_through
+    settled_through: str | None = None
+    pending: list[str] = []  # the dates played after settled_through, sorted
 
 
 def missed_dates(last: date, day: date) -> int:
@@ -65,43 +111,37 @@ def freezes_earned(played_in_streak: int) -> int:
     return played_in_streak // FREEZE_EVERY
 
 
+def settled_part(stats: PlayerStats) -> tuple[Streaks, str | None]:
+    """The settled streaks and their last date. A record written before `settled` existed is
+    settled through its last played date, its streak's played dates counted from its fields."""
+    if stats.settled is not None or not stats.streaks:
+        return stats.settled or Streaks(), stats.settled_through
+    first, last = stats.streaks[-1]
+    length = (date.fromisoformat(last) - date.fromisoformat(first)).days + 1
+    in_streak = sum(first <= d <= last for d in stats.covered)
+    fields = stats.model_dump(include=set(Streaks.model_fields) - {"played_in_streak"})
+    return Streaks(**fields, played_in_streak=length - in_streak), last
+
+
 def with_daily_result(stats: PlayerStats | None, day: date, score: int) -> PlayerStats:
     """STATS after an official Daily result of SCORE on DAY (at most one per date)."""
     stats = stats or PlayerStats()
-    freezes, covered = stats.freezes, list(stats.covered)
-    if day.isoformat() in covered:  # a late result for a date a freeze covered: it comes back
-        covered.remove(day.isoformat())
-        freezes = min(MAX_FREEZES, freezes + 1)
-    old = [(date.fromisoformat(a), date.fromisoformat(b)) for a, b in stats.streaks]
-    newly_covered: list[date] = []
-    if old and day > old[-1][1]:
-        missed = missed_dates(old[-1][1], day)
-        if freezes_cover_a_gap(freezes, missed):
-            freezes -= missed
-            newly_covered = [old[-1][1] + timedelta(days=i) for i in range(1, missed + 1)]
-    covered += [d.isoformat() for d in newly_covered]
-    spans = sorted(old + [(d, d) for d in newly_covered] + [(day, day)])
-    merged: list[tuple[date, date]] = []
-    for first, last in spans:
-        if merged and first <= merged[-1][1] + timedelta(days=1):
-            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
-        else:
-            merged.append((first, last))
-    longest = max((last - first).days + 1 for first, last in merged)
-    # Freezes come from the Dailies played (not covered) in the current streak, whatever the
-    # order their results arrived in.
-    first, last = merged[-1]
-    in_streak = [d for d in covered if first.isoformat() <= d <= last.isoformat()]
-    earned = freezes_earned((last - first).days + 1 - len(in_streak))
-    continued = bool(old) and first <= old[-1][0] <= last
-    new = earned - stats.earned_in_streak if continued else earned
-    freezes = min(MAX_FREEZES, freezes + max(0, new))
+    settled, through = settled_part(stats)
+    pending = set(stats.pending)
+    if through is None or day.isoformat() > through:
+        pending.add(day.isoformat())
+    cutoff = (date.fromisoformat(max(pending)) - timedelta(days=SETTLE_AFTER)).isoformat() if pending else ""
+    for played in sorted(d for d in pending if d <= cutoff):
+        settled, through = settled.after(date.fromisoformat(played)), played
+    kept = sorted(d for d in pending if d > cutoff)
+    shown = settled
+    for played in kept:
+        shown = shown.after(date.fromisoformat(played))
     return PlayerStats(
+        **shown.model_dump(),
         played=stats.played + 1,
         best_score=score if stats.best_score is None else max(stats.best_score, score),
-        max_streak=max(stats.max_streak, longest),
-        streaks=[(a.isoformat(), b.isoformat()) for a, b in merged[-KEPT_STREAKS:]],
-        freezes=freezes,
-        covered=sorted(covered)[-KEPT_COVERED:],
-        earned_in_streak=earned,
+        settled=settled,
+        settled_through=through,
+        pending=kept,
     )
