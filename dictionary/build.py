@@ -31,12 +31,13 @@ import time
 import unicodedata
 from collections import Counter
 from pathlib import Path
+from collections.abc import Callable
 from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from dictionary import hunspell  # noqa: E402  (the second source, words of today)
+from dictionary import hunspell, policy  # noqa: E402  (the second source; the reviewed policy inputs)
 from shared.game import puzzle_tiers  # noqa: E402  (the puzzle pool's rules, shared with the game)
 from shared.game.constants import TOP_WORDS  # noqa: E402
 
@@ -66,12 +67,19 @@ NEXT_SIZE = 80  # its frequent words are taken in too (SPEC §2)
 WORDFREQ_VERSION = "3.1.1"
 WORDFREQ_LIST = "large"
 COMMON_ZIPF = 3.0
-# The second source's words are taken in where people use them more (SPEC §2): its list holds
-# rare and regional words too, which a player would not expect to be accepted.
-TODAY_ZIPF = 3.5
+# The second source's words are taken in where people use them (SPEC §2): its list holds rare
+# and regional words too, which a player would not expect to be accepted. At 2.5 (about once in
+# three million words) `livestream` (2.92), `influencer` (2.95) and `gelato` (2.78) are in; the
+# fragments, abbreviations and names above it are refused in today_excluded.txt, with a reason.
+TODAY_ZIPF = 2.5
+# The reviewed words of today (today.txt: `wifi`, `covid`, spelled otherwise or not at all by both
+# lists) must be in current use: at least once in ten million words.
+REVIEWED_TODAY_ZIPF = 2.0
 # Words of today the build reports on by name (dictionary/README.md: why each is in or not).
 ASKED_FOR = ("cyber", "gameplay", "wifi", "covid", "livestream", "influencer", "millennials")
-ASKED_FOR += ("renewables", "pharma", "mixtape", "mins")
+ASKED_FOR += ("renewables", "pharma", "mixtape", "mins", "bluetooth", "esports", "youtuber", "bestie")
+ASKED_FOR += ("matcha", "gelato", "panini", "boba", "kombucha", "biryani", "hangry", "staycation")
+ASKED_FOR += ("lego", "photoshop", "stan", "bae")
 
 LIST_NAME = re.compile(r"(?P<category>[a-z_0-9]+)-(?P<kind>[a-z-]+)\.(?P<size>\d+)")
 PLAYABLE = re.compile(r"[a-z]+")
@@ -383,9 +391,12 @@ class Sources(NamedTuple):
     blocked: set[str]  # blocklist.txt and block_additions.txt
     allowed: set[str]  # allowlist.txt
     today: dict[str, str]  # the second source's lowercase forms, each with its entry
-    demonyms: set[str]  # demonyms.txt
+    identities: set[str]  # identities.txt: religions, peoples, nationalities, languages
     accepted: set[str]  # additions.txt: words a moderator accepted
-    today_excluded: set[str]  # today_excluded.txt: the second source's entries that are no word
+    today_excluded: set[str]  # today_excluded.txt: the second source's entries refused after review
+    today_listed: dict[str, tuple[str, ...]]  # today.txt: reviewed words of today, with their reason
+    profane: dict[str, frozenset[str]]  # the two public profanity lists, by name
+    decisions: dict[str, tuple[str, ...]]  # decisions.txt: each word's verdict and its reason
 
 
 ROMAN_NUMERAL = re.compile(r"[ivxlcdm]+")
@@ -425,20 +436,31 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     today = {w for w in today if is_word_of_today(w) and w.capitalize() not in names}
     today = {w for w in today if w.upper() not in names}
     every_scowl_entry = read_playable(select_lists(lists_dir, ("words", "abbreviations"), range(100), None))
-    not_names = sorted(w for w in sources.demonyms if w.capitalize() not in names)
+    not_names = sorted(w for w in sources.identities if w.capitalize() not in names)
     if not_names:
-        raise BuildError(f"demonyms.txt entries SCOWL lists as no name (typos?): {not_names}")
-    demonyms = sources.demonyms - base - next_size - clippings - variants - today
+        raise BuildError(f"identities.txt entries SCOWL lists as no name (typos?): {not_names}")
+    identities = sources.identities - base - next_size - clippings - variants - today
+    profane = frozenset().union(*sources.profane.values())
+    today_profane = today & profane  # never taken in from the second source, whatever a decision says
+    today -= profane
+    listed = set(sources.today_listed)
 
     unknown = sorted(blocked - every_scowl_entry - set(sources.today))
     if unknown:
         raise BuildError(f"blocklist entries in no source list (typos?): {unknown}")
 
-    zipf = zipf_frequencies(base | next_size | clippings | variants | today | demonyms)
+    zipf = zipf_frequencies(base | next_size | clippings | variants | today | today_profane | identities | listed)
     frequent = {word for word, value in zipf.items() if value >= COMMON_ZIPF}
     today = {w for w in today if zipf[w] >= TODAY_ZIPF}
-    accepted = sources.accepted - base - ((next_size | clippings | variants | demonyms) & frequent) - today
-    candidates = base | ((next_size | clippings | variants | demonyms) & frequent) | today | accepted
+    taken = base | ((next_size | clippings | variants) & frequent) | today | identities
+    redundant = sorted(listed & taken)
+    if redundant:
+        raise BuildError(f"today.txt entries another source already takes in: {redundant}")
+    rare = sorted(w for w in listed if zipf[w] < REVIEWED_TODAY_ZIPF)
+    if rare:
+        raise BuildError(f"today.txt entries with Zipf < {REVIEWED_TODAY_ZIPF} (no longer in use?): {rare}")
+    accepted = sources.accepted - taken - listed
+    candidates = taken | listed | accepted
     parts = (candidates & frequent) - blocked
     roots = blocked_roots(blocked)
     without_allowlist = BlockRule(roots, parts, set())
@@ -448,6 +470,9 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     refused = sorted(sources.accepted & (blocked | caught))
     if refused:
         raise BuildError(f"additions.txt accepts words the blocklist refuses: {refused}")
+    refused = sorted(listed & (blocked | caught | profane))
+    if refused:
+        raise BuildError(f"today.txt lists words the blocklist or a profanity list refuses: {refused}")
     # An entry that is no word, or that keeps no word the rule would block, is a typo or dead.
     useless = []
     for entry in sorted(allowed):
@@ -457,6 +482,13 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     if useless:
         raise BuildError(f"allowlist entries that are no word or keep no blocked form: {useless}")
     words = candidates - blocked - caught
+    keep = policy.kept(sources.decisions)
+    unreviewed = policy.unreviewed_profanity(words, sources.profane, keep)
+    if unreviewed:
+        raise BuildError(f"accepted words a profanity list names, neither blocked nor kept in decisions.txt: {unreviewed}")
+    broken = policy.broken_decisions(sources.decisions, words)
+    if broken:
+        raise BuildError(f"decisions.txt verdicts the word list does not hold: {broken}")
     today_words = today - blocked - caught
     steps = [
         (f"SCOWL words of sizes <= {MAX_SIZE}, a-z as written", as_written, set()),
@@ -465,8 +497,10 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
         ("frequent abbreviations and clippings", clippings & frequent, set()),
         ("frequent variant spellings", variants & frequent, set()),
         (f"words of today: {hunspell.PACKAGE}, Zipf >= {TODAY_ZIPF}", today, set()),
-        ("frequent demonyms and languages (demonyms.txt)", demonyms & frequent, set()),
+        ("reviewed words of today (today.txt)", listed, set()),
+        ("religions, peoples, nationalities, languages (identities.txt)", identities, set()),
         ("accepted by moderators (additions.txt)", accepted, set()),
+        (f"words of today in a profanity list (never taken in), Zipf >= {TODAY_ZIPF}", set(), {w for w in today_profane if zipf[w] >= TODAY_ZIPF}),
         ("the blocklist", set(), candidates & blocked),
         ("inflections and compounds of blocked words", set(), caught),
         ("kept by the allowlist", caught_without_allowlist - caught, set()),
@@ -482,8 +516,17 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     nothing: frozenset[str] = frozenset()
     changes.append(Change("words of today, each and why", nothing, nothing, nothing, why))
     changes.append(Change("words asked for", nothing, nothing, nothing, asked_for(words, sources, zipf)))
-    top = set(sorted(words & frequent, key=lambda w: (-zipf[w], w))[:TOP_WORDS])
+    rule_everywhere = BlockRule(roots, parts, allowed)
+    top = set(top_clean_words(lambda w: w in blocked or rule_everywhere.blocks(w) or (w in profane and w not in keep))) & words
     return words, words & frequent, top, changes
+
+
+def top_clean_words(refused: Callable[[str], bool]) -> list[str]:
+    """wordfreq's TOP_WORDS most frequent clean words (SPEC §3, the round floor): a-z, 3+ letters,
+    not REFUSED on purpose. Names and words the lists lack are among them, as wordfreq ranks them."""
+    from wordfreq import top_n_list
+
+    return policy.clean_ranking(TOP_WORDS, refused, top_n_list("en", 3 * TOP_WORDS, wordlist=WORDFREQ_LIST))
 
 
 def asked_for(words: set[str], sources: Sources, zipf: dict[str, float]) -> dict[str, str]:
@@ -491,7 +534,10 @@ def asked_for(words: set[str], sources: Sources, zipf: dict[str, float]) -> dict
     reasons = {}
     for word in ASKED_FOR:
         if word in words:
-            reasons[word] = f"{word}\taccepted"
+            source = "today.txt: " + sources.today_listed[word][0] if word in sources.today_listed else "accepted"
+            reasons[word] = f"{word}\t{source}"
+        elif word in sources.today_excluded:
+            reasons[word] = f"{word}\trefused: today_excluded.txt"
         elif word not in sources.today:
             reasons[word] = f"{word}\trefused: not a lowercase a-z form of {hunspell.PACKAGE} nor of SCOWL"
         elif word in sources.blocked:
@@ -518,9 +564,12 @@ def build(deb: Path | None, out_dir: Path) -> tuple[dict[str, bytes], list[Chang
             blocked=read_word_file(HERE / "blocklist.txt") | read_word_file(HERE / "block_additions.txt"),
             allowed=read_word_file(HERE / "allowlist.txt"),
             today=hunspell.lowercase_forms(today_root),
-            demonyms=read_word_file(HERE / "demonyms.txt"),
+            identities=read_word_file(HERE / "identities.txt"),
             accepted=read_word_file(HERE / "additions.txt"),
             today_excluded=read_word_file(HERE / "today_excluded.txt"),
+            today_listed=policy.read_reasons(HERE / "today.txt", 1),
+            profane=policy.profanity_lists(),
+            decisions=policy.read_reasons(HERE / "decisions.txt", 2),
         )
         words, common, top, changes = choose_words(root / LISTS_DIR, sources)
         licence = (root / COPYRIGHT_FILE).read_bytes()
@@ -639,7 +688,7 @@ def main(argv: list[str] | None = None) -> int:
                 print_changes(changes)
                 print()
                 print_coverage(out_dir)
-    except BuildError as exc:
+    except (BuildError, policy.PolicyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"done in {time.perf_counter() - start:.1f}s", file=sys.stderr)
