@@ -432,14 +432,16 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     excluded = sorted(sources.today_excluded - set(sources.today))
     if excluded:
         raise BuildError(f"today_excluded.txt entries the second source does not have: {excluded}")
-    today = set(sources.today) - base - next_size - clippings - variants - sources.today_excluded
+    # Only what another step takes in is taken from the second source: a size-80 entry below
+    # COMMON_ZIPF (`influencer`, 2.95) may still be a word of today.
+    today = set(sources.today) - base - sources.today_excluded
     today = {w for w in today if is_word_of_today(w) and w.capitalize() not in names}
     today = {w for w in today if w.upper() not in names}
     every_scowl_entry = read_playable(select_lists(lists_dir, ("words", "abbreviations"), range(100), None))
     not_names = sorted(w for w in sources.identities if w.capitalize() not in names)
     if not_names:
         raise BuildError(f"identities.txt entries SCOWL lists as no name (typos?): {not_names}")
-    identities = sources.identities - base - next_size - clippings - variants - today
+    identities = sources.identities - base
     profane = frozenset().union(*sources.profane.values())
     today_profane = today & profane  # never taken in from the second source, whatever a decision says
     today -= profane
@@ -451,8 +453,10 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
 
     zipf = zipf_frequencies(base | next_size | clippings | variants | today | today_profane | identities | listed)
     frequent = {word for word, value in zipf.items() if value >= COMMON_ZIPF}
-    today = {w for w in today if zipf[w] >= TODAY_ZIPF}
-    taken = base | ((next_size | clippings | variants) & frequent) | today | identities
+    others = (next_size | clippings | variants) & frequent
+    today = {w for w in today if zipf[w] >= TODAY_ZIPF} - others
+    identities -= others | today
+    taken = base | others | today | identities
     redundant = sorted(listed & taken)
     if redundant:
         raise BuildError(f"today.txt entries another source already takes in: {redundant}")
