@@ -451,7 +451,9 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     if unknown:
         raise BuildError(f"blocklist entries in no source list (typos?): {unknown}")
 
-    zipf = zipf_frequencies(base | next_size | clippings | variants | today | today_profane | identities | listed)
+    zipf = zipf_frequencies(
+        base | next_size | clippings | variants | today | today_profane | identities | listed
+    )
     frequent = {word for word, value in zipf.items() if value >= COMMON_ZIPF}
     others = (next_size | clippings | variants) & frequent
     today = {w for w in today if zipf[w] >= TODAY_ZIPF} - others
@@ -474,6 +476,9 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     refused = sorted(sources.accepted & (blocked | caught))
     if refused:
         raise BuildError(f"additions.txt accepts words the blocklist refuses: {refused}")
+    refused = sorted(sources.identities & (blocked | caught))
+    if refused:
+        raise BuildError(f"identities.txt lists words the blocklist or its rule refuses: {refused}")
     refused = sorted(listed & (blocked | caught | profane))
     if refused:
         raise BuildError(f"today.txt lists words the blocklist or a profanity list refuses: {refused}")
@@ -489,7 +494,9 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     keep = policy.kept(sources.decisions)
     unreviewed = policy.unreviewed_profanity(words, sources.profane, keep)
     if unreviewed:
-        raise BuildError(f"accepted words a profanity list names, neither blocked nor kept in decisions.txt: {unreviewed}")
+        raise BuildError(
+            f"accepted words a profanity list names, neither blocked nor kept in decisions.txt: {unreviewed}"
+        )
     broken = policy.broken_decisions(sources.decisions, words)
     if broken:
         raise BuildError(f"decisions.txt verdicts the word list does not hold: {broken}")
@@ -504,7 +511,11 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
         ("reviewed words of today (today.txt)", listed, set()),
         ("religions, peoples, nationalities, languages (identities.txt)", identities, set()),
         ("accepted by moderators (additions.txt)", accepted, set()),
-        (f"words of today in a profanity list (never taken in), Zipf >= {TODAY_ZIPF}", set(), {w for w in today_profane if zipf[w] >= TODAY_ZIPF}),
+        (
+            f"words of today in a profanity list (never taken in), Zipf >= {TODAY_ZIPF}",
+            set(),
+            {w for w in today_profane if zipf[w] >= TODAY_ZIPF},
+        ),
         ("the blocklist", set(), candidates & blocked),
         ("inflections and compounds of blocked words", set(), caught),
         ("kept by the allowlist", caught_without_allowlist - caught, set()),
@@ -521,7 +532,14 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     changes.append(Change("words of today, each and why", nothing, nothing, nothing, why))
     changes.append(Change("words asked for", nothing, nothing, nothing, asked_for(words, sources, zipf)))
     rule_everywhere = BlockRule(roots, parts, allowed)
-    top = set(top_clean_words(lambda w: w in blocked or rule_everywhere.blocks(w) or (w in profane and w not in keep))) & words
+    top = (
+        set(
+            top_clean_words(
+                lambda w: w in blocked or rule_everywhere.blocks(w) or (w in profane and w not in keep)
+            )
+        )
+        & words
+    )
     return words, words & frequent, top, changes
 
 
@@ -538,7 +556,9 @@ def asked_for(words: set[str], sources: Sources, zipf: dict[str, float]) -> dict
     reasons = {}
     for word in ASKED_FOR:
         if word in words:
-            source = "today.txt: " + sources.today_listed[word][0] if word in sources.today_listed else "accepted"
+            source = (
+                "today.txt: " + sources.today_listed[word][0] if word in sources.today_listed else "accepted"
+            )
             reasons[word] = f"{word}\t{source}"
         elif word in sources.today_excluded:
             reasons[word] = f"{word}\trefused: today_excluded.txt"

@@ -40,7 +40,9 @@ def profanity_lists() -> dict[str, frozenset[str]]:
     except importlib.metadata.PackageNotFoundError:
         raise PolicyError(f"{BETTER_PROFANITY} is not installed: pip install '.[dictionary]'") from None
     if installed != BETTER_PROFANITY_VERSION:
-        raise PolicyError(f"{BETTER_PROFANITY} {installed} is installed; the build is pinned to {BETTER_PROFANITY_VERSION}")
+        raise PolicyError(
+            f"{BETTER_PROFANITY} {installed} is installed; the build is pinned to {BETTER_PROFANITY_VERSION}"
+        )
     packaged = importlib.resources.files(BETTER_PROFANITY).joinpath(BETTER_PROFANITY_FILE)
     return {
         "LDNOOBW en": single_words(LDNOOBW.read_text(encoding="utf-8")),
@@ -58,7 +60,9 @@ def read_reasons(path: Path, fields: int) -> dict[str, tuple[str, ...]]:
             continue
         word, *rest = line.split("\t")
         if not WORD.fullmatch(word) or len(rest) != fields or not all(r.strip() for r in rest):
-            raise PolicyError(f"{path.name}:{lineno}: expected a lowercase word and {fields} tab-separated field(s)")
+            raise PolicyError(
+                f"{path.name}:{lineno}: expected a lowercase word and {fields} tab-separated field(s)"
+            )
         if word in found:
             raise PolicyError(f"{path.name}:{lineno}: {word!r} is listed twice")
         found[word] = tuple(rest)
@@ -80,11 +84,17 @@ def broken_decisions(decisions: dict[str, tuple[str, ...]], words: set[str]) -> 
     )
 
 
-def unreviewed_profanity(words: Iterable[str], profane: dict[str, frozenset[str]], keep: frozenset[str]) -> dict[str, list[str]]:
+def unreviewed_profanity(
+    words: Iterable[str], profane: dict[str, frozenset[str]], keep: frozenset[str]
+) -> dict[str, list[str]]:
     """The accepted WORDS a profanity list names that no `keep` decision gives a reason for, by
     list: the build stops on any (each such word is refused, or kept with a reason)."""
     accepted = set(words)
-    return {name: sorted((listed & accepted) - keep) for name, listed in profane.items() if (listed & accepted) - keep}
+    return {
+        name: sorted((listed & accepted) - keep)
+        for name, listed in profane.items()
+        if (listed & accepted) - keep
+    }
 
 
 def clean_ranking(count: int, refused: Callable[[str], bool], ranked: list[str]) -> list[str]:

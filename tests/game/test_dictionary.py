@@ -91,7 +91,8 @@ def test_blocklist_entries_are_lowercase_unique_and_sorted_within_each_section()
     assert all(re.fullmatch(r"[a-z]+", word) for word in entries)
     assert len(entries) == len(set(entries))
     sections = (DICT_DIR / "blocklist.txt").read_text(encoding="utf-8").split("\n\n")[1:]
-    assert len(sections) == 5  # ethnic/racial, religious, sexual/gender, ableist, profanity
+    # ethnic/racial, religious, sexual/gender, ableist, profanity, sexual terms and vulgar words
+    assert len(sections) == 6
     for section in sections:
         words = [line for line in section.splitlines() if not line.startswith("#")]
         assert words == sorted(words)
@@ -137,7 +138,8 @@ def test_frequent_variant_spellings_are_accepted(word):
         "cums",
         "bastardly",
         "buggery",
-        "jewfish",
+        "pornographically",
+        "orgasmically",
         "whoremaster",
         "whoredoms",  # a compound of `whore` with an ending
     ],
@@ -260,20 +262,26 @@ def test_prompt_counts_match_recount(prompt):
 @pytest.mark.parametrize(
     ("word", "decided"),
     [
-        # From the second source (hunspell-en-gb) at Zipf >= 3.5:
+        # From the second source (hunspell-en-gb) at Zipf >= 2.5:
         ("cyber", True),
         ("gameplay", True),
         ("millennials", True),
         ("mins", True),
-        # Below Zipf 3.5 (livestream 2.92, influencer 2.95, renewables 3.15, pharma 3.43):
-        ("livestream", False),
-        ("influencer", False),
-        ("renewables", False),
-        ("pharma", False),
-        # In no source as a lowercase a-z word (`Wi-Fi`, `Covid`; mixtape in neither list):
-        ("wifi", False),
-        ("covid", False),
-        ("mixtape", False),
+        ("livestream", True),  # 2.92
+        ("influencer", True),  # 2.95, a size-80 entry of SCOWL below 3.0
+        ("renewables", True),
+        ("pharma", True),
+        ("gelato", True),
+        # Reviewed (today.txt): spelled otherwise (`Wi-Fi`, `COVID`), a name in SCOWL, or in neither list
+        ("wifi", True),
+        ("covid", True),
+        ("bluetooth", True),
+        ("mixtape", True),
+        ("esports", True),
+        ("staycation", True),
+        # Brands that stay brands (decisions.txt, "Brands")
+        ("lego", False),
+        ("photoshop", False),
     ],
 )
 def test_the_words_of_today_asked_for_are_accepted_or_refused_as_the_build_reports(word, decided):
@@ -281,17 +289,11 @@ def test_the_words_of_today_asked_for_are_accepted_or_refused_as_the_build_repor
     assert word in build_script().ASKED_FOR
 
 
-@pytest.mark.parametrize("word", ["american", "british", "chinese", "english", "french", "germans"])
-def test_demonyms_and_languages_are_treated_alike_and_accepted(word):
-    assert accepted(word)
-
-
-def test_every_frequent_demonym_is_accepted_and_the_list_is_sorted():
-    listed = [w for w in (DICT_DIR / "demonyms.txt").read_text(encoding="utf-8").split("\n") if w]
+def test_every_identity_word_is_accepted_whatever_its_frequency_and_the_list_is_sorted():
+    listed = [w for w in (DICT_DIR / "identities.txt").read_text(encoding="utf-8").split("\n") if w]
     entries = [w for w in listed if not w.startswith("#")]
-    assert entries == sorted(set(entries))
-    common = set(read_words("common.txt"))
-    assert sum(w in common for w in entries) >= 150  # those below Zipf 3.0 stay out, as any word
+    assert entries == sorted(set(entries)) and len(entries) > 300
+    assert [w for w in entries if not accepted(w)] == []
 
 
 def decisions() -> dict[str, tuple[str, str]]:
@@ -308,7 +310,7 @@ def test_each_reviewed_decision_has_a_reason_and_holds_in_the_word_list():
         assert decided[word][0] == "block"
     assert {"spunk", "boner"} <= set(decided)
     for word, (decision, reason) in decided.items():
-        assert decision in ("block", "keep") and len(reason) > 20, word
+        assert decision in ("block", "keep", "out") and len(reason) >= 5, word
         assert accepted(word) is (decision == "keep"), word
 
 
@@ -346,6 +348,9 @@ def test_the_second_source_is_expanded_by_its_affix_rules():
     assert build_script().is_word_of_today("gameplay")
 
 
-def test_top_words_are_the_10000_most_frequent_common_words():
+def test_top_words_are_the_accepted_among_wordfreqs_10000_most_frequent_clean_words():
+    # Built from wordfreq's ranking (build.py, top_clean_words): 3+ letters, names and words the
+    # lists lack among the 10,000 too, so fewer are accepted.
     top = read_words("top_words.txt")
-    assert len(top) == 10_000 and top == sorted(set(top)) and set(top) <= set(read_words("common.txt"))
+    assert 9_000 < len(top) < 10_000 and top == sorted(set(top)) and set(top) <= set(read_words("common.txt"))
+    assert min(len(w) for w in top) >= 3 and {"the", "time", "people", "wifi"} <= set(top)
