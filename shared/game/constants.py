@@ -18,7 +18,7 @@ DAILY_FORBIDDEN_ROUNDS = 3  # the last three rounds (8-10)
 MIN_ANSWERS_CLASSIC = 30  # accepted answers of a classic prompt
 MIN_COMMON_ANSWERS_CLASSIC = 15  # of which common (Zipf >= 3.0, dictionary/common.txt)
 MIN_ANSWERS_FORBIDDEN = 10  # common answers a forbidden round keeps
-TOP_WORDS = 10_000  # the most frequent words of the list (dictionary/top_words.txt)
+TOP_WORDS = 10_000  # wordfreq's most frequent clean words (dictionary/top_words.txt: those accepted)
 MIN_TOP_ANSWERS = 8  # every round, forbidden ones too, keeps this many answers among TOP_WORDS
 FORBIDDEN_REMOVES_AT_LEAST_PERCENT = 40  # of the prompt's common answers, by the forbidden letters
 FORBIDDEN_REMOVES_AT_MOST_PERCENT = 80
