@@ -30,8 +30,8 @@ import tempfile
 import time
 import unicodedata
 from collections import Counter
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent

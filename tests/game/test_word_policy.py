@@ -112,7 +112,7 @@ def test_anatomy_innocent_senses_and_mild_words_are_kept_with_a_reason(word):
 
 # Everyday words that hold a blocked word (its letters in a row), from wordfreq's 30,000 most
 # frequent, all accepted: the rule refuses only a blocked root with an ending or a whole word.
-INNOCENT = """
+INNOCENT_TEXT = """
 about among japanese labour document circumstance arsenal laboratory collaboration egyptian
 suspicious elaborate therapist therapeutic spice spicy scrap scrapbook spoon mickey
 incumbent homosexual grape grapes grapefruit grapevine scrape skyscraper sophomore accumulate
@@ -122,7 +122,8 @@ arsenic auspices homogeneous circumcision gimmick tycoon circumvent cumbersome s
 pedagogy spoof auspicious mongolian cocoon mimicking rehearsed seaboard cumin ecumenical
 smartwatch parse booby boobies twinkle twinkling pimple pimples thorny rapeseed
 broomrape bismuth transmutation yiddish clitoris psychotherapist physiotherapist
-""".split()
+"""
+INNOCENT = INNOCENT_TEXT.split()
 
 
 @pytest.mark.parametrize("word", INNOCENT)
