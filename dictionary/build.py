@@ -209,7 +209,7 @@ def zipf_frequencies(words: set[str]) -> dict[str, float]:
 
 
 def read_word_file(path: Path) -> set[str]:
-    """blocklist.txt, allowlist.txt, demonyms.txt: one lowercase word a line; additions.txt and
+    """blocklist.txt, allowlist.txt, identities.txt: one lowercase word a line; additions.txt and
     block_additions.txt: the word, a tab and a review case's id. Blank and '#' lines are ignored."""
     listed = set()
     for lineno, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
@@ -409,12 +409,12 @@ def is_word_of_today(entry: str) -> bool:
 
 
 def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str], set[str], list[Change]]:
-    """(words, common, changes): SCOWL's words up to MAX_SIZE (accents folded), plus the frequent
-    lowercase entries of the next size's words, of the abbreviations and clippings up to MAX_SIZE,
-    of the variant spellings, of the second source (Zipf >= TODAY_ZIPF) and the listed demonyms,
-    plus the words moderators accepted (SPEC §2), minus the blocked words with their inflections
-    and compounds; common = the words with Zipf >= COMMON_ZIPF; top = the TOP_WORDS most frequent
-    words (ties in alphabetical order)."""
+    """(words, common, top, changes): SCOWL's words up to MAX_SIZE (accents folded), plus the
+    frequent lowercase entries of the next size's words, of the abbreviations and clippings up to
+    MAX_SIZE and of the variant spellings, the second source's words (Zipf >= TODAY_ZIPF), the
+    reviewed words of today, the identity words and the words moderators accepted (SPEC §2),
+    minus the blocked words with their inflections and compounds; common = the words with Zipf >=
+    COMMON_ZIPF; top = the accepted among wordfreq's TOP_WORDS most frequent clean words."""
     blocked, allowed = sources.blocked, sources.allowed
     own_size = range(MAX_SIZE + 1)
     base_lists = select_lists(lists_dir, ("words",), own_size)

@@ -256,7 +256,7 @@ def test_prompt_counts_match_recount(prompt):
     assert counts[prompt] == expected
 
 
-# Words of today, demonyms, moderators' lists and the reviewed decisions (SPEC §2, §3e)
+# Words of today, identity words, moderators' lists and the reviewed decisions (SPEC §2, §3e)
 
 
 @pytest.mark.parametrize(
