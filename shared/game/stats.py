@@ -21,8 +21,6 @@ Until that next result, the current streak still counts while the freezes held c
 dates missed so far. A date played after all (its result arrived late) is no longer covered.
 """
 
-from __future__ import annotations
-
 from datetime import date, timedelta
 
 from pydantic import BaseModel
@@ -56,7 +54,7 @@ class Streaks(BaseModel):
         alive = missed_dates(last, today) <= self.freezes
         return (last - first).days + 1 if alive else 0
 
-    def after(self, day: date) -> Streaks:
+    def after(self, day: date) -> "Streaks":
         """These streaks once DAY is played, DAY being later than every date in them."""
         spans = [(date.fromisoformat(a), date.fromisoformat(b)) for a, b in self.streaks]
         freezes, covered = self.freezes, list(self.covered)
