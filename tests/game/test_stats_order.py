@@ -103,7 +103,7 @@ def store(request) -> Iterator[object]:
         yield dynamo_ports(table)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(played_within_the_window.flatmap(st.permutations))
 def test_both_stores_keep_the_stats_of_date_order_whatever_the_arrival_order(store, order):
     name = next(players)  # a new player for each example: the module's store holds them all
