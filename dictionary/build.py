@@ -531,16 +531,16 @@ def choose_words(lists_dir: Path, sources: Sources) -> tuple[set[str], set[str],
     nothing: frozenset[str] = frozenset()
     changes.append(Change("words of today, each and why", nothing, nothing, nothing, why))
     changes.append(Change("words asked for", nothing, nothing, nothing, asked_for(words, sources, zipf)))
-    rule_everywhere = BlockRule(roots, parts, allowed)
-    top = (
-        set(
-            top_clean_words(
-                lambda w: w in blocked or rule_everywhere.blocks(w) or (w in profane and w not in keep)
-            )
-        )
-        & words
-    )
+    top = set(top_clean_words(refused_on_purpose(blocked, rule, profane, keep))) & words
     return words, words & frequent, top, changes
+
+
+def refused_on_purpose(
+    blocked: set[str], rule: BlockRule, profane: frozenset[str], keep: frozenset[str]
+) -> Callable[[str], bool]:
+    """Whether a word is refused on purpose (not *clean*): blocked, a form of a blocked word, or
+    named by a profanity list and kept by no decision. Names and missing words are clean."""
+    return lambda w: w in blocked or rule.blocks(w) or (w in profane and w not in keep)
 
 
 def top_clean_words(refused: Callable[[str], bool]) -> list[str]:
@@ -655,20 +655,22 @@ def print_changes(changes: list[Change]) -> None:
 
 def print_coverage(directory: Path) -> None:
     """How much of wordfreq's most frequent clean English words the word lists in DIRECTORY accept:
-    a-z, 3+ letters, and not refused on purpose (the blocklist, its inflections and compounds)."""
+    a-z, 3+ letters, and not refused on purpose (refused_on_purpose)."""
     from wordfreq import top_n_list
 
     words = set((directory / "words.txt").read_text(encoding="ascii").split())
     common = set((directory / "common.txt").read_text(encoding="ascii").split())
-    blocked, allowed = read_word_file(HERE / "blocklist.txt"), read_word_file(HERE / "allowlist.txt")
-    rule = BlockRule(blocked_roots(blocked), common, allowed)
+    blocked = read_word_file(HERE / "blocklist.txt") | read_word_file(HERE / "block_additions.txt")
+    rule = BlockRule(blocked_roots(blocked), common, read_word_file(HERE / "allowlist.txt"))
+    profane = frozenset().union(*policy.profanity_lists().values())
+    refused = refused_on_purpose(
+        blocked, rule, profane, policy.kept(policy.read_reasons(HERE / "decisions.txt", 2))
+    )
     print(f"{directory}: words.txt {len(words):,} words, common.txt {len(common):,} words")
     print("wordfreq top N (English) | clean words | in words.txt | in common.txt")
     ranked = top_n_list("en", max(REPORT_TOPS), wordlist=WORDFREQ_LIST)
     for top in REPORT_TOPS:
-        clean = [
-            w for w in ranked[:top] if REPORT_WORD.fullmatch(w) and w not in blocked and not rule.blocks(w)
-        ]
+        clean = [w for w in ranked[:top] if REPORT_WORD.fullmatch(w) and not refused(w)]
         in_words = sum(w in words for w in clean)
         in_common = sum(w in common for w in clean)
         print(
