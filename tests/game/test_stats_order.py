@@ -104,7 +104,7 @@ def store(request) -> Iterator[object]:
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(played_within_the_window.flatmap(st.permutations))
+@given(st.lists(st.integers(0, SETTLE_AFTER), min_size=1, max_size=16, unique=True).flatmap(st.permutations))
 def test_both_stores_keep_the_stats_of_date_order_whatever_the_arrival_order(store, order):
     name = next(players)  # a new player for each example: the module's store holds them all
     for offset in order:
