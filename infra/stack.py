@@ -175,6 +175,7 @@ class WordSQDStack(Stack):
             "Watch",
             stage=config.stage,
             application=self.deploys.application.application_name,
+            groups=self.deploys.groups,
             functions={name: self.functions.by_name[name] for name in API_FUNCTIONS},
             reset=self.functions.reset,
             window=window,

@@ -2,7 +2,8 @@
 NAMESPACE (dimension Stage) that an alarm of infra/watch.py watches:
 
 - `deploys` (23:45 Central, the freeze's start): DeployInProgress, the stack's update or a
-  CodeDeploy deployment still running when no deploy may run;
+  CodeDeploy deployment of any of the stack's groups (DEPLOYMENT_GROUPS: ListDeployments takes an
+  application only with a group) still running when no deploy may run;
 - `capacity` (a minute after the capacity window opens): CapacityMissing, the planned aliases
   whose provisioned concurrency was not raised (a failed scheduled action: Application Auto
   Scaling sends no event for it);
@@ -87,6 +88,17 @@ def _reset_series(
     return values.get("invocations", []), values.get("errors", [])
 
 
+def _running(codedeploy: Any, application: str, groups: list[str]) -> list[str]:
+    """The deployments of APPLICATION's GROUPS not yet ended."""
+    found: list[str] = []
+    for group in groups:
+        pages = codedeploy.get_paginator("list_deployments").paginate(
+            applicationName=application, deploymentGroupName=group, includeOnlyStatuses=ACTIVE_DEPLOYMENTS
+        )
+        found += [d for page in pages for d in page["deployments"]]
+    return found
+
+
 def _configs(lambda_: Any, functions: Mapping[str, str], alias: str) -> dict[str, dict[str, Any] | None]:
     found: dict[str, dict[str, Any] | None] = {}
     for name, function in functions.items():
@@ -105,9 +117,7 @@ def measure(
     plan: dict[str, int] = json.loads(env["PLAN"])
     if check == "deploys":
         [stack] = clients["cloudformation"].describe_stacks(StackName=env["STACK_NAME"])["Stacks"]
-        running = clients["codedeploy"].list_deployments(
-            applicationName=env["APPLICATION"], includeOnlyStatuses=ACTIVE_DEPLOYMENTS
-        )["deployments"]
+        running = _running(clients["codedeploy"], env["APPLICATION"], json.loads(env["DEPLOYMENT_GROUPS"]))
         return {"DeployInProgress": deploys_in_progress(stack["StackStatus"], running)}
     if check == "capacity":
         configs = _configs(clients["lambda"], {n: functions[n] for n in plan}, env["ALIAS"])
