@@ -192,8 +192,7 @@ class Watch(Construct):
                 "WatchFailed",
                 self.function.metric_errors(period=PERIOD, statistic=cw.Stats.SUM),
                 1,
-                "A scheduled check failed (its logs say why): until it runs, the alarm it feeds "
-                "cannot fire.",
+                "A scheduled check failed (its logs say why): until it runs, the alarm it feeds cannot fire.",
                 scope=self,
             )
         )

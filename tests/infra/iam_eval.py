@@ -261,10 +261,11 @@ def _dynamodb(context: Context, operation: str, params: Mapping[str, Any]) -> li
     if operation == "BatchGetItem":
         return [item(operation, n, [_pk(k) for k in r["Keys"]]) for n, r in params["RequestItems"].items()]
     if operation == "BatchWriteItem":
-        return [
-            item(operation, n, [_pk(w.get("DeleteRequest", {}).get("Key") or w["PutRequest"]["Item"]) for w in ws])
-            for n, ws in params["RequestItems"].items()
-        ]
+
+        def written(w: Mapping[str, Any]) -> str:
+            return _pk(w["DeleteRequest"]["Key"] if "DeleteRequest" in w else w["PutRequest"]["Item"])
+
+        return [item(operation, n, [written(w) for w in ws]) for n, ws in params["RequestItems"].items()]
     if operation in ("TransactWriteItems", "TransactGetItems"):
         actions = {"Put": "PutItem", "Update": "UpdateItem", "Delete": "DeleteItem"}
         actions |= {"ConditionCheck": "ConditionCheckItem", "Get": "GetItem"}
@@ -301,7 +302,8 @@ def requests(context: Context, call: Call) -> list[Request]:
         return [Request("cloudformation:DescribeStacks", arn)]
     if call.service == "secretsmanager" and op == "GetSecretValue":
         secret = p["SecretId"]
-        arn = secret if secret.startswith("arn:") else context.arn("secretsmanager", f"secret:{secret}-AbCdEf")
+        named = context.arn("secretsmanager", f"secret:{secret}-AbCdEf")
+        arn = secret if secret.startswith("arn:") else named
         return [Request("secretsmanager:GetSecretValue", arn)]
     if call.service == "cognito-idp" and op.startswith("Admin"):
         return [Request(f"cognito-idp:{op}", context.arn("cognito-idp", f"userpool/{p['UserPoolId']}"))]

@@ -47,6 +47,7 @@ def function(prod: Any) -> str:
 def _lambda_client(env: dict[str, str]) -> tuple[Any, Stubber]:
     client = boto3.client("lambda")
     stub = Stubber(client)
+
     def configs() -> None:
         for name in json.loads(env["PLAN"]):
             stub.add_response(
