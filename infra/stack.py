@@ -21,7 +21,7 @@ from infra.edge import Edge, synth_env
 from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
-from infra.guard import MidnightGuard
+from infra.guard import EMERGENCY_MEANING, MidnightGuard
 from infra.money import Money
 from infra.operations import Operations
 from infra.ops_functions import LogPolicy
@@ -37,12 +37,15 @@ from shared.runtime.settings import ENVIRONMENT
 class WordSQDStack(Stack):
     def __init__(self, scope: Construct, config: StageConfig) -> None:
         env = synth_env(config, scope.node)
+        # The capacity window, or the default one around the rush for a stage without capacity.
+        window = config.midnight_capacity or MidnightCapacity(functions={})
         self.edge_security = EdgeSecurityStack(
             scope,
             security_stack_name(config.stack_name),
             stage=config.stage,
             account=env.account,
             production=config.production,
+            window=window,
             alarm_emails=config.alarm_emails,
         )
         scope_for_edge_alarms = scope
@@ -62,8 +65,6 @@ class WordSQDStack(Stack):
         log_retention = logs.RetentionDays.ONE_YEAR if production else logs.RetentionDays.ONE_WEEK
         log_removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
-        # The capacity window, or the default one around the rush for a stage without capacity.
-        window = config.midnight_capacity or MidnightCapacity(functions={})
         ops_logs = LogPolicy(log_retention, log_removal)
         self.guard = MidnightGuard(self, "MidnightGuard", window=window, logs_=ops_logs)
         self.data = Data(
@@ -209,6 +210,11 @@ class WordSQDStack(Stack):
         self.operations.fill_dashboard(
             self.outside.answer_latency, self.outside.probe.metric_success_percent(period=PERIOD)
         )
+        self.guard.watch_emergencies(
+            self.operations,
+            config.stage,
+            lambda count: self.operations.alarm("EmergencyDeploy", count, 1, EMERGENCY_MEANING),
+        )
         self.guard.guard_everything_else(self)
         self.edge_alarms = EdgeAlarmsStack(
             scope_for_edge_alarms,
@@ -217,6 +223,8 @@ class WordSQDStack(Stack):
             account=env.account,
             distribution_id=self.edge.distribution.distribution_id,
             topic=self.edge_security.topic,
+            production=production,
+            window=window,
         )
 
         outputs = {
