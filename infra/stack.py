@@ -158,6 +158,7 @@ class WordSQDStack(Stack):
             aliases=aliases,
             alarms=self.operations.function_alarms,
             topic=self.operations.topic,
+            logs_=ops_logs,
         )
         # The canary alarms watch each new version; an alias shifts only once they do.
         for name, alarms in self.operations.function_alarms.items():

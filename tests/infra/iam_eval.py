@@ -82,6 +82,7 @@ class Context:
     region: str
     stack_name: str
     names: dict[str, str] = field(default_factory=dict)  # logical id -> physical name, given
+    deployments: dict[str, str] = field(default_factory=dict)  # CodeDeploy id -> "<application>/<group>"
 
     @classmethod
     def of(cls, template: Mapping[str, Any], region: str, stack_name: str, **names: str) -> "Context":
@@ -129,6 +130,8 @@ class Context:
         if attribute == "Arn" and kind in arns:
             service, rest = arns[kind]
             return f"arn:aws:{service}::{ACCOUNT}:{rest}" if service == "iam" else self.arn(service, rest)
+        if kind == "AWS::Lambda::Version" and attribute == "Version":
+            return self.names.get(logical, "1")  # the number CloudFormation gives: "1", or one given
         if kind == "AWS::DynamoDB::Table" and attribute == "StreamArn":
             return self.arn("dynamodb", f"table/{name}/stream/2026-01-01T00:00:00.000")
         raise KeyError(f"no GetAtt {kind}.{attribute}")
@@ -296,6 +299,13 @@ def requests(context: Context, call: Call) -> list[Request]:
     if (call.service, op) == ("codedeploy", "ListDeployments"):
         rest = f"deploymentgroup:{p.get('applicationName', '')}/{p.get('deploymentGroupName', '')}"
         return [Request("codedeploy:ListDeployments", context.arn("codedeploy", rest))]
+    if (call.service, op) == ("lambda", "Invoke"):
+        name = p["FunctionName"]
+        arn = name if name.startswith("arn:") else context.arn("lambda", f"function:{name}")
+        return [Request("lambda:InvokeFunction", arn)]
+    if (call.service, op) == ("codedeploy", "PutLifecycleEventHookExecutionStatus"):
+        group = context.deployments[p["deploymentId"]]
+        return [Request(f"codedeploy:{op}", context.arn("codedeploy", f"deploymentgroup:{group}"))]
     if (call.service, op) == ("cloudformation", "DescribeStacks"):
         name = p["StackName"]
         arn = name if name.startswith("arn:") else context.arn("cloudformation", f"stack/{name}/{STACK_UUID}")
