@@ -27,6 +27,7 @@ from infra.operations import Operations
 from infra.ops_functions import LogPolicy
 from infra.outside import Outside
 from infra.permissions import ACCESS
+from infra.route_alarms import function_5xx_alarms
 from infra.schedule import Jobs
 from infra.switches import KillSwitches
 from infra.watch import Watch
@@ -150,6 +151,13 @@ class WordSQDStack(Stack):
             dead_letters=self.jobs.dead_letters,
             counter_failures=self.jobs.counter_failures,
             alarm_emails=config.alarm_emails,
+        )
+        function_5xx_alarms(
+            self.operations,
+            stage=config.stage,
+            access_logs=self.api.access_logs,
+            functions=API_FUNCTIONS,
+            alarm=self.operations.alarm,
         )
         self.deploys = Deploys(
             self,

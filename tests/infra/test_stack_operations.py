@@ -6,7 +6,7 @@ import json
 import pytest
 
 from infra.dashboard import GAME_COUNTERS
-from infra.functions import FUNCTIONS
+from infra.functions import API_FUNCTIONS, FUNCTIONS
 from infra.operations import JOB_WINDOWS, P99_MS
 from shared.dynamo.table import INDEXES
 from tests.infra.metric_catalogue import catalogue
@@ -30,8 +30,15 @@ NOT_CATALOGUED: dict[str, dict[str, list[frozenset[str]]]] = {
     },
     # infra/operations.py: 403s counted from the API's access log, per stage (a metric filter).
     # infra/outside.py: answers' latency from the same access log (a metric filter), per stage.
-    "WordSQD/dev": {"ApiForbidden": [frozenset()], "AnswerLatency": [frozenset()]},
-    "WordSQD/live": {"ApiForbidden": [frozenset()], "AnswerLatency": [frozenset()]},
+    # infra/route_alarms.py: each API function's 5xx, from the same access log.
+    **{
+        f"WordSQD/{stage}": {
+            "ApiForbidden": [frozenset()],
+            "AnswerLatency": [frozenset()],
+            **{f"Api5xx{name.capitalize()}": [frozenset()] for name in API_FUNCTIONS},
+        }
+        for stage in ("dev", "live")
+    },
     # infra/guard.py: the emergency door's uses, counted from the guard's log, per stage.
     "WordSQD/Operations/dev": {"EmergencyDeploys": [frozenset()]},
     "WordSQD/Operations/live": {"EmergencyDeploys": [frozenset()]},
