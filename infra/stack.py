@@ -216,6 +216,9 @@ class WordSQDStack(Stack):
             alarm=self.operations.alarm,
             topic_action=self.operations.notify_composite,
         )
+        self.watch.keep_canary_logs(
+            {"probe": self.outside.probe, "midnight": self.outside.midnight_probe}, log_retention
+        )
         self.operations.fill_dashboard(
             self.outside.answer_latency, self.outside.probe.metric_success_percent(period=PERIOD)
         )

@@ -9,13 +9,15 @@ daily check that did not report in a Central day is missing data treated as brea
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 
-from aws_cdk import Aws, Duration, Stack, TimeZone
+from aws_cdk import ArnFormat, Aws, Duration, Stack, TimeZone
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_codedeploy as codedeploy
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_scheduler as scheduler
 from aws_cdk import aws_scheduler_targets as targets
+from aws_cdk import aws_synthetics as synthetics
 from constructs import Construct
 
 from infra.alarm_parts import PERIOD, wall_clock
@@ -30,6 +32,7 @@ from infra.ops_functions import LogPolicy, ops_function
 # The checks that run once a Central day, and the metric each publishes.
 DAILY_METRICS = {"deploys": "DeployInProgress", "reset": "ResetMissing", "capacity": "CapacityMissing"}
 CENTRAL = "America/Chicago"
+RETENTION_DAYS = {logs.RetentionDays.ONE_WEEK: 7, logs.RetentionDays.ONE_YEAR: 365}  # the stack's two
 CODE_STORAGE_PERCENT = 50.0  # of the account's 75 GB: prune (scripts/prune_versions.py) well before
 AlarmFactory = Callable[..., cw.Alarm]
 
@@ -94,6 +97,7 @@ class Watch(Construct):
             ),
             description="EventBridge Scheduler: invoke the WordSQD scheduled checks",
         )
+        self._invoke_role = role
         function_id = stack.get_logical_id(self.function.node.default_child)  # type: ignore[arg-type]
         acknowledge(
             role,
@@ -183,6 +187,64 @@ class Watch(Construct):
                 )
             )
         self._alarm_on_itself(stage, alarm, ["deploys", "reset", *(["capacity"] if plan else [])])
+
+    def keep_canary_logs(
+        self, canaries: Mapping[str, synthetics.Canary], retention: logs.RetentionDays
+    ) -> None:
+        """Daily, RETENTION on the log groups Synthetics makes for CANARIES (check `retention`)."""
+        stack = Stack.of(self)
+        self.function.add_environment(
+            "CANARIES", stack.to_json_string([c.canary_name for c in canaries.values()])
+        )
+        self.function.add_environment("CANARY_LOG_DAYS", str(RETENTION_DAYS[retention]))
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["synthetics:GetCanary"],
+                resources=[
+                    stack.format_arn(
+                        service="synthetics",
+                        resource="canary",
+                        resource_name=c.canary_name,
+                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
+                    )
+                    for c in canaries.values()
+                ],
+            )
+        )
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["logs:PutRetentionPolicy"],
+                resources=[
+                    stack.format_arn(
+                        service="logs",
+                        resource="log-group",
+                        resource_name="/aws/lambda/cwsyn-*",
+                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
+                    )
+                ],
+            )
+        )
+        role = self.function.role
+        assert role is not None
+        for partition in ("aws", "<AWS::Partition>"):
+            acknowledge(
+                role,
+                f"AwsSolutions-IAM5[Resource::arn:{partition}:logs:{stack.region}:{stack.account}"
+                ":log-group:/aws/lambda/cwsyn-*]",
+                "The canaries' log groups: named by Synthetics with the canary's id, known only at run time.",
+            )
+        self.schedules["retention"] = scheduler.Schedule(
+            self,
+            "RetentionCheck",
+            description="WordSQD scheduled check: retention",
+            schedule=scheduler.ScheduleExpression.rate(Duration.days(1)),
+            target=targets.LambdaInvoke(
+                self.function,
+                input=scheduler.ScheduleTargetInput.from_object({"check": "retention"}),
+                retry_attempts=2,
+                role=self._invoke_role,
+            ),
+        )
 
     def _alarm_on_itself(self, stage: str, alarm: AlarmFactory, daily: list[str]) -> None:
         """A checker that fails pages at once; a daily check that did not report over a Central

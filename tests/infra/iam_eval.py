@@ -73,6 +73,7 @@ NAMES = {
     "AWS::AppConfig::Application": "Name",
     "AWS::AppConfig::Environment": "Name",
     "AWS::AppConfig::ConfigurationProfile": "Name",
+    "AWS::Synthetics::Canary": "Name",
 }
 
 
@@ -299,6 +300,11 @@ def requests(context: Context, call: Call) -> list[Request]:
     if (call.service, op) == ("codedeploy", "ListDeployments"):
         rest = f"deploymentgroup:{p.get('applicationName', '')}/{p.get('deploymentGroupName', '')}"
         return [Request("codedeploy:ListDeployments", context.arn("codedeploy", rest))]
+    if (call.service, op) == ("synthetics", "GetCanary"):
+        return [Request("synthetics:GetCanary", context.arn("synthetics", f"canary:{p['Name']}"))]
+    if (call.service, op) == ("logs", "PutRetentionPolicy"):
+        group = context.arn("logs", f"log-group:{p['logGroupName']}")
+        return [Request("logs:PutRetentionPolicy", group)]
     if (call.service, op) == ("lambda", "Invoke"):
         name = p["FunctionName"]
         arn = name if name.startswith("arn:") else context.arn("lambda", f"function:{name}")

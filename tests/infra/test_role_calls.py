@@ -22,7 +22,7 @@ from tests.infra.iam_eval import Call, Context, allowed, denials, recording, req
 
 pytestmark = pytest.mark.infra
 
-CHECKS = ("deploys", "capacity", "storage", "reset")  # in the Stubber's order; then leftover
+CHECKS = ("deploys", "capacity", "storage", "reset", "retention")  # in the Stubber's order; then leftover
 
 
 def _function(template: Any, handler: str) -> str:
@@ -64,6 +64,17 @@ def _lambda_client(env: dict[str, str]) -> tuple[Any, Stubber]:
     return client, stub
 
 
+def _synthetics_client(env: dict[str, str]) -> tuple[Any, Stubber]:
+    """moto's Synthetics answers no EngineArn: GetCanary from a Stubber, as the service answers."""
+    client = boto3.client("synthetics")
+    stub = Stubber(client)
+    for name in json.loads(env["CANARIES"]):
+        engine = f"arn:aws:lambda:eu-west-1:111111111111:function:cwsyn-{name}-0a1b:3"
+        stub.add_response("get_canary", {"Canary": {"Name": name, "EngineArn": engine}}, {"Name": name})
+    stub.activate()
+    return client, stub
+
+
 @pytest.fixture
 def aws(context: Context, function: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     """Moto holding what the checks read, named as the template names it; the function's
@@ -87,13 +98,19 @@ def aws(context: Context, function: str, monkeypatch: pytest.MonkeyPatch) -> Ite
                 serviceRoleArn=f"arn:aws:iam::123456789012:role/{group}",
             )
         lambda_, stub = _lambda_client(env)
+        synthetics, synthetics_stub = _synthetics_client(env)
+        logs = boto3.client("logs")
+        first = json.loads(env["CANARIES"])[0]
+        logs.create_log_group(logGroupName=f"/aws/lambda/cwsyn-{first}-0a1b")  # the other never ran
         clients = {
+            "synthetics": synthetics,
+            "logs": logs,
             "cloudformation": boto3.client("cloudformation"),
             "codedeploy": codedeploy,
             "cloudwatch": boto3.client("cloudwatch"),
             "lambda": lambda_,
         }
-        yield {"env": env, "clients": clients, "stub": stub}
+        yield {"env": env, "clients": clients, "stub": stub, "stubs": [stub, synthetics_stub]}
 
 
 def _run(check: str, clients: dict[str, Any], at: datetime | None = None) -> dict[str, float]:
@@ -107,7 +124,11 @@ def test_every_check_runs_against_the_services_and_its_role_allows_each_call(aws
     with recording(*aws["clients"].values()) as calls:
         values = {check: _run(check, aws["clients"]) for check in CHECKS}
         values["leftover"] = _run("leftover", aws["clients"], noon)  # outside the window: it reads
-    aws["stub"].assert_no_pending_responses()
+    for stub in aws["stubs"]:
+        stub.assert_no_pending_responses()
+    assert values["retention"] == {"CanaryLogsKept": 1}
+    [group] = aws["clients"]["logs"].describe_log_groups(logGroupNamePrefix="/aws/lambda/cwsyn-")["logGroups"]
+    assert group["retentionInDays"] == int(aws["env"]["CANARY_LOG_DAYS"]) == 365
     assert values["deploys"] == {"DeployInProgress": 0}  # the stack CREATE_COMPLETE, no deployment
     assert values["reset"] == {"ResetMissing": 1}  # no reset in moto's metrics
     groups = json.loads(aws["env"]["DEPLOYMENT_GROUPS"])
@@ -120,6 +141,8 @@ def test_every_check_runs_against_the_services_and_its_role_allows_each_call(aws
         ("lambda", "GetAccountSettings"),
         ("cloudwatch", "GetMetricData"),
         ("cloudwatch", "PutMetricData"),
+        ("synthetics", "GetCanary"),
+        ("logs", "PutRetentionPolicy"),
     }
     assert denials(context, function, calls) == []
 

@@ -147,6 +147,7 @@ def test_the_checks_run_at_the_freeze_a_minute_into_the_window_and_hourly(prod, 
         "leftover": ("rate(1 hour)", "Etc/UTC"),
         "storage": ("rate(1 hour)", "Etc/UTC"),
         "reset": ("cron(10 0 * * ? *)", "America/Chicago"),
+        "retention": ("rate(1 day)", "Etc/UTC"),
     }
     assert "capacity" not in schedules(dev) and schedules(dev)["deploys"][0] == "cron(40 23 * * ? *)"
 

@@ -11,7 +11,10 @@ NAMESPACE (dimension Stage) that an alarm of infra/watch.py watches:
   (billed by the hour whether used or not);
 - `storage` (hourly): CodeStoragePercent, the account's Lambda code storage against its quota;
 - `reset` (00:10 Central): ResetMissing, no successful reset invocation since 00:00 (the schedule
-  did not fire, or every attempt failed).
+  did not fire, or every attempt failed);
+- `retention` (daily): CanaryLogsKept, the Synthetics canaries (CANARIES) whose log group now has
+  the stage's retention (CANARY_LOG_DAYS). Synthetics makes each canary's group itself, on its
+  first run, under a name with the canary's id, which no template can name.
 """
 
 import json
@@ -99,6 +102,23 @@ def _running(codedeploy: Any, application: str, groups: list[str]) -> list[str]:
     return found
 
 
+def _keep_canary_logs(clients: Mapping[str, Any], canaries: list[str], days: int) -> int:
+    """Set DAYS of retention on each canary's log group (`/aws/lambda/<its engine function>`);
+    how many were set (a canary that never ran has no group yet)."""
+    kept = 0
+    for name in canaries:
+        engine = clients["synthetics"].get_canary(Name=name)["Canary"].get("EngineArn")
+        if not engine:
+            continue
+        group = f"/aws/lambda/{engine.split(':')[6]}"
+        try:
+            clients["logs"].put_retention_policy(logGroupName=group, retentionInDays=days)
+        except clients["logs"].exceptions.ResourceNotFoundException:
+            continue
+        kept += 1
+    return kept
+
+
 def _configs(lambda_: Any, functions: Mapping[str, str], alias: str) -> dict[str, dict[str, Any] | None]:
     found: dict[str, dict[str, Any] | None] = {}
     for name, function in functions.items():
@@ -130,6 +150,12 @@ def measure(
     if check == "reset":
         invocations, errors = _reset_series(clients["cloudwatch"], env["RESET_FUNCTION"], env["ALIAS"], now)
         return {"ResetMissing": reset_missing(invocations, errors)}
+    if check == "retention":
+        return {
+            "CanaryLogsKept": _keep_canary_logs(
+                clients, json.loads(env["CANARIES"]), int(env["CANARY_LOG_DAYS"])
+            )
+        }
     if check == "storage":
         return {"CodeStoragePercent": storage_percent(clients["lambda"].get_account_settings())}
     raise ValueError(f"no such check {check!r}")
@@ -141,7 +167,8 @@ def handler(
     if clients is None:
         import boto3
 
-        clients = {s: boto3.client(s) for s in ("cloudformation", "codedeploy", "lambda", "cloudwatch")}
+        services = ("cloudformation", "codedeploy", "lambda", "cloudwatch", "synthetics", "logs")
+        clients = {s: boto3.client(s) for s in services}
     values = measure(event["check"], os.environ, clients, datetime.now(UTC))
     clients["cloudwatch"].put_metric_data(
         Namespace=NAMESPACE,
