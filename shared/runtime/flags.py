@@ -5,9 +5,9 @@ CACHE_SECONDS. Locally (`make run`, tests) they come from a JSON file in the sam
 are all on.
 
 A switch is decided in about a second whatever AppConfig does: one attempt, connect and read
-timeouts of a second each (CLIENT_CONFIG). A read that fails is not tried again for
-FAILURE_SECONDS (a slow AppConfig costs one request a second of waiting per environment, not
-every request); meanwhile each switch keeps the last value it was read with, or, never read, its
+timeouts of a second each (`client_config`). A read that fails is not tried again for
+FAILURE_SECONDS (a slow AppConfig makes one request per environment wait that long, not every
+request); meanwhile each switch keeps the last value it was read with, or, never read, its
 side in UNREADABLE: on for the game's features (a broken switch must not turn the game off), off
 for `new_reports` (the switch that stops report abuse: a report can be sent again later).
 
