@@ -2,7 +2,8 @@
 through cdk.json (the CLI passes its own `-c` the same way).
 
 Context: `-c stage=prod` picks the stage's entry of infra/stages.json (see infra.config);
-`-c account=...` the account (else the caller's credentials, see infra.edge.synth_env).
+`-c account=...` the account (else the caller's credentials, see infra.edge.synth_env);
+`-c emergency="<reason>"` the midnight guard's emergency door (infra/guard.py).
 Each stage is three stacks: `WordSQD-<stage>`, and in us-east-1 `WordSQD-<stage>-EdgeSecurity`
 (the web ACL) and `WordSQD-<stage>-EdgeAlarms` (CloudFront's alarms).
 """
