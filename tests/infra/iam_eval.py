@@ -84,6 +84,7 @@ class Context:
     stack_name: str
     names: dict[str, str] = field(default_factory=dict)  # logical id -> physical name, given
     deployments: dict[str, str] = field(default_factory=dict)  # CodeDeploy id -> "<application>/<group>"
+    stack_id: str = ""  # the stack's ARN, when one is given (moto's)
 
     @classmethod
     def of(cls, template: Mapping[str, Any], region: str, stack_name: str, **names: str) -> "Context":
@@ -106,7 +107,8 @@ class Context:
             "AWS::Partition": "aws",
             "AWS::URLSuffix": "amazonaws.com",
             "AWS::StackName": self.stack_name,
-            "AWS::StackId": self.arn("cloudformation", f"stack/{self.stack_name}/{STACK_UUID}"),
+            "AWS::StackId": self.stack_id
+            or self.arn("cloudformation", f"stack/{self.stack_name}/{STACK_UUID}"),
         }
         if logical in pseudo:
             return pseudo[logical]

@@ -1,9 +1,12 @@
-"""The scheduled checks (infra/lambdas/wordsqd_ops/watch.py) run against moto where moto implements
-the service (CloudFormation, CodeDeploy, CloudWatch; Lambda's provisioned concurrency and account
-settings it does not: those answer from a Stubber), with the environment the template gives the
-function, and every call they make judged against the function's role in the synthesized
-template as IAM would (tests/infra/iam_eval.py). Then each kind of break is shown caught: an
-action missing from the role, a wrong ARN, a parameter the service requires left out."""
+"""The ops functions' calls judged against their roles. The scheduled checks
+(infra/lambdas/wordsqd_ops/watch.py) run against moto where moto implements the service
+(CloudFormation, CodeDeploy, CloudWatch, Logs; Lambda's provisioned concurrency and account
+settings, and Synthetics' engine ARN, it does not: those answer from a Stubber), with the
+environment the template gives the function, and every call they make is judged against the
+function's role in the synthesized template as IAM would (tests/infra/iam_eval.py). Each kind of
+break is shown caught: an action missing from the role, a wrong ARN, a parameter the service
+requires left out. The midnight guard's one call likewise, in the main stack and an edge stack.
+(The pre-traffic hooks: test_dry_runs.py.)"""
 
 import json
 from collections.abc import Iterator
@@ -25,10 +28,10 @@ pytestmark = pytest.mark.infra
 CHECKS = ("deploys", "capacity", "storage", "reset", "retention")  # in the Stubber's order; then leftover
 
 
-def _function(template: Any, handler: str) -> str:
+def _function(template: dict[str, Any], handler: str) -> str:
     [found] = [
         logical
-        for logical, r in template.json["Resources"].items()
+        for logical, r in template["Resources"].items()
         if r["Type"] == "AWS::Lambda::Function" and r["Properties"].get("Handler") == handler
     ]
     return found
@@ -41,7 +44,7 @@ def context(prod: Any) -> Context:
 
 @pytest.fixture(scope="module")
 def function(prod: Any) -> str:
-    return _function(prod, "wordsqd_ops.watch.handler")
+    return _function(prod.json, "wordsqd_ops.watch.handler")
 
 
 def _lambda_client(env: dict[str, str]) -> tuple[Any, Stubber]:
@@ -233,3 +236,29 @@ def test_the_evaluator_reads_conditions_as_iam_does(context):
     assert not allowed([namespace, deny], ours)
     with pytest.raises(KeyError, match="no IAM mapping"):
         requests(context, Call("s3", "GetObject", {"Bucket": "b", "Key": "k"}))
+
+
+@pytest.mark.parametrize("stack", ["WordSQD-live", "WordSQD-live-EdgeSecurity"])
+def test_the_guard_reads_its_stacks_status_with_its_own_roles_grant(synth, stack, monkeypatch):
+    """In the freeze, an update asks its stack's status (a rollback passes): against moto's
+    CloudFormation, the call allowed by the guard's role, in the main stack and an edge stack."""
+    from infra.lambdas.wordsqd_ops import guard
+
+    template = json.loads((synth.outdir / f"{stack}.template.json").read_text())
+    region = "us-east-1" if "Edge" in stack else "eu-west-1"
+    monkeypatch.setenv("AWS_DEFAULT_REGION", region)
+    with mock_aws():
+        body = json.dumps({"Resources": {"Topic": {"Type": "AWS::SNS::Topic"}}})
+        stack_id = boto3.client("cloudformation").create_stack(StackName=stack, TemplateBody=body)["StackId"]
+        context = Context.of(template, region, stack)
+        context.stack_id = stack_id
+        event = {
+            "RequestType": "Update",
+            "StackId": stack_id,
+            "ResourceProperties": {"WindowStart": "23:50", "WindowEnd": "00:20", "LookaheadMinutes": 5},
+        }
+        with recording() as calls:
+            reason = guard.refusal(event, datetime(2026, 6, 1, 23, 55, tzinfo=CENTRAL), guard._stack_status)
+    assert reason is not None and "Deploy refused" in reason  # CREATE_COMPLETE: no rollback
+    assert [c.operation for c in calls] == ["DescribeStacks"]
+    assert denials(context, _function(template, "wordsqd_ops.guard.on_event"), calls) == []
