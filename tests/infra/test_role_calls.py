@@ -262,3 +262,29 @@ def test_the_guard_reads_its_stacks_status_with_its_own_roles_grant(synth, stack
     assert reason is not None and "Deploy refused" in reason  # CREATE_COMPLETE: no rollback
     assert [c.operation for c in calls] == ["DescribeStacks"]
     assert denials(context, _function(template, "wordsqd_ops.guard.on_event"), calls) == []
+
+
+@pytest.mark.parametrize("name", ["daily", "leaderboard", "reset"])
+def test_each_secret_a_function_is_told_of_is_one_its_role_may_read(prod, context, name, monkeypatch):
+    """The secrets (shared/runtime/secrets.py) by the ARNs the template gives the function, both
+    stages a cursor key is read at, judged against its role."""
+    from shared.runtime import secrets
+
+    logical, props = prod.functions[name]
+    variables = props["Environment"]["Variables"]
+    arns = [str(context.resolve(v)) for k, v in variables.items() if k.endswith("_SECRET_ARN")]
+    assert arns, name
+    client = boto3.client("secretsmanager")
+    stub = Stubber(client)
+    for arn in arns:
+        for stage in ("AWSCURRENT", "AWSPREVIOUS"):
+            stub.add_response(
+                "get_secret_value", {"SecretString": "s"}, {"SecretId": arn, "VersionStage": stage}
+            )
+    stub.activate()
+    monkeypatch.setattr(secrets, "secrets_client", lambda: client)
+    with recording(client) as calls:
+        for arn in arns:
+            secrets._secret_value(arn)
+            secrets._secret_value(arn, "AWSPREVIOUS")
+    assert len(calls) == 2 * len(arns) and denials(context, logical, calls) == []
