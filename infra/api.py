@@ -109,7 +109,7 @@ class Api(Construct):
                     apigwv2.CorsHttpMethod.PUT,
                     apigwv2.CorsHttpMethod.DELETE,
                 ],
-                allow_headers=["authorization", "content-type"],
+                allow_headers=["authorization", "content-type", "idempotency-key"],
                 max_age=Duration.hours(1),
             ),
         )

@@ -36,6 +36,7 @@ from tests.play import play_out
 daily = Api(daily_handler)
 leaderboard = Api(leaderboard_handler)
 
+KEY = {"Idempotency-Key": "retry-key-0001"}  # a creation's, for safe retries
 WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem")
 
 
@@ -149,7 +150,10 @@ def test_daily_guest_and_player_routes_stay_inside_the_daily_grant(game, prod):
         guest_writes = _partitions(sent)
         player = daily("POST", "/daily/runs", user="ann")[1]
         assert play_out(daily, player, "ann")["official"] is True
-        challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
+        keyed = {"body": {"rounds": 5, "forbidden_rounds": 1}, "user": "ann", "headers": KEY}
+        challenge = daily("POST", "/challenges", **keyed)[1]
+        assert daily("POST", "/challenges", **keyed)[1] == challenge  # a resend: the record read
+        assert daily("POST", "/challenges", **{**keyed, "body": {}})[0] == 422
         run = daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1]
         play_out(daily, run, "bob")
         assert daily("GET", f"/challenges/{challenge['challenge_id']}")[0] == 200
@@ -204,6 +208,9 @@ def test_leaderboard_and_reset_routes_stay_inside_their_grants(game, prod):
         for path in ("/leaderboard/daily", "/leaderboard/daily/me", "/me", "/me/history"):
             assert leaderboard("GET", path, user="ann")[0] in (200, 404), path
         assert leaderboard("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
+        for name in ("Sh1t Crew", "Office", "Office"):  # refused (the key freed), made, replayed
+            leaderboard("POST", "/leagues", {"name": name}, user="ann", headers=KEY)
+    assert "IDEMPOTENCY#" in _partitions(sent)
     assert denied(ACCESS["leaderboard"].table, sent) == [] and role_denials(prod, "leaderboard", sent) == []
     clock.advance(13 * 3600)  # past Central midnight: a new Daily to store
     with recording() as sent:
