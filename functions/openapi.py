@@ -33,8 +33,7 @@ ERRORS = {
     403: "Not allowed: a league member who is not its creator",
     404: "Unknown resource, or not the caller's",
     405: "Wrong method for this path",
-    409: "Conflict with the current state (about a run, the reply carries the run; a creation"
-    " whose Idempotency-Key is still being made: idempotency_key_in_use)",
+    409: "Conflict with the current state (about a run, the reply carries the run)",
     413: "Body over 4 KiB",
     422: "The Idempotency-Key came before with another body (idempotency_key_reused)",
     429: "Throttled: retry later",

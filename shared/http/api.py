@@ -203,7 +203,9 @@ IdempotencyKey = Annotated[
         alias="Idempotency-Key",
         pattern=ID_PATTERN,
         description="a new key per creation (8 to 64 of A-Z a-z 0-9 _ -, a UUID fits): the same "
-        "request sent again with it makes nothing new and gets the first one's reply",
+        "request sent again with it within a day makes nothing new and gets the first one's reply; "
+        "409 idempotency_key_in_use while the first is still being made, 422 idempotency_key_reused "
+        "with another body",
     ),
 ]
 BoardDate = Annotated[
