@@ -556,6 +556,19 @@ def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_
 # (h) Safe retries --------------------------------------------------------------------------------
 
 
+def keyed_challenge(once: Callable[..., Any], game: Game, player: str, key: str) -> Any:
+    """PLAYER's POST /challenges with KEY, as the daily handler makes it (functions/daily/handler.py)."""
+    return once(
+        "POST /challenges",
+        player,
+        key,
+        {"rounds": 5, "forbidden_rounds": 0},
+        lambda: game.create_challenge(player, 5, 0),
+        lambda created: created.challenge_id,
+        game.challenge,
+    )
+
+
 def test_concurrent_creations_with_one_idempotency_key_make_one_challenge(store):
     """Of 8 requests racing with one Idempotency-Key, one records the key and makes the challenge;
     each other one finds it started (409 idempotency_key_in_use) or done (the same challenge)."""
@@ -567,18 +580,7 @@ def test_concurrent_creations_with_one_idempotency_key_make_one_challenge(store)
         once = Idempotency(store.requests, now=lambda instant=instant: instant).once
         player, key = f"racer-i-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
 
-        def create(player: str = player, key: str = key) -> Any:
-            return once(
-                "POST /challenges",
-                player,
-                key,
-                {"rounds": 5, "forbidden_rounds": 0},
-                lambda: game.create_challenge(player, 5, 0),
-                lambda made: made.challenge_id,
-                game.challenge,
-            )
-
-        outcomes = race([create] * 8)
+        outcomes = race([partial(keyed_challenge, once, game, player, key)] * 8)
 
         made = [o for o in outcomes if not isinstance(o, Exception)]
         refused = [o for o in outcomes if isinstance(o, Exception)]
