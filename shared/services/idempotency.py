@@ -8,7 +8,7 @@ finds it: done, the reply is built again from what was made (a challenge's curre
 league's current code: the record holds no name and no code); still started, 409
 `idempotency_key_in_use` (try again shortly); with another body, 422 `idempotency_key_reused`.
 A creation that fails forgets the key, so it can be sent again. No key, no record: a creation as
-any other. docs/data-model.md has the item; why not Powertools' own layer: see there too.
+any other. docs/data-model.md has the item, and why not Powertools' own DynamoDB layer.
 """
 
 import contextlib
