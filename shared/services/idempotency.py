@@ -5,8 +5,9 @@ Powertools' idempotency semantics, kept through the project's storage ports: a r
 route, the caller and the key they sent, hashed) is recorded as started before the item is
 made, with a lease, and as done with the id of what it made once it is; the same key again
 finds it: done, the reply is built again from what was made (a challenge's current board, a
-league's current code: the record holds no name and no code); still started, 409
-`idempotency_key_in_use` (try again shortly); with another body, 422 `idempotency_key_reused`.
+league's current code: the record holds no name and no code); still started, it waits for it a
+little (RESEND_WAITS), then answers 409 `idempotency_key_in_use`; with another body, 422
+`idempotency_key_reused`.
 A creation that fails forgets the key, so it can be sent again. No key, no record: a creation as
 any other. docs/data-model.md has the item, and why not Powertools' own DynamoDB layer.
 """
@@ -14,6 +15,7 @@ any other. docs/data-model.md has the item, and why not Powertools' own DynamoDB
 import contextlib
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple, Protocol, TypeVar
@@ -26,6 +28,9 @@ from shared.game.errors import Conflict, KeyReused
 IN_PROGRESS_SECONDS = 10
 # How long a done creation is remembered (and its reply replayed) after it was made.
 KEPT_SECONDS = 24 * 3600
+# A resend that finds its first request still being made (a reply lost as the connection broke)
+# looks again after each of these pauses (0.7 s in all; a creation takes a few requests), then 409.
+RESEND_WAITS = (0.1, 0.2, 0.4)
 
 T = TypeVar("T")
 
@@ -59,9 +64,15 @@ def _digest(*parts: str) -> str:
 
 
 class Idempotency:
-    def __init__(self, store: RequestStore, now: Callable[[], datetime] = clock.now):
+    def __init__(
+        self,
+        store: RequestStore,
+        now: Callable[[], datetime] = clock.now,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.store = store
         self.now = now
+        self.sleep = sleep
 
     def once(
         self,
@@ -80,17 +91,23 @@ class Idempotency:
             return create()
         request = _digest(route, player, key)
         body_hash = _digest(json.dumps(body, sort_keys=True, separators=(",", ":")))
-        now = int(self.now().timestamp())
-        held = self.store.begin(request, body_hash, now, now + IN_PROGRESS_SECONDS, now + KEPT_SECONDS)
-        if held is not None:
+        for pause in (*RESEND_WAITS, None):
+            now = int(self.now().timestamp())
+            held = self.store.begin(request, body_hash, now, now + IN_PROGRESS_SECONDS, now + KEPT_SECONDS)
+            if held is None:
+                return self._create(request, body_hash, create, made)
             if held.body != body_hash:
-                raise KeyReused("This Idempotency-Key was sent with another request; use a new key")
-            if held.made is None:
-                raise Conflict(
-                    "A request with this Idempotency-Key is still being made; try again shortly",
-                    "idempotency_key_in_use",
-                )
-            return find(held.made)
+                raise KeyReused("This Idempotency-Key came with another request: a new one needs a new key")
+            if held.made is not None:
+                return find(held.made)
+            if pause is not None:
+                self.sleep(pause)
+        raise Conflict(
+            "The same request is still being answered; try again in a few seconds", "idempotency_key_in_use"
+        )
+
+    def _create(self, request: str, body_hash: str, create: Callable[[], T], made: Callable[[T], str]) -> T:
+        """CREATE() under the started REQUEST, then REQUEST done with what it made."""
         try:
             created = create()
         except BaseException:

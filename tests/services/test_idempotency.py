@@ -11,10 +11,18 @@ import pytest
 from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler as leaderboard_handler
 from shared.game import clock
+from shared.game.errors import Conflict
 from shared.runtime import wiring
-from shared.services.idempotency import IN_PROGRESS_SECONDS, KEPT_SECONDS, StoredRequest
+from shared.services.idempotency import (
+    IN_PROGRESS_SECONDS,
+    KEPT_SECONDS,
+    RESEND_WAITS,
+    Idempotency,
+    StoredRequest,
+)
 from tests.conftest import Api
 from tests.fakes.fake_boards import NOON
+from tests.fakes.fake_requests import FakeRequests
 from tests.fakes.fake_store import FakePorts
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -115,3 +123,22 @@ def test_the_request_store_holds_a_key_while_started_and_done_and_frees_it_when_
     requests.forget("k")  # never a done one
     assert requests.begin("k", "body", lease + 60, lease + 70, kept) == StoredRequest("body3", "made-1")
     assert requests.begin("k", "body", kept, kept + 10, kept + KEPT_SECONDS) is None  # expired
+
+
+def test_a_resend_that_finds_the_first_still_being_made_waits_for_it_then_is_409():
+    pauses: list[float] = []
+    idempotency = Idempotency(FakeRequests(), now=lambda: NOON, sleep=pauses.append)
+    resent: list[str] = []
+
+    def create() -> str:  # the resend arrives while the first is being made
+        with pytest.raises(Conflict) as refused:
+            idempotency.once("POST /leagues", "ann", "key-0001", {}, lambda: "made-2", str, str)
+        resent.append(refused.value.code)
+        return "made-1"
+
+    assert idempotency.once("POST /leagues", "ann", "key-0001", {}, create, str, str) == "made-1"
+    assert resent == ["idempotency_key_in_use"] and pauses == list(RESEND_WAITS)
+    assert (
+        idempotency.once("POST /leagues", "ann", "key-0001", {}, lambda: "made-3", str, lambda m: m)
+        == "made-1"
+    )
