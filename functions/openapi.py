@@ -35,6 +35,7 @@ ERRORS = {
     405: "Wrong method for this path",
     409: "Conflict with the current state (about a run, the reply carries the run)",
     413: "Body over 4 KiB",
+    422: "The Idempotency-Key came before with another body (idempotency_key_reused)",
     429: "Throttled: retry later",
     503: "The data store is unavailable (store_unavailable): retry later",
 }

@@ -109,7 +109,7 @@ class Api(Construct):
                     apigwv2.CorsHttpMethod.PUT,
                     apigwv2.CorsHttpMethod.DELETE,
                 ],
-                allow_headers=["authorization", "content-type"],
+                allow_headers=["authorization", "content-type", "idempotency-key"],
                 max_age=Duration.hours(1),
             ),
         )
@@ -124,6 +124,7 @@ class Api(Construct):
             auto_deploy=True,
             throttle=apigwv2.ThrottleSettings(rate_limit=throttle.rate, burst_limit=throttle.burst),
             access_log_settings=_AccessLogSettings(self.access_logs),
+            detailed_metrics_enabled=True,  # per-route Count, 4xx, 5xx, Latency (dimension Route)
         )
 
         # The route table is the single source of truth: `make run` serves the same one.

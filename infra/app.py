@@ -2,7 +2,8 @@
 through cdk.json (the CLI passes its own `-c` the same way).
 
 Context: `-c stage=prod` picks the stage's entry of infra/stages.json (see infra.config);
-`-c account=...` the account (else the caller's credentials, see infra.edge.synth_env).
+`-c account=...` the account (else the caller's credentials, see infra.edge.synth_env);
+`-c emergency="<reason>"` the midnight guard's emergency door (infra/guard.py).
 Each stage is three stacks: `WordSQD-<stage>`, and in us-east-1 `WordSQD-<stage>-EdgeSecurity`
 (the web ACL) and `WordSQD-<stage>-EdgeAlarms` (CloudFront's alarms).
 """
@@ -34,6 +35,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     # The CDK CLI sets CDK_OUTDIR; run directly, write where the CLI would instead of a temp dir.
     # cdk.json's feature flags are passed here too, so a direct run synthesizes what `cdk` does.
     context = {**feature_flags(), **context_arguments(argv if argv is not None else sys.argv[1:])}
+    if "deployed_at" in context:  # the guard's stamp, fixed: an update that would skip the guard
+        sys.exit("-c deployed_at is for the template tests only; in the freeze use -c emergency=<reason>")
     app = App(outdir=os.environ.get("CDK_OUTDIR") or str(REPO_ROOT / "cdk.out"), context=context)
     WordSQDStack(app, StageConfig.from_context(app.node))
     add_checks(app)

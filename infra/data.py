@@ -70,6 +70,10 @@ class Data(Construct):
             removal_policy=removal,
             # Ready for the midnight rush from the first night (docs/operations.md, "Midnight capacity").
             warm_throughput=_warm(warm.table),
+            # Which keys are throttled (a hot key names itself): CloudWatch Contributor Insights.
+            contributor_insights_specification=dynamodb.ContributorInsightsSpecification(
+                enabled=True, mode=dynamodb.ContributorInsightsMode.THROTTLED_KEYS
+            ),
         )
         # The indexes exactly as the local table is created (keys, projection, projected attributes).
         for index in create_table_request("unused")["GlobalSecondaryIndexes"]:

@@ -8,6 +8,8 @@ from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from infra.alarm_parts import notify
+from infra.config import MidnightCapacity
+from infra.guard import guard_stack
 
 # Percent of the viewer requests, each minute, 3 minutes out of 5.
 EDGE_5XX_PERCENT = 1.0
@@ -21,12 +23,22 @@ def edge_alarms_stack_name(stack_name: str) -> str:
 
 class EdgeAlarmsStack(Stack):
     def __init__(
-        self, scope: Construct, id: str, *, stage: str, account: str, distribution_id: str, topic: sns.ITopic
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        stage: str,
+        account: str,
+        distribution_id: str,
+        topic: sns.ITopic,
+        production: bool,
+        window: MidnightCapacity,
     ) -> None:
         super().__init__(
             scope,
             id,
             env={"account": account, "region": "us-east-1"},
+            termination_protection=production,
             cross_region_references=True,  # the distribution's id, from the stage's region
             description=f"WordSQD edge alarms ({stage}): CloudFront's error rates",
         )
@@ -57,3 +69,4 @@ class EdgeAlarmsStack(Stack):
                 treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
             )
             self.alarms.append(notify(alarm, topic))
+        guard_stack(self, stage=stage, window=window, production=production, topic=topic)

@@ -22,6 +22,8 @@ from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra.alarm_parts import alarm_topic, notify
+from infra.config import MidnightCapacity
+from infra.guard import guard_stack
 from shared.http.routes import ROUTES
 
 EVALUATION_WINDOW_S = 300
@@ -168,6 +170,7 @@ class EdgeSecurityStack(Stack):
         stage: str,
         account: str,
         production: bool,
+        window: MidnightCapacity,
         alarm_emails: tuple[str, ...] = (),
     ) -> None:
         super().__init__(
@@ -175,6 +178,7 @@ class EdgeSecurityStack(Stack):
             id,
             env={"account": account, "region": "us-east-1"},
             cross_region_references=True,
+            termination_protection=production,
             description=f"WordSQD edge firewall ({stage}): the CloudFront distribution's AWS WAF web ACL",
         )
         Tags.of(self).add("app", "wordsqd")
@@ -276,6 +280,8 @@ class EdgeSecurityStack(Stack):
         )
         logging.node.add_dependency(self.log_group)
         self._alarm_on_blocks(stage, prefix, alarm_emails)
+        # Last: the freeze holds this stack too (a new WAF in front of the old API at the rush).
+        guard_stack(self, stage=stage, window=window, production=production, topic=self.topic)
 
     def _alarm_on_blocks(self, stage: str, prefix: str, alarm_emails: tuple[str, ...]) -> None:
         """WAF publishes a CLOUDFRONT web ACL's metrics in us-east-1 only, and an alarm watches

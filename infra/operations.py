@@ -277,6 +277,15 @@ class Operations(Construct):
                     evaluation_periods=3,
                     datapoints_to_alarm=2,
                 ),
+                # Throttled calls never reach a version: the alias's own series.
+                self.alarm(
+                    f"{title}Throttles",
+                    alias.metric_throttles(period=FAST_PERIOD, statistic=cw.Stats.SUM),
+                    1,
+                    f"{name}'s calls were throttled (its concurrency reached), 2 minutes out of 3.",
+                    evaluation_periods=3,
+                    datapoints_to_alarm=2,
+                ),
                 self.alarm(
                     f"{title}LatencyP99",
                     version_metric(alias, version, "Duration", cw.Stats.p(99)),

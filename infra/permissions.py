@@ -84,6 +84,8 @@ ACCESS: dict[str, Access] = {
     #   challenges they made (a challenge's creation puts the creator's copy there: PutItem).
     #   A challenge's creation also puts its entry by close hour (CLOSING#, shared/dynamo/closing.py).
     #   A challenge's board found final records it (PutItem, MODFINAL#), as the Daily's does.
+    # A creation with an Idempotency-Key (shared/dynamo/idempotency.py): a conditional PutItem of
+    #   its record (IDEMPOTENCY#), GetItem of it when held, PutItem once done, DeleteItem if it failed.
     # Writes, only on RUN#, PUZZLE#, CHALLENGE#, PLAYER#, CLOSING# and MODFINAL# items: never the
     #   rank counters (COUNT#), a board's top item (TOP#) or a name claim (NAME#). IAM cannot tell
     #   the caller's own PLAYER# items from another's (the function's role is the same for all).
@@ -92,7 +94,15 @@ ACCESS: dict[str, Access] = {
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board",),
-            write_leading_keys=("RUN#*", "PUZZLE#*", "CHALLENGE#*", "PLAYER#*", "CLOSING#*", "MODFINAL#*"),
+            write_leading_keys=(
+                "RUN#*",
+                "PUZZLE#*",
+                "CHALLENGE#*",
+                "PLAYER#*",
+                "CLOSING#*",
+                "MODFINAL#*",
+                "IDEMPOTENCY#*",
+            ),
             own_partition_queries=("PLAYER#*",),
         ),
         secrets=("seed", "cursor"),
@@ -120,6 +130,7 @@ ACCESS: dict[str, Access] = {
     #   the boards' top items (TOP#) that show them (`rename_rows`, closed boards too); and
     #   AdminUserGlobalSignOut (the player's refresh tokens), then AdminDeleteUser, on the stack's
     #   user pool.
+    # A league's creation with an Idempotency-Key: its record's writes and read, as daily's (IDEMPOTENCY#).
     "leaderboard": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
@@ -133,6 +144,7 @@ ACCESS: dict[str, Access] = {
                 "LEAGUECODE#*",
                 "RUN#*",
                 "CHALLENGE#*",
+                "IDEMPOTENCY#*",
                 *MODERATION_WRITES,
             ),
             own_partition_queries=("PLAYER#*", *MODERATION_QUERIES),

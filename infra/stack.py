@@ -21,12 +21,13 @@ from infra.edge import Edge, synth_env
 from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
-from infra.guard import MidnightGuard
+from infra.guard import EMERGENCY_MEANING, MidnightGuard
 from infra.money import Money
 from infra.operations import Operations
 from infra.ops_functions import LogPolicy
 from infra.outside import Outside
 from infra.permissions import ACCESS
+from infra.route_alarms import function_5xx_alarms
 from infra.schedule import Jobs
 from infra.switches import KillSwitches
 from infra.watch import Watch
@@ -37,12 +38,15 @@ from shared.runtime.settings import ENVIRONMENT
 class WordSQDStack(Stack):
     def __init__(self, scope: Construct, config: StageConfig) -> None:
         env = synth_env(config, scope.node)
+        # The capacity window, or the default one around the rush for a stage without capacity.
+        window = config.midnight_capacity or MidnightCapacity(functions={})
         self.edge_security = EdgeSecurityStack(
             scope,
             security_stack_name(config.stack_name),
             stage=config.stage,
             account=env.account,
             production=config.production,
+            window=window,
             alarm_emails=config.alarm_emails,
         )
         scope_for_edge_alarms = scope
@@ -62,8 +66,6 @@ class WordSQDStack(Stack):
         log_retention = logs.RetentionDays.ONE_YEAR if production else logs.RetentionDays.ONE_WEEK
         log_removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
 
-        # The capacity window, or the default one around the rush for a stage without capacity.
-        window = config.midnight_capacity or MidnightCapacity(functions={})
         ops_logs = LogPolicy(log_retention, log_removal)
         self.guard = MidnightGuard(self, "MidnightGuard", window=window, logs_=ops_logs)
         self.data = Data(
@@ -150,6 +152,13 @@ class WordSQDStack(Stack):
             counter_failures=self.jobs.counter_failures,
             alarm_emails=config.alarm_emails,
         )
+        function_5xx_alarms(
+            self.operations,
+            stage=config.stage,
+            access_logs=self.api.access_logs,
+            functions=API_FUNCTIONS,
+            alarm=self.operations.alarm,
+        )
         self.deploys = Deploys(
             self,
             "Deploys",
@@ -157,6 +166,7 @@ class WordSQDStack(Stack):
             aliases=aliases,
             alarms=self.operations.function_alarms,
             topic=self.operations.topic,
+            logs_=ops_logs,
         )
         # The canary alarms watch each new version; an alias shifts only once they do.
         for name, alarms in self.operations.function_alarms.items():
@@ -175,6 +185,7 @@ class WordSQDStack(Stack):
             "Watch",
             stage=config.stage,
             application=self.deploys.application.application_name,
+            groups=self.deploys.groups,
             functions={name: self.functions.by_name[name] for name in API_FUNCTIONS},
             reset=self.functions.reset,
             window=window,
@@ -205,8 +216,16 @@ class WordSQDStack(Stack):
             alarm=self.operations.alarm,
             topic_action=self.operations.notify_composite,
         )
+        self.watch.keep_canary_logs(
+            {"probe": self.outside.probe, "midnight": self.outside.midnight_probe}, log_retention
+        )
         self.operations.fill_dashboard(
             self.outside.answer_latency, self.outside.probe.metric_success_percent(period=PERIOD)
+        )
+        self.guard.watch_emergencies(
+            self.operations,
+            config.stage,
+            lambda count: self.operations.alarm("EmergencyDeploy", count, 1, EMERGENCY_MEANING),
         )
         self.guard.guard_everything_else(self)
         self.edge_alarms = EdgeAlarmsStack(
@@ -216,6 +235,8 @@ class WordSQDStack(Stack):
             account=env.account,
             distribution_id=self.edge.distribution.distribution_id,
             topic=self.edge_security.topic,
+            production=production,
+            window=window,
         )
 
         outputs = {

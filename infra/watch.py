@@ -1,19 +1,26 @@
 """Scheduled checks of what no service metric shows (infra/lambdas/wordsqd_ops/watch.py), and
 their alarms: a deploy still running when the freeze starts, the midnight capacity not raised a
 minute after its scheduled action (Application Auto Scaling sends no event for a failed one),
-provisioned concurrency left on outside the window, and the account's Lambda code storage."""
+provisioned concurrency left on outside the window, the account's Lambda code storage, and the
+reset at 00:10. A checker that crashes pages too (`WatchFailed`, the function's own errors), and a
+daily check that did not report in a Central day is missing data treated as breaching
+(`DailyChecksMissing`)."""
 
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 
-from aws_cdk import Arn, ArnFormat, Aws, Duration, Stack, TimeZone
+from aws_cdk import ArnFormat, Aws, Duration, Stack, TimeZone
 from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_codedeploy as codedeploy
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_scheduler as scheduler
 from aws_cdk import aws_scheduler_targets as targets
+from aws_cdk import aws_synthetics as synthetics
 from constructs import Construct
 
+from infra.alarm_parts import PERIOD, wall_clock
 from infra.capacity import IDLE
 from infra.checks import acknowledge
 from infra.config import MidnightCapacity
@@ -22,6 +29,10 @@ from infra.lambdas.wordsqd_ops.watch import NAMESPACE
 from infra.lambdas.wordsqd_ops.window import FREEZE_MARGIN
 from infra.ops_functions import LogPolicy, ops_function
 
+# The checks that run once a Central day, and the metric each publishes.
+DAILY_METRICS = {"deploys": "DeployInProgress", "reset": "ResetMissing", "capacity": "CapacityMissing"}
+CENTRAL = "America/Chicago"
+RETENTION_DAYS = {logs.RetentionDays.ONE_WEEK: 7, logs.RetentionDays.ONE_YEAR: 365}  # the stack's two
 CODE_STORAGE_PERCENT = 50.0  # of the account's 75 GB: prune (scripts/prune_versions.py) well before
 AlarmFactory = Callable[..., cw.Alarm]
 
@@ -45,6 +56,7 @@ class Watch(Construct):
         *,
         stage: str,
         application: str,
+        groups: Mapping[str, codedeploy.ILambdaDeploymentGroup],
         functions: Mapping[str, lambda_.IFunction],
         reset: lambda_.IFunction,
         window: MidnightCapacity,
@@ -65,6 +77,7 @@ class Watch(Construct):
             "STAGE": stage,
             "STACK_NAME": Aws.STACK_NAME,
             "APPLICATION": application,
+            "DEPLOYMENT_GROUPS": stack.to_json_string([g.deployment_group_name for g in groups.values()]),
             "FUNCTIONS": stack.to_json_string({n: f.function_name for n, f in functions.items()}),
             "PLAN": stack.to_json_string(dict(plan)),
             "ALIAS": ALIAS,
@@ -74,7 +87,7 @@ class Watch(Construct):
             "WINDOW_END": window.end,
         }.items():
             self.function.add_environment(key, value)
-        self._grant(application, functions, stack)
+        self._grant(groups, functions, stack)
 
         role = iam.Role(
             self,
@@ -84,6 +97,7 @@ class Watch(Construct):
             ),
             description="EventBridge Scheduler: invoke the WordSQD scheduled checks",
         )
+        self._invoke_role = role
         function_id = stack.get_logical_id(self.function.node.default_child)  # type: ignore[arg-type]
         acknowledge(
             role,
@@ -172,8 +186,112 @@ class Watch(Construct):
                     scope=self,
                 )
             )
+        self._alarm_on_itself(stage, alarm, ["deploys", "reset", *(["capacity"] if plan else [])])
 
-    def _grant(self, application: str, functions: Mapping[str, lambda_.IFunction], stack: Stack) -> None:
+    def keep_canary_logs(
+        self, canaries: Mapping[str, synthetics.Canary], retention: logs.RetentionDays
+    ) -> None:
+        """Daily, RETENTION on the log groups Synthetics makes for CANARIES (check `retention`)."""
+        stack = Stack.of(self)
+        self.function.add_environment(
+            "CANARIES", stack.to_json_string([c.canary_name for c in canaries.values()])
+        )
+        self.function.add_environment("CANARY_LOG_DAYS", str(RETENTION_DAYS[retention]))
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["synthetics:GetCanary"],
+                resources=[
+                    stack.format_arn(
+                        service="synthetics",
+                        resource="canary",
+                        resource_name=c.canary_name,
+                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
+                    )
+                    for c in canaries.values()
+                ],
+            )
+        )
+        self.function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["logs:PutRetentionPolicy"],
+                resources=[
+                    stack.format_arn(
+                        service="logs",
+                        resource="log-group",
+                        resource_name="/aws/lambda/cwsyn-*",
+                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
+                    )
+                ],
+            )
+        )
+        role = self.function.role
+        assert role is not None
+        for partition in ("aws", "<AWS::Partition>"):
+            acknowledge(
+                role,
+                f"AwsSolutions-IAM5[Resource::arn:{partition}:logs:{stack.region}:{stack.account}"
+                ":log-group:/aws/lambda/cwsyn-*]",
+                "The canaries' log groups: named by Synthetics with the canary's id, known only at run time.",
+            )
+        self.schedules["retention"] = scheduler.Schedule(
+            self,
+            "RetentionCheck",
+            description="WordSQD scheduled check: retention",
+            schedule=scheduler.ScheduleExpression.rate(Duration.days(1)),
+            target=targets.LambdaInvoke(
+                self.function,
+                input=scheduler.ScheduleTargetInput.from_object({"check": "retention"}),
+                retry_attempts=2,
+                role=self._invoke_role,
+            ),
+        )
+
+    def _alarm_on_itself(self, stage: str, alarm: AlarmFactory, daily: list[str]) -> None:
+        """A checker that fails pages at once; a daily check that did not report over a Central
+        day (the schedule off, every attempt failed) pages at the day's end."""
+        self.alarms.append(
+            alarm(
+                "WatchFailed",
+                self.function.metric_errors(period=PERIOD, statistic=cw.Stats.SUM),
+                1,
+                "A scheduled check failed (its logs say why): until it runs, the alarm it feeds cannot fire.",
+                scope=self,
+            )
+        )
+        reported = cw.MathExpression(
+            expression="MIN([" + ", ".join(f"FILL({c}, 0)" for c in daily) + "])",
+            using_metrics={
+                c: cw.Metric(
+                    namespace=NAMESPACE,
+                    metric_name=DAILY_METRICS[c],
+                    dimensions_map={"Stage": stage},
+                    statistic=cw.Stats.SAMPLE_COUNT,
+                    period=Duration.days(1),
+                )
+                for c in daily
+            },
+            label="reports of the least reported daily check",
+            period=Duration.days(1),
+        )
+        missing = alarm(
+            "DailyChecksMissing",
+            reported,
+            1,
+            f"A daily check ({', '.join(daily)}) did not report in the Central day: its alarm "
+            "could not fire. Is its schedule enabled? WatchFailed's logs?",
+            comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+            missing=cw.TreatMissingData.BREACHING,
+            scope=self,
+        )
+        wall_clock(missing, CENTRAL)
+        self.alarms.append(missing)
+
+    def _grant(
+        self,
+        groups: Mapping[str, codedeploy.ILambdaDeploymentGroup],
+        functions: Mapping[str, lambda_.IFunction],
+        stack: Stack,
+    ) -> None:
         role = self.function.role
         assert role is not None
         role.add_to_principal_policy(
@@ -188,23 +306,15 @@ class Watch(Construct):
         role.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=["codedeploy:ListDeployments"],
-                resources=[
-                    Arn.format(
-                        {
-                            "service": "codedeploy",
-                            "resource": "deploymentgroup",
-                            "resource_name": f"{application}/*",
-                            "arn_format": ArnFormat.COLON_RESOURCE_NAME,
-                        },
-                        stack,
-                    )
-                ],
+                resources=[g.deployment_group_arn for g in groups.values()],
             )
         )
-        # Neither takes a resource: GetAccountSettings is the account's, PutMetricData is limited
-        # to this namespace by its condition.
+        # None takes a resource: GetAccountSettings is the account's, GetMetricData reads any
+        # metric, PutMetricData is limited to this namespace by its condition.
         role.add_to_principal_policy(
-            iam.PolicyStatement(actions=["lambda:GetAccountSettings"], resources=["*"])
+            iam.PolicyStatement(
+                actions=["lambda:GetAccountSettings", "cloudwatch:GetMetricData"], resources=["*"]
+            )
         )
         role.add_to_principal_policy(
             iam.PolicyStatement(

@@ -78,7 +78,7 @@ HTTP_VERSIONS = ("HTTP/1.0", "HTTP/1.1")  # what API Gateway's HTTP/1 side speak
 SECURITY_HEADERS = security_headers(https=False)
 PREFLIGHT_HEADERS = [
     ("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS"),
-    ("Access-Control-Allow-Headers", "authorization, content-type"),
+    ("Access-Control-Allow-Headers", "authorization, content-type, idempotency-key"),
     ("Access-Control-Max-Age", "600"),
 ]
 # With metrics disabled, every handler's @metrics.log_metrics would warn that it has none.

@@ -20,6 +20,7 @@ from datetime import date, timedelta
 
 from aws_lambda_powertools.metrics import MetricUnit
 
+from functions.dry_run import is_dry_run
 from shared.game.daily_date import daily_date
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.wiring import boards, game, moderation, ports, recaps
@@ -31,6 +32,9 @@ ports()  # the DynamoDB client, made during the cold start (shared/runtime/wirin
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
+    if is_dry_run(event):  # a new version's canary (functions/dry_run.py): one read of the due runs
+        due = next(iter(game().runs.due_runs(game().now())), None)
+        return {"dry_run": True, "due": due is not None}
     summary = game().expire_due_runs()
     # Then the boards closed since: their runs read once for the find-time pass, which opens
     # review cases (SPEC §3b), and for yesterday's Daily the day's recap (SPEC §4a). A pass never

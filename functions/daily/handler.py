@@ -36,7 +36,7 @@ from shared.http.models import (
 from shared.http.moderation_models import ChallengeCorrections
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, game, moderation, players, ports, require
+from shared.runtime.wiring import boards, game, idempotency, moderation, players, ports, require
 from shared.services.leaderboard import TOP
 
 # Every player route refuses an erased or banned caller (Players.admit), reading their admission
@@ -141,8 +141,18 @@ def guest_skip(run_id: api.RunId, request: Annotated[SkipRequest, Body()]) -> Sk
 @app.post("/challenges", summary="Create a challenge")
 def create_challenge(
     request: Annotated[ChallengeRequest, Body()] = DEFAULT_CHALLENGE,
+    idempotency_key: api.IdempotencyKey = None,
 ) -> Response[ChallengeView]:
-    challenge = game().create_challenge(api.caller_id(app), request.rounds, request.forbidden_rounds)
+    player = api.caller_id(app)
+    challenge = idempotency().once(
+        "POST /challenges",
+        player,
+        idempotency_key,
+        request.model_dump(mode="json"),
+        lambda: game().create_challenge(player, request.rounds, request.forbidden_rounds),
+        lambda made: made.challenge_id,
+        game().challenge,
+    )
     board = boards().challenge_board(challenge, TOP, BOARD_PAGE_DEFAULT)
     return api.json_response(ChallengeView.of(board, cursors.next_page(board.page)).model_dump(), 201)
 

@@ -8,6 +8,9 @@ one-minute job (functions/daily/expire.py).
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
+from functions.dry_run import is_dry_run
+from shared.game.daily_date import daily_date
+from shared.game.scope import Scope
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.wiring import game, ports, require
 
@@ -19,6 +22,10 @@ ports()  # the DynamoDB client, made during the cold start (shared/runtime/wirin
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
+    if is_dry_run(event):  # a new version's canary (functions/dry_run.py): read today's puzzle
+        today = daily_date(game().now()).isoformat()
+        stored = game().runs.get_puzzle(Scope.daily(today))
+        return {"dry_run": True, "date": today, "stored": stored is not None}
     summary = game().reset()
     logger.info("Reset done", extra=summary)
     return summary

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
+from functions.dry_run import is_dry_run
 from shared.game.results import OfficialResult
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.wiring import is_official_insert, official_result_of, players, ports, renamed_player
@@ -125,6 +126,8 @@ def _attempt(step: Callable[[], None], records: list[DynamoDBRecord]) -> Failure
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    if is_dry_run(event):  # a new version's canary (functions/dry_run.py): started, nothing counted
+        return {"dry_run": True, "batchItemFailures": []}
     return count_stream_batch(event, context, ports().ranks.count_official, players().show_current_name)
 
 

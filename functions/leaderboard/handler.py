@@ -36,7 +36,17 @@ from shared.http.moderation_models import CorrectionsPage, ReportView, SanctionV
 from shared.http.recap_models import MyRecap, Recap
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
-from shared.runtime.wiring import boards, leagues, moderation, player_data, players, ports, recaps, require
+from shared.runtime.wiring import (
+    boards,
+    idempotency,
+    leagues,
+    moderation,
+    player_data,
+    players,
+    ports,
+    recaps,
+    require,
+)
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 # Every player route refuses an erased or banned caller (Players.admit), but DELETE /me (the
@@ -158,9 +168,20 @@ def delete_me() -> Erased:
 
 
 @app.post("/leagues", summary="Create a league (the caller is its creator and first member)")
-def create_league(request: Annotated[LeagueRequest, Body()]) -> Response[LeagueView]:
+def create_league(
+    request: Annotated[LeagueRequest, Body()], idempotency_key: api.IdempotencyKey = None
+) -> Response[LeagueView]:
     player = api.caller_id(app)
-    view = LeagueView.of(leagues().create(player, request.name), player)
+    league = idempotency().once(
+        "POST /leagues",
+        player,
+        idempotency_key,
+        request.model_dump(mode="json"),
+        lambda: leagues().create(player, request.name),
+        lambda made: made.league_id,
+        lambda league_id: leagues().league(player, league_id),
+    )
+    view = LeagueView.of(league, player)
     return api.json_response(view.model_dump(mode="json"), 201)
 
 

@@ -308,3 +308,14 @@ def recap_round_key(scope: Scope, number: int) -> Item:
     """Round NUMBER's played words with their counts: one partition a round, so the pass's few
     large writes never meet in one partition."""
     return key(f"RECAP#{scope_key(scope)}#R{number}", "WORDS")
+
+
+# Safe retries -----------------------------------------------------------------------------------
+
+IDEMPOTENCY = "IDEMPOTENCY#"
+
+
+def request_key(request: str) -> Item:
+    """A creation's idempotency record (shared/services/idempotency.py), REQUEST being the hash of
+    the route, the caller and the key they sent: one partition each, naming no one."""
+    return key(f"{IDEMPOTENCY}{request}", "REQUEST")

@@ -17,6 +17,7 @@ from shared.dynamo.client import Client
 from shared.dynamo.closing import ClosingChallenges
 from shared.dynamo.completion import Results
 from shared.dynamo.counters import Counters
+from shared.dynamo.idempotency import Requests
 from shared.dynamo.leagues import DynamoLeagues
 from shared.dynamo.moderation import DynamoModeration
 from shared.dynamo.names import Names
@@ -31,8 +32,8 @@ class DynamoPorts:
     """The adapters, one per port: `runs` (RunStore), `closing` (ClosingStore), `results`
     (ResultStore), `boards` (BoardStore), `ranks` (RankStore), `names` (NameStore), `leagues`
     (LeagueStore), `player_data` (PlayerDataStore), `moderation` (ModerationStore), `recaps`
-    (RecapStore). `top` (the top of each board) is a part the boards, ranks and names share; `db`
-    is their client."""
+    (RecapStore), `requests` (RequestStore). `top` (the top of each board) is a part the boards,
+    ranks and names share; `db` is their client."""
 
     db: Client
     top: TopOfBoard
@@ -46,6 +47,7 @@ class DynamoPorts:
     player_data: DynamoPlayerData
     moderation: DynamoModeration
     recaps: DynamoRecaps
+    requests: Requests
 
     @property
     def table(self) -> str:
@@ -81,4 +83,5 @@ def dynamo_ports(
         player_data=player_data,
         moderation=DynamoModeration(db, runs, top, names, player_data),
         recaps=DynamoRecaps(db),
+        requests=Requests(db),
     )

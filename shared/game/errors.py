@@ -70,3 +70,9 @@ class StoreUnavailable(GameError):
     """The data store cannot be reached or refused to serve (503); the client may retry."""
 
     code = "store_unavailable"
+
+
+class KeyReused(GameError):
+    """An idempotency key sent again with another request (422): a key names one request."""
+
+    code = "idempotency_key_reused"

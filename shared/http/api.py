@@ -13,13 +13,14 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.params import Path
+from aws_lambda_powertools.event_handler.openapi.params import Header, Path
 
 from shared.game.errors import (
     BadRequest,
     Conflict,
     Forbidden,
     GameError,
+    KeyReused,
     NotFound,
     StoreUnavailable,
     Throttled,
@@ -37,6 +38,7 @@ _STATUS: dict[type[GameError], int] = {
     NotFound: 404,
     Conflict: 409,
     RunConflict: 409,
+    KeyReused: 422,
     Throttled: 429,
     StoreUnavailable: 503,
 }
@@ -57,7 +59,12 @@ _PATH_IDS = {
     ("player",): "member",
     ("case_id",): "case",
 }
-_FIELD_CODES = {"display_name": "invalid_display_name", "date": "invalid_date", "name": "invalid_league_name"}
+_FIELD_CODES = {
+    "display_name": "invalid_display_name",
+    "date": "invalid_date",
+    "name": "invalid_league_name",
+    "idempotency-key": "invalid_idempotency_key",
+}
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> Response[Any]:
@@ -189,6 +196,18 @@ InviteCode = Annotated[str, Path(pattern=ID_PATTERN, description="a league's inv
 MEMBER_PATTERN = r"^(me|[0-9a-f]{16})$"
 MemberId = Annotated[str, Path(pattern=MEMBER_PATTERN, description="`me` (leave), or a member id (remove)")]
 DATE_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+# A creation's key for safe retries (shared/services/idempotency.py): a UUID fits.
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        pattern=ID_PATTERN,
+        description="a new key per creation (8 to 64 of A-Z a-z 0-9 _ -, a UUID fits): the same "
+        "request sent again with it within a day makes nothing new and gets the first one's reply; "
+        "409 idempotency_key_in_use while the first is still being made, 422 idempotency_key_reused "
+        "with another body",
+    ),
+]
 BoardDate = Annotated[
     str, Path(pattern=DATE_PATTERN, description="a Daily date, YYYY-MM-DD (not in the future)")
 ]

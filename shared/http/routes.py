@@ -37,6 +37,9 @@ class Route(NamedTuple):
 
 
 _MEMBER_REPLIES = (200, 403, 404)  # leave, or remove (403: only the creator removes others)
+# A creation with an Idempotency-Key: 409 while one with that key is being made, 422 when the key
+# came with another body (shared/services/idempotency.py).
+_CREATION_REPLIES = (201, 409, 422)
 
 ROUTES: tuple[Route, ...] = (
     Route("POST", "/validate", "validate", "public", "required"),
@@ -55,7 +58,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/guest/runs/{run_id}", "daily", "public", replies=(200, 404)),
     Route("POST", "/guest/runs/{run_id}/answers", "daily", "public", "required", (200, 404, 409)),
     Route("POST", "/guest/runs/{run_id}/skip", "daily", "public", "required", (200, 404, 409)),
-    Route("POST", "/challenges", "daily", "player", "optional", (201,)),
+    Route("POST", "/challenges", "daily", "player", "optional", _CREATION_REPLIES),
     Route("GET", "/challenges/{challenge_id}", "daily", "public", replies=(200, 404)),
     Route("GET", "/challenges/{challenge_id}/corrections", "daily", "public", replies=(200, 404)),
     Route("POST", "/challenges/{challenge_id}/runs", "daily", "player", replies=(201, 200, 404, 409)),
@@ -69,7 +72,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/me/history", "leaderboard", "player"),
     Route("GET", "/me/export", "leaderboard", "player", admits="own"),
     Route("DELETE", "/me", "leaderboard", "player", admits="own"),
-    Route("POST", "/leagues", "leaderboard", "player", "required", (201,)),
+    Route("POST", "/leagues", "leaderboard", "player", "required", _CREATION_REPLIES),
     Route("GET", "/me/leagues", "leaderboard", "player"),
     Route("POST", "/leagues/join", "leaderboard", "player", "required", (200, 404, 409)),
     Route(

@@ -32,6 +32,7 @@ from shared.runtime.settings import Need, settings
 from shared.runtime.tls import share_one_context
 from shared.services.board_ports import BoardStore, NameStore, RankStore
 from shared.services.game import Game
+from shared.services.idempotency import Idempotency, RequestStore
 from shared.services.leaderboard import Boards
 from shared.services.leagues import Leagues, LeagueStore
 from shared.services.moderation import Moderation
@@ -104,6 +105,8 @@ class Ports(Protocol):
     def moderation(self) -> ModerationStore: ...
     @property
     def recaps(self) -> RecapStore: ...
+    @property
+    def requests(self) -> RequestStore: ...
 
 
 class Services:
@@ -170,6 +173,10 @@ class Services:
     def recaps(self) -> Recaps:
         return Recaps(self.ports.recaps, self.ports.results, self.ports.runs)
 
+    @cached_property
+    def idempotency(self) -> Idempotency:
+        return Idempotency(self.ports.requests)
+
 
 _services = Services()
 
@@ -223,3 +230,7 @@ def moderation() -> Moderation:
 
 def recaps() -> Recaps:
     return _services.recaps
+
+
+def idempotency() -> Idempotency:
+    return _services.idempotency

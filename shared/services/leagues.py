@@ -295,6 +295,10 @@ class Leagues:
             ],
         )
 
+    def league(self, caller: str, league_id: str) -> League:
+        """The league, as its member CALLER reads it (404 to anyone else)."""
+        return self._members_league(caller, league_id)
+
     def _members_league(self, caller: str, league_id: str, consistent: bool = True) -> League:
         """The league, if the caller is a member; to anyone else it does not exist (404). A board
         reads it eventually consistently: a join or a leave shows on it within a second."""

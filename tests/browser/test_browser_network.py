@@ -1,6 +1,7 @@
 """Requests that get no reply (web/js/lib/http.js): an answer whose reply is lost on the way is
 sent once more with the same slot and word, and the server's replay (SPEC §5 "Retries are safe")
-is what the page shows; it counts once. The timeout itself is checked by node --test
+is what the page shows; it counts once. So is a league's creation, with its Idempotency-Key: one
+league is made. The timeout itself is checked by node --test
 (tests/web/http.test.mjs): a page test would wait for it."""
 
 import json
@@ -44,3 +45,33 @@ def test_an_answer_whose_reply_is_lost_is_sent_once_more_and_counts_once(open_cl
     first = next(round_ for round_ in run["history"] if round_["round"] == 1)
     assert [attempt["word"] for attempt in first["attempts"]] == [word]  # applied once
     assert page.inner_text("#score") == str(run["score"])
+
+
+def test_a_league_whose_creation_reply_is_lost_is_sent_once_more_with_its_key_and_made_once(open_client):
+    client = open_client()
+    page = client.page
+    client.open("/#leagues")
+    client.login("retrier")
+    page.click("a[data-view-link=leagues]")
+    keys: list[str | None] = []
+
+    def lose_the_first_reply(route):
+        if route.request.method != "POST":  # GET /me/leagues
+            route.continue_()
+            return
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) == 1:
+            route.fetch()  # the server makes the league...
+            route.abort("aborted")  # ...and its reply never reaches the page
+        else:
+            route.continue_()
+
+    page.route("**/leagues", lose_the_first_reply)
+    page.fill("#league-name", "Retry Club")
+    page.click("#league-create button")
+    page.wait_for_selector("#league-card:visible")
+
+    assert len(keys) == 2 and keys[0] and keys[0] == keys[1]  # the same request, again
+    assert "Retry Club is ready" in page.inner_text("#leagues-status")
+    page.wait_for_selector("#league-list li")
+    assert page.locator("#league-list li").all_inner_texts() == ["Retry Club (1)"]  # made once

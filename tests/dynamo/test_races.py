@@ -551,3 +551,39 @@ def test_an_erasure_racing_a_completion_leaves_only_the_official_result_showing_
         assert all(item["name"]["S"] == DELETED_PLAYER_NAME for item in left), f"repetition {repetition}"
         assert runs_of(store, player) == [], f"repetition {repetition}"
         assert not [i for i in scan(store, "NAME#") if i["player"]["S"] == player]
+
+
+# (h) Safe retries --------------------------------------------------------------------------------
+
+
+def keyed_challenge(once: Callable[..., Any], game: Game, player: str, key: str) -> Any:
+    """PLAYER's POST /challenges with KEY, as the daily handler makes it (functions/daily/handler.py)."""
+    return once(
+        "POST /challenges",
+        player,
+        key,
+        {"rounds": 5, "forbidden_rounds": 0},
+        lambda: game.create_challenge(player, 5, 0),
+        lambda created: created.challenge_id,
+        game.challenge,
+    )
+
+
+def test_concurrent_creations_with_one_idempotency_key_make_one_challenge(store):
+    """Of 8 requests racing with one Idempotency-Key, one records the key and makes the challenge;
+    each other one finds it started (409 idempotency_key_in_use) or done (the same challenge)."""
+    from shared.services.idempotency import Idempotency
+
+    for repetition in range(ROUNDS):
+        game = game_on(store, 7, repetition + 1)
+        instant = datetime(2031, 7, repetition + 1, 18, 0, tzinfo=UTC)
+        once = Idempotency(store.requests, now=lambda instant=instant: instant).once
+        player, key = f"racer-i-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
+
+        outcomes = race([partial(keyed_challenge, once, game, player, key)] * 8)
+
+        made = [o for o in outcomes if not isinstance(o, Exception)]
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert made and len({c.challenge_id for c in made}) == 1, outcomes
+        assert all(isinstance(o, Conflict) and o.code == "idempotency_key_in_use" for o in refused)
+        assert [c.challenge_id for c in game.created_challenges(player)] == [made[0].challenge_id]

@@ -1,8 +1,8 @@
 """The in-memory fakes of the run side's ports, over one FakeTable (tests/fakes/fake_table.py):
 `FakeRuns` (RunStore), `FakeClosing` (ClosingStore), `FakeResults` (ResultStore); and `FakePorts`,
 one fake per port (the board side's in tests/fakes/fake_boards.py, fake_leagues.py,
-fake_moderation.py, fake_recap.py, fake_player_data.py), which the services are built from as
-from the table's adapters. tests/contract/ runs the same tests against the fakes and the
+fake_moderation.py, fake_recap.py, fake_player_data.py; fake_requests.py), which the services are
+built from as from the table's adapters. tests/contract/ runs the same tests against the fakes and the
 adapters, so the two keep one behaviour.
 
 They keep what DynamoDB keeps, and copy runs in and out as the table would, so a test cannot
@@ -48,6 +48,7 @@ from tests.fakes.fake_leagues import FakeLeagues
 from tests.fakes.fake_moderation import FakeModeration
 from tests.fakes.fake_player_data import FakePlayerData
 from tests.fakes.fake_recap import FakeRecaps
+from tests.fakes.fake_requests import FakeRequests
 from tests.fakes.fake_table import FakeTable
 
 if TYPE_CHECKING:
@@ -273,6 +274,7 @@ class FakePorts:
         self.player_data = FakePlayerData(table)
         self.moderation = FakeModeration(table)
         self.recaps = FakeRecaps(table)
+        self.requests = FakeRequests()
 
 
 # Each fake against its port, for mypy (pyproject.toml's `files`).

@@ -16,6 +16,7 @@ SERVICES = [name for name, value in vars(wiring.Services).items() if isinstance(
 def test_the_container_builds_each_service_once_and_the_handlers_reach_each_one(table):
     assert set(SERVICES) == {
         "ports", "game", "boards", "players", "leagues", "accounts", "player_data", "moderation", "recaps",
+        "idempotency",
     }  # fmt: skip
     for name in SERVICES:
         assert getattr(wiring, name)() is getattr(wiring, name)(), name
@@ -48,6 +49,7 @@ def test_a_reset_with_ports_builds_every_service_on_the_ports_it_uses(table):
         fake.boards, fake.names, fake.results, fake.runs, boards,
     )  # fmt: skip
     assert (wiring.leagues().store, wiring.player_data().store) == (fake.leagues, fake.player_data)
+    assert wiring.idempotency().store is fake.requests
     assert (moderation.store, moderation.boards, moderation.ranks) == (
         fake.moderation,
         fake.boards,

@@ -1,5 +1,7 @@
-"""The midnight guard in the stack: a custom resource every other resource waits for, which
-fails a stack update that starts in (or within a canary of) the freeze, and never a rollback."""
+"""The midnight guard in every stack of a stage: a custom resource every other resource waits for,
+which fails a stack update that starts in (or within a canary of) the freeze, and never a
+rollback (told by the stack's status, which no operator sets); its emergency door is logged and
+alarmed."""
 
 import json
 import re
@@ -30,6 +32,14 @@ def _event(kind="Update", properties=PROD, deployed="2026-06-01T04:00:00+00:00",
     return event
 
 
+def UPDATING(stack_id):
+    return "UPDATE_IN_PROGRESS"
+
+
+def ROLLING_BACK(stack_id):
+    return "UPDATE_ROLLBACK_IN_PROGRESS"
+
+
 def _central(month, day, hour, minute):
     return datetime(2026, month, day, hour, minute, tzinfo=CENTRAL)
 
@@ -50,7 +60,7 @@ def test_the_guard_refuses_an_update_that_starts_in_the_freeze_or_runs_into_it(
     month, day, hour, minute, day_after, refused
 ):
     now = _central(month, day + day_after, hour, minute)
-    reason = guard.refusal(_event(), now)
+    reason = guard.refusal(_event(), now, UPDATING)
     assert (reason is not None) == refused, reason
     if refused:
         assert "00:25" in reason and "Deploy refused" in reason
@@ -61,28 +71,70 @@ def test_the_guard_refuses_an_update_that_starts_in_the_freeze_or_runs_into_it(
 )
 def test_a_stage_without_capacity_is_guarded_around_the_default_window(hour, minute, refused):
     now = _central(6, 2 if hour == 0 else 1, hour, minute)
-    assert (guard.refusal(_event(properties=DEFAULT), now) is not None) == refused
+    assert (guard.refusal(_event(properties=DEFAULT), now, UPDATING) is not None) == refused
 
 
 def test_a_first_create_inside_the_freeze_is_refused_too():
-    assert guard.refusal(_event("Create"), _central(6, 1, 23, 50)) is not None
+    assert guard.refusal(_event("Create"), _central(6, 1, 23, 50), UPDATING) is not None
 
 
 @pytest.mark.parametrize("now", [_central(6, 1, 23, 50), _central(6, 2, 0, 10)])
-def test_a_rollback_or_a_delete_is_never_blocked(now):
-    """Rolling back, CloudFormation sends the previous (older) properties as the new ones; a
-    failed create is cleaned up with a Delete."""
+def test_a_rollback_or_a_delete_is_never_blocked_and_no_stamp_passes_as_one(now):
+    """Rolling back, CloudFormation calls the guard again while the stack is
+    UPDATE_ROLLBACK_IN_PROGRESS; a failed create is cleaned up with a Delete. An operator's
+    `Deployed` (older, "0", anything) is no rollback: only the stack's status says so."""
     rollback = _event(deployed="2026-06-01T04:00:00+00:00", old="2026-06-02T04:40:00+00:00")
-    assert guard.refusal(rollback, now) is None
-    assert guard.refusal(_event("Delete"), now) is None
-    update = _event(deployed="2026-06-02T04:40:00+00:00", old="2026-06-01T04:00:00+00:00")
-    assert guard.refusal(update, now) is not None
+    assert guard.refusal(rollback, now, ROLLING_BACK) is None
+    assert guard.refusal(_event("Delete"), now, UPDATING) is None
+    for stamp in ("2026-06-01T04:00:00+00:00", "0", ""):
+        forged = _event(deployed=stamp, old="2026-06-02T04:40:00+00:00")
+        assert guard.refusal(forged, now, UPDATING) is not None, stamp
+    assert guard.refusal(_event("Create"), now, ROLLING_BACK) is not None  # a create is no rollback
+
+
+def test_the_emergency_door_passes_the_freeze_and_is_logged(capsys):
+    sent = []
+    door = _event(properties={**PROD, "Emergency": "INC-42: the reset writes the wrong puzzle"})
+    guard.on_event(
+        door,
+        None,
+        clock=lambda: _central(6, 1, 23, 50),
+        put=lambda url, body: sent.append(body),
+        stack_status=UPDATING,
+    )
+    assert sent[0]["Status"] == "SUCCESS"
+    logged = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert logged[0]["emergency"] == "INC-42: the reset writes the wrong puzzle"
+    closed = _event(properties={**PROD, "Emergency": ""})
+    assert guard.refusal(closed, _central(6, 1, 23, 50), UPDATING) is not None
+
+
+def test_the_door_needs_a_reason(config_from):
+    from aws_cdk import App
+
+    from infra.guard import emergency_reason
+
+    assert emergency_reason(App(context={"emergency": "INC-42 wrong puzzle"})) == "INC-42 wrong puzzle"
+    assert emergency_reason(App()) == ""
+    with pytest.raises(ValueError, match="reason"):
+        emergency_reason(App(context={"emergency": "now"}))
+
+
+def test_the_app_refuses_a_fixed_guard_stamp():
+    from infra.app import main
+
+    with pytest.raises(SystemExit, match="emergency"):
+        main(["-c", "stage=dev", "-c", "deployed_at=0"])
 
 
 def test_the_answer_goes_to_cloudformation_with_the_reason():
     sent = []
     guard.on_event(
-        _event(), None, clock=lambda: _central(6, 1, 23, 50), put=lambda url, body: sent.append((url, body))
+        _event(),
+        None,
+        clock=lambda: _central(6, 1, 23, 50),
+        put=lambda url, body: sent.append((url, body)),
+        stack_status=UPDATING,
     )
     [(url, body)] = sent
     assert url.endswith("/put") and body["Status"] == "FAILED" and "Deploy refused" in body["Reason"]
@@ -137,3 +189,44 @@ def test_every_other_resource_waits_for_the_guard(synth, stage):
         k for k in resources if k != guard_id and k not in own and guard_id not in _closure(resources, k)
     ]
     assert unguarded == []
+
+
+@pytest.mark.infra
+@pytest.mark.parametrize(
+    "stack", ["WordSQD-live-EdgeSecurity", "WordSQD-live-EdgeAlarms", "WordSQD-dev-EdgeSecurity"]
+)
+def test_the_edge_stacks_are_guarded_too_and_tell_their_topic_of_the_door(synth, stack):
+    """`cdk deploy --all` updates the WAF first: the freeze must hold it as well."""
+    resources = json.loads((synth.outdir / f"{stack}.template.json").read_text())["Resources"]
+    [(guard_id, props)] = [(k, r) for k, r in resources.items() if r["Type"] == "Custom::MidnightGuard"]
+    assert props["Properties"]["ServiceTimeout"] == "300" and props["Properties"]["Emergency"] == ""
+    own = _closure(resources, guard_id)
+    unguarded = [
+        k
+        for k, r in resources.items()
+        if k != guard_id
+        and k not in own
+        and guard_id not in _closure(resources, k)
+        and r["Type"] != "Custom::CrossRegionExportWriter"  # CDK's, added after the stack is built
+    ]
+    assert unguarded == []
+    [alarm] = [
+        r["Properties"]
+        for r in resources.values()
+        if r["Type"] == "AWS::CloudWatch::Alarm" and r["Properties"]["AlarmName"].endswith("EmergencyDeploy")
+    ]
+    assert alarm["MetricName"] == "EmergencyDeploys" and alarm["AlarmActions"]
+
+
+@pytest.mark.infra
+def test_the_main_stacks_guard_answers_within_its_timeout_and_the_door_pages(prod):
+    _, props = prod.only("Custom::MidnightGuard")
+    assert props["Properties"]["ServiceTimeout"] == "300" and props["Properties"]["Emergency"] == ""
+    [pattern] = [
+        r["Properties"]["FilterPattern"]
+        for r in prod.resources("AWS::Logs::MetricFilter").values()
+        if r["Properties"]["MetricTransformations"][0]["MetricName"] == "EmergencyDeploys"
+    ]
+    assert "$.emergency" in pattern
+    alarms = {a["Properties"]["AlarmName"] for a in prod.resources("AWS::CloudWatch::Alarm").values()}
+    assert "WordSQD-live-EmergencyDeploy" in alarms

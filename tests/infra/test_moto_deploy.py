@@ -56,7 +56,11 @@ def deployable(template: dict[str, Any]) -> tuple[dict[str, Any], set[str], set[
         if isinstance(node, dict):
             if set(node) == {"Ref"} and node["Ref"] in resources and node["Ref"] not in kept:
                 return f"{STAND_IN}{node['Ref']}"
-            if set(node) == {"Fn::GetAtt"} and node["Fn::GetAtt"][0] not in kept:
+            # (moto answers no Fn::GetAtt of a Lambda version: the dry-run hooks' TARGET)
+            if set(node) == {"Fn::GetAtt"} and (
+                node["Fn::GetAtt"][0] not in kept
+                or resources[node["Fn::GetAtt"][0]]["Type"] == "AWS::Lambda::Version"
+            ):
                 return f"{STAND_IN}{node['Fn::GetAtt'][0]}/{node['Fn::GetAtt'][1]}"
             return {k: stand_in(v) for k, v in node.items()}
         if isinstance(node, list):

@@ -17,9 +17,12 @@ template tests check the roles are exactly ACCESS).
 import re
 from pathlib import Path
 
+import pytest
+
 from infra.permissions import ACCESS
 from shared.dynamo.table import INDEXES
 from tests.fakes.fake_store import complete_official
+from tests.infra.test_permissions_routes import role_denials
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_LAYER = sorted((REPO_ROOT / "shared" / "dynamo").glob("*.py"))
@@ -109,7 +112,8 @@ def test_granted_indexes_are_the_queried_ones_and_exist_in_the_table():
     assert granted <= set(INDEXES)
 
 
-def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_included():
+@pytest.mark.infra
+def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_included(prod):
     """What the union check above cannot see: one function's own requests. The stream consumer
     counts a batch into a board that has rows but no top item yet (the first fold seeds it from
     the `board` index), then another batch; every request it sends must be in its own grant."""
@@ -125,6 +129,7 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
 
     day = "2026-01-15"
     sent: set[tuple[str, str | None]] = set()
+    requests: list[tuple[str, dict]] = []
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
         store = dynamo_ports(os.environ["TABLE_NAME"], sleep=lambda seconds: None)
@@ -136,10 +141,12 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
             complete_official(store, result)
         late = official("late", 500, completed_at=f"{day}T06:01:00.000Z", day=day)
         complete_official(store, late)
-        store.client.meta.events.register(
-            "provide-client-params.dynamodb",
-            lambda params, model, **_: sent.add((model.name, params.get("IndexName"))),
-        )
+
+        def record(params: dict, model: object, **_: object) -> None:
+            sent.add((model.name, params.get("IndexName")))  # type: ignore[attr-defined]
+            requests.append((model.name, dict(params)))  # type: ignore[attr-defined]
+
+        store.client.meta.events.register("provide-client-params.dynamodb", record)
         store.ranks.count_official(earlier)  # the first fold: no top item yet, seeded from the index
         store.ranks.count_official([late])
         assert [e.player for e in store.boards.board_page(Scope.daily(day), None, 10)][0] == late.player
@@ -152,3 +159,4 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
         if operation == "Query":
             assert (index in access.indexes) if index else bool(access.own_partition_queries), index
     assert ("Query", "board") in sent  # the seeding was exercised
+    assert role_denials(prod, "counters", requests) == []  # and the role as synthesized allows each

@@ -9,9 +9,11 @@ challenge; `expire` the completion of runs left to time out; `leaderboard` board
 profile and a rename; `reset` the midnight job. (The stream consumer has its own test in
 test_permissions_code.py.) So a guest route's function (`daily`) is shown to write only runs,
 puzzles, challenges and players' items, never the rank counters, the top of a board or the name
-claims.
+claims. Each test also judges the same requests against the function's role in the synthesized
+template as IAM would (tests/infra/iam_eval.py): the grant as deployed, not only as declared.
 """
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,11 +30,13 @@ from local.events import LambdaContext
 from shared.game import clock
 from shared.runtime import wiring
 from tests.conftest import Api
+from tests.infra.iam_eval import Call, Context, denials
 from tests.play import play_out
 
 daily = Api(daily_handler)
 leaderboard = Api(leaderboard_handler)
 
+KEY = {"Idempotency-Key": "retry-key-0001"}  # a creation's, for safe retries
 WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem")
 
 
@@ -116,6 +120,15 @@ def denied(access: TableAccess, sent: list[tuple[str, dict[str, Any]]]) -> list[
     return refused
 
 
+def role_denials(template: Any, function: str, sent: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """What IAM would refuse of SENT under FUNCTION's role in TEMPLATE (a synthesized stage)."""
+    table, _ = template.only("AWS::DynamoDB::Table")
+    context = Context.of(
+        template.json, template.config.region, template.config.stack_name, **{table: os.environ["TABLE_NAME"]}
+    )
+    return denials(context, template.functions[function][0], [Call("dynamodb", op, p) for op, p in sent])
+
+
 def _partitions(sent: list[tuple[str, dict[str, Any]]]) -> set[str]:
     return {pk.split("#", 1)[0] + "#" for op, params in sent for _, pk in _written(op, params)}
 
@@ -126,7 +139,8 @@ def game(table: str) -> Iterator[Callable[[], None]]:
     yield lambda: None
 
 
-def test_daily_guest_and_player_routes_stay_inside_the_daily_grant(game):
+@pytest.mark.infra
+def test_daily_guest_and_player_routes_stay_inside_the_daily_grant(game, prod):
     access = ACCESS["daily"].table
     assert access is not None and access.write_leading_keys
     with recording() as sent:
@@ -136,17 +150,21 @@ def test_daily_guest_and_player_routes_stay_inside_the_daily_grant(game):
         guest_writes = _partitions(sent)
         player = daily("POST", "/daily/runs", user="ann")[1]
         assert play_out(daily, player, "ann")["official"] is True
-        challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
+        keyed = {"body": {"rounds": 5, "forbidden_rounds": 1}, "user": "ann", "headers": KEY}
+        challenge = daily("POST", "/challenges", **keyed)[1]
+        assert daily("POST", "/challenges", **keyed)[1] == challenge  # a resend: the record read
+        assert daily("POST", "/challenges", **{**keyed, "body": {}})[0] == 422
         run = daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1]
         play_out(daily, run, "bob")
         assert daily("GET", f"/challenges/{challenge['challenge_id']}")[0] == 200
-    assert denied(access, sent) == []
+    assert denied(access, sent) == [] and role_denials(prod, "daily", sent) == []
     # A guest writes its run (and the day's puzzle the first time), nothing of anyone else's.
     assert guest_writes <= {"RUN#", "PUZZLE#"}
     assert {"COUNT#", "TOP#", "NAME#"}.isdisjoint(_partitions(sent))
 
 
-def test_expire_completes_timed_out_runs_inside_its_grant(game):
+@pytest.mark.infra
+def test_expire_completes_timed_out_runs_inside_its_grant(game, prod):
     access = ACCESS["expire"].table
     assert access is not None and access.write_leading_keys
     daily("POST", "/daily/runs", user="ann")
@@ -156,11 +174,12 @@ def test_expire_completes_timed_out_runs_inside_its_grant(game):
     with recording() as sent:
         summary = expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
     assert summary["runs_completed"] >= 2, summary
-    assert denied(access, sent) == []
+    assert denied(access, sent) == [] and role_denials(prod, "expire", sent) == []
     assert {"COUNT#", "TOP#", "NAME#"}.isdisjoint(_partitions(sent))
 
 
-def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(game):
+@pytest.mark.infra
+def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(game, prod):
     challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
     play_out(daily, daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1], "bob")
     expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
@@ -173,28 +192,43 @@ def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(
         if op == "Query" and "IndexName" not in params
     }
     assert "CLOSING#" in queried and "MODPASS#" in _partitions(sent)  # the index read, the pass run
-    assert denied(ACCESS["expire"].table, sent) == []
+    assert denied(ACCESS["expire"].table, sent) == [] and role_denials(prod, "expire", sent) == []
     with recording() as sent:
         status, view = daily("GET", f"/challenges/{challenge['challenge_id']}")[:2]
     assert status == 200 and view["status"] == "final"
     assert "MODFINAL#" in _partitions(sent) and denied(ACCESS["daily"].table, sent) == []
+    assert role_denials(prod, "daily", sent) == []
 
 
-def test_leaderboard_and_reset_routes_stay_inside_their_grants(game):
+@pytest.mark.infra
+def test_leaderboard_and_reset_routes_stay_inside_their_grants(game, prod):
     player = daily("POST", "/daily/runs", user="ann")[1]
     play_out(daily, player, "ann")
     with recording() as sent:
         for path in ("/leaderboard/daily", "/leaderboard/daily/me", "/me", "/me/history"):
             assert leaderboard("GET", path, user="ann")[0] in (200, 404), path
         assert leaderboard("PUT", "/me", {"display_name": "Annie"}, user="ann")[0] == 200
-    assert denied(ACCESS["leaderboard"].table, sent) == []
+        for name in ("Sh1t Crew", "Office", "Office"):  # refused (the key freed), made, replayed
+            leaderboard("POST", "/leagues", {"name": name}, user="ann", headers=KEY)
+    assert "IDEMPOTENCY#" in _partitions(sent)
+    assert denied(ACCESS["leaderboard"].table, sent) == [] and role_denials(prod, "leaderboard", sent) == []
     clock.advance(13 * 3600)  # past Central midnight: a new Daily to store
     with recording() as sent:
         reset.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="reset"))
-    assert sent and denied(ACCESS["reset"].table, sent) == []
+    assert sent and denied(ACCESS["reset"].table, sent) == [] and role_denials(prod, "reset", sent) == []
 
 
 def test_the_check_refuses_a_write_outside_the_leading_keys():
     access = TableAccess(writes=("PutItem",), write_leading_keys=("RUN#*",))
     put = ("PutItem", {"Item": {"pk": {"S": "COUNT#daily#2026-11-29"}, "sk": {"S": "X"}}})
     assert denied(access, [put]) == ["PutItem on COUNT#daily#2026-11-29, outside ('RUN#*',)"]
+
+
+@pytest.mark.infra
+def test_the_role_refuses_a_write_outside_its_leading_keys_and_an_index_not_granted(prod):
+    table = os.environ["TABLE_NAME"]
+    put = ("PutItem", {"TableName": table, "Item": {"pk": {"S": "COUNT#daily#2026-11-29"}, "sk": {"S": "X"}}})
+    query = ("Query", {"TableName": table, "IndexName": "due", "KeyConditionExpression": "x = :x"})
+    own = ("PutItem", {"TableName": table, "Item": {"pk": {"S": "RUN#1"}, "sk": {"S": "X"}}})
+    refused = role_denials(prod, "daily", [put, query, own])
+    assert len(refused) == 2 and refused[0].startswith("dynamodb:PutItem") and "index/due" in refused[1]

@@ -1,12 +1,15 @@
 """infra/lambdas/wordsqd_ops/watch.py: the scheduled checks' pure logic, and their schedules and
-alarms in the template."""
+alarms in the template. (Every check against the services, judged against its role:
+test_role_calls.py. Lambda's provisioned concurrency, which moto does not implement, answers from
+a Stubber.)"""
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import boto3
 import pytest
 from botocore.stub import Stubber
+from moto import mock_aws
 
 from infra.lambdas.wordsqd_ops import watch
 from infra.lambdas.wordsqd_ops.window import CENTRAL
@@ -54,20 +57,34 @@ def test_no_successful_reset_since_midnight_is_missing():
 
 
 def test_the_reset_check_reads_the_live_aliases_series_since_midnight():
-    client = boto3.client(
-        "cloudwatch", region_name="us-east-1", aws_access_key_id="t", aws_secret_access_key="t"
-    )
-    stub = Stubber(client)
+    """Against moto's CloudWatch: a reset whose one attempt failed is missing; its retry's success
+    (another function's, or the unaliased series, do not count) is not."""
     at = datetime(2026, 6, 2, 0, 10, tzinfo=CENTRAL).astimezone(UTC)
-    results = [
-        {"Id": "invocations", "Values": [1.0], "StatusCode": "Complete"},
-        {"Id": "errors", "Values": [1.0], "StatusCode": "Complete"},
-    ]
-    stub.add_response("get_metric_data", {"MetricDataResults": results})
-    stub.activate()
     env = {**ENV, "RESET_FUNCTION": "fn-reset"}
-    assert watch.measure("reset", env, {"cloudwatch": client}, at) == {"ResetMissing": 1}
-    stub.assert_no_pending_responses()
+
+    def put(client, name, function, resource, minutes_ago):
+        dimensions = [{"Name": "FunctionName", "Value": function}, {"Name": "Resource", "Value": resource}]
+        client.put_metric_data(
+            Namespace="AWS/Lambda",
+            MetricData=[
+                {
+                    "MetricName": name,
+                    "Dimensions": dimensions,
+                    "Value": 1.0,
+                    "Timestamp": at - timedelta(minutes=minutes_ago),
+                }
+            ],
+        )
+
+    with mock_aws():
+        client = boto3.client("cloudwatch", region_name="us-east-1")
+        put(client, "Invocations", "fn-reset", "fn-reset:live", 9)
+        put(client, "Errors", "fn-reset", "fn-reset:live", 9)
+        put(client, "Invocations", "fn-other", "fn-other:live", 5)
+        put(client, "Invocations", "fn-reset", "fn-reset", 5)
+        assert watch.measure("reset", env, {"cloudwatch": client}, at) == {"ResetMissing": 1}
+        put(client, "Invocations", "fn-reset", "fn-reset:live", 5)
+        assert watch.measure("reset", env, {"cloudwatch": client}, at) == {"ResetMissing": 0}
 
 
 ENV = {
@@ -130,6 +147,7 @@ def test_the_checks_run_at_the_freeze_a_minute_into_the_window_and_hourly(prod, 
         "leftover": ("rate(1 hour)", "Etc/UTC"),
         "storage": ("rate(1 hour)", "Etc/UTC"),
         "reset": ("cron(10 0 * * ? *)", "America/Chicago"),
+        "retention": ("rate(1 day)", "Etc/UTC"),
     }
     assert "capacity" not in schedules(dev) and schedules(dev)["deploys"][0] == "cron(40 23 * * ? *)"
 
@@ -171,3 +189,31 @@ def test_the_kill_switches_live_in_appconfig_all_on_and_the_api_functions_read_t
         assert all((v in variables) == reads for v in APPCONFIG), name
         if reads:
             assert variables[APPCONFIG[0]] == {"Ref": app_id}
+
+
+@pytest.mark.infra
+def test_a_failing_or_silent_checker_pages(prod, dev):
+    alarms = {
+        a["Properties"]["AlarmName"]: a["Properties"]
+        for a in prod.resources("AWS::CloudWatch::Alarm").values()
+    }
+    failed = alarms["WordSQD-live-WatchFailed"]
+    assert (failed["MetricName"], failed["Statistic"], failed["Threshold"]) == ("Errors", "Sum", 1)
+    missing = alarms["WordSQD-live-DailyChecksMissing"]
+    assert missing["TreatMissingData"] == "breaching"
+    assert missing["ComparisonOperator"] == "LessThanThreshold" and missing["Threshold"] == 1
+    assert missing["EvaluationWindow"] == {"WallClockWindow": {"Timezone": "America/Chicago"}}
+    read = {
+        q["MetricStat"]["Metric"]["MetricName"]: q["MetricStat"]
+        for q in missing["Metrics"]
+        if "MetricStat" in q
+    }
+    assert set(read) == {"DeployInProgress", "ResetMissing", "CapacityMissing"}
+    assert all((s["Stat"], s["Period"]) == ("SampleCount", 86400) for s in read.values())
+    dev_missing = next(
+        a["Properties"]
+        for a in dev.resources("AWS::CloudWatch::Alarm").values()
+        if a["Properties"]["AlarmName"].endswith("-DailyChecksMissing")
+    )
+    names = {q["MetricStat"]["Metric"]["MetricName"] for q in dev_missing["Metrics"] if "MetricStat" in q}
+    assert names == {"DeployInProgress", "ResetMissing"}  # dev plans no capacity: no such check

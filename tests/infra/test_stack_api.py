@@ -124,7 +124,7 @@ def test_cors_origins_default_to_the_local_page_in_dev(dev):
     _, api = dev.only("AWS::ApiGatewayV2::Api")
     cors = api["Properties"]["CorsConfiguration"]
     assert cors["AllowOrigins"] == list(DEV_ORIGINS)
-    assert set(cors["AllowHeaders"]) == {"authorization", "content-type"}
+    assert set(cors["AllowHeaders"]) == {"authorization", "content-type", "idempotency-key"}
     assert set(cors["AllowMethods"]) == {"GET", "POST", "PUT", "DELETE"}
 
 

@@ -3,6 +3,7 @@ on that function's alarms; provisioned concurrency is scheduled around 00:00 Cen
 
 import pytest
 
+from infra.deploys import DRY_RUN_JOBS
 from infra.functions import FUNCTIONS
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
@@ -33,8 +34,37 @@ def test_each_alias_deploys_by_canary_and_rolls_back_on_its_alarms(dev, name):
     watched = {a["Name"]["Ref"] for a in group["AlarmConfiguration"]["Alarms"]}
     alarm_names = {dev.json["Resources"][a]["Properties"]["AlarmName"] for a in watched}
     title = name.capitalize()
-    assert alarm_names == {f"WordSQD-dev-{title}ErrorRate", f"WordSQD-dev-{title}LatencyP99"}
+    assert alarm_names == {f"WordSQD-dev-{title}{kind}" for kind in ("ErrorRate", "LatencyP99", "Throttles")}
     assert group["AlarmConfiguration"]["Enabled"] is True
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_each_jobs_new_version_answers_a_dry_run_before_any_traffic(dev, name):
+    """The pre-traffic hook (infra/lambdas/wordsqd_ops/canary.py) invokes the alias's new version,
+    the one the alias's update shifts to, and may invoke that version only."""
+    _, alias = _alias_of(dev, name)
+    hook = alias["UpdatePolicy"]["CodeDeployLambdaAliasUpdate"].get("BeforeAllowTrafficHook")
+    if name not in DRY_RUN_JOBS:
+        assert hook is None
+        return
+    [hook_id] = [
+        k
+        for k, r in dev.resources("AWS::Lambda::Function").items()
+        if {"Ref": k} == hook and r["Properties"]["Handler"] == "wordsqd_ops.canary.handler"
+    ]
+    target = dev.json["Resources"][hook_id]["Properties"]["Environment"]["Variables"]["TARGET"]
+    version = alias["Properties"]["FunctionVersion"]["Fn::GetAtt"][0]
+    function = dev.json["Resources"][version]["Properties"]["FunctionName"]["Ref"]
+    assert target == {
+        "Fn::Join": ["", [{"Fn::GetAtt": [function, "Arn"]}, ":", {"Fn::GetAtt": [version, "Version"]}]]
+    }
+    invokes = [
+        s
+        for p in dev.resources("AWS::IAM::Policy").values()
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+        if s["Action"] == "lambda:InvokeFunction" and s["Resource"] == target
+    ]
+    assert invokes
 
 
 def test_midnight_capacity_is_scheduled_on_the_aliases_in_chicago_time(prod, dev):

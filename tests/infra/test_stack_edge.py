@@ -287,7 +287,10 @@ def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(secur
             ]
         }
     ]
-    [group] = _resources(template, "AWS::Logs::LogGroup").values()
+    # (the other log group is the midnight guard's, tests/infra/test_midnight_guard.py)
+    [group] = [
+        g for g in _resources(template, "AWS::Logs::LogGroup").values() if "LogGroupName" in g["Properties"]
+    ]
     assert group["Properties"]["LogGroupName"] == name
     assert group["Properties"]["RetentionInDays"] == 7
     assert props["RedactedFields"] == [{"SingleHeader": {"Name": "authorization"}}]
@@ -297,7 +300,7 @@ def test_waf_logs_blocked_and_counted_requests_with_authorization_redacted(secur
     assert {c["ActionCondition"]["Action"] for c in kept["Conditions"]} == {"BLOCK", "COUNT"}
 
 
-def test_edge_security_stack_passes_cfn_lint_and_acknowledges_nothing(security, synth):
+def test_edge_security_stack_passes_cfn_lint_and_acknowledges_only_the_topic_and_guard(security, synth):
     template, _ = security
     name = edge_waf.security_stack_name(synth.stacks["dev"].config.stack_name)
     # W3005: the DependsOn CDK's custom resource provider adds on its own role (as in
@@ -306,8 +309,8 @@ def test_edge_security_stack_passes_cfn_lint_and_acknowledges_nothing(security, 
         Path(synth.outdir / f"{name}.template.json"), config=ManualArgs(ignore_checks=["W3005"])
     )
     assert [str(m) for m in matches] == []
-    # cdk-nag runs over this stack too (test_stack_checks.py); only the alarm topic needs an
-    # exception, the one the stage's own alarm topic has (SNS2: no KMS key for alarm notices).
+    # cdk-nag runs over this stack too (test_stack_checks.py); the alarm topic needs the exception
+    # the stage's own alarm topic has (SNS2: no KMS key for alarm notices).
     acknowledged = {
         logical_id: [rule["id"] for rule in r["Metadata"]["cdk_nag"]["rules_to_suppress"]]
         for logical_id, r in template["Resources"].items()
@@ -315,7 +318,13 @@ def test_edge_security_stack_passes_cfn_lint_and_acknowledges_nothing(security, 
     }
     [(topic_id, _)] = _resources(template, "AWS::SNS::Topic").items()
     [(policy_id, _)] = _resources(template, "AWS::SNS::TopicPolicy").items()
-    assert acknowledged == {topic_id: ["AwsSolutions-SNS2"], policy_id: ["AwsSolutions-SNS2"]}
+    # and the midnight guard's function its runtime, as every function of the stage's own stack.
+    [guard_id] = [k for k in _resources(template, "AWS::Lambda::Function") if k.startswith("MidnightGuard")]
+    assert acknowledged == {
+        topic_id: ["AwsSolutions-SNS2"],
+        policy_id: ["AwsSolutions-SNS2"],
+        guard_id: ["AwsSolutions-L1"],
+    }
 
 
 # --- The distribution's behaviours ------------------------------------------------------------
@@ -605,7 +614,11 @@ def test_the_api_functions_and_only_they_are_given_the_origin_secret(stage):
 
 def test_an_alarm_watches_what_the_web_acl_blocks_and_notifies_a_topic_of_its_own_region(security):
     template, _ = security
-    [alarm] = _resources(template, "AWS::CloudWatch::Alarm").values()
+    [alarm] = [
+        a
+        for a in _resources(template, "AWS::CloudWatch::Alarm").values()
+        if not a["Properties"]["AlarmName"].endswith("EmergencyDeploy")  # the guard's door
+    ]
     props = alarm["Properties"]
     acl_metric = _web_acl(security)["VisibilityConfig"]["MetricName"]
     assert (props["Namespace"], props["MetricName"], props["Statistic"], props["Period"]) == (

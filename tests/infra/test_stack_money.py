@@ -61,14 +61,18 @@ def test_the_topic_policy_lets_budgets_and_cost_alerts_publish_for_this_account_
 
 
 @pytest.mark.infra
-def test_prod_is_protected_from_deletion_and_dev_is_not(synth):
+def test_every_prod_stack_is_protected_from_deletion_and_no_dev_one(synth):
     manifest = json.loads((synth.outdir / "manifest.json").read_text())
     protection = {
         name: a["properties"].get("terminationProtection", False)
         for name, a in manifest["artifacts"].items()
-        if a["type"] == "aws:cloudformation:stack" and name in ("WordSQD-dev", "WordSQD-live")
+        if a["type"] == "aws:cloudformation:stack"
     }
-    assert protection == {"WordSQD-dev": False, "WordSQD-live": True}
+    assert protection == {
+        f"WordSQD-{stage}{part}": stage == "live"
+        for stage in ("dev", "live")
+        for part in ("", "-EdgeSecurity", "-EdgeAlarms")
+    }
 
 
 def test_pruning_keeps_the_newest_versions_and_every_one_an_alias_serves():

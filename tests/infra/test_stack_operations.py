@@ -6,7 +6,7 @@ import json
 import pytest
 
 from infra.dashboard import GAME_COUNTERS
-from infra.functions import FUNCTIONS
+from infra.functions import API_FUNCTIONS, FUNCTIONS
 from infra.operations import JOB_WINDOWS, P99_MS
 from shared.dynamo.table import INDEXES
 from tests.infra.metric_catalogue import catalogue
@@ -30,8 +30,18 @@ NOT_CATALOGUED: dict[str, dict[str, list[frozenset[str]]]] = {
     },
     # infra/operations.py: 403s counted from the API's access log, per stage (a metric filter).
     # infra/outside.py: answers' latency from the same access log (a metric filter), per stage.
-    "WordSQD/dev": {"ApiForbidden": [frozenset()], "AnswerLatency": [frozenset()]},
-    "WordSQD/live": {"ApiForbidden": [frozenset()], "AnswerLatency": [frozenset()]},
+    # infra/route_alarms.py: each API function's 5xx, from the same access log.
+    **{
+        f"WordSQD/{stage}": {
+            "ApiForbidden": [frozenset()],
+            "AnswerLatency": [frozenset()],
+            **{f"Api5xx{name.capitalize()}": [frozenset()] for name in API_FUNCTIONS},
+        }
+        for stage in ("dev", "live")
+    },
+    # infra/guard.py: the emergency door's uses, counted from the guard's log, per stage.
+    "WordSQD/Operations/dev": {"EmergencyDeploys": [frozenset()]},
+    "WordSQD/Operations/live": {"EmergencyDeploys": [frozenset()]},
     # infra/lambdas/wordsqd_ops/watch.py: put by the scheduled checks, per stage.
     "WordSQD/Operations": {
         metric: [frozenset({"Stage"})]
@@ -176,6 +186,8 @@ def test_lambda_alarms_watch_the_live_aliases_or_the_new_version_through_them(de
     (ExecutedVersion), so a new version failing under a tenth of the calls still trips them."""
     names = {logical_id for logical_id, _ in dev.functions.values()}
     for name, alarm in _alarms(dev).items():
+        if name.endswith("-WatchFailed"):  # the scheduled checks' own function: no alias
+            continue
         for namespace, _, dimensions in _watched(alarm):
             if namespace == "AWS/Lambda" and "FunctionName" in dimensions:
                 function = dimensions["FunctionName"]["Ref"]
@@ -299,8 +311,8 @@ def test_403s_at_the_origin_are_counted_from_the_access_log(dev):
 
 def test_traffic_alarms_treat_missing_data_as_ok(dev):
     for name, alarm in _alarms(dev).items():
-        # The jobs, the stream's heartbeat and the outside probe: no data is an outage.
-        if not name.endswith(("NotSucceeded", "CountersStalled", "-ProbeFailed")):
+        # The jobs, the stream's heartbeat, the outside probe, the daily checks: no data is an outage.
+        if not name.endswith(("NotSucceeded", "CountersStalled", "-ProbeFailed", "-DailyChecksMissing")):
             assert alarm["TreatMissingData"] == "notBreaching", name
 
 

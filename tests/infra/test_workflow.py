@@ -123,6 +123,15 @@ def test_aws_access_is_oidc_only_and_only_in_deploy_jobs(workflow):
     assert "aws-access-key-id" not in WORKFLOW.read_text() and "secrets." not in WORKFLOW.read_text()
 
 
+@pytest.mark.parametrize("job", ["staging", "production"])
+def test_the_aws_session_is_taken_after_the_window_wait(workflow, job):
+    """A session lasts an hour: taken before a wait of up to ~105 minutes it would expire mid-deploy."""
+    steps = workflow["jobs"][job]["steps"]
+    wait = next(i for i, s in enumerate(steps) if "deploy_window.py" in s.get("run", ""))
+    credentials = next(i for i, s in enumerate(steps) if "configure-aws-credentials" in s.get("uses", ""))
+    assert wait < credentials
+
+
 def test_synth_covers_every_stage_the_pipeline_deploys(workflow):
     synth = " ".join(_runs(workflow["jobs"]["synth"]))
     assert "stage=staging" in synth and "stage=prod" in synth

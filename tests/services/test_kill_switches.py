@@ -1,6 +1,7 @@
 """Kill switches (shared/runtime/flags.py): a feature turned off answers 503 `feature_disabled`
 before any routing, everything else plays on, and a switch that cannot be read counts as on."""
 
+import functools
 import json
 
 import pytest
@@ -16,9 +17,9 @@ from tests.conftest import player_claims
 def fresh_flags(monkeypatch):
     for name in (*flags.APPCONFIG, flags.LOCAL_FILE):
         monkeypatch.delenv(name, raising=False)
-    flags._flags.cache_clear()
+    flags.forget()
     yield
-    flags._flags.cache_clear()
+    flags.forget()
 
 
 def _off(monkeypatch, tmp_path, *switches):
@@ -73,7 +74,7 @@ def test_unreadable_flags_count_as_on(monkeypatch, tmp_path):
     assert flags.enabled("leagues")
 
 
-def test_appconfig_out_of_reach_counts_as_on(monkeypatch):
+def test_appconfig_out_of_reach_counts_as_on_but_new_reports_as_off(monkeypatch):
     for name, value in zip(flags.APPCONFIG, ("wordsqd-dev", "dev", "switches"), strict=True):
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("AWS_ENDPOINT_URL_APPCONFIGDATA", "http://127.0.0.1:9")  # nothing listens
@@ -82,6 +83,54 @@ def test_appconfig_out_of_reach_counts_as_on(monkeypatch):
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
     monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
     assert flags.enabled("leagues") and _refusal("POST", "/leagues", {"name": "Friends"}) is None
+    assert not flags.enabled("new_reports")
+    config = flags._flags().store._conf_store.client.meta.config  # type: ignore[union-attr]
+    assert (config.connect_timeout, config.read_timeout) == (1, 1)
+    assert config.retries["total_max_attempts"] == 1
+
+
+class CountingStore:
+    """A store whose reads are counted, answering SWITCHES or failing."""
+
+    def __init__(self):
+        self.reads = 0
+        self.answer = None
+
+    def get_configuration(self):
+        self.reads += 1
+        if self.answer is None:
+            raise TimeoutError("AppConfig did not answer")
+        return self.answer
+
+    get_raw_configuration = property(get_configuration)
+
+
+def test_a_failed_read_keeps_the_last_good_value_and_is_not_retried_for_a_while(monkeypatch):
+    from aws_lambda_powertools.utilities.feature_flags import FeatureFlags
+
+    store = CountingStore()
+    now = [1000.0]
+    monkeypatch.setattr(flags, "clock", lambda: now[0])
+    monkeypatch.setattr(flags, "_flags", functools.cache(lambda: FeatureFlags(store=store)))
+    assert flags.enabled("leagues") and not flags.enabled("new_reports")  # never read: each one's side
+    assert store.reads == 1  # the failure is remembered: the second switch did not wait again
+    now[0] += flags.FAILURE_SECONDS
+    store.answer = {"leagues": {"default": False}, "new_reports": {"default": True}}
+    assert not flags.enabled("leagues") and flags.enabled("new_reports")
+    store.answer = None
+    now[0] += 1
+    assert not flags.enabled("leagues") and flags.enabled("new_reports")  # the last good values
+    reads = store.reads
+    now[0] += flags.FAILURE_SECONDS - 1
+    assert not flags.enabled("leagues") and store.reads == reads
+    now[0] += 1
+    flags.enabled("leagues")
+    assert store.reads == reads + 1  # tried again once FAILURE_SECONDS have passed
+
+
+def test_every_switch_has_its_unreadable_side():
+    assert set(flags.UNREADABLE) == set(flags.SWITCHES)
+    assert [s for s, on in flags.UNREADABLE.items() if not on] == ["new_reports"]
 
 
 @pytest.mark.parametrize("switch", ["challenges", "leagues", "past_dailies"])

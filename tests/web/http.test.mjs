@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { exchange, resendable, withOneRetry } from "../../web/js/lib/http.js";
+import { creation, exchange, newIdempotencyKey, resendable, withOneRetry } from "../../web/js/lib/http.js";
 
 const reply = (status, body, date = "Thu, 03 Dec 2026 12:00:00 GMT") =>
   new Response(JSON.stringify(body), { status, headers: { Date: date } });
@@ -46,14 +46,17 @@ test("a reply whose body does not arrive within the timeout counts as unanswered
   assert.deepEqual(await exchange(slowBody, "/runs/r1/answers", {}, 10), { status: 0, body: null, date: null });
 });
 
-test("only an answer or a skip may be sent again: the server replays an applied slot", () => {
+test("only an answer, a skip or a creation may be sent again: the server replays them", () => {
   for (const path of ["/runs/r1/answers", "/guest/runs/r-1_x/answers", "/runs/r1/skip", "/guest/runs/r1/skip"]) {
-    assert.ok(resendable("POST", path), path);
+    assert.ok(resendable("POST", path) && !creation("POST", path), path);
   }
+  for (const path of ["/challenges", "/leagues"]) assert.ok(resendable("POST", path) && creation("POST", path), path);
   for (const [method, path] of [
     ["POST", "/daily/runs"], // a new run each time
     ["POST", "/guest/daily/runs"],
-    ["POST", "/challenges"],
+    ["POST", "/leagues/join"],
+    ["POST", "/challenges/c1/runs"],
+    ["GET", "/challenges"],
     ["POST", "/reports"],
     ["PUT", "/me"],
     ["DELETE", "/me"],
@@ -94,4 +97,12 @@ test("a reply, even a refusal, is never sent again; nor a request that is not re
     assert.equal(got, first);
     assert.equal(sent, 1);
   }
+});
+
+test("an Idempotency-Key is 32 hex digits, new each time, from the page's random numbers", () => {
+  const keys = new Set(Array.from({ length: 50 }, () => newIdempotencyKey()));
+  assert.equal(keys.size, 50);
+  for (const key of keys) assert.match(key, /^[0-9a-f]{32}$/); // the server's pattern: 8 to 64 of [A-Za-z0-9_-]
+  const zeros = { getRandomValues: (bytes) => bytes.fill(0xab) };
+  assert.equal(newIdempotencyKey(zeros), "ab".repeat(16));
 });

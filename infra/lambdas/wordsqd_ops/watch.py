@@ -2,7 +2,8 @@
 NAMESPACE (dimension Stage) that an alarm of infra/watch.py watches:
 
 - `deploys` (23:45 Central, the freeze's start): DeployInProgress, the stack's update or a
-  CodeDeploy deployment still running when no deploy may run;
+  CodeDeploy deployment of any of the stack's groups (DEPLOYMENT_GROUPS: ListDeployments takes an
+  application only with a group) still running when no deploy may run;
 - `capacity` (a minute after the capacity window opens): CapacityMissing, the planned aliases
   whose provisioned concurrency was not raised (a failed scheduled action: Application Auto
   Scaling sends no event for it);
@@ -10,7 +11,10 @@ NAMESPACE (dimension Stage) that an alarm of infra/watch.py watches:
   (billed by the hour whether used or not);
 - `storage` (hourly): CodeStoragePercent, the account's Lambda code storage against its quota;
 - `reset` (00:10 Central): ResetMissing, no successful reset invocation since 00:00 (the schedule
-  did not fire, or every attempt failed).
+  did not fire, or every attempt failed);
+- `retention` (daily): CanaryLogsKept, the Synthetics canaries (CANARIES) whose log group now has
+  the stage's retention (CANARY_LOG_DAYS). Synthetics makes each canary's group itself, on its
+  first run, under a name with the canary's id, which no template can name.
 """
 
 import json
@@ -87,6 +91,34 @@ def _reset_series(
     return values.get("invocations", []), values.get("errors", [])
 
 
+def _running(codedeploy: Any, application: str, groups: list[str]) -> list[str]:
+    """The deployments of APPLICATION's GROUPS not yet ended."""
+    found: list[str] = []
+    for group in groups:
+        pages = codedeploy.get_paginator("list_deployments").paginate(
+            applicationName=application, deploymentGroupName=group, includeOnlyStatuses=ACTIVE_DEPLOYMENTS
+        )
+        found += [d for page in pages for d in page["deployments"]]
+    return found
+
+
+def _keep_canary_logs(clients: Mapping[str, Any], canaries: list[str], days: int) -> int:
+    """Set DAYS of retention on each canary's log group (`/aws/lambda/<its engine function>`);
+    how many were set (a canary that never ran has no group yet)."""
+    kept = 0
+    for name in canaries:
+        engine = clients["synthetics"].get_canary(Name=name)["Canary"].get("EngineArn")
+        if not engine:
+            continue
+        group = f"/aws/lambda/{engine.split(':')[6]}"
+        try:
+            clients["logs"].put_retention_policy(logGroupName=group, retentionInDays=days)
+        except clients["logs"].exceptions.ResourceNotFoundException:
+            continue
+        kept += 1
+    return kept
+
+
 def _configs(lambda_: Any, functions: Mapping[str, str], alias: str) -> dict[str, dict[str, Any] | None]:
     found: dict[str, dict[str, Any] | None] = {}
     for name, function in functions.items():
@@ -105,9 +137,7 @@ def measure(
     plan: dict[str, int] = json.loads(env["PLAN"])
     if check == "deploys":
         [stack] = clients["cloudformation"].describe_stacks(StackName=env["STACK_NAME"])["Stacks"]
-        running = clients["codedeploy"].list_deployments(
-            applicationName=env["APPLICATION"], includeOnlyStatuses=ACTIVE_DEPLOYMENTS
-        )["deployments"]
+        running = _running(clients["codedeploy"], env["APPLICATION"], json.loads(env["DEPLOYMENT_GROUPS"]))
         return {"DeployInProgress": deploys_in_progress(stack["StackStatus"], running)}
     if check == "capacity":
         configs = _configs(clients["lambda"], {n: functions[n] for n in plan}, env["ALIAS"])
@@ -120,6 +150,12 @@ def measure(
     if check == "reset":
         invocations, errors = _reset_series(clients["cloudwatch"], env["RESET_FUNCTION"], env["ALIAS"], now)
         return {"ResetMissing": reset_missing(invocations, errors)}
+    if check == "retention":
+        return {
+            "CanaryLogsKept": _keep_canary_logs(
+                clients, json.loads(env["CANARIES"]), int(env["CANARY_LOG_DAYS"])
+            )
+        }
     if check == "storage":
         return {"CodeStoragePercent": storage_percent(clients["lambda"].get_account_settings())}
     raise ValueError(f"no such check {check!r}")
@@ -131,7 +167,8 @@ def handler(
     if clients is None:
         import boto3
 
-        clients = {s: boto3.client(s) for s in ("cloudformation", "codedeploy", "lambda", "cloudwatch")}
+        services = ("cloudformation", "codedeploy", "lambda", "cloudwatch", "synthetics", "logs")
+        clients = {s: boto3.client(s) for s in services}
     values = measure(event["check"], os.environ, clients, datetime.now(UTC))
     clients["cloudwatch"].put_metric_data(
         Namespace=NAMESPACE,

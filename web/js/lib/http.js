@@ -32,9 +32,24 @@ export async function exchange(fetchFn, url, init = {}, timeoutMs = TIMEOUT_MS) 
 
 /** Whether a request that got no reply may be sent again as it was: an answer names its slot
  * (round and attempt) and a skip its round, and the server answers a repeat of one it already
- * applied with the same reply as the first time (SPEC §5 "Retries are safe"). */
+ * applied with the same reply as the first time (SPEC §5 "Retries are safe"); so does a creation,
+ * by its Idempotency-Key. */
 export function resendable(method, path) {
-  return method === "POST" && /^\/(guest\/)?runs\/[^/?#]+\/(answers|skip)$/.test(path);
+  const slot = /^\/(guest\/)?runs\/[^/?#]+\/(answers|skip)$/;
+  return creation(method, path) || (method === "POST" && slot.test(path));
+}
+
+/** Whether a request creates a challenge or a league: it carries an Idempotency-Key, new for each
+ * creation and the same when sent again, so the server makes one item however often it comes. */
+export function creation(method, path) {
+  return method === "POST" && /^\/(challenges|leagues)$/.test(path);
+}
+
+/** A new Idempotency-Key: 128 random bits as 32 hex digits (getRandomValues, unlike randomUUID,
+ * works on a page served over plain HTTP too). */
+export function newIdempotencyKey(crypto = globalThis.crypto) {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** SEND (one request), and once more when it got no reply and RESEND says that is safe. */
