@@ -37,6 +37,7 @@ from shared.http.recap_models import MyRecap, Recap
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, leagues, moderation, player_data, players, ports, recaps, require
+from shared.services import appeals
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 # Every player route refuses an erased or banned caller (Players.admit), but DELETE /me (the
@@ -119,7 +120,7 @@ def my_recap(date: api.BoardDate) -> MyRecap:
 @app.get("/me", summary="The caller's profile and Daily stats")
 def get_profile() -> Me:
     summary = players().me(api.caller_id(app))  # also admits the caller (docs/players.md)
-    sanctions = [SanctionView.of(s) for s in summary.sanctions]
+    sanctions = [SanctionView.of(s, a) for s, a in appeals.with_appeals(moderation(), summary.sanctions)]
     return Me.of(summary).model_copy(update={"sanctions": sanctions})
 
 
@@ -142,10 +143,11 @@ def history(
 def export_me() -> PlayerExport:
     exported = player_data().export(api.caller_id(app))  # also admits the caller (docs/players.md)
     held = exported.held
+    sanctions = appeals.with_appeals(moderation(), held.sanctions)
     return PlayerExport.of(exported).model_copy(
         update={
             "reports": [ReportView.of(r, c) for r, c in moderation().with_cases(held.reports[:100])],
-            "sanctions": [SanctionView.of(s) for s in held.sanctions],
+            "sanctions": [SanctionView.of(s, a) for s, a in sanctions],
             "moderation_log": held.moderation_log,
         }
     )

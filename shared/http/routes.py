@@ -92,6 +92,9 @@ ROUTES: tuple[Route, ...] = (
         (200, 403, 404, 409),
     ),
     Route("GET", "/moderation/log", "leaderboard", "player", replies=(200, 403)),
+    # A banned player may appeal their ban (SPEC §3e).
+    Route("POST", "/me/appeals", "leaderboard", "player", "required", (201, 404, 409), "banned_ok"),
+    Route("GET", "/me/appeals", "leaderboard", "player", admits="banned_ok"),
     Route("GET", "/leaderboard/daily/{date}/corrections", "leaderboard", "public"),
 )
 

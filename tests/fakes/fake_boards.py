@@ -246,6 +246,7 @@ def serve_with(
         for name, service in services.items():
             monkeypatch.setattr(served, name, lambda service=service: service)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
+    monkeypatch.setattr(moderation_routes, "ports", lambda: p)  # the log's names
 
 
 # The board tests' day (tests/services/test_boards.py, tests/services/test_profiles.py) ------------

@@ -13,8 +13,8 @@ from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler as leaderboard_handler
 from local.events import LambdaContext, http_event
 from shared.game import clock
+from shared.game.cases import name_case_id
 from shared.game.clock import iso
-from shared.game.moderation import canonical_name, case_id_for
 from tests.conftest import Api
 from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, NOON, official, player
@@ -50,7 +50,7 @@ def ban(user: str, name: str) -> None:
         boards("POST", "/reports", {"kind": "name", "target": name, "reason": "rude"}, user="ann")[0] == 201
     )
     decision = {"action": "ban", "reason": "abuse"}
-    case_id = case_id_for("name", canonical_name(name))
+    case_id = name_case_id(name, player(user))
     status, body = moderate("POST", f"/moderation/cases/{case_id}/decision", decision)
     assert status == 200, body
 
@@ -135,7 +135,7 @@ def test_a_rank_ban_keeps_results_completed_under_it_off_the_board_but_in_the_st
     assert boards("PUT", "/me", {"display_name": "Zed"}, user="zed")[0] == 200
     reported = {"kind": "name", "target": "Zed", "reason": "rude"}
     assert boards("POST", "/reports", reported, user="ann")[0] == 201
-    case_id = case_id_for("name", canonical_name("Zed"))
+    case_id = name_case_id("Zed", player("zed"))
     decision = {"action": "rank_ban", "reason": "abuse", "until": iso(NOON + timedelta(days=2))}
     assert moderate("POST", f"/moderation/cases/{case_id}/decision", decision)[0] == 200
     day = DAY.isoformat()

@@ -66,6 +66,7 @@ def request_of(route, ids: dict) -> tuple[str, dict | None]:
         "/leagues/join": {"code": ids["code"]},
         "/reports": {"kind": "word", "target": "zzqx", "reason": "this is a word"},
         "/moderation/cases/{case_id}/decision": {"action": "dismiss", "reason": "no case"},
+        "/me/appeals": {"sanction": "0" * 24, "reason": "not me"},
     }
     return path, bodies.get(route.path) if route.body != "none" else None
 
