@@ -23,11 +23,11 @@ from shared.game.errors import Throttled
 from shared.game.moderation import (
     CASE_KINDS,
     Case,
+    CaseKind,
     Correction,
     Decision,
     LogEntry,
     Report,
-    ReportKind,
     Sanction,
     canonical_name,
     scope_of_case,
@@ -133,7 +133,7 @@ class DynamoModeration:
         )
         return [Report.model_validate_json(item["data"]["S"]) for item in items]
 
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+    def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:
         """Each queue partition of the kinds asked read from AFTER on (LIMIT items each), merged
         oldest first; then the cases themselves in one BatchGetItem."""
         kinds = [kind] if kind else list(CASE_KINDS)
@@ -368,6 +368,7 @@ def _count_case(case: Case, new: bool, count: int = 1) -> Item:
 
 _CASE_DATA = {
     "case_id", "kind", "target", "shown", "subject", "run_id", "scope_id", "source", "quantiles", "opened_at",
+    "snapshot", "generation",
 }  # fmt: skip
 
 

@@ -4,7 +4,7 @@ and tests/contract/test_moderation_store.py runs one contract on both."""
 
 from typing import NamedTuple, Protocol
 
-from shared.game.moderation import Case, Correction, Decision, LogEntry, Report, ReportKind, Sanction
+from shared.game.moderation import Case, CaseKind, Correction, Decision, LogEntry, Report, Sanction
 from shared.game.runs import Run
 from shared.game.scope import Scope
 
@@ -59,7 +59,7 @@ class ModerationStore(Protocol):
         """REPORTER's reports, newest first."""
         ...
 
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+    def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:
         """Open cases of KIND (None: every kind), oldest first, after AFTER."""
         ...
 

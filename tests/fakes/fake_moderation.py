@@ -5,11 +5,11 @@ adapter (shared/dynamo/moderation.py)."""
 
 from shared.game.moderation import (
     Case,
+    CaseKind,
     Correction,
     Decision,
     LogEntry,
     Report,
-    ReportKind,
     Sanction,
     canonical_name,
 )
@@ -77,7 +77,7 @@ class FakeModeration:
         )
         return mine[:limit]
 
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+    def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:
         found = sorted(
             (c for c in self.table.cases.values() if c.status == "open" and kind in (None, c.kind)),
             key=lambda c: (c.opened_at, c.case_id),
