@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from functions import moderation as moderation_routes
 from shared.game.boards import daily_closes_at
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.game.errors import NotFound
 from shared.game.scope import Scope
 from shared.http import api
 from shared.http.cursors import Cursors
@@ -37,7 +38,7 @@ from shared.http.recap_models import MyRecap, Recap
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, leagues, moderation, player_data, players, ports, recaps, require
-from shared.services import appeals
+from shared.services import appeals, cases
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 # Every player route refuses an erased or banned caller (Players.admit), but DELETE /me (the
@@ -74,7 +75,12 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
 def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
-    mine = boards().daily_rank(date, api.caller_id(app))
+    player = api.caller_id(app)
+    try:
+        mine = boards().daily_rank(date, player)
+    except NotFound:  # a result a decision took off the board says so
+        cases.why_unranked(moderation(), player, Scope.daily(boards().board_date(date).isoformat()))
+        raise
     pending = moderation().open_on(Scope.daily(mine.day.isoformat()), mine.pending & {mine.row.run_id})
     return MyRank.of(mine, pending)
 

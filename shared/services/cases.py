@@ -31,11 +31,14 @@ from shared.game.moderation import (
     canonical_word,
     scope_of_case,
 )
+from shared.game.scope import Scope
 from shared.services.moderation_store import CaseDecided
 
 if TYPE_CHECKING:
     from shared.services.moderation import Moderation
 
+VOIDED = "A moderator voided your result for that date: GET /me says why and how to appeal"
+RANK_BANNED = "Your result for that date is not placed: you were under a rank ban (GET /me says why)"
 NO_LONGER_HELD = "The player no longer holds this name: it was left to its new holder"
 
 
@@ -98,6 +101,17 @@ def guest_report(m: "Moderation", run_id: str, word: str, reason: str, client: s
     if not judged_in(stored.run, canonical_word(word)):
         raise BadRequest("A guest reports only a word judged in their own run", "word_not_in_run")
     return m.report(f"guest:{run_id}", "word", word, reason, client)
+
+
+def why_unranked(m: "Moderation", player: str, scope: Scope) -> None:
+    """When PLAYER's result of SCOPE is off its board by a decision, 404 saying so (SPEC §3e: a
+    voided result says so in the player's own views); else nothing."""
+    result = m.results.official_result(player, scope)
+    reason = result.unranked_reason if result else None
+    if reason == "voided":
+        raise NotFound(VOIDED, "result_voided")
+    if reason == "rank_banned":
+        raise NotFound(RANK_BANNED, "result_rank_banned")
 
 
 def with_snapshot(m: "Moderation", case: Case, name: str | None = None) -> Case:

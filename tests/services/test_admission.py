@@ -144,7 +144,7 @@ def test_a_rank_ban_keeps_results_completed_under_it_off_the_board_but_in_the_st
     rows = boards("GET", f"/leaderboard/daily/{day}")[1]["rows"]
     assert [r["display_name"] for r in rows] == [boards("GET", "/me", user="ann")[1]["display_name"]]
     status, body, _ = boards("GET", "/leaderboard/daily/me", user="zed")
-    assert (status, body["error"]["code"]) == (404, "not_ranked")
+    assert (status, body["error"]["code"]) == (404, "result_rank_banned")
     (item,) = boards("GET", "/me/history", user="zed")[1]["items"]
     assert item["unranked_reason"] == "rank_banned" and item["rank"] is None
     assert boards("GET", "/me", user="zed")[1]["stats"]["played"] == 1
