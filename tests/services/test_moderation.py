@@ -234,7 +234,7 @@ def test_void_result_takes_the_row_off_the_board_and_reranks_the_rows_below(stor
     rows = call("GET", f"/leaderboard/daily/{day}")[1]["rows"]
     assert [(r["rank"], r["display_name"]) for r in rows] == [(1, "Ann"), (2, "Bob")]
     assert call("GET", "/leaderboard/daily/me", user="ann")[1]["rank"] == 1
-    assert call("GET", "/leaderboard/daily/me", user="zed")[1]["error"]["code"] == "not_ranked"
+    assert call("GET", "/leaderboard/daily/me", user="zed")[1]["error"]["code"] == "result_voided"
     me = call("GET", "/me", user="zed")[1]
     assert me["stats"]["played"] == 1 and me["stats"]["best_score"] == 2000  # kept in their stats
     (item,) = call("GET", "/me/history", user="zed")[1]["items"]
