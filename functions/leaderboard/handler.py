@@ -8,7 +8,6 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from functions import moderation as moderation_routes
 from shared.game.boards import daily_closes_at
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.errors import NotFound
@@ -45,7 +44,6 @@ from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 # erasure itself, which a retry after an interruption must be able to finish) and the routes that
 # read the admission with their own first request (the route table's `admits`).
 app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, banned_ok))
-moderation_routes.register(app)
 require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)

@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 
 from functions.daily.handler import handler as daily_handler
-from functions.leaderboard.handler import handler as leaderboard_handler
 from local.events import LambdaContext, http_event
 from shared.game import clock
 from shared.game.cases import name_case_id
@@ -19,6 +18,7 @@ from tests.conftest import Api
 from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, NOON, official, player
 from tests.fakes.fake_store import complete_official, served_store
+from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 

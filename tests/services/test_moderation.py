@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 
 from functions.daily.handler import handler as daily_handler
-from functions.leaderboard.handler import handler
 from local.events import LambdaContext, http_event
 from shared.game import clock
 from shared.game.cases import name_case_id
@@ -17,6 +16,7 @@ from shared.game.clock import iso
 from shared.game.moderation import REPORTS_PER_DAY, REVIEW_WINDOW, case_id_for
 from tests.fakes.fake_boards import CLOSES, DAY, NOON, completion, official, player, serve_with
 from tests.fakes.fake_store import FakePorts, complete_official
+from tests.routed import handler  # the leaderboard and moderation functions
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 

@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 
 from functions.daily.handler import handler as daily_handler
-from functions.leaderboard.handler import handler as leaderboard_handler
 from shared.game import clock
 from shared.game.cases import name_case_id
 from shared.game.clock import iso
@@ -20,6 +19,7 @@ from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import NOON, player
 from tests.fakes.fake_store import served_store
 from tests.play import play_out
+from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 

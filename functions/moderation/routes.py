@@ -1,6 +1,6 @@
-"""The moderation routes (SPEC §3e), served by the leaderboard function, and the ban guard every
-player route of the daily and leaderboard functions passes through. Thin: parse, check the caller's
-role, call shared.services.moderation, build the reply."""
+"""The moderation routes (SPEC §3e), served by the moderation function (functions/moderation/
+handler.py). Thin: parse, check the caller's role, call shared.services.moderation (cases, appeals),
+build the reply."""
 
 import base64
 import binascii
@@ -71,7 +71,7 @@ def _decode(cursor: str) -> str:
 
 
 def register(app: APIGatewayHttpResolver) -> None:
-    """Add the moderation routes to APP (the leaderboard function's resolver)."""
+    """Add the moderation routes to APP (the moderation function's resolver)."""
 
     @app.post("/reports", summary="Report a name, a run or a word (SPEC §3e)")
     def report(request: Annotated[ReportRequest, Body()]) -> Response[ReportView]:
