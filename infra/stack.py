@@ -186,7 +186,7 @@ class WordSQDStack(Stack):
             self,
             "KillSwitches",
             stage=config.stage,
-            readers=[self.functions.by_name[name] for name in ("daily", "leaderboard")],
+            readers=[self.functions.by_name[name] for name in ("daily", "leaderboard", "moderation")],
         )
         self.money = Money(
             self,

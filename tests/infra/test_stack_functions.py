@@ -1,4 +1,4 @@
-"""The six functions: runtime, architecture, handlers, logs, tracing, environment, aliases and
+"""The seven functions: runtime, architecture, handlers, logs, tracing, environment, aliases and
 least-privilege roles (exactly infra/permissions.py ACCESS, nothing more)."""
 
 import json
@@ -19,6 +19,7 @@ MEMORY = {
     "validate": 1769,
     "daily": 1769,
     "leaderboard": 1769,
+    "moderation": 1769,
     "reset": 512,
     "expire": 1769,
     "counters": 1024,
@@ -228,15 +229,17 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
                 "LEAGUECODE#*",
                 "RUN#*",
                 "CHALLENGE#*",
-                *MODERATION_WRITES,
+                "MODFINAL#*",
             ],
         ),
+        ("moderation", ["PLAYER#*", "NAME#*", "TOP#*", "RUN#*", *MODERATION_WRITES]),
         ("reset", ["PUZZLE#*"]),
         ("counters", ["PLAYER#*", "COUNT#*", "TOP#*"]),
     ],
 )
 def test_writes_are_limited_to_their_partition_keys(dev, name, prefixes):
-    """leaderboard writes only players' items (profile, the rename's record), name claims,
+    """moderation writes what its decisions reach and the moderation items, the audit log among
+    them; leaderboard writes only players' items (profile, the rename's record), name claims,
     leagues and their codes, and (erasing a player) runs, the creator of a challenge and the name
     on the player's rows in boards' top items; reset only puzzles, counters only rank counters,
     the `counted` mark and renamed names on official results and boards' top items:
