@@ -171,14 +171,15 @@ ACCESS: dict[str, Access] = {
     # ConditionCheckItem (profile name); PutItem of the watermark. Writes only on RUN# and
     # PLAYER# items and the watermark (JOB#EXPIRY). The challenges' find-time passes: Query of
     # the partitions of the challenges closing (CLOSING#), GetItem of each challenge, then the
-    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING).
+    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING). The review
+    # queue's figures (shared/services/queue.py): Query of each kind's queue partitions (MODQUEUE#).
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "due"),
             write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", *FIND_TIME_WRITES),
-            own_partition_queries=("CLOSING#*",),
+            own_partition_queries=("CLOSING#*", "MODQUEUE#*"),
         ),
     ),
     # The stream consumer (shared/dynamo/counters.py count_official, top.py): one transaction of UpdateItem

@@ -13,7 +13,14 @@ from shared.dynamo.codec import decode_run, pending_of
 from shared.dynamo.keys import position_of
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
-from shared.dynamo.reports import case_reasons, client_quota, lift_sanction, quota_item, restore_result
+from shared.dynamo.reports import (
+    case_reasons,
+    client_quota,
+    lift_sanction,
+    queue_figures,
+    quota_item,
+    restore_result,
+)
 from shared.dynamo.runs import Runs
 from shared.dynamo.sanctions import add_sanction, hide_name, sanctions, void_result
 from shared.dynamo.top import TopOfBoard
@@ -154,6 +161,9 @@ class DynamoModeration:
         wanted = [case_id for _, case_id in sorted(queued)[:limit]]
         found = self.cases(wanted)
         return [found[i] for i in wanted if i in found and found[i].status == "open"]
+
+    def queue_figures(self) -> dict[CaseKind, tuple[int, str | None]]:
+        return queue_figures(self.db)
 
     # Decisions and the audit log ---------------------------------------------------------------
 

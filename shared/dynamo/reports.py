@@ -14,7 +14,7 @@ from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTIONS, 
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
-from shared.game.moderation import Sanction, ban_end
+from shared.game.moderation import CASE_KINDS, CaseKind, Sanction, ban_end
 from shared.game.scope import Scope
 
 _ATTEMPTS = 5
@@ -33,6 +33,24 @@ def case_reasons(db: Client, case_id: str, limit: int) -> list[tuple[str, str]]:
     return [
         (item["sk"]["S"].removeprefix(mod_keys.BY), item.get("reason", {}).get("S", "")) for item in items
     ]
+
+
+def queue_figures(db: Client) -> dict[CaseKind, tuple[int, str | None]]:
+    """Each kind's open cases, counted from the queue's partitions (their keys only, oldest
+    first: a shard's first key is its oldest case), and the oldest's opening time."""
+    figures: dict[CaseKind, tuple[int, str | None]] = {}
+    for kind in CASE_KINDS:
+        count, oldest = 0, []
+        for number in range(mod_keys.CASE_QUEUE_SHARDS):
+            items = db.query(
+                KeyConditionExpression="pk = :p",
+                ExpressionAttributeValues={":p": {"S": mod_keys.case_queue_partition(kind, number)}},
+                ProjectionExpression="sk",
+            )
+            count += len(items)
+            oldest += [items[0]["sk"]["S"].rpartition("#")[0]] if items else []
+        figures[kind] = (count, min(oldest) if oldest else None)
+    return figures
 
 
 def quota_item(key: Item, quota: int) -> Item:

@@ -36,6 +36,7 @@ CaseStatus = Literal["open", "decided"]
 
 # A closed board's review window: it becomes final this long after it closed (SPEC §4).
 REVIEW_WINDOW = timedelta(hours=24)
+FINAL_AT_LATEST = timedelta(days=7)  # every board is final this long after it closed (SPEC §4)
 BoardStatus = Literal["live", "closed", "final"]
 
 # At most this many reports per reporter per Daily date (the 21st is 429 `too_many_reports`).
@@ -131,8 +132,11 @@ class Correction(BaseModel):
 
 def board_final(now: datetime, closes_at: datetime, pending: bool) -> bool:
     """A closed board becomes final when its review window has ended (REVIEW_WINDOW after it
-    could first be called closed) and no case on it is pending; it then never changes again."""
-    return not pending and now >= closes_at + timedelta(seconds=SETTLE_SECONDS) + REVIEW_WINDOW
+    could first be called closed) and no case on it is pending, and FINAL_AT_LATEST after it closed
+    whatever is pending (a case still open then is decided as a correction); it then never
+    changes again."""
+    closed = closes_at + timedelta(seconds=SETTLE_SECONDS)
+    return now >= closed + FINAL_AT_LATEST or (not pending and now >= closed + REVIEW_WINDOW)
 
 
 def case_id_for(kind: CaseKind, target: str) -> str:

@@ -63,6 +63,10 @@ class ModerationStore(Protocol):
         """Open cases of KIND (None: every kind), oldest first, after AFTER."""
         ...
 
+    def queue_figures(self) -> dict[CaseKind, tuple[int, str | None]]:
+        """Each kind's open cases: how many, and when the oldest was opened (None: none open)."""
+        ...
+
     def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
         """Record DECISION on CASE, on condition that it is still open, take it off the queue and
         append ENTRY to the audit log, all at once; the case (its snapshot with it) is then kept

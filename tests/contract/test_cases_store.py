@@ -180,3 +180,28 @@ def test_a_decided_case_is_kept_for_the_retention_period_then_goes(subject):  # 
         assert int(item["expires_at"]["N"]) > int((NOW + timedelta(days=179)).timestamp())
     assert subject.kept.get_case(case.case_id).decision is not None
     assert canonical_name("Zed") == "zed"
+
+
+def test_every_board_is_final_7_days_after_its_close_and_a_case_open_then_is_decided_as_a_correction(
+    subject,  # noqa: F811
+):
+    from shared.game.boards import daily_closes_at
+    from shared.game.moderation import FINAL_AT_LATEST
+
+    subject.store.runs.put_puzzle(SCOPE, PUZZLE)
+    subject.store.names.set_display_name(player("zed"), "Zed")
+    record(subject, "zed", 900, 0)
+    subject.settle()
+    _, case = at(subject, AFTER).report(player("ann"), "run", f"{DAY}:Zed", "too good")
+    closes = daily_closes_at(date(2026, 1, 15))
+    pending = subject.kept.pending_runs(SCOPE)
+    assert (
+        pending
+        and at(subject, closes + timedelta(days=6)).board_status(SCOPE, True, closes, pending) == "closed"
+    )
+    later = at(subject, closes + FINAL_AT_LATEST + timedelta(minutes=5))
+    assert later.board_status(SCOPE, True, closes, pending) == "final"
+    later.decide("mod", case.case_id, "void_result", "scripted", None)
+    (correction,) = later.corrections(SCOPE)
+    assert (correction.case_id, correction.action) == (case.case_id, "void_result")
+    assert board_scores(subject) == [900]  # the final board's rows never change

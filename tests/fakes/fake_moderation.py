@@ -4,6 +4,7 @@ fakes serve. tests/contract/test_moderation_store.py runs the same tests against
 adapter (shared/dynamo/moderation.py)."""
 
 from shared.game.moderation import (
+    CASE_KINDS,
     Case,
     CaseKind,
     Correction,
@@ -85,6 +86,15 @@ class FakeModeration:
         if after is not None:
             found = [c for c in found if (c.opened_at, c.case_id) > tuple(after)]
         return [c.model_copy() for c in found[:limit]]
+
+    def queue_figures(self) -> dict[CaseKind, tuple[int, str | None]]:
+        figures: dict[CaseKind, tuple[int, str | None]] = {}
+        for kind in CASE_KINDS:
+            opened = sorted(
+                c.opened_at for c in self.table.cases.values() if c.kind == kind and c.status == "open"
+            )
+            figures[kind] = (len(opened), opened[0] if opened else None)
+        return figures
 
     def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
         with self.table.lock:

@@ -100,3 +100,22 @@ def test_the_find_time_pass_in_the_expiry_job_stays_inside_the_expire_grant(stil
     queried = [params.get("IndexName") for op, params in sent if op == "Query"]
     assert "board" in queried  # the pass ran: it read the day's rows
     assert denied(ACCESS["expire"].table, sent) == []
+
+
+@pytest.mark.infra
+def test_the_review_queue_pages_on_an_old_case_and_on_a_flood_of_new_ones(dev):
+    from infra.moderation_alarms import CASES_OPENED_PER_HOUR, OLDEST_CASE_HOURS
+
+    alarms = {
+        a["Properties"]["AlarmName"]: a["Properties"]
+        for a in dev.resources("AWS::CloudWatch::Alarm").values()
+    }
+    oldest = next(a for name, a in alarms.items() if name.endswith("-ModerationQueueOldest"))
+    opened = next(a for name, a in alarms.items() if name.endswith("-ModerationCasesOpened"))
+    assert (oldest["MetricName"], oldest["Threshold"]) == ("OldestOpenCaseHours", OLDEST_CASE_HOURS)
+    assert (opened["MetricName"], opened["Threshold"], opened["Period"]) == (
+        "CasesOpened",
+        CASES_OPENED_PER_HOUR,
+        3600,
+    )
+    assert oldest["AlarmActions"] and opened["AlarmActions"]
