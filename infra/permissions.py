@@ -158,6 +158,8 @@ ACCESS: dict[str, Access] = {
             own_partition_queries=("PLAYER#*", "TOP#*", *MODERATION_QUERIES),
         ),
         secrets=("cursor",),
+        # The roster (shared/runtime/roster.py): is the caller still in the moderators' group?
+        user_pool=("cognito-idp:AdminListGroupsForUser",),
     ),
     # The midnight job only stores the new date's puzzle: GetItem, then a conditional PutItem.
     "reset": Access(

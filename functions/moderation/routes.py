@@ -36,6 +36,7 @@ from shared.http.moderation_models import (
     ReportView,
 )
 from shared.runtime.observability import metrics
+from shared.runtime.roster import roster
 from shared.runtime.secrets import cursor_keys
 from shared.runtime.wiring import moderation, ports
 from shared.services import appeals, cases
@@ -49,9 +50,12 @@ CaseId = Annotated[str, Path(pattern=CASE_ID_PATTERN, description="a case id")]
 
 
 def _moderator(app: APIGatewayHttpResolver) -> str:
-    """The caller, if a moderator (the `cognito:groups` claim names `moderators`); else 403."""
+    """The caller, if a moderator: the `cognito:groups` claim names `moderators` and the roster
+    (the user pool, asked at most once a minute: shared/runtime/roster.py) still does; else 403."""
     player = api.caller_id(app)
     if not is_moderator(caller_claims(app.current_event.raw_event).get("cognito:groups")):
+        raise Forbidden("Moderators only", "not_a_moderator")
+    if not roster().is_moderator(api.caller_username(app)):
         raise Forbidden("Moderators only", "not_a_moderator")
     return player
 

@@ -172,3 +172,29 @@ def test_the_audit_log_names_its_moderators_and_players(store):
     (entry,) = log["items"]
     assert entry["case_id"] == sanction and entry["subject"] == player("zed")
     assert entry["subject_name"] == "Zed" and entry["moderator_name"].startswith("player-")
+
+
+def test_a_moderator_removed_from_the_group_is_refused_within_a_minute_whatever_their_token():
+    from shared.runtime.roster import ROSTER_SECONDS, CognitoRoster
+
+    class Pool:
+        groups = ["moderators"]
+        asked = 0
+
+        def admin_list_groups_for_user(self, **_):
+            Pool.asked += 1
+            return {"Groups": [{"GroupName": g} for g in self.groups]}
+
+    now = [0.0]
+    roster = CognitoRoster("us-east-1_pool", Pool(), clock=lambda: now[0])
+    assert roster.is_moderator("mo") and roster.is_moderator("mo") and Pool.asked == 1
+    Pool.groups = []  # removed (docs/moderation.md, "Removing a moderator")
+    now[0] += ROSTER_SECONDS
+    assert ROSTER_SECONDS < 60 and not roster.is_moderator("mo")
+
+
+def test_locally_a_moderator_left_out_of_local_moderators_is_refused(monkeypatch):
+    from shared.runtime.roster import LocalRoster
+
+    monkeypatch.setenv("LOCAL_MODERATORS", "judy")
+    assert LocalRoster().is_moderator("judy") and not LocalRoster().is_moderator("mo")
