@@ -42,10 +42,12 @@ def queue_figures(db: Client) -> dict[CaseKind, tuple[int, str | None]]:
     for kind in CASE_KINDS:
         count, oldest = 0, []
         for number in range(mod_keys.CASE_QUEUE_SHARDS):
-            items = db.query(
-                KeyConditionExpression="pk = :p",
-                ExpressionAttributeValues={":p": {"S": mod_keys.case_queue_partition(kind, number)}},
-                ProjectionExpression="sk",
+            items = list(
+                db.query(
+                    KeyConditionExpression="pk = :p",
+                    ExpressionAttributeValues={":p": {"S": mod_keys.case_queue_partition(kind, number)}},
+                    ProjectionExpression="sk",
+                )
             )
             count += len(items)
             oldest += [items[0]["sk"]["S"].rpartition("#")[0]] if items else []

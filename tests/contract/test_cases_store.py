@@ -205,3 +205,13 @@ def test_every_board_is_final_7_days_after_its_close_and_a_case_open_then_is_dec
     (correction,) = later.corrections(SCOPE)
     assert (correction.case_id, correction.action) == (case.case_id, "void_result")
     assert board_scores(subject) == [900]  # the final board's rows never change
+
+
+def test_the_queue_is_measured_by_kind_with_its_oldest_case(subject):  # noqa: F811
+    from shared.services import queue
+
+    for n, word in enumerate(("zzqa", "zzqb")):
+        at(subject, NOW + timedelta(hours=n)).report(player("ann"), "word", word, "a word")
+    figures = queue.measure(subject.kept, NOW + timedelta(hours=49))
+    assert figures.open_by_kind == {"name": 0, "run": 0, "word": 2, "appeal": 0}
+    assert figures.oldest_hours == 49.0
