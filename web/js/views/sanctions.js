@@ -26,8 +26,14 @@ function notices() {
   return PLACES.map(([id]) => $(id));
 }
 
+// What the player has typed into an appeal, by sanction: a notice drawn again (the profile read
+// again on a view's show) keeps it.
+const drafts = new Map();
+
 function appealForm(sanction, box) {
   const reason = element("textarea", { maxlength: "200", rows: "2", "aria-label": "Why the decision is wrong" });
+  reason.value = drafts.get(sanction.sanction) || "";
+  reason.addEventListener("input", () => drafts.set(sanction.sanction, reason.value));
   const send = element("button", { type: "button", class: "secondary small" }, "Send my appeal");
   const status = element("p", { class: "status", role: "status" });
   send.addEventListener("click", async () => {
@@ -35,6 +41,7 @@ function appealForm(sanction, box) {
     if (!text) return say(status, "Say why the decision is wrong first.", "bad");
     const reply = await api("POST", "/me/appeals", { sanction: sanction.sanction, reason: text }, { auth: true });
     if (!ok(reply)) return say(status, "Not sent: " + problem(reply), "bad");
+    drafts.delete(sanction.sanction);
     set({ sanctions: get("sanctions").map((s) => (s.sanction === sanction.sanction ? reply.body.sanction : s)) });
     renderSanctions();
   });
