@@ -16,7 +16,6 @@ from shared.game.cases import client_of
 from shared.game.daily_date import daily_date
 from shared.game.errors import BadRequest, Forbidden
 from shared.game.moderation import Case, CaseKind, LogEntry, is_moderator
-from shared.game.names import default_display_name
 from shared.http import api
 from shared.http.gateway import caller_claims
 from shared.http.moderation_models import (
@@ -38,7 +37,7 @@ from shared.http.moderation_models import (
 from shared.runtime.observability import metrics
 from shared.runtime.roster import roster
 from shared.runtime.secrets import cursor_keys
-from shared.runtime.wiring import moderation, ports
+from shared.runtime.wiring import moderation, players
 from shared.services import appeals, cases
 from shared.services.moderation_store import CasePosition
 
@@ -141,9 +140,7 @@ def register(app: APIGatewayHttpResolver) -> None:
 
 def names_of(entries: list[LogEntry]) -> dict[str, str]:
     """The name each moderator and player of ENTRIES shows now (their default name if none)."""
-    players = list({p for e in entries for p in (e.moderator, e.subject) if p})
-    chosen = ports().names.display_names(players) if players else {}
-    return {p: chosen.get(p) or default_display_name(p) for p in players}
+    return cases.shown_names(players().names, [p for e in entries for p in (e.moderator, e.subject) if p])
 
 
 def _opened(case: Case) -> None:

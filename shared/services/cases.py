@@ -31,10 +31,12 @@ from shared.game.moderation import (
     canonical_word,
     scope_of_case,
 )
+from shared.game.names import default_display_name
 from shared.game.scope import Scope
 from shared.services.moderation_store import CaseDecided
 
 if TYPE_CHECKING:
+    from shared.services.board_ports import NameStore
     from shared.services.moderation import Moderation
 
 VOIDED = "A moderator voided your result for that date: GET /me says why and how to appeal"
@@ -144,6 +146,9 @@ def evidence(m: "Moderation", case: Case, moderator: str | None) -> dict[str, ob
         return {**snapshot, **seen}
     if not snapshot:
         snapshot = with_snapshot(m, case).snapshot or {"attempts": []}
+    if not snapshot.get("display_name") and case.subject and case.scope_id:  # a find-time case: its row's
+        entry = m.boards.board_entry(case.subject, scope_of_case(case.scope_id))
+        snapshot["display_name"] = entry.display_name if entry else None
     return {
         "run_id": case.run_id,
         "scope_id": case.scope_id,
@@ -229,3 +234,10 @@ def apply(m: "Moderation", case: Case, decision: Decision) -> None:
             decided_at=decision.decided_at,
         )
         m.store.add_sanction(case.subject, sanction)
+
+
+def shown_names(names: "NameStore", players: list[str]) -> dict[str, str]:
+    """The name each of PLAYERS shows now (their default name if they chose none): one read."""
+    wanted = list(dict.fromkeys(players))
+    chosen = names.display_names(wanted) if wanted else {}
+    return {p: chosen.get(p) or default_display_name(p) for p in wanted}

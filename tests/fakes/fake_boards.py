@@ -242,13 +242,12 @@ def serve_with(
         (module, {"boards": boards, "players": players, "moderation": moderation, "recaps": recaps}),
         (daily_module, {"players": players, "game": game, "boards": boards, "moderation": moderation}),
         (expire, {"boards": boards, "moderation": moderation, "recaps": recaps, "game": game}),
-        (moderation_routes, {"moderation": moderation}),
+        (moderation_routes, {"moderation": moderation, "players": players}),
         (moderation_module, {"players": players}),
     ):
         for name, service in services.items():
             monkeypatch.setattr(served, name, lambda service=service: service)
     monkeypatch.setattr(module, "cursors", Cursors(lambda: CURSOR_KEY))
-    monkeypatch.setattr(moderation_routes, "ports", lambda: p)  # the log's names
 
 
 # The board tests' day (tests/services/test_boards.py, tests/services/test_profiles.py) ------------
