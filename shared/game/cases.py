@@ -103,3 +103,18 @@ def client_of(address: str, day: str, salt: bytes) -> str:
 def judged_in(run: Run, word: str) -> bool:
     """Whether WORD (lowercased) was judged in RUN: a guest reports only words of their own run."""
     return any(attempt.word.lower() == word for record in run.history for attempt in record.attempts)
+
+
+def run_case(player: str, run_id: str, scope_id: str, shown: str, opened: str, source: str) -> Case:
+    """The case about one run (reports about the run and the find-time pass share it)."""
+    return Case(
+        case_id=case_id_for("run", run_id),
+        kind="run",
+        target=run_id,
+        shown=shown,
+        subject=player,
+        run_id=run_id,
+        scope_id=scope_id,
+        source="find_time" if source == "find_time" else "report",
+        opened_at=opened,
+    )

@@ -4,16 +4,12 @@ rules `uphold` or `lift`; `lift` undoes its effects: the sanction stops holding,
 is ranked again while its board is not final, or gets a correction once it is.
 """
 
-from typing import TYPE_CHECKING
-
 from shared.game.cases import appeal_snapshot
 from shared.game.clock import iso
 from shared.game.errors import Conflict, NotFound
 from shared.game.moderation import Case, Correction, Decision, Sanction, case_id_for, scope_of_case
 from shared.game.names import default_display_name
-
-if TYPE_CHECKING:
-    from shared.services.moderation import Moderation
+from shared.services.casework import Casework
 
 
 def appeal_id(sanction_case: str) -> str:
@@ -21,7 +17,7 @@ def appeal_id(sanction_case: str) -> str:
     return case_id_for("appeal", sanction_case)
 
 
-def appeal(m: "Moderation", player: str, sanction_case: str, reason: str) -> Case:
+def appeal(m: Casework, player: str, sanction_case: str, reason: str) -> Case:
     """PLAYER appeals their sanction SANCTION_CASE: 404 `sanction_not_found` when they hold no such
     sanction; 409 `already_appealed` the second time, `sanction_lifted` once lifted."""
     sanction = next((s for s in m.store.sanctions(player) if s.case_id == sanction_case), None)
@@ -47,18 +43,18 @@ def appeal(m: "Moderation", player: str, sanction_case: str, reason: str) -> Cas
     return case
 
 
-def my_appeals(m: "Moderation", player: str) -> list[tuple[Sanction, Case]]:
+def my_appeals(m: Casework, player: str) -> list[tuple[Sanction, Case]]:
     """PLAYER's appeals, each with its sanction, in the sanctions' order."""
     return [(s, a) for s, a in with_appeals(m, m.store.sanctions(player)) if a is not None]
 
 
-def with_appeals(m: "Moderation", held: list[Sanction]) -> list[tuple[Sanction, Case | None]]:
+def with_appeals(m: Casework, held: list[Sanction]) -> list[tuple[Sanction, Case | None]]:
     """Each of HELD with its appeal (None: not appealed): one read of the cases, none for none."""
     found = m.store.cases([appeal_id(s.case_id) for s in held]) if held else {}
     return [(s, found.get(appeal_id(s.case_id))) for s in held]
 
 
-def rule(m: "Moderation", case: Case, decision: Decision) -> None:
+def rule(m: Casework, case: Case, decision: Decision) -> None:
     """A ruling's effects: `lift` undoes the sanction (idempotent); `uphold` changes nothing."""
     if decision.action != "lift" or case.subject is None:
         return

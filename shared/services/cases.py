@@ -13,6 +13,7 @@ from shared.game.cases import (
     own_case,
     reopens,
     report_case_id,
+    run_case,
     run_snapshot,
 )
 from shared.game.clock import iso, parse_iso
@@ -33,18 +34,19 @@ from shared.game.moderation import (
 )
 from shared.game.names import default_display_name
 from shared.game.scope import Scope
+from shared.services import appeals
+from shared.services.casework import Casework
 from shared.services.moderation_store import CaseDecided
 
 if TYPE_CHECKING:
     from shared.services.board_ports import NameStore
-    from shared.services.moderation import Moderation
 
 VOIDED = "A moderator voided your result for that date: GET /me says why and how to appeal"
 RANK_BANNED = "Your result for that date is not placed: you were under a rank ban (GET /me says why)"
 NO_LONGER_HELD = "The player no longer holds this name: it was left to its new holder"
 
 
-def for_report(m: "Moderation", kind: ReportKind, target: str) -> Case:
+def for_report(m: Casework, kind: ReportKind, target: str) -> Case:
     """The case a report about TARGET joins or opens: the open one of its generation, or the
     decided one while REOPEN_AFTER has not passed, else a new generation. 404 `target_not_found`
     when TARGET names nothing."""
@@ -60,9 +62,7 @@ def for_report(m: "Moderation", kind: ReportKind, target: str) -> Case:
     raise Conflict("This target has been reported too often", "too_many_cases")
 
 
-def _new_case(m: "Moderation", kind: ReportKind, target: str, opened: str) -> Case:
-    from shared.services.moderation import run_case
-
+def _new_case(m: Casework, kind: ReportKind, target: str, opened: str) -> Case:
     if kind == "word":
         word = canonical_word(target)
         if not word.isascii() or not word.isalpha() or len(word) > MAX_WORD_LENGTH:
@@ -93,7 +93,7 @@ def _new_case(m: "Moderation", kind: ReportKind, target: str, opened: str) -> Ca
     return with_snapshot(m, case, name)
 
 
-def guest_report(m: "Moderation", run_id: str, word: str, reason: str, client: str) -> tuple[Report, Case]:
+def guest_report(m: Casework, run_id: str, word: str, reason: str, client: str) -> tuple[Report, Case]:
     """A guest's report of a word judged in their own run RUN_ID (404 `run_not_found`, else 400
     `word_not_in_run`), counted against the run and against CLIENT (shared/game/cases.py
     `client_of`)."""
@@ -105,7 +105,7 @@ def guest_report(m: "Moderation", run_id: str, word: str, reason: str, client: s
     return m.report(f"guest:{run_id}", "word", word, reason, client)
 
 
-def why_unranked(m: "Moderation", player: str, scope: Scope) -> None:
+def why_unranked(m: Casework, player: str, scope: Scope) -> None:
     """When PLAYER's result of SCOPE is off its board by a decision, 404 saying so (SPEC §3e: a
     voided result says so in the player's own views); else nothing."""
     result = m.results.official_result(player, scope)
@@ -116,7 +116,7 @@ def why_unranked(m: "Moderation", player: str, scope: Scope) -> None:
         raise NotFound(RANK_BANNED, "result_rank_banned")
 
 
-def with_snapshot(m: "Moderation", case: Case, name: str | None = None) -> Case:
+def with_snapshot(m: Casework, case: Case, name: str | None = None) -> Case:
     """A run's CASE with its evidence snapshot (the run as stored now, whose it is)."""
     stored = m.runs.get_run(case.run_id or "")
     if stored is None:
@@ -125,7 +125,7 @@ def with_snapshot(m: "Moderation", case: Case, name: str | None = None) -> Case:
     return case.model_copy(update={"snapshot": run_snapshot(stored.run, shown)})
 
 
-def evidence(m: "Moderation", case: Case, moderator: str | None) -> dict[str, object]:
+def evidence(m: Casework, case: Case, moderator: str | None) -> dict[str, object]:
     """CASE's evidence as the queue shows it: its snapshot (else, for a case opened before
     snapshots, the run as stored), the reporters with their reasons in words, and whether MODERATOR
     is a party (`own_case`: another moderator decides it)."""
@@ -159,9 +159,7 @@ def evidence(m: "Moderation", case: Case, moderator: str | None) -> dict[str, ob
     }
 
 
-def decide(
-    m: "Moderation", moderator: str, case_id: str, action: Action, reason: str, until: str | None
-) -> Case:
+def decide(m: Casework, moderator: str, case_id: str, action: Action, reason: str, until: str | None) -> Case:
     """Decide an open case: never by a party to it (403 `own_case`); exactly one decision wins
     (409 `case_decided` for the others), then its effect, on the case's player alone."""
     case = m.store.get_case(case_id)
@@ -206,11 +204,9 @@ def decide(
     return case.model_copy(update={"status": "decided", "decision": decision})
 
 
-def apply(m: "Moderation", case: Case, decision: Decision) -> None:
+def apply(m: Casework, case: Case, decision: Decision) -> None:
     """DECISION's effects (each idempotent), on the case's player alone: a name is hidden only
     while that player still holds it."""
-    from shared.services import appeals
-
     action = decision.action
     if case.kind == "appeal":
         appeals.rule(m, case, decision)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS, daily_closes_at
-from shared.game.cases import run_snapshot
+from shared.game.cases import run_case, run_snapshot
 from shared.game.clock import iso
 from shared.game.constants import CHALLENGE_OPEN_DAYS, TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
@@ -30,7 +30,6 @@ from shared.game.moderation import (
     ReportKind,
     Sanction,
     board_final,
-    case_id_for,
     scope_of_case,
 )
 from shared.game.names import default_display_name
@@ -279,18 +278,3 @@ class Moderation:
 def difficulty(puzzle: list[Round]) -> list[int]:
     """Each round's common answers: the fewer, the harder (the find-time pass's hard rounds)."""
     return [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle]
-
-
-def run_case(player: str, run_id: str, scope_id: str, shown: str, opened: str, source: str) -> Case:
-    """The case about one run (reports about the run and the find-time pass share it)."""
-    return Case(
-        case_id=case_id_for("run", run_id),
-        kind="run",
-        target=run_id,
-        shown=shown,
-        subject=player,
-        run_id=run_id,
-        scope_id=scope_id,
-        source="find_time" if source == "find_time" else "report",
-        opened_at=opened,
-    )
