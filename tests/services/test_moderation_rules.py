@@ -18,7 +18,7 @@ from tests.conftest import Api
 from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import NOON, player
 from tests.fakes.fake_store import served_store
-from tests.play import play_out
+from tests.play import PERSON_SECONDS, good_word, play_out
 from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
@@ -138,12 +138,16 @@ def test_a_completion_under_a_rank_ban_replies_ranked_false(store):
 
 
 def test_a_guest_reports_only_words_of_their_own_run_and_each_client_is_bounded(store):
-    played = [play_out(daily, daily("POST", "/guest/daily/runs")[1]) for _ in range(3)]
+    played = [play_out(daily, daily("POST", "/guest/daily/runs")[1]) for _ in range(2)]
+    third = daily("POST", "/guest/daily/runs")[1]  # one answer is a word judged in it
+    clock.advance(PERSON_SECONDS)
+    body = {"round": 1, "attempt": 1, "word": good_word(third)}
+    played.append(daily("POST", f"/guest/runs/{third['run_id']}/answers", body)[1]["run"])
     body = {"kind": "word", "target": "qqzzqq", "reason": "a word", "run_id": played[0]["run_id"]}
     status, reply, _ = boards("POST", "/guest/reports", body)
     assert (status, reply["error"]["code"]) == (400, "word_not_in_run")
     answered = []
-    for run in played:  # three guest runs from one address: one client's quota
+    for run in played:  # three guest runs from one address (20 words and one): one client's quota
         words = dict.fromkeys(a["word"] for r in run["history"] for a in r["attempts"])
         for word in words:
             body = {"kind": "word", "target": word, "reason": "ok", "run_id": run["run_id"]}
