@@ -215,3 +215,27 @@ def test_the_queue_is_measured_by_kind_with_its_oldest_case(subject):  # noqa: F
     figures = queue.measure(subject.kept, NOW + timedelta(hours=49))
     assert figures.open_by_kind == {"name": 0, "run": 0, "word": 2, "appeal": 0}
     assert figures.oldest_hours == 49.0
+
+
+def test_a_lift_on_a_final_board_is_a_correction_and_changes_no_row(subject):  # noqa: F811
+    subject.store.runs.put_puzzle(SCOPE, PUZZLE)
+    subject.store.names.set_display_name(player("zed"), "Zed")
+    record(subject, "zed", 2000, 0)
+    record(subject, "ann", 900, 1)
+    subject.settle()
+    service = at(subject, AFTER)
+    _, case = service.report(player("bob"), "run", f"{DAY}:Zed", "too good")
+    service.decide("mod-a", case.case_id, "void_result", "scripted", None)
+    subject.settle()
+    subject.kept.mark_final(SCOPE)
+    appeal = appeals.appeal(service, player("zed"), case.case_id, "I type fast")
+    service.decide("mod-b", appeal.case_id, "lift", "a fair typist", None)
+    subject.settle()
+    assert board_scores(subject) == [900]  # the final board stays as it was
+    (correction,) = service.corrections(SCOPE)
+    assert (correction.action, correction.reason_code, correction.case_id) == (
+        "lift",
+        "appeal",
+        appeal.case_id,
+    )
+    assert subject.kept.sanctions(player("zed"))[0].lifted_at is not None
