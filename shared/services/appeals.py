@@ -35,7 +35,6 @@ def appeal(m: Casework, player: str, sanction_case: str, reason: str) -> Case:
         subject=player,
         source="appeal",
         opened_at=iso(m.now()),
-        count=1,
         snapshot=appeal_snapshot(sanction, reason, decided_by, decided.scope_id if decided else None),
     )
     if not m.store.open_case(case):
