@@ -259,6 +259,9 @@ def first_event(name: str, n: int) -> dict[str, Any]:
         return http_event("POST", "/daily/runs", claims={"sub": player})
     if name == "leaderboard":
         return http_event("GET", "/leaderboard/daily")
+    if name == "moderation":  # a player reading their appeals (a route no kill switch guards)
+        player = str(uuid.uuid5(uuid.NAMESPACE_URL, f"bench-player-{n}"))
+        return http_event("GET", "/me/appeals", claims={"sub": player})
     if name in ("reset", "expire"):
         return {"version": "0", "detail-type": "Scheduled Event", "source": "aws.events", "detail": {}}
     if name == "counters":

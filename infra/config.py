@@ -63,7 +63,7 @@ DEFAULT_ROUTE_THROTTLES: dict[str, dict[str, float]] = {
     "PUT /me": {"rate": 500, "burst": 1_000},
 }
 ROUTE_KEYS = frozenset(f"{r.method} {r.path}" for r in ROUTES)
-FUNCTION_NAMES = ("validate", "daily", "leaderboard", "reset", "expire", "counters")
+FUNCTION_NAMES = ("validate", "daily", "leaderboard", "moderation", "reset", "expire", "counters")
 
 _ORIGIN_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$"
 _EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$"

@@ -1,4 +1,4 @@
-"""The six Lambda functions, all on the one asset that `make build` writes (no Docker), each behind
+"""The seven Lambda functions, all on the one asset that `make build` writes (no Docker), each behind
 a `live` alias that CodeDeploy shifts to a new version by canary (infra/deploys.py).
 
 Each function gets its own role with only what infra/permissions.py `ACCESS` declares: its log
@@ -58,6 +58,11 @@ FUNCTIONS: dict[str, FunctionSpec] = {
     "leaderboard": FunctionSpec(
         HANDLERS["leaderboard"], "WordSQD: boards, profile and history", FULL_CORE_MB, Duration.seconds(10)
     ),
+    # Reports, the review queue, decisions and appeals (SPEC §3e): its role alone writes the audit
+    # log. A few requests a minute; the same size as the other API functions.
+    "moderation": FunctionSpec(
+        HANDLERS["moderation"], "WordSQD: reports, moderation and appeals", FULL_CORE_MB, Duration.seconds(10)
+    ),
     # The midnight job stores the new puzzle; Lambda's full 15 minutes leave room for retries.
     "reset": FunctionSpec(
         RESET_HANDLER, "WordSQD: the Central-midnight Daily reset", 512, Duration.minutes(15), reserved=2
@@ -83,7 +88,7 @@ FUNCTIONS: dict[str, FunctionSpec] = {
 # Versions stay when an update replaces them (CloudFormation would delete the old one), so the
 # runbook's rollback (`update-alias --function-version <previous>`) has a version to point at.
 VERSION_REMOVAL = RemovalPolicy.RETAIN
-API_FUNCTIONS = ("validate", "daily", "leaderboard")
+API_FUNCTIONS = ("validate", "daily", "leaderboard", "moderation")
 
 # Environment every function gets. The tracer records neither replies (guest run ids are a run's
 # only credential; runs hold live words) nor exceptions (a message may quote a word or an id).

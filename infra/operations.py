@@ -49,6 +49,7 @@ P99_MS = {
     "validate": 1_000,
     "daily": 2_000,
     "leaderboard": 2_000,
+    "moderation": 2_000,
     "reset": 600_000,
     "expire": 45_000,
     "counters": 10_000,

@@ -43,20 +43,24 @@ class Access:
     user_pool: tuple[str, ...] = field(default=())
 
 
-# Moderation (shared/dynamo/moderation.py), by the leaderboard function: a report's transaction
-# (UpdateItem of the case and the reporter's quota, PutItem of the reporter's mark, their report
-# and a new case's queue item), a decision's (UpdateItem of the case, DeleteItem of its queue
-# item, PutItem of the log entry and the moderator's copy), a sanction (UpdateItem, PLAYER#), an
-# accepted word (PutItem), and a voided result: UpdateItem of the official result (PLAYER#) and,
-# once counted, of its three rank counters (COUNT#), then a conditional PutItem of the board's
-# top item (TOP#, refilled from the `board` index). Query of the queue, a case's reporters, the
-# log, the accepted words and a guest reporter's partition. A board read that finds a board final
-# records it (PutItem, MODFINAL#); a decision about a final board's run appends a correction
-# (PutItem, MODCORR#), which `GET .../corrections` queries.
+# Moderation (shared/dynamo/moderation.py, reports.py, sanctions.py), by the moderation function
+# alone: a report's transaction (UpdateItem of the case and the reporter's quota, and a guest
+# client's (MODCLIENT#), PutItem of the reporter's mark, their report and a new case's queue
+# item), a decision's (UpdateItem of the case, DeleteItem of its queue item, PutItem of the log
+# entry and the moderator's copy), a sanction and its lift (UpdateItem, PLAYER#), an accepted word
+# (PutItem), a voided result: UpdateItem of the official result (PLAYER#) and, once counted, of
+# its three rank counters (COUNT#), then a conditional PutItem of the board's top item (TOP#,
+# refilled from the `board` index); a hidden name (the profile, its claim NAME#, the player's
+# board rows and tops); a ban stops the player's runs in play (RUN#); a lifted void puts the
+# result back and counts it (PLAYER#, COUNT#, TOP#). Query of the queue, a case's reporters, the
+# log, the accepted words and a guest reporter's partition. A decision about a final board's run
+# appends a correction (PutItem, MODCORR#), which `GET .../corrections` queries.
 MODERATION_WRITES = (
-    "MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODPENDING#*", "MODLOG", "MODWORDS", "COUNT#*",
-    "MODFINAL#*", "MODCORR#*",
+    "MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODCLIENT#*", "MODPENDING#*", "MODLOG", "MODWORDS",
+    "COUNT#*", "MODFINAL#*", "MODCORR#*",
 )  # fmt: skip
+# The audit log: only the moderation function's role may write it (SPEC §3e).
+AUDIT_LOG = "MODLOG"
 # The find-time pass (shared/services/moderation.py review_daily), by the expiry job: GetItem of its
 # marker (MODPASS#) and the day's puzzle, Query of the `board` index (the day's rows), GetItem of
 # each run; per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
@@ -136,6 +140,7 @@ ACCESS: dict[str, Access] = {
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "BatchWriteItem"),
             indexes=("board", "history", "runs"),
+            # A board read that finds a board final records it (PutItem, MODFINAL#).
             write_leading_keys=(
                 "PLAYER#*",
                 "NAME#*",
@@ -145,12 +150,28 @@ ACCESS: dict[str, Access] = {
                 "RUN#*",
                 "CHALLENGE#*",
                 "IDEMPOTENCY#*",
-                *MODERATION_WRITES,
+                "MODFINAL#*",
             ),
-            own_partition_queries=("PLAYER#*", *MODERATION_QUERIES),
+            own_partition_queries=("PLAYER#*", "MODCORR#*"),
         ),
         secrets=("cursor",),
         user_pool=("cognito-idp:AdminUserGlobalSignOut", "cognito-idp:AdminDeleteUser"),
+    ),
+    # Reports, the queue, decisions and their effects, the audit log, appeals (MODERATION_WRITES
+    # above): GetItem and BatchGetItem of cases, profiles, official results, runs, counters and
+    # names; Query of `board` (a top refilled), `runs` and the player's partition (their results,
+    # for a hidden name's rows). Its secret: the cursor key, which salts a guest client's hash.
+    "moderation": Access(
+        table=TableAccess(
+            reads=("GetItem", "BatchGetItem"),
+            writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem", "BatchWriteItem"),
+            indexes=("board", "history", "runs"),
+            write_leading_keys=("PLAYER#*", "NAME#*", "TOP#*", "RUN#*", *MODERATION_WRITES),
+            own_partition_queries=("PLAYER#*", "TOP#*", *MODERATION_QUERIES),
+        ),
+        secrets=("cursor",),
+        # The roster (shared/runtime/roster.py): is the caller still in the moderators' group?
+        user_pool=("cognito-idp:AdminListGroupsForUser",),
     ),
     # The midnight job only stores the new date's puzzle: GetItem, then a conditional PutItem.
     "reset": Access(
@@ -164,14 +185,15 @@ ACCESS: dict[str, Access] = {
     # ConditionCheckItem (profile name); PutItem of the watermark. Writes only on RUN# and
     # PLAYER# items and the watermark (JOB#EXPIRY). The challenges' find-time passes: Query of
     # the partitions of the challenges closing (CLOSING#), GetItem of each challenge, then the
-    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING).
+    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING). The review
+    # queue's figures (shared/services/queue.py): Query of each kind's queue partitions (MODQUEUE#).
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "due"),
             write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", *FIND_TIME_WRITES),
-            own_partition_queries=("CLOSING#*",),
+            own_partition_queries=("CLOSING#*", "MODQUEUE#*"),
         ),
     ),
     # The stream consumer (shared/dynamo/counters.py count_official, top.py): one transaction of UpdateItem

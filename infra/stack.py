@@ -22,6 +22,7 @@ from infra.edge_alarms import EdgeAlarmsStack, edge_alarms_stack_name
 from infra.edge_waf import EdgeSecurityStack, security_stack_name
 from infra.functions import API_FUNCTIONS, Functions
 from infra.guard import EMERGENCY_MEANING, MidnightGuard
+from infra.moderation_alarms import queue_alarms
 from infra.money import Money
 from infra.operations import Operations
 from infra.ops_functions import LogPolicy
@@ -168,6 +169,7 @@ class WordSQDStack(Stack):
             topic=self.operations.topic,
             logs_=ops_logs,
         )
+        queue_alarms(self.operations.alarm)  # the review queue's (infra/moderation_alarms.py)
         # The canary alarms watch each new version; an alias shifts only once they do.
         for name, alarms in self.operations.function_alarms.items():
             for alarm in alarms:
@@ -197,7 +199,7 @@ class WordSQDStack(Stack):
             self,
             "KillSwitches",
             stage=config.stage,
-            readers=[self.functions.by_name[name] for name in ("daily", "leaderboard")],
+            readers=[self.functions.by_name[name] for name in ("daily", "leaderboard", "moderation")],
         )
         self.money = Money(
             self,

@@ -24,6 +24,7 @@ from functions.dry_run import is_dry_run
 from shared.game.daily_date import daily_date
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.wiring import boards, game, moderation, ports, recaps
+from shared.services import queue
 
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
@@ -45,6 +46,7 @@ def handler(event: dict[str, object], context: object) -> dict[str, object]:
         suspects += _closing_pass(lambda: _review_day(yesterday))
     suspects += _closing_pass(lambda: len(moderation().review_challenges()))
     summary["suspects"] = suspects
+    summary["open_cases"] = _measure_queue()
     if summary["failed"]:
         logger.warning("Expiry pass left runs for the next pass", extra=summary)
     else:
@@ -57,6 +59,20 @@ def _review_day(day: date) -> int:
     # nobody played still gets its recap (cached by the container after the first pass).
     game().daily_puzzle(day.isoformat())
     return len(moderation().review_daily(day, boards(), recaps().record))
+
+
+def _measure_queue() -> int:
+    """The review queue's figures as metrics (SPEC §3e, shared/services/queue.py): never holds up
+    the expiry (a failure is logged, measured next minute). Returns the open cases."""
+    try:
+        figures = queue.measure(moderation().store, game().now())
+    except Exception:
+        logger.exception("Measuring the review queue failed; tried again next minute")
+        return 0
+    for kind, count in figures.open_by_kind.items():
+        metrics.add_metric(name=queue.metric_name(kind), unit=MetricUnit.Count, value=count)
+    metrics.add_metric(name="OldestOpenCaseHours", unit=MetricUnit.Count, value=figures.oldest_hours)
+    return sum(figures.open_by_kind.values())
 
 
 def _closing_pass(step: Callable[[], int]) -> int:

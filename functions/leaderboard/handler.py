@@ -8,9 +8,9 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from functions import moderation as moderation_routes
 from shared.game.boards import daily_closes_at
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
+from shared.game.errors import NotFound
 from shared.game.scope import Scope
 from shared.http import api
 from shared.http.cursors import Cursors
@@ -47,13 +47,13 @@ from shared.runtime.wiring import (
     recaps,
     require,
 )
+from shared.services import appeals, cases
 from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 
 # Every player route refuses an erased or banned caller (Players.admit), but DELETE /me (the
 # erasure itself, which a retry after an interruption must be able to finish) and the routes that
 # read the admission with their own first request (the route table's `admits`).
 app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, banned_ok))
-moderation_routes.register(app)
 require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
@@ -83,7 +83,12 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
 def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
-    mine = boards().daily_rank(date, api.caller_id(app))
+    player = api.caller_id(app)
+    try:
+        mine = boards().daily_rank(date, player)
+    except NotFound:  # a result a decision took off the board says so
+        cases.why_unranked(moderation(), player, Scope.daily(boards().board_date(date).isoformat()))
+        raise
     pending = moderation().open_on(Scope.daily(mine.day.isoformat()), mine.pending & {mine.row.run_id})
     return MyRank.of(mine, pending)
 
@@ -129,7 +134,7 @@ def my_recap(date: api.BoardDate) -> MyRecap:
 @app.get("/me", summary="The caller's profile and Daily stats")
 def get_profile() -> Me:
     summary = players().me(api.caller_id(app))  # also admits the caller (docs/players.md)
-    sanctions = [SanctionView.of(s) for s in summary.sanctions]
+    sanctions = [SanctionView.of(s, a) for s, a in appeals.with_appeals(moderation(), summary.sanctions)]
     return Me.of(summary).model_copy(update={"sanctions": sanctions})
 
 
@@ -152,10 +157,11 @@ def history(
 def export_me() -> PlayerExport:
     exported = player_data().export(api.caller_id(app))  # also admits the caller (docs/players.md)
     held = exported.held
+    sanctions = appeals.with_appeals(moderation(), held.sanctions)
     return PlayerExport.of(exported).model_copy(
         update={
             "reports": [ReportView.of(r, c) for r, c in moderation().with_cases(held.reports[:100])],
-            "sanctions": [SanctionView.of(s) for s in held.sanctions],
+            "sanctions": [SanctionView.of(s, a) for s, a in sanctions],
             "moderation_log": held.moderation_log,
         }
     )

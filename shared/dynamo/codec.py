@@ -91,6 +91,7 @@ def encode_run(run: Run) -> str:
         "t": [run.started_at, run.deadline, run.completed_at],
         "w": run_duration_ms(run.started_at, run.round_shown_at) if run.round_shown_at else None,
         "e": _ENDED[run.ended_by],
+        "b": 1 if run.rank_banned else None,
         "h": [_encode_round(r) for r in run.history],
     }
     return json.dumps({k: v for k, v in body.items() if v is not None}, separators=(",", ":"))
@@ -159,6 +160,7 @@ def decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         deadline=deadline,
         completed_at=completed_at,
         ended_by=_ENDED_OF[body.get("e")],
+        rank_banned=bool(body.get("b")),
         round_shown_at=iso(parse_iso(started_at) + timedelta(milliseconds=shown))
         if shown is not None
         else None,

@@ -13,18 +13,28 @@ from shared.dynamo.codec import decode_run, pending_of
 from shared.dynamo.keys import position_of
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
+from shared.dynamo.reports import (
+    case_reasons,
+    client_quota,
+    lift_sanction,
+    queue_figures,
+    quota_item,
+    restore_result,
+)
 from shared.dynamo.runs import Runs
 from shared.dynamo.sanctions import add_sanction, hide_name, sanctions, void_result
 from shared.dynamo.top import TopOfBoard
+from shared.game.cases import retained_until
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
 from shared.game.moderation import (
+    CASE_KINDS,
     Case,
+    CaseKind,
     Correction,
     Decision,
     LogEntry,
     Report,
-    ReportKind,
     Sanction,
     canonical_name,
     scope_of_case,
@@ -48,23 +58,25 @@ class DynamoModeration:
 
     # Reports and cases -------------------------------------------------------------------------
 
-    def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
-        """One transaction: the reporter's quota for DAY (1), their mark on the case (2), the case
-        (3: created on condition it is new, else counted on condition it exists), the reporter's
-        own report (4), and for a new case its queue item (5). A case created between the read and
-        the write fails (3): read again."""
+    def file_report(
+        self, report: Report, case: Case, day: str, quota: int, client: str | None = None
+    ) -> Case:
+        """One transaction: the reporter's quota for DAY (1), their mark on the case with their
+        reason (2), the case (3: created on condition it is new, else counted on condition it
+        exists), the reporter's own report (4), a guest client's quota (5, shared/dynamo/reports.py),
+        and for a new case its queue item. A case created between the read and the write fails
+        (3): read again."""
         reporter = report.reporter
         for _ in range(_ATTEMPTS):
             stored = self.get_case(case.case_id)
-            quota_update: Item = {
-                "Key": mod_keys.report_quota_key(reporter, day),
-                "UpdateExpression": "ADD reports :one",
-                "ConditionExpression": "attribute_not_exists(reports) OR reports < :quota",
-                "ExpressionAttributeValues": {":one": {"N": "1"}, ":quota": {"N": str(quota)}},
-            }
+            quota_update = quota_item(mod_keys.report_quota_key(reporter, day), quota)
             own: Item = {
                 **mod_keys.report_key(reporter, report.reported_at, case.case_id),
                 "data": {"S": report.model_dump_json()},
+            }
+            mark: Item = {
+                **mod_keys.case_reporter_key(case.case_id, reporter),
+                "reason": {"S": report.reason},
             }
             if reporter.startswith("guest:"):
                 expires = _epoch(report.reported_at) + GUEST_REPORTS_DAYS * 86400
@@ -73,22 +85,19 @@ class DynamoModeration:
                 quota_update["ExpressionAttributeValues"][":expires"] = {"N": str(expires)}
             items: list[Item] = [
                 {"Update": quota_update},
-                {
-                    "Put": {
-                        "Item": mod_keys.case_reporter_key(case.case_id, reporter),
-                        "ConditionExpression": "attribute_not_exists(pk)",
-                    }
-                },
+                {"Put": {"Item": mark, "ConditionExpression": "attribute_not_exists(pk)"}},
                 {"Update": _count_case(case, new=stored is None)},
                 {"Put": {"Item": own}},
             ]
+            if client is not None:
+                items.append({"Update": client_quota(client, day, quota, _epoch(report.reported_at))})
             if stored is None:
                 items += _queue(case)
             codes = self.db.transact(items)
             if not codes:
                 base = stored or case
                 return base.model_copy(update={"count": base.count + 1})
-            if codes[0] == "ConditionalCheckFailed":
+            if codes[0] == "ConditionalCheckFailed" or (client and codes[4:5] == ["ConditionalCheckFailed"]):
                 raise ReportQuotaExceeded(reporter)
             if codes[1] == "ConditionalCheckFailed":
                 raise AlreadyReported(case.case_id)
@@ -113,6 +122,12 @@ class DynamoModeration:
         )
         return [item["sk"]["S"].removeprefix(mod_keys.BY) for item in items]
 
+    def case_reasons(self, case_id: str, limit: int) -> list[tuple[str, str]]:
+        return case_reasons(self.db, case_id, limit)
+
+    def has_reported(self, case_id: str, reporter: str) -> bool:
+        return self.db.get(mod_keys.case_reporter_key(case_id, reporter), consistent=True) is not None
+
     def reports_of(self, reporter: str, limit: int) -> list[Report]:
         items, _ = self.db.query_page(
             KeyConditionExpression="pk = :p AND begins_with(sk, :r)",
@@ -125,10 +140,10 @@ class DynamoModeration:
         )
         return [Report.model_validate_json(item["data"]["S"]) for item in items]
 
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+    def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:
         """Each queue partition of the kinds asked read from AFTER on (LIMIT items each), merged
         oldest first; then the cases themselves in one BatchGetItem."""
-        kinds = [kind] if kind else ["name", "run", "word"]
+        kinds = [kind] if kind else list(CASE_KINDS)
         queued: list[tuple[str, str]] = []
         for each in kinds:
             for number in range(mod_keys.CASE_QUEUE_SHARDS):
@@ -147,6 +162,9 @@ class DynamoModeration:
         found = self.cases(wanted)
         return [found[i] for i in wanted if i in found and found[i].status == "open"]
 
+    def queue_figures(self) -> dict[CaseKind, tuple[int, str | None]]:
+        return queue_figures(self.db)
+
     # Decisions and the audit log ---------------------------------------------------------------
 
     def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
@@ -155,13 +173,15 @@ class DynamoModeration:
                 {
                     "Update": {
                         "Key": mod_keys.case_key(case.case_id),
-                        "UpdateExpression": "SET #status = :decided, decision = :decision",
+                        "UpdateExpression": "SET #status = :decided, decision = :decision, "
+                        "expires_at = :gone",
                         "ConditionExpression": "#status = :open",
                         "ExpressionAttributeNames": {"#status": "status"},
                         "ExpressionAttributeValues": {
                             ":decided": {"S": "decided"},
                             ":open": {"S": "open"},
                             ":decision": {"S": decision.model_dump_json()},
+                            ":gone": {"N": str(int(retained_until(decision.decided_at).timestamp()))},
                         },
                     }
                 },
@@ -223,8 +243,14 @@ class DynamoModeration:
     def void_result(self, player: str, scope: Scope) -> bool:
         return void_result(self, player, scope)
 
-    def hide_name(self, player: str) -> None:
-        hide_name(self, player)
+    def hide_name(self, player: str, skeleton: str) -> bool:
+        return hide_name(self, player, skeleton)
+
+    def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
+        return lift_sanction(self.db, player, case_id, lifted_at)
+
+    def restore_result(self, player: str, scope: Scope) -> bool:
+        return restore_result(self.db, self.top, player, scope)
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
         try:
@@ -352,6 +378,7 @@ def _count_case(case: Case, new: bool, count: int = 1) -> Item:
 
 _CASE_DATA = {
     "case_id", "kind", "target", "shown", "subject", "run_id", "scope_id", "source", "quantiles", "opened_at",
+    "snapshot", "generation",
 }  # fmt: skip
 
 

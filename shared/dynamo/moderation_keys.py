@@ -49,6 +49,11 @@ def report_quota_key(reporter: str, day: str) -> Item:
     return key(reporter_partition(reporter), f"REPORTS#{day}")
 
 
+def client_quota_key(client: str, day: str) -> Item:
+    """A guest client's reports on a Daily date (CLIENT: a daily salted hash of its address)."""
+    return key(f"MODCLIENT#{client}", f"REPORTS#{day}")
+
+
 def log_key(decided_at: str, case_id: str) -> Item:
     return key(MOD_LOG, f"{decided_at}#{case_id}")
 

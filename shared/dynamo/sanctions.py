@@ -20,7 +20,7 @@ from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
 from shared.game.moderation import Sanction, ban_end
-from shared.game.names import default_display_name
+from shared.game.names import default_display_name, name_skeleton
 from shared.game.scope import Scope
 
 
@@ -88,13 +88,14 @@ def void_result(parts: Reach, player: str, scope: Scope) -> bool:
     raise Throttled(_BUSY)
 
 
-def hide_name(parts: Reach, player: str) -> None:
+def hide_name(parts: Reach, player: str, skeleton: str) -> bool:
     """The profile's name removed and its claim released, in one transaction on condition the
-    name is still the one read; then every board row of the player shows the default name."""
+    name is still the one read, and only if its skeleton is SKELETON (a player who renamed since
+    keeps their new name: False); then every board row of the player shows the default name."""
     for _ in range(_ATTEMPTS):
         name = display_name(parts.db.get(keys.profile_key(player), consistent=True))
-        if name is None:
-            break
+        if name is None or name_skeleton(name) != skeleton:
+            return False
         items: list[Item] = [
             {
                 "Update": {
@@ -122,6 +123,7 @@ def hide_name(parts: Reach, player: str) -> None:
         raise Throttled(_BUSY)
     scopes = [r.scope for r in parts.player_data.official_results(player)]
     parts.names.rename_rows(player, scopes, default_display_name(player))
+    return True
 
 
 def add_sanction(parts: Reach, player: str, sanction: Sanction) -> None:

@@ -37,7 +37,7 @@ def unranked_reason(run: Run) -> UnrankedReason | None:
     and practice runs never rank, and have no reason either."""
     if run.official and implausible_answers(run):
         return "implausible_speed"
-    return None
+    return "rank_banned" if run.official and run.rank_banned else None
 
 
 def ranked(run: Run) -> bool:

@@ -18,20 +18,25 @@ from shared.game.scope import Scope
 
 ReportKind = Literal["name", "run", "word"]
 REPORT_KINDS: tuple[ReportKind, ...] = ("name", "run", "word")
-Action = Literal["dismiss", "hide_name", "void_result", "rank_ban", "ban", "accept_word"]
+# What the queue holds: reports' cases, and players' appeals of a sanction (shared/game/cases.py).
+CaseKind = Literal["name", "run", "word", "appeal"]
+CASE_KINDS: tuple[CaseKind, ...] = ("name", "run", "word", "appeal")
+Action = Literal["dismiss", "hide_name", "void_result", "rank_ban", "ban", "accept_word", "uphold", "lift"]
 # Which decisions fit which kind of case: a name is hidden, a run voided (or its player kept off
 # the boards or banned), a word accepted; any case may be dismissed.
-ACTIONS_FOR: dict[ReportKind, tuple[Action, ...]] = {
+ACTIONS_FOR: dict[CaseKind, tuple[Action, ...]] = {
     "name": ("dismiss", "hide_name", "rank_ban", "ban"),
     "run": ("dismiss", "void_result", "rank_ban", "ban"),
     "word": ("dismiss", "accept_word"),
+    "appeal": ("uphold", "lift"),
 }
 SanctionKind = Literal["hide_name", "void_result", "rank_ban", "ban"]
-CaseSource = Literal["report", "find_time"]
+CaseSource = Literal["report", "find_time", "appeal"]
 CaseStatus = Literal["open", "decided"]
 
 # A closed board's review window: it becomes final this long after it closed (SPEC §4).
 REVIEW_WINDOW = timedelta(hours=24)
+FINAL_AT_LATEST = timedelta(days=7)  # every board is final this long after it closed (SPEC §4)
 BoardStatus = Literal["live", "closed", "final"]
 
 # At most this many reports per reporter per Daily date (the 21st is 429 `too_many_reports`).
@@ -60,6 +65,7 @@ class Decision(BaseModel):
     until: str | None = None  # a rank ban's end (ISO 8601 UTC); None for every other action
     moderator: str
     decided_at: str
+    note: str | None = None  # what the decision could not do (a name its player no longer holds)
 
 
 class Case(BaseModel):
@@ -68,8 +74,8 @@ class Case(BaseModel):
     board's scope (a Daily date or a challenge id) for a run's case."""
 
     case_id: str
-    kind: ReportKind
-    target: str  # canonical: the run id, the name's skeleton, or the lowercased word
+    kind: CaseKind
+    target: str  # canonical: the run id, the name's skeleton, the lowercased word, or a sanction
     shown: str  # what reporters saw: the name as shown, the word, the row
     subject: str | None = None
     run_id: str | None = None
@@ -81,6 +87,10 @@ class Case(BaseModel):
     count: int = 0
     status: CaseStatus = "open"
     decision: Decision | None = None
+    # The evidence as it stood at the opening (shared/game/cases.py): kept with the case, so an
+    # erasure of its player leaves it until the case is decided plus EVIDENCE_RETENTION.
+    snapshot: dict[str, object] | None = None
+    generation: int = 0  # 1 + the decided cases on the same target before it (a target reported again)
 
 
 class Sanction(BaseModel):
@@ -91,6 +101,7 @@ class Sanction(BaseModel):
     until: str | None
     case_id: str
     decided_at: str
+    lifted_at: str | None = None  # an appeal lifted it (its effects undone)
 
 
 class LogEntry(BaseModel):
@@ -98,12 +109,14 @@ class LogEntry(BaseModel):
 
     case_id: str
     moderator: str
-    kind: ReportKind
+    kind: CaseKind
     target: str
     action: Action
     reason: str
     until: str | None
     decided_at: str
+    subject: str | None = None  # the player the case is about
+    note: str | None = None
 
 
 class Correction(BaseModel):
@@ -119,11 +132,14 @@ class Correction(BaseModel):
 
 def board_final(now: datetime, closes_at: datetime, pending: bool) -> bool:
     """A closed board becomes final when its review window has ended (REVIEW_WINDOW after it
-    could first be called closed) and no case on it is pending; it then never changes again."""
-    return not pending and now >= closes_at + timedelta(seconds=SETTLE_SECONDS) + REVIEW_WINDOW
+    could first be called closed) and no case on it is pending, and FINAL_AT_LATEST after it closed
+    whatever is pending (a case still open then is decided as a correction); it then never
+    changes again."""
+    closed = closes_at + timedelta(seconds=SETTLE_SECONDS)
+    return now >= closed + FINAL_AT_LATEST or (not pending and now >= closed + REVIEW_WINDOW)
 
 
-def case_id_for(kind: ReportKind, target: str) -> str:
+def case_id_for(kind: CaseKind, target: str) -> str:
     """One case per target: the same canonical target always names the same case."""
     return hashlib.sha256(f"{kind}\n{target}".encode()).hexdigest()[:24]
 
@@ -153,7 +169,7 @@ BANNED_FOREVER = "9999-12-31T23:59:59.999Z"
 
 def ban_end(sanction: Sanction) -> str | None:
     """When SANCTION, if a ban, ends (BANNED_FOREVER for good); None for any other sanction."""
-    if sanction.action != "ban":
+    if sanction.action != "ban" or sanction.lifted_at is not None:
         return None
     return sanction.until or BANNED_FOREVER
 
@@ -165,7 +181,7 @@ def banned_at(banned_until: str | None, now: datetime) -> bool:
 
 def sanction_active(sanction: Sanction | None, now: datetime, *kinds: SanctionKind) -> bool:
     """Whether SANCTION is one of KINDS and has not ended at NOW."""
-    if sanction is None or sanction.action not in kinds:
+    if sanction is None or sanction.action not in kinds or sanction.lifted_at is not None:
         return False
     return sanction.until is None or now < parse_iso(sanction.until)
 

@@ -100,6 +100,8 @@ class Run(BaseModel):
     # When the server showed the round in play: the run's start for round 1, then the reply that
     # ended the round before (None: the start). The speed bonus and fair play count from it.
     round_shown_at: str | None = None
+    # Completed under a rank ban (SPEC §3e): official, never placed (shared/services/completion.py).
+    rank_banned: bool = False
 
     @property
     def completed(self) -> bool:

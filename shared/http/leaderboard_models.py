@@ -18,7 +18,7 @@ from shared.http.limits import (
     LEAGUE_NAME_MIN,
 )
 from shared.http.models import BoardRow, Model, Request, RunView, status
-from shared.http.moderation_models import ReportView, SanctionView
+from shared.http.moderation_models import CASE_EVIDENCE, ReportView, SanctionView
 
 if TYPE_CHECKING:
     from shared.services import leagues, players
@@ -336,6 +336,7 @@ class PlayerExport(Model):
     moderation_log: list[LogEntry] = Field(
         default=[], description="a moderator's own decisions, as the audit log keeps them"
     )
+    case_evidence: str = Field(default=CASE_EVIDENCE, description="what a case about the caller keeps")
 
     @classmethod
     def of(cls, export: "Export") -> "PlayerExport":

@@ -253,7 +253,8 @@ class RunView(Model):
     history: list[RoundView]
     ranked: bool = Field(
         description="placed on its board and counted in ranks (on completion); false for guest and "
-        "practice runs, and for an official run whose answers came faster than a person can type"
+        "practice runs, for an official run whose answers came faster than a person can type, and for "
+        "one completed under a rank ban"
     )
     unranked_reason: UnrankedReason | None = Field(
         description="why an official run does not rank; null for a ranked, guest or practice run"

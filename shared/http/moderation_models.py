@@ -5,7 +5,16 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, StrictStr
 
-from shared.game.moderation import REASON_MAX, Action, Correction, LogEntry, ReportKind, SanctionKind
+from shared.game.moderation import (
+    REASON_MAX,
+    Action,
+    CaseKind,
+    CaseSource,
+    Correction,
+    LogEntry,
+    ReportKind,
+    SanctionKind,
+)
 from shared.http.models import Model, Request
 
 if TYPE_CHECKING:
@@ -40,6 +49,7 @@ class GuestReportRequest(Request):
 class Outcome(Model):
     action: Action
     decided_at: str
+    note: str | None = Field(default=None, description="what the decision could not do, in words")
 
 
 class ReportView(Model):
@@ -69,10 +79,10 @@ class MyReports(Model):
 
 class CaseSummary(Model):
     case_id: str
-    kind: ReportKind
+    kind: CaseKind
     shown: str
     count: int = Field(description="reports merged into the case")
-    source: Literal["report", "find_time"]
+    source: CaseSource
     opened_at: str
     status: Literal["open", "decided"]
     decision: Outcome | None
@@ -88,7 +98,9 @@ class CaseSummary(Model):
             source=case.source,
             opened_at=case.opened_at,
             status=case.status,
-            decision=Outcome(action=decision.action, decided_at=decision.decided_at) if decision else None,
+            decision=Outcome(action=decision.action, decided_at=decision.decided_at, note=decision.note)
+            if decision
+            else None,
         )
 
 
@@ -113,27 +125,116 @@ class DecisionRequest(Request):
     )
 
 
+class LogView(LogEntry):
+    """An audit log entry with the names its moderator and its player show now (SPEC §3e)."""
+
+    moderator_name: str
+    subject_name: str | None
+
+    @classmethod
+    def named(cls, entries: list[LogEntry], names: dict[str, str]) -> list["LogView"]:
+        return [
+            cls(
+                **entry.model_dump(),
+                moderator_name=names.get(entry.moderator, entry.moderator),
+                subject_name=names.get(entry.subject) if entry.subject else None,
+            )
+            for entry in entries
+        ]
+
+
 class LogPage(Model):
-    items: list[LogEntry]
+    items: list[LogView]
     next_cursor: str | None
 
 
+AppealState = Literal["none", "open", "upheld", "lifted"]
+# What each sanction does, in words, as the player reads it (SPEC §3e: what, why, until, appeal).
+SANCTION_WORDS: dict[str, str] = {
+    "hide_name": "Your display name was hidden: you show as player-xxxx until you choose another",
+    "void_result": "One of your results was voided: it is off its board and out of every rank",
+    "rank_ban": "Your results are not placed on any board",
+    "ban": "Your account is banned: you cannot play Dailies, challenges or leagues",
+}
+APPEAL_HOW = 'POST /me/appeals {"sanction": "<sanction>", "reason": "<why it is wrong>"}, once per sanction'
+
+
 class SanctionView(Model):
+    sanction: str = Field(description="the sanction's id (the case that left it): what an appeal names")
     action: SanctionKind
-    reason: str
+    what: str = Field(description="what the sanction does, in words")
+    reason: str = Field(description="why, in the moderator's words")
     until: str | None = Field(description="when it ends; null: for good (or, for a voided result, done)")
     decided_at: str
+    lifted_at: str | None = Field(default=None, description="when an appeal lifted it; null while it holds")
+    appeal: AppealState = Field(default="none", description="the caller's appeal of it")
+    appeal_how: str | None = Field(default=None, description="how to appeal it; null once appealed")
 
     @classmethod
-    def of(cls, sanction: "Sanction") -> "SanctionView":
+    def of(cls, sanction: "Sanction", appeal: "Case | None" = None) -> "SanctionView":
+        state = appeal_state(appeal)
         return cls(
+            sanction=sanction.case_id,
             action=sanction.action,
+            what=SANCTION_WORDS[sanction.action],
             reason=sanction.reason,
             until=sanction.until,
             decided_at=sanction.decided_at,
+            lifted_at=sanction.lifted_at,
+            appeal=state,
+            appeal_how=APPEAL_HOW.replace("<sanction>", sanction.case_id)
+            if state == "none" and sanction.lifted_at is None
+            else None,
         )
 
 
+def appeal_state(appeal: "Case | None") -> AppealState:
+    if appeal is None:
+        return "none"
+    if appeal.decision is None:
+        return "open"
+    return "lifted" if appeal.decision.action == "lift" else "upheld"
+
+
+class AppealRequest(Request):
+    sanction: StrictStr = Field(
+        pattern=CASE_ID_PATTERN, description="the sanction's id, as `GET /me` shows it"
+    )
+    reason: StrictStr = Field(min_length=1, max_length=REASON_MAX)
+
+
+class AppealView(Model):
+    appeal_id: str
+    sanction: SanctionView
+    reason: str
+    opened_at: str
+    state: AppealState
+    decided_at: str | None
+    ruling_reason: str | None = Field(description="the moderator's reason for the ruling; null while open")
+
+    @classmethod
+    def of(cls, sanction: "Sanction", appeal: "Case") -> "AppealView":
+        decision = appeal.decision
+        return cls(
+            appeal_id=appeal.case_id,
+            sanction=SanctionView.of(sanction, appeal),
+            reason=str((appeal.snapshot or {}).get("reason", "")),
+            opened_at=appeal.opened_at,
+            state=appeal_state(appeal),
+            decided_at=decision.decided_at if decision else None,
+            ruling_reason=decision.reason if decision else None,
+        )
+
+
+class MyAppeals(Model):
+    items: list[AppealView]
+
+
+# docs/players.md, "Erasure": the snapshot a moderation case keeps (shared/game/cases.py).
+CASE_EVIDENCE = (
+    "A moderation case about you keeps a snapshot of its evidence (your run's attempts and times, "
+    "or your name) from its opening until 180 days after its decision, even if you erase your account."
+)
 CORRECTIONS = "decisions made after the board became final, oldest first"
 
 

@@ -20,7 +20,7 @@ import re
 from functools import cache
 from typing import Literal, NamedTuple
 
-Function = Literal["validate", "daily", "leaderboard"]
+Function = Literal["validate", "daily", "leaderboard", "moderation"]
 Access = Literal["public", "player"]
 Body = Literal["none", "optional", "required"]
 Admits = Literal["read", "banned_ok", "own"]
@@ -81,20 +81,24 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/leagues/{league_id}/code", "leaderboard", "player", replies=(200, 403, 404, 409)),
     Route("GET", "/leagues/{league_id}/board", "leaderboard", "player", replies=(200, 404), admits="own"),
     Route("GET", "/leagues/invitations/{code}", "leaderboard", "public", replies=(200, 404)),
-    # Moderation (SPEC §3e, functions/moderation.py); 429 also when a reporter's day is used up.
-    Route("POST", "/reports", "leaderboard", "player", "required", (201, 404, 409)),
-    Route("POST", "/guest/reports", "leaderboard", "public", "required", (201, 404, 409)),
-    Route("GET", "/me/reports", "leaderboard", "player"),
-    Route("GET", "/moderation/cases", "leaderboard", "player", replies=(200, 403)),
+    # Moderation (SPEC §3e), its own function (functions/moderation/): its role alone writes the
+    # audit log. 429 also when a reporter's (or a guest client's) day is used up.
+    Route("POST", "/reports", "moderation", "player", "required", (201, 404, 409)),
+    Route("POST", "/guest/reports", "moderation", "public", "required", (201, 404, 409)),
+    Route("GET", "/me/reports", "moderation", "player"),
+    Route("GET", "/moderation/cases", "moderation", "player", replies=(200, 403)),
     Route(
         "POST",
         "/moderation/cases/{case_id}/decision",
-        "leaderboard",
+        "moderation",
         "player",
         "required",
         (200, 403, 404, 409),
     ),
-    Route("GET", "/moderation/log", "leaderboard", "player", replies=(200, 403)),
+    Route("GET", "/moderation/log", "moderation", "player", replies=(200, 403)),
+    # A banned player may appeal their ban (SPEC §3e).
+    Route("POST", "/me/appeals", "moderation", "player", "required", (201, 404, 409), "banned_ok"),
+    Route("GET", "/me/appeals", "moderation", "player", admits="banned_ok"),
     Route("GET", "/leaderboard/daily/{date}/corrections", "leaderboard", "public"),
 )
 
@@ -103,6 +107,7 @@ HANDLERS: dict[Function, str] = {
     "validate": "functions.validate.handler:handler",
     "daily": "functions.daily.handler:handler",
     "leaderboard": "functions.leaderboard.handler:handler",
+    "moderation": "functions.moderation.handler:handler",
 }
 RESET_HANDLER = "functions.daily.reset:handler"
 EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes expired runs

@@ -23,6 +23,14 @@ def completion_of(result: OfficialResult, read: StoredProfile) -> Completion:
     return Completion(result, stats, read)
 
 
+def run_completion(run: Run, read: StoredProfile) -> Completion:
+    """An official RUN's completion; a run completed under a rank ban says so itself (its `ranked`
+    is false in the completing reply and after)."""
+    completion = completion_of(OfficialResult.of_run(run), read)
+    run.rank_banned = completion.result.unranked_reason == "rank_banned"
+    return completion
+
+
 def implausible_details(run: Run) -> dict[str, object] | None:
     """The details an implausible official RUN is recorded with: which answers came too fast
     (letters and milliseconds, never the words); None for a plausible run."""

@@ -27,12 +27,12 @@ from shared.game.constants import (
 from shared.game.daily_date import DailyDetails, daily_date, next_reset, parse_date
 from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
-from shared.game.results import Challenge, OfficialResult
+from shared.game.results import Challenge
 from shared.game.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
 from shared.game.scope import Scope, run_id_in
 from shared.services.admission import refuse_unless_admitted
 from shared.services.answering import answer_at_once
-from shared.services.completion import completion_of, implausible_details
+from shared.services.completion import implausible_details, run_completion
 from shared.services.ports import (
     ActiveRunExists,
     Completion,
@@ -334,7 +334,7 @@ class Game:
         if run.player is None or not run.official:
             return None
         read = profile or self.results.profile_for_completion(run.player, daily=run.kind == "daily")
-        return completion_of(OfficialResult.of_run(run), read)
+        return run_completion(run, read)
 
     # The scheduled jobs --------------------------------------------------------------------
 

@@ -11,18 +11,18 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS, daily_closes_at
-from shared.game.clock import iso, parse_iso
-from shared.game.constants import CHALLENGE_OPEN_DAYS, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
+from shared.game.cases import run_case, run_snapshot
+from shared.game.clock import iso
+from shared.game.constants import CHALLENGE_OPEN_DAYS, TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
-from shared.game.errors import BadRequest, Conflict, NotFound, Throttled
-from shared.game.fair_play import fastest_plausible_ms
+from shared.game.errors import Conflict, Throttled
 from shared.game.find_time import find_time_pass, run_times
 from shared.game.moderation import (
-    ACTIONS_FOR,
     REPORTS_PER_DAY,
     Action,
     BoardStatus,
     Case,
+    CaseKind,
     Correction,
     Decision,
     LogEntry,
@@ -30,19 +30,16 @@ from shared.game.moderation import (
     ReportKind,
     Sanction,
     board_final,
-    canonical_name,
-    canonical_word,
-    case_id_for,
     scope_of_case,
 )
 from shared.game.names import default_display_name
 from shared.game.puzzles import Round, answers
 from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.services import cases
 from shared.services.board_ports import BoardStore, RankStore
 from shared.services.moderation_store import (
     AlreadyReported,
-    CaseDecided,
     CasePosition,
     ModerationStore,
     ReportQuotaExceeded,
@@ -88,16 +85,20 @@ class Moderation:
 
     # Reports -----------------------------------------------------------------------------------
 
-    def report(self, reporter: str, kind: ReportKind, target: str, reason: str) -> tuple[Report, Case]:
+    def report(
+        self, reporter: str, kind: ReportKind, target: str, reason: str, client: str | None = None
+    ) -> tuple[Report, Case]:
         """File a report about TARGET: a display name, a run as `<date or challenge id>:<name>`
-        (its row on that board), or a word. 404 `target_not_found` when it names nothing."""
+        (its row on that board), or a word (CLIENT: a guest's, counted too). 404
+        `target_not_found` when it names nothing."""
         case = self._case_for(kind, target)
         now = iso(self.now())
         report = Report(
             reporter=reporter, kind=kind, target=target, reason=reason, case_id=case.case_id, reported_at=now
         )
         try:
-            stored = self.store.file_report(report, case, daily_date(self.now()).isoformat(), REPORTS_PER_DAY)
+            day = daily_date(self.now()).isoformat()
+            stored = self.store.file_report(report, case, day, REPORTS_PER_DAY, client)
         except ReportQuotaExceeded as error:
             raise Throttled(f"At most {REPORTS_PER_DAY} reports a day", "too_many_reports") from error
         except AlreadyReported as error:
@@ -105,35 +106,7 @@ class Moderation:
         return report, stored
 
     def _case_for(self, kind: ReportKind, target: str) -> Case:
-        opened = iso(self.now())
-        if kind == "word":
-            word = canonical_word(target)
-            if not word.isascii() or not word.isalpha() or len(word) > MAX_WORD_LENGTH:
-                raise BadRequest("A word is 1-45 letters A-Z", "invalid_target")
-            return Case(
-                case_id=case_id_for("word", word), kind="word", target=word, shown=word, opened_at=opened
-            )
-        if kind == "name":
-            holder = self.store.name_holder(target)
-            if holder is None:
-                raise NotFound("Nobody has that display name", "target_not_found")
-            skeleton = canonical_name(target)
-            return Case(
-                case_id=case_id_for("name", skeleton),
-                kind="name",
-                target=skeleton,
-                shown=target,
-                subject=holder,
-                opened_at=opened,
-            )
-        scope_id, _, name = target.partition(":")
-        holder = self.store.name_holder(name) if name else None
-        result = None
-        if holder is not None and scope_id:
-            result = self.results.official_result(holder, scope_of_case(scope_id))
-        if result is None:
-            raise NotFound("No such row: give `<date or challenge id>:<display name>`", "target_not_found")
-        return run_case(result.player, result.run_id, scope_id, target, opened, "report")
+        return cases.for_report(self, kind, target)
 
     def my_reports(self, reporter: str, limit: int = 100) -> list[tuple[Report, Case | None]]:
         """REPORTER's reports, newest first, each with its case (its outcome, once decided)."""
@@ -146,96 +119,19 @@ class Moderation:
 
     # The queue and decisions -------------------------------------------------------------------
 
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[CaseView]:
-        return [CaseView(case, self._evidence(case)) for case in self.store.open_cases(kind, after, limit)]
-
-    def _evidence(self, case: Case) -> dict[str, object]:
-        reporters = self.store.case_reporters(case.case_id, 50)
-        if case.kind == "word":
-            return {"word": case.target, "in_dictionary": case.target in self.words(), "reporters": reporters}
-        if case.kind == "name":
-            return {"name": case.shown, "skeleton": case.target, "reporters": reporters}
-        stored = self.runs.get_run(case.run_id or "")
-        attempts = []
-        if stored is not None:
-            for record in stored.run.history:
-                for attempt in record.attempts:
-                    attempts.append(
-                        {
-                            "round": record.round,
-                            "word": attempt.word,
-                            "accepted": attempt.accepted,
-                            "elapsed_ms": attempt.elapsed_ms,
-                            "floor_ms": fastest_plausible_ms(len(attempt.word)),
-                        }
-                    )
-        return {
-            "run_id": case.run_id,
-            "attempts": attempts,
-            # a reported run's, once its board's pass has run (none while it is live)
-            "hard_round_quantiles_ms": case.quantiles or self._pass_quantiles(case),
-            "reporters": reporters,
-        }
+    def open_cases(
+        self, kind: CaseKind | None, after: CasePosition | None, limit: int, moderator: str | None = None
+    ) -> list[CaseView]:
+        """Open cases oldest first, each with its evidence as MODERATOR sees it (shared/services/cases.py)."""
+        found = self.store.open_cases(kind, after, limit)
+        return [CaseView(case, cases.evidence(self, case, moderator)) for case in found]
 
     def _pass_quantiles(self, case: Case) -> dict[int, int] | None:
         return self.store.pass_quantiles(scope_of_case(case.scope_id)) if case.scope_id else None
 
     def decide(self, moderator: str, case_id: str, action: Action, reason: str, until: str | None) -> Case:
-        """Decide an open case: exactly one decision wins (409 `case_decided` for the others),
-        then its effect is applied (each effect is idempotent)."""
-        case = self.store.get_case(case_id)
-        if case is None:
-            raise NotFound("No such case", "case_not_found")
-        if action not in ACTIONS_FOR[case.kind]:
-            raise BadRequest(f"{action} does not apply to a {case.kind} case", "action_not_allowed")
-        if action == "rank_ban":
-            if until is None or parse_iso(until) <= self.now():
-                raise BadRequest("A rank ban needs `until`, a time in the future", "invalid_until")
-        elif until is not None:
-            raise BadRequest("Only a rank ban takes `until`", "invalid_until")
-        if case.status == "decided":
-            raise Conflict("That case is decided already", "case_decided")
-        decision = Decision(
-            action=action, reason=reason, until=until, moderator=moderator, decided_at=iso(self.now())
-        )
-        entry = LogEntry(
-            case_id=case.case_id,
-            moderator=moderator,
-            kind=case.kind,
-            target=case.target,
-            action=action,
-            reason=reason,
-            until=until,
-            decided_at=decision.decided_at,
-        )
-        try:
-            self.store.decide(case, decision, entry)
-        except CaseDecided as error:
-            raise Conflict("That case is decided already", "case_decided") from error
-        self._apply(case, decision)
-        return case.model_copy(update={"status": "decided", "decision": decision})
-
-    def _apply(self, case: Case, decision: Decision) -> None:
-        action = decision.action
-        if action == "accept_word":
-            self.store.accept_word(case.target, case.case_id, decision.decided_at)
-        if action in ("void_result", "rank_ban", "ban") and case.run_id and case.subject and case.scope_id:
-            scope = scope_of_case(case.scope_id)
-            if self.store.is_final(scope):
-                self._correct(scope, case, decision)
-            else:
-                self.store.void_result(case.subject, scope)
-        if action == "hide_name" and case.subject:
-            self.store.hide_name(case.subject)
-        if action in ("hide_name", "void_result", "rank_ban", "ban") and case.subject:
-            sanction = Sanction(
-                action=action,
-                reason=decision.reason,
-                until=decision.until,
-                case_id=case.case_id,
-                decided_at=decision.decided_at,
-            )
-            self.store.add_sanction(case.subject, sanction)
+        """Decide an open case (shared/services/cases.py): never by a party to it."""
+        return cases.decide(self, moderator, case_id, action, reason, until)
 
     def _correct(self, scope: Scope, case: Case, decision: Decision) -> None:
         """A decision about a row of a final board: the row stays; a correction is listed."""
@@ -304,7 +200,7 @@ class Moderation:
                 iso(self.now()),
                 "find_time",
             )
-            case = case.model_copy(update={"quantiles": found.quantiles})
+            case = case.model_copy(update={"quantiles": found.quantiles, "snapshot": run_snapshot(run, None)})
             if self.store.open_case(case):
                 opened.append(case)
         self.store.mark_pass(scope, found.quantiles)
@@ -382,18 +278,3 @@ class Moderation:
 def difficulty(puzzle: list[Round]) -> list[int]:
     """Each round's common answers: the fewer, the harder (the find-time pass's hard rounds)."""
     return [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle]
-
-
-def run_case(player: str, run_id: str, scope_id: str, shown: str, opened: str, source: str) -> Case:
-    """The case about one run (reports about the run and the find-time pass share it)."""
-    return Case(
-        case_id=case_id_for("run", run_id),
-        kind="run",
-        target=run_id,
-        shown=shown,
-        subject=player,
-        run_id=run_id,
-        scope_id=scope_id,
-        source="find_time" if source == "find_time" else "report",
-        opened_at=opened,
-    )

@@ -4,7 +4,7 @@ and tests/contract/test_moderation_store.py runs one contract on both."""
 
 from typing import NamedTuple, Protocol
 
-from shared.game.moderation import Case, Correction, Decision, LogEntry, Report, ReportKind, Sanction
+from shared.game.moderation import Case, CaseKind, Correction, Decision, LogEntry, Report, Sanction
 from shared.game.runs import Run
 from shared.game.scope import Scope
 
@@ -29,10 +29,14 @@ class CasePosition(NamedTuple):
 
 
 class ModerationStore(Protocol):
-    def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
-        """Record REPORT and merge it into CASE (created, and queued, if it is new), counting it
-        against the reporter's QUOTA for Daily date DAY, all at once. Returns the case as stored.
-        Raises ReportQuotaExceeded or AlreadyReported."""
+    def file_report(
+        self, report: Report, case: Case, day: str, quota: int, client: str | None = None
+    ) -> Case:
+        """Record REPORT (its reason with the reporter's mark on the case) and merge it into CASE
+        (created, and queued, if it is new), counting it against the reporter's QUOTA for Daily
+        date DAY, and CLIENT's too when given (a guest's client: a daily salted hash, never the
+        address), all at once. Returns the case as stored. Raises ReportQuotaExceeded or
+        AlreadyReported."""
         ...
 
     def open_case(self, case: Case) -> bool:
@@ -45,17 +49,28 @@ class ModerationStore(Protocol):
 
     def case_reporters(self, case_id: str, limit: int) -> list[str]: ...
 
+    def case_reasons(self, case_id: str, limit: int) -> list[tuple[str, str]]:
+        """(reporter, reason) of CASE_ID's reports, by reporter."""
+        ...
+
+    def has_reported(self, case_id: str, reporter: str) -> bool: ...
+
     def reports_of(self, reporter: str, limit: int) -> list[Report]:
         """REPORTER's reports, newest first."""
         ...
 
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+    def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:
         """Open cases of KIND (None: every kind), oldest first, after AFTER."""
+        ...
+
+    def queue_figures(self) -> dict[CaseKind, tuple[int, str | None]]:
+        """Each kind's open cases: how many, and when the oldest was opened (None: none open)."""
         ...
 
     def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
         """Record DECISION on CASE, on condition that it is still open, take it off the queue and
-        append ENTRY to the audit log, all at once. Raises CaseDecided."""
+        append ENTRY to the audit log, all at once; the case (its snapshot with it) is then kept
+        until EVIDENCE_RETENTION after the decision (shared/game/cases.py). Raises CaseDecided."""
         ...
 
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
@@ -75,9 +90,19 @@ class ModerationStore(Protocol):
         `voided`, in their stats and history). False when there is none."""
         ...
 
-    def hide_name(self, player: str) -> None:
-        """PLAYER's chosen name goes: the profile and every board row show their default name, and
-        the claim is freed."""
+    def hide_name(self, player: str, skeleton: str) -> bool:
+        """PLAYER's chosen name goes, if its skeleton is SKELETON (else nothing, False: they renamed
+        since): the profile and every board row show their default name, and the claim is freed."""
+        ...
+
+    def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
+        """Mark PLAYER's sanction left by CASE_ID lifted (its ban or rank ban stops holding);
+        returns it, or None when they hold no such sanction."""
+        ...
+
+    def restore_result(self, player: str, scope: Scope) -> bool:
+        """Rank PLAYER's voided result of SCOPE again (a lifted sanction): back on its board, in its
+        ranks and its top. False when there is no voided result."""
         ...
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None: ...

@@ -214,7 +214,7 @@ def test_hide_name_frees_the_claim_and_shows_the_default_name_on_the_rows(subjec
     record(subject, "zed", 700, 0)
     subject.settle()
     assert subject.kept.name_holder("ZED") == player("zed")
-    subject.kept.hide_name(player("zed"))
+    assert subject.kept.hide_name(player("zed"), "zed")
     subject.settle()
     assert subject.kept.name_holder("Zed") is None
     assert subject.store.boards.player_profile(player("zed")).display_name is None

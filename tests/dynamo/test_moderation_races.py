@@ -7,11 +7,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shared.dynamo.store import DynamoPorts
+from shared.game.cases import name_case_id
 from shared.game.clock import iso
 from shared.game.dictionary import words
-from shared.game.errors import Conflict
-from shared.game.moderation import canonical_name, case_id_for
+from shared.game.errors import Conflict, Forbidden
+from shared.game.moderation import case_id_for
 from shared.game.scope import Scope
+from shared.services import appeals
 from shared.services.moderation import Moderation
 from tests.dynamo.test_races import ROUNDS, client, race, scan, store  # noqa: F401 (fixtures)
 from tests.fakes.fake_boards import official, player
@@ -82,8 +84,8 @@ def test_hiding_a_name_racing_its_rename_leaves_one_consistent_name(store):  # n
         service.report(player("ann"), "name", name, "offensive")
         outcomes = race(
             [
-                lambda m=name: service.decide(
-                    "mod", case_id_for("name", canonical_name(m)), "hide_name", "r", None
+                lambda m=name, u=user: service.decide(
+                    "mod", name_case_id(m, player(u)), "hide_name", "r", None
                 ),
                 lambda u=user, m=new: store.names.set_display_name(player(u), m),
             ]
@@ -94,5 +96,57 @@ def test_hiding_a_name_racing_its_rename_leaves_one_consistent_name(store):  # n
         assert service.store.name_holder(name) is None
         holder = service.store.name_holder(new)
         assert holder == (player(user) if shown == new else None) or shown is None
-        row = store.boards.board_entry(player(user), Scope.daily("2031-03-05"))
-        assert row is not None and row.display_name != name
+        assert shown == new  # hidden, then renamed; or renamed first, and the decision left it
+
+
+def test_a_name_decision_racing_its_holders_rename_and_a_new_holder_acts_on_the_reported_player_only(
+    store,  # noqa: F811
+):
+    """A is reported, then A renames and B claims the name, while a moderator hides it: A's case hides
+    A's name or nothing (A renamed first); B keeps the name either way."""
+    service = moderation_of(store)
+    for n in range(ROUNDS):
+        a, b, name = player(f"a{n}"), player(f"b{n}"), f"Rude{n}"
+        store.names.set_display_name(a, name)
+        service.report(player("ann"), "name", name, "offensive")
+
+        def rename_then_claim(a=a, b=b, name=name, n=n):
+            store.names.set_display_name(a, f"Polite{n}")
+            store.names.set_display_name(b, name)
+
+        outcomes = race(
+            [
+                lambda a=a, m=name: service.decide("mod", name_case_id(m, a), "hide_name", "r", None),
+                rename_then_claim,
+            ]
+        )
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        assert store.boards.player_profile(a).display_name == f"Polite{n}"
+        assert store.boards.player_profile(b).display_name == name
+        assert service.store.name_holder(name) == b
+
+
+def test_an_appeal_ruled_by_two_moderators_at_once_has_one_ruling_and_its_effect(store):  # noqa: F811
+    service = moderation_of(store)
+    for n in range(ROUNDS):
+        zed, name = player(f"zed{n}"), f"Zed{n}"
+        store.names.set_display_name(zed, name)
+        service.report(player("ann"), "name", name, "abuse")
+        sanction = name_case_id(name, zed)
+        service.decide("mod-a", sanction, "ban", "abuse", None)
+        filed = race([lambda z=zed, s=sanction: appeals.appeal(service, z, s, "not me") for _ in range(2)])
+        assert sorted(type(o).__name__ for o in filed) == ["Case", "Conflict"], filed
+        appeal = appeals.appeal_id(sanction)
+        outcomes = race(
+            [
+                lambda a=appeal: moderation_of(store, 1).decide("mod-b", a, "lift", "ok", None),
+                lambda a=appeal: moderation_of(store, 1).decide("mod-c", a, "uphold", "no", None),
+                lambda a=appeal: moderation_of(store, 1).decide("mod-a", a, "lift", "mine", None),
+            ]
+        )
+        won = [o for o in outcomes if not isinstance(o, Exception)]
+        assert len(won) == 1 and isinstance(outcomes[2], Forbidden), outcomes
+        (held,) = service.store.sanctions(zed)
+        assert (held.lifted_at is not None) == (won[0].decision.action == "lift")
+        admission = store.boards.admitted_entry(zed, Scope.daily("2031-03-05"))[0]
+        assert (admission.banned_until is None) == (won[0].decision.action == "lift")

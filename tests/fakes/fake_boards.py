@@ -216,10 +216,11 @@ def serve_with(
 ) -> None:
     """Make the handlers serve from PORTS (services built as wiring builds them, with their caches
     aging by the game clock, so tests that move the clock expire them)."""
-    from functions import moderation as moderation_routes
     from functions.daily import expire
     from functions.daily import handler as daily_module
     from functions.leaderboard import handler as module
+    from functions.moderation import handler as moderation_module
+    from functions.moderation import routes as moderation_routes
     from shared.game import clock
     from shared.game.dictionary import words
     from shared.http.cursors import Cursors
@@ -241,7 +242,8 @@ def serve_with(
         (module, {"boards": boards, "players": players, "moderation": moderation, "recaps": recaps}),
         (daily_module, {"players": players, "game": game, "boards": boards, "moderation": moderation}),
         (expire, {"boards": boards, "moderation": moderation, "recaps": recaps, "game": game}),
-        (moderation_routes, {"moderation": moderation}),
+        (moderation_routes, {"moderation": moderation, "players": players}),
+        (moderation_module, {"players": players}),
     ):
         for name, service in services.items():
             monkeypatch.setattr(served, name, lambda service=service: service)

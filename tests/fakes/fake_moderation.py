@@ -4,12 +4,13 @@ fakes serve. tests/contract/test_moderation_store.py runs the same tests against
 adapter (shared/dynamo/moderation.py)."""
 
 from shared.game.moderation import (
+    CASE_KINDS,
     Case,
+    CaseKind,
     Correction,
     Decision,
     LogEntry,
     Report,
-    ReportKind,
     Sanction,
     canonical_name,
 )
@@ -30,15 +31,18 @@ class FakeModeration:
     def __init__(self, table: FakeTable) -> None:
         self.table = table
 
-    def file_report(self, report: Report, case: Case, day: str, quota: int) -> Case:
+    def file_report(
+        self, report: Report, case: Case, day: str, quota: int, client: str | None = None
+    ) -> Case:
         with self.table.lock:
             if report.reporter in self.table.reporters.get(case.case_id, []):
                 raise AlreadyReported(case.case_id)
-            if self.table.report_quota.get((report.reporter, day), 0) >= quota:
+            counted = [report.reporter] + ([f"client:{client}"] if client else [])
+            if any(self.table.report_quota.get((who, day), 0) >= quota for who in counted):
                 raise ReportQuotaExceeded(report.reporter)
-            self.table.report_quota[report.reporter, day] = (
-                self.table.report_quota.get((report.reporter, day), 0) + 1
-            )
+            for who in counted:
+                self.table.report_quota[who, day] = self.table.report_quota.get((who, day), 0) + 1
+            self.table.reasons[case.case_id, report.reporter] = report.reason
             stored = self.table.cases.setdefault(case.case_id, case.model_copy())
             stored.count += 1
             self.table.reporters.setdefault(case.case_id, []).append(report.reporter)
@@ -62,13 +66,19 @@ class FakeModeration:
     def case_reporters(self, case_id: str, limit: int) -> list[str]:
         return sorted(self.table.reporters.get(case_id, []))[:limit]
 
+    def case_reasons(self, case_id: str, limit: int) -> list[tuple[str, str]]:
+        return [(r, self.table.reasons.get((case_id, r), "")) for r in self.case_reporters(case_id, limit)]
+
+    def has_reported(self, case_id: str, reporter: str) -> bool:
+        return reporter in self.table.reporters.get(case_id, [])
+
     def reports_of(self, reporter: str, limit: int) -> list[Report]:
         mine = sorted(
             self.table.reports.get(reporter, []), key=lambda r: (r.reported_at, r.case_id), reverse=True
         )
         return mine[:limit]
 
-    def open_cases(self, kind: ReportKind | None, after: CasePosition | None, limit: int) -> list[Case]:
+    def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:
         found = sorted(
             (c for c in self.table.cases.values() if c.status == "open" and kind in (None, c.kind)),
             key=lambda c: (c.opened_at, c.case_id),
@@ -76,6 +86,15 @@ class FakeModeration:
         if after is not None:
             found = [c for c in found if (c.opened_at, c.case_id) > tuple(after)]
         return [c.model_copy() for c in found[:limit]]
+
+    def queue_figures(self) -> dict[CaseKind, tuple[int, str | None]]:
+        figures: dict[CaseKind, tuple[int, str | None]] = {}
+        for kind in CASE_KINDS:
+            opened = sorted(
+                c.opened_at for c in self.table.cases.values() if c.kind == kind and c.status == "open"
+            )
+            figures[kind] = (len(opened), opened[0] if opened else None)
+        return figures
 
     def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
         with self.table.lock:
@@ -110,10 +129,33 @@ class FakeModeration:
         self.table.results[player, scope] = result.model_copy(update={"unranked_reason": "voided"})
         return True
 
-    def hide_name(self, player: str) -> None:
-        self.table.names.pop(player, None)
+    def hide_name(self, player: str, skeleton: str) -> bool:
+        with self.table.lock:
+            held = self.table.names.get(player)
+            if held is None or name_skeleton(held) != skeleton:
+                return False
+            self.table.names.pop(player, None)
         scopes = [s for (p, s) in self.table.results if p == player]
         self.table.rename_rows(player, scopes, default_display_name(player))
+        return True
+
+    def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
+        with self.table.lock:
+            held = self.table.sanctions.get(player, [])
+            for number, sanction in enumerate(held):
+                if sanction.case_id == case_id:
+                    if sanction.lifted_at is None:
+                        held[number] = sanction.model_copy(update={"lifted_at": lifted_at})
+                    return held[number]
+        return None
+
+    def restore_result(self, player: str, scope: Scope) -> bool:
+        with self.table.lock:
+            result = self.table.results.get((player, scope))
+            if result is None or result.unranked_reason != "voided":
+                return False
+            self.table.results[player, scope] = result.model_copy(update={"unranked_reason": None})
+            return True
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
         self.table.accepted.setdefault(word, case_id)

@@ -204,7 +204,9 @@ class FakeResults:
     def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
         table = self.table
         held = table.sanctions.get(player, [])
-        rank_bans = [s.until or BANNED_FOREVER for s in held if s.action in ("rank_ban", "ban")]
+        rank_bans = [
+            s.until or BANNED_FOREVER for s in held if s.action in ("rank_ban", "ban") and s.lifted_at is None
+        ]
         profile = PlayerProfile(
             table.names.get(player), table.stats.get(player), max(rank_bans, default=None)
         )

@@ -44,6 +44,7 @@ class FakeTable:
         # moderation (FakeModeration)
         self.cases: dict[str, Case] = {}
         self.reporters: dict[str, list[str]] = {}
+        self.reasons: dict[tuple[str, str], str] = {}  # (case, reporter) -> the report's reason
         self.reports: dict[str, list[Report]] = {}
         self.report_quota: dict[tuple[str, str], int] = {}
         self.log: list[LogEntry] = []

@@ -57,6 +57,7 @@ def test_the_body_taking_routes_are_the_ones_the_spec_lists():
         "POST /reports",
         "POST /guest/reports",
         "POST /moderation/cases/{case_id}/decision",
+        "POST /me/appeals",
     }
     assert {_route_id(r) for r in OPTIONAL} == {"POST /challenges"}
 

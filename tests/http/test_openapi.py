@@ -75,6 +75,7 @@ def test_the_creating_routes_document_201(doc):
         ("POST", "/challenges/{challenge_id}/runs"),
         ("POST", "/reports"),
         ("POST", "/guest/reports"),
+        ("POST", "/me/appeals"),
     }
     assert "200" not in doc["paths"]["/challenges"]["post"]["responses"]
     assert "200" in doc["paths"]["/daily/runs"]["post"]["responses"]  # the active run, resumed

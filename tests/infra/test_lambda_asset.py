@@ -477,7 +477,7 @@ def test_every_function_answers_its_first_and_a_warm_event_from_a_built_asset(
     a second one, against DynamoDB (a local moto server), with a 2xx reply and no exception."""
     events = coldstart.events(name, 0)
     assert len(events) == 2
-    if name in ("validate", "daily", "leaderboard"):
+    if name in ("validate", "daily", "leaderboard", "moderation"):
         assert all(event["routeKey"] != "$default" for event in events)  # a real route
     cold = coldstart.cold_start(
         lambda_python(), host_asset, FUNCTIONS[name].handler, events, dynamodb_endpoint

@@ -1,33 +1,35 @@
 """Moderation in the stack (SPEC §3e): the Cognito group that makes a player a moderator, and the
-leaderboard function's grant covering every request the moderation routes send (reports, the
-queue, decisions and their effects, the log), as IAM would judge them (test_permissions_routes.py's
-rules)."""
+moderation function's grant covering every request its routes send (reports, the queue, decisions
+and their effects, the log, appeals and a lift), as IAM would judge them (test_permissions_routes.py's
+rules); the leaderboard function's covering the boards and profile a decision changes."""
 
 import json
 
 import pytest
 
 from functions.leaderboard.handler import handler as leaderboard_handler
+from functions.moderation.handler import handler as moderation_handler
 from infra.permissions import ACCESS
 from local.events import LambdaContext, http_event
+from shared.game.cases import name_case_id
 from shared.game.moderation import MODERATORS_GROUP, case_id_for
 from tests.fakes.fake_boards import player
 from tests.infra.test_permissions_routes import daily, denied, game, recording  # noqa: F401 (fixture)
 from tests.play import play_out
 
 
-def _call(method, path, body=None, *, user, moderator=False):
+def _call(method, path, body=None, *, user, moderator=False, function=moderation_handler):
     claims = {"sub": player(user), "cognito:username": user, "token_use": "id"}
     if moderator:
         claims["cognito:groups"] = f"[{MODERATORS_GROUP}]"
-    reply = leaderboard_handler(http_event(method, path, body, claims=claims), LambdaContext())
+    reply = function(http_event(method, path, body, claims=claims), LambdaContext())
     return reply["statusCode"], json.loads(reply["body"])
 
 
-def test_moderation_routes_stay_inside_the_leaderboard_grant(game):  # noqa: F811
+def test_moderation_routes_stay_inside_the_moderation_grant(game):  # noqa: F811
     run = daily("POST", "/daily/runs", user="zed")[1]
     play_out(daily, run, "zed")
-    assert _call("PUT", "/me", {"display_name": "Zed"}, user="zed")[0] == 200
+    assert _call("PUT", "/me", {"display_name": "Zed"}, user="zed", function=leaderboard_handler)[0] == 200
     with recording() as sent:
         for user in ("ann", "bob"):
             assert (
@@ -48,18 +50,29 @@ def test_moderation_routes_stay_inside_the_leaderboard_grant(game):  # noqa: F81
         )
         assert _call("GET", "/me/reports", user="ann")[0] == 200
         assert _call("GET", "/moderation/cases", user="mo", moderator=True)[0] == 200
-        for kind, target, action in (
-            ("run", run["run_id"], "void_result"),
-            ("word", "wifi", "accept_word"),
-            ("name", "zed", "hide_name"),
+        for case_id, action in (
+            (case_id_for("run", run["run_id"]), "void_result"),
+            (case_id_for("word", "wifi"), "accept_word"),
+            (name_case_id("Zed", player("zed")), "hide_name"),
         ):
-            path = f"/moderation/cases/{case_id_for(kind, target)}/decision"
+            path = f"/moderation/cases/{case_id}/decision"
             status, body = _call("POST", path, {"action": action, "reason": "r"}, user="mo", moderator=True)
             assert status == 200, body
         assert _call("GET", "/moderation/log", user="mo", moderator=True)[0] == 200
-        assert _call("GET", f"/leaderboard/daily/{run['date']}/corrections", user="ann")[0] == 200
-        assert _call("GET", f"/leaderboard/daily/{run['date']}", user="ann")[0] == 200
-        assert _call("GET", "/me", user="zed")[1]["display_name"].startswith("player-")
+        voided = case_id_for("run", run["run_id"])
+        status, appeal = _call("POST", "/me/appeals", {"sanction": voided, "reason": "fair"}, user="zed")
+        assert status == 201, appeal
+        path = f"/moderation/cases/{appeal['appeal_id']}/decision"
+        assert _call("POST", path, {"action": "lift", "reason": "r"}, user="judy", moderator=True)[0] == 200
+        assert _call("GET", "/me/appeals", user="zed")[0] == 200
+    assert denied(ACCESS["moderation"].table, sent) == []
+    with recording() as sent:
+        for path, user in (
+            (f"/leaderboard/daily/{run['date']}/corrections", "ann"),
+            (f"/leaderboard/daily/{run['date']}", "ann"),
+            ("/me", "zed"),
+        ):
+            assert _call("GET", path, user=user, function=leaderboard_handler)[0] == 200
     assert denied(ACCESS["leaderboard"].table, sent) == []
 
 
@@ -87,3 +100,22 @@ def test_the_find_time_pass_in_the_expiry_job_stays_inside_the_expire_grant(stil
     queried = [params.get("IndexName") for op, params in sent if op == "Query"]
     assert "board" in queried  # the pass ran: it read the day's rows
     assert denied(ACCESS["expire"].table, sent) == []
+
+
+@pytest.mark.infra
+def test_the_review_queue_pages_on_an_old_case_and_on_a_flood_of_new_ones(dev):
+    from infra.moderation_alarms import CASES_OPENED_PER_HOUR, OLDEST_CASE_HOURS
+
+    alarms = {
+        a["Properties"]["AlarmName"]: a["Properties"]
+        for a in dev.resources("AWS::CloudWatch::Alarm").values()
+    }
+    oldest = next(a for name, a in alarms.items() if name.endswith("-ModerationQueueOldest"))
+    opened = next(a for name, a in alarms.items() if name.endswith("-ModerationCasesOpened"))
+    assert (oldest["MetricName"], oldest["Threshold"]) == ("OldestOpenCaseHours", OLDEST_CASE_HOURS)
+    assert (opened["MetricName"], opened["Threshold"], opened["Period"]) == (
+        "CasesOpened",
+        CASES_OPENED_PER_HOUR,
+        3600,
+    )
+    assert oldest["AlarmActions"] and opened["AlarmActions"]

@@ -160,3 +160,24 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
             assert (index in access.indexes) if index else bool(access.own_partition_queries), index
     assert ("Query", "board") in sent  # the seeding was exercised
     assert role_denials(prod, "counters", requests) == []  # and the role as synthesized allows each
+
+
+def test_only_the_moderation_functions_role_may_write_or_delete_the_audit_log():
+    """SPEC §3e: the audit log is never changed through the API; IAM lets no other role touch it.
+    Every other role that writes the table has its writes limited to partition keys none of which
+    matches MODLOG (dynamodb:LeadingKeys), and BatchWriteItem (a delete) is never granted on it."""
+    from fnmatch import fnmatchcase
+
+    from infra.permissions import AUDIT_LOG
+
+    writers = {
+        name
+        for name, access in ACCESS.items()
+        if access.table
+        and access.table.writes
+        and (
+            not access.table.write_leading_keys
+            or any(fnmatchcase(AUDIT_LOG, key) for key in access.table.write_leading_keys)
+        )
+    }
+    assert writers == {"moderation"}

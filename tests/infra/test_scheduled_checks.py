@@ -185,7 +185,7 @@ def test_the_kill_switches_live_in_appconfig_all_on_and_the_api_functions_read_t
     assert deployment["Properties"]["DeploymentStrategyId"] == "AppConfig.AllAtOnce"
     for name, (_, props) in dev.functions.items():
         variables = props.get("Environment", {}).get("Variables", {})
-        reads = name in ("daily", "leaderboard")
+        reads = name in ("daily", "leaderboard", "moderation")
         assert all((v in variables) == reads for v in APPCONFIG), name
         if reads:
             assert variables[APPCONFIG[0]] == {"Ref": app_id}

@@ -1,4 +1,4 @@
-"""The six functions: runtime, architecture, handlers, logs, tracing, environment, aliases and
+"""The seven functions: runtime, architecture, handlers, logs, tracing, environment, aliases and
 least-privilege roles (exactly infra/permissions.py ACCESS, nothing more)."""
 
 import json
@@ -19,6 +19,7 @@ MEMORY = {
     "validate": 1769,
     "daily": 1769,
     "leaderboard": 1769,
+    "moderation": 1769,
     "reset": 512,
     "expire": 1769,
     "counters": 1024,
@@ -142,14 +143,14 @@ def test_each_function_has_its_own_role_without_managed_policies(dev):
 def test_no_role_anywhere_has_a_wildcard_or_scan_on_the_table(synth, stage):
     """Every policy of the stack, CDK's own roles included (the web client's BucketDeployment has
     `s3:Abort*` and the like on its buckets): no DynamoDB action is a wildcard, a Scan or a table
-    description, a batch write only the counters' (it deletes the top's inbox items) and the
-    leaderboard's (an erasure's deletes, DELETE /me), each limited to the partition keys it may
-    write, and nothing but a DynamoDB action names the table. Our
+    description, a batch write only the counters' and moderation's (each deletes the top's inbox
+    items: a lifted void is counted again) and the leaderboard's (an erasure's deletes), each
+    limited to the partition keys it may write, and nothing but a DynamoDB action names the table. Our
     functions' roles have no wildcard action at all."""
     stack = synth.stacks[stage]
     table_id, _ = stack.only("AWS::DynamoDB::Table")
     ours = {_role_statements(stack, name)[0] for name in FUNCTIONS}
-    batch_writers = {_role_statements(stack, name)[0] for name in ("counters", "leaderboard")}
+    batch_writers = {_role_statements(stack, name)[0] for name in ("counters", "leaderboard", "moderation")}
     for policy_id, policy in stack.resources("AWS::IAM::Policy").items():
         own = bool(ours & {r["Ref"] for r in policy["Properties"]["Roles"]})
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
@@ -178,7 +179,7 @@ def test_each_role_has_exactly_the_declared_actions(dev, name):
     expected |= set(access.user_pool)
     if name in {"reset", "expire", "counters"}:
         expected |= QUEUE_ACTIONS
-    if name in {"daily", "leaderboard"}:  # the kill switches (infra/switches.py)
+    if name in {"daily", "leaderboard", "moderation"}:  # the kill switches (infra/switches.py)
         expected |= {"appconfig:StartConfigurationSession", "appconfig:GetLatestConfiguration"}
     _, statements = _role_statements(dev, name)
     assert _actions(statements) == expected
@@ -228,15 +229,17 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
                 "LEAGUECODE#*",
                 "RUN#*",
                 "CHALLENGE#*",
-                *MODERATION_WRITES,
+                "MODFINAL#*",
             ],
         ),
+        ("moderation", ["PLAYER#*", "NAME#*", "TOP#*", "RUN#*", *MODERATION_WRITES]),
         ("reset", ["PUZZLE#*"]),
         ("counters", ["PLAYER#*", "COUNT#*", "TOP#*"]),
     ],
 )
 def test_writes_are_limited_to_their_partition_keys(dev, name, prefixes):
-    """leaderboard writes only players' items (profile, the rename's record), name claims,
+    """moderation writes what its decisions reach and the moderation items, the audit log among
+    them; leaderboard writes only players' items (profile, the rename's record), name claims,
     leagues and their codes, and (erasing a player) runs, the creator of a challenge and the name
     on the player's rows in boards' top items; reset only puzzles, counters only rank counters,
     the `counted` mark and renamed names on official results and boards' top items:

@@ -27,6 +27,9 @@ NOT_CATALOGUED: dict[str, dict[str, list[frozenset[str]]]] = {
         **{metric: [frozenset({"service"})] for metric in GAME_COUNTERS},
         "Answers": [frozenset({"service", "reason"})],
         "ExpiryFailures": [frozenset({"service"})],
+        # the review queue (functions/daily/expire.py, functions/moderation/routes.py)
+        "OldestOpenCaseHours": [frozenset({"service"})],
+        "CasesOpened": [frozenset({"service"})],
     },
     # infra/operations.py: 403s counted from the API's access log, per stage (a metric filter).
     # infra/outside.py: answers' latency from the same access log (a metric filter), per stage.

@@ -10,15 +10,15 @@ from datetime import timedelta
 import pytest
 
 from functions.daily.handler import handler as daily_handler
-from functions.leaderboard.handler import handler as leaderboard_handler
 from local.events import LambdaContext, http_event
 from shared.game import clock
+from shared.game.cases import name_case_id
 from shared.game.clock import iso
-from shared.game.moderation import canonical_name, case_id_for
 from tests.conftest import Api
 from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, NOON, official, player
 from tests.fakes.fake_store import complete_official, served_store
+from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -50,7 +50,7 @@ def ban(user: str, name: str) -> None:
         boards("POST", "/reports", {"kind": "name", "target": name, "reason": "rude"}, user="ann")[0] == 201
     )
     decision = {"action": "ban", "reason": "abuse"}
-    case_id = case_id_for("name", canonical_name(name))
+    case_id = name_case_id(name, player(user))
     status, body = moderate("POST", f"/moderation/cases/{case_id}/decision", decision)
     assert status == 200, body
 
@@ -135,7 +135,7 @@ def test_a_rank_ban_keeps_results_completed_under_it_off_the_board_but_in_the_st
     assert boards("PUT", "/me", {"display_name": "Zed"}, user="zed")[0] == 200
     reported = {"kind": "name", "target": "Zed", "reason": "rude"}
     assert boards("POST", "/reports", reported, user="ann")[0] == 201
-    case_id = case_id_for("name", canonical_name("Zed"))
+    case_id = name_case_id("Zed", player("zed"))
     decision = {"action": "rank_ban", "reason": "abuse", "until": iso(NOON + timedelta(days=2))}
     assert moderate("POST", f"/moderation/cases/{case_id}/decision", decision)[0] == 200
     day = DAY.isoformat()
@@ -144,7 +144,7 @@ def test_a_rank_ban_keeps_results_completed_under_it_off_the_board_but_in_the_st
     rows = boards("GET", f"/leaderboard/daily/{day}")[1]["rows"]
     assert [r["display_name"] for r in rows] == [boards("GET", "/me", user="ann")[1]["display_name"]]
     status, body, _ = boards("GET", "/leaderboard/daily/me", user="zed")
-    assert (status, body["error"]["code"]) == (404, "not_ranked")
+    assert (status, body["error"]["code"]) == (404, "result_rank_banned")
     (item,) = boards("GET", "/me/history", user="zed")[1]["items"]
     assert item["unranked_reason"] == "rank_banned" and item["rank"] is None
     assert boards("GET", "/me", user="zed")[1]["stats"]["played"] == 1

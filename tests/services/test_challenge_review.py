@@ -11,7 +11,6 @@ import pytest
 
 from functions.daily.expire import handler as expire_handler
 from functions.daily.handler import handler as daily_handler
-from functions.leaderboard.handler import handler as leaderboard_handler
 from local.events import LambdaContext
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
@@ -23,6 +22,7 @@ from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import NOON
 from tests.fakes.fake_store import served_store
 from tests.play import good_word
+from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 

@@ -9,6 +9,7 @@ import pytest
 
 from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler as leaderboard_handler
+from functions.moderation.handler import handler as moderation_handler
 from shared.game import clock
 from shared.game.names import DELETED_PLAYER_NAME
 from shared.http.routes import ROUTES
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publis
 
 daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
-HANDLERS = {"daily": daily, "leaderboard": boards}
+HANDLERS = {"daily": daily, "leaderboard": boards, "moderation": Api(moderation_handler)}
 NOON = datetime(2026, 1, 14, 18, tzinfo=UTC)
 GHOST = "ghost"
 PLAYER_ROUTES = [r for r in ROUTES if r.access == "player" and (r.method, r.path) != ("DELETE", "/me")]
@@ -66,6 +67,7 @@ def request_of(route, ids: dict) -> tuple[str, dict | None]:
         "/leagues/join": {"code": ids["code"]},
         "/reports": {"kind": "word", "target": "zzqx", "reason": "this is a word"},
         "/moderation/cases/{case_id}/decision": {"action": "dismiss", "reason": "no case"},
+        "/me/appeals": {"sanction": "0" * 24, "reason": "not me"},
     }
     return path, bodies.get(route.path) if route.body != "none" else None
 

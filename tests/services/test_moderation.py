@@ -9,13 +9,14 @@ from datetime import timedelta
 import pytest
 
 from functions.daily.handler import handler as daily_handler
-from functions.leaderboard.handler import handler
 from local.events import LambdaContext, http_event
 from shared.game import clock
+from shared.game.cases import name_case_id
 from shared.game.clock import iso
 from shared.game.moderation import REPORTS_PER_DAY, REVIEW_WINDOW, case_id_for
 from tests.fakes.fake_boards import CLOSES, DAY, NOON, completion, official, player, serve_with
 from tests.fakes.fake_store import FakePorts, complete_official
+from tests.routed import handler  # the leaderboard and moderation functions
 
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
@@ -190,7 +191,7 @@ def test_a_decided_case_leaves_the_queue_and_a_second_decision_is_409(store):
 def test_an_action_must_fit_the_case_and_a_rank_ban_needs_a_future_until(store):
     named(store, "zed", "Zed")
     report("ann", "name", "Zed")
-    case_id = case_id_for("name", "zed")
+    case_id = name_case_id("Zed", player("zed"))
     assert decide(case_id, "accept_word")[1]["error"]["code"] == "action_not_allowed"
     assert decide(case_id, "rank_ban")[1]["error"]["code"] == "invalid_until"
     assert decide(case_id, "rank_ban", until=iso(NOON - timedelta(days=1)))[0] == 400
@@ -204,12 +205,13 @@ def test_an_action_must_fit_the_case_and_a_rank_ban_needs_a_future_until(store):
 def test_hide_name_shows_the_default_name_everywhere_and_frees_the_claim(store):
     played(store, "zed", 900, "Zed")
     report("ann", "name", "Zed")
-    assert decide(case_id_for("name", "zed"), "hide_name", "offensive")[0] == 200
+    assert decide(name_case_id("Zed", player("zed")), "hide_name", "offensive")[0] == 200
     me = call("GET", "/me", user="zed")[1]
     assert me["display_name"].startswith("player-")
-    assert me["sanctions"] == [
-        {"action": "hide_name", "reason": "offensive", "until": None, "decided_at": iso(NOON)}
-    ]
+    (told,) = me["sanctions"]
+    held = [told[k] for k in ("action", "reason", "until", "decided_at")]
+    assert held == ["hide_name", "offensive", None, iso(NOON)]
+    assert told["what"].startswith("Your display name was hidden") and told["sanction"] in told["appeal_how"]
     row = call("GET", f"/leaderboard/daily/{DAY.isoformat()}")[1]["rows"][0]
     assert row["display_name"] == me["display_name"]
     assert call("PUT", "/me", {"display_name": "Zed"}, user="bob")[0] == 200  # the claim is free
@@ -226,7 +228,7 @@ def test_void_result_takes_the_row_off_the_board_and_reranks_the_rows_below(stor
     rows = call("GET", f"/leaderboard/daily/{day}")[1]["rows"]
     assert [(r["rank"], r["display_name"]) for r in rows] == [(1, "Ann"), (2, "Bob")]
     assert call("GET", "/leaderboard/daily/me", user="ann")[1]["rank"] == 1
-    assert call("GET", "/leaderboard/daily/me", user="zed")[1]["error"]["code"] == "not_ranked"
+    assert call("GET", "/leaderboard/daily/me", user="zed")[1]["error"]["code"] == "result_voided"
     me = call("GET", "/me", user="zed")[1]
     assert me["stats"]["played"] == 1 and me["stats"]["best_score"] == 2000  # kept in their stats
     (item,) = call("GET", "/me/history", user="zed")[1]["items"]
@@ -278,7 +280,10 @@ def test_every_decision_is_in_the_audit_log_newest_first(store):
         "reason": "reason 2",
         "until": None,
         "decided_at": iso(NOON + timedelta(minutes=2)),
+        **{"subject": None, "note": None, "subject_name": None},
+        "moderator_name": page["items"][0]["moderator_name"],
     }
+    assert page["items"][0]["moderator_name"].startswith("player-")
     rest = call("GET", "/moderation/log", user=MODERATOR, query={"cursor": page["next_cursor"]})[1]
     assert [e["target"] for e in rest["items"]] == ["wifi"] and rest["next_cursor"] is None
 
@@ -307,7 +312,7 @@ def test_a_moderators_export_holds_their_decisions_and_a_players_their_reports_a
     clock.travel_to(NOON)
     assert call("PUT", "/me", {"display_name": "Zed"}, user="zed")[0] == 200
     assert report("ann", "name", "Zed")[0] == 201
-    assert decide(case_id_for("name", "zed"), "hide_name", "offensive")[0] == 200
+    assert decide(name_case_id("Zed", player("zed")), "hide_name", "offensive")[0] == 200
     status, mine = call("GET", "/me/export", user=MODERATOR)
     assert status == 200
     (entry,) = mine["moderation_log"]

@@ -19,6 +19,7 @@ import { bindLeagues } from "./views/leagues.js";
 import { bindModeration } from "./views/moderation.js";
 import { bindPlayers } from "./views/players.js";
 import { bindReports } from "./views/reports.js";
+import { bindSanctions } from "./views/sanctions.js";
 import { bindStats } from "./views/stats.js";
 
 function bind() {
@@ -34,6 +35,7 @@ function bind() {
   bindPlayers();
   bindReports();
   bindModeration();
+  bindSanctions();
   $("end-board").addEventListener("click", () => {
     const run = get("run");
     if (run && run.kind === "challenge") {

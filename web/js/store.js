@@ -14,6 +14,7 @@ const state = {
   username: "",
   displayName: null,
   stats: undefined, // GET /me's stats; undefined until read, null when the server has none
+  sanctions: [], // GET /me's sanctions: what a moderator decided about this player (SPEC §3e)
   daily: null, // GET /daily: the date, the shape, and the game's numbers (scoring, limits)
   run: null, // the run in play or just finished, with `guest`
   skewMs: 0, // the server's clock minus this browser's, learnt from a run's started_at
@@ -54,6 +55,7 @@ export function forgetPlayer() {
     run: null,
     displayName: null,
     stats: undefined,
+    sanctions: [],
     officialDates: new Set(),
     unrankedDates: new Map(),
     historyItems: [],

@@ -10,7 +10,14 @@ export const ACTIONS = [
   ["rank_ban", "Rank ban", ["name", "run"]],
   ["ban", "Ban", ["name", "run"]],
   ["accept_word", "Accept word", ["word"]],
+  ["uphold", "Uphold", ["appeal"]],
+  ["lift", "Lift", ["appeal"]],
 ];
+// Why the find-time pass opened a case, in words (shared/game/find_time.py's reason codes).
+const FIND_TIME_WHY = {
+  even_pacing: "Every answer came after almost the same wait: a script's even pace, not a person's.",
+  hard_rounds_too_fast: "The day's hardest rounds were answered faster than almost everyone who played them.",
+};
 
 /** Whether CLAIMS (an ID token's) name the moderators' group: a list, or API Gateway's `[a b]`. */
 export function isModerator(claims) {
@@ -38,4 +45,31 @@ export function timeline(evidence) {
     attempts: rounds.get(round),
     quantile: quantiles[round] ?? quantiles[String(round)] ?? null,
   }));
+}
+
+/** Why a case is in the queue, in words: the find-time pass's reason (its code, after the
+ * `<scope>: ` of the case's `shown`), an appeal's, or the reporters' own reasons. */
+export function whyOf(item) {
+  const e = item.evidence || {};
+  if (item.source === "find_time") {
+    const code = item.shown.slice(item.shown.lastIndexOf(":") + 1).trim();
+    return FIND_TIME_WHY[code] || code;
+  }
+  if (item.kind === "appeal") return `The player appeals: "${e.reason || ""}"`;
+  const reasons = (e.reasons || []).map((r) => r.reason).filter(Boolean);
+  return reasons.length ? reasons.map((r) => `"${r}"`).join(" · ") : "No reason given.";
+}
+
+/** Whose a case is, in words: the display name then and the player's id. */
+export function whoseOf(item) {
+  const e = item.evidence || {};
+  if (!e.subject) return "";
+  const name = e.display_name || e.name;
+  return name ? `${name} (player ${e.subject})` : `player ${e.subject}`;
+}
+
+/** An ISO time in the reader's own locale and time zone. */
+export function localTime(iso, locale) {
+  if (!iso) return "";
+  return new Date(iso).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
 }

@@ -24,7 +24,7 @@ export async function setToken(token, refreshToken = null) {
 export async function loadProfile() {
   const [me] = await Promise.all([api("GET", "/me", undefined, { auth: true }), loadHistory(true)]);
   if (me.status === 200) {
-    set({ displayName: me.body.display_name, stats: me.body.stats || null });
+    set({ displayName: me.body.display_name, stats: me.body.stats || null, sanctions: me.body.sanctions || [] });
   }
   renderAccount();
   offerName();

@@ -5,7 +5,7 @@
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
-import { ACTIONS, actionsFor, isModerator, timeline } from "../lib/moderation.js";
+import { ACTIONS, actionsFor, isModerator, localTime, timeline, whoseOf, whyOf } from "../lib/moderation.js";
 import { jwtClaims } from "../lib/pkce.js";
 import { go, onShow } from "../router.js";
 import { get } from "../store.js";
@@ -32,7 +32,7 @@ function buildView() {
     <div class="row controls">
       <label for="case-kind">Kind</label>
       <select id="case-kind"><option value="">All</option><option value="run">Runs</option>
-        <option value="name">Names</option><option value="word">Words</option></select>
+        <option value="name">Names</option><option value="word">Words</option><option value="appeal">Appeals</option></select>
       <button type="button" id="cases-refresh" class="ghost">Refresh</button>
     </div>
     <p id="moderation-status" class="status" role="status" aria-live="polite"></p>
@@ -46,6 +46,8 @@ function buildView() {
   <div class="card" id="case-card" hidden>
     <h2 id="case-title" tabindex="-1"></h2>
     <p id="case-line"></p>
+    <p id="case-whose" class="wrap-anywhere"></p>
+    <p id="case-why" class="wrap-anywhere"></p>
     <div id="case-evidence"></div>
     <form id="decision-form" class="decision-form">
       <label for="decision-reason">Reason (the player concerned sees it; the log keeps it)</label>
@@ -99,9 +101,12 @@ function renderQueue() {
   const rows = [...queue.cases.values()].map((item) => {
     const button = element("button", { type: "button", class: "ghost small", "data-case": item.case_id, "aria-label": `Open the case about ${item.shown}` }, "Open");
     button.addEventListener("click", () => showCase(item));
-    const source = item.source === "find_time" ? "find time" : "reports";
-    return cellRow(["Opened", item.opened_at.slice(0, 16).replace("T", " ")], ["Kind", item.kind], ["About", item.shown],
-      ["Reports", String(item.count)], ["Source", source], ["Case", button]);
+    const source = { find_time: "find time", appeal: "appeal" }[item.source] || "reports";
+    // A case about the moderator, or one they reported or decided, is another moderator's (403 own_case).
+    const own = item.evidence && item.evidence.own_case ? element("span", { class: "hint" }, " another moderator's") : "";
+    const about = element("span", { class: "wrap-anywhere" }, whoseOf(item) || item.shown);
+    return cellRow(["Opened", localTime(item.opened_at)], ["Kind", item.kind], ["About", about],
+      ["Reports", String(item.count)], ["Source", source], ["Case", element("span", {}, button, own)]);
   });
   const body = $("cases").tBodies[0];
   body.replaceChildren(...rows);
@@ -111,14 +116,19 @@ function renderQueue() {
 function showCase(item) {
   openCase = item;
   $("case-card").hidden = false;
-  $("case-title").textContent = `${item.kind === "run" ? "Run" : item.kind === "name" ? "Name" : "Word"}: ${item.shown}`;
-  $("case-line").textContent = `${item.count} report${item.count === 1 ? "" : "s"} · opened ${item.opened_at} · ` +
-    (item.source === "find_time" ? "found by the find-time pass" : "from players' reports");
+  const kind = { run: "Run", name: "Name", word: "Word", appeal: "Appeal" }[item.kind];
+  $("case-title").textContent = `${kind}: ${item.shown}`;
+  $("case-line").textContent = `${item.count} report${item.count === 1 ? "" : "s"} · opened ${localTime(item.opened_at)} · ` +
+    ({ find_time: "found by the find-time pass", appeal: "a player's appeal" }[item.source] || "from players' reports");
+  $("case-whose").textContent = whoseOf(item) ? `Whose: ${whoseOf(item)}` : "";
+  $("case-why").textContent = `Why: ${whyOf(item)}`;
   $("case-evidence").replaceChildren(...evidenceOf(item));
   const fits = actionsFor(item.kind);
-  for (const button of $("decision-buttons").children) button.disabled = !fits.includes(button.dataset.action);
+  const own = !!(item.evidence && item.evidence.own_case);
+  for (const button of $("decision-buttons").children) button.disabled = own || !fits.includes(button.dataset.action);
+  for (const button of $("decision-buttons").children) button.hidden = !fits.includes(button.dataset.action);
   $("decision-reason").value = "";
-  say($("moderation-status"), "");
+  say($("moderation-status"), own ? "This case is about you, your report or your decision: another moderator decides it." : "");
   $("case-title").focus();
 }
 
@@ -129,6 +139,10 @@ function evidenceOf(item) {
     return [element("p", {}, `The word ${e.word.toUpperCase()} is ${e.in_dictionary ? "already" : "not"} in the dictionary.`), reporters];
   }
   if (item.kind === "name") return [element("p", {}, `The name "${e.name}", skeleton "${e.skeleton}".`), reporters];
+  if (item.kind === "appeal") {
+    const s = e.sanction || {};
+    return [element("p", { class: "wrap-anywhere" }, `The sanction: ${String(s.action || "").replace("_", " ")}, decided ${localTime(s.decided_at)} for "${s.reason || ""}".`)];
+  }
   const rounds = timeline(e);
   const note = element("p", { class: "hint" }, e.hard_round_quantiles_ms
     ? "Each answer's time from its round being shown, against its word's typing floor (no person is faster) and, on the day's hard rounds, the quantile of everyone's answers the find-time pass used."
@@ -219,8 +233,12 @@ async function loadLog(fresh) {
   if (!ok(reply)) return say($("moderation-status"), problem(reply), "bad");
   const rows = reply.body.items.map((entry) => {
     const decision = entry.action.replace("_", " ") + (entry.until ? ` until ${entry.until.slice(0, 10)}` : "");
-    return cellRow(["When", entry.decided_at.slice(0, 16).replace("T", " ")], ["Moderator", entry.moderator.slice(0, 8)],
-      ["Kind", entry.kind], ["Target", entry.target], ["Decision", decision], ["Reason", entry.reason]);
+    // Names, not ids: the moderator's and the player's as they show now (the target of a run or an
+    // appeal is an id: the player's name says whose it was).
+    const target = entry.subject_name || (entry.kind === "word" || entry.kind === "name" ? entry.target : "–");
+    return cellRow(["When", localTime(entry.decided_at)], ["Moderator", entry.moderator_name || entry.moderator.slice(0, 8)],
+      ["Kind", entry.kind], ["Target", element("span", { class: "wrap-anywhere" }, target)], ["Decision", decision],
+      ["Reason", element("span", { class: "wrap-anywhere" }, entry.reason)]);
   });
   const body = $("mod-log").tBodies[0];
   if (fresh) body.replaceChildren();

@@ -1,0 +1,79 @@
+"""Appeals (SPEC §3e): a sanctioned player appeals a sanction once (`POST /me/appeals`); the appeal
+joins the queue as a case of kind `appeal`; a moderator other than the one who decided the sanction
+rules `uphold` or `lift`; `lift` undoes its effects: the sanction stops holding, and a voided result
+is ranked again while its board is not final, or gets a correction once it is.
+"""
+
+from shared.game.cases import appeal_snapshot
+from shared.game.clock import iso
+from shared.game.errors import Conflict, NotFound
+from shared.game.moderation import Case, Correction, Decision, Sanction, case_id_for, scope_of_case
+from shared.game.names import default_display_name
+from shared.services.casework import Casework
+
+
+def appeal_id(sanction_case: str) -> str:
+    """One appeal per sanction (a sanction is named by the case that left it)."""
+    return case_id_for("appeal", sanction_case)
+
+
+def appeal(m: Casework, player: str, sanction_case: str, reason: str) -> Case:
+    """PLAYER appeals their sanction SANCTION_CASE: 404 `sanction_not_found` when they hold no such
+    sanction; 409 `already_appealed` the second time, `sanction_lifted` once lifted."""
+    sanction = next((s for s in m.store.sanctions(player) if s.case_id == sanction_case), None)
+    if sanction is None:
+        raise NotFound("You hold no such sanction", "sanction_not_found")
+    if sanction.lifted_at is not None:
+        raise Conflict("That sanction was lifted already", "sanction_lifted")
+    decided = m.store.get_case(sanction_case)
+    decided_by = decided.decision.moderator if decided and decided.decision else ""
+    case = Case(
+        case_id=appeal_id(sanction_case),
+        kind="appeal",
+        target=sanction_case,
+        shown=f"Appeal of {sanction.action.replace('_', ' ')}",
+        subject=player,
+        source="appeal",
+        opened_at=iso(m.now()),
+        snapshot=appeal_snapshot(sanction, reason, decided_by, decided.scope_id if decided else None),
+    )
+    if not m.store.open_case(case):
+        raise Conflict("You have appealed this sanction already", "already_appealed")
+    return case
+
+
+def my_appeals(m: Casework, player: str) -> list[tuple[Sanction, Case]]:
+    """PLAYER's appeals, each with its sanction, in the sanctions' order."""
+    return [(s, a) for s, a in with_appeals(m, m.store.sanctions(player)) if a is not None]
+
+
+def with_appeals(m: Casework, held: list[Sanction]) -> list[tuple[Sanction, Case | None]]:
+    """Each of HELD with its appeal (None: not appealed): one read of the cases, none for none."""
+    found = m.store.cases([appeal_id(s.case_id) for s in held]) if held else {}
+    return [(s, found.get(appeal_id(s.case_id))) for s in held]
+
+
+def rule(m: Casework, case: Case, decision: Decision) -> None:
+    """A ruling's effects: `lift` undoes the sanction (idempotent); `uphold` changes nothing."""
+    if decision.action != "lift" or case.subject is None:
+        return
+    lifted = m.store.lift_sanction(case.subject, case.target, decision.decided_at)
+    if lifted is None or lifted.action not in ("void_result", "rank_ban", "ban"):
+        return
+    sanctioned = m.store.get_case(case.target)
+    if sanctioned is None or sanctioned.kind != "run" or not sanctioned.scope_id:
+        return
+    scope = scope_of_case(sanctioned.scope_id)
+    if not m.store.is_final(scope):
+        m.store.restore_result(case.subject, scope)
+        return
+    entry = m.boards.board_entry(case.subject, scope)
+    correction = Correction(
+        rank=None,
+        display_name=(entry.display_name if entry else None) or default_display_name(case.subject),
+        action="lift",
+        reason_code="appeal",
+        decided_at=decision.decided_at,
+        case_id=case.case_id,
+    )
+    m.store.add_correction(scope, correction)

@@ -1,0 +1,91 @@
+"""What a sanctioned player and a moderator see (SPEC §3e; docs/moderation.md), at 360 px: the
+player is told what, why, until when and how to appeal on the home page, beside their board row and
+above their history, and appeals from there; the moderator's case says whose run (name and id) and
+why in words, times in their own locale, names not ids in the log, and nothing scrolls sideways."""
+
+import re
+
+import pytest
+
+from tests.browser.client import MODERATOR, Server
+from tests.browser.test_browser_moderation import (
+    case_about,
+    play_named,
+    reload_at,
+    report_run,
+    today,
+    token_of,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
+
+ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def decide(server: Server, case_id: str, action: str, reason: str, **extra) -> None:
+    body = {"action": action, "reason": reason, **extra}
+    status, reply = server.request(
+        "POST", f"/moderation/cases/{case_id}/decision", body, token_of(server, MODERATOR)
+    )
+    assert status == 200, reply
+
+
+def test_a_sanctioned_player_is_told_what_why_until_when_and_how_to_appeal_and_appeals(open_client, server):
+    client = open_client(width=360)
+    page = client.page
+    client.open()
+    client.login("sx-player")
+    page.fill("#name-prompt", "Sx Player")
+    page.click("#name-prompt-form button.primary")
+    page.wait_for_selector("#name-panel", state="hidden")
+    body = {"kind": "name", "target": "Sx Player", "reason": "rude"}
+    status, filed = server.request("POST", "/reports", body, token_of(server, "sx-reporter"))
+    assert status == 201, filed
+    until = server.request("GET", "/daily")[1]["resets_at"]  # the rank ban ends at the next reset
+    decide(server, filed["case_id"], "rank_ban", "a rude name on the boards", until=until)
+
+    reload_at(client, "/#home")
+    notice = page.locator("#sanction-home")
+    notice.wait_for(state="visible")
+    text = notice.inner_text()
+    assert "not placed on any board" in text and "Why: a rude name on the boards" in text
+    assert "Until " in text and not ISO.search(text)  # in the player's own locale
+    assert "appeal it once" in text
+    client.check_screen("sanction-home-360")
+    page.click("a[data-view-link=board]")
+    assert "a rude name on the boards" in page.locator("#sanction-board").inner_text()
+    page.click("a[data-view-link=me]")
+    page.locator("#sanction-me").wait_for(state="visible")
+    page.fill("#sanction-me textarea", "It is my real name")
+    page.click("#sanction-me button")
+    page.wait_for_function("document.querySelector('#sanction-me').textContent.includes('with a moderator')")
+    (appeal,) = server.request("GET", "/me/appeals", token=token_of(server, "sx-player"))[1]["items"]
+    assert appeal["reason"] == "It is my real name" and appeal["state"] == "open"
+
+
+def test_a_moderator_reads_whose_run_and_why_in_their_locale_and_names_in_the_log_at_360px(
+    open_client, server
+):
+    play_named(server, "mw-suspect", "Mw Suspect")
+    report_run(server, "mw-reporter", "Mw Suspect")
+    shown = f"{today(server)}:Mw Suspect"
+    client = open_client(width=360)
+    page = client.page
+    client.open()
+    client.login(MODERATOR)
+    page.click("#name-prompt-skip")
+    page.click("#moderation-tab")
+    page.click(f"#cases button[aria-label='Open the case about {shown}']")
+    page.wait_for_selector("#case-card:visible")
+    subject = case_about(server, shown)["evidence"]["subject"]
+    assert page.inner_text("#case-whose") == f"Whose: Mw Suspect (player {subject})"
+    assert page.inner_text("#case-why") == 'Why: "too fast to be true"'
+    assert not ISO.search(page.inner_text("#case-line")) and not ISO.search(page.inner_text("#cases"))
+    client.check_screen("moderation-case-360")  # no sideways scroll, the player's id included
+    page.fill("#decision-reason", "a fair run")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#decision-buttons button[data-action=dismiss]")
+    page.wait_for_function("document.querySelector('#mod-log tbody').textContent.includes('a fair run')")
+    first = page.inner_text("#mod-log tbody tr:first-child")
+    assert "Mw Suspect" in first and "player-" in first and subject not in first and not ISO.search(first)
+    client.check_screen("moderation-log-360")

@@ -1,0 +1,70 @@
+// A sanctioned player is told (SPEC §3e): what, why in the moderator's words, until when and how
+// to appeal, on the home page, beside their board row and above their history; and they appeal
+// from there (POST /me/appeals, once per sanction). GET /me's `sanctions` (views/account.js keeps
+// them); a ban also keeps the Daily's start button from promising a run it would refuse.
+
+import { api, ok, problem } from "../api.js";
+import { $, element, say } from "../dom.js";
+import { banned, holding, sanctionText } from "../lib/sanctions.js";
+import { get, set } from "../store.js";
+
+// Where each notice goes: [id, the node it goes before or after, where].
+const PLACES = [
+  ["sanction-home", () => document.querySelector("#view-home .card"), "beforebegin"],
+  ["sanction-board", () => $("my-row-bar"), "afterend"],
+  ["sanction-me", () => $("history").closest(".table-wrap"), "beforebegin"],
+];
+
+function notices() {
+  for (const [id, anchor, where] of PLACES) {
+    if (!$(id)) {
+      const box = element("div", { id, class: "card sanction-notice", role: "region", "aria-label": "A moderator's decision about you" });
+      box.hidden = true;
+      anchor().insertAdjacentElement(where, box);
+    }
+  }
+  return PLACES.map(([id]) => $(id));
+}
+
+// What the player has typed into an appeal, by sanction: a notice drawn again (the profile read
+// again on a view's show) keeps it.
+const drafts = new Map();
+
+function appealForm(sanction, box) {
+  const reason = element("textarea", { maxlength: "200", rows: "2", "aria-label": "Why the decision is wrong" });
+  reason.value = drafts.get(sanction.sanction) || "";
+  reason.addEventListener("input", () => drafts.set(sanction.sanction, reason.value));
+  const send = element("button", { type: "button", class: "secondary small" }, "Send my appeal");
+  const status = element("p", { class: "status", role: "status" });
+  send.addEventListener("click", async () => {
+    const text = reason.value.trim();
+    if (!text) return say(status, "Say why the decision is wrong first.", "bad");
+    const reply = await api("POST", "/me/appeals", { sanction: sanction.sanction, reason: text }, { auth: true });
+    if (!ok(reply)) return say(status, "Not sent: " + problem(reply), "bad");
+    drafts.delete(sanction.sanction);
+    set({ sanctions: get("sanctions").map((s) => (s.sanction === sanction.sanction ? reply.body.sanction : s)) });
+    renderSanctions();
+  });
+  return element("div", { class: "appeal-form" }, element("label", {}, "Appeal: ", reason), send, status, box);
+}
+
+/** Every notice, from the sanctions GET /me last said (none when logged out). */
+export function renderSanctions() {
+  const now = Date.now();
+  const list = get("token") ? holding(get("sanctions"), now) : [];
+  for (const box of notices()) {
+    box.replaceChildren();
+    box.hidden = !list.length;
+    for (const sanction of list) {
+      const lines = sanctionText(sanction, undefined).map((text) => element("p", {}, text));
+      box.append(element("div", { class: "sanction", "data-sanction": sanction.sanction }, ...lines));
+      if (sanction.appeal === "none") box.append(appealForm(sanction, element("span")));
+    }
+  }
+  const start = $("start-daily");
+  start.disabled = !!get("token") && banned(get("sanctions"), now);
+}
+
+export function bindSanctions() {
+  document.addEventListener("wordsqd:account", renderSanctions); // views/account.js read GET /me
+}
