@@ -9,7 +9,7 @@ import zlib
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo.client import Item
 from shared.dynamo.keys import position_of, rank_key
 from shared.dynamo.table import TTL_ATTRIBUTE
@@ -20,7 +20,8 @@ from shared.game.results import OfficialResult
 from shared.game.runs import AnswerReason, Attempt, Outcome, RoundRecord, Run, record_attempt
 from shared.game.scope import Scope
 from shared.game.scoring import speed_bonus
-from shared.services.ports import StoredProfile
+from shared.game.stats import PlayerStats
+from shared.services.ports import ProfileVersion, StoredProfile
 
 # An inbox item is deleted once folded in; the TTL only sweeps one a crash left behind.
 INBOX_TTL_SECONDS = 2 * 24 * 3600
@@ -333,9 +334,17 @@ def is_official_insert(event_name: str, record_keys: Item) -> bool:
     return event_name == "INSERT" and record_keys.get("sk", {}).get("S", "").startswith(keys.OFFICIAL)
 
 
-def stored_profile(profile: Item | None, old_stats: Item | None) -> StoredProfile:
-    """The profile a completion writes against, from its item and the old `STATS` item, as read."""
-    stats, version = migrations.stats_of(profile or {}, old_stats)
+def stats_of(profile: Item) -> tuple[PlayerStats | None, ProfileVersion]:
+    """The stats a profile item holds and their version (0: none yet)."""
+    if "stats_version" not in profile:
+        return None, ProfileVersion(0)
+    stats = PlayerStats.model_validate_json(profile["stats"]["S"])
+    return stats, ProfileVersion(int(profile["stats_version"]["N"]))
+
+
+def stored_profile(profile: Item | None) -> StoredProfile:
+    """The profile a completion writes against, from its item as read."""
+    stats, version = stats_of(profile or {})
     # A result completed under a rank ban or a ban stays off the boards (shared/dynamo/tombstone.py).
     ends = [(profile or {}).get(name, {}).get("S") for name in ("rank_banned_until", "banned_until")]
     rank_banned_until = max((end for end in ends if end), default=None)

@@ -10,7 +10,7 @@ table's stream (shared/dynamo/counters.py, shared/dynamo/top.py).
 
 from datetime import date
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_item, official_result_of, stored_profile
 from shared.dynamo.runs import Runs, versioned_put
@@ -33,12 +33,9 @@ class Results:
         self.db = db
         self.runs = runs
 
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        """One consistent BatchGetItem of the player's profile (and, for a Daily, of the old
-        `STATS` item, shared/dynamo/migrations.py)."""
-        wanted = [keys.profile_key(player)] + ([keys.old_stats_key(player)] if daily else [])
-        found = {item["sk"]["S"]: item for item in self.db.batch_get(wanted, consistent=True)}
-        return stored_profile(found.get("PROFILE"), found.get("STATS"))
+    def profile_for_completion(self, player: str) -> StoredProfile:
+        """One consistent GetItem of the player's profile."""
+        return stored_profile(self.db.get(keys.profile_key(player), consistent=True))
 
     def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
         """Write the completed run and, with COMPLETION, its official result and the player's
@@ -109,9 +106,7 @@ def official_writes(completion: Completion) -> list[Item]:
        never misses a row (Players.set_display_name renames the rows of live boards). For a
        Daily result it is the Update of the stats kept on the profile, on condition too that
        they are still as read (a failure means another completion of the same player changed
-       them first: StaleRun); for a challenge, a ConditionCheck;
-    3. only while the stats read were those of an old `STATS` item: its Delete
-       (shared/dynamo/migrations.py `retire_old_stats`)."""
+       them first: StaleRun); for a challenge, a ConditionCheck."""
     result, read = completion.result, completion.read
     name = read.profile.display_name
     items: list[Item] = [
@@ -140,6 +135,4 @@ def official_writes(completion: Completion) -> list[Item]:
             }
         }
     )
-    if read.version.old_stats is not None:
-        items.append(migrations.retire_old_stats(result.player, read.version.old_stats))
     return items

@@ -38,7 +38,7 @@ from shared.game.errors import AccountErased
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.runs import Run
-from shared.game.scope import Scope, scope_of_run_id
+from shared.game.scope import Scope
 from shared.services.ports import (
     ActiveRunExists,
     AnswerSlot,
@@ -196,11 +196,8 @@ class Runs:
             item = self.db.get(keys.run_key(run_id), consistent=True)
             return None if item is None else self.stored_run(run_id, item)
         # One BatchGetItem: the run, and the caller's profile (their admission, and what completing
-        # the run writes against), with the old `STATS` item for a Daily (shared/dynamo/migrations.py).
-        scope = scope_of_run_id(run_id)
+        # the run writes against).
         wanted = [keys.run_key(run_id), keys.profile_key(caller)]
-        if scope is not None and scope.kind == "daily":
-            wanted.append(keys.old_stats_key(caller))
         found = {i["sk"]["S"]: i for i in self.db.batch_get(wanted, consistent=True)}
         admission = admission_of(found.get("PROFILE"))
         if admission.erased:
@@ -209,7 +206,7 @@ class Runs:
         if item is None:
             return None
         stored = self.stored_run(run_id, item)
-        profile = stored_profile(found.get("PROFILE"), found.get("STATS"))
+        profile = stored_profile(found.get("PROFILE"))
         return stored._replace(admission=admission, profile=profile)
 
     def stored_run(self, run_id: str, item: Item) -> StoredRun:

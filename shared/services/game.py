@@ -333,7 +333,7 @@ class Game:
         """An official run's completion, from PROFILE as read (written only if still so)."""
         if run.player is None or not run.official:
             return None
-        read = profile or self.results.profile_for_completion(run.player, daily=run.kind == "daily")
+        read = profile or self.results.profile_for_completion(run.player)
         return completion_of(OfficialResult.of_run(run), read)
 
     # The scheduled jobs --------------------------------------------------------------------

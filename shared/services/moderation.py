@@ -261,7 +261,10 @@ class Moderation:
             return "final"
         if not closed:
             return "live"
-        if self.store.is_final(scope) or board_final(self.now(), closes_at, bool(pending)):
+        if self.store.is_final(scope):
+            self._final.add(scope)
+            return "final"
+        if board_final(self.now(), closes_at, bool(pending)):
             self.store.mark_final(scope)
             self._final.add(scope)
             return "final"

@@ -77,11 +77,9 @@ class Slot(NamedTuple):
 class ProfileVersion(NamedTuple):
     """What a player's profile was when read for a completion: the completion's write holds only
     if it still is (its name too: PlayerProfile.display_name). `stats` counts the writes of the
-    stats (0: none yet); `old_stats` is the version of stats read from the layout before
-    (shared/dynamo/migrations.py), None elsewhere."""
+    stats (0: none yet)."""
 
     stats: int
-    old_stats: int | None = None
 
 
 class StoredProfile(NamedTuple):
@@ -205,9 +203,9 @@ class ResultStore(Protocol):
     """Completing runs and the official results they write (SPEC §3, §4): the player's stats go
     with a Daily's."""
 
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        """PLAYER's profile (name, and for a DAILY completion the stats), read consistently, with
-        the version a Completion from it is conditional on."""
+    def profile_for_completion(self, player: str) -> StoredProfile:
+        """PLAYER's profile (name and stats), read consistently, with the version a Completion from
+        it is conditional on."""
         ...
 
     def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:

@@ -200,7 +200,7 @@ class FakeResults:
     def __init__(self, table: FakeTable) -> None:
         self.table = table
 
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
+    def profile_for_completion(self, player: str) -> StoredProfile:
         table = self.table
         held = table.sanctions.get(player, [])
         rank_bans = [s.until or BANNED_FOREVER for s in held if s.action in ("rank_ban", "ban")]
@@ -224,7 +224,7 @@ class FakeResults:
         scope = result.scope
         if (result.player, scope) in table.results:
             raise OfficialTaken(result.run_id)
-        now = self.profile_for_completion(result.player, completion.stats is not None)
+        now = self.profile_for_completion(result.player)
         if now.profile.display_name != read.profile.display_name or (
             completion.stats is not None and now.version != read.version
         ):
@@ -312,7 +312,7 @@ def prepare(ports: Any, result: OfficialResult) -> tuple[Run, Version, Completio
     )
     with contextlib.suppress(ActiveRunExists):  # stored by an earlier try that was refused
         ports.runs.create_run(run, ports.runs.slot(result.player, result.scope).run_id)
-    read = ports.results.profile_for_completion(result.player, result.kind == "daily")
+    read = ports.results.profile_for_completion(result.player)
     return run, Version(0), completion_of(result, read)
 
 
