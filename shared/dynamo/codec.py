@@ -17,7 +17,7 @@ from shared.game.boards import BoardEntry, BoardPosition, PlayerProfile, run_dur
 from shared.game.clock import iso, parse_iso
 from shared.game.puzzles import Round
 from shared.game.results import OfficialResult
-from shared.game.runs import AnswerReason, Attempt, Outcome, RoundRecord, Run, record_attempt
+from shared.game.runs import AnswerReason, Attempt, Outcome, RoundRecord, Run, record_attempt, skip
 from shared.game.scope import Scope
 from shared.game.scoring import speed_bonus
 from shared.game.stats import PlayerStats
@@ -168,7 +168,8 @@ def decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
 
 # An answer written without reading the run appends its attempt to the item's tail (`tl`, a list
 # of strings): an accepted word as two elements, the word itself (so that a condition finds it with
-# `contains`) and its arrival in epoch milliseconds; a rejected one as one, "<ms> <reason> <word>".
+# `contains`) and its arrival in epoch milliseconds; a rejected one as one, "<ms> <reason> <word>";
+# a skip of the round in play as one, "<ms>" (SKIPPED after it).
 # Reading the run applies the tail in order (elapsed times, points and combo follow from the run
 # they arrive in); the next whole write of the run folds it in.
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -181,11 +182,21 @@ def encode_tail_attempt(word: str, reason: AnswerReason | None, at: datetime) ->
     return [f"{millis} {_REASON.get(reason, reason)} {word}"]
 
 
+SKIPPED = " -"
+
+
+def encode_tail_skip(at: datetime) -> list[str]:
+    return [f"{(at - _EPOCH) // timedelta(milliseconds=1)}{SKIPPED}"]
+
+
 def apply_tail(run: Run, tail: list[str]) -> None:
-    """Apply the attempts of an item's tail to RUN, oldest first (an accepted word is letters
-    only, so it never starts with a digit as the other elements do)."""
+    """Apply the attempts and skips of an item's tail to RUN, oldest first (an accepted word is
+    letters only, so it never starts with a digit as the other elements do)."""
     elements = iter(tail)
     for element in elements:
+        if element.endswith(SKIPPED) and element[: -len(SKIPPED)].isdigit():
+            skip(run, run.round_number, _EPOCH + timedelta(milliseconds=int(element[: -len(SKIPPED)])))
+            continue
         if element[:1].isdigit():
             millis, code, word = element.split(" ", 2)
             reason: AnswerReason | None = _REASON_OF.get(code, code)  # type: ignore[assignment]

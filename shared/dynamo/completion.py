@@ -14,11 +14,12 @@ from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_item, official_result_of, stored_profile
 from shared.dynamo.runs import Runs, versioned_put
+from shared.dynamo.tombstone import admission_of
 from shared.game.boards import HistoryPosition
 from shared.game.results import OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.ports import Completion, OfficialTaken, StaleRun, StoredProfile, Version
+from shared.services.ports import Admission, Completion, OfficialTaken, StaleRun, StoredProfile, Version
 
 
 def same_name(name: str | None) -> tuple[str, Item]:
@@ -56,6 +57,13 @@ class Results:
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self.db.get(keys.official_key(player, scope))
         return official_result_of(item) if item else None
+
+    def admitted_result(self, player: str, scope: Scope) -> tuple[Admission, OfficialResult | None]:
+        """One BatchGetItem, eventually consistent: the profile (admission) and the result."""
+        official = keys.official_key(player, scope)
+        found = {i["sk"]["S"]: i for i in self.db.batch_get([keys.profile_key(player), official])}
+        item = found.get(official["sk"]["S"])
+        return admission_of(found.get("PROFILE")), official_result_of(item) if item else None
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         """Read consistently from the player's own partition: the Daily results are sorted by date

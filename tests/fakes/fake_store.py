@@ -22,12 +22,13 @@ from shared.game.errors import AccountErased
 from shared.game.moderation import BANNED_FOREVER, banned_at
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
-from shared.game.runs import Run, is_already_used, record_attempt
+from shared.game.runs import Run, is_already_used, record_attempt, skip
 from shared.game.scope import Scope
 from shared.services.admission import refuse_unless_admitted
 from shared.services.completion import completion_of
 from shared.services.ports import (
     ActiveRunExists,
+    Admission,
     AnswerSlot,
     ClosingStore,
     Completion,
@@ -94,7 +95,7 @@ class FakeRuns:
         made.sort(key=lambda c: (c.created_at, c.challenge_id), reverse=True)
         return [c.model_copy(deep=True) for c in made[:limit]]
 
-    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+    def get_run(self, run_id: str, caller: str | None = None, consistent: bool = True) -> StoredRun | None:
         admission = None if caller is None else self.table.admission(caller)
         if admission is not None and admission.erased:
             raise AccountErased()
@@ -156,6 +157,19 @@ class FakeRuns:
             if not (in_play and next_slot) or (slot.reason is None and is_already_used(run, slot.word)):
                 raise StaleRun(run_id)
             record_attempt(run, slot.word, slot.reason, now)
+            self.table.runs[run_id] = (run.model_copy(deep=True), version + 1)
+            return StoredRun(run, Version(version + 1))
+
+    def skip_in_place(self, run_id: str, player: str | None, round_number: int, now: datetime) -> StoredRun:
+        with self.table.lock:
+            found = self.table.runs.get(run_id)
+            if found is None:
+                raise StaleRun(run_id)
+            run, version = found[0].model_copy(deep=True), found[1]
+            in_play = not run.completed and now < parse_iso(run.deadline) and run.player == player
+            if not (in_play and self._admitted(player, now) and run.round_number == round_number):
+                raise StaleRun(run_id)
+            skip(run, round_number, now)
             self.table.runs[run_id] = (run.model_copy(deep=True), version + 1)
             return StoredRun(run, Version(version + 1))
 
@@ -237,6 +251,9 @@ class FakeResults:
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         return self.table.results.get((player, scope))
+
+    def admitted_result(self, player: str, scope: Scope) -> tuple[Admission, OfficialResult | None]:
+        return self.table.admission(player), self.table.results.get((player, scope))
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         found = self.table.results.items()
