@@ -20,7 +20,6 @@ import tempfile
 import uuid
 import warnings
 from collections import Counter
-from datetime import date
 from pathlib import Path
 
 from offline import REPO, use_offline_env
@@ -38,7 +37,6 @@ from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game import clock  # noqa: E402
 from shared.game.constants import TIME_LIMIT_SECONDS  # noqa: E402
 from shared.game.puzzles import answers  # noqa: E402
-from shared.game.stats import with_daily_result  # noqa: E402
 from shared.runtime import wiring  # noqa: E402
 
 WRU_DOLLARS_PER_MILLION = 0.625  # on-demand, us-east-1 list price (since November 2024)
@@ -177,33 +175,15 @@ def scenarios() -> None:
     call("GET /me (a player who has completed a Daily)", "GET", "/me", user="ana")
     call("PUT /me (rename: claim, profile name)", "PUT", "/me", {"display_name": "Ana Banana"}, "ana")
     call("GET /me (a player with no profile yet)", "GET", "/me", user="nobody")
-    put_old_stats_item("dee")
-    call("GET /me (stats in an old STATS item)", "GET", "/me", user="dee")
 
     whole_run("whole run: player start + 10 answers (official)", "cy")
     whole_run("whole run: guest start + 10 answers", None)
-    whole_run("whole run, stats in an old STATS item (a player of the layout before)", "dee")
     clock.advance(24 * 3600)  # the next Daily: a guest's run stores and reads its puzzle, uncharged
     guest = call(None, "POST", "/guest/daily/runs")
     call(None, "GET", runs_path(guest, True))
     meter.take()
     whole_run("whole run, the next day (a returning player)", "cy")
     clock.reset()
-
-
-def put_old_stats_item(user: str) -> None:
-    """A `STATS` item as the layout before the stats moved onto the profile wrote it (one past
-    Daily result), for USER, written without metering."""
-    stats = with_daily_result(None, date(2026, 1, 15), 300)
-    meter.peek.put_item(
-        TableName=os.environ["TABLE_NAME"],
-        Item={
-            "pk": {"S": f"PLAYER#{player_id(user)}"},
-            "sk": {"S": "STATS"},
-            "data": {"S": stats.model_dump_json()},
-            "version": {"N": "1"},
-        },
-    )
 
 
 def print_table() -> None:
