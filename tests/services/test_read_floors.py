@@ -36,10 +36,14 @@ def metered(monkeypatch, table) -> Callable[..., tuple[dict, float, float]]:
     return lambda path, **kw: cold_read(monkeypatch, store, meter, path, **kw)
 
 
-def cold_read(monkeypatch, store, meter: Meter, path: str, **kw) -> tuple[dict, float, float]:
-    """PATH read by a new container: (requests by operation, write units, read units)."""
-    serve_with(monkeypatch, store)
-    store.runs._puzzles.clear()  # a new container's puzzle cache
+def cold_read(
+    monkeypatch, store, meter: Meter, path: str, cold: bool = True, **kw
+) -> tuple[dict, float, float]:
+    """PATH read by a new container (or by the last one, not COLD): (requests by operation,
+    write units, read units)."""
+    if cold:
+        serve_with(monkeypatch, store)
+        store.runs._puzzles.clear()  # a new container's puzzle cache
     meter.take()
     status, body, _ = call("GET", path, **kw)
     assert status == 200, body
@@ -69,6 +73,8 @@ def test_my_recap_reads_the_result_the_run_and_the_rounds_answered(metered):
     # eventually consistent, half a unit each: the profile (admission) and the result in one
     # request, the run, the puzzle (a new container's), the 3 rounds ann answered in one request
     assert reads == 3.5
+    warm = metered(f"/daily/{DAY.isoformat()}/recap/me", user="ann", cold=False)
+    assert warm == ({"BatchGetItem": 2, "GetItem": 1}, 0, 3.0)
 
 
 def test_a_skip_is_one_update_item_and_its_replay_writes_nothing_more(monkeypatch, table):
