@@ -65,6 +65,8 @@ def test_a_final_recap_is_one_get_item_and_its_reads_write_nothing_after_the_fir
     for _ in range(2):  # any container from then on
         assert cold_read(path) == ({"GetItem": 1}, 0, 0.5)
     assert recap()[1]["status"] == "final"
+    board = cold_read(f"/leaderboard/daily/{DAY.isoformat()}")  # a new container finds it final
+    assert board[1] == 0, "a final board's read writes nothing"
 
 
 def test_my_recap_reads_the_result_the_run_and_the_rounds_answered(metered):
