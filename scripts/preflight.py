@@ -233,7 +233,7 @@ def rush_checks(
             f"{top} board completions/s (32 board shards)",
             BOARD_COMPLETIONS_BOUND,
             peak.runs,
-            "more board shards (keys.BOARD_SHARDS; docs/operations.md, \"The ten-million night\")",
+            'more board shards (keys.BOARD_SHARDS; docs/operations.md, "The ten-million night")',
         )
     )
     return found
