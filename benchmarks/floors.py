@@ -1,9 +1,10 @@
-"""Each call against its floor (figures, no assertions): `make bench`.
+"""Each call against its floor: `make bench`, which stops when a call is below its floor or above it
+with no rule named.
 
 Floor A is the least DynamoDB work this data model needs for the call (nothing read that a
 condition expression or a cache could replace; docs/data-model.md, "Floors"). Every call goes
-through its real handler on in-process moto, metered by benchmarks/daily.py's Meter (requests by
-operation; write and read units by DynamoDB's rules from item sizes). A row's ratio is the larger
+through its real handler on in-process moto, metered by benchmarks/meter.py (requests by
+operation; write and read units as DynamoDB bills them). A row's ratio is the larger
 of its requests against the floor's and its dollars (units at list prices) against the floor's, over
 the figures the floor states: above 1.1, the call does more than it needs (a regression, unless a
 rule needs it). A figure below its floor is a meter that missed a charge (or a floor to correct):
