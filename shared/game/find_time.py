@@ -47,7 +47,8 @@ MAX_SHIFT = math.log(2)
 
 class RoundReason(NamedTuple):
     """One round's part of a run's evidence: its word, the find time, the median find time people
-    need for a word that rare and that long in that round, and what it added to the score."""
+    need for a word that rare and that long in that round (all people, and the fastest), and what
+    it added to the run's score."""
 
     round: int
     word: str
@@ -131,8 +132,8 @@ def seconds(ms: int) -> str:
 
 
 def describe_round(reason: RoundReason) -> str:
-    """One round in words: `timer, 5 letters, found 0.9 s after the prompt; people need a median
-    4.1 s for words like it (+1.20)`."""
+    """One round in words: `baggywrinkle, 12 letters, found 3.2 s after the prompt; people need a
+    median 34.4 s for words this rare and long in this round, the fastest 12.5 s (+0.86)`."""
     return (
         f"{reason.word}, {reason.letters} letters, found {seconds(reason.found_ms)} after the "
         f"prompt; people need a median {seconds(reason.typical_ms)} for words this rare and long "
@@ -153,7 +154,8 @@ def describe(evidence: Evidence, running: RunningEvidence | None = None) -> str:
     return "\n".join(lines)
 
 
-# The whole pass in one piece, over runs held in memory (shared/services/moderation.py) ----------
+# The whole pass in one piece, over runs held in memory: what shared/services/moderation.py calls
+# until the closing pass gathers ScopeStats in pieces and judges each run itself. ----------------
 
 SuspectReason = Literal["find_time"]
 
