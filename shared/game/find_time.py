@@ -127,6 +127,18 @@ def running_suspect(scores: Sequence[float]) -> bool:
     return running_evidence(scores).suspect
 
 
+def describe_running(days: Sequence[tuple[str, float]]) -> str:
+    """A player's running evidence in words, with the days that made it: DAYS are (scope or date,
+    run figure) of their official runs, oldest first; the last RUNNING_RUNS count."""
+    kept = days[-RUNNING_RUNS:]
+    running = running_evidence([score for _, score in kept])
+    listed = ", ".join(f"{day} {score:.2f}" for day, score in kept)
+    return (
+        f"last {running.runs} official runs: {running.figure:.2f} "
+        f"(suspect from {RUNNING_THRESHOLD:.2f}): {listed}"
+    )
+
+
 def seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s"
 
