@@ -30,7 +30,7 @@ from shared.game.find_time_stats import run_times as run_times
 from shared.game.puzzles import Round
 
 # A run is suspect when its score reaches THRESHOLD: the sum of its rounds' contributions over the
-# square root of its answers (about a standard normal for the fastest honest people).
+# square root of its answers (simulated experts: median -0.9, spread 0.9; docs/moderation.md).
 THRESHOLD = 2.5
 # A round's contribution: how many SIGMA its find time is under the fastest people's, capped
 # both ways, so one slow round hides at most SLOW_CAP of the others' evidence.
