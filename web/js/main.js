@@ -18,6 +18,7 @@ import { bindHome, loadDaily } from "./views/home.js";
 import { bindLeagues } from "./views/leagues.js";
 import { bindModeration } from "./views/moderation.js";
 import { bindPlayers } from "./views/players.js";
+import { bindRecap } from "./views/recap.js";
 import { bindReports } from "./views/reports.js";
 import { bindStats } from "./views/stats.js";
 
@@ -34,6 +35,7 @@ function bind() {
   bindPlayers();
   bindReports();
   bindModeration();
+  bindRecap();
   $("end-board").addEventListener("click", () => {
     const run = get("run");
     if (run && run.kind === "challenge") {

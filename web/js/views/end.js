@@ -56,6 +56,9 @@ export function renderEnd(run) {
   $("end-streak-item").hidden = true;
   $("end-freezes-item").hidden = true;
   $("end-recap").hidden = true;
+  // A replay's words are its own: the player's official ones are in the day's recap (#recap).
+  $("review").closest("details").querySelector("summary").textContent =
+    run.official || run.guest ? "Your words, round by round" : "This run's words, round by round";
   renderReview(run);
   showRecapOnEnd(run);
   tickCountdown();
