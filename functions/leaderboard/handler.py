@@ -74,8 +74,11 @@ def today_board(limit: Limit = BOARD_PAGE_DEFAULT, cursor: Cursor = None) -> Res
 @app.get("/leaderboard/daily/me", summary="The caller's row and rank on a Daily board")
 def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None) -> MyRank:
     mine = boards().daily_rank(date, api.caller_id(app))
-    pending = moderation().open_on(Scope.daily(mine.day.isoformat()), mine.pending & {mine.row.run_id})
-    return MyRank.of(mine, pending)
+    scope = Scope.daily(mine.day.isoformat())
+    pending = moderation().open_on(scope, mine.pending & {mine.row.run_id})
+    # One status for a date on every route (SPEC §4a): the board's, `final` included.
+    state = moderation().board_status(scope, mine.closed, daily_closes_at(mine.day), mine.pending)
+    return MyRank.of(mine, pending).model_copy(update={"status": state})
 
 
 @app.get("/leaderboard/daily/<date>", summary="A page of a date's Daily board")
@@ -87,7 +90,11 @@ def date_board(
 
 @app.get("/leaderboard/daily/<date>/distribution", summary="A date's Daily score histogram")
 def distribution(date: api.BoardDate) -> Response[ScoreDistribution]:
-    reply = ScoreDistribution.of(boards().daily_distribution(date))
+    found = boards().daily_distribution(date)
+    scope = Scope.daily(found.day.isoformat())
+    pending = moderation().pending_runs(scope) if found.closed else frozenset()
+    state = moderation().board_status(scope, found.closed, daily_closes_at(found.day), pending)
+    reply = ScoreDistribution.of(found).model_copy(update={"status": state})  # the board's status
     return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 

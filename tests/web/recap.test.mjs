@@ -46,3 +46,15 @@ test("no line ends in an empty phrase: a round nobody played says so and lists n
 test("the rounds missed are those without a word", () => {
   assert.deepEqual(missedRounds([{ round: 1, word: "a" }, { round: 2, word: null }, { round: 3, word: null }]), [2, 3]);
 });
+
+test("stats add up: the streak names the days a freeze kept, and an average says over what", async () => {
+  const { averageText, streakText } = await import("../../web/js/lib/words.js");
+  const stats = { current_streak: 12, last_played: "2026-12-12", covered_dates: ["2026-11-20", "2026-12-03"], played: 11 };
+  const text = streakText(stats);
+  assert.match(text, /^Your streak of 12 days: 11 played, and .* kept by a streak freeze\.$/);
+  assert.ok(!text.includes("Nov"), text); // a freeze before this streak is not part of it
+  assert.equal(streakText({ ...stats, covered_dates: [] }), "Your streak of 12 days: every day played.");
+  assert.equal(averageText([800, 900, 1000], true), "900 over all 3 Dailies");
+  assert.equal(averageText([800, 901], false), "851 over your last 2 Dailies");
+  assert.equal(averageText([], true), "–");
+});

@@ -21,6 +21,7 @@ import { bindPlayers } from "./views/players.js";
 import { bindRecap } from "./views/recap.js";
 import { bindReports } from "./views/reports.js";
 import { bindStats } from "./views/stats.js";
+import { bindTheme } from "./views/theme.js";
 
 function bind() {
   bindAccount();
@@ -36,6 +37,7 @@ function bind() {
   bindReports();
   bindModeration();
   bindRecap();
+  bindTheme();
   $("end-board").addEventListener("click", () => {
     const run = get("run");
     if (run && run.kind === "challenge") {

@@ -2,24 +2,23 @@
 // streak of an official Daily (their room kept until the replies come), and a closed day's recap.
 
 import { api } from "../api.js";
-import { $, barChart, say, tableRow } from "../dom.js";
+import { $, say, tableRow } from "../dom.js";
 import { BOARD_CATCH_UP_MS, recapReady, roundSquare, shareText, SQUARE_LEGEND } from "../lib/game.js";
+import { standingSentence } from "../lib/standing.js";
 import {
-  distributionText,
   formatDate,
   freezesText,
   OUTCOME_WORDS,
-  rankText,
   recapCellText,
   recapRoundText,
   shortReason,
-  standingText,
   unrankedText,
 } from "../lib/words.js";
 import { go } from "../router.js";
 import { get } from "../store.js";
 import { loadProfile } from "./account.js";
 import { tickCountdown } from "./home.js";
+import { drawStanding } from "./standing.js";
 
 let timesLeft = 0; // how often the end screen has been left (a read scheduled before is stale)
 
@@ -89,8 +88,7 @@ async function showMyRankOnEnd(run, attempt = 0) {
   if (reply.status !== 200 || !get("run") || get("run").run_id !== run.run_id) return;
   const box = $("end-rank");
   const me = reply.body;
-  const standing = me.players > 1 ? ` ${standingText(me.percentile, me.step)}` : "";
-  box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far.${standing}`;
+  box.textContent = standingSentence(me, run.date === (get("daily") && get("daily").date) ? "today's board so far" : "the day's board");
   box.hidden = false;
   revealed(box);
   document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // views/reports.js: under review
@@ -106,11 +104,11 @@ async function showMyRankOnEnd(run, attempt = 0) {
 async function showDistribution(date, me) {
   const reply = await api("GET", `/leaderboard/daily/${encodeURIComponent(date)}/distribution`);
   if (reply.status !== 200 || get("view") !== "end") return;
-  const { bands, band_points: bandPoints } = reply.body;
+  const { bands } = reply.body;
   const counted = bands.reduce((sum, count) => sum + count, 0);
   // The counters (and the edge's copy) may not hold the caller's result yet: their rank does.
   if (counted < me.players) bands[me.band] += 1;
-  barChart($("end-chart"), bands, me.band, distributionText(bands, bandPoints, me.band));
+  drawStanding(me, reply.body);
   $("end-distribution").hidden = false;
   revealed($("end-distribution"));
 }
