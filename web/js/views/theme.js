@@ -15,6 +15,7 @@ function apply(choice) {
 
 export function bindTheme() {
   apply(localStorage.getItem(KEY));
+  window.matchMedia("(prefers-contrast: more)").addEventListener("change", () => apply(localStorage.getItem(KEY)));
   $("contrast-toggle").addEventListener("click", () => {
     const choice = $("contrast-toggle").getAttribute("aria-pressed") === "true" ? "normal" : "more";
     localStorage.setItem(KEY, choice);
