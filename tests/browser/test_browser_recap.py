@@ -122,7 +122,9 @@ def test_yesterdays_recap_is_one_tap_from_home_with_the_official_words_never_a_r
     one = rounds.nth(0).inner_text()
     assert f"Your word: {first[0].upper()}, 2 players also played it." in one, one
     assert first[1].upper() not in one.split("Most played")[0]  # the replay's word is not "yours"
-    assert "Your word:" in rounds.nth(1).inner_text() and "1 player also played it" in rounds.nth(1).inner_text()
+    assert (
+        "Your word:" in rounds.nth(1).inner_text() and "1 player also played it" in rounds.nth(1).inner_text()
+    )
     three = rounds.nth(2).inner_text()
     assert "You found no word in this round." in three and "✕ missed" in three
     assert "Nobody played: " in three and "Most played:" not in three  # nobody played it: no empty list
@@ -144,3 +146,21 @@ def test_yesterdays_recap_is_one_tap_from_home_with_the_official_words_never_a_r
     page.click(f"#archive button[data-date='{closed_day}']")
     page.wait_for_selector("#view-recap:visible")
     page.wait_for_function("document.querySelectorAll('#recap-list li').length === 10")
+
+    # Practise what you missed: one round (its prompt and forbidden letters), then all the missed ones.
+    three = page.locator("#recap-list li").nth(2)
+    prompt = three.locator("h2").inner_text().split(" · ")[1].split(" ")[0]
+    three.get_by_role("button", name="Try this round (round 3, as practice)").click()
+    page.wait_for_selector("#view-game:visible")
+    number, shown, forbidden = shown_round(page)
+    assert (number, shown, page.inner_text("#rounds")) == (1, prompt, "1")
+    submit(page, min(answers(shown, forbidden), key=lambda w: (len(w), w)))
+    page.wait_for_selector("#view-end:visible")
+    assert page.inner_text("#end-note").startswith("Practice of a past Daily's rounds: never ranked")
+    page.get_by_role("link", name="Play", exact=True).click()
+    page.get_by_role("link", name="Yesterday's answers: how the day went").click()
+    page.get_by_role("button", name="Practise the 8 rounds you missed").click()
+    page.wait_for_selector("#view-game:visible")
+    assert shown_round(page)[:2] == (1, prompt) and page.inner_text("#rounds") == "8"
+    history = clock_server.request("GET", "/me/history", token=token)[1]["items"]
+    assert [item["date"] for item in history] == [closed_day]  # practice is in no history or stats

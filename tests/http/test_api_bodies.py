@@ -47,6 +47,7 @@ def _route_id(route: Route) -> str:
 def test_the_body_taking_routes_are_the_ones_the_spec_lists():
     assert {_route_id(r) for r in REQUIRED} == {
         "POST /validate",
+        "POST /daily/{date}/practice",
         "POST /runs/{run_id}/answers",
         "POST /runs/{run_id}/skip",
         "POST /guest/runs/{run_id}/answers",

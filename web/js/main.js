@@ -18,6 +18,7 @@ import { bindHome, loadDaily } from "./views/home.js";
 import { bindLeagues } from "./views/leagues.js";
 import { bindModeration } from "./views/moderation.js";
 import { bindPlayers } from "./views/players.js";
+import { bindPractice } from "./views/practice.js";
 import { bindRecap } from "./views/recap.js";
 import { bindReports } from "./views/reports.js";
 import { bindStats } from "./views/stats.js";
@@ -37,6 +38,7 @@ function bind() {
   bindReports();
   bindModeration();
   bindRecap();
+  bindPractice();
   bindTheme();
   $("end-board").addEventListener("click", () => {
     const run = get("run");

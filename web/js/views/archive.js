@@ -111,6 +111,7 @@ async function playPast(day) {
 function rememberPractice(event) {
   const run = event.detail;
   if (!run || run.official || run.kind !== "daily" || !get("daily") || run.date === get("daily").date) return;
+  if (run.rounds < get("daily").rounds) return; // a practice of some rounds (views/practice.js)
   const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
   practice[run.date] = Math.max(practice[run.date] || 0, run.score);
   localStorage.setItem("wordsqd.practice", JSON.stringify(practice));

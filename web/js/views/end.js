@@ -40,7 +40,11 @@ export function renderEnd(run) {
   // A result a moderator voided after the run ended: the run says it ranks, history knows better.
   const reason = (run.ranked === false && run.unranked_reason) || (run.kind === "daily" && get("unrankedDates").get(run.date));
   const unranked = run.official && !run.guest && !!reason;
-  $("end-note").textContent = run.guest
+  const rounds = get("daily") ? get("daily").rounds : run.rounds;
+  const practice = run.kind === "daily" && run.rounds < rounds; // views/practice.js: some rounds of a past Daily
+  $("end-note").textContent = practice
+    ? "Practice of a past Daily's rounds: never ranked, never in your stats or streak."
+    : run.guest
     ? "Guest runs are not ranked. Log in to get on the board and keep a streak."
     : unranked
       ? unrankedText(reason)
@@ -59,7 +63,7 @@ export function renderEnd(run) {
   $("review").closest("details").querySelector("summary").textContent =
     run.official || run.guest ? "Your words, round by round" : "This run's words, round by round";
   renderReview(run);
-  showRecapOnEnd(run);
+  showRecapOnEnd(run, rounds);
   tickCountdown();
   if (run.official && !run.guest && run.kind === "daily") {
     // Their room is kept (invisible) until the replies come, so nothing below them moves.
@@ -128,8 +132,8 @@ async function showStreakOnEnd(run) {
 
 /** A closed day's recap on the end screen and in the review cards; an official run adds the
  * player's own words' company (GET /daily/{date}/recap/me). */
-async function showRecapOnEnd(run) {
-  if (run.kind !== "daily" || !recapReady(run.date, get("daily"), Date.now() + get("skewMs"))) return;
+async function showRecapOnEnd(run, rounds) {
+  if (run.kind !== "daily" || run.rounds < rounds || !recapReady(run.date, get("daily"), Date.now() + get("skewMs"))) return;
   const path = `/daily/${encodeURIComponent(run.date)}/recap`;
   const reply = await api("GET", path);
   if (reply.status !== 200 || !get("run") || get("run").run_id !== run.run_id) return;
