@@ -3,6 +3,7 @@ carries), call shared.services.leaderboard, players, leagues or player_data, bui
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
+from datetime import date as date_of
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
@@ -205,7 +206,13 @@ def league_invitation(code: api.InviteCode) -> Response[InvitationView]:
 def league_board(
     league_id: api.LeagueId, date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None
 ) -> LeagueBoard:
-    return LeagueBoard.of(leagues().board(api.caller_id(app), api.league_id(league_id), date))
+    board = leagues().board(api.caller_id(app), api.league_id(league_id), date)
+    reply = LeagueBoard.of(board)
+    scope = Scope.daily(reply.date)
+    pending = moderation().pending_runs(scope) if reply.status == "closed" else frozenset()
+    closes = daily_closes_at(date_of.fromisoformat(reply.date))
+    state = moderation().board_status(scope, reply.status == "closed", closes, pending)
+    return reply.model_copy(update={"status": state})  # the date's board's status (SPEC §4a)
 
 
 @logger.inject_lambda_context

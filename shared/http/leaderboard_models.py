@@ -288,7 +288,7 @@ class LeagueBoard(Model):
     league_id: str
     name: str
     date: str
-    status: Literal["live", "closed"]
+    status: Literal["live", "closed", "final"] = Field(description="the date's Daily board's (SPEC §4)")
     rows: list[BoardRow] = Field(description="members' official results of the date, in board order")
     my_rank: int | None = Field(description="the caller's rank among the rows; null without a result")
     members: list[LeagueMember]
