@@ -12,10 +12,8 @@ import { go, onShow } from "../router.js";
 import { get } from "../store.js";
 
 let shownDate = null; // the day the view shows (null: the last closed day)
-let drawn = null; // {date, recap, mine} on screen, for the practice buttons (views/practice.js)
+let drawn = null; // {date, recap, mine} on screen
 let loads = 0; // each read of a recap; a reply to an older one is dropped
-
-export const recapOnScreen = () => drawn;
 
 function buildView() {
   const view = element("section", { id: "view-recap", class: "view", "aria-labelledby": "recap-title" });
@@ -80,11 +78,14 @@ async function loadRecap() {
   $("recap-list").replaceChildren(...recap.rounds.map((round) => {
     const own = mine && mine.rounds.find((r) => r.round === round.round);
     const view = recapRoundView(round, recap.players, own || null);
-    const item = element("li", { class: view.missed ? "recap-round missed" : "recap-round", "data-round": String(round.round) },
-      element("h2", {}, view.title, ...(view.missed ? [" ", element("span", { class: "mark" }, "✕ missed")] : [])), ...view.lines.map((line) => element("p", {}, line)));
-    return item;
+    const title = element("h2", {}, view.title);
+    if (view.missed) title.append(" ", element("span", { class: "mark" }, "✕ missed")); // a shape and a word
+    return element("li", { class: "recap-round", "data-round": String(round.round) },
+      title, ...view.lines.map((line) => element("p", {}, line)));
   }));
-  document.dispatchEvent(new CustomEvent("wordsqd:recap", { detail: { ...drawn, missed: mine ? missedRounds(mine.rounds) : [] } }));
+  // views/practice.js adds the practice buttons
+  const missed = mine ? missedRounds(mine.rounds) : [];
+  document.dispatchEvent(new CustomEvent("wordsqd:recap", { detail: { ...drawn, missed } }));
 }
 
 /** The home card's link: the last closed day, if any. */
