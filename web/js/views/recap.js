@@ -10,6 +10,7 @@ import { lastClosedDay, missedRounds, recapRoundView } from "../lib/recap.js";
 import { formatDate } from "../lib/words.js";
 import { go, onShow } from "../router.js";
 import { get } from "../store.js";
+import { loadHistory } from "./account.js";
 
 let shownDate = null; // the day the view shows (null: the last closed day)
 let drawn = null; // {date, recap, mine} on screen
@@ -57,7 +58,7 @@ async function loadRecap() {
   say($("recap-state"), "Reading the day…");
   const path = `/daily/${encodeURIComponent(day)}/recap`;
   // The player's own words only where history says there is an official result (else 404).
-  const official = !!get("token") && get("officialDates").has(day);
+  const official = await hasOfficialResult(day);
   const [reply, own] = await Promise.all([
     api("GET", path),
     official ? api("GET", `${path}/me`, undefined, { auth: true }) : null,
@@ -86,6 +87,18 @@ async function loadRecap() {
   // views/practice.js adds the practice buttons
   const missed = mine ? missedRounds(mine.rounds) : [];
   document.dispatchEvent(new CustomEvent("wordsqd:recap", { detail: { ...drawn, missed } }));
+}
+
+/** Whether history lists an official Daily result of DAY (reading older pages while they may). */
+async function hasOfficialResult(day) {
+  if (!get("token")) return false;
+  if (!get("historyLoaded")) await loadHistory(true);
+  for (let pages = 0; pages < 20 && !get("officialDates").has(day) && get("historyCursor"); pages += 1) {
+    const items = get("historyItems");
+    if (items.length && items[items.length - 1].date < day) break; // newest first: DAY is not further on
+    await loadHistory(false);
+  }
+  return get("officialDates").has(day);
 }
 
 /** The home card's link: the last closed day, if any. */
