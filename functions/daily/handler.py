@@ -34,7 +34,7 @@ from shared.http.models import (
     SkipRequest,
 )
 from shared.http.moderation_models import ChallengeCorrections
-from shared.http.practice_models import PracticeRequest
+from shared.http.practice_models import NO_ROUND, GuestPracticeRequest, PracticeRequest
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, game, moderation, players, ports, require
@@ -110,13 +110,18 @@ def start_guest_past_daily(date: api.BoardDate) -> Response[RunView]:
     return _started(game().start_past_daily(None, date))
 
 
-@app.post(
-    "/daily/<date>/practice", summary="An unranked run of a past Daily's rounds (played as a guest run)"
-)
+@app.post("/daily/<date>/practice", summary="An unranked run of one round, or of the caller's missed rounds")
 def start_round_practice(
-    date: api.BoardDate, request: Annotated[PracticeRequest, Body()]
+    date: api.BoardDate, request: Annotated[PracticeRequest, Body()] = NO_ROUND
 ) -> Response[RunView]:
-    return _started((start_practice(game(), date, request.rounds), True))
+    return _started((start_practice(game(), date, request.round, api.caller_id(app)), True))
+
+
+@app.post("/guest/daily/<date>/practice", summary="An unranked run of one round of a past Daily")
+def start_guest_round_practice(
+    date: api.BoardDate, request: Annotated[GuestPracticeRequest, Body()]
+) -> Response[RunView]:
+    return _started((start_practice(game(), date, request.round), True))
 
 
 @app.get("/runs/<run_id>", summary="The caller's run")

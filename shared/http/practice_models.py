@@ -1,4 +1,5 @@
-"""The request of `POST /daily/{date}/practice` (SPEC §4a): the past Daily's rounds to practise."""
+"""The requests of `POST /daily/{date}/practice` and its guest twin (SPEC §4a): one round of a
+past Daily, or (a player only, an empty body) the rounds their official run of that date missed."""
 
 from typing import Annotated
 
@@ -11,9 +12,16 @@ RoundNumber = Annotated[JsonInt, Field(ge=1, le=DAILY_ROUNDS)]
 
 
 class PracticeRequest(Request):
-    rounds: list[RoundNumber] = Field(
-        min_length=1,
-        max_length=DAILY_ROUNDS,
-        description="the rounds to practise (1-based; a repeat counts once): one round, or those missed",
-        examples=[[3], [2, 5, 9]],
+    round: RoundNumber | None = Field(
+        default=None,
+        description="the round to practise (1-based); left out, the rounds the caller's official run "
+        "of that date lost, skipped or never reached",
+        examples=[3],
     )
+
+
+class GuestPracticeRequest(Request):
+    round: RoundNumber = Field(description="the round to practise (1-based)", examples=[3])
+
+
+NO_ROUND = PracticeRequest()

@@ -49,8 +49,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/daily/{date}/recap/me", "leaderboard", "player", replies=(200, 404)),
     Route("POST", "/daily/{date}/runs", "daily", "player", replies=(201, 200, 404, 409), admits="own"),
     Route("POST", "/guest/daily/{date}/runs", "daily", "public", replies=(201, 404, 409)),
-    # Practice of a past Daily's rounds (SPEC §4a), played on the guest run routes.
-    Route("POST", "/daily/{date}/practice", "daily", "public", "required", (201, 404, 409)),
+    # Practice of a past Daily's rounds (SPEC §4a), played on the guest run routes: one round, or
+    # (a player, an empty body) the rounds their official run missed.
+    Route("POST", "/daily/{date}/practice", "daily", "player", "optional", (201, 404, 409)),
+    Route("POST", "/guest/daily/{date}/practice", "daily", "public", "required", (201, 404, 409)),
     Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404), admits="own"),
     Route("POST", "/runs/{run_id}/answers", "daily", "player", "required", (200, 404, 409), "own"),
     Route("POST", "/runs/{run_id}/skip", "daily", "player", "required", (200, 404, 409), "own"),
