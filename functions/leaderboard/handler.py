@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from functions import moderation as moderation_routes
+from functions.reminders import routes as reminder_routes
 from shared.game.boards import daily_closes_at
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.scope import Scope
@@ -45,6 +46,7 @@ from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 # read the admission with their own first request (the route table's `admits`).
 app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, banned_ok))
 moderation_routes.register(app)
+reminder_routes.register(app)
 require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)

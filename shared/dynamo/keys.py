@@ -308,3 +308,22 @@ def recap_round_key(scope: Scope, number: int) -> Item:
     """Round NUMBER's played words with their counts: one partition a round, so the pass's few
     large writes never meet in one partition."""
     return key(f"RECAP#{scope_key(scope)}#R{number}", "WORDS")
+
+
+REMIND = "REMIND#"  # reminders by send minute and shard (shared/dynamo/reminders.py)
+REMINDER_SK = "REMINDER"  # in the player's partition: where their reminder is held
+
+
+def reminder_partition(minute: int, shard: int) -> str:
+    """One send minute's (0-1439, Central) subscriptions, shard SHARD of shared/game/reminders.py's
+    SHARDS: one query reads a shard's sends of a minute."""
+    return f"{REMIND}{minute:04d}#{shard:02d}"
+
+
+def reminder_key(minute: int, shard: int, player: str) -> Item:
+    return key(reminder_partition(minute, shard), player)
+
+
+def reminder_pointer_key(player: str) -> Item:
+    """The player's own item naming their reminder's send minute (PUT moves it, DELETE finds it)."""
+    return key(player_partition(player), REMINDER_SK)

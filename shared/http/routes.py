@@ -86,6 +86,10 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/reports", "leaderboard", "player", "required", (201, 404, 409)),
     Route("POST", "/guest/reports", "leaderboard", "public", "required", (201, 404, 409)),
     Route("GET", "/me/reports", "leaderboard", "player"),
+    # Reminders (SPEC §4a): a Web Push subscription and its hour (functions/reminders/).
+    Route("GET", "/me/reminder", "leaderboard", "player"),
+    Route("PUT", "/me/reminder", "leaderboard", "player", "required"),
+    Route("DELETE", "/me/reminder", "leaderboard", "player"),
     Route("GET", "/moderation/cases", "leaderboard", "player", replies=(200, 403)),
     Route(
         "POST",

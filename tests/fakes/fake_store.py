@@ -48,6 +48,7 @@ from tests.fakes.fake_leagues import FakeLeagues
 from tests.fakes.fake_moderation import FakeModeration
 from tests.fakes.fake_player_data import FakePlayerData
 from tests.fakes.fake_recap import FakeRecaps
+from tests.fakes.fake_reminders import FakeReminders
 from tests.fakes.fake_table import FakeTable
 
 if TYPE_CHECKING:
@@ -273,6 +274,7 @@ class FakePorts:
         self.player_data = FakePlayerData(table)
         self.moderation = FakeModeration(table)
         self.recaps = FakeRecaps(table)
+        self.reminders = FakeReminders(table)
 
 
 # Each fake against its port, for mypy (pyproject.toml's `files`).
