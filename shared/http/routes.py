@@ -111,6 +111,9 @@ HANDLERS: dict[Function, str] = {
 }
 RESET_HANDLER = "functions.daily.reset:handler"
 EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes expired runs
+# Reminders (SPEC §4a): the scan every minute, and the sender on the queue it fills.
+REMINDER_SCAN_HANDLER = "functions.reminders.scan:handler"
+REMINDER_SEND_HANDLER = "functions.reminders.send:handler"
 # The DynamoDB Streams consumer that keeps the rank counters (official results INSERTed).
 COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 

@@ -53,6 +53,7 @@ def test_the_body_taking_routes_are_the_ones_the_spec_lists():
         "POST /guest/runs/{run_id}/answers",
         "POST /guest/runs/{run_id}/skip",
         "PUT /me",
+        "PUT /me/reminder",
         "POST /leagues",
         "POST /leagues/join",
         "POST /reports",
