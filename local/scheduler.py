@@ -1,5 +1,6 @@
 """`make run`'s stand-in for EventBridge Scheduler: the reset at Central midnight, and the expiry job
-and the reminder scan every minute, on the game clock (shared/game/clock.py), so moving the clock drives them as time would.
+and the reminder scan every minute, on the game clock (shared/game/clock.py), so moving the clock
+drives them as time would.
 
 A thread looks at the clock every second of real time and invokes a job's Lambda handler whenever
 the clock has crossed its time since the last look: a Central midnight for the reset, a minute for

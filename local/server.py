@@ -40,8 +40,8 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from local import auth, streams
-from local.push import PushInbox
 from local.events import http_event
+from local.push import PushInbox
 from local.scheduler import Scheduler
 from local.store import LocalStore
 from local.workers import Function, preload, workers_per_function
@@ -317,7 +317,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         routes["/local/login"] = {"POST": self._login}
         routes["/local/refresh"] = {"POST": self._refresh}
         routes["/local/push"] = {
-            "POST": lambda body: self.server.pushes.receive({k.lower(): v for k, v in self.headers.items()}, body),
+            "POST": lambda body: self.server.pushes.receive(
+                {k.lower(): v for k, v in self.headers.items()}, body
+            ),
             "GET": lambda _body: self.server.pushes.listing(),
         }
         if self.server.clock_control:
