@@ -20,7 +20,7 @@ class PushInbox:
         self._received: list[dict[str, object]] = []
 
     def receive(self, headers: dict[str, str], body: bytes) -> Reply:
-        message = {
+        message: dict[str, object] = {
             "headers": {name: headers[name] for name in KEPT_HEADERS if name in headers},
             "body": base64.urlsafe_b64encode(body).decode(),
         }
