@@ -20,10 +20,7 @@ import hmac
 import os
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
-
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
+from typing import TYPE_CHECKING, Any
 
 from shared.dynamo.client import new_aws_client
 from shared.game.reminders import Reminder
@@ -32,13 +29,19 @@ from shared.runtime.secrets import _secret_value, deployment_secret
 from shared.runtime.settings import settings
 from shared.services.reminders import PushOutcome, message
 
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ec import EllipticCurvePrivateKey
+
 P256_ORDER = int("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551", 16)
 PUSH_TTL_SECONDS = 4 * 3600  # a reminder a push service holds longer than this is stale
 PUSH_TIMEOUT_SECONDS = 5
 
 
 @cache
-def vapid_private_key() -> ec.EllipticCurvePrivateKey:
+def vapid_private_key() -> "EllipticCurvePrivateKey":
+    # cryptography is imported by what uses the key alone: the other routes' init never pays it
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     own, arn = os.environ.get("VAPID_KEY"), os.environ.get("VAPID_KEY_SECRET_ARN")
     if own:
         secret = own.encode()
@@ -54,6 +57,8 @@ def vapid_private_key() -> ec.EllipticCurvePrivateKey:
 
 def application_server_key() -> str:
     """The VAPID public key as the page's PushManager.subscribe takes it (base64url, unpadded)."""
+    from cryptography.hazmat.primitives import serialization
+
     point = (
         vapid_private_key()
         .public_key()
