@@ -257,7 +257,11 @@ def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as wheels:
-        found = _source_wheels(Path(wheels), locked) if any(p.split("==")[0] in SOURCE_ONLY for p in locked) else []
+        found = (
+            _source_wheels(Path(wheels), locked)
+            if any(p.split("==")[0] in SOURCE_ONLY for p in locked)
+            else []
+        )
         # the lock already names every package
         _pip_install(out, "--no-deps", *found, *locked, platform=platform)
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.

@@ -133,6 +133,7 @@ ACCESS: dict[str, Access] = {
                 "LEAGUECODE#*",
                 "RUN#*",
                 "CHALLENGE#*",
+                "REMIND#*",  # a reminder's subscription, by send minute (PUT/DELETE /me/reminder)
                 *MODERATION_WRITES,
             ),
             own_partition_queries=("PLAYER#*", *MODERATION_QUERIES),

@@ -27,6 +27,7 @@ from infra.operations import Operations
 from infra.ops_functions import LogPolicy
 from infra.outside import Outside
 from infra.permissions import ACCESS
+from infra.reminders import Reminders
 from infra.schedule import Jobs
 from infra.switches import KillSwitches
 from infra.watch import Watch
@@ -149,6 +150,18 @@ class WordSQDStack(Stack):
             dead_letters=self.jobs.dead_letters,
             counter_failures=self.jobs.counter_failures,
             alarm_emails=config.alarm_emails,
+        )
+        # Reminders (SPEC §4a): the scan, the queue, the sender and the VAPID key (infra/reminders.py).
+        self.reminders = Reminders(
+            self,
+            "Reminders",
+            table=self.data.table,
+            asset_dir=config.asset_dir,
+            readers=[self.functions.by_name["leaderboard"]],
+            alarm=self.operations.alarm,
+            production=production,
+            log_retention=log_retention,
+            log_removal=log_removal,
         )
         self.deploys = Deploys(
             self,
