@@ -7,7 +7,9 @@ queue it fills and the sender that drains it.
 - The sender (functions/reminders/send.py), on the queue, reads each player's official results of
   the day and of the last send (GetItem), marks the send (a conditional UpdateItem) or ends the
   subscription (DeleteItem), then pushes over HTTPS to the browser's push service. A message that
-  fails is retried (partial batch response) and then kept in the dead-letter queue, which alarms.
+  fails is retried (partial batch response) and then kept in the dead-letter queue, as is a scan
+  that fails after its retries; any message there alarms. The two functions are not behind the
+  API functions' `live` aliases and canaries (infra/deploys.py): they deploy as they are.
 - The VAPID key is made from a secret Secrets Manager generates (shared/runtime/push.py), read by
   the sender (to sign) and the leaderboard function (to give the page the public key).
 """
@@ -20,6 +22,7 @@ from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_destinations as destinations
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_scheduler as scheduler
@@ -141,6 +144,12 @@ class Reminders(Construct):
             )
         )
 
+        # A scan that fails after Lambda's retries lands in the dead-letter queue too (it alarms).
+        self.scan.configure_async_invoke(
+            retry_attempts=1,
+            max_event_age=SCAN_MAX_EVENT_AGE,
+            on_failure=destinations.SqsDestination(self.dead_letters),
+        )
         role = iam.Role(
             self,
             "InvokeRole",
@@ -174,13 +183,7 @@ class Reminders(Construct):
             "ReminderDeadLetters",
             self.dead_letters.metric_approximate_number_of_messages_visible(period=Duration.minutes(5)),
             1,
-            "Reminder batches or scans failed after their retries: reminders were not sent.",
-        )
-        alarm(
-            "ReminderSendErrors",
-            self.send.metric_errors(period=Duration.minutes(5)),
-            5,
-            "The reminder sender failed in 5 minutes: batches are being retried.",
+            "Reminder scans or batches failed after their retries: reminders were not sent.",
         )
 
     def _function(
