@@ -38,7 +38,9 @@ from shared.http.routes import REMINDER_SCAN_HANDLER, REMINDER_SEND_HANDLER
 
 SEND_TIMEOUT = Duration.seconds(60)  # 50 pushes of at most 5 s each, most far quicker
 SEND_BATCH = 5  # messages per invocation: 250 reminders
-SEND_CONCURRENCY = 20  # the sender's cap: 20 x 250 reminders in flight at once
+# The sender's cap (the queue's event source), not a reservation: at P seconds a push, it drains
+# SEND_CONCURRENCY / P reminders a second (docs/data-model.md, "Reminders").
+SEND_CONCURRENCY = 100
 SEND_RETRIES = 3  # receives before a message goes to the dead-letter queue
 SCAN_MAX_EVENT_AGE = Duration.minutes(5)  # a scan later than this would remind at the wrong time
 
@@ -75,7 +77,7 @@ class Reminders(Construct):
         )
         self.dead_letters = sqs.Queue(
             self,
-            "DeadLetters",
+            "Undelivered",
             encryption=sqs.QueueEncryption.SQS_MANAGED,
             enforce_ssl=True,
             retention_period=Duration.days(14),
@@ -92,7 +94,7 @@ class Reminders(Construct):
             visibility_timeout=Duration.seconds(SEND_TIMEOUT.to_seconds() * 6),  # Lambda's advice
             retention_period=Duration.hours(1),  # a reminder an hour late is no reminder
             dead_letter_queue=sqs.DeadLetterQueue(max_receive_count=SEND_RETRIES, queue=self.dead_letters),
-            removal_policy=RemovalPolicy.DESTROY,
+            removal_policy=removal,
         )
 
         code = lambda_.Code.from_asset(str(asset_dir))  # the one asset (same hash: one upload)
@@ -102,7 +104,7 @@ class Reminders(Construct):
         )  # fmt: skip
         self.send = self._function(
             "Send", REMINDER_SEND_HANDLER, "WordSQD: push reminders (Web Push)", 512,
-            SEND_TIMEOUT, SEND_CONCURRENCY, code, log_retention, log_removal,
+            SEND_TIMEOUT, None, code, log_retention, log_removal,
         )  # fmt: skip
         for function in (self.scan, self.send):
             function.add_environment("TABLE_NAME", table.table_name)
@@ -144,8 +146,12 @@ class Reminders(Construct):
             )
         )
 
+        # Invoked through an alias, so the schedule's role names it alone (not every version).
+        self.scan_alias = lambda_.Alias(
+            self, "ScanLive", alias_name="live", version=self.scan.current_version
+        )
         # A scan that fails after Lambda's retries lands in the dead-letter queue too (it alarms).
-        self.scan.configure_async_invoke(
+        self.scan_alias.configure_async_invoke(
             retry_attempts=1,
             max_event_age=SCAN_MAX_EVENT_AGE,
             on_failure=destinations.SqsDestination(self.dead_letters),
@@ -164,11 +170,10 @@ class Reminders(Construct):
             description="WordSQD: queue the reminders of this minute (America/Chicago)",
             schedule=scheduler.ScheduleExpression.rate(Duration.minutes(1)),
             target=targets.LambdaInvoke(
-                self.scan,
+                self.scan_alias,
                 input=scheduler.ScheduleTargetInput.from_object(
                     {
-                        "source": "wordsqd.schedule",
-                        "job": "reminders",
+                        "source": "wordsqd.reminders",
                         "scheduled_time": scheduler.ContextAttribute.scheduled_time,
                     }
                 ),
@@ -193,7 +198,7 @@ class Reminders(Construct):
         description: str,
         memory_mb: int,
         timeout: Duration,
-        reserved: int,
+        reserved: int | None,
         code: lambda_.Code,
         log_retention: logs.RetentionDays,
         log_removal: RemovalPolicy,
