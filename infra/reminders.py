@@ -1,4 +1,4 @@
-"""Reminders (SPEC §4a; docs/reminders.md): the VAPID key's secret, the scan every minute, the
+"""Reminders (SPEC §4a; docs/players.md "Reminders"): the VAPID key's secret, the scan every minute, the
 queue it fills and the sender that drains it.
 
 - The scan (functions/reminders/scan.py), on EventBridge Scheduler every minute, reads the send
@@ -73,7 +73,7 @@ class Reminders(Construct):
         acknowledge(
             self.vapid_key,
             "AwsSolutions-SMG4",
-            "Rotating it changes the VAPID key: every browser must subscribe again (docs/reminders.md).",
+            "Rotating it changes the VAPID key: every browser must subscribe again (docs/players.md).",
         )
         self.dead_letters = sqs.Queue(
             self,

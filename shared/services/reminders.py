@@ -2,7 +2,7 @@
 them: every minute the scan reads that minute's subscriptions (one query per shard) and puts them
 on a queue in batches; the sender takes a batch and applies the rules (shared/game/reminders.py)
 to each: sent only if the day's Daily is unplayed, at most once a day, stopped after seven ignored.
-docs/reminders.md has the whole path."""
+docs/players.md, "Reminders", has the whole path."""
 
 import json
 from collections.abc import Callable, Iterator, Sequence
