@@ -20,6 +20,7 @@ import { bindModeration } from "./views/moderation.js";
 import { bindPlayers } from "./views/players.js";
 import { bindPractice } from "./views/practice.js";
 import { bindRecap } from "./views/recap.js";
+import { bindReminder } from "./views/reminder.js";
 import { bindReports } from "./views/reports.js";
 import { bindStats } from "./views/stats.js";
 import { bindTheme } from "./views/theme.js";
@@ -39,6 +40,7 @@ function bind() {
   bindModeration();
   bindRecap();
   bindPractice();
+  bindReminder();
   bindTheme();
   $("end-board").addEventListener("click", () => {
     const run = get("run");
