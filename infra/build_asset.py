@@ -217,22 +217,17 @@ def locked_requirements() -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
-# Pure-Python packages PyPI has as source only (no wheel): built into a wheel here first (pure
-# Python builds the same on any machine), then found by the platform install like any wheel.
+# Pure-Python packages PyPI has as source only: made a wheel here first, found like any wheel.
 SOURCE_ONLY = ("http-ece",)
 
 
 def _source_wheels(scratch: Path, locked: list[str] | None = None) -> list[str]:
     """pip's `--find-links` to wheels of SOURCE_ONLY (their LOCKED versions, else the newest)."""
     pinned = {line.split("==")[0]: line for line in locked or []}
-    subprocess.run(
-        [
-            sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-            "--no-deps", "--wheel-dir", str(scratch),
-            *[pinned.get(name, name) for name in SOURCE_ONLY if locked is None or name in pinned],
-        ],
-        check=True,
-    )  # fmt: skip
+    wanted = [pinned.get(name, name) for name in SOURCE_ONLY if locked is None or name in pinned]
+    if wanted:
+        pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps"]
+        subprocess.run([*pip, "--wheel-dir", str(scratch), *wanted], check=True)
     return ["--find-links", str(scratch)]
 
 
@@ -256,14 +251,8 @@ def _pip_install(out: Path, *requirements: str, platform: str = PLATFORM) -> Non
 def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    with tempfile.TemporaryDirectory() as wheels:
-        found = (
-            _source_wheels(Path(wheels), locked)
-            if any(p.split("==")[0] in SOURCE_ONLY for p in locked)
-            else []
-        )
-        # the lock already names every package
-        _pip_install(out, "--no-deps", *found, *locked, platform=platform)
+    with tempfile.TemporaryDirectory() as wheels:  # the lock already names every package
+        _pip_install(out, "--no-deps", *_source_wheels(Path(wheels), locked), *locked, platform=platform)
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
     shutil.rmtree(out / "bin", ignore_errors=True)
     _prune_aws_data(out)

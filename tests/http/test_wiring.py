@@ -16,6 +16,7 @@ SERVICES = [name for name, value in vars(wiring.Services).items() if isinstance(
 def test_the_container_builds_each_service_once_and_the_handlers_reach_each_one(table):
     assert set(SERVICES) == {
         "ports", "game", "boards", "players", "leagues", "accounts", "player_data", "moderation", "recaps",
+        "reminders",
     }  # fmt: skip
     for name in SERVICES:
         assert getattr(wiring, name)() is getattr(wiring, name)(), name
