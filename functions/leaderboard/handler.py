@@ -157,6 +157,7 @@ def export_me() -> PlayerExport:
             "reports": [ReportView.of(r, c) for r, c in moderation().with_cases(held.reports[:100])],
             "sanctions": [SanctionView.of(s) for s in held.sanctions],
             "moderation_log": held.moderation_log,
+            "reminder": reminder_routes.exported(exported.player),
         }
     )
 

@@ -1,7 +1,8 @@
 """The reminder routes (SPEC §4a), served by the leaderboard function: `GET`, `PUT` and `DELETE
 /me/reminder`. Thin: parse, call shared.services.reminders, build the reply."""
 
-from typing import Annotated
+from dataclasses import asdict
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 from aws_lambda_powertools.event_handler.openapi.params import Body
@@ -10,6 +11,12 @@ from shared.http import api
 from shared.http.reminder_models import ReminderRequest, ReminderView
 from shared.runtime.push import application_server_key
 from shared.runtime.wiring import reminders
+
+
+def exported(player: str) -> dict[str, Any] | None:
+    """PLAYER's reminder as `GET /me/export` shows it (None: no reminder)."""
+    held = reminders().held(player)
+    return asdict(held) if held else None
 
 
 def register(app: APIGatewayHttpResolver) -> None:

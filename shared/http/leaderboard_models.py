@@ -336,6 +336,10 @@ class PlayerExport(Model):
     moderation_log: list[LogEntry] = Field(
         default=[], description="a moderator's own decisions, as the audit log keeps them"
     )
+    reminder: dict[str, Any] | None = Field(
+        default=None,
+        description="the caller's reminder: its push subscription, hour and last send (SPEC §4a)",
+    )
 
     @classmethod
     def of(cls, export: "Export") -> "PlayerExport":

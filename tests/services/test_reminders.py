@@ -84,6 +84,9 @@ def test_a_subscription_is_held_at_its_hour_and_removed_in_one_request(pushes):
     assert status == 200 and reply["hour"] == 19, reply
     assert len(base64.urlsafe_b64decode(reply["application_server_key"] + "=")) == 65
     assert call("GET", "/me/reminder", user="ann")[1]["hour"] == 19
+    assert (
+        call("GET", "/me/export", user="ann")[1]["reminder"]["endpoint"] == BODY["subscription"]["endpoint"]
+    )
     assert call("PUT", "/me/reminder", {**BODY, "hour": 7}, user="ann")[1]["hour"] == 7  # moved
     assert scan_at(at(0, hour=19)) == {"queued": 0} and scan_at(at(1, hour=7)) == {"queued": 1}
     assert call("DELETE", "/me/reminder", user="ann")[1]["hour"] is None
