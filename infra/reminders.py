@@ -146,10 +146,9 @@ class Reminders(Construct):
             )
         )
 
-        # Invoked through an alias, so the schedule's role names it alone (not every version).
-        self.scan_alias = lambda_.Alias(
-            self, "ScanLive", alias_name="live", version=self.scan.current_version
-        )
+        # Invoked through an alias (of $LATEST: no canary here), so the schedule's role names it
+        # alone, not every version.
+        self.scan_alias = lambda_.Alias(self, "ScanLive", alias_name="live", version=self.scan.latest_version)
         # A scan that fails after Lambda's retries lands in the dead-letter queue too (it alarms).
         self.scan_alias.configure_async_invoke(
             retry_attempts=1,
