@@ -6,7 +6,7 @@ import binascii
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import ConfigDict, Field, StrictStr, field_validator
+from pydantic import Field, StrictStr, field_validator
 
 from shared.game.reminders import LAST_HOUR, Reminder
 from shared.http.models import JsonInt, Model, Request
@@ -23,9 +23,7 @@ def _decoded_length(value: str) -> int:
         return -1
 
 
-class PushKeys(Model):
-    model_config = ConfigDict(defer_build=True, extra="ignore")
-
+class PushKeys(Request):
     p256dh: Base64Url = Field(description="the browser's P-256 public key (65 bytes, base64url)")
     auth: Base64Url = Field(description="the browser's auth secret (16 bytes, base64url)")
 
@@ -44,12 +42,16 @@ class PushKeys(Model):
         return value
 
 
-class PushSubscription(Model):
-    # toJSON() also gives expirationTime (null); nothing else is read.
-    model_config = ConfigDict(defer_build=True, extra="ignore")
-
-    endpoint: StrictStr = Field(max_length=1024, description="the push service's https URL")
+class PushSubscription(Request):
+    # URL characters alone (RFC 3986): push services' endpoints are ASCII, and the body stays
+    # under the API's 4 KB whatever is sent.
+    endpoint: StrictStr = Field(
+        max_length=1024,
+        pattern=r"^https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%\[\]-]+$",
+        description="the push service's https URL",
+    )
     keys: PushKeys
+    expirationTime: float | None = Field(default=None, description="as toJSON() gives it; not used")
 
     @field_validator("endpoint")
     @classmethod
