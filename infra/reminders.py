@@ -4,8 +4,8 @@ queue it fills and the sender that drains it.
 - The scan (functions/reminders/scan.py), on EventBridge Scheduler every minute, reads the send
   minute's subscriptions, one query per shard (`REMIND#<minute>#<shard>` partitions only), and
   sends them to the queue in batches of 50.
-- The sender (functions/reminders/send.py), on the queue, reads each player's official results of
-  the day and of the last send (GetItem), marks the send (a conditional UpdateItem) or ends the
+- The sender (functions/reminders/send.py), on the queue, reads each player's slot of the day and
+  official result of the last send's day (GetItem), marks the send (a conditional UpdateItem) or ends the
   subscription (DeleteItem), then pushes over HTTPS to the browser's push service. A message that
   fails is retried (partial batch response) and then kept in the dead-letter queue, as is a scan
   that fails after its retries; any message there alarms. The two functions are not behind the
@@ -120,7 +120,7 @@ class Reminders(Construct):
         self.queue.grant_send_messages(self.scan)
         self.scan.add_environment("REMINDER_QUEUE_URL", self.queue.queue_url)
 
-        # The sender: GetItem (official results, the player's REMINDER item), UpdateItem and
+        # The sender: GetItem (a slot, an official result, the player's REMINDER item), UpdateItem and
         # DeleteItem of subscriptions (REMIND#) and of the player's REMINDER item (PLAYER#).
         self.send.add_to_role_policy(
             iam.PolicyStatement(actions=["dynamodb:GetItem"], resources=[table.table_arn])

@@ -184,6 +184,7 @@ class Services:
         return Reminders(
             self.ports.reminders,
             self.ports.results,
+            self.ports.runs,
             queue=lambda: reminder_queue(consume),
             push=WebPush,
             record=record,

@@ -15,7 +15,7 @@ from shared.game import clock
 from shared.game.daily_date import CENTRAL, daily_date
 from shared.game.reminders import SHARDS, Reminder, Step, next_step
 from shared.game.scope import Scope
-from shared.services.ports import ResultStore
+from shared.services.ports import ResultStore, RunStore
 
 BATCH = 50  # reminders per queue message: one sender invocation's pushes
 
@@ -63,12 +63,13 @@ class Reminders:
         self,
         store: ReminderStore,
         results: ResultStore,
+        runs: RunStore,
         queue: Callable[[], ReminderQueue],
         push: Callable[[], PushSender],
         now: Callable[[], datetime] = clock.now,
         record: Callable[..., None] = lambda *_args, **_kw: None,
     ):
-        self.store, self.results = store, results
+        self.store, self.results, self.runs = store, results, runs
         self.queue, self.push = queue, push
         self.now, self.record = now, record
 
@@ -112,12 +113,14 @@ class Reminders:
         return counts
 
     def _played(self, player: str, day: str | None) -> bool:
+        """Whether PLAYER has an official result of DAY (a run started completes into one)."""
         return day is not None and self.results.official_result(player, Scope.daily(day)) is not None
 
     def _deliver_one(self, day: str, reminder: Reminder) -> str:
         if reminder.last_sent == day:
             return "skipped"
-        played_today = self._played(reminder.player, day)
+        # Today: an official run started counts (no reminder in the middle of one).
+        played_today = self.runs.slot(reminder.player, Scope.daily(day)).official_run_id is not None
         played_last = not played_today and self._played(reminder.player, reminder.last_sent)
         step, ignored = next_step(reminder, day, played_today, played_last)
         if step is Step.SKIP:

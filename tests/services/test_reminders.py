@@ -136,6 +136,16 @@ def test_sent_once_a_day_and_only_while_the_daily_is_unplayed(pushes):
     assert len(pushes.sent) == 2
 
 
+def test_an_official_run_started_and_not_finished_counts_as_played(pushes):
+    from functions.daily.handler import handler as daily_handler
+
+    call("PUT", "/me/reminder", BODY, user="ann")
+    clock.travel_to(at(0) - timedelta(minutes=1))
+    assert Api(daily_handler)("POST", "/daily/runs", user="ann")[0] == 201  # still in play at the send
+    scan_at(at(0))
+    assert pushes.sent == []
+
+
 def test_stopped_after_seven_ignored_and_a_played_day_starts_the_count_again(pushes):
     call("PUT", "/me/reminder", BODY, user="ann")
     scan_at(at(0))
