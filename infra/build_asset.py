@@ -2,7 +2,8 @@
 
 The folder (build/lambda by default) holds
 - the runtime dependencies of pyproject.toml's `[project].dependencies`, installed by pip as
-  prebuilt wheels for the Lambda platform (Linux arm64, CPython 3.12), whatever this machine is;
+  prebuilt wheels for the Lambda platform (Linux arm64, CPython 3.12), whatever this machine is
+  (a pure-Python package PyPI has as source only, `SOURCE_ONLY`, is made a wheel here first);
 - the code every function imports from the repository root: functions/ and shared/;
 - the word list: dictionary/'s data files (*.txt, *.tsv), not its build script.
 
@@ -67,7 +68,7 @@ DICTIONARY_FILES = ("*.txt", "*.tsv")
 # X-Ray kept for credentials and tracing helpers. Every client the code makes is
 # `new_aws_client("<service>")`: the asset test finds each such service here and makes a client of
 # each from the asset.
-BOTOCORE_SERVICES = ("cognito-idp", "dynamodb", "secretsmanager", "sts", "xray")
+BOTOCORE_SERVICES = ("cognito-idp", "dynamodb", "secretsmanager", "sqs", "sts", "xray")
 BYTECODE_TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
 # Packages whose `__init__` imports every module they have when any name of theirs is imported:
 # Powertools' event_handler (every resolver: AppSync, Bedrock, VPC Lattice, ... with asyncio and
@@ -216,6 +217,20 @@ def locked_requirements() -> list[str]:
     return [line for line in lines if line and not line.startswith("#")]
 
 
+# Pure-Python packages PyPI has as source only: made a wheel here first, found like any wheel.
+SOURCE_ONLY = ("http-ece",)
+
+
+def _source_wheels(scratch: Path, locked: list[str] | None = None) -> list[str]:
+    """pip's `--find-links` to wheels of SOURCE_ONLY (their LOCKED versions, else the newest)."""
+    pinned = {line.split("==")[0]: line for line in locked or []}
+    wanted = [pinned.get(name, name) for name in SOURCE_ONLY if locked is None or name in pinned]
+    if wanted:
+        pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps"]
+        subprocess.run([*pip, "--wheel-dir", str(scratch), *wanted], check=True)
+    return ["--find-links", str(scratch)]
+
+
 def _pip_install(out: Path, *requirements: str, platform: str = PLATFORM) -> None:
     subprocess.run(
         [
@@ -236,7 +251,8 @@ def _pip_install(out: Path, *requirements: str, platform: str = PLATFORM) -> Non
 def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    _pip_install(out, "--no-deps", *locked, platform=platform)  # the lock already names every package
+    with tempfile.TemporaryDirectory() as wheels:  # the lock already names every package
+        _pip_install(out, "--no-deps", *_source_wheels(Path(wheels), locked), *locked, platform=platform)
     # Console scripts carry this machine's interpreter path; nothing on Lambda runs them.
     shutil.rmtree(out / "bin", ignore_errors=True)
     _prune_aws_data(out)
@@ -252,8 +268,8 @@ def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
 
 def write_lock() -> list[str]:
     """Resolve pyproject.toml's runtime dependencies for the Lambda platform and lock the result."""
-    with tempfile.TemporaryDirectory() as scratch:
-        _pip_install(Path(scratch), *runtime_dependencies())
+    with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryDirectory() as wheels:
+        _pip_install(Path(scratch), *_source_wheels(Path(wheels)), *runtime_dependencies())
         locked = sorted(
             f"{name}=={version}"
             for metadata in Path(scratch).glob("*.dist-info/METADATA")

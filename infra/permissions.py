@@ -151,6 +151,7 @@ ACCESS: dict[str, Access] = {
                 "CHALLENGE#*",
                 "IDEMPOTENCY#*",
                 "MODFINAL#*",
+                "REMIND#*",  # a reminder's subscription, by send minute (PUT/DELETE /me/reminder)
             ),
             own_partition_queries=("PLAYER#*", "MODCORR#*"),
         ),

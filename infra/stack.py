@@ -28,6 +28,7 @@ from infra.operations import Operations
 from infra.ops_functions import LogPolicy
 from infra.outside import Outside
 from infra.permissions import ACCESS
+from infra.reminders import Reminders
 from infra.route_alarms import function_5xx_alarms
 from infra.schedule import Jobs
 from infra.switches import KillSwitches
@@ -159,6 +160,18 @@ class WordSQDStack(Stack):
             access_logs=self.api.access_logs,
             functions=API_FUNCTIONS,
             alarm=self.operations.alarm,
+        )
+        # Reminders (SPEC §4a): the scan, the queue, the sender and the VAPID key (infra/reminders.py).
+        self.reminders = Reminders(
+            self,
+            "Reminders",
+            table=self.data.table,
+            asset_dir=config.asset_dir,
+            readers=[self.functions.by_name["leaderboard"]],
+            alarm=self.operations.alarm,
+            production=production,
+            log_retention=log_retention,
+            log_removal=log_removal,
         )
         self.deploys = Deploys(
             self,

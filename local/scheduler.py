@@ -1,5 +1,6 @@
-"""`make run`'s stand-in for EventBridge Scheduler: the reset at Central midnight and the expiry job
-every minute, on the game clock (shared/game/clock.py), so moving the clock drives them as time would.
+"""`make run`'s stand-in for EventBridge Scheduler: the reset at Central midnight, and the expiry job
+and the reminder scan every minute, on the game clock (shared/game/clock.py), so moving the clock
+drives them as time would.
 
 A thread looks at the clock every second of real time and invokes a job's Lambda handler whenever
 the clock has crossed its time since the last look: a Central midnight for the reset, a minute for
@@ -19,7 +20,7 @@ from typing import Any
 from local.events import LambdaContext
 from shared.game import clock
 from shared.game.daily_date import daily_date
-from shared.http.routes import EXPIRE_HANDLER, RESET_HANDLER
+from shared.http.routes import EXPIRE_HANDLER, REMINDER_SCAN_HANDLER, RESET_HANDLER
 
 TICK_SECONDS = 1.0
 # What EventBridge Scheduler sends (the handlers ignore it).
@@ -34,6 +35,9 @@ def _minute(instant: datetime) -> datetime:
 JOBS: tuple[tuple[str, Callable[[datetime, datetime], bool]], ...] = (
     (RESET_HANDLER, lambda before, now: daily_date(now) != daily_date(before)),
     (EXPIRE_HANDLER, lambda before, now: _minute(now) != _minute(before)),
+    # The reminders of the minute the clock is in (their sender runs in the same call: the local
+    # queue delivers at once, shared/runtime/push.py), pushed to local/push.py's stand-in or any.
+    (REMINDER_SCAN_HANDLER, lambda before, now: _minute(now) != _minute(before)),
 )
 
 

@@ -41,6 +41,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from local import auth, streams
 from local.events import http_event
+from local.push import PushInbox
 from local.scheduler import Scheduler
 from local.store import LocalStore
 from local.workers import Function, preload, workers_per_function
@@ -137,6 +138,7 @@ class LocalServer(ThreadingHTTPServer):
         # process of its own, so its CPU is not spent in this process, between the requests.
         self.counters = Function(COUNTERS_HANDLER, 1)
         self.stopping = threading.Event()  # set at shutdown: requests on kept-open connections get 503
+        self.pushes = PushInbox()  # the reminders' push service stand-in (local/push.py)
 
     def server_bind(self) -> None:
         # HTTPServer.server_bind would look the host name up (DNS); the address is known.
@@ -314,6 +316,12 @@ class RequestHandler(BaseHTTPRequestHandler):
         }
         routes["/local/login"] = {"POST": self._login}
         routes["/local/refresh"] = {"POST": self._refresh}
+        routes["/local/push"] = {
+            "POST": lambda body: self.server.pushes.receive(
+                {k.lower(): v for k, v in self.headers.items()}, body
+            ),
+            "GET": lambda _body: self.server.pushes.listing(),
+        }
         if self.server.clock_control:
             routes["/local/clock"] = {"POST": self._advance_clock}
         return routes

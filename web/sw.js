@@ -1,7 +1,7 @@
-// WordSQD's service worker: the offline page, nothing else. Every word is judged by the server,
-// so the game cannot be played offline; a page load without a network shows offline.html instead
-// of the browser's error, with its script. Nothing else is cached here (the page's files are
-// revalidated by ETag).
+// WordSQD's service worker: the offline page and a reminder's notification, nothing else. Every
+// word is judged by the server, so the game cannot be played offline; a page load without a
+// network shows offline.html instead of the browser's error, with its script. Nothing else is
+// cached here (the page's files are revalidated by ETag).
 const CACHE = "wordsqd-offline-2";
 const OFFLINE = "/offline.html";
 const OFFLINE_FILES = [OFFLINE, "/offline.js"];
@@ -28,4 +28,26 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fetch(event.request).catch(() => caches.match(event.request))); // the offline page's script
   }
   // the browser fetches everything else itself
+});
+
+// A reminder (SPEC §4a: opt-in Web Push): one notification a date (its tag), which opens the game.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = {}; // a message that is not JSON still reminds
+  }
+  const day = typeof message.date === "string" ? message.date : "";
+  event.waitUntil(self.registration.showNotification("Today's WordSQD is waiting", {
+    body: "Three letters, one word, ten rounds: your Daily is not played yet.",
+    tag: `wordsqd-reminder-${day}`,
+    icon: "/icon.svg",
+    data: { url: "/#home" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(self.clients.openWindow((event.notification.data && event.notification.data.url) || "/"));
 });

@@ -34,10 +34,12 @@ from shared.http.models import (
     SkipRequest,
 )
 from shared.http.moderation_models import ChallengeCorrections
+from shared.http.practice_models import NO_ROUND, GuestPracticeRequest, PracticeRequest
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, game, idempotency, moderation, players, ports, require
 from shared.services.leaderboard import TOP
+from shared.services.practice import start_practice
 
 # Every player route refuses an erased or banned caller (Players.admit), reading their admission
 # with its first request: a start in its transaction, a run's routes with the run itself
@@ -106,6 +108,20 @@ def start_past_daily(date: api.BoardDate) -> Response[RunView]:
 @app.post("/guest/daily/<date>/runs", summary="Start a guest practice run of a past Daily")
 def start_guest_past_daily(date: api.BoardDate) -> Response[RunView]:
     return _started(game().start_past_daily(None, date))
+
+
+@app.post("/daily/<date>/practice", summary="An unranked run of one round, or of the caller's missed rounds")
+def start_round_practice(
+    date: api.BoardDate, request: Annotated[PracticeRequest, Body()] = NO_ROUND
+) -> Response[RunView]:
+    return _started((start_practice(game(), date, request.round, api.caller_id(app)), True))
+
+
+@app.post("/guest/daily/<date>/practice", summary="An unranked run of one round of a past Daily")
+def start_guest_round_practice(
+    date: api.BoardDate, request: Annotated[GuestPracticeRequest, Body()]
+) -> Response[RunView]:
+    return _started((start_practice(game(), date, request.round), True))
 
 
 @app.get("/runs/<run_id>", summary="The caller's run")

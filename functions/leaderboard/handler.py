@@ -3,11 +3,13 @@ carries), call shared.services.leaderboard, players, leagues or player_data, bui
 
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
+from datetime import date as date_of
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from functions.reminders import routes as reminder_routes
 from shared.game.boards import daily_closes_at
 from shared.game.constants import BOARD_PAGE_DEFAULT, BOARD_PAGE_MAX
 from shared.game.errors import NotFound
@@ -54,6 +56,7 @@ from shared.services.players import HISTORY_PAGE_DEFAULT, HISTORY_PAGE_MAX
 # erasure itself, which a retry after an interruption must be able to finish) and the routes that
 # read the admission with their own first request (the route table's `admits`).
 app = api.make_resolver(admit=lambda player, banned_ok: players().admit(player, banned_ok))
+reminder_routes.register(app)
 require("cursor_key", "user_pool")  # on AWS, the init stops without them (shared/runtime/settings.py)
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 cursors = Cursors(cursor_key, older_cursor_keys)
@@ -89,8 +92,11 @@ def my_rank(date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None)
     except NotFound:  # a result a decision took off the board says so
         cases.why_unranked(moderation(), player, Scope.daily(boards().board_date(date).isoformat()))
         raise
-    pending = moderation().open_on(Scope.daily(mine.day.isoformat()), mine.pending & {mine.row.run_id})
-    return MyRank.of(mine, pending)
+    scope = Scope.daily(mine.day.isoformat())
+    pending = moderation().open_on(scope, mine.pending & {mine.row.run_id})
+    # One status for a date on every route (SPEC §4a): the board's, `final` included.
+    state = moderation().board_status(scope, mine.closed, daily_closes_at(mine.day), mine.pending)
+    return MyRank.of(mine, pending).model_copy(update={"status": state})
 
 
 @app.get("/leaderboard/daily/<date>", summary="A page of a date's Daily board")
@@ -102,7 +108,11 @@ def date_board(
 
 @app.get("/leaderboard/daily/<date>/distribution", summary="A date's Daily score histogram")
 def distribution(date: api.BoardDate) -> Response[ScoreDistribution]:
-    reply = ScoreDistribution.of(boards().daily_distribution(date))
+    found = boards().daily_distribution(date)
+    scope = Scope.daily(found.day.isoformat())
+    pending = moderation().pending_runs(scope) if found.closed else frozenset()
+    state = moderation().board_status(scope, found.closed, daily_closes_at(found.day), pending)
+    reply = ScoreDistribution.of(found).model_copy(update={"status": state})  # the board's status
     return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 
@@ -164,6 +174,7 @@ def export_me() -> PlayerExport:
             "reports": [ReportView.of(r, c) for r, c in moderation().with_cases(held.reports[:100])],
             "sanctions": [SanctionView.of(s, a) for s, a in sanctions],
             "moderation_log": held.moderation_log,
+            "reminder": reminder_routes.exported(exported.player),
         }
     )
 
@@ -226,7 +237,13 @@ def league_invitation(code: api.InviteCode) -> Response[InvitationView]:
 def league_board(
     league_id: api.LeagueId, date: Annotated[str | None, Query(pattern=api.DATE_PATTERN)] = None
 ) -> LeagueBoard:
-    return LeagueBoard.of(leagues().board(api.caller_id(app), api.league_id(league_id), date))
+    board = leagues().board(api.caller_id(app), api.league_id(league_id), date)
+    reply = LeagueBoard.of(board)
+    scope = Scope.daily(reply.date)
+    pending = moderation().pending_runs(scope) if reply.status == "closed" else frozenset()
+    closes = daily_closes_at(date_of.fromisoformat(reply.date))
+    state = moderation().board_status(scope, reply.status == "closed", closes, pending)
+    return reply.model_copy(update={"status": state})  # the date's board's status (SPEC §4a)
 
 
 @logger.inject_lambda_context

@@ -88,6 +88,7 @@ def encode_run(run: Run) -> str:
         "p": run.player,
         "o": int(run.official),
         "a": 1 if run.archive else None,
+        "r": run.puzzle_rounds,
         "s": [run.score, run.combo, run.best_combo, run.longest_word_length],
         "t": [run.started_at, run.deadline, run.completed_at],
         "w": run_duration_ms(run.started_at, run.round_shown_at) if run.round_shown_at else None,
@@ -139,6 +140,8 @@ def _decode_round(number: int, encoded: list[Any], puzzle: list[Round]) -> Round
 
 def decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
     body = json.loads(text)
+    if body.get("r"):  # a practice of some rounds: PUZZLE is its date's, the run holds those
+        puzzle = [puzzle[number - 1] for number in body["r"]]
     score, combo, best_combo, longest = body["s"]
     started_at, deadline, completed_at = body["t"]
     shown = body.get("w")
@@ -152,6 +155,7 @@ def decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
         official=bool(body["o"]),
         archive=bool(body.get("a")),
         puzzle=puzzle,
+        puzzle_rounds=body.get("r"),
         history=history,
         score=score,
         combo=combo,

@@ -319,3 +319,24 @@ def request_key(request: str) -> Item:
     """A creation's idempotency record (shared/services/idempotency.py), REQUEST being the hash of
     the route, the caller and the key they sent: one partition each, naming no one."""
     return key(f"{IDEMPOTENCY}{request}", "REQUEST")
+
+
+# Reminders --------------------------------------------------------------------------------------
+
+REMIND = "REMIND#"  # reminders by send minute and shard (shared/dynamo/reminders.py)
+REMINDER_SK = "REMINDER"  # in the player's partition: where their reminder is held
+
+
+def reminder_partition(minute: int, shard: int) -> str:
+    """One send minute's (0-1439, Central) subscriptions, shard SHARD of shared/game/reminders.py's
+    SHARDS: one query reads a shard's sends of a minute."""
+    return f"{REMIND}{minute:04d}#{shard:02d}"
+
+
+def reminder_key(minute: int, shard: int, player: str) -> Item:
+    return key(reminder_partition(minute, shard), player)
+
+
+def reminder_pointer_key(player: str) -> Item:
+    """The player's own item naming their reminder's send minute (PUT moves it, DELETE finds it)."""
+    return key(player_partition(player), REMINDER_SK)

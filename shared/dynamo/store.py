@@ -1,6 +1,6 @@
 """The adapters on one DynamoDB table (shared/dynamo/table.py; items and keys in docs/data-model.md):
 one class per port of shared/services (ports.py, board_ports.py, leagues.py, player_data.py,
-moderation_store.py), built once by `dynamo_ports` and handed to the services as they are: no
+moderation_store.py, reminders.py), built once by `dynamo_ports` and handed to the services as they are: no
 class stands in front of them.
 
 Every adapter talks through one Client (shared/dynamo/client.py: requests, transactions, batches,
@@ -23,6 +23,7 @@ from shared.dynamo.moderation import DynamoModeration
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
 from shared.dynamo.recap import DynamoRecaps
+from shared.dynamo.reminders import DynamoReminders
 from shared.dynamo.runs import Runs
 from shared.dynamo.top import TopOfBoard
 
@@ -48,6 +49,7 @@ class DynamoPorts:
     moderation: DynamoModeration
     recaps: DynamoRecaps
     requests: Requests
+    reminders: DynamoReminders
 
     @property
     def table(self) -> str:
@@ -84,4 +86,5 @@ def dynamo_ports(
         moderation=DynamoModeration(db, runs, top, names, player_data),
         recaps=DynamoRecaps(db),
         requests=Requests(db),
+        reminders=DynamoReminders(db),
     )

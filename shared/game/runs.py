@@ -88,6 +88,9 @@ class Run(BaseModel):
     official: bool = False
     archive: bool = False  # a practice run of a past Daily (SPEC §3d): never official
     puzzle: list[Round]
+    # A practice of some of its date's rounds (SPEC §4a): their numbers in that date's puzzle
+    # (`puzzle` holds those rounds alone); None: the whole puzzle.
+    puzzle_rounds: list[int] | None = None
     history: list[RoundRecord] = []
     score: int = 0
     combo: int = 0

@@ -58,7 +58,7 @@ class LadderStep(Model):
 
 class MyRank(BoardRow):
     date: str
-    status: Literal["live", "closed"]
+    status: Literal["live", "closed", "final"] = Field(description="the board's (SPEC §4)")
     players: int = Field(description="results counted on the board so far: the N of 'rank R of N'")
     band: int = Field(description="the row's band of the distribution: score // 100 (SPEC §4a)")
     percentile: int = Field(description="better than this many percent of the board's players, 0-99")
@@ -82,7 +82,7 @@ class ScoreDistribution(Model):
     """A Daily board's scores in bands of 100 points (SPEC §4a)."""
 
     date: str
-    status: Literal["live", "closed"]
+    status: Literal["live", "closed", "final"] = Field(description="the board's (SPEC §4)")
     players: int = Field(description="ranked players counted so far")
     band_points: int = Field(description="the width of a band: band i holds scores i×100 to i×100+99")
     bands: list[int] = Field(description="ranked players per band, from band 0 to the maximum score's band")
@@ -288,7 +288,7 @@ class LeagueBoard(Model):
     league_id: str
     name: str
     date: str
-    status: Literal["live", "closed"]
+    status: Literal["live", "closed", "final"] = Field(description="the date's Daily board's (SPEC §4)")
     rows: list[BoardRow] = Field(description="members' official results of the date, in board order")
     my_rank: int | None = Field(description="the caller's rank among the rows; null without a result")
     members: list[LeagueMember]
@@ -337,6 +337,10 @@ class PlayerExport(Model):
         default=[], description="a moderator's own decisions, as the audit log keeps them"
     )
     case_evidence: str = Field(default=CASE_EVIDENCE, description="what a case about the caller keeps")
+    reminder: dict[str, Any] | None = Field(
+        default=None,
+        description="the caller's reminder: its push subscription, hour and last send (SPEC §4a)",
+    )
 
     @classmethod
     def of(cls, export: "Export") -> "PlayerExport":

@@ -52,6 +52,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/daily/{date}/recap/me", "leaderboard", "player", replies=(200, 404), admits="own"),
     Route("POST", "/daily/{date}/runs", "daily", "player", replies=(201, 200, 404, 409), admits="own"),
     Route("POST", "/guest/daily/{date}/runs", "daily", "public", replies=(201, 404, 409)),
+    # Practice of a past Daily's rounds (SPEC §4a), played on the guest run routes: one round, or
+    # (a player, an empty body) the rounds their official run missed.
+    Route("POST", "/daily/{date}/practice", "daily", "player", "optional", (201, 404, 409)),
+    Route("POST", "/guest/daily/{date}/practice", "daily", "public", "required", (201, 404, 409)),
     Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404), admits="own"),
     Route("POST", "/runs/{run_id}/answers", "daily", "player", "required", (200, 404, 409), "own"),
     Route("POST", "/runs/{run_id}/skip", "daily", "player", "required", (200, 404, 409), "own"),
@@ -86,6 +90,10 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/reports", "moderation", "player", "required", (201, 404, 409)),
     Route("POST", "/guest/reports", "moderation", "public", "required", (201, 404, 409)),
     Route("GET", "/me/reports", "moderation", "player"),
+    # Reminders (SPEC §4a): a Web Push subscription and its hour (functions/reminders/).
+    Route("GET", "/me/reminder", "leaderboard", "player"),
+    Route("PUT", "/me/reminder", "leaderboard", "player", "required"),
+    Route("DELETE", "/me/reminder", "leaderboard", "player"),
     Route("GET", "/moderation/cases", "moderation", "player", replies=(200, 403)),
     Route(
         "POST",
@@ -111,6 +119,9 @@ HANDLERS: dict[Function, str] = {
 }
 RESET_HANDLER = "functions.daily.reset:handler"
 EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes expired runs
+# Reminders (SPEC §4a): the scan every minute, and the sender on the queue it fills.
+REMINDER_SCAN_HANDLER = "functions.reminders.scan:handler"
+REMINDER_SEND_HANDLER = "functions.reminders.send:handler"
 # The DynamoDB Streams consumer that keeps the rank counters (official results INSERTed).
 COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 

@@ -27,6 +27,7 @@ from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
 from shared.runtime.edge_settings import SettingsError, edge_settings
 from shared.runtime.observability import logger, metrics
+from shared.runtime.push import WebPush, reminder_queue, vapid_private_key
 from shared.runtime.secrets import cursor_keys, deployment_secret, secrets_client
 from shared.runtime.settings import Need, settings
 from shared.runtime.tls import share_one_context
@@ -41,6 +42,7 @@ from shared.services.player_data import PlayerData, PlayerDataStore
 from shared.services.players import Players
 from shared.services.ports import Accounts, ClosingStore, RecapStore, ResultStore, RunStore
 from shared.services.recap import Recaps
+from shared.services.reminders import Reminders, ReminderStore, read_message
 
 settings()  # validated during the cold start: a missing TABLE_NAME stops the init, not a request
 share_one_context()  # every AWS client of the container: one TLS context, the CA bundle loaded once
@@ -107,6 +109,7 @@ class Ports(Protocol):
     def recaps(self) -> RecapStore: ...
     @property
     def requests(self) -> RequestStore: ...
+    def reminders(self) -> ReminderStore: ...
 
 
 class Services:
@@ -160,7 +163,9 @@ class Services:
 
     @cached_property
     def player_data(self) -> PlayerData:
-        return PlayerData(self.ports.player_data, lambda: self.accounts)
+        return PlayerData(
+            self.ports.player_data, lambda: self.accounts, also_erase=[self.ports.reminders.delete_reminder]
+        )
 
     @cached_property
     def moderation(self) -> Moderation:
@@ -177,6 +182,19 @@ class Services:
     def idempotency(self) -> Idempotency:
         return Idempotency(self.ports.requests)
 
+    def reminders(self) -> Reminders:
+        def consume(body: str) -> None:  # locally and in tests: the sender's work, at once
+            self.reminders.deliver(*read_message(body))
+
+        return Reminders(
+            self.ports.reminders,
+            self.ports.results,
+            self.ports.runs,
+            queue=lambda: reminder_queue(consume),
+            push=WebPush,
+            record=record,
+        )
+
 
 _services = Services()
 
@@ -191,6 +209,7 @@ def reset(ports: Ports | None = None) -> None:
     deployment_secret.cache_clear()
     cursor_keys.cache_clear()
     secrets_client.cache_clear()
+    vapid_private_key.cache_clear()
 
 
 # What the handlers call: this container's services.
@@ -234,3 +253,7 @@ def recaps() -> Recaps:
 
 def idempotency() -> Idempotency:
     return _services.idempotency
+
+
+def reminders() -> Reminders:
+    return _services.reminders

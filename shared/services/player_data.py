@@ -13,7 +13,7 @@ player", so that boards keep their rows and ranks, and the tombstone. docs/playe
 details.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import NamedTuple, Protocol
 
@@ -87,10 +87,12 @@ class PlayerData:
         store: PlayerDataStore,
         accounts: Callable[[], Accounts],
         now: Callable[[], datetime] = clock.now,
+        also_erase: Sequence[Callable[[str], object]] = (),
     ):
         self.store = store
         self.accounts = accounts
         self.now = now
+        self.also_erase = also_erase  # items held elsewhere than under the player's key: reminders
 
     def export(self, player: str) -> Export:
         """Everything held about PLAYER (the HTTP edge writes it as one JSON document), once the
@@ -103,6 +105,7 @@ class PlayerData:
         """The erasure, step by step, in its order (see the module's docstring)."""
         return [
             lambda: self.store.begin_erasure(player, iso(self.now())),
+            *[lambda erase=erase: erase(player) for erase in self.also_erase],
             lambda: self.store.erase_holdings(player),
             lambda: self.accounts().sign_out(username),  # its refresh tokens, before the account
             lambda: self.accounts().delete_account(username),

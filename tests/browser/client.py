@@ -372,3 +372,9 @@ def assert_share_text(share: str, title: str, squares: str, link: str) -> list[s
     assert lines == [title, squares, lines[2], link], lines
     assert re.fullmatch(SHARE_SCORE_LINE, lines[2]), lines[2]
     return lines
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th... as the page says a place (web/js/lib/standing.js)."""
+    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

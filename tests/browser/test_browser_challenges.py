@@ -56,7 +56,7 @@ def test_create_share_and_play_a_challenge_then_see_its_board(open_client):
     _play_rounds(page, 5, 5, played)
     page.wait_for_selector("#view-end:visible")
     # every line pinned: the share text holds no played word
-    assert_share_text(page.input_value("#share-text"), "WordSQD challenge (5 rounds)", "🟩🟩🟩🟩🟩", link)
+    assert_share_text(page.input_value("#share-text"), "WordSQD challenge (5 rounds)", "✅✅✅✅✅", link)
     assert page.inner_text("#end-note") == "This is your result for the challenge."
     creator.check_screen("10-end-challenge-390")
 
@@ -89,7 +89,7 @@ def test_create_share_and_play_a_challenge_then_see_its_board(open_client):
     assert other.inner_text("#run-label") == "Challenge" and other.inner_text("#round") == "2"
     _play_rounds(other, 2, 5, theirs, skip=3)
     other.wait_for_selector("#view-end:visible")
-    assert other.input_value("#share-text").splitlines()[1] == "🟩🟩⬜🟩🟩"
+    assert other.input_value("#share-text").splitlines()[1] == "✅✅➖✅✅"
 
     other.click("#end-board")
     other.wait_for_selector("#view-challenges:visible")

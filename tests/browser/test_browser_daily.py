@@ -14,6 +14,7 @@ from shared.game.rules import judge
 from tests.browser.client import (
     answer_for,
     assert_share_text,
+    ordinal,
     run_id_of,
     shown_round,
     submit,
@@ -95,7 +96,7 @@ def test_a_guest_plays_a_whole_daily_with_a_rejection_and_a_skip_on_a_phone(open
 
     share = page.input_value("#share-text")
     # a miss then a word, a skip, the rest first try; every line pinned, so no word is in it
-    title, squares = f"WordSQD Daily {run['date']}", "🟨⬜🟩🟩🟩🟩🟩🟩🟩🟩"
+    title, squares = f"WordSQD Daily {run['date']}", "🔶➖✅✅✅✅✅✅✅✅"
     lines = assert_share_text(share, title, squares, client.server.url)
     assert lines[2].startswith(f"Score {run['score']} · 9/10 words · best combo 8 · ")
     assert run_id not in share
@@ -166,19 +167,19 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
     # the browser tests share one server, so others may be on today's board: the end screen says the
     # rank and board size the server gives (GET /leaderboard/daily/me), once the counters have them
     token = page.evaluate("localStorage.getItem('wordsqd.token')")
-    page.wait_for_function("document.querySelector('#end-rank').textContent.startsWith('You are rank ')")
+    page.wait_for_function("document.querySelector('#end-rank').textContent.startsWith('You are ')")
     mine = client.server.request("GET", "/leaderboard/daily/me", token=token)[1]
-    said = f"You are rank {mine['rank']} of {mine['players']} "
+    said = f"You are {ordinal(mine['rank'])} of {mine['players']} "
     page.wait_for_function(f"document.querySelector('#end-rank').textContent.startsWith('{said}')")
     assert page.inner_text("#end-note") == "This is your official score for the day."
     page.wait_for_selector("#end-streak-item:visible")
     assert page.inner_text("#end-streak") == "1 day"
     assert re.fullmatch(r"\d+:\d\d:\d\d", page.inner_text("#end-countdown"))
-    assert page.inner_text("#end-squares") == "🟩🟨🟩🟩⬜🟩🟩🟩🟨🟩"
+    assert page.inner_text("#end-squares") == "✅🔶✅✅➖✅✅✅🔶✅"
     share = page.input_value("#share-text")
     title = share.splitlines()[0]
     assert re.fullmatch(r"WordSQD Daily \d{4}-\d\d-\d\d", title)
-    assert_share_text(share, title, "🟩🟨🟩🟩⬜🟩🟩🟩🟨🟩", client.server.url)
+    assert_share_text(share, title, "✅🔶✅✅➖✅✅✅🔶✅", client.server.url)
     client.check_screen("07-end-official")
 
     page.click("#end-board")
@@ -285,4 +286,4 @@ def test_keyboard_only_play_enter_submits_escape_skips(open_client):
     page.keyboard.press("Escape")
     wait_for_round(page, 3)
     assert page.get_attribute("#skip", "aria-keyshortcuts") == "Escape"
-    assert "".join(page.locator("#trail li").all_inner_texts()) == "🟩⬜"
+    assert "".join(page.locator("#trail li").all_inner_texts()) == "✅➖"

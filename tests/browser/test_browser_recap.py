@@ -93,3 +93,74 @@ def test_a_closed_days_end_screen_and_review_cards_show_its_recap(
     assert skipped.startswith("Would have fitted: ") and len(skipped.split(", ")) == 5
     assert client.layout_overflow() == [], width
     client.check_screen(f"end-recap-{width}")
+
+
+def test_yesterdays_recap_is_one_tap_from_home_with_the_official_words_never_a_replays(
+    open_client, clock_server, closed_day
+):
+    """rita-recap-0 played round 1's and 2's shortest words officially, then a replay with another
+    word: home's link, the calendar and the closed board all open the recap with the official words."""
+    _, body = clock_server.request("POST", "/local/login", {"username": "rita-recap-0"})
+    token = body["id_token"]
+    status, replay = clock_server.request("POST", f"/daily/{closed_day}/runs", token=token)
+    assert status == 201 and not replay["official"]
+    first = sorted(answers(replay["prompt"], replay["forbidden"]), key=lambda w: (len(w), w))
+    clock_server.advance_clock(3)
+    body = {"round": 1, "attempt": 1, "word": first[1]}
+    assert clock_server.request("POST", f"/runs/{replay['run_id']}/answers", body, token)[1]["accepted"]
+
+    client = open_client(width=360, height=780, on=clock_server)
+    page = client.page
+    client.open()
+    client.login("rita-recap-0")
+    if page.locator("#name-prompt-skip").is_visible():
+        page.click("#name-prompt-skip")
+    page.get_by_role("link", name="Yesterday's answers: how the day went").click()
+    page.wait_for_selector("#recap-list li")
+    rounds = page.locator("#recap-list li")
+    assert rounds.count() == 10
+    one = rounds.nth(0).inner_text()
+    assert f"Your word: {first[0].upper()}, 2 players also played it." in one, one
+    assert first[1].upper() not in one.split("Most played")[0]  # the replay's word is not "yours"
+    assert (
+        "Your word:" in rounds.nth(1).inner_text() and "1 player also played it" in rounds.nth(1).inner_text()
+    )
+    three = rounds.nth(2).inner_text()
+    assert "You found no word in this round." in three and "✕ missed" in three
+    assert "Nobody played: " in three and "Most played:" not in three  # nobody played it: no empty list
+    assert page.inner_text("#recap-whose").startswith("Your words are your official run's")
+    client.check_screen("recap-360")
+
+    page.click("#recap-board")  # the day's board offers the recap back
+    page.wait_for_selector("#board-recap:visible")
+    page.click("#board-recap")
+    page.wait_for_selector("#view-recap:visible")
+    page.wait_for_selector("#recap-list li")
+
+    page.click("a[data-view-link=archive]")  # and the calendar, in its "see how it went" mode
+    page.wait_for_selector("#archive tbody tr")
+    page.get_by_label("see how it went").check()
+    today = clock_server.request("GET", "/daily")[1]["date"]
+    if closed_day[:7] != today[:7]:
+        page.click("#archive-earlier")
+    page.click(f"#archive button[data-date='{closed_day}']")
+    page.wait_for_selector("#view-recap:visible")
+    page.wait_for_function("document.querySelectorAll('#recap-list li').length === 10")
+
+    # Practise what you missed: one round (its prompt and forbidden letters), then all the missed ones.
+    three = page.locator("#recap-list li").nth(2)
+    prompt = three.locator("h2").inner_text().split(" · ")[1].split(" ")[0]
+    three.get_by_role("button", name="Try this round (round 3, as practice)").click()
+    page.wait_for_selector("#view-game:visible")
+    number, shown, forbidden = shown_round(page)
+    assert (number, shown, page.inner_text("#rounds")) == (1, prompt, "1")
+    submit(page, min(answers(shown, forbidden), key=lambda w: (len(w), w)))
+    page.wait_for_selector("#view-end:visible")
+    assert page.inner_text("#end-note").startswith("Practice of a past Daily's rounds: never ranked")
+    page.get_by_role("link", name="Play", exact=True).click()
+    page.get_by_role("link", name="Yesterday's answers: how the day went").click()
+    page.get_by_role("button", name="Practise the 8 rounds you missed").click()
+    page.wait_for_selector("#view-game:visible")
+    assert shown_round(page)[:2] == (1, prompt) and page.inner_text("#rounds") == "8"
+    history = clock_server.request("GET", "/me/history", token=token)[1]["items"]
+    assert [item["date"] for item in history] == [closed_day]  # practice is in no history or stats

@@ -147,6 +147,6 @@ def test_a_run_past_its_time_limit_ends_with_times_up(open_client, clock_server)
     page.wait_for_selector("#view-end:visible")
     assert page.inner_text("#end-title") == "Time's up!"
     share = page.input_value("#share-text").splitlines()
-    assert share[1] == "🟩⬛⬛⬛⬛⬛⬛⬛⬛⬛" and share[2].endswith("time up")
+    assert share[1] == "✅⬛⬛⬛⬛⬛⬛⬛⬛⬛" and share[2].endswith("time up")
     assert word not in page.input_value("#share-text").lower()
     client.check_screen("14-end-times-up-360")

@@ -49,6 +49,7 @@ from tests.fakes.fake_leagues import FakeLeagues
 from tests.fakes.fake_moderation import FakeModeration
 from tests.fakes.fake_player_data import FakePlayerData
 from tests.fakes.fake_recap import FakeRecaps
+from tests.fakes.fake_reminders import FakeReminders
 from tests.fakes.fake_requests import FakeRequests
 from tests.fakes.fake_table import FakeTable
 
@@ -294,6 +295,7 @@ class FakePorts:
         self.moderation = FakeModeration(table)
         self.recaps = FakeRecaps(table)
         self.requests = FakeRequests()
+        self.reminders = FakeReminders(table)
 
 
 # Each fake against its port, for mypy (pyproject.toml's `files`).

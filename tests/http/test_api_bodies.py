@@ -47,11 +47,13 @@ def _route_id(route: Route) -> str:
 def test_the_body_taking_routes_are_the_ones_the_spec_lists():
     assert {_route_id(r) for r in REQUIRED} == {
         "POST /validate",
+        "POST /guest/daily/{date}/practice",
         "POST /runs/{run_id}/answers",
         "POST /runs/{run_id}/skip",
         "POST /guest/runs/{run_id}/answers",
         "POST /guest/runs/{run_id}/skip",
         "PUT /me",
+        "PUT /me/reminder",
         "POST /leagues",
         "POST /leagues/join",
         "POST /reports",
@@ -59,7 +61,7 @@ def test_the_body_taking_routes_are_the_ones_the_spec_lists():
         "POST /moderation/cases/{case_id}/decision",
         "POST /me/appeals",
     }
-    assert {_route_id(r) for r in OPTIONAL} == {"POST /challenges"}
+    assert {_route_id(r) for r in OPTIONAL} == {"POST /challenges", "POST /daily/{date}/practice"}
 
 
 @pytest.mark.parametrize("content_type", CONTENT_TYPES)
@@ -86,7 +88,7 @@ def test_an_undecodable_body_is_400_whatever_the_content_type(route, content_typ
 @pytest.mark.parametrize("content_type", CONTENT_TYPES)
 def test_an_empty_body_on_post_challenges_takes_the_defaults_whatever_the_content_type(table, content_type):
     # POST /challenges's body is optional: no body means 10 rounds, 3 of them forbidden (SPEC §3a).
-    status, body = _call(OPTIONAL[0], content_type, "")
+    status, body = _call(next(r for r in OPTIONAL if r.path == "/challenges"), content_type, "")
     assert status == 201, body
     assert (body["rounds"], body["forbidden_rounds"]) == (10, 3)
 

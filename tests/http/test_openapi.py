@@ -70,6 +70,8 @@ def test_the_creating_routes_document_201(doc):
         ("POST", "/guest/daily/runs"),
         ("POST", "/daily/{date}/runs"),
         ("POST", "/guest/daily/{date}/runs"),
+        ("POST", "/daily/{date}/practice"),
+        ("POST", "/guest/daily/{date}/practice"),
         ("POST", "/leagues"),
         ("POST", "/challenges"),
         ("POST", "/challenges/{challenge_id}/runs"),

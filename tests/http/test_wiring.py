@@ -17,6 +17,7 @@ def test_the_container_builds_each_service_once_and_the_handlers_reach_each_one(
     assert set(SERVICES) == {
         "ports", "game", "boards", "players", "leagues", "accounts", "player_data", "moderation", "recaps",
         "idempotency",
+        "reminders",
     }  # fmt: skip
     for name in SERVICES:
         assert getattr(wiring, name)() is getattr(wiring, name)(), name

@@ -114,7 +114,12 @@ def test_the_leaderboard_function_gets_the_cursor_key_never_the_seed(dev):
     assert "CURSOR_KEY_SECRET_ARN" in env and "PUZZLE_SEED_SECRET_ARN" not in env
     _, statements = _role_statements(dev, "leaderboard")
     [reader] = [s for s in statements if "secretsmanager:GetSecretValue" in _actions([s])]
-    assert "CursorKey" in reader["Resource"]["Ref"]
+    # the cursor key, and the reminders' VAPID key (the page's public key: infra/reminders.py)
+    read = sorted(
+        r["Ref"]
+        for r in (reader["Resource"] if isinstance(reader["Resource"], list) else [reader["Resource"]])
+    )
+    assert len(read) == 2 and "CursorKey" in read[0] and "VapidKey" in read[1]
 
 
 def _role_statements(synth, function_name):
@@ -229,7 +234,9 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
                 "LEAGUECODE#*",
                 "RUN#*",
                 "CHALLENGE#*",
+                "IDEMPOTENCY#*",
                 "MODFINAL#*",
+                "REMIND#*",
             ],
         ),
         ("moderation", ["PLAYER#*", "NAME#*", "TOP#*", "RUN#*", *MODERATION_WRITES]),

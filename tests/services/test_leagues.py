@@ -10,6 +10,7 @@ from functions.leaderboard.handler import handler
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
+from shared.game.moderation import REVIEW_WINDOW
 from shared.runtime import wiring
 from tests.conftest import Api
 from tests.fakes.fake_boards import CLOSES, DAY, NOON, completion, official, player
@@ -218,6 +219,8 @@ def test_the_league_board_hides_words_until_the_daily_closes(store):
     store.runs.mark_completed_through(CLOSES + timedelta(seconds=SETTLE_SECONDS))
     status, body = board("ann", league["league_id"], DAY.isoformat())
     assert body["status"] == "closed" and body["rows"][0]["words"] == ["timer"]
+    clock.travel_to(CLOSES + REVIEW_WINDOW + timedelta(minutes=2))  # one status for a date (SPEC §4a)
+    assert board("ann", league["league_id"], DAY.isoformat())[1]["status"] == "final"
 
 
 def test_the_league_board_leaves_out_unranked_results(store):

@@ -417,10 +417,12 @@ def test_a_busy_port_is_a_clear_error(server, tmp_path):
     assert f"port {server.port} is already in use" in process.stderr
 
 
-def test_the_local_scheduler_runs_the_reset_at_central_midnight_and_the_expiry_job_each_minute():
+def test_the_local_scheduler_runs_the_reset_at_central_midnight_and_the_minute_jobs_each_minute():
     from local.scheduler import Scheduler
     from shared.game import clock
-    from shared.http.routes import EXPIRE_HANDLER, RESET_HANDLER
+    from shared.http.routes import EXPIRE_HANDLER, REMINDER_SCAN_HANDLER, RESET_HANDLER
+
+    minute = [EXPIRE_HANDLER, REMINDER_SCAN_HANDLER]
 
     ran: list[str] = []
     clock.travel_to(datetime(2026, 11, 30, 5, 58, 30, tzinfo=UTC))  # 23:58:30 Central
@@ -429,16 +431,16 @@ def test_the_local_scheduler_runs_the_reset_at_central_midnight_and_the_expiry_j
         clock.advance(20)
         assert scheduler.run_due() == [] and ran == []  # no minute crossed
         clock.advance(20)  # 23:59:10
-        assert scheduler.run_due() == [EXPIRE_HANDLER]
+        assert scheduler.run_due() == minute
         clock.advance(60)  # 00:00:10 Central: a new Daily date
-        assert scheduler.run_due() == [RESET_HANDLER, EXPIRE_HANDLER]
+        assert scheduler.run_due() == [RESET_HANDLER, *minute]
         clock.advance(3 * 24 * 3600)  # a jump of days runs each job once, as one catch-up pass
-        assert scheduler.run_due() == [RESET_HANDLER, EXPIRE_HANDLER]
+        assert scheduler.run_due() == [RESET_HANDLER, *minute]
         clock.advance(-600)  # a clock moved back runs nothing
         assert scheduler.run_due() == []
     finally:
         clock.reset()
-    assert ran == [EXPIRE_HANDLER, RESET_HANDLER, EXPIRE_HANDLER, RESET_HANDLER, EXPIRE_HANDLER]
+    assert ran == [*minute, RESET_HANDLER, *minute, RESET_HANDLER, *minute]
 
 
 def test_the_local_scheduler_runs_the_closing_job_once_as_it_starts():
@@ -663,3 +665,45 @@ def test_replies_are_dated_on_the_game_clock(scheduled):
     before = dated()
     assert scheduled.request("POST", "/local/clock", {"advance_seconds": 7200})[0] == 200
     assert 7190 < (dated() - before).total_seconds() < 7260
+
+
+@pytest.mark.server
+def test_over_http_a_reminder_goes_from_the_minutes_scan_to_the_local_push_service(scheduled):
+    """SPEC §4a, the whole path on one machine: PUT /me/reminder with an endpoint on the local push
+    stand-in, the clock moved to the send minute, the scan and the sender, and a push that only the
+    subscription's own key decrypts (aes128gcm) to the day the Daily is unplayed."""
+    import base64
+
+    import http_ece
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from shared.game.daily_date import CENTRAL
+    from shared.game.reminders import send_minute
+
+    browser, secret = ec.generate_private_key(ec.SECP256R1()), os.urandom(16)
+    point = browser.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    b64 = lambda raw: base64.urlsafe_b64encode(raw).decode().rstrip("=")  # noqa: E731
+    token = scheduled.request("POST", "/local/login", {"username": "rita"})[2]["id_token"]
+    endpoint = f"http://127.0.0.1:{scheduled.port}/local/push"
+    body = {
+        "subscription": {"endpoint": endpoint, "keys": {"p256dh": b64(point), "auth": b64(secret)}},
+        "hour": 21,
+    }
+    status, _, reply = scheduled.request("PUT", "/me/reminder", body, token=token)
+    assert status == 200 and reply["hour"] == 21, reply
+    sub = jwt.decode(token, options={"verify_signature": False})["sub"]
+    now = _server_now(scheduled).astimezone(CENTRAL)
+    day = now.date() + timedelta(days=1)  # tomorrow's send minute: always ahead of the clock
+    minute = send_minute(sub, 21)
+    _advance_to(scheduled, datetime(day.year, day.month, day.day, tzinfo=CENTRAL) + timedelta(minutes=minute))
+    pushes = scheduled.request("GET", "/local/push")[2]["pushes"]
+    assert len(pushes) == 1, pushes
+    sent = base64.urlsafe_b64decode(pushes[0]["body"])
+    assert pushes[0]["headers"]["content-encoding"] == "aes128gcm"
+    assert pushes[0]["headers"]["authorization"].startswith("vapid t=")
+    assert json.loads(http_ece.decrypt(sent, private_key=browser, auth_secret=secret)) == {
+        "date": day.isoformat()
+    }

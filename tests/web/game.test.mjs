@@ -58,7 +58,7 @@ test("the share text has squares, score and date but no word", () => {
   const text = shareText(RUN, "https://wordsqd.example");
   assert.deepEqual(text.split("\n"), [
     "WordSQD Daily 2026-11-30",
-    "🟩🟥⬜⬛",
+    "✅❌➖⬛",
     "Score 321 · 1/4 words · best combo 2 · time up",
     "https://wordsqd.example",
   ]);
@@ -74,7 +74,7 @@ test("the share text has squares, score and date but no word", () => {
 
 test("a round's square says how it went", () => {
   assert.equal(roundSquare(undefined), "⬛");
-  assert.equal(roundSquare({ outcome: "accepted", attempts: [{}, {}] }), "🟨");
+  assert.equal(roundSquare({ outcome: "accepted", attempts: [{}, {}] }), "🔶");
 });
 
 test("a challenge id comes from its link or is the id itself", () => {

@@ -13,7 +13,6 @@ import {
   recapCellText,
   recapRoundText,
   roundAnnouncement,
-  standingText,
   unrankedText,
 } from "../../web/js/lib/words.js";
 import { limits } from "./server_numbers.mjs";
@@ -70,7 +69,6 @@ test("the distribution's text names every band that holds a player, and yours", 
     "Scores today, by band of 100 points. 0–99: 3 players; 1900–1999: 1 player (you).",
   );
   assert.equal(distributionText(Array(21).fill(0), 100, 0), "No ranked scores yet.");
-  assert.equal(standingText(62, "Great"), "Better than 62% of today's players: Great.");
   assert.equal(rankText(12, 31), "rank 12 of 31");
   assert.equal(rankText(12, 0), "rank 12");
 });

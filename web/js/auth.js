@@ -46,6 +46,9 @@ export function learnServerTime(date) {
   scheduleRenewal();
 }
 
+/** The server's time now, as its last reply's Date says (to the second). */
+export const serverNowMs = () => Date.now() + serverOffsetMs;
+
 /** Seconds the id token has left on the server's clock (0 without one). */
 function tokenSecondsLeft() {
   const expires = get("token") ? Number(jwtClaims(get("token")).exp) || 0 : 0;

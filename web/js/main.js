@@ -18,9 +18,13 @@ import { bindHome, loadDaily } from "./views/home.js";
 import { bindLeagues } from "./views/leagues.js";
 import { bindModeration } from "./views/moderation.js";
 import { bindPlayers } from "./views/players.js";
+import { bindPractice } from "./views/practice.js";
+import { bindRecap } from "./views/recap.js";
+import { bindReminder } from "./views/reminder.js";
 import { bindReports } from "./views/reports.js";
 import { bindSanctions } from "./views/sanctions.js";
 import { bindStats } from "./views/stats.js";
+import { bindTheme } from "./views/theme.js";
 
 function bind() {
   bindAccount();
@@ -36,6 +40,10 @@ function bind() {
   bindReports();
   bindModeration();
   bindSanctions();
+  bindRecap();
+  bindPractice();
+  bindReminder();
+  bindTheme();
   $("end-board").addEventListener("click", () => {
     const run = get("run");
     if (run && run.kind === "challenge") {

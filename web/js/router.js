@@ -1,11 +1,11 @@
 // The views: one <section id="view-NAME"> shown at a time, chosen by the URL hash (#home, #play,
-// #board, #me, #challenges, #leagues, #archive, #moderation). A view module says what to do when
+// #board, #me, #challenges, #leagues, #archive, #moderation, #recap). A view module says what to do when
 // its view is shown with onShow(); showing one also sends `wordsqd:view` (detail: its name).
 
 import { $ } from "./dom.js";
 import { get, set } from "./store.js";
 
-const VIEWS = ["home", "game", "end", "board", "me", "challenges", "leagues", "archive", "moderation"];
+const VIEWS = ["home", "game", "end", "board", "me", "challenges", "leagues", "archive", "moderation", "recap"];
 const shown = new Map(); // view -> what runs when it is shown
 
 /** Run CALLBACK each time the view NAME is shown. */

@@ -21,12 +21,12 @@ export function scoringNumbers(scoring) {
 /** The square for one round of a run, for the share text and the trail. */
 export function roundSquare(round) {
   if (!round || !round.outcome) return "⬛"; // not played, or time ran out during it
-  if (round.outcome === "skipped") return "⬜";
-  if (round.outcome === "lost") return "🟥";
-  return round.attempts.length > 1 ? "🟨" : "🟩";
+  if (round.outcome === "skipped") return "➖";
+  if (round.outcome === "lost") return "❌";
+  return round.attempts.length > 1 ? "🔶" : "✅";
 }
 
-export const SQUARE_LEGEND = "🟩 first try · 🟨 after a miss · 🟥 lost · ⬜ skipped · ⬛ not played";
+export const SQUARE_LEGEND = "✅ first try · 🔶 after a miss · ❌ lost · ➖ skipped · ⬛ not played";
 
 /** The shareable result of a completed run: squares, score and date, never a word; a past Daily
  * played again (its date before TODAY) says it was a replay. */

@@ -84,10 +84,6 @@ export function rankText(rank, players) {
   return players ? `rank ${rank} of ${players}` : `rank ${rank}`;
 }
 
-/** "Better than 62% of today's players: Great." (SPEC §4a's ladder step for that percentile). */
-export function standingText(percentile, step) {
-  return `Better than ${percentile}% of today's players: ${step}.`;
-}
 
 /** The score range a band of the distribution holds: "1900–1999". */
 export function bandRange(band, bandPoints) {
@@ -181,4 +177,26 @@ export function freezesText(stats) {
   const covered = stats.covered_dates || [];
   const last = covered.length ? ` (last used ${formatDate(covered[covered.length - 1])})` : "";
   return `${held} held` + last;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** How STATS add up: the current streak's days played and the missed days a freeze covered, each
+ * named ("Your streak of 12 days: 11 played, and Thu, Dec 3 kept by a streak freeze."). */
+export function streakText(stats) {
+  const days = stats.current_streak || 0;
+  if (!days || !stats.last_played) return "";
+  const first = new Date(Date.parse(`${stats.last_played}T12:00:00Z`) - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const covered = (stats.covered_dates || []).filter((day) => day >= first && day <= stats.last_played);
+  if (!covered.length) return `Your streak of ${days} day${days === 1 ? "" : "s"}: every day played.`;
+  const kept = covered.map(formatDate).join(", ");
+  return `Your streak of ${days} days: ${days - covered.length} played, and ${kept} kept by a streak freeze.`;
+}
+
+/** The average of the official Daily SCORES listed, in words ("812 over your last 11 Dailies"). */
+export function averageText(scores, all) {
+  if (!scores.length) return "–";
+  const average = Math.round(scores.reduce((sum, score) => sum + score, 0) / scores.length);
+  const n = scores.length;
+  return `${average} over ${all ? (n === 1 ? "your 1 Daily" : `all ${n} Dailies`) : `your last ${n} Dailies`}`;
 }

@@ -8,6 +8,7 @@ import { monthWeeks, shiftMonth } from "../lib/calendar.js";
 import { go, onShow } from "../router.js";
 import { get } from "../store.js";
 import { keepRun, learnSkew } from "./game.js";
+import { openRecap } from "./recap.js";
 
 function buildView() {
   // Its tab is in index.html: added here, it would move the page as it loads.
@@ -18,6 +19,10 @@ function buildView() {
     <h1 id="archive-title">Past Dailies</h1>
     <p class="lede">Play any earlier Daily as practice: the same letters, never on a board.</p>
     <p id="archive-status" class="status" role="status" aria-live="polite"></p>
+    <fieldset class="archive-mode"><legend>Tap a day to</legend>
+      <label><input type="radio" name="archive-mode" value="play" checked> play it</label>
+      <label><input type="radio" name="archive-mode" id="archive-recap-mode" value="recap"> see how it went</label>
+    </fieldset>
     <div class="row month-nav">
       <button type="button" id="archive-earlier" class="ghost small">‹ Earlier</button>
       <h2 id="archive-month" class="month-title" aria-live="polite"></h2>
@@ -73,9 +78,10 @@ function renderArchive() {
       }
       // The visible day number starts the button's name; the rest is for screen readers.
       const button = element("button", { type: "button", class: score ? "day played" : "day", "data-date": cell.date }, day);
-      button.append(element("span", { class: "sr-only" }, ` ${cell.date}: play it` + (score ? `; you scored ${score}` : "")));
+      const what = $("archive-recap-mode").checked ? "see how it went" : "play it";
+      button.append(element("span", { class: "sr-only" }, ` ${cell.date}: ${what}` + (score ? `; you scored ${score}` : "")));
       if (score) button.append(element("span", { class: "day-score", "aria-hidden": "true" }, score.split(" ")[0]));
-      button.addEventListener("click", () => playPast(cell.date));
+      button.addEventListener("click", () => ($("archive-recap-mode").checked ? openRecap(cell.date) : playPast(cell.date)));
       return element("td", {}, button);
     })),
   );
@@ -105,6 +111,7 @@ async function playPast(day) {
 function rememberPractice(event) {
   const run = event.detail;
   if (!run || run.official || run.kind !== "daily" || !get("daily") || run.date === get("daily").date) return;
+  if (run.rounds < get("daily").rounds) return; // a practice of some rounds (views/practice.js)
   const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
   practice[run.date] = Math.max(practice[run.date] || 0, run.score);
   localStorage.setItem("wordsqd.practice", JSON.stringify(practice));
@@ -115,5 +122,6 @@ export function bindArchive() {
   document.addEventListener("wordsqd:completed", rememberPractice);
   $("archive-earlier").addEventListener("click", () => moveMonth(-1));
   $("archive-later").addEventListener("click", () => moveMonth(1));
+  for (const mode of document.getElementsByName("archive-mode")) mode.addEventListener("change", () => archive && renderArchive());
   onShow("archive", loadArchive);
 }

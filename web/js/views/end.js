@@ -2,24 +2,23 @@
 // streak of an official Daily (their room kept until the replies come), and a closed day's recap.
 
 import { api } from "../api.js";
-import { $, barChart, say, tableRow } from "../dom.js";
+import { $, say, tableRow } from "../dom.js";
 import { BOARD_CATCH_UP_MS, recapReady, roundSquare, shareText, SQUARE_LEGEND } from "../lib/game.js";
+import { standingSentence } from "../lib/standing.js";
 import {
-  distributionText,
   formatDate,
   freezesText,
   OUTCOME_WORDS,
-  rankText,
   recapCellText,
   recapRoundText,
   shortReason,
-  standingText,
   unrankedText,
 } from "../lib/words.js";
 import { go } from "../router.js";
 import { get } from "../store.js";
 import { loadProfile } from "./account.js";
 import { tickCountdown } from "./home.js";
+import { drawStanding } from "./standing.js";
 
 let timesLeft = 0; // how often the end screen has been left (a read scheduled before is stale)
 
@@ -41,7 +40,11 @@ export function renderEnd(run) {
   // A result a moderator voided after the run ended: the run says it ranks, history knows better.
   const reason = (run.ranked === false && run.unranked_reason) || (run.kind === "daily" && get("unrankedDates").get(run.date));
   const unranked = run.official && !run.guest && !!reason;
-  $("end-note").textContent = run.guest
+  const rounds = get("daily") ? get("daily").rounds : run.rounds;
+  const practice = run.kind === "daily" && run.rounds < rounds; // views/practice.js: some rounds of a past Daily
+  $("end-note").textContent = practice
+    ? "Practice of a past Daily's rounds: never ranked, never in your stats or streak."
+    : run.guest
     ? "Guest runs are not ranked. Log in to get on the board and keep a streak."
     : unranked
       ? unrankedText(reason)
@@ -56,8 +59,11 @@ export function renderEnd(run) {
   $("end-streak-item").hidden = true;
   $("end-freezes-item").hidden = true;
   $("end-recap").hidden = true;
+  // A replay's words are its own: the player's official ones are in the day's recap (#recap).
+  $("review").closest("details").querySelector("summary").textContent =
+    run.official || run.guest ? "Your words, round by round" : "This run's words, round by round";
   renderReview(run);
-  showRecapOnEnd(run);
+  showRecapOnEnd(run, rounds);
   tickCountdown();
   if (run.official && !run.guest && run.kind === "daily") {
     // Their room is kept (invisible) until the replies come, so nothing below them moves.
@@ -86,8 +92,7 @@ async function showMyRankOnEnd(run, attempt = 0) {
   if (reply.status !== 200 || !get("run") || get("run").run_id !== run.run_id) return;
   const box = $("end-rank");
   const me = reply.body;
-  const standing = me.players > 1 ? ` ${standingText(me.percentile, me.step)}` : "";
-  box.textContent = `You are ${rankText(me.rank, me.players)} on today's board so far.${standing}`;
+  box.textContent = standingSentence(me, run.date === (get("daily") && get("daily").date) ? "today's board so far" : "the day's board");
   box.hidden = false;
   revealed(box);
   document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // views/reports.js: under review
@@ -103,11 +108,11 @@ async function showMyRankOnEnd(run, attempt = 0) {
 async function showDistribution(date, me) {
   const reply = await api("GET", `/leaderboard/daily/${encodeURIComponent(date)}/distribution`);
   if (reply.status !== 200 || get("view") !== "end") return;
-  const { bands, band_points: bandPoints } = reply.body;
+  const { bands } = reply.body;
   const counted = bands.reduce((sum, count) => sum + count, 0);
   // The counters (and the edge's copy) may not hold the caller's result yet: their rank does.
   if (counted < me.players) bands[me.band] += 1;
-  barChart($("end-chart"), bands, me.band, distributionText(bands, bandPoints, me.band));
+  drawStanding(me, reply.body);
   $("end-distribution").hidden = false;
   revealed($("end-distribution"));
 }
@@ -127,8 +132,8 @@ async function showStreakOnEnd(run) {
 
 /** A closed day's recap on the end screen and in the review cards; an official run adds the
  * player's own words' company (GET /daily/{date}/recap/me). */
-async function showRecapOnEnd(run) {
-  if (run.kind !== "daily" || !recapReady(run.date, get("daily"), Date.now() + get("skewMs"))) return;
+async function showRecapOnEnd(run, rounds) {
+  if (run.kind !== "daily" || run.rounds < rounds || !recapReady(run.date, get("daily"), Date.now() + get("skewMs"))) return;
   const path = `/daily/${encodeURIComponent(run.date)}/recap`;
   const reply = await api("GET", path);
   if (reply.status !== 200 || !get("run") || get("run").run_id !== run.run_id) return;

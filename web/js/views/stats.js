@@ -4,7 +4,7 @@
 import { api } from "../api.js";
 import { $, barChart, emptyRow, say, tableRow } from "../dom.js";
 import { challengeLink } from "../lib/game.js";
-import { formatDate, freezesText } from "../lib/words.js";
+import { averageText, formatDate, freezesText, streakText } from "../lib/words.js";
 import { onShow } from "../router.js";
 import { get } from "../store.js";
 import { loadHistory, loadProfile, putName } from "./account.js";
@@ -29,6 +29,9 @@ function renderMe() {
   $("stat-last").textContent = stats && stats.last_played ? formatDate(stats.last_played) : "–";
   $("stat-last").className = "small";
   $("stat-freezes").textContent = stats ? freezesText(stats) : "–";
+  $("stats-streak").textContent = stats ? streakText(stats) : "";
+  const scores = get("historyItems").filter((item) => item.kind === "daily").map((item) => item.score);
+  $("stat-average").textContent = averageText(scores, !get("historyCursor"));
   const table = $("history");
   const rows = get("historyItems").map((item) => {
     let played;
