@@ -109,6 +109,7 @@ class Ports(Protocol):
     def recaps(self) -> RecapStore: ...
     @property
     def requests(self) -> RequestStore: ...
+    @property
     def reminders(self) -> ReminderStore: ...
 
 
@@ -182,6 +183,7 @@ class Services:
     def idempotency(self) -> Idempotency:
         return Idempotency(self.ports.requests)
 
+    @cached_property
     def reminders(self) -> Reminders:
         def consume(body: str) -> None:  # locally and in tests: the sender's work, at once
             self.reminders.deliver(*read_message(body))
