@@ -33,8 +33,7 @@ from constructs import Construct, Node
 from infra.checks import acknowledge
 from infra.config import REPO_ROOT, StageConfig
 from shared.http import page_headers
-from shared.http.routes import ORIGIN_HEADER, ROUTES, Route
-from shared.http.viewer import VIEWER_ADDRESS_HEADER
+from shared.http.routes import ORIGIN_HEADER, ROUTES, VIEWER_ADDRESS_HEADER, Route
 
 WEB_DIR = REPO_ROOT / "web"
 

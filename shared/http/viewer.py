@@ -9,7 +9,7 @@ edge, so the edge adds `CloudFront-Viewer-Address` (the viewer's address and por
 import ipaddress
 from typing import Any
 
-VIEWER_ADDRESS_HEADER = "cloudfront-viewer-address"
+from shared.http.routes import VIEWER_ADDRESS_HEADER
 
 
 def viewer_address(event: dict[str, Any]) -> str:
