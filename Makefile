@@ -68,7 +68,7 @@ format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-## bench: print cold start, warm cost, DynamoDB requests per call and each call against its floor (figures, not assertions)
+## bench: print cold start, warm cost, DynamoDB requests per call and each call against its floor (floors.py fails below a floor, or above 1.1 with no rule named)
 bench: $(VENV)/.dev
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/daily.py

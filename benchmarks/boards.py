@@ -3,9 +3,8 @@ whether 10 or 10 million players took part), and what the busiest partition take
 
 Reads: a page of 50 (first read on a container, and again with the display names cached), the
 next page by its cursor, a deep page, a closed page, and one player's rank. Requests, items read,
-their size and read units are counted from every response the store's client receives
-(botocore's after-call event): eventually consistent reads are half a unit per 4 KB, strongly
-consistent ones a unit, summed over a Query's items, per item for GetItem and BatchGetItem.
+their size and read units are charged by benchmarks/meter.py on every request the store's client
+sends, as DynamoDB bills it.
 
 Writes at the rush: each completion writes one board row into one of the board's shards (its
 size measured from the index). The stream consumer is invoked once a second per stream shard:
@@ -32,6 +31,7 @@ from offline import use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
+from meter import Meter, item_size  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 from shared.dynamo import keys  # noqa: E402
@@ -162,86 +162,6 @@ def fill(store: DynamoPorts, results: list[OfficialResult]) -> None:
                 ExpressionAttributeNames={f"#a{n}": a for n, a in enumerate(chunk)},
                 ExpressionAttributeValues={f":v{n}": {"N": str(totals[a])} for n, a in enumerate(chunk)},
             )
-
-
-def value_size(value: dict) -> int:
-    """Approximate DynamoDB size of one attribute value (the rules of the DynamoDB docs)."""
-    kind, inner = next(iter(value.items()))
-    if kind == "S":
-        return len(inner.encode())
-    if kind == "B":
-        return len(inner)
-    if kind == "N":
-        return (len(inner.lstrip("-").replace(".", "").strip("0")) + 1) // 2 + 1
-    if kind == "L":
-        return 3 + sum(1 + value_size(v) for v in inner)
-    if kind == "M":
-        return 3 + sum(1 + len(k.encode()) + value_size(v) for k, v in inner.items())
-    return 1
-
-
-def item_size(item: dict) -> int:
-    return sum(len(name.encode()) + value_size(value) for name, value in item.items())
-
-
-def read_units(sizes: list[int], summed: bool, consistent: bool) -> float:
-    """Read units: a unit per 4 KB strongly consistent, half eventually; of the sum of the sizes
-    for a Query, of each item for GetItem and BatchGetItem; at least one (half) per request."""
-    unit = 1.0 if consistent else 0.5
-    if summed:
-        return max(1, math.ceil(sum(sizes) / 4096)) * unit
-    return sum(max(1, math.ceil(size / 4096)) * unit for size in sizes)
-
-
-class Meter:
-    """Counts DynamoDB requests, items read, their size and read units, from one client."""
-
-    def __init__(self, client: Any):
-        self.reset()
-        self._consistent = False
-        client.meta.events.register("provide-client-params.dynamodb", self._params)
-        client.meta.events.register("after-call.dynamodb", self._count)
-
-    def reset(self) -> None:
-        self.calls: Counter = Counter()
-        self.items = 0
-        self.bytes = 0
-        self.units = 0.0
-
-    def _params(self, params: dict, **_: Any) -> None:
-        batch = next(iter((params.get("RequestItems") or {}).values()), {})
-        self._consistent = bool(params.get("ConsistentRead") or batch.get("ConsistentRead"))
-        self._requested = len(batch.get("Keys", []))  # a key not found is charged too
-
-    def _count(self, parsed: dict, model: Any, **_: Any) -> None:
-        self.calls[model.name] += 1
-        if "Items" in parsed:
-            found, summed = parsed["Items"], True
-        elif "Responses" in parsed:
-            found, summed = [i for items in parsed["Responses"].values() for i in items], False
-        else:
-            found, summed = ([parsed["Item"]] if "Item" in parsed else []), False
-        sizes = [item_size(item) for item in found]
-        self.items += len(found)
-        self.bytes += sum(sizes)
-        if model.name in ("Query", "GetItem"):
-            self.units += read_units(sizes, True, self._consistent)
-        elif model.name == "BatchGetItem":
-            missing = self._requested - len(found)
-            self.units += read_units(sizes, False, self._consistent) + missing * (
-                1.0 if self._consistent else 0.5
-            )
-        else:
-            self.units += read_units(sizes, summed, self._consistent)
-
-    def figures(self) -> dict[str, Any]:
-        return {
-            "requests": sum(self.calls.values()),
-            "by operation": " + ".join(f"{n} {op}" for op, n in sorted(self.calls.items())),
-            "items read": self.items,
-            "item bytes": self.bytes,
-            "read units": self.units,
-        }
 
 
 def _row(result: OfficialResult) -> BoardEntry:

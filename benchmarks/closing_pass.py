@@ -48,7 +48,7 @@ def stored_day(count: int) -> DynamoPorts:
         store.runs.create_run(run)
         result = OfficialResult.of_run(run)
         store.results.complete_run(
-            run, Version(0), completion_of(result, store.results.profile_for_completion(run.player, True))
+            run, Version(0), completion_of(result, store.results.profile_for_completion(run.player))
         )
     return store
 

@@ -2,7 +2,7 @@
 month of history adds, and the fixed monthly part (figures, no assertions): `python
 benchmarks/cost.py`, printed as docs/operations.md shows them. Every line prints its source.
 
-Measured here, through the real handlers on in-process moto (benchmarks/daily.py's Meter), in a
+Measured here, through the real handlers on in-process moto (benchmarks/meter.py), in a
 warm container: a signed-in player's official run (a start, 10 accepted answers) and the two reads
 after it (`GET /leaderboard/daily/me`, `GET /me`): each call's DynamoDB requests and units, its
 CPU time, and the bytes the run leaves kept for ever. A call's billed Lambda duration is modelled
@@ -32,7 +32,8 @@ from offline import use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
-from daily import Meter, index_entry, item_size, player_id, word_for  # noqa: E402
+from daily import player_id, word_for  # noqa: E402
+from meter import Meter, item_size  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from moto.server import ThreadedMotoServer  # noqa: E402
 
@@ -41,7 +42,7 @@ from functions.leaderboard.handler import handler as leaderboard_handler  # noqa
 from infra.capacity import REQUESTS_PER_RUN, rush_concurrency  # noqa: E402
 from infra.functions import FUNCTIONS  # noqa: E402
 from local.events import LambdaContext, http_event  # noqa: E402
-from shared.dynamo.table import INDEXES, create_table_request  # noqa: E402
+from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game import clock  # noqa: E402
 from shared.runtime import wiring  # noqa: E402
 
@@ -151,10 +152,7 @@ def measure() -> Measured:
     with mock_aws():
         table = wiring.settings().table_name
         boto3.client("dynamodb").create_table(**create_table_request(table))
-        meter = Meter(table)
-        events = wiring.ports().client.meta.events
-        events.register("before-parameter-build.dynamodb", meter.before)
-        events.register("after-call.dynamodb", meter.after)
+        meter = Meter().attach(wiring.ports().client)
 
         def call(label: str, method: str, path: str, body, user: str) -> tuple[Call, dict]:
             meter.take()
@@ -173,7 +171,8 @@ def measure() -> Measured:
                 or (is_official_run and json.loads(item["run"]["S"]).get("p") == player_id("cost"))
             ):
                 kept += item_size(item) + ITEM_OVERHEAD
-                entries = [index_entry(item, index) for index in INDEXES]
+                table_def = meter.table(table)
+                entries = [table_def.entry(item, index) for index in table_def.indexes]
                 kept += sum(item_size(entry) + ITEM_OVERHEAD for entry in entries if entry)
         clock.reset()
     return Measured(calls[:11], calls[11:], kept)

@@ -1,17 +1,9 @@
 """DynamoDB requests and capacity units per API call of the Daily (figures, no assertions): `make bench`.
 
 Every call goes through the real Lambda handler (functions/daily/handler.py; `/me` through
-functions/leaderboard/handler.py) with an API Gateway v2 event, on in-process moto. Hooks on the
-store's botocore client count the requests each call makes, by operation (a TransactWriteItems
-also shows how many items it wrote), and the capacity units DynamoDB would charge, computed from
-item sizes by DynamoDB's rules (moto does not meter):
-
-- a write: 1 WRU per started KB of the larger of the item before and after; twice that inside a
-  transaction (ConditionCheck included); plus, per GSI, 1 WRU to add or remove the item's index
-  entry (2 when its index key changes, 1 when only attributes projected into it change);
-- a read: 1 RRU per started 4 KB read strongly consistent, 0.5 eventually; a missing item costs
-  the minimum, in a BatchGetItem too (each of its keys is charged as a GetItem); a Query's items
-  add up before rounding; transactional reads cost twice.
+functions/leaderboard/handler.py) with an API Gateway v2 event, on in-process moto, metered by
+benchmarks/meter.py (each request charged as DynamoDB bills it, from the request itself and the
+items it touched: moto does not meter). A TransactWriteItems also shows how many items it wrote.
 
 A container's first call also reads the day's puzzle, and stores it when neither the reset job
 nor another container has: the first rows show that cold start; the rest run in a warm container.
@@ -20,7 +12,6 @@ nor another container has: the first rows show that cold start; the rest run in 
 import contextlib
 import io
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -29,7 +20,6 @@ import tempfile
 import uuid
 import warnings
 from collections import Counter
-from datetime import date
 from pathlib import Path
 
 from offline import REPO, use_offline_env
@@ -37,150 +27,22 @@ from offline import REPO, use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
+from meter import Meter, item_size  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 from functions.daily.handler import handler  # noqa: E402
 from functions.leaderboard.handler import handler as leaderboard_handler  # noqa: E402
 from local.events import LambdaContext, http_event  # noqa: E402
-from shared.dynamo.table import INDEXES, create_table_request  # noqa: E402
+from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game import clock  # noqa: E402
 from shared.game.constants import TIME_LIMIT_SECONDS  # noqa: E402
 from shared.game.puzzles import answers  # noqa: E402
-from shared.game.stats import with_daily_result  # noqa: E402
 from shared.runtime import wiring  # noqa: E402
 
 WRU_DOLLARS_PER_MILLION = 0.625  # on-demand, us-east-1 list price (since November 2024)
 RRU_DOLLARS_PER_MILLION = 0.125
 
 COLUMNS = ["GetItem", "PutItem", "TransactWriteItems", "BatchGetItem", "Query", "UpdateItem", "DeleteItem"]
-
-
-def attribute_size(name: str, value: dict) -> int:
-    return len(name.encode()) + value_size(value)
-
-
-def value_size(value: dict) -> int:
-    """DynamoDB's size of one attribute value (numbers about one byte per two digits, plus one)."""
-    ((kind, inner),) = value.items()
-    if kind == "S":
-        return len(inner.encode())
-    if kind == "N":
-        return len(inner.lstrip("-").replace(".", "")) // 2 + 1
-    if kind == "B":
-        return len(inner)
-    if kind in ("BOOL", "NULL"):
-        return 1
-    if kind == "L":
-        return 3 + sum(1 + value_size(v) for v in inner)
-    if kind == "M":
-        return 3 + sum(1 + attribute_size(k, v) for k, v in inner.items())
-    return sum(len(str(v)) for v in inner)  # sets
-
-
-def item_size(item: dict | None) -> int:
-    return sum(attribute_size(name, value) for name, value in (item or {}).items())
-
-
-def index_entry(item: dict | None, index: str) -> dict | None:
-    """The item's entry in a GSI (None when the item is not in it)."""
-    pk, sk, projection = INDEXES[index]
-    if not item or pk not in item or sk not in item:
-        return None
-    if projection == "ALL":
-        return item
-    return {name: item[name] for name in ("pk", "sk", pk, sk)}
-
-
-class Meter:
-    """Counts DynamoDB requests by operation and the capacity units DynamoDB would charge for them."""
-
-    def __init__(self, table: str) -> None:
-        self.table = table
-        self.peek = boto3.client("dynamodb")  # reads items around each write, unmetered
-        self.operations: Counter[str] = Counter()
-        self.transaction_items: list[int] = []
-        self.write_units = 0.0
-        self.index_units = 0.0  # the GSI share of the write units
-        self.read_units = 0.0
-        self._before: list[tuple[dict, dict | None, bool]] = []
-        self._consistent = self._batch_consistent = False
-        self._batch_keys = 0  # keys asked for by the BatchGetItem in flight
-
-    def _item(self, key: dict) -> dict | None:
-        found = self.peek.get_item(TableName=self.table, Key=key, ConsistentRead=True)
-        return found.get("Item")
-
-    def before(self, params: dict, model, **_: object) -> None:
-        """Before a request: note the items it may write, as they are now."""
-        self.operations[model.name] += 1
-        self._consistent = bool(params.get("ConsistentRead"))
-        writes: list[tuple[dict, bool]] = []  # (key, transactional)
-        if model.name == "PutItem":
-            writes.append(({"pk": params["Item"]["pk"], "sk": params["Item"]["sk"]}, False))
-        elif model.name in ("UpdateItem", "DeleteItem"):
-            writes.append((params["Key"], False))
-        elif model.name == "BatchGetItem":
-            self._batch_consistent = any(r.get("ConsistentRead") for r in params["RequestItems"].values())
-            self._batch_keys = sum(len(r["Keys"]) for r in params["RequestItems"].values())
-        elif model.name == "TransactWriteItems":
-            self.transaction_items.append(len(params["TransactItems"]))
-            for entry in params["TransactItems"]:
-                ((kind, body),) = entry.items()
-                key = {"pk": body["Item"]["pk"], "sk": body["Item"]["sk"]} if kind == "Put" else body["Key"]
-                writes.append((key, True))
-        self._before = [(key, self._item(key), transactional) for key, transactional in writes]
-
-    def after(self, parsed: dict, model, **_: object) -> None:
-        """After a request: charge its writes (items before and after, their index entries) and reads."""
-        for key, before, transactional in self._before:
-            after = self._item(key)
-            units = max(1, math.ceil(max(item_size(before), item_size(after)) / 1024))
-            self.write_units += units * (2 if transactional else 1)
-            for index in INDEXES:
-                old, new = index_entry(before, index), index_entry(after, index)
-                pk, sk, _ = INDEXES[index]
-                if old is None and new is None:
-                    continue
-                if old is None or new is None:
-                    self.index_units += math.ceil(item_size(new or old) / 1024)
-                elif (old[pk], old[sk]) != (new[pk], new[sk]):
-                    self.index_units += 2
-                elif old != new:
-                    self.index_units += math.ceil(item_size(new) / 1024)
-        self._before = []
-        if model.name == "GetItem":
-            self.read_units += _read_units([parsed.get("Item")], consistent=self._consistent)
-        elif model.name == "BatchGetItem":
-            found = [item for items in parsed.get("Responses", {}).values() for item in items]
-            unprocessed = sum(len(r["Keys"]) for r in (parsed.get("UnprocessedKeys") or {}).values())
-            missing = self._batch_keys - len(found) - unprocessed
-            self.read_units += sum(_read_units([item], consistent=self._batch_consistent) for item in found)
-            self.read_units += missing * _read_units([None], consistent=self._batch_consistent)
-        elif model.name == "Query":
-            self.read_units += _read_units(parsed.get("Items", []), consistent=False, summed=True)
-        elif model.name == "TransactGetItems":
-            self.read_units += 2 * sum(
-                _read_units([r.get("Item")], True) for r in parsed.get("Responses", [])
-            )
-
-    def take(self) -> tuple[Counter[str], list[int], float, float, float]:
-        """(operations, transaction sizes, write units with the GSIs', the GSIs' share, read units)."""
-        taken = (
-            self.operations,
-            self.transaction_items,
-            self.write_units + self.index_units,
-            self.index_units,
-            self.read_units,
-        )
-        self.operations, self.transaction_items = Counter(), []
-        self.write_units = self.index_units = self.read_units = 0.0
-        return taken
-
-
-def _read_units(items: list, consistent: bool, summed: bool = False) -> float:
-    size = sum(item_size(item) for item in items) if summed else item_size(items[0] if items else None)
-    per_4kb = max(1, math.ceil(size / 4096))
-    return per_4kb * (1.0 if consistent else 0.5)
 
 
 meter: Meter  # made inside moto (main)
@@ -190,9 +52,7 @@ rows: list[tuple[str, int | str, Counter[str], list[int], float, float, float]] 
 def cold_container() -> None:
     """Forget what a container caches (the store's client, the Game and its puzzles)."""
     wiring.reset()
-    events = wiring.ports().client.meta.events
-    events.register("before-parameter-build.dynamodb", meter.before)
-    events.register("after-call.dynamodb", meter.after)
+    meter.attach(wiring.ports().client)
 
 
 THINK_SECONDS = 2  # game-clock seconds before each answer
@@ -315,33 +175,15 @@ def scenarios() -> None:
     call("GET /me (a player who has completed a Daily)", "GET", "/me", user="ana")
     call("PUT /me (rename: claim, profile name)", "PUT", "/me", {"display_name": "Ana Banana"}, "ana")
     call("GET /me (a player with no profile yet)", "GET", "/me", user="nobody")
-    put_old_stats_item("dee")
-    call("GET /me (stats in an old STATS item)", "GET", "/me", user="dee")
 
     whole_run("whole run: player start + 10 answers (official)", "cy")
     whole_run("whole run: guest start + 10 answers", None)
-    whole_run("whole run, stats in an old STATS item (a player of the layout before)", "dee")
     clock.advance(24 * 3600)  # the next Daily: a guest's run stores and reads its puzzle, uncharged
     guest = call(None, "POST", "/guest/daily/runs")
     call(None, "GET", runs_path(guest, True))
     meter.take()
     whole_run("whole run, the next day (a returning player)", "cy")
     clock.reset()
-
-
-def put_old_stats_item(user: str) -> None:
-    """A `STATS` item as the layout before the stats moved onto the profile wrote it (one past
-    Daily result), for USER, written without metering."""
-    stats = with_daily_result(None, date(2026, 1, 15), 300)
-    meter.peek.put_item(
-        TableName=os.environ["TABLE_NAME"],
-        Item={
-            "pk": {"S": f"PLAYER#{player_id(user)}"},
-            "sk": {"S": "STATS"},
-            "data": {"S": stats.model_dump_json()},
-            "version": {"N": "1"},
-        },
-    )
 
 
 def print_table() -> None:
@@ -401,7 +243,7 @@ def main() -> None:
     global meter
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        meter = Meter(os.environ["TABLE_NAME"])
+        meter = Meter()
         scenarios()
         fresh, done = run_item_sizes()
     print_table()
@@ -422,7 +264,8 @@ def print_before(revision: str) -> None:
         )
         subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
         shutil.copy(__file__, Path(tree, "benchmarks", "daily.py"))
-        shutil.copy(Path(__file__).with_name("offline.py"), Path(tree, "benchmarks", "offline.py"))
+        for script in ("offline.py", "meter.py"):
+            shutil.copy(Path(__file__).with_name(script), Path(tree, "benchmarks", script))
         before = subprocess.run(
             [sys.executable, str(Path(tree, "benchmarks", "daily.py"))],
             capture_output=True,

@@ -68,7 +68,7 @@ def completing_answer_files() -> list[str]:
     warnings.filterwarnings("ignore")
     with mock_aws():
         boto3.client("dynamodb").create_table(**daily.create_table_request(os.environ["TABLE_NAME"]))
-        daily.meter = daily.Meter(os.environ["TABLE_NAME"])
+        daily.meter = daily.Meter()
         daily.cold_container()
         run = daily.call(None, "POST", "/daily/runs", None, "trace")
         run = daily.play_to_last_round(run, "trace")

@@ -1,8 +1,8 @@
 """What leagues, past Dailies and a player's data cost in DynamoDB (figures, no assertions):
 `python benchmarks/players.py`.
 
-Through the real handlers on in-process moto, metered by benchmarks/daily.py's Meter (requests by
-operation, units by DynamoDB's rules from item sizes). Prints:
+Through the real handlers on in-process moto, metered by benchmarks/meter.py (requests by
+operation, units as DynamoDB bills them). Prints:
 - the read units and requests of a league board at 5, 20 and 50 members (every member with an
   official result of the date, the costliest case);
 - the writes an official completion makes for a player in no league and in 10 (the difference is
@@ -25,7 +25,8 @@ from offline import use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
-from daily import Meter, player_id, word_for  # noqa: E402
+from daily import player_id, word_for  # noqa: E402
+from meter import Meter  # noqa: E402
 from moto import mock_aws  # noqa: E402
 
 from functions.daily.handler import handler as daily_handler  # noqa: E402
@@ -93,10 +94,7 @@ def main() -> None:
     with mock_aws():
         table = wiring.settings().table_name
         boto3.client("dynamodb").create_table(**create_table_request(table))
-        meter = Meter(table)
-        events = wiring.ports().client.meta.events
-        events.register("before-parameter-build.dynamodb", meter.before)
-        events.register("after-call.dynamodb", meter.after)
+        meter = Meter().attach(wiring.ports().client)
         clock.travel_to(NOON)
         if sys.argv[1:] == ["erasure"]:
             _, league, _ = call("POST", "/leagues", {"name": "Club"}, user="club")

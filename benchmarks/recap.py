@@ -5,9 +5,8 @@ The day's runs are simulated people (benchmarks/skill.py: 60% casual, 30% good, 
 Daily from the generator (a fixed secret); they pick uniformly among a round's common answers, so
 the played words spread about as widely as people's could, which is what sizes the items. The
 closing pass's step (shared/services/recap.py `Recaps.record`) stores them on in-process moto; the
-reads are metered from every response the store's client receives (benchmarks/boards.py `Meter`:
-eventually consistent, half a unit per 4 KB of each item). Write units are a unit per 1 KB of each
-item put.
+reads are metered by benchmarks/meter.py on every request the store's client sends (as DynamoDB
+bills it). Write units are a unit per 1 KB of each item put.
 """
 
 import math
@@ -20,7 +19,7 @@ from offline import use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
-from boards import Meter, item_size  # noqa: E402
+from meter import Meter, item_size  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from skill import MIX, PEOPLE, play  # noqa: E402
 

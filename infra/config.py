@@ -15,6 +15,8 @@ Fields (defaults in brackets):
 - `cognito_plan` [lite]: the user pool's feature plan, `lite` or `essentials` (docs/operations.md,
   "What it costs": the same sign-in for this game, a third of the price at a million players);
 - `midnight_capacity` [none]: provisioned concurrency per API function around 00:00 Central;
+- `rush_players` [none]: the players the stage plans for in the ten minutes after 00:00 Central;
+  scripts/preflight.py checks every quota and partition against that rush's top;
 - `warm_throughput` [every on-demand table's and index's own: 12,000 read, 4,000 write units/s]:
   what the table and each GSI serve at once (`{"table": {...}, "indexes": {"due": {...}}}`); above
   the account's per-table quota (40,000 by default) it needs a raise first (scripts/preflight.py);
@@ -164,6 +166,7 @@ class StageConfig(_Strict):
     self_sign_up: bool = True
     cognito_plan: Literal["lite", "essentials"] = "lite"
     midnight_capacity: MidnightCapacity | None = None
+    rush_players: Annotated[int, Field(ge=1)] | None = None
     restored_table: RestoredTable | None = None
     warm_throughput: TableWarmThroughput = TableWarmThroughput()
     first_daily_date: date | None = None

@@ -13,7 +13,12 @@ What it checks, in the stage's region (infra/stages.json through infra.config):
   must be at least the stage's, or the stage's own limit never applies;
 - SES (sesv2): the stage's identity verified for sending (Cognito refuses to create a user pool
   on an unverified one) and the account out of the SES sandbox (else mail reaches verified
-  addresses only); a stage without `ses` says that Cognito sends its own mail (50 a day).
+  addresses only); a stage without `ses` says that Cognito sends its own mail (50 a day);
+- the rush the stage plans for (`rush_players`, scripts/rush_plan.py): at its top, the API
+  requests/s against the stage's throttle and the account's, the busy Lambda environments against
+  the account's concurrency and each function's midnight capacity, the table's and each index's
+  write and read units/s against their warm throughput and the per-table quota, and the board
+  completions/s against what the board's shards take.
 
 Before any of it, the stage's entry must hold no placeholder (an RFC 2606 name such as
 example.com, left from the repository's sample stages): each is named by its field. Without
@@ -31,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rush_plan import BOARD_COMPLETIONS_BOUND, INDEX_WRITE_UNITS, Peak  # noqa: E402
 
 from infra.config import REPO_ROOT, STAGES_FILE, StageConfig  # noqa: E402
 from infra.functions import FUNCTIONS  # noqa: E402
@@ -111,8 +118,7 @@ def ses_checks(config: StageConfig, ses: Any) -> list[Requirement]:
     ]
 
 
-def dynamodb_checks(config: StageConfig, dynamodb: Any) -> list[Check]:
-    limits = dynamodb.describe_limits()
+def dynamodb_checks(config: StageConfig, limits: dict[str, Any]) -> list[Check]:
     warm = config.warm_throughput
     parts = [warm.table, *(warm.index(name) for name in ("board", "history", "due"))]
     return [
@@ -126,8 +132,7 @@ def dynamodb_checks(config: StageConfig, dynamodb: Any) -> list[Check]:
     ]
 
 
-def lambda_checks(config: StageConfig, lambda_: Any) -> list[Check]:
-    limit = lambda_.get_account_settings()["AccountLimit"]["ConcurrentExecutions"]
+def lambda_checks(config: StageConfig, limit: int) -> list[Check]:
     reserved = sum(spec.reserved or 0 for spec in FUNCTIONS.values())
     provisioned = sum(config.midnight_capacity.functions.values()) if config.midnight_capacity else 0
     return [
@@ -152,10 +157,10 @@ def _quota(quotas: Any, service: str, name: str) -> float | None:
     return None
 
 
-def api_checks(config: StageConfig, quotas: Any) -> list[Check]:
+def api_checks(config: StageConfig, api: dict[str, float | None]) -> list[Check]:
     checks = []
     for key, name in API_QUOTAS.items():
-        have = _quota(quotas, "apigateway", name)
+        have = api[key]
         checks.append(
             Check(
                 f"API Gateway account {name.lower()} (requests/s)"
@@ -168,14 +173,84 @@ def api_checks(config: StageConfig, quotas: Any) -> list[Check]:
     return checks
 
 
+def rush_checks(
+    config: StageConfig, limits: dict[str, Any], concurrency: int, api: dict[str, float | None]
+) -> list[Check]:
+    """The stage's planned rush (`rush_players`) at its top against what serves it."""
+    if config.rush_players is None:
+        return []
+    peak, warm = Peak(config.rush_players), config.warm_throughput
+    top = f"rush of {peak.players:,} ({peak.runs:,.0f} runs/s at its top):"
+    plan = "infra/stages.json"
+    provisioned = config.midnight_capacity.functions if config.midnight_capacity else {}
+    reserved = sum(spec.reserved or 0 for spec in FUNCTIONS.values())
+    found = [
+        Check(
+            f"{top} API requests/s, under the stage's throttle and the account's",
+            min(config.throttle.rate, api["rate"] or 0),
+            peak.api_requests,
+            f"`throttle` in {plan}, then Service Quotas > Amazon API Gateway > Throttle rate",
+        ),
+        Check(
+            f"{top} Lambda environments busy, besides the reserved and the 100 unreserved",
+            concurrency - reserved - UNRESERVED_MINIMUM,
+            sum(peak.concurrency.values()),
+            "Service Quotas > AWS Lambda > Concurrent executions",
+        ),
+        *[
+            Check(
+                f"{top} {name}'s midnight provisioned concurrency (else Lambda ramps at 1,000 a 10 s)",
+                provisioned.get(name, 0),
+                need,
+                f"`midnight_capacity` in {plan}",
+            )
+            for name, need in peak.concurrency.items()
+        ],
+    ]
+    for kind, need in (("write", peak.table_writes), ("read", peak.table_reads)):
+        found.append(
+            Check(
+                f"{top} the table's {kind} units/s (its warm throughput, within the per-table quota)",
+                min(
+                    getattr(warm.table, f"{kind}_units_per_second"),
+                    limits[f"TableMax{kind.capitalize()}CapacityUnits"],
+                ),
+                need,
+                f"`warm_throughput` in {plan}, then the per-table {kind} quota",
+            )
+        )
+    for index in INDEX_WRITE_UNITS:
+        found.append(
+            Check(
+                f"{top} the `{index}` index's write units/s (its warm throughput)",
+                warm.index(index).write_units_per_second,
+                peak.index_writes(index),
+                f"`warm_throughput.indexes.{index}` in {plan}",
+            )
+        )
+    found.append(
+        Check(
+            f"{top} board completions/s (32 board shards)",
+            BOARD_COMPLETIONS_BOUND,
+            peak.runs,
+            'more board shards (keys.BOARD_SHARDS; docs/operations.md, "The ten-million night")',
+        )
+    )
+    return found
+
+
 def checks(
     config: StageConfig, dynamodb: Any, lambda_: Any, quotas: Any, ses: Any
 ) -> list[Check | Requirement]:
+    limits = dynamodb.describe_limits()
+    concurrency = lambda_.get_account_settings()["AccountLimit"]["ConcurrentExecutions"]
+    api = {key: _quota(quotas, "apigateway", name) for key, name in API_QUOTAS.items()}
     return [
-        *dynamodb_checks(config, dynamodb),
-        *lambda_checks(config, lambda_),
-        *api_checks(config, quotas),
+        *dynamodb_checks(config, limits),
+        *lambda_checks(config, concurrency),
+        *api_checks(config, api),
         *ses_checks(config, ses),
+        *rush_checks(config, limits, concurrency, api),
     ]
 
 

@@ -116,12 +116,13 @@ def corrections(date: api.BoardDate) -> CorrectionsPage:
 @app.get("/daily/<date>/recap", summary="A closed Daily's recap: its rounds, words played and missed")
 def day_recap(date: api.BoardDate) -> Response[Recap]:
     board_day = boards().board_date(date)
-    recap = recaps().day_recap(board_day)  # 404 while live and until the closing pass has run
-    scope = Scope.daily(board_day.isoformat())
-    state = moderation().board_status(
-        scope, True, daily_closes_at(board_day), moderation().pending_runs(scope)
-    )
-    reply = Recap.of(recap, "final" if state == "final" else "closed")
+
+    def status(scope: Scope) -> str:
+        closes = daily_closes_at(board_day)
+        return moderation().board_status(scope, True, closes, moderation().pending_runs(scope))
+
+    recap, final = recaps().day_recap(board_day, status)  # 404 while live and until the closing pass
+    reply = Recap.of(recap, "final" if final else "closed")
     return api.json_response(reply, cache_control=api.board_cache_control(reply.status))
 
 

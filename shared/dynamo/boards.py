@@ -4,10 +4,10 @@ profiles.
 Items and keys are described in docs/leaderboards.md.
 """
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.client import Client
-from shared.dynamo.codec import display_name, entry, pending_of, top_rows
+from shared.dynamo.codec import display_name, entry, pending_of, stats_of, top_rows
 from shared.dynamo.moderation_keys import pending_runs_key
 from shared.dynamo.tombstone import admission_of, read_admission, sanctions_of
 from shared.dynamo.top import TopOfBoard
@@ -78,16 +78,12 @@ class BoardReads:
         return read_admission(self.db, player)
 
     def own_profile(self, player: str) -> tuple[Admission, PlayerProfile, list[Sanction]]:
-        """One consistent GetItem of the profile: its admission, name, stats and sanctions (a
-        second of the old `STATS` item only while the profile has no stats)."""
+        """One consistent GetItem of the profile: its admission, name, stats and sanctions."""
         item = self.db.get(keys.profile_key(player), consistent=True) or {}
-        old = None if "stats_version" in item else self.db.get(keys.old_stats_key(player), consistent=True)
-        profile = PlayerProfile(display_name(item), migrations.stats_of(item, old)[0])
+        profile = PlayerProfile(display_name(item), stats_of(item)[0])
         return admission_of(item), profile, sanctions_of(item)
 
     def player_profile(self, player: str) -> PlayerProfile:
-        """One consistent GetItem of the profile, which holds the name and the stats; a second of
-        the old `STATS` item only while the profile has no stats (shared/dynamo/migrations.py)."""
+        """One consistent GetItem of the profile, which holds the name and the stats."""
         item = self.db.get(keys.profile_key(player), consistent=True) or {}
-        old = None if "stats_version" in item else self.db.get(keys.old_stats_key(player), consistent=True)
-        return PlayerProfile(display_name(item), migrations.stats_of(item, old)[0])
+        return PlayerProfile(display_name(item), stats_of(item)[0])

@@ -9,7 +9,7 @@ import zlib
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo.client import Item
 from shared.dynamo.keys import position_of, rank_key
 from shared.dynamo.table import TTL_ATTRIBUTE
@@ -17,10 +17,11 @@ from shared.game.boards import BoardEntry, BoardPosition, PlayerProfile, run_dur
 from shared.game.clock import iso, parse_iso
 from shared.game.puzzles import Round
 from shared.game.results import OfficialResult
-from shared.game.runs import AnswerReason, Attempt, Outcome, RoundRecord, Run, record_attempt
+from shared.game.runs import AnswerReason, Attempt, Outcome, RoundRecord, Run, record_attempt, skip
 from shared.game.scope import Scope
 from shared.game.scoring import speed_bonus
-from shared.services.ports import StoredProfile
+from shared.game.stats import PlayerStats
+from shared.services.ports import ProfileVersion, StoredProfile
 
 # An inbox item is deleted once folded in; the TTL only sweeps one a crash left behind.
 INBOX_TTL_SECONDS = 2 * 24 * 3600
@@ -169,7 +170,8 @@ def decode_run(run_id: str, text: str, puzzle: list[Round]) -> Run:
 
 # An answer written without reading the run appends its attempt to the item's tail (`tl`, a list
 # of strings): an accepted word as two elements, the word itself (so that a condition finds it with
-# `contains`) and its arrival in epoch milliseconds; a rejected one as one, "<ms> <reason> <word>".
+# `contains`) and its arrival in epoch milliseconds; a rejected one as one, "<ms> <reason> <word>";
+# a skip of the round in play as one, "<ms>" (SKIPPED after it).
 # Reading the run applies the tail in order (elapsed times, points and combo follow from the run
 # they arrive in); the next whole write of the run folds it in.
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -182,11 +184,21 @@ def encode_tail_attempt(word: str, reason: AnswerReason | None, at: datetime) ->
     return [f"{millis} {_REASON.get(reason, reason)} {word}"]
 
 
+SKIPPED = " -"
+
+
+def encode_tail_skip(at: datetime) -> list[str]:
+    return [f"{(at - _EPOCH) // timedelta(milliseconds=1)}{SKIPPED}"]
+
+
 def apply_tail(run: Run, tail: list[str]) -> None:
-    """Apply the attempts of an item's tail to RUN, oldest first (an accepted word is letters
-    only, so it never starts with a digit as the other elements do)."""
+    """Apply the attempts and skips of an item's tail to RUN, oldest first (an accepted word is
+    letters only, so it never starts with a digit as the other elements do)."""
     elements = iter(tail)
     for element in elements:
+        if element.endswith(SKIPPED) and element[: -len(SKIPPED)].isdigit():
+            skip(run, run.round_number, _EPOCH + timedelta(milliseconds=int(element[: -len(SKIPPED)])))
+            continue
         if element[:1].isdigit():
             millis, code, word = element.split(" ", 2)
             reason: AnswerReason | None = _REASON_OF.get(code, code)  # type: ignore[assignment]
@@ -335,9 +347,17 @@ def is_official_insert(event_name: str, record_keys: Item) -> bool:
     return event_name == "INSERT" and record_keys.get("sk", {}).get("S", "").startswith(keys.OFFICIAL)
 
 
-def stored_profile(profile: Item | None, old_stats: Item | None) -> StoredProfile:
-    """The profile a completion writes against, from its item and the old `STATS` item, as read."""
-    stats, version = migrations.stats_of(profile or {}, old_stats)
+def stats_of(profile: Item) -> tuple[PlayerStats | None, ProfileVersion]:
+    """The stats a profile item holds and their version (0: none yet)."""
+    if "stats_version" not in profile:
+        return None, ProfileVersion(0)
+    stats = PlayerStats.model_validate_json(profile["stats"]["S"])
+    return stats, ProfileVersion(int(profile["stats_version"]["N"]))
+
+
+def stored_profile(profile: Item | None) -> StoredProfile:
+    """The profile a completion writes against, from its item as read."""
+    stats, version = stats_of(profile or {})
     # A result completed under a rank ban or a ban stays off the boards (shared/dynamo/tombstone.py).
     ends = [(profile or {}).get(name, {}).get("S") for name in ("rank_banned_until", "banned_until")]
     rank_banned_until = max((end for end in ends if end), default=None)

@@ -10,15 +10,16 @@ table's stream (shared/dynamo/counters.py, shared/dynamo/top.py).
 
 from datetime import date
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_item, official_result_of, stored_profile
 from shared.dynamo.runs import Runs, versioned_put
+from shared.dynamo.tombstone import admission_of
 from shared.game.boards import HistoryPosition
 from shared.game.results import OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
-from shared.services.ports import Completion, OfficialTaken, StaleRun, StoredProfile, Version
+from shared.services.ports import Admission, Completion, OfficialTaken, StaleRun, StoredProfile, Version
 
 
 def same_name(name: str | None) -> tuple[str, Item]:
@@ -33,12 +34,9 @@ class Results:
         self.db = db
         self.runs = runs
 
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        """One consistent BatchGetItem of the player's profile (and, for a Daily, of the old
-        `STATS` item, shared/dynamo/migrations.py)."""
-        wanted = [keys.profile_key(player)] + ([keys.old_stats_key(player)] if daily else [])
-        found = {item["sk"]["S"]: item for item in self.db.batch_get(wanted, consistent=True)}
-        return stored_profile(found.get("PROFILE"), found.get("STATS"))
+    def profile_for_completion(self, player: str) -> StoredProfile:
+        """One consistent GetItem of the player's profile."""
+        return stored_profile(self.db.get(keys.profile_key(player), consistent=True))
 
     def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
         """Write the completed run and, with COMPLETION, its official result and the player's
@@ -59,6 +57,13 @@ class Results:
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         item = self.db.get(keys.official_key(player, scope))
         return official_result_of(item) if item else None
+
+    def admitted_result(self, player: str, scope: Scope) -> tuple[Admission, OfficialResult | None]:
+        """One BatchGetItem, eventually consistent: the profile (admission) and the result."""
+        official = keys.official_key(player, scope)
+        found = {i["sk"]["S"]: i for i in self.db.batch_get([keys.profile_key(player), official])}
+        item = found.get(official["sk"]["S"])
+        return admission_of(found.get("PROFILE")), official_result_of(item) if item else None
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         """Read consistently from the player's own partition: the Daily results are sorted by date
@@ -109,9 +114,7 @@ def official_writes(completion: Completion) -> list[Item]:
        never misses a row (Players.set_display_name renames the rows of live boards). For a
        Daily result it is the Update of the stats kept on the profile, on condition too that
        they are still as read (a failure means another completion of the same player changed
-       them first: StaleRun); for a challenge, a ConditionCheck;
-    3. only while the stats read were those of an old `STATS` item: its Delete
-       (shared/dynamo/migrations.py `retire_old_stats`)."""
+       them first: StaleRun); for a challenge, a ConditionCheck."""
     result, read = completion.result, completion.read
     name = read.profile.display_name
     items: list[Item] = [
@@ -140,6 +143,4 @@ def official_writes(completion: Completion) -> list[Item]:
             }
         }
     )
-    if read.version.old_stats is not None:
-        items.append(migrations.retire_old_stats(result.player, read.version.old_stats))
     return items

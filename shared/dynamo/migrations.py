@@ -5,8 +5,6 @@ it can be deleted. Nothing else in shared/dynamo/ knows an older layout.
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
 from shared.game.runs import Run
-from shared.game.stats import PlayerStats
-from shared.services.ports import ProfileVersion
 
 
 def whole_run(item: Item) -> Run:
@@ -33,26 +31,15 @@ def old_claim(name: str) -> str:
 
 # Stats in their own `STATS` item (before they moved onto the profile, docs/data-model.md) -------
 #
-# Delete `old_stats`, `retire_old_stats`, `move_old_stats`, the STATS key in the completion's
-# read and in `player_profile`, and scripts/move_old_stats.py, when `scripts/move_old_stats.py
-# --table <name>` reports nothing left to move on every deployed table.
-
-
-def stats_of(profile: Item, old: Item | None) -> tuple[PlayerStats | None, ProfileVersion]:
-    """The stats a profile item holds and their version; while it has none (no `stats_version`),
-    those of the player's old `STATS` item OLD, if there is one."""
-    if "stats_version" in profile:
-        stats = PlayerStats.model_validate_json(profile["stats"]["S"])
-        return stats, ProfileVersion(int(profile["stats_version"]["N"]))
-    if old is not None:
-        return PlayerStats.model_validate_json(old["data"]["S"]), ProfileVersion(0, int(old["version"]["N"]))
-    return None, ProfileVersion(0)
+# The move has finished: no request reads a `STATS` item. scripts/move_old_stats.py stays to
+# check a table (it reports what is left to move, and moves it); delete it, `retire_old_stats`,
+# `move_old_stats` and `keys.old_stats_key` once it reports nothing on every deployed table.
 
 
 def retire_old_stats(player: str, version: int) -> Item:
     """The Delete of PLAYER's old `STATS` item in the transaction that writes their stats onto the
-    profile, on condition it is still at VERSION (so a completion by code of the layout before,
-    during a deploy, is not lost: the move is retried from a fresh read)."""
+    profile, on condition it is still at VERSION (so a write by code of the layout before is not
+    lost: the move is retried from a fresh read)."""
     return {
         "Delete": {
             "Key": keys.old_stats_key(player),
@@ -63,8 +50,7 @@ def retire_old_stats(player: str, version: int) -> Item:
 
 
 def move_old_stats(db: Client, player: str) -> str:
-    """Move PLAYER's stats from an old `STATS` item onto the profile, as their next Daily
-    completion would (scripts/move_old_stats.py, for players who have not come back): one
+    """Move PLAYER's stats from an old `STATS` item onto the profile (scripts/move_old_stats.py): one
     transaction of the profile's Update (on condition it has no stats yet) and the Delete of
     the old item (on condition it is still as read). Returns what happened: "moved", "none"
     (no old item), "kept" (the profile has stats already: the old item was written after the

@@ -9,10 +9,10 @@ and the leagues they are in. docs/data-model.md lists the items.
 from contextlib import suppress
 from datetime import timedelta
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client, ConditionFailed, Item
-from shared.dynamo.codec import display_name, official_result_of
+from shared.dynamo.codec import display_name, official_result_of, stats_of
 from shared.dynamo.leagues import DynamoLeagues, league_of, leave_items
 from shared.dynamo.migrations import old_claim
 from shared.dynamo.names import Names, rename_row
@@ -157,10 +157,9 @@ class DynamoPlayerData:
         the runs, the name claim and the leagues (eventually consistent: a run written in the
         second before the export may show as it was a second earlier)."""
         own = self._own_items(player)
-        items = {_kind(item): item for item in own if _kind(item) in ("PROFILE", "STATS", "LEAGUES")}
+        items = {_kind(item): item for item in own if _kind(item) in ("PROFILE", "LEAGUES")}
         profile_item = items.get("PROFILE", {})
-        old = None if "stats_version" in profile_item else items.get("STATS")
-        profile = PlayerProfile(display_name(profile_item), migrations.stats_of(profile_item, old)[0])
+        profile = PlayerProfile(display_name(profile_item), stats_of(profile_item)[0])
         claim = None
         wanted = [keys.run_key(run_id) for run_id in self._run_ids(player, own)]
         if profile.display_name and profile.display_name != DELETED_PLAYER_NAME:

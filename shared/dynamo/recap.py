@@ -3,11 +3,13 @@ item, each round's played words in an item of its own partition (keys in shared/
 docs/data-model.md, "The day's recap"). Both are zlib-compressed: items cost by size."""
 
 import zlib
+from contextlib import suppress
 
 from shared.dynamo import keys
-from shared.dynamo.client import Client, Item
+from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.game.recap import DayRecap, RoundTally
 from shared.game.scope import Scope
+from shared.services.ports import StoredRecap
 
 
 def encode_words(words: dict[str, int]) -> bytes:
@@ -40,11 +42,25 @@ class DynamoRecaps:
         summary = zlib.compress(recap.model_dump_json().encode(), 9)
         self.db.call("put_item", Item={**keys.recap_key(scope), "data": {"B": summary}})
 
-    def recap(self, scope: Scope) -> DayRecap | None:
+    def recap(self, scope: Scope) -> StoredRecap | None:
+        """One GetItem, eventually consistent (about 1.4 KB: half a read unit)."""
         item = self.db.get(keys.recap_key(scope))
         if item is None:
             return None
-        return DayRecap.model_validate_json(zlib.decompress(item["data"]["B"]))
+        recap = DayRecap.model_validate_json(zlib.decompress(item["data"]["B"]))
+        return StoredRecap(recap, "board_final" in item)
+
+    def mark_final(self, scope: Scope) -> None:
+        """The summary's `board_final` attribute (an UpdateItem of the item that exists: a recap the
+        pass has not written yet is left alone)."""
+        with suppress(ConditionFailed):
+            self.db.call(
+                "update_item",
+                Key=keys.recap_key(scope),
+                UpdateExpression="SET board_final = :t",
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeValues={":t": {"BOOL": True}},
+            )
 
     def round_words(self, scope: Scope, rounds: list[int]) -> dict[int, dict[str, int]]:
         """One BatchGetItem, eventually consistent (written once, before the summary)."""

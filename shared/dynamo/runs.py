@@ -21,6 +21,7 @@ from shared.dynamo.codec import (
     decode_run,
     encode_run,
     encode_tail_attempt,
+    encode_tail_skip,
     stored_profile,
 )
 from shared.dynamo.tombstone import (
@@ -38,7 +39,7 @@ from shared.game.errors import AccountErased
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.runs import Run
-from shared.game.scope import Scope, scope_of_run_id
+from shared.game.scope import Scope
 from shared.services.ports import (
     ActiveRunExists,
     AnswerSlot,
@@ -191,16 +192,13 @@ class Runs:
 
     # Runs ----------------------------------------------------------------------------------
 
-    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+    def get_run(self, run_id: str, caller: str | None = None, consistent: bool = True) -> StoredRun | None:
         if caller is None:
-            item = self.db.get(keys.run_key(run_id), consistent=True)
+            item = self.db.get(keys.run_key(run_id), consistent=consistent)
             return None if item is None else self.stored_run(run_id, item)
         # One BatchGetItem: the run, and the caller's profile (their admission, and what completing
-        # the run writes against), with the old `STATS` item for a Daily (shared/dynamo/migrations.py).
-        scope = scope_of_run_id(run_id)
+        # the run writes against).
         wanted = [keys.run_key(run_id), keys.profile_key(caller)]
-        if scope is not None and scope.kind == "daily":
-            wanted.append(keys.old_stats_key(caller))
         found = {i["sk"]["S"]: i for i in self.db.batch_get(wanted, consistent=True)}
         admission = admission_of(found.get("PROFILE"))
         if admission.erased:
@@ -209,7 +207,7 @@ class Runs:
         if item is None:
             return None
         stored = self.stored_run(run_id, item)
-        profile = stored_profile(found.get("PROFILE"), found.get("STATS"))
+        profile = stored_profile(found.get("PROFILE"))
         return stored._replace(admission=admission, profile=profile)
 
     def stored_run(self, run_id: str, item: Item) -> StoredRun:
@@ -286,18 +284,44 @@ class Runs:
             following = (slot.round_number + 1, 1)
         else:
             following = (slot.round_number, slot.attempt_number + 1)
-        values: Item = {
-            ":r": {"N": str(slot.round_number)},
-            ":a": {"N": str(slot.attempt_number)},
+        condition, values = "nr = :r AND na = :a", {":a": {"N": str(slot.attempt_number)}}
+        if accepted:  # a word accepted once in a run is not accepted again (SPEC §3)
+            condition += " AND NOT contains(used, :word) AND NOT contains(tl, :word)"
+            values[":word"] = {"S": slot.word}
+        elements = encode_tail_attempt(slot.word, slot.reason, now)
+        return self._append(run_id, player, slot.round_number, following, elements, now, condition, values)
+
+    def skip_in_place(self, run_id: str, player: str | None, round_number: int, now: datetime) -> StoredRun:
+        """One UpdateItem: the skip appended to the run's tail, the next round and the version
+        moved on, on the conditions the port names (the round in play, at any attempt)."""
+        skipped = encode_tail_skip(now)
+        return self._append(run_id, player, round_number, (round_number + 1, 1), skipped, now, "nr = :r", {})
+
+    def _append(
+        self,
+        run_id: str,
+        player: str | None,
+        round_number: int,
+        following: tuple[int, int],
+        elements: list[str],
+        now: datetime,
+        condition: str,
+        values: Item,
+    ) -> StoredRun:
+        """Append ELEMENTS to the run's tail and move its next slot to FOLLOWING, on CONDITION
+        (with VALUES) and on the run being PLAYER's and in play at NOW, in round ROUND_NUMBER."""
+        values = {
+            **values,
+            ":r": {"N": str(round_number)},
             ":nr": {"N": str(following[0])},
             ":na": {"N": str(following[1])},
             ":now": {"S": iso(now)},
-            ":at": {"L": [{"S": element} for element in encode_tail_attempt(slot.word, slot.reason, now)]},
+            ":at": {"L": [{"S": element} for element in elements]},
             ":none": {"L": []},
             ":one": {"N": "1"},
         }
         # ... and the player is still admitted (an erasure or a ban marks their runs in play)
-        condition = f"nr = :r AND na = :a AND dl > :now AND attribute_not_exists({STOPPED_AT}) AND "
+        condition += f" AND dl > :now AND attribute_not_exists({STOPPED_AT}) AND "
         if player is None:
             condition += "attribute_not_exists(runs_pk)"
         else:
@@ -305,9 +329,6 @@ class Runs:
             values[":owner"] = {"S": keys.runs_partition(player)}
         update = "SET tl = list_append(if_not_exists(tl, :none), :at), nr = :nr, na = :na"
         update += ", version = version + :one"
-        if accepted:  # a word accepted once in a run is not accepted again (SPEC §3)
-            condition += " AND NOT contains(used, :word) AND NOT contains(tl, :word)"
-            values[":word"] = {"S": slot.word}
         try:
             written = self.db.call(
                 "update_item",

@@ -49,7 +49,7 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/daily/{date}", "daily", "public", replies=(200, 404)),
     # A closed day's recap (SPEC §4a), served with the boards (its status is the board's).
     Route("GET", "/daily/{date}/recap", "leaderboard", "public", replies=(200, 404)),
-    Route("GET", "/daily/{date}/recap/me", "leaderboard", "player", replies=(200, 404)),
+    Route("GET", "/daily/{date}/recap/me", "leaderboard", "player", replies=(200, 404), admits="own"),
     Route("POST", "/daily/{date}/runs", "daily", "player", replies=(201, 200, 404, 409), admits="own"),
     Route("POST", "/guest/daily/{date}/runs", "daily", "public", replies=(201, 404, 409)),
     Route("GET", "/runs/{run_id}", "daily", "player", replies=(200, 404), admits="own"),

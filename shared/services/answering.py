@@ -1,6 +1,6 @@
-"""An answer in one write (SPEC §3): judged against its round's prompt before the run is read, and
-appended on condition that the run is as that judgment assumed, so a run's answer costs one
-request instead of a read and a write (docs/data-model.md).
+"""An answer or a skip in one write (SPEC §3): an answer judged against its round's prompt before
+the run is read, and appended on condition that the run is as that judgment assumed, so a run's
+answer or skip costs one request instead of a read and a write (docs/data-model.md).
 
 The run id names the run's scope (shared/game/scope.py), so the puzzle is known without the run;
 the rules' checks (SPEC §2) need nothing else. What the run itself decides (that the slot is the
@@ -51,3 +51,25 @@ def answer_at_once(
     except StaleRun:
         return None
     return applied_result(run, round_number, attempt_number), run
+
+
+def skip_at_once(
+    store: RunStore,
+    puzzle_of: Callable[[Scope], list[Round] | None],
+    run_id: str,
+    player: str | None,
+    round_number: int,
+    now: datetime,
+) -> Run | None:
+    """The run after a skip of ROUND_NUMBER, written in one conditional request; None when the run
+    must be read: its id names no scope, the round is the last (the skip completes the run, whose
+    official result needs the whole run) or not one, or the write refused (a replay, a 409, an
+    expired run)."""
+    scope = scope_of_run_id(run_id)
+    puzzle = puzzle_of(scope) if scope else None
+    if puzzle is None or not 1 <= round_number < len(puzzle):
+        return None
+    try:
+        return store.skip_in_place(run_id, player, round_number, parse_iso(iso(now))).run
+    except StaleRun:
+        return None

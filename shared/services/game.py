@@ -31,7 +31,7 @@ from shared.game.results import Challenge
 from shared.game.runs import AnswerResult, Run, answer, expire_if_due, new_run, skip
 from shared.game.scope import Scope, run_id_in
 from shared.services.admission import refuse_unless_admitted
-from shared.services.answering import answer_at_once
+from shared.services.answering import answer_at_once, skip_at_once
 from shared.services.completion import implausible_details, run_completion
 from shared.services.ports import (
     ActiveRunExists,
@@ -78,13 +78,9 @@ class Game:
     ):
         self.runs, self.results = runs, results
         self.first_date = first_date  # the deployment's first Daily date (FIRST_DAILY_DATE)
-        self.secret = secret
-        self.dictionary = dictionary
-        # record("RunsStarted") etc.; the handlers wire it to metrics, and an event with details
-        # to a structured log line as well
-        self.record = record
-        self.now = now
-        self.sleep = sleep  # the retry policy's pauses
+        self.secret, self.dictionary = secret, dictionary
+        self.record = record  # ("RunsStarted" etc.): metrics, and a log line for one with details
+        self.now, self.sleep = now, sleep  # the clock; the retry policy's pauses
         self._puzzles: dict[Scope, list[Round]] = {}  # puzzles never change once stored
 
     # The Daily -----------------------------------------------------------------------------
@@ -268,6 +264,10 @@ class Game:
         return self._retry(attempt)
 
     def skip(self, run_id: str, player: str | None, round_number: int) -> Run:
+        written = skip_at_once(self.runs, self._puzzle_of, run_id, player, round_number, self.now())
+        if written is not None:
+            return written
+
         def attempt() -> Run:
             run, version, _, profile = self._refresh(self._load(run_id, player))
             if skip(run, round_number, self.now()):
@@ -325,15 +325,14 @@ class Game:
         self.record("RunsCompleted")
         if run.official:
             self.record("OfficialScores")
-            details = implausible_details(run)  # SPEC §3b: a metric and a log line for operators
-            if details:
+            if details := implausible_details(run):  # SPEC §3b: a metric and a log line for operators
                 self.record("ImplausibleRuns", **details)
 
     def _completion(self, run: Run, profile: StoredProfile | None = None) -> Completion | None:
         """An official run's completion, from PROFILE as read (written only if still so)."""
         if run.player is None or not run.official:
             return None
-        read = profile or self.results.profile_for_completion(run.player, daily=run.kind == "daily")
+        read = profile or self.results.profile_for_completion(run.player)
         return run_completion(run, read)
 
     # The scheduled jobs --------------------------------------------------------------------

@@ -162,15 +162,14 @@ class Moderation:
     ) -> BoardStatus:
         """`live`, `closed`, or `final` once the review window has ended with no case pending
         (recorded the first time, and then remembered: a final board never reopens)."""
-        if scope in self._final:
-            return "final"
-        if not closed:
-            return "live"
-        if self.store.is_final(scope) or board_final(self.now(), closes_at, bool(pending)):
-            self.store.mark_final(scope)
-            self._final.add(scope)
-            return "final"
-        return "closed"
+        if scope in self._final or not closed:
+            return "final" if scope in self._final else "live"
+        if not self.store.is_final(scope):
+            if not board_final(self.now(), closes_at, bool(pending)):
+                return "closed"
+            self.store.mark_final(scope)  # once, when it is decided: a read of a final board writes nothing
+        self._final.add(scope)
+        return "final"
 
     def review_state(self, page: "Page", closes_at: datetime) -> tuple[BoardStatus, frozenset[str]]:
         """A board page's status and its runs under review (their rows say `pending`): none once

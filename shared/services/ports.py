@@ -77,11 +77,9 @@ class Slot(NamedTuple):
 class ProfileVersion(NamedTuple):
     """What a player's profile was when read for a completion: the completion's write holds only
     if it still is (its name too: PlayerProfile.display_name). `stats` counts the writes of the
-    stats (0: none yet); `old_stats` is the version of stats read from the layout before
-    (shared/dynamo/migrations.py), None elsewhere."""
+    stats (0: none yet)."""
 
     stats: int
-    old_stats: int | None = None
 
 
 class StoredProfile(NamedTuple):
@@ -139,8 +137,9 @@ class RunStore(Protocol):
         """The challenges CREATOR made, newest first, at most LIMIT."""
         ...
 
-    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
-        """The run, read consistently; with CALLER, in the same request as CALLER's tombstone:
+    def get_run(self, run_id: str, caller: str | None = None, consistent: bool = True) -> StoredRun | None:
+        """The run, read consistently (eventually, without CALLER and with CONSISTENT false: a run
+        that cannot change any more); with CALLER, in the same request as CALLER's tombstone:
         AccountErased once their erasure has begun (shared/dynamo/tombstone.py)."""
         ...
 
@@ -167,6 +166,14 @@ class RunStore(Protocol):
         is not yet one of the run's accepted words. Returns the run as written (the attempt
         applied by shared/game/runs.py's record_attempt); raises StaleRun when a condition fails
         (read the run to learn which)."""
+        ...
+
+    def skip_in_place(self, run_id: str, player: str | None, round_number: int, now: datetime) -> StoredRun:
+        """Skip ROUND_NUMBER of the run in one conditional write, without reading the run: it
+        holds only if the run is PLAYER's (None: a guest's), still in play at NOW and that round
+        is the one in play (any attempt). Returns the run as written; raises StaleRun when a
+        condition fails (read the run to learn which). Never the last round: that skip completes
+        the run, whose official result needs the whole run."""
         ...
 
     def due_runs(self, now: datetime) -> Iterator[DueRun]:
@@ -205,9 +212,9 @@ class ResultStore(Protocol):
     """Completing runs and the official results they write (SPEC §3, §4): the player's stats go
     with a Daily's."""
 
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
-        """PLAYER's profile (name, and for a DAILY completion the stats), read consistently, with
-        the version a Completion from it is conditional on."""
+    def profile_for_completion(self, player: str) -> StoredProfile:
+        """PLAYER's profile (name and stats), read consistently, with the version a Completion from
+        it is conditional on."""
         ...
 
     def complete_run(self, run: Run, version: Version, completion: Completion | None = None) -> None:
@@ -220,6 +227,12 @@ class ResultStore(Protocol):
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None: ...
 
+    def admitted_result(self, player: str, scope: Scope) -> tuple[Admission, OfficialResult | None]:
+        """PLAYER's admission and their official result of SCOPE, in one request, eventually
+        consistent (a read-only route: its admission may trail a tombstone or a ban by under a
+        second, docs/players.md)."""
+        ...
+
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         """PLAYER's official results of Daily dates and challenges played from DAY on."""
         ...
@@ -227,6 +240,11 @@ class ResultStore(Protocol):
     def history(self, player: str, after: HistoryPosition | None, limit: int) -> list[OfficialResult]:
         """The player's official results, newest first, after AFTER."""
         ...
+
+
+class StoredRecap(NamedTuple):
+    recap: DayRecap
+    final: bool
 
 
 class RecapStore(Protocol):
@@ -237,7 +255,13 @@ class RecapStore(Protocol):
         """Store RECAP and the rounds' TALLIES (the recap last: once it reads, the tallies do)."""
         ...
 
-    def recap(self, scope: Scope) -> DayRecap | None: ...
+    def recap(self, scope: Scope) -> StoredRecap | None:
+        """The recap, and whether its board is known final (`mark_final`)."""
+        ...
+
+    def mark_final(self, scope: Scope) -> None:
+        """Note on the recap that its board is final, so that later reads need no status read."""
+        ...
 
     def round_words(self, scope: Scope, rounds: list[int]) -> dict[int, dict[str, int]]:
         """Each of ROUNDS' played words with how many played it."""

@@ -13,6 +13,7 @@ from shared.game.puzzles import Round, answers, top_words
 from shared.game.recap import DayRecap, MyRoundWord, my_words, summarize, tally_rounds
 from shared.game.runs import Run
 from shared.game.scope import Scope
+from shared.services.admission import refuse_unless_admitted
 from shared.services.ports import RecapStore, ResultStore, RunStore
 
 
@@ -37,21 +38,30 @@ class Recaps:
         self.store.put_recap(scope, recap, tallies)
         return recap
 
-    def day_recap(self, day: date) -> DayRecap:
-        """DAY's recap; 404 while DAY is live, and until its closing pass has run."""
-        recap = self.store.recap(self._closed_scope(day))
-        if recap is None:
+    def day_recap(self, day: date, status: Callable[[Scope], str]) -> tuple[DayRecap, bool]:
+        """DAY's recap and whether its board is final; 404 while DAY is live, and until its
+        closing pass has run. Once the recap item says final, that item is the one read; before,
+        STATUS (the board's) is asked, and the first `final` it says is noted on the recap."""
+        scope = self._closed_scope(day)
+        stored = self.store.recap(scope)
+        if stored is None:
             raise NotFound(
                 "That day's recap is not ready: it comes once its board has closed", "recap_not_ready"
             )
-        return recap
+        if stored.final:
+            return stored.recap, True
+        final = status(scope) == "final"
+        if final:
+            self.store.mark_final(scope)
+        return stored.recap, final
 
     def my_words(self, day: date, player: str) -> list[MyRoundWord]:
         """PLAYER's word in each round of DAY's official run and how many others played it; 404
         `not_played` without an official result, `recap_not_ready` before the closing pass."""
         scope = self._closed_scope(day)
-        result = self.results.official_result(player, scope)
-        stored = self.runs.get_run(result.run_id) if result else None
+        admission, result = self.results.admitted_result(player, scope)  # the route admits here
+        refuse_unless_admitted(admission, self.now())
+        stored = self.runs.get_run(result.run_id, consistent=False) if result else None  # it is done
         if result is None or stored is None:
             raise NotFound("No official result for that date", "not_played")
         run = stored.run

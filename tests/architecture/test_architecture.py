@@ -192,7 +192,6 @@ LONGER_ALLOWED = {
     "benchmarks/store_faults.py": "as benchmarks/boards.py",
     "benchmarks/coldstart.py": "as benchmarks/boards.py",
     "benchmarks/cost.py": "as benchmarks/boards.py",
-    "benchmarks/daily.py": "as benchmarks/boards.py",
     "benchmarks/rush.py": "as benchmarks/boards.py",
 }
 

@@ -495,50 +495,21 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
 # DynamoDB only: stats written before they moved onto the profile ---------------------------------
 
 
-def legacy_stats_item(dynamo: DynamoPorts, name: str) -> dict | None:
-    key = {"pk": {"S": f"PLAYER#{player(name)}"}, "sk": {"S": "STATS"}}
-    return dynamo.client.get_item(TableName=dynamo.table, Key=key, ConsistentRead=True).get("Item")
-
-
-def test_stats_in_the_old_stats_item_are_read_until_the_first_completion_moves_them(dynamo):
+def test_no_request_reads_an_old_stats_item_the_move_has_finished(dynamo):
+    """The stats moved onto the profile (shared/dynamo/migrations.py): a `STATS` item left behind
+    is neither read nor retired by a completion or a profile read."""
     put_old_stats(dynamo, player("ann"), "2026-01-13", "2026-01-14")
-    dynamo.names.set_display_name(player("ann"), "Annie")  # a profile with a name and no stats yet
-    before = dynamo.boards.player_profile(player("ann"))
-    assert before.display_name == "Annie"
-    assert (before.stats.played, before.stats.max_streak) == (2, 2)
+    sent: list[str] = []
+    dynamo.client.meta.events.register(
+        "before-parameter-build.dynamodb", lambda params, **_: sent.append(str(params))
+    )
 
     completing = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
-    assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "Update", "Delete"]
+    assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "Update"]
     dynamo.results.complete_run(*completing)
 
-    after = dynamo.boards.player_profile(player("ann"))
-    assert after.display_name == "Annie"
-    assert (after.stats.played, after.stats.max_streak, after.stats.best_score) == (3, 3, 300)
-    assert legacy_stats_item(dynamo, "ann") is None, "the old item is retired by the move"
-    nxt = official_writes(prepare(dynamo, official("ann", 50, completed_at=at(86_405), day="2026-01-16"))[2])
-    assert [next(iter(i)) for i in nxt] == ["Put", "Update"], "once moved, no more Delete"
-
-
-def test_an_old_stats_item_changed_after_it_was_read_refuses_the_move_as_stale(dynamo):
-    """A completion by code of the layout before (during a deploy) bumps the old item's version:
-    the move that read it before must not delete that update."""
-    put_old_stats(dynamo, player("ann"), "2026-01-13", version=3)
-    stale = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
-    put_old_stats(dynamo, player("ann"), "2026-01-13", "2026-01-14", version=4)
-
-    with pytest.raises(StaleRun):
-        dynamo.results.complete_run(*stale)
-    complete_with(dynamo, official("ann", 300, completed_at=at(5), day=DAY))  # read again
-    assert dynamo.boards.player_profile(player("ann")).stats.played == 3
-
-
-def test_a_challenge_completion_leaves_the_old_stats_item_alone(dynamo):
-    put_old_stats(dynamo, player("ann"), "2026-01-14")
-    completing = prepare(dynamo, official("ann", 90, completed_at=at(5), day=DAY, challenge_id="c1"))
-    assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "ConditionCheck"]
-    dynamo.results.complete_run(*completing)
-    assert legacy_stats_item(dynamo, "ann") is not None
     assert dynamo.boards.player_profile(player("ann")).stats.played == 1
+    assert sent and not [request for request in sent if "'STATS'" in request]
 
 
 def test_get_me_reads_one_item_once_the_profile_holds_the_stats(dynamo):

@@ -265,7 +265,7 @@ def played(subject, name: str, score: int, found_ms: list[int]) -> None:
     run.ended_by = "finished"
     result = OfficialResult.of_run(run)
     subject.store.results.complete_run(
-        run, version, completion_of(result, subject.store.results.profile_for_completion(run.player, True))
+        run, version, completion_of(result, subject.store.results.profile_for_completion(run.player))
     )
 
 

@@ -50,7 +50,7 @@ def store(request):
 
 def completion(store, run: Run) -> Completion:
     """The completion the game hands the store with an official RUN (shared/services/game.py)."""
-    read = store.results.profile_for_completion(run.player, run.kind == "daily")
+    read = store.results.profile_for_completion(run.player)
     return completion_of(OfficialResult.of_run(run), read)
 
 
@@ -320,6 +320,46 @@ def test_an_answer_written_in_place_is_refused_when_the_run_is_not_as_judged(
     before = store.runs.get_run(run.run_id)
     with pytest.raises(StaleRun):
         store.runs.answer_in_place(run.run_id, player, slot, NOW + timedelta(seconds=seconds))
+    assert store.runs.get_run(run.run_id) == before, case
+
+
+def test_a_skip_written_in_place_reads_back_as_the_same_skip_applied_to_the_run(store):
+    """A skip at any attempt of the round in play is one write; answers after it follow on."""
+    expected = a_run()
+    store.runs.create_run(expected)
+    rejected, at = AnswerSlot(1, 1, "qzqzq", "letter_order"), NOW + timedelta(seconds=1)
+    store.runs.answer_in_place(expected.run_id, "p1", rejected, at)
+    answer(expected, 1, 1, "qzqzq", at, WORDS)
+    at = NOW + timedelta(seconds=2, milliseconds=500)
+    written, version = store.runs.skip_in_place(expected.run_id, "p1", 1, at)[:2]
+    skip(expected, 1, at)
+    assert (written, version) == (expected, 2)
+    at = NOW + timedelta(seconds=4)
+    store.runs.answer_in_place(expected.run_id, "p1", AnswerSlot(2, 1, "alley", None), at)
+    answer(expected, 2, 1, "alley", at, WORDS)
+    assert store.runs.get_run(expected.run_id)[:2] == (expected, 3)
+    assert [r.outcome for r in expected.history] == ["skipped", "accepted"]
+
+
+@pytest.mark.parametrize(
+    ("case", "round_number", "player", "seconds"),
+    [
+        ("a round skipped already (a replay)", 1, "p1", 5),
+        ("not the round in play", 3, "p1", 5),
+        ("another player", 2, "p2", 5),
+        ("a guest", 2, None, 5),
+        ("past the deadline", 2, "p1", 180),
+    ],
+)
+def test_a_skip_written_in_place_is_refused_when_the_run_is_not_as_assumed(
+    store, case, round_number, player, seconds
+):
+    run = a_run()
+    store.runs.create_run(run)
+    store.runs.skip_in_place(run.run_id, "p1", 1, NOW + timedelta(seconds=1))
+    before = store.runs.get_run(run.run_id)
+    with pytest.raises(StaleRun):
+        store.runs.skip_in_place(run.run_id, player, round_number, NOW + timedelta(seconds=seconds))
     assert store.runs.get_run(run.run_id) == before, case
 
 

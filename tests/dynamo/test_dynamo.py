@@ -201,7 +201,7 @@ def test_an_official_completion_is_counted_by_the_stream_consumer(store):
     version = store.runs.create_run(run)
     run.score, run.best_combo, run.longest_word_length = 100, 1, 5
     run.completed_at, run.ended_by = "2026-11-29T18:01:00.000Z", "finished"
-    read = store.results.profile_for_completion("p1", daily=True)
+    read = store.results.profile_for_completion("p1")
     store.results.complete_run(run, version, completion_of(OfficialResult.of_run(run), read))
     StreamPoller(store.table).drain()  # the rank counters' consumer (functions/leaderboard/counters.py)
     assert store.ranks.count_better(Scope.daily(DAY), TieKey(99, 0, 0)) == 1

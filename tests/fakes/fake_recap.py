@@ -3,22 +3,28 @@
 
 from shared.game.recap import DayRecap, RoundTally
 from shared.game.scope import Scope
-from shared.services.ports import RecapStore
+from shared.services.ports import RecapStore, StoredRecap
 from tests.fakes.fake_table import FakeTable
 
 
 class FakeRecaps:
     def __init__(self, table: FakeTable) -> None:
         self.table = table
+        self.final: set[Scope] = set()
 
     def put_recap(self, scope: Scope, recap: DayRecap, tallies: list[RoundTally]) -> None:
         for tally in tallies:
             self.table.round_counts[(scope, tally.round)] = dict(tally.words)
         self.table.recaps[scope] = recap.model_copy(deep=True)
+        self.final.discard(scope)  # the item put again, as DynamoDB's PutItem replaces it
 
-    def recap(self, scope: Scope) -> DayRecap | None:
+    def recap(self, scope: Scope) -> StoredRecap | None:
         found = self.table.recaps.get(scope)
-        return found.model_copy(deep=True) if found else None
+        return StoredRecap(found.model_copy(deep=True), scope in self.final) if found else None
+
+    def mark_final(self, scope: Scope) -> None:
+        if scope in self.table.recaps:
+            self.final.add(scope)
 
     def round_words(self, scope: Scope, rounds: list[int]) -> dict[int, dict[str, int]]:
         return {

@@ -22,12 +22,13 @@ from shared.game.errors import AccountErased
 from shared.game.moderation import BANNED_FOREVER, banned_at
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
-from shared.game.runs import Run, is_already_used, record_attempt
+from shared.game.runs import Run, is_already_used, record_attempt, skip
 from shared.game.scope import Scope
 from shared.services.admission import refuse_unless_admitted
 from shared.services.completion import completion_of
 from shared.services.ports import (
     ActiveRunExists,
+    Admission,
     AnswerSlot,
     ClosingStore,
     Completion,
@@ -95,7 +96,7 @@ class FakeRuns:
         made.sort(key=lambda c: (c.created_at, c.challenge_id), reverse=True)
         return [c.model_copy(deep=True) for c in made[:limit]]
 
-    def get_run(self, run_id: str, caller: str | None = None) -> StoredRun | None:
+    def get_run(self, run_id: str, caller: str | None = None, consistent: bool = True) -> StoredRun | None:
         admission = None if caller is None else self.table.admission(caller)
         if admission is not None and admission.erased:
             raise AccountErased()
@@ -160,6 +161,19 @@ class FakeRuns:
             self.table.runs[run_id] = (run.model_copy(deep=True), version + 1)
             return StoredRun(run, Version(version + 1))
 
+    def skip_in_place(self, run_id: str, player: str | None, round_number: int, now: datetime) -> StoredRun:
+        with self.table.lock:
+            found = self.table.runs.get(run_id)
+            if found is None:
+                raise StaleRun(run_id)
+            run, version = found[0].model_copy(deep=True), found[1]
+            in_play = not run.completed and now < parse_iso(run.deadline) and run.player == player
+            if not (in_play and self._admitted(player, now) and run.round_number == round_number):
+                raise StaleRun(run_id)
+            skip(run, round_number, now)
+            self.table.runs[run_id] = (run.model_copy(deep=True), version + 1)
+            return StoredRun(run, Version(version + 1))
+
     def due_runs(self, now: datetime) -> Iterator[DueRun]:
         with self.table.lock:
             due = [
@@ -201,7 +215,7 @@ class FakeResults:
     def __init__(self, table: FakeTable) -> None:
         self.table = table
 
-    def profile_for_completion(self, player: str, daily: bool) -> StoredProfile:
+    def profile_for_completion(self, player: str) -> StoredProfile:
         table = self.table
         held = table.sanctions.get(player, [])
         rank_bans = [
@@ -227,7 +241,7 @@ class FakeResults:
         scope = result.scope
         if (result.player, scope) in table.results:
             raise OfficialTaken(result.run_id)
-        now = self.profile_for_completion(result.player, completion.stats is not None)
+        now = self.profile_for_completion(result.player)
         if now.profile.display_name != read.profile.display_name or (
             completion.stats is not None and now.version != read.version
         ):
@@ -240,6 +254,9 @@ class FakeResults:
 
     def official_result(self, player: str, scope: Scope) -> OfficialResult | None:
         return self.table.results.get((player, scope))
+
+    def admitted_result(self, player: str, scope: Scope) -> tuple[Admission, OfficialResult | None]:
+        return self.table.admission(player), self.table.results.get((player, scope))
 
     def results_since(self, player: str, day: date) -> list[OfficialResult]:
         found = self.table.results.items()
@@ -316,7 +333,7 @@ def prepare(ports: Any, result: OfficialResult) -> tuple[Run, Version, Completio
     )
     with contextlib.suppress(ActiveRunExists):  # stored by an earlier try that was refused
         ports.runs.create_run(run, ports.runs.slot(result.player, result.scope).run_id)
-    read = ports.results.profile_for_completion(result.player, result.kind == "daily")
+    read = ports.results.profile_for_completion(result.player)
     return run, Version(0), completion_of(result, read)
 
 

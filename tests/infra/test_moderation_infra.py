@@ -42,7 +42,7 @@ def test_moderation_routes_stay_inside_the_moderation_grant(game):  # noqa: F811
                 == 201
             )
             assert (
-                _call("POST", "/reports", {"kind": "word", "target": "wifi", "reason": "x"}, user=user)[0]
+                _call("POST", "/reports", {"kind": "word", "target": "lego", "reason": "x"}, user=user)[0]
                 == 201
             )
         assert (
@@ -52,7 +52,7 @@ def test_moderation_routes_stay_inside_the_moderation_grant(game):  # noqa: F811
         assert _call("GET", "/moderation/cases", user="mo", moderator=True)[0] == 200
         for case_id, action in (
             (case_id_for("run", run["run_id"]), "void_result"),
-            (case_id_for("word", "wifi"), "accept_word"),
+            (case_id_for("word", "lego"), "accept_word"),
             (name_case_id("Zed", player("zed")), "hide_name"),
         ):
             path = f"/moderation/cases/{case_id}/decision"

@@ -1,6 +1,7 @@
 """scripts/preflight.py: the account's quotas against what a stage asks for, read through stubbed
 AWS clients (botocore's Stubber checks each request against the service's model)."""
 
+import json
 import sys
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from infra.functions import FUNCTIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import preflight  # noqa: E402
+import rush_plan  # noqa: E402
 
 pytestmark = pytest.mark.infra  # reads infra.config
 
@@ -101,15 +103,17 @@ def test_prod_on_default_quotas_names_every_raise_before_the_deploy(own_stages, 
     assert preflight.main(["--stage", "prod", "--stages-file", str(own_stages)], clients) == 1
     out = capsys.readouterr().out
     raises = [line for line in out.splitlines() if "RAISE" in line]
-    # The table's 60,000 write units/s of warm throughput, 2,300 provisioned + reserved, and the
-    # API's 60,000/s and burst 30,000; reads (35,000) fit the default 40,000.
-    assert len(raises) == 4, out
+    # The table's 90,000 write units/s of warm throughput, 2,300 provisioned + reserved, and the
+    # API's 60,000/s and burst 30,000; reads (35,000) fit the default 40,000. Its planned rush (a
+    # million players) meets the same three: its API requests, environments and table writes.
+    assert len(raises) == 7, out
     assert (
-        "write units/s (the table's and each index's warm throughput): quota 40,000, stage needs 60,000"
+        "write units/s (the table's and each index's warm throughput): quota 40,000, stage needs 90,000"
         in out
     )
     assert f"stage needs {RESERVED + 2_300 + 100:,}" in out
-    assert "Throttle rate" in out and "4 to raise or fix" in out
+    assert "Throttle rate" in out and "7 to raise or fix" in out
+    assert "the table's write units/s (its warm throughput, within the per-table quota): quota 40,000" in out
     assert "by hand: CloudFront" in out
 
 
@@ -182,5 +186,45 @@ def test_an_index_warmed_above_the_table_quota_needs_the_raise_too():
     clients, _ = _clients()
     stages = {"dev": {"warm_throughput": {"indexes": {"due": {"write_units_per_second": 45_000}}}}}
     config = preflight.StageConfig.load("dev", stages, preflight.REPO_ROOT)
-    [write] = [c for c in preflight.dynamodb_checks(config, clients[0]) if "write" in c.what]
+    [write] = [
+        c for c in preflight.dynamodb_checks(config, clients[0].describe_limits()) if "write" in c.what
+    ]
     assert (write.need, write.ok) == (45_000, False)
+
+
+def test_the_planned_rush_is_checked_quota_by_quota_at_its_top(own_stages, tmp_path, capsys):
+    """Prod planned for ten million players on prod's raised quotas: what its settings and the
+    board's shards cannot take is named, each with the figure of the rush's top."""
+    stages = json.loads(own_stages.read_text())
+    stages["prod"]["rush_players"] = 10_000_000
+    path = tmp_path / "ten-million.json"
+    path.write_text(json.dumps(stages))
+    clients, _ = _clients(table=100_000, concurrency=5_000, rate=60_000, burst=30_000, ses="wordsqd.games")
+    assert preflight.main(["--stage", "prod", "--stages-file", str(path)], clients) == 1
+    rush = [line for line in capsys.readouterr().out.splitlines() if "rush of 10,000,000" in line]
+    raised = {line.split(": ", 1)[1].split(":")[0] for line in rush if line.strip().startswith("RAISE")}
+    assert raised == {
+        "API requests/s, under the stage's throttle and the account's",
+        "Lambda environments busy, besides the reserved and the 100 unreserved",
+        "daily's midnight provisioned concurrency (else Lambda ramps at 1,000 a 10 s)",
+        "leaderboard's midnight provisioned concurrency (else Lambda ramps at 1,000 a 10 s)",
+        "the table's write units/s (its warm throughput, within the per-table quota)",
+        "the table's read units/s (its warm throughput, within the per-table quota)",
+        "the `board` index's write units/s (its warm throughput)",
+        "the `history` index's write units/s (its warm throughput)",
+        "the `due` index's write units/s (its warm throughput)",
+        "the `runs` index's write units/s (its warm throughput)",
+        "board completions/s (32 board shards)",
+    }
+    assert any("quota 60,000, stage needs 433,333" in line for line in rush)  # 13 requests a run
+    assert any("quota 29,000, stage needs 33,333" in line for line in rush)
+
+
+def test_the_rush_figures_follow_the_measured_figures_of_a_run():
+    peak = rush_plan.Peak(1_000_000)
+    assert round(peak.runs) == 3_333  # 1,667 runs/s on average, twice that at the top
+    assert round(peak.api_requests) == 43_333  # 11 requests on daily, 2 on leaderboard
+    assert peak.concurrency == {"daily": 1_834, "leaderboard": 334}  # 50 ms each
+    assert round(peak.table_writes) == 85_000 and round(peak.table_reads) == 25_000
+    assert peak.ramp_seconds({"daily": 1_900, "leaderboard": 400}) == 0
+    assert rush_plan.Peak(10_000_000).ramp_seconds({"daily": 1_900, "leaderboard": 400}) == 170

@@ -75,12 +75,12 @@ def played(store, user, score, name=None):
 
 def test_reports_about_one_target_merge_into_one_case_with_a_count_and_the_reporters(store):
     for user in ("ann", "bob", "cat"):
-        status, body = report(user, "word", "Wifi" if user == "bob" else "wifi")
+        status, body = report(user, "word", "Lego" if user == "bob" else "lego")
         assert status == 201, body
     status, page = queue("word")
     assert status == 200
     (case,) = page["items"]
-    assert case["count"] == 3 and case["case_id"] == case_id_for("word", "wifi")
+    assert case["count"] == 3 and case["case_id"] == case_id_for("word", "lego")
     assert sorted(case["evidence"]["reporters"]) == sorted(player(u) for u in ("ann", "bob", "cat"))
     assert case["evidence"]["in_dictionary"] is False
 
@@ -94,8 +94,8 @@ def test_look_alike_names_are_one_case(store):
 
 
 def test_a_reporter_reports_a_case_once(store):
-    assert report("ann", "word", "wifi")[0] == 201
-    status, body = report("ann", "word", "WIFI")
+    assert report("ann", "word", "lego")[0] == 201
+    status, body = report("ann", "word", "LEGO")
     assert (status, body["error"]["code"]) == (409, "already_reported")
 
 
@@ -125,16 +125,16 @@ def test_a_run_is_reported_by_its_row_and_the_case_shows_its_attempts(store):
 
 
 def test_a_guest_reports_a_word_with_its_run_only(store):
-    body = {"kind": "word", "target": "wifi", "reason": "a word", "run_id": "no-such-run"}
+    body = {"kind": "word", "target": "lego", "reason": "a word", "run_id": "no-such-run"}
     assert call("POST", "/guest/reports", body)[0] == 404
     assert call("POST", "/guest/reports", {**body, "kind": "name"})[0] == 400
 
 
 def test_my_reports_lists_the_callers_reports_with_their_outcome(store):
-    report("ann", "word", "wifi")
+    report("ann", "word", "lego")
     status, mine = call("GET", "/me/reports", user="ann")
     assert status == 200 and mine["items"][0]["outcome"] is None
-    decide(case_id_for("word", "wifi"), "accept_word")
+    decide(case_id_for("word", "lego"), "accept_word")
     (item,) = call("GET", "/me/reports", user="ann")[1]["items"]
     assert item["outcome"]["action"] == "accept_word"
     assert call("GET", "/me/reports", user="bob")[1] == {"items": []}
@@ -178,8 +178,8 @@ def test_the_queue_is_oldest_first_by_kind_and_cursor_paged(store):
 
 
 def test_a_decided_case_leaves_the_queue_and_a_second_decision_is_409(store):
-    report("ann", "word", "wifi")
-    case_id = case_id_for("word", "wifi")
+    report("ann", "word", "lego")
+    case_id = case_id_for("word", "lego")
     assert decide(case_id, "dismiss")[0] == 200
     assert queue()[1]["items"] == []
     status, body = decide(case_id, "accept_word")
@@ -264,7 +264,7 @@ def test_accept_word_lists_the_word_with_its_case_for_the_next_build(store):
 
 
 def test_every_decision_is_in_the_audit_log_newest_first(store):
-    for n, word in enumerate(("wifi", "vlog", "emoji")):
+    for n, word in enumerate(("lego", "vlog", "emoji")):
         clock.travel_to(NOON + timedelta(minutes=n))
         report("ann", "word", word)
         decide(case_id_for("word", word), "dismiss" if n % 2 else "accept_word", f"reason {n}")
@@ -285,7 +285,7 @@ def test_every_decision_is_in_the_audit_log_newest_first(store):
     }
     assert page["items"][0]["moderator_name"].startswith("player-")
     rest = call("GET", "/moderation/log", user=MODERATOR, query={"cursor": page["next_cursor"]})[1]
-    assert [e["target"] for e in rest["items"]] == ["wifi"] and rest["next_cursor"] is None
+    assert [e["target"] for e in rest["items"]] == ["lego"] and rest["next_cursor"] is None
 
 
 @pytest.mark.parametrize("method", ["PUT", "DELETE", "POST", "PATCH"])

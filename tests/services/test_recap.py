@@ -73,7 +73,7 @@ def play(store, name: str, rounds: list[str], found_ms: int = 6_000) -> None:
     run.ended_by = "expired"
     result = OfficialResult.of_run(run)
     store.results.complete_run(
-        run, version, completion_of(result, store.results.profile_for_completion(run.player, True))
+        run, version, completion_of(result, store.results.profile_for_completion(run.player))
     )
 
 
