@@ -33,7 +33,7 @@ from constructs import Construct, Node
 from infra.checks import acknowledge
 from infra.config import REPO_ROOT, StageConfig
 from shared.http import page_headers
-from shared.http.routes import ORIGIN_HEADER, ROUTES, Route
+from shared.http.routes import ORIGIN_HEADER, ROUTES, VIEWER_ADDRESS_HEADER, Route
 
 WEB_DIR = REPO_ROOT / "web"
 
@@ -47,6 +47,21 @@ PUBLIC_READS_QUERY = ("limit", "cursor", "date")
 # `Origin` is in the key so a CORS answer (Access-Control-Allow-Origin) for one configured origin
 # is never served to another; the same-origin web client sends no Origin on a GET.
 PUBLIC_READS_HEADERS = ("origin",)
+
+# The routes whose function reads the viewer's own address (a guest's report quota, SPEC §3e;
+# shared/http/viewer.py): behind CloudFront, API Gateway's sourceIp is an edge server's, shared by
+# every viewer of that edge. Their behaviour has an origin request policy of its own that names
+# CloudFront-Viewer-Address (CloudFront sets its value; a viewer cannot), so the template shows it
+# is forwarded. Such a route must be public: a custom origin request policy cannot forward
+# Authorization.
+VIEWER_ADDRESS_PATHS = ("/guest/reports",)
+# What those routes need besides the body: a CORS preflight's and answer's headers, and the address.
+VIEWER_ADDRESS_FORWARDED = (
+    "origin",
+    "access-control-request-method",
+    "access-control-request-headers",
+    VIEWER_ADDRESS_HEADER,
+)
 
 # The web client's files: browsers revalidate after a minute, the edge keeps them a day (a deploy
 # invalidates the edge, so a release shows everywhere within the browsers' minute).
@@ -76,6 +91,7 @@ class ApiBehaviour:
     pattern: str
     cached: bool
     routes: tuple[Route, ...]
+    viewer_address: bool = False  # its routes read the viewer's address (VIEWER_ADDRESS_PATHS)
 
 
 def edge_cacheable(route: Route) -> bool:
@@ -111,7 +127,10 @@ def api_behaviours(routes: tuple[Route, ...] = ROUTES) -> list[ApiBehaviour]:
         kinds = {edge_cacheable(r) for r in members}
         if len(kinds) > 1:
             raise ValueError(f"{pattern}: routes disagree on edge caching: {members}")
-        found.append(ApiBehaviour(pattern, kinds.pop(), tuple(members)))
+        viewer = pattern in VIEWER_ADDRESS_PATHS
+        if viewer and any(r.access != "public" for r in members):
+            raise ValueError(f"{pattern}: the viewer's address is forwarded only on public routes")
+        found.append(ApiBehaviour(pattern, kinds.pop(), tuple(members), viewer))
     found.sort(key=lambda b: ("*" in b.pattern, -len(b.pattern), b.pattern))
     return found
 
@@ -198,6 +217,21 @@ class Edge(Construct):
             # HTTPS only, no redirect: a redirected POST would lose its body.
             viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
         )
+        viewer_addressed = cloudfront.BehaviorOptions(
+            origin=api_origin,
+            allowed_methods=cloudfront.AllowedMethods.ALLOW_ALL,
+            cache_policy=cloudfront.CachePolicy.CACHING_DISABLED,
+            origin_request_policy=cloudfront.OriginRequestPolicy(
+                self,
+                "ViewerAddress",
+                comment="WordSQD public writes that read the viewer's address (a guest's report quota)",
+                header_behavior=cloudfront.OriginRequestHeaderBehavior.allow_list(*VIEWER_ADDRESS_FORWARDED),
+                query_string_behavior=cloudfront.OriginRequestQueryStringBehavior.none(),
+                cookie_behavior=cloudfront.OriginRequestCookieBehavior.none(),
+            ),
+            response_headers_policy=headers,
+            viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+        )
         self.behaviours = api_behaviours()
 
         self.distribution = cloudfront.Distribution(
@@ -212,7 +246,10 @@ class Edge(Construct):
                 viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
                 compress=True,
             ),
-            additional_behaviors={b.pattern: cached if b.cached else passthrough for b in self.behaviours},
+            additional_behaviors={
+                b.pattern: cached if b.cached else viewer_addressed if b.viewer_address else passthrough
+                for b in self.behaviours
+            },
             default_root_object="index.html",
             http_version=cloudfront.HttpVersion.HTTP2_AND_3,
             web_acl_id=web_acl_arn,

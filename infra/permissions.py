@@ -48,13 +48,14 @@ class Access:
 # client's (MODCLIENT#), PutItem of the reporter's mark, their report and a new case's queue
 # item), a decision's (UpdateItem of the case, DeleteItem of its queue item, PutItem of the log
 # entry and the moderator's copy), a sanction and its lift (UpdateItem, PLAYER#), an accepted word
-# (PutItem), a voided result: UpdateItem of the official result (PLAYER#) and, once counted, of
-# its three rank counters (COUNT#), then a conditional PutItem of the board's top item (TOP#,
-# refilled from the `board` index); a hidden name (the profile, its claim NAME#, the player's
-# board rows and tops); a ban stops the player's runs in play (RUN#); a lifted void puts the
-# result back and counts it (PLAYER#, COUNT#, TOP#). Query of the queue, a case's reporters, the
-# log, the accepted words and a guest reporter's partition. A decision about a final board's run
-# appends a correction (PutItem, MODCORR#), which `GET .../corrections` queries.
+# (PutItem), a voided result: UpdateItem of the official result (PLAYER#), of the board's review
+# item (MODPENDING#: the rank move) and, once counted, of its three rank counters (COUNT#), then a
+# conditional PutItem of the board's top item (TOP#, refilled from the `board` index); a hidden
+# name (the profile, its claim NAME#, the player's board rows and tops); a ban stops the player's
+# runs in play (RUN#); a lifted void puts the result back, records the move and counts it
+# (PLAYER#, MODPENDING#, COUNT#, TOP#). Query of the queue, a case's reporters, the log, the
+# accepted words and a guest reporter's partition. A decision about a final board's run appends a
+# correction (PutItem, MODCORR#), which `GET .../corrections` queries.
 MODERATION_WRITES = (
     "MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODCLIENT#*", "MODPENDING#*", "MODLOG", "MODWORDS",
     "COUNT#*", "MODFINAL#*", "MODCORR#*",

@@ -16,10 +16,10 @@ from shared.game.errors import NotFound
 from shared.game.scope import Scope
 from shared.http import api
 from shared.http.cursors import Cursors
+from shared.http.history_models import HistoryPage
 from shared.http.leaderboard_models import (
     BoardPage,
     Erased,
-    HistoryPage,
     InvitationView,
     JoinRequest,
     LeagueBoard,
@@ -160,8 +160,8 @@ def history(
 ) -> HistoryPage:
     player = api.caller_id(app)
     page = players().history(player, cursors.history_start(player, cursor), limit)
-    pending = moderation().under_review([(item.result.scope, item.result.run_id) for item in page.items])
-    return HistoryPage.of(page, cursors.next_history(player, page.following), pending)
+    review = moderation().under_review([(item.result.scope, item.result.run_id) for item in page.items])
+    return HistoryPage.of(page, cursors.next_history(player, page.following), review)
 
 
 @app.get("/me/export", summary="Everything held about the caller, as one JSON document")

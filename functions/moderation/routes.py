@@ -34,6 +34,7 @@ from shared.http.moderation_models import (
     ReportRequest,
     ReportView,
 )
+from shared.http.viewer import viewer_address
 from shared.runtime.observability import metrics
 from shared.runtime.roster import roster
 from shared.runtime.secrets import cursor_keys
@@ -85,7 +86,8 @@ def register(app: APIGatewayHttpResolver) -> None:
     @app.post("/guest/reports", summary="A guest reports a word judged in their own run")
     def guest_report(request: Annotated[GuestReportRequest, Body()]) -> Response[ReportView]:
         service = moderation()
-        client = client_of(_source_address(app), daily_date(service.now()).isoformat(), _client_salt())
+        address = viewer_address(app.current_event.raw_event)
+        client = client_of(address, daily_date(service.now()).isoformat(), _client_salt())
         filed, case = cases.guest_report(service, request.run_id, request.target, request.reason, client)
         _opened(case)
         return api.json_response(ReportView.of(filed, case).model_dump(mode="json"), 201)
@@ -147,12 +149,6 @@ def _opened(case: Case) -> None:
     """A new case (its first report, or an appeal): the opening rate's metric (SPEC §3e)."""
     if case.count <= 1:
         metrics.add_metric(name="CasesOpened", unit=MetricUnit.Count, value=1)
-
-
-def _source_address(app: APIGatewayHttpResolver) -> str:
-    """The caller's address as API Gateway saw it (behind CloudFront, the edge's; SPEC §3e)."""
-    context = app.current_event.raw_event.get("requestContext") or {}
-    return str((context.get("http") or {}).get("sourceIp") or "")
 
 
 def _client_salt() -> bytes:

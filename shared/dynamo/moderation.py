@@ -8,8 +8,9 @@ import json
 
 from shared.dynamo import keys, migrations
 from shared.dynamo import moderation_keys as mod_keys
+from shared.dynamo.board_review import BoardReviews
 from shared.dynamo.client import Client, ConditionFailed, Item
-from shared.dynamo.codec import decode_run, pending_of
+from shared.dynamo.codec import decode_run
 from shared.dynamo.keys import position_of
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
@@ -48,7 +49,7 @@ _BUSY = "The game is busy; try again shortly"
 GUEST_REPORTS_DAYS = 2  # a guest's report items go with their runs (SPEC §3: guests' runs, 2 days)
 
 
-class DynamoModeration:
+class DynamoModeration(BoardReviews):
     """The moderation items of the table, and the parts a decision reaches through: runs (the
     puzzle of a run under review), the top of each board, names, and a player's data."""
 
@@ -240,8 +241,8 @@ class DynamoModeration:
     def sanctions(self, player: str) -> list[Sanction]:
         return sanctions(self, player)
 
-    def void_result(self, player: str, scope: Scope) -> bool:
-        return void_result(self, player, scope)
+    def void_result(self, player: str, scope: Scope, at: str) -> bool:
+        return void_result(self, player, scope, at)
 
     def hide_name(self, player: str, skeleton: str) -> bool:
         return hide_name(self, player, skeleton)
@@ -249,8 +250,8 @@ class DynamoModeration:
     def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
         return lift_sanction(self.db, player, case_id, lifted_at)
 
-    def restore_result(self, player: str, scope: Scope) -> bool:
-        return restore_result(self.db, self.top, player, scope)
+    def restore_result(self, player: str, scope: Scope, at: str) -> bool:
+        return restore_result(self.db, self.top, player, scope, at)
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
         try:
@@ -272,9 +273,6 @@ class DynamoModeration:
             ExpressionAttributeValues={":p": {"S": mod_keys.MOD_WORDS}},
         )
         return [(item["sk"]["S"], item["case_id"]["S"]) for item in items]
-
-    def pending_runs(self, scope: Scope) -> frozenset[str]:
-        return pending_of(self.db.get(mod_keys.pending_runs_key(scope)))
 
     def scope_runs(self, scope: Scope) -> list[Run]:
         """Every shard of SCOPE's board in the `board` index, whole (each row's rank key names its

@@ -6,6 +6,7 @@ recomputed from those still holding) and a voided result ranked again.
 
 from shared.dynamo import keys
 from shared.dynamo import moderation_keys as mod_keys
+from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_result_of
 from shared.dynamo.counters import Counters
@@ -15,6 +16,7 @@ from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
 from shared.game.moderation import CASE_KINDS, CaseKind, Sanction, ban_end
+from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 
 _ATTEMPTS = 5
@@ -116,10 +118,11 @@ def lift_sanction(db: Client, player: str, case_id: str, lifted_at: str) -> Sanc
     raise Throttled(_BUSY)
 
 
-def restore_result(db: Client, top: TopOfBoard, player: str, scope: Scope) -> bool:
+def restore_result(db: Client, top: TopOfBoard, player: str, scope: Scope, at: str) -> bool:
     """PLAYER's voided result of SCOPE back on its board: its row in the `board` index again (on
-    condition it is still voided), then counted for ranks and brought into the top item as a
-    completion's is (idempotent: a retried restore counts nothing twice)."""
+    condition it is still voided) with the move (decided AT) recorded with the board's review, then
+    counted for ranks and brought into the top item as a completion's is (idempotent: a retried
+    restore counts nothing twice)."""
     item = db.get(keys.official_key(player, scope), consistent=True)
     if item is None or item.get("unranked_reason", {}).get("S") != "voided":
         return False
@@ -140,7 +143,8 @@ def restore_result(db: Client, top: TopOfBoard, player: str, scope: Scope) -> bo
                         ":voided": {"S": "voided"},
                     },
                 }
-            }
+            },
+            add_move(scope, RankMove(at, BoardPosition.of(restored).tie, restored.run_id, back=True)),
         ]
     )
     if codes:

@@ -10,6 +10,7 @@ import contextlib
 from typing import Protocol
 
 from shared.dynamo import keys
+from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
@@ -21,6 +22,7 @@ from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
 from shared.game.moderation import Sanction, ban_end
 from shared.game.names import default_display_name, name_skeleton
+from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 
 
@@ -37,11 +39,12 @@ _ATTEMPTS = 5
 _BUSY = "The game is busy; try again shortly"
 
 
-def void_result(parts: Reach, player: str, scope: Scope) -> bool:
+def void_result(parts: Reach, player: str, scope: Scope, at: str) -> bool:
     """In one transaction, on condition the result is as read: the result marked `voided`
-    (stats and history keep it), its board row gone from the `board` index, and, if the stream
-    consumer counted it already, its three rank counters taken back down. (Not yet counted, the
-    consumer finds no board row and never counts it.) Then its row leaves the top item."""
+    (stats and history keep it), its board row gone from the `board` index, the move (decided AT)
+    recorded with the board's review (shared/dynamo/rank_moves.py) and, if the stream consumer
+    counted it already, its three rank counters taken back down. (Not yet counted, the consumer
+    finds no board row and never counts it.) Then its row leaves the top item."""
     for _ in range(_ATTEMPTS):
         item = parts.db.get(keys.official_key(player, scope), consistent=True)
         if item is None:
@@ -67,7 +70,8 @@ def void_result(parts: Reach, player: str, scope: Scope) -> bool:
                     "ExpressionAttributeNames": {"#data": "data"},
                     "ExpressionAttributeValues": values,
                 }
-            }
+            },
+            add_move(scope, RankMove(at, BoardPosition.of(result).tie, result.run_id)),
         ]
         if counted:
             tie = BoardPosition.of(result).tie

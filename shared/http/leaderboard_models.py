@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field, StrictStr
 
 from shared.game.constants import LADDER, SCORE_BAND_POINTS
-from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import LogEntry
 from shared.game.standing import band_of, ladder_step
 from shared.http.limits import (
@@ -21,11 +20,11 @@ from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import CASE_EVIDENCE, ReportView, SanctionView
 
 if TYPE_CHECKING:
-    from shared.services import leagues, players
+    from shared.services import leagues
     from shared.services.leaderboard import Distribution, MyRow, Page
     from shared.services.leagues import League
     from shared.services.player_data import Export
-    from shared.services.players import History, Summary
+    from shared.services.players import Summary
 
 
 class BoardPage(Model):
@@ -102,53 +101,6 @@ class ScoreDistribution(Model):
 
 class Profile(Model):
     display_name: str
-
-
-class HistoryItem(Model):
-    kind: Literal["daily", "challenge"]
-    date: str
-    challenge_id: str | None
-    score: int
-    best_combo: int
-    longest_word_length: int
-    completed_at: str
-    rank: int | None = Field(description="the final rank; null while live, and for an unranked result")
-    unranked_reason: UnrankedReason | None = Field(
-        description="why the result is on no board and in no rank (SPEC §3b); null: it ranks"
-    )
-    review: Literal["pending"] | None = Field(
-        default=None,
-        description='"pending" while a moderation case about the result is open and its board is not '
-        "final (SPEC §3e): its rank may still change",
-    )
-
-    @classmethod
-    def of(cls, item: "players.HistoryItem", pending: frozenset[str] = frozenset()) -> "HistoryItem":
-        r = item.result
-        return cls(
-            kind=r.kind,
-            date=r.date,
-            challenge_id=r.challenge_id,
-            score=r.score,
-            best_combo=r.best_combo,
-            longest_word_length=r.longest_word_length,
-            completed_at=r.completed_at,
-            rank=item.rank,
-            unranked_reason=r.unranked_reason,
-            review="pending" if r.run_id in pending else None,
-        )
-
-
-class HistoryPage(Model):
-    items: list[HistoryItem]
-    next_cursor: str | None
-
-    @classmethod
-    def of(
-        cls, history: "History", next_cursor: str | None, pending: frozenset[str] = frozenset()
-    ) -> "HistoryPage":
-        items = [HistoryItem.of(item, pending) for item in history.items]
-        return cls(items=items, next_cursor=next_cursor)
 
 
 class ProfileRequest(Request):

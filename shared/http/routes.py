@@ -130,6 +130,9 @@ COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 # functions, given the same value in ORIGIN_VERIFY (shared/runtime/edge_settings.py), refuse a
 # request without it (403). Unset (make run, tests), nothing is checked. See docs/edge.md.
 ORIGIN_HEADER = "x-origin-verify"
+# CloudFront adds the viewer's own address (`address:port`) on the routes that read it
+# (infra/edge.py VIEWER_ADDRESS_PATHS; shared/http/viewer.py).
+VIEWER_ADDRESS_HEADER = "cloudfront-viewer-address"
 
 
 @cache

@@ -65,7 +65,7 @@ def rule(m: Casework, case: Case, decision: Decision) -> None:
         return
     scope = scope_of_case(sanctioned.scope_id)
     if not m.store.is_final(scope):
-        m.store.restore_result(case.subject, scope)
+        m.store.restore_result(case.subject, scope, decision.decided_at)
         return
     entry = m.boards.board_entry(case.subject, scope)
     correction = Correction(

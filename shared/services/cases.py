@@ -218,7 +218,7 @@ def apply(m: Casework, case: Case, decision: Decision) -> None:
         if m.store.is_final(scope):
             m._correct(scope, case, decision)
         else:
-            m.store.void_result(case.subject, scope)
+            m.store.void_result(case.subject, scope, decision.decided_at)
     if action == "hide_name" and case.subject:
         m.store.hide_name(case.subject, case.target)
     if action in ("hide_name", "void_result", "rank_ban", "ban") and case.subject:

@@ -34,6 +34,7 @@ from shared.game.moderation import (
 )
 from shared.game.names import default_display_name
 from shared.game.puzzles import Round, answers
+from shared.game.rank_moves import RankMove
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services import cases
@@ -55,6 +56,14 @@ CLOSES_PER_STEP = timedelta(days=CHALLENGE_OPEN_DAYS + 1)
 
 # What the closing pass hands the board's runs to besides the find-time pass (the day's recap).
 Recorder = Callable[[Scope, list[Round], list[Run]], object]
+
+
+class UnderReview(NamedTuple):
+    """Of a player's results, those a case is open about on a board not yet final, and the rank
+    moves of their boards (shared/game/rank_moves.py)."""
+
+    pending: frozenset[str]
+    moves: dict[Scope, list[RankMove]]
 
 
 class CaseView(NamedTuple):
@@ -249,17 +258,22 @@ class Moderation:
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         return self.store.pending_runs(scope)
 
-    def under_review(self, results: Iterable[tuple[Scope, str]]) -> frozenset[str]:
+    def under_review(self, results: Iterable[tuple[Scope, str]]) -> UnderReview:
         """Of RESULTS (a board's scope and a run), the runs a case is open about on a board not yet
-        final: a player's own views say `"review": "pending"`, as the board's row does. One read
-        per scope, and one more for a scope holding such a run."""
+        final: a player's own views say `"review": "pending"`, as the board's row does; and each
+        board's rank moves, which history shows. One read per scope, and one more for a scope
+        holding such a run."""
         by_scope: dict[Scope, set[str]] = {}
         for scope, run_id in results:
             by_scope.setdefault(scope, set()).add(run_id)
         pending: set[str] = set()
+        moves: dict[Scope, list[RankMove]] = {}
         for scope, runs in by_scope.items():
-            pending |= self.open_on(scope, frozenset(runs) & self.store.pending_runs(scope))
-        return frozenset(pending)
+            review = self.store.review(scope)
+            pending |= self.open_on(scope, frozenset(runs) & review.pending)
+            if review.moves:
+                moves[scope] = review.moves
+        return UnderReview(frozenset(pending), moves)
 
     def open_on(self, scope: Scope, runs: frozenset[str]) -> frozenset[str]:
         """RUNS (under review on SCOPE's board, as read) while the board is not final: one read,

@@ -5,6 +5,7 @@ and tests/contract/test_moderation_store.py runs one contract on both."""
 from typing import NamedTuple, Protocol
 
 from shared.game.moderation import Case, CaseKind, Correction, Decision, LogEntry, Report, Sanction
+from shared.game.rank_moves import RankMove
 from shared.game.runs import Run
 from shared.game.scope import Scope
 
@@ -19,6 +20,14 @@ class AlreadyReported(Exception):
 
 class CaseDecided(Exception):
     """The case was decided already (another moderator's decision won)."""
+
+
+class BoardReview(NamedTuple):
+    """What moderation holds about one board, in one read: its runs with an open case and the
+    decisions that moved its ranks (shared/game/rank_moves.py)."""
+
+    pending: frozenset[str]
+    moves: list[RankMove]
 
 
 class CasePosition(NamedTuple):
@@ -85,9 +94,10 @@ class ModerationStore(Protocol):
 
     def sanctions(self, player: str) -> list[Sanction]: ...
 
-    def void_result(self, player: str, scope: Scope) -> bool:
+    def void_result(self, player: str, scope: Scope, at: str) -> bool:
         """Take PLAYER's official result of SCOPE off its board and out of every rank (kept, marked
-        `voided`, in their stats and history). False when there is none."""
+        `voided`, in their stats and history), and record the move (decided AT) with the board's
+        review. False when there is none."""
         ...
 
     def hide_name(self, player: str, skeleton: str) -> bool:
@@ -100,9 +110,10 @@ class ModerationStore(Protocol):
         returns it, or None when they hold no such sanction."""
         ...
 
-    def restore_result(self, player: str, scope: Scope) -> bool:
+    def restore_result(self, player: str, scope: Scope, at: str) -> bool:
         """Rank PLAYER's voided result of SCOPE again (a lifted sanction): back on its board, in its
-        ranks and its top. False when there is no voided result."""
+        ranks and its top, the move (decided AT) recorded as a void's is. False when there is no
+        voided result."""
         ...
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None: ...
@@ -117,6 +128,10 @@ class ModerationStore(Protocol):
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
+        ...
+
+    def review(self, scope: Scope) -> BoardReview:
+        """SCOPE's runs with an open case and its rank moves, in one read."""
         ...
 
     def scope_runs(self, scope: Scope) -> list[Run]:

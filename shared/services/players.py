@@ -37,6 +37,7 @@ class HistoryItem(NamedTuple):
 
     result: OfficialResult
     rank: int | None
+    closes_at: datetime | None = None  # when its board closes (None: a challenge not found)
 
 
 class History(NamedTuple):
@@ -133,6 +134,11 @@ class Players:
         more = len(results) > limit
         results = results[:limit]
         challenges = self._challenges(results)
-        items = [HistoryItem(r, self.boards.final_rank(r, challenges.get(r.challenge_id))) for r in results]
+        items = [self._item(r, challenges.get(r.challenge_id)) for r in results]
         following = HistoryPosition(results[-1].completed_at, results[-1].scope) if more else None
         return History(items, following)
+
+    def _item(self, result: OfficialResult, challenge: Challenge | None) -> HistoryItem:
+        return HistoryItem(
+            result, self.boards.final_rank(result, challenge), self.boards.closes_at(result, challenge)
+        )

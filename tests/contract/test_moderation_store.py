@@ -22,6 +22,7 @@ from shared.game.clock import iso
 from shared.game.dictionary import words
 from shared.game.moderation import Case, LogEntry, Report, Sanction, case_id_for
 from shared.game.puzzles import Round
+from shared.game.rank_moves import RankMove
 from shared.game.results import OfficialResult
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
@@ -29,7 +30,7 @@ from shared.runtime.wiring import Services
 from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
-from shared.services.moderation_store import AlreadyReported, CasePosition, ReportQuotaExceeded
+from shared.services.moderation_store import AlreadyReported, BoardReview, CasePosition, ReportQuotaExceeded
 from shared.services.players import Players
 from tests.contract.test_board_store import Subject, wound_by_hand
 from tests.fakes.fake_boards import official, player
@@ -41,6 +42,7 @@ DAY = "2026-01-15"
 SCOPE = Scope.daily(DAY)
 NOW = datetime(2026, 1, 15, 18, tzinfo=UTC)
 AFTER = datetime(2026, 1, 16, 18, tzinfo=UTC)  # DAY's board is closed (its runs all completed)
+AT = iso(AFTER)  # when a decision is made
 
 
 class Moderated(Subject):
@@ -175,7 +177,7 @@ def test_a_void_during_the_review_window_reranks_the_rows_below_it(subject):
         subject.store.boards, subject.store.ranks, subject.store.names, subject.store.runs, now=lambda: AFTER
     )
     assert boards.daily_rank(DAY, player("cat")).row.rank == 4
-    assert subject.kept.void_result(player("zed"), SCOPE)
+    assert subject.kept.void_result(player("zed"), SCOPE, AT)
     subject.settle()
     rows = boards.daily_board(date(2026, 1, 15), TOP, 10).rows
     assert [(r.rank, r.score) for r in rows] == [(1, 900), (1, 900), (3, 500)]
@@ -185,14 +187,20 @@ def test_a_void_during_the_review_window_reranks_the_rows_below_it(subject):
     kept = subject.store.results.official_result(player("zed"), SCOPE)
     assert kept.score == 2000 and kept.unranked_reason == "voided"  # in their history and stats
     assert subject.store.boards.player_profile(player("zed")).stats.best_score == 2000
-    assert subject.kept.void_result(player("zed"), SCOPE)  # again: nothing changes
+    assert subject.kept.void_result(player("zed"), SCOPE, AT)  # again: nothing changes
     assert subject.store.ranks.count_better(SCOPE, TieKey(500, 0, 0)) == 2
+    voided = RankMove(AT, TieKey(2000, 0, 0), kept.run_id)
+    assert subject.kept.review(SCOPE) == BoardReview(frozenset(), [voided])  # history reads it
+    later = iso(AFTER + timedelta(hours=1))
+    assert subject.kept.restore_result(player("zed"), SCOPE, later)
+    assert subject.kept.review(SCOPE).moves == [voided, voided._replace(decided_at=later, back=True)]
+    assert boards.daily_rank(DAY, player("cat")).row.rank == 4
 
 
 def test_a_void_before_the_counters_caught_up_is_never_counted(subject):
     record(subject, "zed", 2000, 0)
     record(subject, "ann", 900, 1)
-    subject.kept.void_result(player("zed"), SCOPE)
+    subject.kept.void_result(player("zed"), SCOPE, AT)
     subject.settle()
     assert subject.store.ranks.count_better(SCOPE, TieKey(0, 0, 0)) == 1
     rows = (

@@ -3,6 +3,7 @@
 fakes serve. tests/contract/test_moderation_store.py runs the same tests against it and the
 adapter (shared/dynamo/moderation.py)."""
 
+from shared.game.boards import BoardPosition
 from shared.game.moderation import (
     CASE_KINDS,
     Case,
@@ -15,10 +16,12 @@ from shared.game.moderation import (
     canonical_name,
 )
 from shared.game.names import default_display_name, name_skeleton
+from shared.game.rank_moves import RankMove
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation_store import (
     AlreadyReported,
+    BoardReview,
     CaseDecided,
     CasePosition,
     ModerationStore,
@@ -122,12 +125,16 @@ class FakeModeration:
     def sanctions(self, player: str) -> list[Sanction]:
         return list(self.table.sanctions.get(player, []))
 
-    def void_result(self, player: str, scope: Scope) -> bool:
-        result = self.table.results.get((player, scope))
-        if result is None:
-            return False
-        self.table.results[player, scope] = result.model_copy(update={"unranked_reason": "voided"})
-        return True
+    def void_result(self, player: str, scope: Scope, at: str) -> bool:
+        with self.table.lock:
+            result = self.table.results.get((player, scope))
+            if result is None:
+                return False
+            if result.ranked:  # off the board now: the ranks below it move up
+                move = RankMove(at, BoardPosition.of(result).tie, result.run_id)
+                self.table.rank_moves.setdefault(scope, set()).add(move)
+            self.table.results[player, scope] = result.model_copy(update={"unranked_reason": "voided"})
+            return True
 
     def hide_name(self, player: str, skeleton: str) -> bool:
         with self.table.lock:
@@ -149,11 +156,13 @@ class FakeModeration:
                     return held[number]
         return None
 
-    def restore_result(self, player: str, scope: Scope) -> bool:
+    def restore_result(self, player: str, scope: Scope, at: str) -> bool:
         with self.table.lock:
             result = self.table.results.get((player, scope))
             if result is None or result.unranked_reason != "voided":
                 return False
+            move = RankMove(at, BoardPosition.of(result).tie, result.run_id, back=True)
+            self.table.rank_moves.setdefault(scope, set()).add(move)
             self.table.results[player, scope] = result.model_copy(update={"unranked_reason": None})
             return True
 
@@ -169,6 +178,10 @@ class FakeModeration:
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         return self.table.pending_runs(scope)
+
+    def review(self, scope: Scope) -> BoardReview:
+        with self.table.lock:
+            return BoardReview(self.table.pending_runs(scope), sorted(self.table.rank_moves.get(scope, ())))
 
     def scope_runs(self, scope: Scope) -> list[Run]:
         ids = [r.run_id for (_, s), r in self.table.results.items() if s == scope and r.ranked]

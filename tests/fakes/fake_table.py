@@ -11,6 +11,7 @@ from datetime import datetime
 from shared.game.boards import BoardEntry, BoardPosition
 from shared.game.moderation import Case, Correction, LogEntry, Report, Sanction, ban_end
 from shared.game.puzzles import Round
+from shared.game.rank_moves import RankMove
 from shared.game.recap import DayRecap
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
@@ -53,6 +54,7 @@ class FakeTable:
         self.passes: dict[Scope, dict[int, int]] = {}  # scope -> its find-time pass's quantiles
         self.finals: set[Scope] = set()
         self.corrections: dict[Scope, list[Correction]] = {}
+        self.rank_moves: dict[Scope, set[RankMove]] = {}  # decisions that moved a board's ranks
         # leagues (FakeLeagues)
         self.leagues: dict[str, League] = {}
         self.codes: dict[str, str] = {}

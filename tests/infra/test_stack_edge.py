@@ -17,7 +17,7 @@ from aws_cdk import aws_cloudfront as cloudfront
 from cfnlint.api import ManualArgs, lint_file
 
 from infra import edge_waf
-from infra.edge import SYNTH_ONLY_ACCOUNT, api_behaviours, synth_env
+from infra.edge import SYNTH_ONLY_ACCOUNT, VIEWER_ADDRESS_PATHS, api_behaviours, synth_env
 from infra.functions import API_FUNCTIONS
 from shared.http import page_headers
 from shared.http.routes import ORIGIN_HEADER, ROUTES, Route
@@ -350,10 +350,40 @@ def test_every_route_reaches_the_api_cached_only_if_public_and_the_same_for_ever
         assert behaviour["CachePolicyId"] == {"Ref": policy_id}
         assert behaviour["CachedMethods"] == ["GET", "HEAD"]
         assert behaviour["OriginRequestPolicyId"] == CORS_CUSTOM_ORIGIN  # no Authorization
+    elif route.path in VIEWER_ADDRESS_PATHS:
+        assert behaviour["CachePolicyId"] == CACHING_DISABLED
+        assert behaviour["OriginRequestPolicyId"] == {"Ref": _viewer_address_policy(stage)[0]}
     else:
         # Player routes, every write, guest runs: never from a cache, with the caller's token.
         assert behaviour["CachePolicyId"] == CACHING_DISABLED
         assert behaviour["OriginRequestPolicyId"] == ALL_VIEWER_EXCEPT_HOST_HEADER
+
+
+def _viewer_address_policy(synth) -> tuple[str, dict]:
+    policy_id, policy = synth.only("AWS::CloudFront::OriginRequestPolicy")
+    return policy_id, policy["Properties"]["OriginRequestPolicyConfig"]
+
+
+def test_a_guest_report_reaches_the_api_with_the_viewers_address_and_nothing_it_does_not_need(stage):
+    """Behind CloudFront the API's sourceIp is the edge's: the guest report quota (SPEC §3e) is
+    per viewer only if CloudFront adds CloudFront-Viewer-Address (shared/http/viewer.py)."""
+    _, config = _viewer_address_policy(stage)
+    headers = config["HeadersConfig"]
+    assert headers["HeaderBehavior"] == "whitelist"
+    assert {h.lower() for h in headers["Headers"]} == {
+        "cloudfront-viewer-address",
+        "origin",
+        "access-control-request-method",
+        "access-control-request-headers",
+    }
+    assert config["CookiesConfig"] == {"CookieBehavior": "none"}
+    assert config["QueryStringsConfig"] == {"QueryStringBehavior": "none"}
+
+
+def test_the_viewers_address_is_forwarded_only_on_public_routes():
+    routes = (Route("POST", "/guest/reports", "moderation", "player", "required"),)
+    with pytest.raises(ValueError, match="only on public routes"):
+        api_behaviours(routes)
 
 
 def test_every_public_read_of_the_route_table_except_runs_is_cached_at_the_edge():

@@ -330,6 +330,7 @@ def test_history_item_shape_and_rank_null_while_live_a_number_once_closed(store)
         "rank": None,
         "unranked_reason": None,
         "review": None,
+        "rank_before_correction": None,
     }
     assert by_key[("daily", (DAY - timedelta(days=1)).isoformat())]["rank"] == 2  # bob scored more
     assert by_key[("daily", (DAY - timedelta(days=2)).isoformat())]["rank"] == 1

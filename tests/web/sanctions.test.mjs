@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { whoseOf, whyOf } from "../../web/js/lib/moderation.js";
-import { banned, holding, sanctionText } from "../../web/js/lib/sanctions.js";
+import { banned, correctedRank, holding, sanctionText } from "../../web/js/lib/sanctions.js";
 
 const NOW = Date.parse("2026-12-06T12:00:00.000Z");
 
@@ -34,4 +34,11 @@ test("a case says whose it is and why in words", () => {
   assert.match(whyOf(item), /even pace/);
   const reported = { kind: "name", source: "report", shown: "Rude", evidence: { reasons: [{ reason: "rude" }] } };
   assert.equal(whyOf(reported), '"rude"');
+});
+
+test("a rank a decision moved after the close reads old → new, corrected", () => {
+  assert.equal(correctedRank({ rank: 2, rank_before_correction: 3 }), "rank 3 → 2, corrected");
+  assert.equal(correctedRank({ rank: 3, rank_before_correction: 2 }), "rank 2 → 3, corrected");
+  assert.equal(correctedRank({ rank: 2, rank_before_correction: null }), null);
+  assert.equal(correctedRank({ rank: null, unranked_reason: "voided", rank_before_correction: null }), null);
 });

@@ -25,3 +25,11 @@ export function sanctionText(s, locale) {
   }[s.appeal || "none"];
   return [`${s.what}.`, `Why: ${s.reason}`, until, appeal];
 }
+
+/** A history item whose rank a moderator's decision moved after its board closed (SPEC §3e):
+ * "rank 3 → 2, corrected"; null when no decision moved it. */
+export function correctedRank(item) {
+  const before = item.rank_before_correction;
+  if (before === null || before === undefined || item.rank === null || item.rank === undefined) return null;
+  return `rank ${before} → ${item.rank}, corrected`;
+}

@@ -5,6 +5,7 @@
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
+import { correctedRank } from "../lib/sanctions.js";
 import { isDefaultName } from "../lib/words.js";
 import { get } from "../store.js";
 
@@ -138,7 +139,7 @@ function onMyRank(event) {
   if (me.review === "pending") box.textContent += " " + PENDING_TEXT;
 }
 
-/** History: a result under review, or voided, says so under the table. */
+/** History: a result under review, voided, or whose rank a decision moved says so under the table. */
 function onHistory(event) {
   const { items, rows } = event.detail;
   const notes = [];
@@ -149,6 +150,11 @@ function onHistory(event) {
       notes.push(`${item.date}: ${PENDING_TEXT}`);
     }
     if (item.unranked_reason === "voided") notes.push(`${item.date}: voided by a moderator, so off the board and out of every rank; it still counts in your stats.`);
+    const corrected = correctedRank(item);
+    if (corrected && rows[index]) {
+      rows[index].cells[4].textContent = `${item.rank_before_correction} → ${item.rank}`;
+      notes.push(`${item.date}: ${corrected}: a moderator's decision about a result above yours moved it.`);
+    }
   });
   const box = $("history-review");
   box.replaceChildren(...notes.map((note) => element("li", {}, note)));
