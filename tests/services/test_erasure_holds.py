@@ -3,6 +3,7 @@ erased player, whatever token they hold (401 `account_erased`), and nothing they
 puts an item naming them back, nor a name on a board row. Through the real handlers on in-process
 moto; the races are in tests/dynamo/test_races.py (moto's server mode)."""
 
+import base64
 from datetime import UTC, datetime
 
 import pytest
@@ -54,6 +55,16 @@ def ghost(table):
     }
 
 
+# A Web Push subscription as a browser gives it: a P-256 public key (65 bytes) and a 16-byte secret.
+PUSH_SUBSCRIPTION = {
+    "endpoint": "https://push.example/s/1",
+    "keys": {
+        "p256dh": base64.urlsafe_b64encode(b"\x04" + bytes(64)).decode().rstrip("="),
+        "auth": base64.urlsafe_b64encode(bytes(16)).decode().rstrip("="),
+    },
+}
+
+
 def request_of(route, ids: dict) -> tuple[str, dict | None]:
     """ROUTE's path with Ghost's ids, and a body it would accept from a player in good standing."""
     path = route.path
@@ -68,6 +79,7 @@ def request_of(route, ids: dict) -> tuple[str, dict | None]:
         "/reports": {"kind": "word", "target": "zzqx", "reason": "this is a word"},
         "/moderation/cases/{case_id}/decision": {"action": "dismiss", "reason": "no case"},
         "/me/appeals": {"sanction": "0" * 24, "reason": "not me"},
+        "/me/reminder": {"subscription": PUSH_SUBSCRIPTION, "hour": 19},
     }
     return path, bodies.get(route.path) if route.body != "none" else None
 
