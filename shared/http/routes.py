@@ -103,6 +103,8 @@ HANDLERS: dict[Function, str] = {
 }
 RESET_HANDLER = "functions.daily.reset:handler"
 EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes expired runs
+# The closing pass's pieces, one SQS message each (functions/daily/closing_piece.py).
+CLOSING_PIECE_HANDLER = "functions.daily.closing_piece:handler"
 # The DynamoDB Streams consumer that keeps the rank counters (official results INSERTed).
 COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 
