@@ -21,11 +21,11 @@ from shared.dynamo.counters import Counters
 from shared.dynamo.keys import position_of
 from shared.dynamo.runs import Runs
 from shared.dynamo.top import TopOfBoard
+from shared.game.find_time import RUNNING_RUNS
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.closing_pieces import COUNT, JUDGE, LISTED, PassState, Piece
 
-RUNNING_RUNS = 30  # a player's last official runs whose scores are kept (SPEC §3b)
 _PRUNE_AT = RUNNING_RUNS + 10  # scores kept before the oldest are dropped (one write in ten)
 _BATCH = 100
 DAILIES = ("JOB#CLOSING", "DAILIES")

@@ -15,6 +15,7 @@ from shared.runtime.piece_queue import DirectoryQueue, MemoryQueue, SqsQueue
 from shared.runtime.settings import settings
 from shared.services.closing_pass import ClosingPass
 from shared.services.closing_pieces import PassStore, PieceQueue
+from shared.services.game import Game
 
 _built: dict[str, Any] = {}
 
@@ -42,44 +43,42 @@ def piece_queue() -> PieceQueue:
     return queue
 
 
-def pass_store() -> PassStore:
-    _fresh()
-    if "store" not in _built:
-        ports: Any = wiring.ports()
-        if hasattr(ports, "passes"):  # the fakes (tests/fakes/fake_store.py)
-            _built["store"] = ports.passes
-        else:
-            from shared.dynamo.closing_pieces import DynamoPasses
+def store_of(ports: Any) -> PassStore:
+    """The pass's store on PORTS: the table's adapters, or the fakes' own (tests)."""
+    if hasattr(ports, "passes"):  # tests/fakes/fake_store.py
+        fake: PassStore = ports.passes
+        return fake
+    from shared.dynamo.closing_pieces import DynamoPasses
 
-            _built["store"] = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks)
-    store: PassStore = _built["store"]
-    return store
+    return DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks)
+
+
+def build(ports: Any, game: Game, queue: PieceQueue) -> ClosingPass:
+    """The closing pass on PORTS, with GAME's clock and puzzles, sending to QUEUE."""
+    return ClosingPass(
+        store_of(ports),
+        queue,
+        ports.runs,
+        ports.moderation,
+        ports.recaps,
+        ports.closing,
+        game.first_date,
+        game.daily_puzzle,
+        now=game.now,
+    )
 
 
 def closing_pass() -> ClosingPass:
     _fresh()
     if "pass" not in _built:
-        ports = wiring.ports()
-        game = wiring.game()
-        _built["pass"] = ClosingPass(
-            pass_store(),
-            piece_queue(),
-            ports.runs,
-            ports.moderation,
-            ports.recaps,
-            ports.closing,
-            game.first_date,
-            game.daily_puzzle,
-            now=game.now,
-        )
+        _built["pass"] = build(wiring.ports(), wiring.game(), piece_queue())
     built: ClosingPass = _built["pass"]
     return built
 
 
-def run_pieces_here() -> int:
-    """With the queue in memory (tests), run its pieces now, as the workers would (retries
+def run_pieces_here(service: ClosingPass) -> int:
+    """With SERVICE's queue in memory (tests), run its pieces now, as the workers would (retries
     included); elsewhere nothing (the workers run them). Returns the deliveries."""
-    queue = piece_queue()
-    if isinstance(queue, MemoryQueue):
-        return queue.drain(closing_pass().run)
+    if isinstance(service.queue, MemoryQueue):
+        return service.queue.drain(service.run)
     return 0

@@ -19,6 +19,7 @@ up the other. A challenge whose board fits its top item is one listed piece (its
 runs, not the board's shards). docs/moderation.md, "The closing pass".
 """
 
+import json
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -28,7 +29,7 @@ from shared.game.boards import SETTLE_SECONDS, TOP_ROWS, board_closed, daily_clo
 from shared.game.clock import iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
-from shared.game.find_time import ScopeStats, describe, judge, run_times, running_suspect
+from shared.game.find_time import ScopeStats, describe, judge, run_times, running_evidence
 from shared.game.puzzles import Round, answers, top_words
 from shared.game.recap import RoundTally, summarize, tally_rounds
 from shared.game.scope import Scope
@@ -165,9 +166,11 @@ class ClosingPass:
         if following is not None:
             self.queue.send([piece.successor(following).message()])
         puzzle = self._puzzle(scope)
-        tallies = tally_rounds(puzzle, []) if scope.kind == "daily" else []
-        stats, players, batch = ScopeStats.empty(puzzle), 0, []
+        tallies = tally_rounds(puzzle, []) if puzzle else []
+        stats, players, batch = ScopeStats.empty(len(puzzle)), 0, []
         for run in self.store.read_runs(scope, run_ids):
+            if stats.rounds < len(run.puzzle):  # a challenge's rounds: its runs hold its puzzle
+                stats = stats.merge(ScopeStats.empty(len(run.puzzle)))
             stats.add(run_times(run))
             players += 1
             if tallies:
@@ -189,13 +192,13 @@ class ClosingPass:
         if state is None or not state.complete(COUNT):
             return  # sent early by a re-run piece: the last piece in sends it again
         puzzle = self._puzzle(scope)
-        tallies: list[RoundTally] = tally_rounds(puzzle, []) if scope.kind == "daily" else []
-        stats, players, judging = ScopeStats.empty(puzzle), 0, []
+        tallies: list[RoundTally] = tally_rounds(puzzle, []) if puzzle else []
+        stats, players, judging = ScopeStats.empty(len(puzzle)), 0, []
         for data in self.store.piece_results(scope):
             partial = Partial.decode(data)
             if tallies:
                 add_tallies(tallies, partial.rounds)
-            stats.merge(ScopeStats.from_json(partial.stats))
+            stats = stats.merge(ScopeStats.from_json(partial.stats))
             players += partial.players
             judging.append(Piece.of(partial.piece).judging())
         if len(judging) < state.expected[COUNT]:
@@ -203,25 +206,25 @@ class ClosingPass:
         if scope.kind == "daily":
             common = [answers(r.prompt, r.forbidden, "common.txt") for r in puzzle]
             self.recaps.put_recap(scope, summarize(scope.id, players, tallies, common, top_words()), tallies)
-        self.store.begin_judging(scope, len(judging), stats.to_json())
+        self.store.begin_judging(scope, len(judging), json.dumps(stats.to_json(), separators=(",", ":")))
         self.queue.send([piece.message() for piece in judging])
 
     def _judge(self, piece: Piece) -> None:
         scope = piece.scope
-        puzzle, stats = self._puzzle(scope), self._scope_stats(scope)
+        stats = self._scope_stats(scope)
         run_ids, _ = self._page(piece)
         opened = 0
         for run in self.store.read_runs(scope, run_ids):
             if run.player is None:
                 continue
-            evidence = judge(run_times(run), puzzle, stats)
+            evidence = judge(run_times(run), run.puzzle, stats)
             kept = self.store.keep_score(run.player, scope, run.completed_at or "", evidence.score)
+            running = running_evidence([score for _, score in kept])
             shown = None
-            if evidence.suspect:
-                shown = f"{scope.id}: {describe(evidence)}"
-            elif running_suspect([score for _, score in kept]):
-                days = ", ".join(f"{scope_id} {score:.1f}" for scope_id, score in kept)
-                shown = f"{scope.id}: running evidence over the last {len(kept)} official runs: {days}"
+            if evidence.suspect or running.suspect:
+                shown = f"{scope.id}: {describe(evidence, running)}"
+                if running.suspect:  # the days that made it
+                    shown += "\nthe days: " + ", ".join(f"{scope_id} {score:.2f}" for scope_id, score in kept)
             if shown is not None:
                 case = run_case(run.player, run.run_id, scope.id, shown, iso(self.now()), "find_time")
                 opened += self.moderation.open_case(case)
@@ -231,6 +234,9 @@ class ClosingPass:
             self.moderation.mark_pass(scope, {})  # the board's pass has run (the moderation views)
 
     def _puzzle(self, scope: Scope) -> list[Round]:
+        """A Daily's puzzle (its recap's rounds); none for a challenge: its runs hold it."""
+        if scope.kind == "challenge":
+            return []
         if scope not in self._puzzles:
             self._puzzles[scope] = self.runs.get_puzzle(scope) or []
         return self._puzzles[scope]
@@ -240,5 +246,5 @@ class ClosingPass:
             kept = self.store.scope_stats(scope)
             if kept is None:
                 raise RuntimeError(f"{scope.id}: judged before its stats were merged")
-            self._stats[scope] = ScopeStats.from_json(kept)
+            self._stats[scope] = ScopeStats.from_json(json.loads(kept))
         return self._stats[scope]

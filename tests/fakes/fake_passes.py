@@ -9,12 +9,12 @@ from typing import Any
 
 from shared.dynamo.keys import BOARD_SHARDS, shard
 from shared.game.boards import TOP_ROWS
+from shared.game.find_time import RUNNING_RUNS
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.closing_pieces import COUNT, JUDGE, PassState, PassStore, Piece
 from tests.fakes.fake_table import FakeTable
 
-RUNNING_RUNS = 30
 
 
 class FakePasses:
