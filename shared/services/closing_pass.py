@@ -20,6 +20,7 @@ runs, not the board's shards). docs/moderation.md, "The closing pass".
 """
 
 import json
+import math
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -29,7 +30,16 @@ from shared.game.boards import SETTLE_SECONDS, TOP_ROWS, board_closed, daily_clo
 from shared.game.clock import iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
-from shared.game.find_time import ScopeStats, describe, judge, run_times, running_evidence
+from shared.game.find_time import (
+    POPULATION_LOG_MS,
+    ScopeStats,
+    describe,
+    judge,
+    round_shift,
+    run_times,
+    running_evidence,
+)
+from shared.game.find_time_prior import round_difficulty, round_effort
 from shared.game.puzzles import Round, answers, top_words
 from shared.game.recap import RoundTally, summarize, tally_rounds
 from shared.game.scope import Scope
@@ -213,8 +223,9 @@ class ClosingPass:
         scope = piece.scope
         stats = self._scope_stats(scope)
         run_ids, _ = self._page(piece)
-        opened = 0
+        opened, puzzle = 0, self._puzzle(scope)
         for run in self.store.read_runs(scope, run_ids):
+            puzzle = puzzle or run.puzzle
             if run.player is None:
                 continue
             evidence = judge(run_times(run), run.puzzle, stats)
@@ -231,7 +242,8 @@ class ClosingPass:
         state = self.store.put_piece(piece, str(opened).encode(), False)
         if state.complete(JUDGE):
             self.store.finish_pass(scope)
-            self.moderation.mark_pass(scope, {})  # the board's pass has run (the moderation views)
+            # The board's pass has run; the moderation views show each round's typical find time.
+            self.moderation.mark_pass(scope, typical_ms(puzzle or self.runs.get_puzzle(scope) or [], stats))
 
     def _puzzle(self, scope: Scope) -> list[Round]:
         """A Daily's puzzle (its recap's rounds); none for a challenge: its runs hold it."""
@@ -248,3 +260,14 @@ class ClosingPass:
                 raise RuntimeError(f"{scope.id}: judged before its stats were merged")
             self._stats[scope] = ScopeStats.from_json(json.loads(kept))
         return self._stats[scope]
+
+
+def typical_ms(puzzle: list[Round], stats: ScopeStats) -> dict[int, int]:
+    """Each round's median find time (ms) for the scope, as the model judged it."""
+    found = {}
+    for number, r in enumerate(puzzle, start=1):
+        difficulty = round_difficulty(r)
+        found[number] = round(
+            math.exp(POPULATION_LOG_MS + round_effort(difficulty) + round_shift(stats, number, difficulty))
+        )
+    return found

@@ -5,7 +5,6 @@ and tests/contract/test_moderation_store.py runs one contract on both."""
 from typing import NamedTuple, Protocol
 
 from shared.game.moderation import Case, Correction, Decision, LogEntry, Report, ReportKind, Sanction
-from shared.game.runs import Run
 from shared.game.scope import Scope
 
 
@@ -92,10 +91,6 @@ class ModerationStore(Protocol):
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
-        ...
-
-    def scope_runs(self, scope: Scope) -> list[Run]:
-        """The runs of SCOPE's ranked official results (the find-time pass reads each once)."""
         ...
 
     def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:

@@ -5,6 +5,7 @@ import math
 import random
 from datetime import UTC, date, datetime, timedelta
 
+from shared.dynamo.completion import Results
 from shared.game.clock import iso
 from shared.game.fair_play import fastest_plausible_ms
 from shared.game.puzzles import Round, answers, generate_puzzle, seed_for_date
@@ -75,9 +76,10 @@ def play(store, scope: Scope, puzzle: list[Round], name: str, found: Found, star
     run = run.model_copy(update={"score": score, "completed_at": iso(started + timedelta(milliseconds=spent))})
     run.ended_by = "finished"
     result = OfficialResult.of_run(run)
-    store.results.complete_run(
-        run, version, completion_of(result, store.results.profile_for_completion(run.player or "", True))
-    )
+    completion = completion_of(result, store.results.profile_for_completion(run.player or "", True))
+    # On DynamoDB, the stream consumer runs once the board is played (`settle`), not after each run.
+    complete = Results.complete_run if hasattr(store, "settle") else type(store.results).complete_run
+    complete(store.results, run, version, completion)
     return run.run_id
 
 
