@@ -152,13 +152,15 @@ ACCESS: dict[str, Access] = {
     # ConditionCheckItem (profile name); PutItem of the watermark. Writes only on RUN# and
     # PLAYER# items and the watermark (JOB#EXPIRY). The challenges' find-time passes: Query of
     # the partitions of the challenges closing (CLOSING#), GetItem of each challenge, then the
-    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING).
+    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING). The closing
+    # passes' start (shared/services/closing_pass.py): GetItem and PutItem of a pass (PASS#), a
+    # small challenge's top item and rank counters; its pieces run in infra/closing.py.
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "due"),
-            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", *FIND_TIME_WRITES),
+            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", "PASS#*", *FIND_TIME_WRITES),
             own_partition_queries=("CLOSING#*",),
         ),
     ),
