@@ -41,6 +41,7 @@ from shared.services.closing_pass import ClosingPass  # noqa: E402
 from shared.services.closing_pieces import Piece  # noqa: E402
 
 SIZES = (1_000, 20_000)
+JUDGED = 4  # phase-2 pieces run (the first ones sent: the longest shards' first pages)
 CHUNK = 1_000  # runs simulated and written at a time
 
 
@@ -133,12 +134,28 @@ def measure(count: int) -> None:
     ports.db.request = timed  # type: ignore[method-assign]
     service._start(SCOPE)
     sample = 1 if count <= 20_000 else 4  # tracemalloc slows everything: every 4th piece past 20,000
+    judged = 0  # phase 2 runs JUDGED pieces (moto's UpdateItem, a run's score, is the slow part)
+    before_judging = (0.0, 0.0, 0)
+    judged_runs = [0]
+    keep = passes.keep_score
+
+    def counted(*args: Any) -> Any:
+        judged_runs[0] += 1
+        return keep(*args)
+
+    passes.keep_score = counted  # type: ignore[method-assign]
     own: dict[int, list[float]] = {1: [], 0: [], 2: []}
     peaks: dict[int, list[int]] = {1: [], 0: [], 2: []}
     seconds: dict[int, list[float]] = {1: [], 0: [], 2: []}
     while queue.messages:
         body, _ = queue.messages.popleft()
         phase = Piece.of(body).phase
+        if phase == 2:
+            if judged == JUDGED:
+                continue
+            if judged == 0:
+                before_judging = (units.read, units.write, sum(units.calls.values()))
+            judged += 1
         traced = len(seconds[phase]) % sample == 0
         if traced:
             tracemalloc.start()
@@ -149,9 +166,13 @@ def measure(count: int) -> None:
         if traced:
             peaks[phase].append(tracemalloc.get_traced_memory()[1])
             tracemalloc.stop()
+    pieces = passes.pass_state(SCOPE).expected[1]
     recap = ports.recaps.recap(SCOPE)
     assert recap is not None and recap.players == ranked, (recap and recap.players, ranked)
-    print(f"  {count:>7,} runs, {ranked:,} ranked ({stored:.0f} s to store): {len(peaks[1])} pieces a phase")
+    print(
+        f"  {count:>7,} runs, {ranked:,} ranked ({stored:.0f} s to store): "
+        f"{pieces} pieces a phase, {JUDGED} judged"
+    )
     for phase, name in ((1, "count"), (0, "merge"), (2, "judge")):
         if peaks[phase]:
             print(
@@ -160,9 +181,14 @@ def measure(count: int) -> None:
                 f"{max(seconds[phase]):.2f} s the longest, {sum(seconds[phase]):.1f} s in all, "
                 f"{sum(own[phase]):.1f} s outside requests"
             )
+    print(f"    requests {dict(units.calls)}; {units.read:,.0f} read units, {units.write:,.0f} write units")
+    read, write, requests = before_judging
+    judging = (units.read - read, units.write - write, sum(units.calls.values()) - requests)
     print(
-        f"    requests {dict(units.calls)}; {units.read:,.0f} read units, {units.write:,.0f} write units "
-        f"({units.read / count:.3f} and {units.write / count:.3f} a run)"
+        f"    phases 1 and merge, a run: {read / ranked:.3f} read units, {write / ranked:.3f} write units, "
+        f"{requests / ranked:.4f} requests; phase 2 ({judged_runs[0]:,} runs), a run: "
+        f"{judging[0] / judged_runs[0]:.3f} read, {judging[1] / judged_runs[0]:.3f} write, "
+        f"{judging[2] / judged_runs[0]:.3f} requests"
     )
 
 
