@@ -5,8 +5,8 @@ queue for the pieces given up on (an alarm: infra/stack.py hands it to Operation
 The expiry job sends the first pieces (CLOSING_QUEUE_URL); each worker sends the pieces after its
 own (the next page of its shard, the merge, the judging). A piece that fails is delivered again
 after the visibility timeout, MAX_RECEIVES times, then parked; a redrive runs it again (every
-piece may run more than once). The worker's grant is CLOSING_ACCESS, checked like the other
-functions' (tests/infra/test_moderation_infra.py).
+piece may run more than once). The worker's grant is infra/permissions.py CLOSING_ACCESS, checked like
+the other functions' (tests/infra/test_moderation_infra.py).
 """
 
 from pathlib import Path
@@ -21,8 +21,15 @@ from constructs import Construct
 
 from infra.checks import acknowledge
 from infra.data import Data
-from infra.functions import ARCHITECTURE, COMMON_ENVIRONMENT, FULL_CORE_MB, RUNTIME, lambda_handler, table_statements
-from infra.permissions import FIND_TIME_WRITES, TableAccess
+from infra.functions import (
+    ARCHITECTURE,
+    COMMON_ENVIRONMENT,
+    FULL_CORE_MB,
+    RUNTIME,
+    lambda_handler,
+    table_statements,
+)
+from infra.permissions import CLOSING_ACCESS
 from shared.http.routes import CLOSING_PIECE_HANDLER
 from shared.runtime.piece_queue import MAX_RECEIVES
 
@@ -30,19 +37,6 @@ from shared.runtime.piece_queue import MAX_RECEIVES
 PIECE_TIMEOUT = Duration.minutes(2)
 # At most this many pieces at once: 32 shards' first pages, and a margin for challenges.
 PIECE_CONCURRENCY = 40
-
-# The worker: Query of a board shard (`board` index) and of the pass's own partitions (PASS#);
-# GetItem and BatchGetItem of runs, puzzles, a small board's top item and rank counters; a
-# piece's transaction (PutItem of its result, UpdateItem of the pass: PASS#); the recap
-# (RECAP#); each run's score (UpdateItem, PLAYER#); a case (MODCASE#, MODQUEUE#, MODPENDING#)
-# and the pass's mark (MODPASS#).
-CLOSING_ACCESS = TableAccess(
-    reads=("GetItem", "BatchGetItem"),
-    writes=("PutItem", "UpdateItem"),
-    indexes=("board",),
-    write_leading_keys=("PASS#*", "PLAYER#*", *FIND_TIME_WRITES),
-    own_partition_queries=("PASS#*",),
-)
 
 
 class ClosingPieces(Construct):
@@ -66,7 +60,9 @@ class ClosingPieces(Construct):
             retention_period=Duration.days(14),
             removal_policy=log_removal,
         )
-        acknowledge(self.dead_letters, "AwsSolutions-SQS3", "This queue is itself the pieces' dead-letter queue.")
+        acknowledge(
+            self.dead_letters, "AwsSolutions-SQS3", "This queue is itself the pieces' dead-letter queue."
+        )
         self.queue = sqs.Queue(
             self,
             "Pieces",
@@ -109,7 +105,9 @@ class ClosingPieces(Construct):
             system_log_level_v2=lambda_.SystemLogLevel.INFO,
             tracing=lambda_.Tracing.ACTIVE,
         )
-        acknowledge(self.function, "AwsSolutions-L1", "Pinned to the Python the asset's wheels are built for.")
+        acknowledge(
+            self.function, "AwsSolutions-L1", "Pinned to the Python the asset's wheels are built for."
+        )
         acknowledge(
             role,
             "AwsSolutions-IAM5[Resource::*]",

@@ -160,7 +160,14 @@ ACCESS: dict[str, Access] = {
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
             indexes=("board", "due"),
-            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", "PASS#*", *FIND_TIME_WRITES),
+            write_leading_keys=(
+                "RUN#*",
+                "PLAYER#*",
+                "JOB#EXPIRY",
+                "JOB#CLOSING",
+                "PASS#*",
+                *FIND_TIME_WRITES,
+            ),
             own_partition_queries=("CLOSING#*",),
         ),
     ),
@@ -194,3 +201,16 @@ STREAM_ACTIONS = {
     "dynamodb:GetRecords",
     "dynamodb:GetShardIterator",
 }
+
+# The closing pass's worker (infra/closing.py; shared/services/closing_pass.py): Query of a board
+# shard (`board` index) and of the pass's own partitions (PASS#); GetItem and BatchGetItem of
+# runs, puzzles, a small board's top item and rank counters; a piece's transaction (PutItem of its
+# result, UpdateItem of the pass: PASS#); the recap (RECAP#); each run's score (UpdateItem,
+# PLAYER#); a case (MODCASE#, MODQUEUE#, MODPENDING#) and the pass's mark (MODPASS#).
+CLOSING_ACCESS = TableAccess(
+    reads=("GetItem", "BatchGetItem"),
+    writes=("PutItem", "UpdateItem"),
+    indexes=("board",),
+    write_leading_keys=("PASS#*", "PLAYER#*", *FIND_TIME_WRITES),
+    own_partition_queries=("PASS#*",),
+)

@@ -37,7 +37,9 @@ def handler(event: dict[str, object], context: object) -> dict[str, object]:
     # steps fail apart: one that fails is logged (`ClosingPassFailures`), tried next minute.
     summary["dailies_started"] = _closing_step("dailies", lambda: closing_pass().close_dailies())
     summary["challenges_started"] = _closing_step("challenges", lambda: closing_pass().close_challenges())
-    run_pieces_here(closing_pass())  # tests only: no queue, the pieces run here (shared/runtime/closing_wiring.py)
+    run_pieces_here(
+        closing_pass()
+    )  # tests only: no queue, the pieces run here (shared/runtime/closing_wiring.py)
     if summary["failed"]:
         logger.warning("Expiry pass left runs for the next pass", extra=summary)
     else:

@@ -28,27 +28,24 @@ from shared.services.closing_pieces import COUNT, JUDGE, LISTED, PassState, Piec
 
 _PRUNE_AT = RUNNING_RUNS + 10  # scores kept before the oldest are dropped (one write in ten)
 _BATCH = 100
-DAILIES = ("JOB#CLOSING", "DAILIES")
-
-
-def state_key(scope: Scope) -> Item:
-    return keys.key(f"PASS#{keys.scope_key(scope)}", "STATE")
+DAILIES = keys.DAILIES_CLOSED
+state_key, evidence_key = keys.pass_state_key, keys.evidence_key
 
 
 def piece_key(piece: Piece) -> Item:
     shard = "all" if piece.shard == LISTED else str(piece.shard)
-    return keys.key(f"PASS#{keys.scope_key(piece.scope)}#{piece.phase}#{shard}", f"{piece.page:06d}")
-
-
-def evidence_key(player: str) -> Item:
-    return keys.key(keys.player_partition(player), "EVIDENCE")
+    return keys.key(keys.pass_piece_partition(piece.scope, piece.phase, shard), f"{piece.page:06d}")
 
 
 class DynamoPasses:
-    def __init__(self, db: Client, runs: Runs, top: TopOfBoard, counters: Counters, shards: int = keys.BOARD_SHARDS):
+    def __init__(
+        self, db: Client, runs: Runs, top: TopOfBoard, counters: Counters, shards: int = keys.BOARD_SHARDS
+    ):
         self.db, self.runs, self.top, self.counters, self.shards = db, runs, top, counters, shards
 
-    def board_page(self, scope: Scope, shard: int, start: str | None, limit: int) -> tuple[list[str], str | None]:
+    def board_page(
+        self, scope: Scope, shard: int, start: str | None, limit: int
+    ) -> tuple[list[str], str | None]:
         """One Query page of the shard (a page of rows is ~150 bytes each: 2,000 in 300 KB)."""
         query: Item = {
             "IndexName": "board",
@@ -116,7 +113,10 @@ class DynamoPasses:
                         "Key": state_key(piece.scope),
                         "UpdateExpression": f"ADD d{phase} :one, e{phase} :more",
                         "ConditionExpression": "attribute_exists(pk)",
-                        "ExpressionAttributeValues": {":one": {"N": "1"}, ":more": {"N": str(int(successor))}},
+                        "ExpressionAttributeValues": {
+                            ":one": {"N": "1"},
+                            ":more": {"N": str(int(successor))},
+                        },
                     }
                 },
             ]
@@ -133,7 +133,7 @@ class DynamoPasses:
         for shard in ["all", *map(str, range(self.shards))]:
             for item in self.db.query(
                 KeyConditionExpression="pk = :p",
-                ExpressionAttributeValues={":p": {"S": f"PASS#{keys.scope_key(scope)}#{COUNT}#{shard}"}},
+                ExpressionAttributeValues={":p": {"S": keys.pass_piece_partition(scope, COUNT, shard)}},
                 ConsistentRead=True,
             ):
                 yield item["data"]["B"]
@@ -164,7 +164,9 @@ class DynamoPasses:
             ExpressionAttributeValues={":yes": {"BOOL": True}},
         )
 
-    def keep_score(self, player: str, scope: Scope, completed_at: str, score: float) -> list[tuple[str, float]]:
+    def keep_score(
+        self, player: str, scope: Scope, completed_at: str, score: float
+    ) -> list[tuple[str, float]]:
         """One UpdateItem returning the player's scores; past _PRUNE_AT of them, one more dropping
         the oldest down to RUNNING_RUNS."""
         name = f"e{scope.id}"

@@ -308,3 +308,24 @@ def recap_round_key(scope: Scope, number: int) -> Item:
     """Round NUMBER's played words with their counts: one partition a round, so the pass's few
     large writes never meet in one partition."""
     return key(f"RECAP#{scope_key(scope)}#R{number}", "WORDS")
+
+
+# The closing pass (shared/dynamo/closing_pieces.py) ------------------------------------------
+
+# The last Daily whose closing pass is done (the closing job's mark for Dailies).
+DAILIES_CLOSED = ("JOB#CLOSING", "DAILIES")
+
+
+def pass_state_key(scope: Scope) -> Item:
+    """A closing pass's progress and merged figures."""
+    return key(f"PASS#{scope_key(scope)}", "STATE")
+
+
+def pass_piece_partition(scope: Scope, phase: int, shard: str) -> str:
+    """The results of one board shard's pieces (SHARD: a number, or `all` for a listed board)."""
+    return f"PASS#{scope_key(scope)}#{phase}#{shard}"
+
+
+def evidence_key(player: str) -> Item:
+    """A player's find-time scores, their last official runs' (SPEC §3b)."""
+    return key(player_partition(player), "EVIDENCE")

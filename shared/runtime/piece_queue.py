@@ -41,7 +41,9 @@ class SqsQueue:
             ]
             reply = self.client.send_message_batch(QueueUrl=self.url, Entries=entries)
             if reply.get("Failed"):
-                raise RuntimeError(f"piece queue refused {len(reply['Failed'])} messages: {reply['Failed'][0]}")
+                raise RuntimeError(
+                    f"piece queue refused {len(reply['Failed'])} messages: {reply['Failed'][0]}"
+                )
 
 
 Runner = Callable[[dict[str, Any]], object]

@@ -31,7 +31,6 @@ from shared.game.clock import iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
 from shared.game.find_time import (
-    POPULATION_LOG_MS,
     ScopeStats,
     describe,
     judge,
@@ -39,7 +38,7 @@ from shared.game.find_time import (
     run_times,
     running_evidence,
 )
-from shared.game.find_time_prior import round_difficulty, round_effort
+from shared.game.find_time_prior import POPULATION_LOG_MS, round_difficulty, round_effort
 from shared.game.puzzles import Round, answers, top_words
 from shared.game.recap import RoundTally, summarize, tally_rounds
 from shared.game.scope import Scope

@@ -59,7 +59,12 @@ class Piece:
             if phase == MERGE:
                 return cls(scope, MERGE)
             return cls(
-                scope, phase, int(body["shard"]), int(body["page"]), body.get("start"), tuple(body.get("runs") or ())
+                scope,
+                phase,
+                int(body["shard"]),
+                int(body["page"]),
+                body.get("start"),
+                tuple(body.get("runs") or ()),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise BadPiece(f"not a piece: {body!r}") from error
@@ -122,7 +127,9 @@ def add_tallies(into: list[RoundTally], more: list[RoundTally]) -> None:
 class PassStore(Protocol):
     """Where a pass reads its runs and keeps its progress, its pieces' results and its figures."""
 
-    def board_page(self, scope: Scope, shard: int, start: str | None, limit: int) -> tuple[list[str], str | None]:
+    def board_page(
+        self, scope: Scope, shard: int, start: str | None, limit: int
+    ) -> tuple[list[str], str | None]:
         """Up to LIMIT run ids of shard SHARD of SCOPE's board from START, and where the next page
         starts (None: the shard ends here)."""
         ...
@@ -159,7 +166,9 @@ class PassStore(Protocol):
 
     def finish_pass(self, scope: Scope) -> None: ...
 
-    def keep_score(self, player: str, scope: Scope, completed_at: str, score: float) -> list[tuple[str, float]]:
+    def keep_score(
+        self, player: str, scope: Scope, completed_at: str, score: float
+    ) -> list[tuple[str, float]]:
         """PLAYER's evidence SCORE of SCOPE kept with their results (a re-run replaces it); returns
         their last RUNNING_RUNS (scope id, score), oldest first."""
         ...

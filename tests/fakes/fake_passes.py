@@ -16,7 +16,6 @@ from shared.services.closing_pieces import COUNT, JUDGE, PassState, PassStore, P
 from tests.fakes.fake_table import FakeTable
 
 
-
 class FakePasses:
     def __init__(self, table: FakeTable, shards: int = BOARD_SHARDS) -> None:
         self.table, self.shards = table, shards
@@ -29,12 +28,18 @@ class FakePasses:
 
     def _rows(self, scope: Scope, number: int) -> list[str]:
         entries = sorted(
-            (self.table.entry(player, s) for (player, s), r in self.table.results.items() if s == scope and r.ranked),
+            (
+                self.table.entry(player, s)
+                for (player, s), r in self.table.results.items()
+                if s == scope and r.ranked
+            ),
             key=lambda e: e.position.order(),
         )
         return [e.position.run_id for e in entries if shard(e.player, self.shards) == number]
 
-    def board_page(self, scope: Scope, shard: int, start: str | None, limit: int) -> tuple[list[str], str | None]:
+    def board_page(
+        self, scope: Scope, shard: int, start: str | None, limit: int
+    ) -> tuple[list[str], str | None]:
         rows = self._rows(scope, shard)
         begin = int(start or 0)
         page = rows[begin : begin + limit]
@@ -95,7 +100,9 @@ class FakePasses:
     def finish_pass(self, scope: Scope) -> None:
         self.states[scope]["finished"] = True
 
-    def keep_score(self, player: str, scope: Scope, completed_at: str, score: float) -> list[tuple[str, float]]:
+    def keep_score(
+        self, player: str, scope: Scope, completed_at: str, score: float
+    ) -> list[tuple[str, float]]:
         with self.lock:
             kept = self.evidence.setdefault(player, {})
             kept[scope.id] = (completed_at, score)

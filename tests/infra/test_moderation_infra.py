@@ -8,8 +8,7 @@ import json
 import pytest
 
 from functions.leaderboard.handler import handler as leaderboard_handler
-from infra.closing import CLOSING_ACCESS
-from infra.permissions import ACCESS
+from infra.permissions import ACCESS, CLOSING_ACCESS
 from local.events import LambdaContext, http_event
 from shared.game.moderation import MODERATORS_GROUP, case_id_for
 from shared.game.scope import Scope

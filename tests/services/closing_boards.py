@@ -33,7 +33,10 @@ def person(puzzle: list[Round], rng: random.Random) -> Found:
 
 def one_slow_round(puzzle: list[Round], rng: random.Random) -> Found:
     """A script at the typing floor + 30 ms everywhere but the hardest round, where it waits 3-4 s."""
-    hardest = min(range(len(puzzle)), key=lambda i: (len(answers(puzzle[i].prompt, puzzle[i].forbidden, "common.txt")), -i))
+    hardest = min(
+        range(len(puzzle)),
+        key=lambda i: (len(answers(puzzle[i].prompt, puzzle[i].forbidden, "common.txt")), -i),
+    )
     found = []
     for i, r in enumerate(puzzle):
         word = min(answers(r.prompt, r.forbidden, "common.txt") or answers(r.prompt, r.forbidden), key=len)
@@ -49,7 +52,9 @@ def mimic(puzzle: list[Round], rng: random.Random) -> Found:
     for number, r in enumerate(puzzle, start=1):
         word = max(answers(r.prompt, r.forbidden), key=lambda w: (len(w), w))
         median = 2_500 + (6_500 - 2_500) * (number - 1) / max(1, len(puzzle) - 1)
-        found.append((word, fastest_plausible_ms(len(word)) + int(rng.lognormvariate(math.log(median), 0.25))))
+        found.append(
+            (word, fastest_plausible_ms(len(word)) + int(rng.lognormvariate(math.log(median), 0.25)))
+        )
     return found
 
 
@@ -69,11 +74,14 @@ def play(store, scope: Scope, puzzle: list[Round], name: str, found: Found, star
     run = Run(
         run_id=f"run-{name}-{scope.id}", kind=scope.kind, date=started.date().isoformat(),
         challenge_id=scope.id if scope.kind == "challenge" else None, player=player(name), official=True,
-        puzzle=puzzle, started_at=iso(started), deadline=iso(started + timedelta(seconds=180)), history=history,
+        puzzle=puzzle, started_at=iso(started), deadline=iso(started + timedelta(seconds=180)),
+        history=history,
     )  # fmt: skip
     version = store.runs.create_run(run)
     score = min(2_085, sum(100 + 8 * len(word) for word, _ in found))
-    run = run.model_copy(update={"score": score, "completed_at": iso(started + timedelta(milliseconds=spent))})
+    run = run.model_copy(
+        update={"score": score, "completed_at": iso(started + timedelta(milliseconds=spent))}
+    )
     run.ended_by = "finished"
     result = OfficialResult.of_run(run)
     completion = completion_of(result, store.results.profile_for_completion(run.player or "", True))
@@ -88,5 +96,6 @@ def people_board(store, scope: Scope, puzzle: list[Round], count: int, seed: int
     rng = random.Random(seed)
     start = datetime(2026, 1, 15, 8, tzinfo=UTC)
     return [
-        play(store, scope, puzzle, f"p{i:03d}", person(puzzle, rng), start + timedelta(minutes=i)) for i in range(count)
+        play(store, scope, puzzle, f"p{i:03d}", person(puzzle, rng), start + timedelta(minutes=i))
+        for i in range(count)
     ]

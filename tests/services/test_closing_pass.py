@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from functions.daily import expire as expire_module
 from functions.daily.expire import handler as expire_handler
 from local.events import LambdaContext
 from shared.game import clock
@@ -20,7 +21,6 @@ from shared.game.puzzles import answers, top_words
 from shared.game.recap import summarize, tally_rounds
 from shared.game.results import Challenge
 from shared.game.scope import Scope
-from functions.daily import expire as expire_module
 from shared.services import closing_pass as closing_module
 from shared.services.closing_pieces import COUNT, JUDGE, Piece
 from tests.fakes.dynamo_store import STORES
@@ -134,11 +134,20 @@ def test_a_failed_piece_is_delivered_again_and_the_pass_ends(fake):
 def test_a_piece_that_always_fails_holds_up_its_daily_and_not_the_challenges(fake):
     people_board(fake, SCOPE, PUZZLE, 3)
     challenge = new_challenge(fake, "c" * 16)
-    play(fake, challenge, PUZZLE, "cy", one_slow_round(PUZZLE, random.Random(1)), datetime(2026, 1, 15, 9, tzinfo=UTC))
+    play(
+        fake,
+        challenge,
+        PUZZLE,
+        "cy",
+        one_slow_round(PUZZLE, random.Random(1)),
+        datetime(2026, 1, 15, 9, tzinfo=UTC),
+    )
     close_day(fake)
     store = pass_store()
     real = store.read_runs
-    store.read_runs = lambda scope, ids: (_ for _ in ()).throw(OSError("down")) if scope == SCOPE else real(scope, ids)
+    store.read_runs = lambda scope, ids: (
+        (_ for _ in ()).throw(OSError("down")) if scope == SCOPE else real(scope, ids)
+    )
     closing_pass().close_dailies()
     closing_pass()._start(challenge)
     piece_queue().drain(closing_pass().run)
@@ -163,7 +172,14 @@ def test_a_missed_day_is_caught_up(fake):
 def test_a_small_challenges_pass_is_one_piece_not_a_piece_a_shard(fake):
     challenge = new_challenge(fake, "d" * 16)
     for i in range(3):
-        play(fake, challenge, PUZZLE, f"q{i}", one_slow_round(PUZZLE, random.Random(i)), datetime(2026, 1, 15, 9, tzinfo=UTC))
+        play(
+            fake,
+            challenge,
+            PUZZLE,
+            f"q{i}",
+            one_slow_round(PUZZLE, random.Random(i)),
+            datetime(2026, 1, 15, 9, tzinfo=UTC),
+        )
     closing_pass()._start(challenge)
     queue = piece_queue()
     assert [Piece.of(body).piece_id for body, _ in queue.messages] == ["all"]
@@ -174,7 +190,9 @@ def test_a_small_challenges_pass_is_one_piece_not_a_piece_a_shard(fake):
 def test_runs_each_just_under_the_threshold_open_a_case_that_shows_the_days(fake):
     run_ids = people_board(fake, SCOPE, PUZZLE, 5)
     for day in range(1, 5):  # four earlier days each just under the threshold
-        fake.passes.keep_score(player("p000"), Scope.daily(f"2026-01-0{day}"), f"2026-01-0{day}T09:00:00Z", 3.9)
+        fake.passes.keep_score(
+            player("p000"), Scope.daily(f"2026-01-0{day}"), f"2026-01-0{day}T09:00:00Z", 3.9
+        )
     close_day(fake)
     expire()
     case = fake.table.cases[case_id_for("run", run_ids[0])]
