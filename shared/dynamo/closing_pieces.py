@@ -1,6 +1,6 @@
 """The closing pass on DynamoDB (shared/services/closing_pieces.py `PassStore`).
 
-Items (docs/data-model.md, "The closing pass"):
+Items (docs/moderation.md, "The closing pass"):
 - `PASS#<scope>` / `STATE`: per phase, the pieces expected (`e1`, `e2`) and stored (`d1`, `d2`);
   `finished`; the merged find-time stats (`stats`, JSON, written once with `e2`).
 - `PASS#<scope>#<phase>#<shard>` / `<page>`: one piece's result (phase 1: its partial counts,
