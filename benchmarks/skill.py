@@ -17,16 +17,22 @@ The models (assumptions, not measurements):
   fair play allows (its threshold plus 20-80 ms of network), so it is ranked and earns every speed
   bonus a ranked run can. Scripts that play like this are what fair play cannot catch. By the
   rules before speed counted, it answers the longest word it has (the order counted its length).
-- A person reads the prompt and thinks for a lognormal time (median `think` seconds, sigma 0.5),
-  then types the word at `key_ms` per key, Enter included, plus 40-150 ms of network. Each
+- A person reads the prompt and thinks for a lognormal time (median `think` seconds times the
+  word's effort, sigma `spread`), then types the word at `key_ms` per key, Enter included, plus
+  40-150 ms of network (`network`). The effort (shared/game/find_time_prior.py) is how much longer
+  a rarer, longer word in a harder round takes to come up with: 1 for one of the 10,000 most
+  frequent words of 6 letters in a round of 100 common answers, 3 for a rare one, 1.8 for 12
+  letters, 1.7 in a round of 12 common answers (a miss takes the round's effort alone). Each
   attempt finds a valid word with probability `find` (less in forbidden rounds: times 0.8); the word
   is a common answer with probability `common` (else any accepted answer), the longest of `picks`
   random candidates, never one the run used. A miss is a wrong word (a rejection) typed the same
   way; the third miss loses the round. The run stops at the 180 s time limit.
   casual: think 5 s, 260 ms a key, find 0.60, common 0.97, picks 1;
   good:   think 3 s, 190 ms a key, find 0.80, common 0.90, picks 3;
-  expert: think 1.8 s, 140 ms a key, find 0.92, common 0.75, picks 8.
-  A board's people are 60% casual, 30% good, 10% expert.
+  expert: think 1.8 s, 140 ms a key, find 0.92, common 0.75, picks 8;
+  steady: a fast expert who finds words in 1.5-3 s (think 2.1 s, spread 0.2), 140 ms a key;
+  phone:  the steady expert on a phone: 250 ms a key, 100-400 ms of network.
+  A board's people are 60% casual, 30% good, 10% expert (steady and phone: benchmarks/find_time.py).
 Scores come from the game's own rule functions (shared/game/scoring.py, shared/game/fair_play.py); a sample
 of the simulated runs is replayed through the run engine (shared/game/runs.py) as a check.
 """
@@ -54,6 +60,7 @@ from shared.game.constants import (  # noqa: E402
 )
 from shared.game.dictionary import DICTIONARY_DIR, words  # noqa: E402
 from shared.game.fair_play import fastest_plausible_ms, ranked  # noqa: E402
+from shared.game.find_time_prior import round_effort, word_effort  # noqa: E402
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date  # noqa: E402
 from shared.game.runs import answer, new_run, skip  # noqa: E402
 from shared.game.scoring import combo_bonus, speed_bonus, word_points  # noqa: E402
@@ -71,6 +78,8 @@ class Person:
     find: float
     common: float
     picks: int
+    spread: float = 0.5  # sigma of the thinking time (log)
+    network: tuple[int, int] = NETWORK_MS
 
 
 PEOPLE = (
@@ -79,6 +88,8 @@ PEOPLE = (
     Person("expert", 1.8, 140, 0.92, 0.75, 8),
 )
 MIX = (0.6, 0.3, 0.1)
+STEADY = Person("steady", 2.1, 140, 0.92, 0.75, 8, spread=0.2)
+PHONE = Person("phone", 2.1, 250, 0.92, 0.75, 8, spread=0.2, network=(100, 400))
 
 
 @cache
@@ -173,6 +184,7 @@ def play(puzzle: list[Round], person: Person, rng: random.Random) -> Played:
         common = round_answers(current.prompt, current.forbidden, "common.txt")
         every = round_answers(current.prompt, current.forbidden, "words.txt")
         find = person.find * (0.8 if current.forbidden else 1.0)
+        hard = round_effort(len(common))
         for _ in range(3):
             pool = common if common and rng.random() < person.common else every
             known = [w for w in rng.sample(pool, min(person.picks + len(used), len(pool))) if w not in used]
@@ -180,8 +192,9 @@ def play(puzzle: list[Round], person: Person, rng: random.Random) -> Played:
             if word is not None and rng.random() >= find:
                 word = None  # a miss: a wrong word, typed all the same
             typed = len(word) if word else rng.randint(4, 8)
-            think = person.think * math.exp(rng.gauss(0, 0.5)) * 1000
-            now += int(think + person.key_ms * (typed + 1) + rng.uniform(*NETWORK_MS))
+            effort = hard + (word_effort(word) if word else 0.0)
+            think = person.think * math.exp(effort + rng.gauss(0, person.spread)) * 1000
+            now += int(think + person.key_ms * (typed + 1) + rng.uniform(*person.network))
             if now > LIMIT_MS:
                 return score(puzzle, attempts)
             attempts.append((number, word, now, now - shown))

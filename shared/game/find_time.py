@@ -17,6 +17,7 @@ from shared.game.find_time_prior import (
     FAST_LOG_MS,
     POPULATION_LOG_MS,
     SIGMA,
+    population_middle,
     round_difficulty,
     round_effort,
     word_effort,
@@ -26,7 +27,7 @@ from shared.game.runs import Run
 
 # A run is suspect when its score reaches THRESHOLD: the sum of its rounds' contributions over the
 # square root of its answers (about a standard normal for the fastest honest people).
-THRESHOLD = 4.0
+THRESHOLD = 2.5
 # A round's contribution: how many SIGMA its find time is under the fastest people's, capped
 # both ways, so one slow round hides at most SLOW_CAP of the others' evidence.
 FAST_CAP = 6.0
@@ -34,7 +35,7 @@ SLOW_CAP = 3.0
 # A player's last RUNNING_RUNS official runs' scores add up (each capped at THRESHOLD): the
 # running figure is their sum over the square root of their number.
 RUNNING_RUNS = 30
-RUNNING_THRESHOLD = 4.0
+RUNNING_THRESHOLD = 3.5
 RUNNING_MIN_RUNS = 2
 
 # The scope's histogram of log find times per round (after the word's own effort).
@@ -89,6 +90,7 @@ class ScopeStats:
 
     def __init__(self, counts: list[list[int]]):
         self.counts = counts
+        self._middles: dict[int, float | None] = {}  # read once per round while no answer is added
 
     @classmethod
     def empty(cls, rounds: int) -> "ScopeStats":
@@ -104,6 +106,7 @@ class ScopeStats:
             if 1 <= answer.round <= self.rounds:
                 value = math.log(find_ms(answer)) - word_effort(answer.word)
                 self.counts[answer.round - 1][_bin(value)] += 1
+        self._middles.clear()
         return self
 
     def merge(self, other: "ScopeStats") -> "ScopeStats":
@@ -128,6 +131,11 @@ class ScopeStats:
         """The mean of round NUMBER's middle half (its 25th to 75th percentile, bins read at their
         centre): what half the scope's answers sit around, whatever its fastest quarter does.
         None when the round holds fewer than REFINE_MIN_RUNS answers."""
+        if number not in self._middles:
+            self._middles[number] = self._middle(number)
+        return self._middles[number]
+
+    def _middle(self, number: int) -> float | None:
         total = self.answered(number)
         if total < REFINE_MIN_RUNS:
             return None
@@ -183,7 +191,7 @@ def round_shift(stats: ScopeStats, number: int, difficulty: int) -> float:
     middle = stats.middle(number)
     if middle is None:
         return 0.0
-    expected = POPULATION_LOG_MS + round_effort(difficulty)
+    expected = population_middle(difficulty)
     return max(-MAX_SHIFT, min(MAX_SHIFT, middle - expected))
 
 

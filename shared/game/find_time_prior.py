@@ -29,10 +29,13 @@ DIFFICULTY_EFFORT = 0.25
 REFERENCE_COMMON = 100
 DIFFICULTY_BOUNDS = (-0.5, 1.0)
 
-# People's find times at effort 1 (log ms): the fastest people's median (a steady expert who
-# finds words in 1.5 s) and the population's (the simulated mix: 60% casual, 30% good, 10% expert).
-FAST_LOG_MS = math.log(1500)
-POPULATION_LOG_MS = math.log(4500)
+# People's find times at effort 1 (log ms): the fastest people's median (the simulated experts',
+# whose scores centre on 0) and the whole board's (60% casual, 30% good, 10% expert).
+FAST_LOG_MS = math.log(2000)
+POPULATION_LOG_MS = math.log(5500)
+# A board's middle find time grows more slowly with the round's difficulty than one person's
+# (DIFFICULTY_EFFORT): the slowest players run out of time before the hardest rounds.
+POPULATION_DIFFICULTY_EFFORT = 0.13
 # The spread of one person's find times from round to round (log): skill.py's thinking time.
 SIGMA = 0.5
 
@@ -56,10 +59,16 @@ def word_effort(word: str) -> float:
     return CLASS_EFFORT[word_class(word)] + LETTER_EFFORT * (letters - REFERENCE_LETTERS)
 
 
-def round_effort(difficulty: int) -> float:
+def round_effort(difficulty: int, slope: float = DIFFICULTY_EFFORT) -> float:
     """The log factor of a round with DIFFICULTY common answers."""
     low, high = DIFFICULTY_BOUNDS
-    return max(low, min(high, DIFFICULTY_EFFORT * math.log(REFERENCE_COMMON / max(1, difficulty))))
+    return max(low, min(high, slope * math.log(REFERENCE_COMMON / max(1, difficulty))))
+
+
+def population_middle(difficulty: int) -> float:
+    """The log find time (less the word's effort) that a board's middle half sits around, in a
+    round of DIFFICULTY."""
+    return POPULATION_LOG_MS + round_effort(difficulty, POPULATION_DIFFICULTY_EFFORT)
 
 
 @cache
