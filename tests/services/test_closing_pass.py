@@ -15,7 +15,7 @@ from functions.daily import expire as expire_module
 from functions.daily.expire import handler as expire_handler
 from local.events import LambdaContext
 from shared.game import clock
-from shared.game.find_time import ScopeStats, run_times
+from shared.game.find_time import THRESHOLD, ScopeStats, run_times
 from shared.game.moderation import case_id_for
 from shared.game.puzzles import answers, top_words
 from shared.game.recap import summarize, tally_rounds
@@ -189,14 +189,14 @@ def test_a_small_challenges_pass_is_one_piece_not_a_piece_a_shard(fake):
 
 def test_runs_each_just_under_the_threshold_open_a_case_that_shows_the_days(fake):
     run_ids = people_board(fake, SCOPE, PUZZLE, 5)
-    for day in range(1, 5):  # four earlier days each just under the threshold
-        fake.passes.keep_score(
-            player("p000"), Scope.daily(f"2026-01-0{day}"), f"2026-01-0{day}T09:00:00Z", 3.9
-        )
+    for day in range(1, 7):  # six earlier days each just under the threshold
+        at = f"2026-01-0{day}T09:00:00Z"
+        fake.passes.keep_score(player("p000"), Scope.daily(f"2026-01-0{day}"), at, THRESHOLD - 0.1)
     close_day(fake)
     expire()
     case = fake.table.cases[case_id_for("run", run_ids[0])]
-    assert "2026-01-01 3.90" in case.shown and "2026-01-04 3.90" in case.shown and case.source == "find_time"
+    just_under = f"{THRESHOLD - 0.1:.2f}"
+    assert f"2026-01-01 {just_under}" in case.shown and f"2026-01-06 {just_under}" in case.shown
     assert fake.table.cases.keys() == {case.case_id}  # today's run alone is not suspect
 
 
