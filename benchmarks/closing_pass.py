@@ -209,7 +209,8 @@ def measure(count: int) -> None:
             print(
                 f"    {name}: peak {max(peaks[phase]) / 2**20:.1f} MB a piece (median "
                 f"{sorted(peaks[phase])[len(peaks[phase]) // 2] / 2**20:.1f}); its own "
-                f"{max(mine[phase]) / 2**20:.2f} MB (median {sorted(mine[phase])[len(mine[phase]) // 2] / 2**20:.2f}); "
+                f"{max(mine[phase]) / 2**20:.2f} MB "
+                f"(median {sorted(mine[phase])[len(mine[phase]) // 2] / 2**20:.2f}); "
                 f"{max(seconds[phase]):.2f} s the longest, {sum(seconds[phase]):.1f} s in all, "
                 f"{sum(own[phase]):.1f} s outside requests"
             )
