@@ -142,14 +142,15 @@ class ClosingPass:
 
     def _start(self, scope: Scope) -> None:
         """Its first pieces: the board listed whole when it fits its top item, else a first page
-        of each shard. Sent again when the pass exists already (a step that failed after it)."""
+        of each shard; sent before the pass's item is made, so a step that fails between the two
+        finds no pass and starts it again (its pieces wait for the item: they fail and come back)."""
         listed = self.store.listed_board(scope, TOP_ROWS) if scope.kind == "challenge" else None
         if listed is not None:
             pieces = [Piece(scope, COUNT, LISTED, 0, None, tuple(listed))]
         else:
             pieces = [Piece(scope, COUNT, shard) for shard in range(self.shards)]
-        self.store.start_pass(scope, len(pieces))
         self.queue.send([piece.message() for piece in pieces])
+        self.store.start_pass(scope, len(pieces))
 
     # The workers: one piece a message ----------------------------------------------------------
 
