@@ -33,8 +33,9 @@ from infra.permissions import CLOSING_ACCESS
 from shared.http.routes import CLOSING_PIECE_HANDLER
 from shared.runtime.piece_queue import MAX_RECEIVES
 
-# A piece reads at most PAGE_RUNS (2,000) runs twice over: seconds (docs/moderation.md).
-PIECE_TIMEOUT = Duration.minutes(2)
+# A piece reads at most PAGE_RUNS (2,000) runs: seconds; the merge of ten million runs' 5,024
+# partials about a minute and a half (docs/moderation.md, "The closing pass").
+PIECE_TIMEOUT = Duration.minutes(5)
 # At most this many pieces at once: 32 shards' first pages, and a margin for challenges.
 PIECE_CONCURRENCY = 40
 
