@@ -30,8 +30,8 @@ def test_the_pieces_run_after_the_expiry_job_and_a_failed_one_comes_back(tmp_pat
     queue = DirectoryQueue(tmp_path / "pieces")
     pieces = Pieces({"flaky": 1, "broken": 99})
     jobs: list[str] = []
-    scheduler = Scheduler(invoke=jobs.append, pieces=PieceRunner(queue, pieces))
     clock.travel_to(datetime(2026, 11, 30, 12, 0, 30, tzinfo=UTC))
+    scheduler = Scheduler(invoke=jobs.append, pieces=PieceRunner(queue, pieces))
     try:
         queue.send([{"name": "ok"}, {"name": "flaky"}, {"name": "broken"}])  # as the job would
         for _ in range(3):  # a piece that fails every delivery of a drain waits for the next
