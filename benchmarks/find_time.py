@@ -6,8 +6,8 @@ asserts nothing.
 
 Each date's puzzle comes from the generator (a fixed secret). Its board: `--players` simulated
 people (benchmarks/skill.py: 60% casual, 30% good, 10% expert); one *regular* of each honest model
-(casual, good, expert, steady: a fast expert who finds words in 1.5-3 s, phone: the same on a
-phone), who plays every day, so that their running figure over 30 runs counts; and the bots, who
+(casual, good, expert, steady: a fast, even expert, 1.5-3 s for a frequent word; phone: the same
+on a phone), who plays every day, so that their running figure over 30 runs counts; and bots, who
 know every word (the solver's: the longest that scores) and play every day:
 - `floor`: answers at the typing floor + 30 ms;
 - `waiter`: each answer 1.05 s after the round was shown (+ network);

@@ -30,7 +30,7 @@ The models (assumptions, not measurements):
   casual: think 5 s, 260 ms a key, find 0.60, common 0.97, picks 1;
   good:   think 3 s, 190 ms a key, find 0.80, common 0.90, picks 3;
   expert: think 1.8 s, 140 ms a key, find 0.92, common 0.75, picks 8;
-  steady: a fast expert who finds words in 1.5-3 s (think 2.1 s, spread 0.2), 140 ms a key;
+  steady: a fast, even expert: 1.5-3 s for a frequent word (think 2.1 s, spread 0.2), 140 ms a key;
   phone:  the steady expert on a phone: 250 ms a key, 100-400 ms of network.
   A board's people are 60% casual, 30% good, 10% expert (steady and phone: benchmarks/find_time.py).
 Scores come from the game's own rule functions (shared/game/scoring.py, shared/game/fair_play.py); a sample

@@ -10,9 +10,8 @@ docs/moderation.md gives the model's figures and what it cannot catch.
 
 import math
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
-from shared.game.fair_play import fastest_plausible_ms
 from shared.game.find_time_prior import (
     FAST_LOG_MS,
     POPULATION_LOG_MS,
@@ -22,11 +21,16 @@ from shared.game.find_time_prior import (
     round_effort,
     word_effort,
 )
+from shared.game.find_time_stats import REFINE_MIN_RUNS as REFINE_MIN_RUNS
+from shared.game.find_time_stats import Answer as Answer
+from shared.game.find_time_stats import RunTimes as RunTimes
+from shared.game.find_time_stats import ScopeStats as ScopeStats
+from shared.game.find_time_stats import find_ms as find_ms
+from shared.game.find_time_stats import run_times as run_times
 from shared.game.puzzles import Round
-from shared.game.runs import Run
 
 # A run is suspect when its score reaches THRESHOLD: the sum of its rounds' contributions over the
-# square root of its answers (about a standard normal for the fastest honest people).
+# square root of its answers (simulated experts: median -0.9, spread 0.9; docs/moderation.md).
 THRESHOLD = 2.5
 # A round's contribution: how many SIGMA its find time is under the fastest people's, capped
 # both ways, so one slow round hides at most SLOW_CAP of the others' evidence.
@@ -37,144 +41,21 @@ SLOW_CAP = 3.0
 RUNNING_RUNS = 30
 RUNNING_THRESHOLD = 3.5
 RUNNING_MIN_RUNS = 2
-
-# The scope's histogram of log find times per round (after the word's own effort).
-BIN_LOW = 2.0  # log ms (e^2 = 7 ms): lower values fall in the first bin
-BIN_WIDTH = 0.1
-BINS = 120  # up to e^14 ms, beyond any round's time limit
-# The scope refines a round's prior once this many runs answered it, by at most MAX_SHIFT (log).
-REFINE_MIN_RUNS = 200
+# A round's expectations follow the scope's middle by at most MAX_SHIFT (log) either way.
 MAX_SHIFT = math.log(2)
-
-
-class Answer(NamedTuple):
-    """One accepted answer: its round, its word and the ms from the round being shown to it."""
-
-    round: int
-    word: str
-    elapsed_ms: int
-
-
-class RunTimes(NamedTuple):
-    """One official run as the find-time model sees it: its accepted answers only."""
-
-    run_id: str
-    player: str
-    answers: tuple[Answer, ...]
-
-
-def run_times(run: Run) -> RunTimes:
-    """RUN's accepted answers (elapsed ms of the accepted attempt: it counts from the round being
-    shown, rejected attempts included)."""
-    found = tuple(
-        Answer(record.round, attempt.word, attempt.elapsed_ms)
-        for record in run.history
-        for attempt in record.attempts
-        if attempt.accepted
-    )
-    return RunTimes(run.run_id, run.player or "", found)
-
-
-def find_ms(answer: Answer) -> int:
-    """ANSWER's find time: its elapsed ms less the typing floor of its word (at least 1 ms)."""
-    return max(1, answer.elapsed_ms - fastest_plausible_ms(len(answer.word)))
-
-
-def _bin(value: float) -> int:
-    return min(BINS - 1, max(0, int((value - BIN_LOW) / BIN_WIDTH)))
-
-
-class ScopeStats:
-    """A scope's find times, per round: a fixed histogram of each accepted answer's log find time
-    less its word's effort. Its size does not grow with the runs; merging is adding counts."""
-
-    def __init__(self, counts: list[list[int]]):
-        self.counts = counts
-        self._middles: dict[int, float | None] = {}  # read once per round while no answer is added
-
-    @classmethod
-    def empty(cls, rounds: int) -> "ScopeStats":
-        return cls([[0] * BINS for _ in range(rounds)])
-
-    @property
-    def rounds(self) -> int:
-        return len(self.counts)
-
-    def add(self, times: RunTimes) -> "ScopeStats":
-        """TIMES's answers counted in (in place, for a pass over many runs); returns these stats."""
-        for answer in times.answers:
-            if 1 <= answer.round <= self.rounds:
-                value = math.log(find_ms(answer)) - word_effort(answer.word)
-                self.counts[answer.round - 1][_bin(value)] += 1
-        self._middles.clear()
-        return self
-
-    def merge(self, other: "ScopeStats") -> "ScopeStats":
-        """Both stats' counts added (associative and commutative); rounds beyond either are kept."""
-        rounds = max(self.rounds, other.rounds)
-        empty = [0] * BINS
-        return ScopeStats(
-            [
-                [a + b for a, b in zip(self._row(r, empty), other._row(r, empty), strict=True)]
-                for r in range(rounds)
-            ]
-        )
-
-    def _row(self, index: int, empty: list[int]) -> list[int]:
-        return self.counts[index] if index < self.rounds else empty
-
-    def answered(self, number: int) -> int:
-        """How many answers round NUMBER (1-based) holds."""
-        return sum(self.counts[number - 1]) if 1 <= number <= self.rounds else 0
-
-    def middle(self, number: int) -> float | None:
-        """The mean of round NUMBER's middle half (its 25th to 75th percentile, bins read at their
-        centre): what half the scope's answers sit around, whatever its fastest quarter does.
-        None when the round holds fewer than REFINE_MIN_RUNS answers."""
-        if number not in self._middles:
-            self._middles[number] = self._middle(number)
-        return self._middles[number]
-
-    def _middle(self, number: int) -> float | None:
-        total = self.answered(number)
-        if total < REFINE_MIN_RUNS:
-            return None
-        low, high = total / 4, 3 * total / 4
-        seen = weight = summed = 0.0
-        for index, count in enumerate(self.counts[number - 1]):
-            inside = max(0.0, min(seen + count, high) - max(seen, low))
-            summed += inside * (BIN_LOW + (index + 0.5) * BIN_WIDTH)
-            weight += inside
-            seen += count
-        return summed / weight if weight else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"bin_low": BIN_LOW, "bin_width": BIN_WIDTH, "counts": self.counts}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ScopeStats":
-        if data.get("bin_low") != BIN_LOW or data.get("bin_width") != BIN_WIDTH:
-            raise ValueError("find-time stats of another binning")
-        counts = [[int(c) for c in row] for row in data["counts"]]
-        if any(len(row) != BINS for row in counts):
-            raise ValueError("find-time stats of another size")
-        return cls(counts)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ScopeStats) and self.counts == other.counts
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
 
 
 class RoundReason(NamedTuple):
     """One round's part of a run's evidence: its word, the find time, the median find time people
-    need for a word that rare and that long in that round, and what it added to the score."""
+    need for a word that rare and that long in that round (all people, and the fastest), and what
+    it added to the run's score."""
 
     round: int
     word: str
     letters: int
     found_ms: int
     typical_ms: int
+    fastest_ms: int  # the fastest people's median
     contribution: float
 
 
@@ -206,7 +87,10 @@ def judge_difficulty(times: RunTimes, difficulty: Sequence[int], stats: ScopeSta
         z = (math.log(found) - (FAST_LOG_MS + effort + shift)) / SIGMA
         contribution = max(-SLOW_CAP, min(FAST_CAP, -z))
         typical = round(math.exp(POPULATION_LOG_MS + effort + shift))
-        reasons.append(RoundReason(answer.round, answer.word, len(answer.word), found, typical, contribution))
+        fastest = round(math.exp(FAST_LOG_MS + effort + shift))
+        reasons.append(
+            RoundReason(answer.round, answer.word, len(answer.word), found, typical, fastest, contribution)
+        )
     if not reasons:
         return Evidence(times.run_id, 0.0, False, ())
     root = math.sqrt(len(reasons))
@@ -243,17 +127,29 @@ def running_suspect(scores: Sequence[float]) -> bool:
     return running_evidence(scores).suspect
 
 
+def describe_running(days: Sequence[tuple[str, float]]) -> str:
+    """A player's running evidence in words, with the days that made it: DAYS are (scope or date,
+    run figure) of their official runs, oldest first; the last RUNNING_RUNS count."""
+    kept = days[-RUNNING_RUNS:]
+    running = running_evidence([score for _, score in kept])
+    listed = ", ".join(f"{day} {score:.2f}" for day, score in kept)
+    return (
+        f"last {running.runs} official runs: {running.figure:.2f} "
+        f"(suspect from {RUNNING_THRESHOLD:.2f}): {listed}"
+    )
+
+
 def seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s"
 
 
 def describe_round(reason: RoundReason) -> str:
-    """One round in words: `timer, 5 letters, found 0.9 s after the prompt; people need a median
-    4.1 s for words like it (+1.20)`."""
+    """One round in words: `baggywrinkle, 12 letters, found 3.2 s after the prompt; people need a
+    median 34.4 s for words this rare and long in this round, the fastest 12.5 s (+0.86)`."""
     return (
         f"{reason.word}, {reason.letters} letters, found {seconds(reason.found_ms)} after the "
         f"prompt; people need a median {seconds(reason.typical_ms)} for words this rare and long "
-        f"in this round ({reason.contribution:+.2f})"
+        f"in this round, the fastest {seconds(reason.fastest_ms)} ({reason.contribution:+.2f})"
     )
 
 
@@ -270,7 +166,8 @@ def describe(evidence: Evidence, running: RunningEvidence | None = None) -> str:
     return "\n".join(lines)
 
 
-# The whole pass in one piece, over runs held in memory (shared/services/moderation.py) ----------
+# The whole pass in one piece, over runs held in memory: what shared/services/moderation.py calls
+# until the closing pass gathers ScopeStats in pieces and judges each run itself. ----------------
 
 SuspectReason = Literal["find_time"]
 

@@ -17,6 +17,7 @@ from shared.game.find_time import (
     RunTimes,
     ScopeStats,
     describe,
+    describe_running,
     judge,
     round_shift,
     running_evidence,
@@ -115,6 +116,10 @@ def test_runs_each_just_under_the_threshold_add_up_across_days():
     assert not running_suspect([0.5] * RUNNING_RUNS)
     assert not running_suspect([9.0] + [-1.0] * (RUNNING_RUNS - 1))  # one day counts up to the threshold
     assert running_evidence([9.0] * 40).runs == RUNNING_RUNS
+    days = [(f"2026-01-{d:02}", THRESHOLD - 0.1) for d in range(1, 4)]
+    assert describe_running(days) == (
+        "last 3 official runs: 4.16 (suspect from 3.50): 2026-01-01 2.40, 2026-01-02 2.40, 2026-01-03 2.40"
+    )
 
 
 def test_a_suspect_runs_reason_says_round_by_round_what_was_implausible():
