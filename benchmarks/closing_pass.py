@@ -6,9 +6,12 @@ Figures, not assertions; docs/moderation.md, "The closing pass", models ten mill
 The runs are benchmarks/recap.py's simulated people (each answer some seconds after its round
 showed), written straight into in-process moto as the game leaves them (the run item, and the
 official result carrying its `board` index row), then the pass runs every piece from a queue in
-memory, one after another, as the workers would. Units are counted from the requests: a read is
-half a unit per 4 KB of each item (eventually consistent) or a unit (consistent); a write a unit
-per KB of the item, twice in a transaction; an UpdateItem a unit.
+memory, one after another, as the workers would, and the first JUDGED judging pieces (a run's
+score is an UpdateItem, slow on moto). Units are counted from the requests: a read is half a unit
+per 4 KB of each item (eventually consistent) or a unit (consistent); a write a unit per KB of the
+item, twice in a transaction; an UpdateItem a unit. The peak counts moto's allocations too (it
+builds a Query's whole partition in Python); `--own` also measures what the piece itself holds
+(moto's and botocore's allocations aside: slow).
 """
 
 import math
@@ -42,6 +45,7 @@ from shared.services.closing_pieces import Piece  # noqa: E402
 
 SIZES = (1_000, 20_000)
 JUDGED = 4  # phase-2 pieces run (the first ones sent: the longest shards' first pages)
+OWN = "--own" in sys.argv  # also measure a piece's own memory (slow)
 CHUNK = 1_000  # runs simulated and written at a time
 
 
@@ -171,7 +175,8 @@ def measure(count: int) -> None:
                 own_peak[0] = max(own_peak[0], own_bytes())
             yield run
 
-    passes.read_runs = sampled  # type: ignore[method-assign]
+    if OWN:  # slow: a snapshot of every traced block after every batch
+        passes.read_runs = sampled  # type: ignore[method-assign]
     mine: dict[int, list[int]] = {1: [], 0: [], 2: []}
     own: dict[int, list[float]] = {1: [], 0: [], 2: []}
     peaks: dict[int, list[int]] = {1: [], 0: [], 2: []}
@@ -188,14 +193,14 @@ def measure(count: int) -> None:
         traced = len(seconds[phase]) % sample == 0
         own_peak[0] = 0
         if traced:
-            tracemalloc.start(12)
+            tracemalloc.start(12 if OWN else 1)
         begun, before = time.perf_counter(), waited[0]
         service.run(body)
         seconds[phase].append(time.perf_counter() - begun)
         own[phase].append(seconds[phase][-1] - (waited[0] - before))
         if traced:
             peaks[phase].append(tracemalloc.get_traced_memory()[1])
-            mine[phase].append(max(own_peak[0], own_bytes()))
+            mine[phase].append(max(own_peak[0], own_bytes()) if OWN else 0)
             tracemalloc.stop()
     pieces = passes.pass_state(SCOPE).expected[1]
     recap = ports.recaps.recap(SCOPE)
@@ -226,7 +231,7 @@ def measure(count: int) -> None:
 
 
 def main() -> None:
-    sizes = [int(arg) for arg in sys.argv[1:]] or list(SIZES)
+    sizes = [int(arg) for arg in sys.argv[1:] if arg.isdigit()] or list(SIZES)
     print("The closing pass in pieces: memory and time per piece, requests and units per pass")
     cheaper_requests()  # `make run`'s moto: a transaction copies the items it touches, not the table
     with mock_aws():
