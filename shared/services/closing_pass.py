@@ -15,8 +15,8 @@
 The expiry job (functions/daily/expire.py) starts passes every minute: each Daily whose board has
 closed, from the day after the last one done (a missed day is caught up), and each challenge
 closed since the last minute; the Dailies and the challenges apart, so one failing never holds
-up the other. A board that fits its top item (most challenges, a quiet day) is one listed piece:
-its cost follows its runs, not the board's shards. docs/moderation.md, "The closing pass".
+up the other. A challenge whose board fits its top item is one listed piece: its cost follows
+its runs, not the board's shards. docs/moderation.md, "The closing pass".
 """
 
 import json
@@ -144,7 +144,10 @@ class ClosingPass:
         """Its first pieces: the board listed whole when it fits its top item, else a first page
         of each shard; sent before the pass's item is made, so a step that fails between the two
         finds no pass and starts it again (its pieces wait for the item: they fail and come back)."""
-        listed = self.store.listed_board(scope, TOP_ROWS)
+        # A Daily's shards always: it is large, and its listing would trust the counters and top
+        # item that the stream consumer keeps (a second behind; a challenge's pass comes minutes
+        # after its close).
+        listed = self.store.listed_board(scope, TOP_ROWS) if scope.kind == "challenge" else None
         if listed is not None:
             pieces = [Piece(scope, COUNT, LISTED, 0, None, tuple(listed))]
         else:

@@ -28,7 +28,6 @@ from shared.game.scope import Scope
 from shared.runtime.closing_wiring import store_of
 from shared.runtime.piece_queue import MemoryQueue
 from shared.runtime.wiring import Services
-from shared.services import closing_pass as closing_module
 from shared.services.closing_pass import ClosingPass
 from shared.services.closing_pieces import COUNT
 from shared.services.completion import completion_of
@@ -266,16 +265,13 @@ def played(subject, name: str, score: int, found_ms: list[int]) -> None:
     )
 
 
-def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_until_decided(
-    subject, monkeypatch
-):
+def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_until_decided(subject):
     subject.store.runs.put_puzzle(SCOPE, PUZZLE)
     rng = random.Random(4)
     for n in range(30):
         played(subject, f"p{n}", 1000 + n, [int(rng.lognormvariate(8.5, 0.6)) for _ in PUZZLE])
     played(subject, "bot", 2000, [1_050] * 10)
     subject.settle()
-    monkeypatch.setattr(closing_module, "TOP_ROWS", 1)  # a piece a shard, not the board listed
     closing = ClosingPass(
         store_of(subject.store), MemoryQueue(), subject.store.runs, subject.kept, subject.store.recaps,
         subject.store.closing, lambda: date.fromisoformat(DAY), lambda day: PUZZLE,

@@ -12,7 +12,6 @@ from infra.permissions import ACCESS, CLOSING_ACCESS
 from local.events import LambdaContext, http_event
 from shared.game.moderation import MODERATORS_GROUP, case_id_for
 from shared.game.scope import Scope
-from shared.services import closing_pass as closing_module
 from tests.fakes.fake_boards import player
 from tests.infra.test_permissions_routes import daily, denied, game, recording  # noqa: F401 (fixture)
 from tests.play import play_out
@@ -81,7 +80,6 @@ def test_the_closing_pass_stays_inside_the_expire_and_worker_grants(still_clock,
         play_out(daily, daily("POST", "/daily/runs", user=user)[1], user)
     clock.travel_to(clock.parse_iso("2026-11-30T06:10:00.000Z"))  # the 29th's board has closed
     monkeypatch.setattr(expire, "run_pieces_here", lambda service: 0)  # the workers run them, below
-    monkeypatch.setattr(closing_module, "TOP_ROWS", 1)  # a piece a shard: the `board` index read
     with recording() as sent:
         summary = expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
     assert summary["dailies_started"] == 1, summary

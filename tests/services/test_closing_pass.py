@@ -99,7 +99,6 @@ def recap_of_all(store, run_ids: list[str]):
 
 def test_the_merge_is_order_free_and_a_rerun_piece_counts_once(fake, monkeypatch):
     monkeypatch.setattr(closing_module, "PAGE_RUNS", 2)  # shards of several pages each
-    monkeypatch.setattr(closing_module, "TOP_ROWS", 1)  # not one listed piece: a piece a page
     run_ids = people_board(fake, SCOPE, PUZZLE, 40)
     close_day(fake)
     assert closing_pass().close_dailies() == [DAY.isoformat()]
@@ -170,7 +169,7 @@ def test_a_missed_day_is_caught_up(fake):
     assert fake.recaps.recap(Scope.daily((DAY - timedelta(days=2)).isoformat())).players == 0
 
 
-def test_a_small_boards_pass_is_one_piece_not_a_piece_a_shard(fake):
+def test_a_small_challenges_pass_is_one_piece_not_a_piece_a_shard(fake):
     challenge = new_challenge(fake, "d" * 16)
     for i in range(3):
         play(
