@@ -218,3 +218,21 @@ def test_a_board_of_30_with_a_one_slow_round_bot_and_a_mimic_ends_with_both_pend
     clock.advance(60)
     expire()  # the next minute: the pass is done, no piece is sent again
     assert pass_store().dailies_done_through() == DAY
+
+
+def test_the_worker_reports_a_failed_piece_for_redelivery_and_drops_what_is_no_piece(fake, monkeypatch):
+    from functions.daily import closing_piece
+
+    monkeypatch.setattr(closing_piece, "closing_pass", closing_pass)
+    people_board(fake, SCOPE, PUZZLE, 2)
+    close_day(fake)
+    closing_pass()._start(SCOPE)
+    good = [body for body, _ in piece_queue().messages][0]
+    pass_store().read_runs = lambda scope, ids: (_ for _ in ()).throw(OSError("throttled"))
+    records = [
+        {"messageId": "a", "body": json.dumps(good)},
+        {"messageId": "b", "body": json.dumps({"kind": "daily", "phase": 9})},
+        {"messageId": "c", "body": "not json"},
+    ]
+    reply = closing_piece.handler({"Records": records}, LambdaContext(aws_request_id="piece"))
+    assert reply == {"batchItemFailures": [{"itemIdentifier": "a"}]}
