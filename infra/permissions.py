@@ -62,14 +62,11 @@ MODERATION_WRITES = (
 )  # fmt: skip
 # The audit log: only the moderation function's role may write it (SPEC §3e).
 AUDIT_LOG = "MODLOG"
-# The find-time pass (shared/services/moderation.py review_daily), by the expiry job: GetItem of its
-# marker (MODPASS#) and the day's puzzle, Query of the `board` index (the day's rows), GetItem of
-# each run; per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
-# (its queue item); then PutItem of the marker.
-# Before the marker, the day's recap from the same runs (shared/services/recap.py): PutItem of
-# each round's played words and of the summary (RECAP#). First, the day's puzzle stored if no
-# reset stored it (a day nobody played on a `make run` started since: PUZZLE#, as the reset does).
-FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*", "RECAP#*", "PUZZLE#*")
+# The closing pass's pieces (shared/services/closing_pass.py), by its worker (CLOSING_ACCESS,
+# below): per suspect a transaction of UpdateItem (the case, the board's pending runs) and PutItem
+# (its queue item); the day's recap: PutItem of each round's played words and of the summary
+# (RECAP#); the pass's marker (MODPASS#).
+FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*", "RECAP#*")
 MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "MODCORR#*")
 
 ACCESS: dict[str, Access] = {
@@ -185,16 +182,19 @@ ACCESS: dict[str, Access] = {
     # STATS item); completes each run with the same transaction as daily: PutItem (run, official
     # result), UpdateItem (the stats on the profile), DeleteItem (an old STATS item moved),
     # ConditionCheckItem (profile name); PutItem of the watermark. Writes only on RUN# and
-    # PLAYER# items and the watermark (JOB#EXPIRY). The challenges' find-time passes: Query of
-    # the partitions of the challenges closing (CLOSING#), GetItem of each challenge, then the
-    # pass as for a Daily; PutItem of the closing job's own watermark (JOB#CLOSING). The review
-    # queue's figures (shared/services/queue.py): Query of each kind's queue partitions (MODQUEUE#).
+    # PLAYER# items and the watermark (JOB#EXPIRY). Then the closing passes' start
+    # (shared/services/closing_pass.py; the pieces run in infra/closing.py): GetItem and PutItem
+    # of each pass (PASS#) and of the Dailies' mark (JOB#CLOSING), a missing day's puzzle
+    # (PUZZLE#); Query of the partitions of the challenges closing (CLOSING#), GetItem of a small
+    # challenge's top item and BatchGetItem of its rank counters; PutItem of the challenges'
+    # watermark (JOB#CLOSING). The review queue's figures (shared/services/queue.py): Query of
+    # each kind's queue partitions (MODQUEUE#).
     "expire": Access(
         table=TableAccess(
             reads=("GetItem", "BatchGetItem"),
             writes=("PutItem", "UpdateItem", "DeleteItem", "ConditionCheckItem"),
-            indexes=("board", "due"),
-            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", *FIND_TIME_WRITES),
+            indexes=("due",),
+            write_leading_keys=("RUN#*", "PLAYER#*", "JOB#EXPIRY", "JOB#CLOSING", "PASS#*", "PUZZLE#*"),
             own_partition_queries=("CLOSING#*", "MODQUEUE#*"),
         ),
     ),
@@ -228,3 +228,16 @@ STREAM_ACTIONS = {
     "dynamodb:GetRecords",
     "dynamodb:GetShardIterator",
 }
+
+# The closing pass's worker (infra/closing.py; shared/services/closing_pass.py): Query of a board
+# shard (`board` index) and of the pass's own partitions (PASS#); GetItem and BatchGetItem of
+# runs, puzzles, a small board's top item and rank counters; a piece's transaction (PutItem of its
+# result, UpdateItem of the pass: PASS#); the recap (RECAP#); each run's score (UpdateItem,
+# PLAYER#); a case (MODCASE#, MODQUEUE#, MODPENDING#) and the pass's mark (MODPASS#).
+CLOSING_ACCESS = TableAccess(
+    reads=("GetItem", "BatchGetItem"),
+    writes=("PutItem", "UpdateItem"),
+    indexes=("board",),
+    write_leading_keys=("PASS#*", "PLAYER#*", *FIND_TIME_WRITES),
+    own_partition_queries=("PASS#*",),
+)

@@ -14,6 +14,7 @@ from constructs import Construct
 from infra.alarm_parts import PERIOD
 from infra.api import Api
 from infra.capacity import MidnightCapacityPlan
+from infra.closing import ClosingPieces
 from infra.config import MidnightCapacity, StageConfig
 from infra.data import Data
 from infra.deploys import Deploys
@@ -207,6 +208,24 @@ class WordSQDStack(Stack):
             plan=config.midnight_capacity.functions if config.midnight_capacity else {},
             alarm=self.operations.alarm,
             logs_=ops_logs,
+        )
+        # The closing pass's queue and workers (infra/closing.py); its dead letters page.
+        self.closing = ClosingPieces(
+            self,
+            "ClosingPass",
+            data=self.data,
+            asset_dir=config.asset_dir,
+            expire=self.functions.by_name["expire"],
+            log_retention=log_retention,
+            log_removal=log_removal,
+        )
+        self.operations.alarm(
+            "ClosingPieceDeadLetters",
+            self.closing.dead_letters.metric_approximate_number_of_messages_visible(
+                period=PERIOD, statistic="Maximum"
+            ),
+            1,
+            "A piece of a closing pass was given up on: its board's recap or review waits (redrive it).",
         )
         self.switches = KillSwitches(
             self,

@@ -6,9 +6,12 @@ A thread looks at the clock every second of real time and invokes a job's Lambda
 the clock has crossed its time since the last look: a Central midnight for the reset, a minute for
 the expiry job (once per look, however far the clock jumped: both jobs catch up in one pass).
 `POST /local/clock` also runs them at once, before it replies, so a test never has to wait.
+After each expiry job, the closing pass's pieces it (and the pieces before) queued run through
+their own function's workers (`PieceRunner`), as SQS would hand them to Lambda.
 """
 
 import importlib
+import json
 import sys
 import threading
 import traceback
@@ -41,9 +44,34 @@ JOBS: tuple[tuple[str, Callable[[datetime, datetime], bool]], ...] = (
 )
 
 
+class PieceRunner:
+    """Drains the closing pass's folder queue (shared/runtime/piece_queue.py), each message an SQS
+    event to the pieces' function FUNCTION (local/workers.py); a failed piece stays queued (up to
+    MAX_RECEIVES deliveries, then `dead/`), as on AWS."""
+
+    def __init__(self, queue: Any, function: Any):
+        self.queue, self.function = queue, function
+
+    def __call__(self) -> int:
+        def deliver(body: dict[str, Any]) -> None:
+            event = {"Records": [{"messageId": str(uuid.uuid4()), "body": json.dumps(body)}]}
+            reply = self.function.invoke(event, str(uuid.uuid4()))
+            if reply.get("batchItemFailures"):
+                raise RuntimeError("a piece failed: delivered again")
+
+        delivered: int = self.queue.drain(deliver)
+        return delivered
+
+
 class Scheduler:
-    def __init__(self, tick_seconds: float = TICK_SECONDS, invoke: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        tick_seconds: float = TICK_SECONDS,
+        invoke: Callable[[str], None] | None = None,
+        pieces: Callable[[], int] | None = None,
+    ):
         self.tick_seconds = tick_seconds
+        self._pieces = pieces
         self._run_job = invoke or self._invoke  # what runs a job's entry point
         self._last = clock.now()
         self._lock = threading.Lock()  # one pass at a time, from the thread or the clock route
@@ -57,6 +85,7 @@ class Scheduler:
         request), then every job on its schedule."""
         with self._lock:
             self._run_job(EXPIRE_HANDLER)
+            self._run_pieces()
         self._thread.start()
 
     def stop(self) -> None:
@@ -74,7 +103,18 @@ class Scheduler:
             due = [entry for entry, crossed in JOBS if crossed(before, now)]
             for entry in due:
                 self._run_job(entry)
+            if EXPIRE_HANDLER in due:
+                self._run_pieces()
             return due
+
+    def _run_pieces(self) -> None:
+        if self._pieces is None:
+            return
+        try:
+            self._pieces()
+        except Exception:
+            print("wordsqd: the closing pass's pieces failed", file=sys.stderr)
+            traceback.print_exc()
 
     def _loop(self) -> None:
         while not self._stopping.wait(self.tick_seconds):

@@ -42,12 +42,21 @@ from urllib.parse import parse_qsl, urlsplit
 from local import auth, streams
 from local.events import http_event
 from local.push import PushInbox
-from local.scheduler import Scheduler
+from local.scheduler import PieceRunner, Scheduler
 from local.store import LocalStore
 from local.workers import Function, preload, workers_per_function
 from shared.game import clock
 from shared.http.page_headers import security_headers
-from shared.http.routes import COUNTERS_HANDLER, HANDLERS, Route, allowed_methods, match_route, path_exists
+from shared.http.routes import (
+    CLOSING_PIECE_HANDLER,
+    COUNTERS_HANDLER,
+    HANDLERS,
+    Route,
+    allowed_methods,
+    match_route,
+    path_exists,
+)
+from shared.runtime.piece_queue import DirectoryQueue
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WEB_DIR = REPO_ROOT / "web"  # the web client: the same files the stack deploys to S3
@@ -137,6 +146,9 @@ class LocalServer(ThreadingHTTPServer):
         # The rank counters' consumer: one batch at a time, as Lambda polls a shard, in a worker
         # process of its own, so its CPU is not spent in this process, between the requests.
         self.counters = Function(COUNTERS_HANDLER, 1)
+        # The closing pass's pieces (functions/daily/closing_piece.py), from a folder queue that
+        # local/scheduler.py drains after each expiry job, as SQS feeds the workers on AWS.
+        self.pieces = Function(CLOSING_PIECE_HANDLER, workers)
         self.stopping = threading.Event()  # set at shutdown: requests on kept-open connections get 503
         self.pushes = PushInbox()  # the reminders' push service stand-in (local/push.py)
 
@@ -149,7 +161,7 @@ class LocalServer(ThreadingHTTPServer):
 
     def finish_requests(self) -> None:
         """Wait for handlers still running (and let no new one start) before the last save."""
-        for function in [*self.functions.values(), self.counters]:
+        for function in [*self.functions.values(), self.counters, self.pieces]:
             function.close(timeout=30)
 
 
@@ -446,6 +458,7 @@ def configure_handlers(data_dir: Path) -> None:
     if not os.environ.get("PUZZLE_SEED"):
         os.environ["PUZZLE_SEED"] = stored_secret(data_dir / "puzzle-seed")
     os.environ["LOCAL_SESSIONS"] = str(data_dir / auth.SESSIONS_FILE)  # sign-outs (DELETE /me)
+    os.environ["LOCAL_PIECES_DIR"] = str(data_dir / "pieces")  # the closing pass's queue
     for name, value in HANDLER_DEFAULTS.items():
         os.environ.setdefault(name, value)
 
@@ -503,8 +516,8 @@ def main() -> int:
         server.server_close()
         return 1
     server.store = store
-    preload([*HANDLERS.values(), COUNTERS_HANDLER])  # their environment is set: configure_handlers, the store
-    server.scheduler = Scheduler()
+    preload([*HANDLERS.values(), COUNTERS_HANDLER, CLOSING_PIECE_HANDLER])  # their environment is set
+    server.scheduler = Scheduler(pieces=PieceRunner(DirectoryQueue(data_dir / "pieces"), server.pieces))
     server.scheduler.start()
 
     def count(event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """The expiry job, run every minute (SPEC §3, §4, §6): completes the runs whose time is up, then
-runs the closing pass over yesterday's Daily once its board has closed: the day's recap (SPEC §4a)
-and the find-time pass (SPEC §3b), from one read of the board's runs; and the find-time pass of
-each challenge whose board has closed since the last minute (shared/dynamo/closing.py).
+starts the closing pass (shared/services/closing_pass.py: the day's recap, SPEC §4a, and the
+find-time pass, SPEC §3b, in pieces on the piece queue) of each Daily whose board has closed since
+the last one done (a missed day is caught up), and of each challenge whose board has closed since
+the last minute (shared/dynamo/closing.py).
 
 Every player run whose deadline has passed completes through the same path as an answer (its
 official result, the board's writes, the history), read from the `due` index, not a scan; then
@@ -16,14 +17,13 @@ just before the earliest of their deadlines, so their boards wait; the next pass
 from functions import init_phase  # isort: skip  (first: the init runs without the garbage collector)
 
 from collections.abc import Callable
-from datetime import date, timedelta
 
 from aws_lambda_powertools.metrics import MetricUnit
 
 from functions.dry_run import is_dry_run
-from shared.game.daily_date import daily_date
+from shared.runtime.closing_wiring import closing_pass, run_pieces_here
 from shared.runtime.observability import logger, metrics, tracer
-from shared.runtime.wiring import boards, game, moderation, ports, recaps
+from shared.runtime.wiring import game, moderation, ports
 from shared.services import queue
 
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
@@ -37,28 +37,20 @@ def handler(event: dict[str, object], context: object) -> dict[str, object]:
         due = next(iter(game().runs.due_runs(game().now())), None)
         return {"dry_run": True, "due": due is not None}
     summary = game().expire_due_runs()
-    # Then the boards closed since: their runs read once for the find-time pass, which opens
-    # review cases (SPEC §3b), and for yesterday's Daily the day's recap (SPEC §4a). A pass never
-    # holds up the expiry: one that fails is logged (`FindTimeFailures`), tried next minute.
-    yesterday = daily_date(game().now()) - timedelta(days=1)
-    suspects = 0
-    if yesterday >= game().first_date():  # a deployment's first day: no Daily before it
-        suspects += _closing_pass(lambda: _review_day(yesterday))
-    suspects += _closing_pass(lambda: len(moderation().review_challenges()))
-    summary["suspects"] = suspects
+    # Then the closing passes of the boards closed since: started here, run in pieces by the
+    # piece queue's workers (functions/daily/closing_piece.py). The Dailies' and the challenges'
+    # steps fail apart: one that fails is logged (`ClosingPassFailures`), tried next minute.
+    summary["dailies_started"] = _closing_step("dailies", lambda: closing_pass().close_dailies())
+    summary["challenges_started"] = _closing_step("challenges", lambda: closing_pass().close_challenges())
+    run_pieces_here(
+        closing_pass()
+    )  # tests only: no queue, the pieces run here (shared/runtime/closing_wiring.py)
     summary["open_cases"] = _measure_queue()
     if summary["failed"]:
         logger.warning("Expiry pass left runs for the next pass", extra=summary)
     else:
         logger.info("Expiry pass done", extra=summary)
     return summary
-
-
-def _review_day(day: date) -> int:
-    # Stored by its reset on AWS; a `make run` started since has not run that reset, and a day
-    # nobody played still gets its recap (cached by the container after the first pass).
-    game().daily_puzzle(day.isoformat())
-    return len(moderation().review_daily(day, boards(), recaps().record))
 
 
 def _measure_queue() -> int:
@@ -75,13 +67,13 @@ def _measure_queue() -> int:
     return sum(figures.open_by_kind.values())
 
 
-def _closing_pass(step: Callable[[], int]) -> int:
-    """STEP's count of suspects; 0, logged and counted, when it fails."""
+def _closing_step(name: str, step: Callable[[], list[str]]) -> int:
+    """STEP's count of passes started; 0, logged and counted, when it fails."""
     try:
-        return step()
+        return len(step())
     except Exception:
-        logger.exception("Find-time pass failed; tried again next minute")
-        metrics.add_metric(name="FindTimeFailures", unit=MetricUnit.Count, value=1)
+        logger.exception("Closing pass step failed; tried again next minute", extra={"step": name})
+        metrics.add_metric(name="ClosingPassFailures", unit=MetricUnit.Count, value=1)
         return 0
 
 

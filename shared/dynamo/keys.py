@@ -340,3 +340,24 @@ def reminder_key(minute: int, shard: int, player: str) -> Item:
 def reminder_pointer_key(player: str) -> Item:
     """The player's own item naming their reminder's send minute (PUT moves it, DELETE finds it)."""
     return key(player_partition(player), REMINDER_SK)
+
+
+# The closing pass (shared/dynamo/closing_pieces.py) ------------------------------------------
+
+# The last Daily whose closing pass is done (the closing job's mark for Dailies).
+DAILIES_CLOSED = ("JOB#CLOSING", "DAILIES")
+
+
+def pass_state_key(scope: Scope) -> Item:
+    """A closing pass's progress and merged figures."""
+    return key(f"PASS#{scope_key(scope)}", "STATE")
+
+
+def pass_piece_partition(scope: Scope, phase: int, shard: str) -> str:
+    """The results of one board shard's pieces (SHARD: a number, or `all` for a listed board)."""
+    return f"PASS#{scope_key(scope)}#{phase}#{shard}"
+
+
+def evidence_key(player: str) -> Item:
+    """A player's find-time scores, their last official runs' (SPEC §3b)."""
+    return key(player_partition(player), "EVIDENCE")

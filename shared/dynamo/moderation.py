@@ -6,12 +6,10 @@ shared/dynamo/keys.py; docs/data-model.md, "Moderation", has the items and their
 
 import json
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo import moderation_keys as mod_keys
 from shared.dynamo.board_review import BoardReviews
 from shared.dynamo.client import Client, ConditionFailed, Item
-from shared.dynamo.codec import decode_run
-from shared.dynamo.keys import position_of
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
 from shared.dynamo.reports import (
@@ -40,7 +38,6 @@ from shared.game.moderation import (
     canonical_name,
     scope_of_case,
 )
-from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation_store import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 
@@ -273,28 +270,6 @@ class DynamoModeration(BoardReviews):
             ExpressionAttributeValues={":p": {"S": mod_keys.MOD_WORDS}},
         )
         return [(item["sk"]["S"], item["case_id"]["S"]) for item in items]
-
-    def scope_runs(self, scope: Scope) -> list[Run]:
-        """Every shard of SCOPE's board in the `board` index, whole (each row's rank key names its
-        run, shared/dynamo/keys.py), then the runs in BatchGetItems of 100, eventually consistent
-        (they completed before the board closed), decoded against the scope's puzzle read once."""
-        run_ids = []
-        for number in range(keys.BOARD_SHARDS):
-            for item in self.db.query(
-                IndexName="board",
-                KeyConditionExpression="board_pk = :p",
-                ExpressionAttributeValues={":p": {"S": keys.board_partition(scope, number)}},
-            ):
-                run_ids.append(position_of(item["board_sk"]["S"]).run_id)
-        puzzle = self.runs.get_puzzle(scope) or []
-        runs = []
-        for item in self.db.batch_get([keys.run_key(run_id) for run_id in run_ids]):
-            run_id = keys.run_id_of(item)
-            if "run" in item:
-                runs.append(decode_run(run_id, item["run"]["S"], puzzle))
-            else:
-                runs.append(migrations.whole_run(item))
-        return runs
 
     def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
         try:

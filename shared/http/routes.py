@@ -122,6 +122,8 @@ EXPIRE_HANDLER = "functions.daily.expire:handler"  # every minute: completes exp
 # Reminders (SPEC §4a): the scan every minute, and the sender on the queue it fills.
 REMINDER_SCAN_HANDLER = "functions.reminders.scan:handler"
 REMINDER_SEND_HANDLER = "functions.reminders.send:handler"
+# The closing pass's pieces, one SQS message each (functions/daily/closing_piece.py).
+CLOSING_PIECE_HANDLER = "functions.daily.closing_piece:handler"
 # The DynamoDB Streams consumer that keeps the rank counters (official results INSERTed).
 COUNTERS_HANDLER = "functions.leaderboard.counters:handler"
 

@@ -6,17 +6,14 @@ memory); the boards and runs it needs come through the BoardStore and RunStore p
 """
 
 from collections.abc import Callable, Iterable
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
 from shared.game import clock
-from shared.game.boards import SETTLE_SECONDS, daily_closes_at
-from shared.game.cases import run_case, run_snapshot
 from shared.game.clock import iso
-from shared.game.constants import CHALLENGE_OPEN_DAYS, TIME_LIMIT_SECONDS
+from shared.game.constants import CHALLENGE_OPEN_DAYS
 from shared.game.daily_date import daily_date
 from shared.game.errors import Conflict, Throttled
-from shared.game.find_time import find_time_pass, run_times
 from shared.game.moderation import (
     REPORTS_PER_DAY,
     Action,
@@ -33,9 +30,7 @@ from shared.game.moderation import (
     scope_of_case,
 )
 from shared.game.names import default_display_name
-from shared.game.puzzles import Round, answers
 from shared.game.rank_moves import RankMove
-from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services import cases
 from shared.services.board_ports import BoardStore, RankStore
@@ -48,14 +43,12 @@ from shared.services.moderation_store import (
 from shared.services.ports import ClosingStore, ResultStore, RunStore
 
 if TYPE_CHECKING:
-    from shared.services.leaderboard import Boards, Page
+    from shared.services.leaderboard import Page
 
 # The longest span of challenge closes one step of the closing job covers (a job that was down, or
-# `make run`'s clock moved on, catches up a span a minute): a Query per UTC date and shard.
+# `make run`'s clock moved on, catches up a span a minute): a Query per UTC date and shard
+# (shared/services/closing_pass.py).
 CLOSES_PER_STEP = timedelta(days=CHALLENGE_OPEN_DAYS + 1)
-
-# What the closing pass hands the board's runs to besides the find-time pass (the day's recap).
-Recorder = Callable[[Scope, list[Round], list[Run]], object]
 
 
 class UnderReview(NamedTuple):
@@ -184,76 +177,7 @@ class Moderation:
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
         return self.store.audit_log(after, limit)
 
-    # The find-time pass (SPEC §3b) -------------------------------------------------------------
-
-    def find_time_pass(
-        self, scope: Scope, difficulty: list[int], read: list[Run] | None = None
-    ) -> list[Case]:
-        """Once per scope, when its board closes: every ranked official run's find times (READ:
-        those runs, when the caller has read them already, having found the pass not done), the
-        pass (shared/game/find_time.py), and a case opened (under review, never dropped) for each
-        suspect. Returns the cases opened now."""
-        if read is None and self.store.pass_done(scope):
-            return []
-        runs = {run.run_id: run for run in (self.store.scope_runs(scope) if read is None else read)}
-        found = find_time_pass([run_times(run) for run in runs.values()], difficulty)
-        opened = []
-        for suspect in found.suspects:
-            run = runs[suspect.run_id]
-            case = run_case(
-                run.player or "",
-                run.run_id,
-                scope.id,
-                f"{scope.id}: {suspect.reason}",
-                iso(self.now()),
-                "find_time",
-            )
-            case = case.model_copy(update={"quantiles": found.quantiles, "snapshot": run_snapshot(run, None)})
-            if self.store.open_case(case):
-                opened.append(case)
-        self.store.mark_pass(scope, found.quantiles)
-        return opened
-
-    def review_daily(self, day: date, boards: "Boards", recap: Recorder | None = None) -> list[Case]:
-        """The closing job's step (every minute, after the expiry pass): once DAY's board has
-        closed (every run of it completed), its find-time pass, once. RECAP, given, is handed the
-        same runs first (the day's recap, shared/services/recap.py): one read of them serves both,
-        and a recap that fails leaves the pass unmarked, so both run again next minute."""
-        scope = Scope.daily(day.isoformat())
-        if not boards.closed(scope, daily_closes_at(day)) or self.store.pass_done(scope):
-            return []
-        puzzle = self.runs.get_puzzle(scope)
-        if puzzle is None:
-            return []
-        runs = self.store.scope_runs(scope)
-        if recap is not None:
-            recap(scope, puzzle, runs)
-        return self.find_time_pass(scope, difficulty(puzzle), runs)
-
-    def review_challenges(self) -> list[Case]:
-        """The closing job's step for challenges: the find-time pass of each challenge whose board
-        has closed (by the expiry watermark) since the step last ran, by close time, at most
-        CLOSES_PER_STEP of them; then the step's own watermark moves past them. A pass that
-        fails leaves the watermark where it was: the next minute tries the span again (each
-        challenge's pass still runs once)."""
-        completed = self.runs.completed_through()
-        if completed is None:
-            return []
-        # A challenge's board is closed once the watermark passes its close + time limit + settle.
-        closed_through = completed - timedelta(seconds=SETTLE_SECONDS + TIME_LIMIT_SECONDS)
-        after = self.closing.challenges_reviewed_through() or closed_through - CLOSES_PER_STEP
-        through = min(closed_through, after + CLOSES_PER_STEP)
-        if through <= after:
-            return []
-        opened = []
-        for challenge_id in self.closing.challenges_closing(after, through):
-            scope = Scope.challenge(challenge_id)
-            if self.store.pass_done(scope):
-                continue
-            runs = self.store.scope_runs(scope)  # each holds the challenge's puzzle: no read of its own
-            opened += self.find_time_pass(scope, difficulty(runs[0].puzzle if runs else []), runs)
-        self.closing.mark_challenges_reviewed(through)
-        return opened
+    # Review state ------------------------------------------------------------------------------
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         return self.store.pending_runs(scope)
@@ -286,8 +210,3 @@ class Moderation:
 
     def sanctions(self, player: str) -> list[Sanction]:
         return self.store.sanctions(player)
-
-
-def difficulty(puzzle: list[Round]) -> list[int]:
-    """Each round's common answers: the fewer, the harder (the find-time pass's hard rounds)."""
-    return [len(answers(r.prompt, r.forbidden, "common.txt")) for r in puzzle]

@@ -4,9 +4,16 @@ and tests/contract/test_moderation_store.py runs one contract on both."""
 
 from typing import NamedTuple, Protocol
 
-from shared.game.moderation import Case, CaseKind, Correction, Decision, LogEntry, Report, Sanction
+from shared.game.moderation import (
+    Case,
+    CaseKind,
+    Correction,
+    Decision,
+    LogEntry,
+    Report,
+    Sanction,
+)
 from shared.game.rank_moves import RankMove
-from shared.game.runs import Run
 from shared.game.scope import Scope
 
 
@@ -132,10 +139,6 @@ class ModerationStore(Protocol):
 
     def review(self, scope: Scope) -> BoardReview:
         """SCOPE's runs with an open case and its rank moves, in one read."""
-        ...
-
-    def scope_runs(self, scope: Scope) -> list[Run]:
-        """The runs of SCOPE's ranked official results (the find-time pass reads each once)."""
         ...
 
     def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:

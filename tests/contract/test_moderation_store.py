@@ -26,7 +26,11 @@ from shared.game.rank_moves import RankMove
 from shared.game.results import OfficialResult
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
+from shared.runtime.closing_wiring import store_of
+from shared.runtime.piece_queue import MemoryQueue
 from shared.runtime.wiring import Services
+from shared.services.closing_pass import ClosingPass
+from shared.services.closing_pieces import COUNT
 from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
@@ -276,10 +280,17 @@ def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_
         played(subject, f"p{n}", 1000 + n, [int(rng.lognormvariate(8.5, 0.6)) for _ in PUZZLE])
     played(subject, "bot", 2000, [1_050] * 10)
     subject.settle()
-    assert len(subject.kept.scope_runs(SCOPE)) == 31
-    (case,) = subject.moderation.find_time_pass(SCOPE, [90, 80, 70, 60, 50, 40, 30, 12, 11, 10])
-    assert case.run_id == "run-bot" and case.source == "find_time"
-    assert subject.kept.pass_done(SCOPE) and subject.moderation.find_time_pass(SCOPE, [1] * 10) == []
+    closing = ClosingPass(
+        store_of(subject.store), MemoryQueue(), subject.store.runs, subject.kept, subject.store.recaps,
+        subject.store.closing, lambda: date.fromisoformat(DAY), lambda day: PUZZLE,
+    )  # fmt: skip
+    closing._start(SCOPE)
+    closing.queue.drain(closing.run)
+    assert closing.store.pass_state(SCOPE).expected[COUNT] == 32  # a piece a shard
+    case = subject.kept.get_case(case_id_for("run", "run-bot"))
+    assert case is not None and case.run_id == "run-bot" and case.source == "find_time"
+    assert not any(subject.kept.get_case(case_id_for("run", f"run-p{n}")) for n in range(30))
+    assert subject.kept.pass_done(SCOPE) and subject.store.recaps.recap(SCOPE).players == 31
     assert subject.kept.pending_runs(SCOPE) == {"run-bot"}
     subject.moderation.decide("mod", case.case_id, "void_result", "scripted", None)
     assert subject.kept.pending_runs(SCOPE) == frozenset()

@@ -224,6 +224,8 @@ def serve_with(
     from shared.game import clock
     from shared.game.dictionary import words
     from shared.http.cursors import Cursors
+    from shared.runtime import closing_wiring
+    from shared.runtime.piece_queue import MemoryQueue
     from shared.runtime.secrets import deployment_secret
     from shared.services.game import Game
     from shared.services.leaderboard import Boards
@@ -238,10 +240,11 @@ def serve_with(
     moderation = Moderation(p.moderation, p.boards, p.ranks, p.results, p.runs, p.closing, words, now=now)
     game = Game(p.runs, p.results, deployment_secret, words, now=now)
     recaps = Recaps(p.recaps, p.results, p.runs, now)
+    closing = closing_wiring.build(p, game, MemoryQueue())
     for served, services in (
         (module, {"boards": boards, "players": players, "moderation": moderation, "recaps": recaps}),
         (daily_module, {"players": players, "game": game, "boards": boards, "moderation": moderation}),
-        (expire, {"boards": boards, "moderation": moderation, "recaps": recaps, "game": game}),
+        (expire, {"game": game, "closing_pass": closing, "moderation": moderation}),
         (moderation_routes, {"moderation": moderation, "players": players}),
         (moderation_module, {"players": players}),
     ):

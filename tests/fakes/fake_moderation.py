@@ -17,7 +17,6 @@ from shared.game.moderation import (
 )
 from shared.game.names import default_display_name, name_skeleton
 from shared.game.rank_moves import RankMove
-from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.moderation_store import (
     AlreadyReported,
@@ -182,12 +181,6 @@ class FakeModeration:
     def review(self, scope: Scope) -> BoardReview:
         with self.table.lock:
             return BoardReview(self.table.pending_runs(scope), sorted(self.table.rank_moves.get(scope, ())))
-
-    def scope_runs(self, scope: Scope) -> list[Run]:
-        ids = [r.run_id for (_, s), r in self.table.results.items() if s == scope and r.ranked]
-        return [
-            self.table.runs[run_id][0].model_copy(deep=True) for run_id in ids if run_id in self.table.runs
-        ]
 
     def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
         with self.table.lock:

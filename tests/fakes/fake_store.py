@@ -47,6 +47,7 @@ from shared.services.ports import (
 from tests.fakes.fake_boards import NOON, FakeBoards, FakeNames, FakeRanks, scope_order, serve_with
 from tests.fakes.fake_leagues import FakeLeagues
 from tests.fakes.fake_moderation import FakeModeration
+from tests.fakes.fake_passes import FakePasses
 from tests.fakes.fake_player_data import FakePlayerData
 from tests.fakes.fake_recap import FakeRecaps
 from tests.fakes.fake_reminders import FakeReminders
@@ -296,6 +297,7 @@ class FakePorts:
         self.recaps = FakeRecaps(table)
         self.requests = FakeRequests()
         self.reminders = FakeReminders(table)
+        self.passes = FakePasses(table)  # the closing pass's (shared/runtime/closing_wiring.py)
 
 
 # Each fake against its port, for mypy (pyproject.toml's `files`).

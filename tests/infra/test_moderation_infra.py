@@ -9,10 +9,11 @@ import pytest
 
 from functions.leaderboard.handler import handler as leaderboard_handler
 from functions.moderation.handler import handler as moderation_handler
-from infra.permissions import ACCESS
+from infra.permissions import ACCESS, CLOSING_ACCESS
 from local.events import LambdaContext, http_event
 from shared.game.cases import name_case_id
 from shared.game.moderation import MODERATORS_GROUP, case_id_for
+from shared.game.scope import Scope
 from tests.fakes.fake_boards import player
 from tests.infra.test_permissions_routes import daily, denied, game, recording  # noqa: F401 (fixture)
 from tests.play import play_out
@@ -84,22 +85,25 @@ def test_the_stack_creates_the_moderators_user_pool_group(dev):
     assert group["Properties"]["UserPoolId"] == {"Ref": pool}
 
 
-def test_the_find_time_pass_in_the_expiry_job_stays_inside_the_expire_grant(still_clock, game):  # noqa: F811
+def test_the_closing_pass_stays_inside_the_expire_and_worker_grants(still_clock, game, monkeypatch):  # noqa: F811
     from functions.daily import expire
     from shared.game import clock
 
     for user in ("ann", "bob"):
         play_out(daily, daily("POST", "/daily/runs", user=user)[1], user)
     clock.travel_to(clock.parse_iso("2026-11-30T06:10:00.000Z"))  # the 29th's board has closed
+    monkeypatch.setattr(expire, "run_pieces_here", lambda service: 0)  # the workers run them, below
     with recording() as sent:
         summary = expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
-    # tests/play.py answers every round 2 s after the last on the game clock, which stands still
-    # between (still_clock: a loaded machine's own delays never reach it): a script's even pace,
-    # so both runs are suspect.
-    assert summary["suspects"] == 2, summary
-    queried = [params.get("IndexName") for op, params in sent if op == "Query"]
-    assert "board" in queried  # the pass ran: it read the day's rows
+    assert summary["dailies_started"] == 1, summary
     assert denied(ACCESS["expire"].table, sent) == []
+    closing = expire.closing_pass()
+    with recording() as sent:
+        closing.queue.drain(closing.run)
+    assert closing.store.pass_state(Scope.daily("2026-11-29")).finished  # judged, scores kept
+    queried = [params.get("IndexName") for op, params in sent if op == "Query"]
+    assert "board" in queried  # the pieces read the day's rows
+    assert denied(CLOSING_ACCESS, sent) == []
 
 
 @pytest.mark.infra

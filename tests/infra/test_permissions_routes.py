@@ -25,7 +25,7 @@ import pytest
 from functions.daily import expire, reset
 from functions.daily.handler import handler as daily_handler
 from functions.leaderboard.handler import handler as leaderboard_handler
-from infra.permissions import ACCESS, TableAccess
+from infra.permissions import ACCESS, CLOSING_ACCESS, TableAccess
 from local.events import LambdaContext
 from shared.game import clock
 from shared.runtime import wiring
@@ -164,13 +164,14 @@ def test_daily_guest_and_player_routes_stay_inside_the_daily_grant(game, prod):
 
 
 @pytest.mark.infra
-def test_expire_completes_timed_out_runs_inside_its_grant(game, prod):
+def test_expire_completes_timed_out_runs_inside_its_grant(game, prod, monkeypatch):
     access = ACCESS["expire"].table
     assert access is not None and access.write_leading_keys
     daily("POST", "/daily/runs", user="ann")
     challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
     daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")
     clock.advance(400)
+    monkeypatch.setattr(expire, "run_pieces_here", lambda service: 0)  # the closing pass's workers'
     with recording() as sent:
         summary = expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
     assert summary["runs_completed"] >= 2, summary
@@ -179,11 +180,12 @@ def test_expire_completes_timed_out_runs_inside_its_grant(game, prod):
 
 
 @pytest.mark.infra
-def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(game, prod):
+def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(game, prod, monkeypatch):
     challenge = daily("POST", "/challenges", {"rounds": 5, "forbidden_rounds": 1}, user="ann")[1]
     play_out(daily, daily("POST", f"/challenges/{challenge['challenge_id']}/runs", user="bob")[1], "bob")
     expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
     clock.advance(8 * 24 * 3600 + 3600)  # the challenge closed over a day ago: its pass; then final
+    monkeypatch.setattr(expire, "run_pieces_here", lambda service: 0)  # the closing pass's workers'
     with recording() as sent:
         expire.handler({"source": "aws.scheduler"}, LambdaContext(aws_request_id="expire"))
     queried = {
@@ -191,8 +193,12 @@ def test_a_challenges_closing_pass_and_its_final_board_stay_inside_their_grants(
         for op, params in sent
         if op == "Query" and "IndexName" not in params
     }
-    assert "CLOSING#" in queried and "MODPASS#" in _partitions(sent)  # the index read, the pass run
+    assert "CLOSING#" in queried  # the index read
     assert denied(ACCESS["expire"].table, sent) == [] and role_denials(prod, "expire", sent) == []
+    closing = expire.closing_pass()
+    with recording() as sent:
+        closing.queue.drain(closing.run)
+    assert "MODPASS#" in _partitions(sent) and denied(CLOSING_ACCESS, sent) == []  # the pass run
     with recording() as sent:
         status, view = daily("GET", f"/challenges/{challenge['challenge_id']}")[:2]
     assert status == 200 and view["status"] == "final"

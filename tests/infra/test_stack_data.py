@@ -181,11 +181,10 @@ def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):
     ]
     assert len(functions) == len(FUNCTIONS)
     assert {f["Environment"]["Variables"].get("TABLE_NAME") for f in functions} == {"wordsqd-restored", None}
-    [mapping] = [  # the stream's (the reminder queue's is an SQS mapping: infra/reminders.py)
+    [mapping] = [  # the stream's (the closing pass's queue has its own: infra/closing.py)
         r["Properties"]
         for r in resources
-        if r["Type"] == "AWS::Lambda::EventSourceMapping"
-        and "Queue" not in str(r["Properties"]["EventSourceArn"])
+        if r["Type"] == "AWS::Lambda::EventSourceMapping" and "StartingPosition" in r["Properties"]
     ]
     assert mapping["EventSourceArn"] == stream
     assert "wordsqd-restored" in str([r for r in resources if r["Type"] == "AWS::IAM::Policy"])

@@ -274,10 +274,10 @@ def test_a_stalled_stream_mapping_alarms(dev):
     """IteratorAge has no data when nothing is consumed, so the lag alarm cannot see a disabled or
     stalled mapping: the mapping's own PolledEventCount (the expiry job's watermark writes a
     record every minute) with missing data breaching can."""
-    [(mapping_id, mapping)] = [
-        (i, m)  # the table stream's (the reminder queue's is an SQS mapping: infra/reminders.py)
-        for i, m in dev.resources("AWS::Lambda::EventSourceMapping").items()
-        if "StreamArn" in json.dumps(m["Properties"]["EventSourceArn"])
+    [(mapping_id, mapping)] = [  # the stream's (the closing pass's queue has its own)
+        (k, m)
+        for k, m in dev.resources("AWS::Lambda::EventSourceMapping").items()
+        if "StartingPosition" in m["Properties"]
     ]
     assert mapping["Properties"]["MetricsConfig"] == {"Metrics": ["EventCount"]}
     alarm = _alarms(dev)["WordSQD-dev-CountersStalled"]

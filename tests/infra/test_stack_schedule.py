@@ -96,8 +96,10 @@ def test_function_failures_also_reach_the_dead_letter_queue(dev, job):
 
 
 def test_counters_consume_new_official_results_and_renames_from_the_stream(dev):
-    [mapping] = [  # the stream's (the reminder queue's is an SQS mapping: infra/reminders.py)
-        m for m in dev.resources("AWS::Lambda::EventSourceMapping").values() if "StreamArn" in json.dumps(m)
+    [mapping] = [  # the stream's (the closing pass's queue has its own: infra/closing.py)
+        m
+        for m in dev.resources("AWS::Lambda::EventSourceMapping").values()
+        if "StartingPosition" in m["Properties"]
     ]
     props = mapping["Properties"]
     table_id, table = dev.only("AWS::DynamoDB::Table")

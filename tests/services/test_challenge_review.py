@@ -103,9 +103,9 @@ def test_a_challenge_board_is_live_then_closed_with_a_waiting_scripts_row_pendin
     challenge, runs = played_challenge()
     settle(store)
     assert board(challenge)["status"] == "live"
-    assert expire()["suspects"] == 0  # not closed yet: no pass
+    assert expire()["challenges_started"] == 0  # not closed yet: no pass
     after_close(challenge)
-    assert expire()["suspects"] == 1  # the expiry pass marks the watermark, then the closing pass
+    assert expire()["challenges_started"] == 1  # the expiry pass marks the watermark, then the closing pass
     view = board(challenge)
     assert view["status"] == "closed" and view["corrections"] is None
     assert {row["display_name"]: row["review"] for row in view["rows"]} == {
@@ -113,7 +113,7 @@ def test_a_challenge_board_is_live_then_closed_with_a_waiting_scripts_row_pendin
         "Dex": None,
         "Bot": "pending",
     }
-    assert expire()["suspects"] == 0  # once per challenge
+    assert expire()["challenges_started"] == 0  # once per challenge
 
 
 def test_a_reported_run_shows_the_quantiles_of_its_boards_pass_as_evidence(store):

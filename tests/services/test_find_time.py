@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from functions.leaderboard.handler import handler
+from local.events import LambdaContext
 from shared.game import clock
 from shared.game.clock import iso
 from shared.game.find_time import Answer, run_times
@@ -14,7 +15,6 @@ from shared.game.moderation import case_id_for
 from shared.game.puzzles import Round
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
-from shared.services.leaderboard import Boards
 from tests.conftest import Api
 from tests.fakes.fake_boards import CLOSES, DAY, NOON, official, player, serve_with
 from tests.fakes.fake_store import FakePorts, complete_official
@@ -73,23 +73,19 @@ def keep(store: FakePorts, name: str, score: int, run: Run) -> None:
 
 
 def test_the_closing_job_opens_a_case_for_each_suspect_and_their_row_shows_review_pending(store):
+    from functions.daily.expire import handler as expire
     from functions.leaderboard import handler as module
 
     moderation = module.moderation()
-    boards = Boards(
-        store.boards,
-        store.ranks,
-        store.names,
-        store.runs,
-        now=clock.now,
-        monotonic=lambda: clock.now().timestamp(),
-    )
-    assert moderation.review_daily(DAY, boards) == []  # live: no pass yet
+    store.runs.put_puzzle(Scope.daily(DAY.isoformat()), PUZZLE)
+    expire({}, LambdaContext(aws_request_id="job"))  # the day before's pass (nobody played it)
+    assert store.table.cases == {}  # live: no pass yet
     clock.travel_to(CLOSES + timedelta(minutes=5))
     store.runs.mark_completed_through(CLOSES + timedelta(minutes=2))
-    (case,) = moderation.review_daily(DAY, boards)
+    assert expire({}, LambdaContext(aws_request_id="job"))["dailies_started"] == 1
+    (case,) = store.table.cases.values()
     assert (case.run_id, case.source) == (f"run-bot-{DAY.isoformat()}", "find_time")
-    assert moderation.review_daily(DAY, boards) == []  # once per scope
+    assert expire({}, LambdaContext(aws_request_id="job"))["dailies_started"] == 0  # once per scope
     rows = call("GET", f"/leaderboard/daily/{DAY.isoformat()}")[1]["rows"]
     assert rows[0]["score"] == 2000 and rows[0]["review"] == "pending"
     assert all(row["review"] is None for row in rows[1:])

@@ -13,7 +13,6 @@ from shared.game.recap import longest_word, missed_common, most_played
 from shared.game.results import OfficialResult
 from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
-from shared.runtime.wiring import Services
 from shared.services.completion import completion_of
 from tests.conftest import Api
 from tests.fakes.dynamo_store import STORES
@@ -78,10 +77,12 @@ def play(store, name: str, rounds: list[str], found_ms: int = 6_000) -> None:
 
 
 def closing_pass(store) -> None:
-    from functions.leaderboard import handler as module
+    """The closing job's pass of DAY (closed), its pieces run at once."""
+    from functions.daily import expire
 
-    boards = Services(store).boards
-    module.moderation().review_daily(DAY, boards, module.recaps().record)
+    closing = expire.closing_pass()
+    closing.close_dailies()
+    closing.queue.drain(closing.run)
 
 
 def build_board(store) -> None:
