@@ -7,14 +7,12 @@ The runs are benchmarks/recap.py's simulated people (each answer some seconds af
 showed), written straight into in-process moto as the game leaves them (the run item, and the
 official result carrying its `board` index row), then the pass runs every piece from a queue in
 memory, one after another, as the workers would, and the first JUDGED judging pieces (a run's
-score is an UpdateItem, slow on moto). Units are counted from the requests: a read is half a unit
-per 4 KB of each item (eventually consistent) or a unit (consistent); a write a unit per KB of the
-item, twice in a transaction; an UpdateItem a unit. The peak counts moto's allocations too (it
+score is an UpdateItem, slow on moto). Units are benchmarks/meter.py's: each request charged as
+DynamoDB bills it, index writes included. The peak counts moto's allocations too (it
 builds a Query's whole partition in Python); `--own` also measures what the piece itself holds
 (moto's and botocore's allocations aside: slow).
 """
 
-import math
 import random
 import sys
 import time
@@ -27,7 +25,7 @@ from offline import use_offline_env
 use_offline_env()
 
 import boto3  # noqa: E402
-from boards import item_size  # noqa: E402
+from meter import Meter  # noqa: E402
 from moto import mock_aws  # noqa: E402
 from recap import DAY, SCOPE, simulated_runs  # noqa: E402
 
@@ -50,38 +48,23 @@ CHUNK = 1_000  # runs simulated and written at a time
 
 
 class Units:
-    """Requests and units from the client's calls (botocore's events)."""
+    """Requests and units as benchmarks/meter.py charges them (as DynamoDB bills each request:
+    index writes, transactions and batch writes included)."""
 
     def __init__(self, client: Any):
-        self.calls: Counter[str] = Counter()
-        self.read = self.write = 0.0
-        client.meta.events.register("provide-client-params.dynamodb.*", self._params)
-        client.meta.events.register("after-call.dynamodb.*", self._count)
-        self._sent: dict[str, Any] = {}
+        self.meter = Meter(client)
 
-    def _params(self, params: dict[str, Any], model: Any, **_: Any) -> None:
-        self._sent = params
+    @property
+    def calls(self) -> Counter[str]:
+        return self.meter.calls
 
-    def _count(self, parsed: dict[str, Any], model: Any, **_: Any) -> None:
-        name, sent = model.name, self._sent
-        self.calls[name] += 1
-        if name == "BatchGetItem":
-            for items in parsed.get("Responses", {}).values():
-                self.read += sum(math.ceil(item_size(i) / 4096) * 0.5 for i in items)
-        elif name == "GetItem":
-            rate = 1.0 if sent.get("ConsistentRead") else 0.5
-            self.read += rate * max(1, math.ceil(item_size(parsed.get("Item", {})) / 4096))
-        elif name == "Query":
-            rate = 1.0 if sent.get("ConsistentRead") else 0.5
-            self.read += rate * max(1, math.ceil(sum(item_size(i) for i in parsed.get("Items", [])) / 4096))
-        elif name == "PutItem":
-            self.write += math.ceil(item_size(sent["Item"]) / 1024)
-        elif name == "UpdateItem":
-            self.write += 1
-        elif name == "TransactWriteItems":
-            for entry in sent["TransactItems"]:
-                item = entry.get("Put", {}).get("Item")
-                self.write += 2 * (math.ceil(item_size(item) / 1024) if item else 1)
+    @property
+    def read(self) -> float:
+        return sum(c.read_units for c in self.meter.charges)
+
+    @property
+    def write(self) -> float:
+        return sum(c.write_units for c in self.meter.charges)  # the GSIs' share included
 
 
 def own_bytes() -> int:
@@ -204,7 +187,7 @@ def measure(count: int) -> None:
             tracemalloc.stop()
     pieces = passes.pass_state(SCOPE).expected[1]
     recap = ports.recaps.recap(SCOPE)
-    assert recap is not None and recap.players == ranked, (recap and recap.players, ranked)
+    assert recap is not None and recap.recap.players == ranked, (recap and recap.recap.players, ranked)
     print(
         f"  {count:>7,} runs, {ranked:,} ranked ({stored:.0f} s to store): "
         f"{pieces} pieces a phase, {JUDGED} judged"

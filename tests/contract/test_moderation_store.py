@@ -290,7 +290,7 @@ def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_
     case = subject.kept.get_case(case_id_for("run", "run-bot"))
     assert case is not None and case.run_id == "run-bot" and case.source == "find_time"
     assert not any(subject.kept.get_case(case_id_for("run", f"run-p{n}")) for n in range(30))
-    assert subject.kept.pass_done(SCOPE) and subject.store.recaps.recap(SCOPE).players == 31
+    assert subject.kept.pass_done(SCOPE) and subject.store.recaps.recap(SCOPE).recap.players == 31
     assert subject.kept.pending_runs(SCOPE) == {"run-bot"}
     subject.moderation.decide("mod", case.case_id, "void_result", "scripted", None)
     assert subject.kept.pending_runs(SCOPE) == frozenset()

@@ -84,7 +84,7 @@ def play(store, scope: Scope, puzzle: list[Round], name: str, found: Found, star
     )
     run.ended_by = "finished"
     result = OfficialResult.of_run(run)
-    completion = completion_of(result, store.results.profile_for_completion(run.player or "", True))
+    completion = completion_of(result, store.results.profile_for_completion(run.player or ""))
     # On DynamoDB, the stream consumer runs once the board is played (`settle`), not after each run.
     complete = Results.complete_run if hasattr(store, "settle") else type(store.results).complete_run
     complete(store.results, run, version, completion)

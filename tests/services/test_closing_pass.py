@@ -105,7 +105,7 @@ def test_the_merge_is_order_free_and_a_rerun_piece_counts_once(fake, monkeypatch
     deliver(random.Random(5), twice=True)
     state = fake.passes.pass_state(SCOPE)
     assert state.finished and state.done == state.expected and state.expected[COUNT] > 32
-    assert fake.recaps.recap(SCOPE) == recap_of_all(fake, run_ids)
+    assert fake.recaps.recap(SCOPE).recap == recap_of_all(fake, run_ids)
     whole = ScopeStats.empty(10)
     for run_id in run_ids:
         whole.add(run_times(fake.runs.get_run(run_id).run))
@@ -128,7 +128,7 @@ def test_a_failed_piece_is_delivered_again_and_the_pass_ends(fake):
     store.read_runs = flaky
     expire()
     assert failures and not piece_queue().dead
-    assert fake.passes.pass_state(SCOPE).finished and fake.recaps.recap(SCOPE).players == 12
+    assert fake.passes.pass_state(SCOPE).finished and fake.recaps.recap(SCOPE).recap.players == 12
 
 
 def test_a_piece_that_always_fails_holds_up_its_daily_and_not_the_challenges(fake):
@@ -166,7 +166,7 @@ def test_a_missed_day_is_caught_up(fake):
         expire()
     assert all(fake.passes.pass_state(Scope.daily(d.isoformat())).finished for d in days)
     assert fake.passes.dailies_done_through() == DAY
-    assert fake.recaps.recap(Scope.daily((DAY - timedelta(days=2)).isoformat())).players == 0
+    assert fake.recaps.recap(Scope.daily((DAY - timedelta(days=2)).isoformat())).recap.players == 0
 
 
 def test_a_small_challenges_pass_is_one_piece_not_a_piece_a_shard(fake):
@@ -214,7 +214,7 @@ def test_a_board_of_30_with_a_one_slow_round_bot_and_a_mimic_ends_with_both_pend
     assert store.moderation.pending_runs(SCOPE) == frozenset(bots)
     for run_id in bots:
         assert "found" in store.moderation.get_case(case_id_for("run", run_id)).shown
-    assert store.recaps.recap(SCOPE).players == 30
+    assert store.recaps.recap(SCOPE).recap.players == 30
     clock.advance(60)
     expire()  # the next minute: the pass is done, no piece is sent again
     assert pass_store().dailies_done_through() == DAY
