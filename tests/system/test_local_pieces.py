@@ -36,7 +36,7 @@ def test_the_pieces_run_after_the_expiry_job_and_a_failed_one_comes_back(tmp_pat
         queue.send([{"name": "ok"}, {"name": "flaky"}, {"name": "broken"}])  # as the job would
         for _ in range(3):  # a piece that fails every delivery of a drain waits for the next
             clock.advance(60)
-            assert scheduler.run_due() == [EXPIRE_HANDLER]
+            assert EXPIRE_HANDLER in scheduler.run_due()  # beside the reminder scan, every minute
     finally:
         clock.reset()
     assert pieces.ran.count("ok") == 1 and pieces.ran.count("flaky") == 2
