@@ -21,6 +21,10 @@ _SQS_BATCH = 10  # SendMessageBatch's limit
 
 
 class SqsQueue:
+    """An SQS queue on AWS, for the pieces and for the reminders' batches (shared/runtime/push.py):
+    bodies sent in SendMessageBatch requests of ten. The client is botocore's, as every client of the
+    functions (shared/dynamo/client.py `new_aws_client`: no boto3 import), made on first send."""
+
     def __init__(self, url: str, client: Any = None):
         self.url = url
         self._client = client
@@ -28,21 +32,24 @@ class SqsQueue:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import boto3
+            from shared.dynamo.client import new_aws_client
 
-            self._client = boto3.client("sqs")
+            self._client = new_aws_client("sqs")
         return self._client
 
     def send(self, messages: list[dict[str, Any]]) -> None:
-        for start in range(0, len(messages), _SQS_BATCH):
+        self.send_bodies([json.dumps(body) for body in messages])
+
+    def send_bodies(self, bodies: list[str]) -> None:
+        for start in range(0, len(bodies), _SQS_BATCH):
             entries = [
-                {"Id": str(i), "MessageBody": json.dumps(body)}
-                for i, body in enumerate(messages[start : start + _SQS_BATCH])
+                {"Id": str(i), "MessageBody": body}
+                for i, body in enumerate(bodies[start : start + _SQS_BATCH])
             ]
             reply = self.client.send_message_batch(QueueUrl=self.url, Entries=entries)
             if reply.get("Failed"):
                 raise RuntimeError(
-                    f"piece queue refused {len(reply['Failed'])} messages: {reply['Failed'][0]}"
+                    f"{self.url} refused {len(reply['Failed'])} messages: {reply['Failed'][0]}"
                 )
 
 

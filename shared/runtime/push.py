@@ -22,9 +22,9 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from shared.dynamo.client import new_aws_client
 from shared.game.reminders import Reminder
 from shared.runtime.edge_settings import SettingsError
+from shared.runtime.piece_queue import SqsQueue
 from shared.runtime.secrets import _secret_value, deployment_secret
 from shared.runtime.settings import settings
 from shared.services.reminders import PushOutcome, message
@@ -97,13 +97,14 @@ class WebPush:
         return PushOutcome.SENT
 
 
-class SqsQueue:
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.client = new_aws_client("sqs")
+class ReminderQueue:
+    """The reminder queue on AWS: one message a batch, on the pieces' SQS sender."""
+
+    def __init__(self, url: str, client: Any = None) -> None:
+        self.sqs = SqsQueue(url, client)
 
     def send(self, day: str, batch: Sequence[Reminder]) -> None:
-        self.client.send_message(QueueUrl=self.url, MessageBody=message(day, batch))
+        self.sqs.send_bodies([message(day, batch)])
 
 
 class InstantQueue:
@@ -116,10 +117,10 @@ class InstantQueue:
         self.consume(message(day, batch))
 
 
-def reminder_queue(consume: Callable[[str], object]) -> SqsQueue | InstantQueue:
+def reminder_queue(consume: Callable[[str], object]) -> ReminderQueue | InstantQueue:
     url = os.environ.get("REMINDER_QUEUE_URL")
     if url:
-        return SqsQueue(url)
+        return ReminderQueue(url)
     if settings().environment == "aws":
         raise SettingsError("wordsqd: invalid environment: WORDSQD_ENV=aws and REMINDER_QUEUE_URL not set")
     return InstantQueue(consume)
