@@ -54,7 +54,14 @@ def test_a_sanctioned_player_is_told_what_why_until_when_and_how_to_appeal_and_a
     client.check_screen("sanction-home-360")
     page.click("a[data-view-link=board]")
     assert "a rude name on the boards" in page.locator("#sanction-board").inner_text()
-    page.click("a[data-view-link=me]")
+    # Showing #me reads the profile and history again, and the notices are drawn again from them:
+    # the appeal is typed into the notice as drawn after those reads, not into one they replace.
+    history = page.expect_response(lambda r: r.request.method == "GET" and "/me/history" in r.url)
+    profile = page.expect_response(
+        lambda r: r.request.method == "GET" and r.url.split("?")[0].endswith("/me")
+    )
+    with history, profile:
+        page.click("a[data-view-link=me]")
     page.locator("#sanction-me").wait_for(state="visible")
     page.fill("#sanction-me textarea", "It is my real name")
     page.click("#sanction-me button")
