@@ -94,6 +94,12 @@ def test_the_page_turns_a_reminder_on_and_off_in_one_tap_and_its_push_reaches_th
     assert page.evaluate("window.stubbedUnsubscribed") is True
     page.get_by_role("button", name="Remind me").click()  # and on again, for the push
     page.wait_for_function("document.querySelector('#reminder-status').textContent.startsWith('Reminder on')")
+    assert page.evaluate("window.stubbedSubscribes") == 2
+    page.evaluate("window.keepOldSubscription()")  # the VAPID key rotated: the old subscription is replaced
+    with page.expect_response(lambda r: r.url.endswith("/me/reminder") and r.request.method == "PUT") as put:
+        page.get_by_role("button", name="Remind me").click()
+    assert put.value.status == 200
+    assert page.evaluate("[window.stubbedSubscribes, window.stubbedUnsubscribed]") == [3, True]
     sub = jwt.decode(token, options={"verify_signature": False})["sub"]
     now = parse_iso(clock_server.request("POST", "/guest/daily/runs")[1]["started_at"]).astimezone(CENTRAL)
     day = now.date() + timedelta(days=1)
@@ -149,12 +155,20 @@ STUB_PUSH_MANAGER = """
   let current = null;
   PushManager.prototype.getSubscription = async function () { return current; };
   PushManager.prototype.subscribe = async function (options) {
-    window.stubbedKey = btoa(String.fromCharCode(...new Uint8Array(options.applicationServerKey)));
+    const key = new Uint8Array(options.applicationServerKey);
+    window.stubbedKey = btoa(String.fromCharCode(...key));
     current = {
+      options: { userVisibleOnly: true, applicationServerKey: key.buffer },
       toJSON: () => ({ ...SUBSCRIPTION, expirationTime: null }),
       unsubscribe: async () => { window.stubbedUnsubscribed = true; current = null; return true; },
     };
+    window.stubbedSubscribes = (window.stubbedSubscribes || 0) + 1;
     return current;
+  };
+  // a subscription the browser kept from an older VAPID key
+  window.keepOldSubscription = () => {
+    current = { ...current, options: { applicationServerKey: new Uint8Array(65).buffer } };
+    window.stubbedUnsubscribed = false;
   };
 })();
 """
