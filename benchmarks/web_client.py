@@ -18,6 +18,7 @@ Figures, not assertions; the local server runs on this machine, so network time 
 
 import gzip
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -96,10 +97,10 @@ def first_load_requests(browser, url: str) -> list[str]:
 
 def lighthouse(url: str) -> None:
     folder = os.environ.get("LIGHTHOUSE_DIR", "")
-    if not folder or not (Path(folder) / "node_modules" / "lighthouse").is_dir():
+    if not folder or not (Path(folder) / "node_modules" / "lighthouse").is_dir() or not shutil.which("node"):
         print(
             "lighthouse: not installed, skipped (run `npm install lighthouse` in a folder outside the"
-            " repository and set LIGHTHOUSE_DIR to it)"
+            " repository and set LIGHTHOUSE_DIR to it; Node.js 20 or later)"
         )
         return
     word_list = Path(tempfile.mkdtemp(prefix="web-bench-words-")) / "words.txt"
