@@ -8,12 +8,19 @@ while the home page loads, Enter-to-feedback for answers, and the page's bytes.
   answers alternating; median and p90 over ANSWERS answers.
 - Bytes: each file the page loads (index.html, its modules in js/ and styles in css/, config.json,
   the manifest and its icon), raw and gzip -9 (what a compressing edge would send).
+- Requests: those a first load of the home page makes, until it says it is ready.
+- Lighthouse (optional): benchmarks/lighthouse_flow.mjs at its mobile and desktop presets, when
+  LIGHTHOUSE_DIR names a folder outside the repository where `npm install lighthouse` was run
+  (nothing is downloaded here; without it the step says so and is skipped).
 Figures, not assertions; the local server runs on this machine, so network time is ~0.
-`PYTHONPATH=. .venv/bin/python benchmarks/web_client.py`.
+`PYTHONPATH=. [LIGHTHOUSE_DIR=/tmp/lh] .venv/bin/python benchmarks/web_client.py`.
 """
 
 import gzip
+import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +28,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from shared.game.dictionary import words  # noqa: E402
 from tests.browser.client import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -75,6 +83,33 @@ def cls(browser, url: str, width: int, height: int) -> float:
     return value
 
 
+def first_load_requests(browser, url: str) -> list[str]:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url.removeprefix(url)))
+    page.goto(url + "/")
+    page.wait_for_selector("html[data-ready=true]")
+    page.wait_for_timeout(1000)
+    context.close()
+    return requests
+
+
+def lighthouse(url: str) -> None:
+    folder = os.environ.get("LIGHTHOUSE_DIR", "")
+    if not folder or not (Path(folder) / "node_modules" / "lighthouse").is_dir() or not shutil.which("node"):
+        print(
+            "lighthouse: not installed, skipped (run `npm install lighthouse` in a folder outside the"
+            " repository and set LIGHTHOUSE_DIR to it; Node.js 20 or later)"
+        )
+        return
+    word_list = Path(tempfile.mkdtemp(prefix="web-bench-words-")) / "words.txt"
+    word_list.write_text("\n".join(sorted((w for w in words() if len(w) >= 4), key=lambda w: (len(w), w))))
+    script = Path(__file__).parent / "lighthouse_flow.mjs"
+    for preset in ("mobile", "desktop"):
+        subprocess.run(["node", str(script), folder, url + "/", preset, str(word_list), CHROMIUM], check=True)
+
+
 def feedback_times(browser, url: str) -> list[float]:
     context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
     page = context.new_page()
@@ -126,7 +161,10 @@ def main() -> None:
                 f"Enter to feedback over {len(times)} answers: "
                 f"median {statistics.median(times):.0f} ms, p90 {p90:.0f} ms"
             )
+            requests = first_load_requests(browser, server.url)
+            print(f"requests on a first load of home: {len(requests)}: {' '.join(requests)}")
             browser.close()
+        lighthouse(server.url)
     finally:
         server.stop()
 

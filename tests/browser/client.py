@@ -299,7 +299,8 @@ def word_failing(prompt: str, forbidden: str, reason: str) -> str:
     if reason in ("letter_order", "forbidden_letter"):
         candidates = (w for w in _dictionary() if len(w) >= 3)
     elif reason == "not_a_word":
-        candidates = iter([prompt.lower() + "qzxq", "q" + prompt.lower() + "zzq"])
+        spare = "".join(letter for letter in "qzxjq" if letter not in forbidden.lower())  # none forbidden
+        candidates = iter([prompt.lower() + "qzxq", "q" + prompt.lower() + "zzq", prompt.lower() + spare])
     elif reason == "not_letters":
         candidates = iter([f"{prompt[:2]}-{prompt[2:]}".lower(), f"{prompt.lower()}'s"])
     else:

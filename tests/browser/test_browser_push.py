@@ -83,22 +83,37 @@ def test_the_page_turns_a_reminder_on_and_off_in_one_tap_and_its_push_reaches_th
     page.get_by_label("Remind me at (Central time)").select_option("21")
     page.get_by_role("button", name="Remind me").click()
     page.wait_for_function("document.querySelector('#reminder-status').textContent.startsWith('Reminder on')")
-    assert page.evaluate("window.stubbedKeyBytes") == 65  # the server's VAPID key, as subscribe takes it
-
     token = clock_server.request("POST", "/local/login", {"username": "rita-remind"})[1]["id_token"]
-    assert clock_server.request("GET", "/me/reminder", token=token)[1]["hour"] == 21
+    reminder = clock_server.request("GET", "/me/reminder", token=token)[1]
+    assert reminder["hour"] == 21
+    server_key = _unb64(reminder["application_server_key"])
+    assert base64.b64decode(page.evaluate("window.stubbedKey")) == server_key  # as subscribe takes it
     page.get_by_role("button", name="Turn reminders off").click()  # off in one tap
     page.wait_for_function("document.querySelector('#reminder-status').textContent === 'Reminders off.'")
     assert clock_server.request("GET", "/me/reminder", token=token)[1]["hour"] is None
     assert page.evaluate("window.stubbedUnsubscribed") is True
     page.get_by_role("button", name="Remind me").click()  # and on again, for the push
     page.wait_for_function("document.querySelector('#reminder-status').textContent.startsWith('Reminder on')")
+    assert page.evaluate("window.stubbedSubscribes") == 2
+    page.evaluate("window.keepOldSubscription()")  # the VAPID key rotated: the old subscription is replaced
+    with page.expect_response(lambda r: r.url.endswith("/me/reminder") and r.request.method == "PUT") as put:
+        page.get_by_role("button", name="Remind me").click()
+    assert put.value.status == 200
+    assert page.evaluate("[window.stubbedSubscribes, window.stubbedUnsubscribed]") == [3, True]
     sub = jwt.decode(token, options={"verify_signature": False})["sub"]
     now = parse_iso(clock_server.request("POST", "/guest/daily/runs")[1]["started_at"]).astimezone(CENTRAL)
     day = now.date() + timedelta(days=1)
     send_at = datetime(day.year, day.month, day.day, tzinfo=CENTRAL) + timedelta(minutes=send_minute(sub, 21))
     clock_server.advance_clock((send_at - now).total_seconds())
     [pushed] = clock_server.request("GET", "/local/push")[1]["pushes"]
+    # Sent as a push service takes it (pywebpush): aes128gcm, and a VAPID JWT (RFC 8292) for the
+    # endpoint's origin, signed with the key the browser subscribed with.
+    assert pushed["headers"]["content-encoding"] == "aes128gcm"
+    vapid = dict(part.strip().split("=", 1) for part in pushed["headers"]["authorization"][6:].split(","))
+    assert pushed["headers"]["authorization"].startswith("vapid ") and _unb64(vapid["k"]) == server_key
+    signer = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), server_key)
+    claims = jwt.decode(vapid["t"], signer, algorithms=["ES256"], audience=clock_server.url)
+    assert claims["sub"].startswith("mailto:")
     data = http_ece.decrypt(
         base64.urlsafe_b64decode(pushed["body"]), private_key=browser_key, auth_secret=secret
     )
@@ -127,19 +142,33 @@ def _b64(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-# Chromium without a network has no push service to subscribe with: a subscription to the local
-# push stand-in stands in for it (the page passes the server's key, sends what toJSON gives).
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+# Headless Chromium cannot subscribe: PushManager.subscribe rejects "Registration failed -
+# permission denied" with notifications and push granted (it has no push service: Chrome's is
+# Google's FCM, online). A subscription to the local push stand-in stands in for it (the page
+# passes the server's key, sends what toJSON gives); the push itself reaches the real service worker.
 STUB_PUSH_MANAGER = """
 (() => {
   let current = null;
   PushManager.prototype.getSubscription = async function () { return current; };
   PushManager.prototype.subscribe = async function (options) {
-    window.stubbedKeyBytes = new Uint8Array(options.applicationServerKey).length;
+    const key = new Uint8Array(options.applicationServerKey);
+    window.stubbedKey = btoa(String.fromCharCode(...key));
     current = {
+      options: { userVisibleOnly: true, applicationServerKey: key.buffer },
       toJSON: () => ({ ...SUBSCRIPTION, expirationTime: null }),
       unsubscribe: async () => { window.stubbedUnsubscribed = true; current = null; return true; },
     };
+    window.stubbedSubscribes = (window.stubbedSubscribes || 0) + 1;
     return current;
+  };
+  // a subscription the browser kept from an older VAPID key
+  window.keepOldSubscription = () => {
+    current = { ...current, options: { applicationServerKey: new Uint8Array(65).buffer } };
+    window.stubbedUnsubscribed = false;
   };
 })();
 """

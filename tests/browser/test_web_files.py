@@ -110,3 +110,18 @@ def test_make_run_sends_the_stages_security_headers_on_the_page_and_the_api(serv
             for name, value in expected.items():
                 assert response.headers[name] == value, (path, name)
             assert response.headers["Strict-Transport-Security"] is None
+
+
+@pytest.mark.parametrize("folder", [None, "/nonexistent/lighthouse"])
+def test_the_web_benchmark_says_lighthouse_is_not_installed_and_downloads_nothing(
+    monkeypatch, capsys, folder
+):
+    import benchmarks.web_client as bench
+
+    if folder is None:
+        monkeypatch.delenv("LIGHTHOUSE_DIR", raising=False)
+    else:
+        monkeypatch.setenv("LIGHTHOUSE_DIR", folder)
+    monkeypatch.setattr(bench.subprocess, "run", lambda *a, **k: pytest.fail(f"ran {a}"))
+    bench.lighthouse("http://127.0.0.1:1")
+    assert capsys.readouterr().out.startswith("lighthouse: not installed, skipped (run `npm install")

@@ -65,6 +65,11 @@ test("the share text has squares, score and date but no word", () => {
   for (const word of ["timer", "abc", "abd", "abe"]) assert.ok(!text.toLowerCase().includes(word), word);
   assert.equal(shareText(RUN, "https://wordsqd.example", "2026-12-03").split("\n")[0], "WordSQD Daily 2026-11-30 (replay)");
   assert.equal(shareText(RUN, "https://wordsqd.example", "2026-11-30").split("\n")[0], "WordSQD Daily 2026-11-30");
+  // A practice of some of a past Daily's rounds (views/practice.js) is no replay of the whole Daily.
+  const practice = { ...RUN, rounds: 1, history: RUN.history.slice(0, 1) };
+  assert.equal(shareText(practice, "", "2026-12-03", 10).split("\n")[0], "WordSQD Daily 2026-11-30 (practice of 1 round)");
+  assert.equal(shareText(RUN, "", "2026-12-03", 10).split("\n")[0], "WordSQD Daily 2026-11-30 (practice of 4 rounds)");
+  assert.equal(shareText(RUN, "", "2026-12-03", 4).split("\n")[0], "WordSQD Daily 2026-11-30 (replay)");
   const finished = { ...RUN, ended_by: "completed", completed_at: "2026-11-30T12:01:05.000Z" };
   assert.equal(shareText(finished, "").split("\n")[2], "Score 321 · 1/4 words · best combo 2 · in 1:05");
   const challenge = { ...RUN, kind: "challenge", challenge_id: "abc_DEF-123" };

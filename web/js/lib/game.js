@@ -29,14 +29,18 @@ export function roundSquare(round) {
 export const SQUARE_LEGEND = "✅ first try · 🔶 after a miss · ❌ lost · ➖ skipped · ⬛ not played";
 
 /** The shareable result of a completed run: squares, score and date, never a word; a past Daily
- * played again (its date before TODAY) says it was a replay. */
-export function shareText(run, origin, today) {
+ * played again (its date before TODAY) says it was a replay, and a practice of some of its rounds
+ * (fewer than the Daily's DAY_ROUNDS) says how many. */
+export function shareText(run, origin, today, dayRounds) {
   const squares = [];
   for (let number = 1; number <= run.rounds; number += 1) {
     squares.push(roundSquare((run.history || []).find((round) => round.round === number)));
   }
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
-  const replay = run.kind === "daily" && today && run.date < today ? " (replay)" : "";
+  const practice = run.kind === "daily" && dayRounds && run.rounds < dayRounds;
+  const replay = practice
+    ? ` (practice of ${run.rounds} ${run.rounds === 1 ? "round" : "rounds"})`
+    : run.kind === "daily" && today && run.date < today ? " (replay)" : "";
   const title = run.kind === "challenge" ? `WordSQD challenge (${run.rounds} rounds)` : `WordSQD Daily ${run.date}${replay}`;
   const time = run.ended_by === "expired" ? "time up" : `in ${elapsed(run)}`;
   const lines = [

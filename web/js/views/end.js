@@ -51,7 +51,7 @@ export function renderEnd(run) {
       : run.official
         ? run.kind === "challenge" ? "This is your result for the challenge." : "This is your official score for the day."
         : "Practice run: your official result was already in, so this one stays off the board.";
-  $("share-text").value = shareText(run, location.origin, get("daily") && get("daily").date);
+  $("share-text").value = shareText(run, location.origin, get("daily") && get("daily").date, rounds);
   $("copy-share").textContent = navigator.share ? "Share result" : "Copy result";
   say($("copy-status"), "");
   $("end-rank").hidden = true;

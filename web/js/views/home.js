@@ -2,6 +2,7 @@
 // and resume buttons, and the countdown to the next Daily.
 
 import { api, problem } from "../api.js";
+import { serverNowMs } from "../auth.js";
 import { $, notice } from "../dom.js";
 import { clockText, scoringNumbers } from "../lib/game.js";
 import { formatDate } from "../lib/words.js";
@@ -74,7 +75,9 @@ export function renderHome() {
 export function tickCountdown() {
   const daily = get("daily");
   if (!daily) return;
-  const left = (Date.parse(daily.resets_at) - (Date.now() + get("skewMs"))) / 1000;
+  // The server's clock: a run's (to the game timer's precision) once one has started, else its replies' Date.
+  const now = get("skewMs") ? Date.now() + get("skewMs") : serverNowMs();
+  const left = (Date.parse(daily.resets_at) - now) / 1000;
   $("countdown").textContent = clockText(left);
   $("end-countdown").textContent = clockText(left);
   if (left <= 0 && Date.now() > dailyRefetchAt) {

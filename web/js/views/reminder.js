@@ -18,6 +18,11 @@ function keyBytes(text) {
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 }
 
+function sameBytes(buffer, bytes) {
+  const held = buffer ? new Uint8Array(buffer) : new Uint8Array();
+  return held.length === bytes.length && held.every((byte, i) => byte === bytes[i]);
+}
+
 function show(hour) {
   const on = hour !== null && hour !== undefined;
   $("reminder-off").hidden = !on;
@@ -49,8 +54,13 @@ async function turnOn(event) {
   let subscription;
   try {
     const registration = await navigator.serviceWorker.ready;
-    subscription = (await registration.pushManager.getSubscription())
-      || (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(serverKey) }));
+    const key = keyBytes(serverKey);
+    subscription = await registration.pushManager.getSubscription();
+    if (subscription && !sameBytes(subscription.options && subscription.options.applicationServerKey, key)) {
+      await subscription.unsubscribe(); // made with an older VAPID key: the push service would refuse its pushes
+      subscription = null;
+    }
+    subscription = subscription || (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
   } catch {
     return say($("reminder-status"), "This browser could not subscribe to reminders. Try again later.", "bad");
   }
