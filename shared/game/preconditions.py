@@ -7,16 +7,11 @@ fake's (tests/fakes/fake_store.py). tests/dynamo/test_preconditions.py checks th
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
-from shared.game.clock import parse_iso
-
-if TYPE_CHECKING:
-    from shared.game.runs import Run
-
-# A run's facts a write depends on: its player (None: a guest), whether that player is admitted (not
-# erased, not banned), whether it is in play (not completed), its deadline, the round and attempt
-# in play, and the words it accepted.
+# A run's facts a write depends on (shared/game/runs.py `facts_of`): its player (None: a guest),
+# whether that player is admitted (not erased, not banned), whether it is in play (not completed),
+# its deadline, the round and attempt in play, and the words it accepted.
 Fact = Literal["owner", "admitted", "in_play", "deadline", "round", "attempt", "accepted_words"]
 # `is`: the fact equals the value; `after`: the fact is later than the value; `excludes`: the
 # value is not among the fact's values.
@@ -58,19 +53,6 @@ def answer_preconditions(
     """What recording WORD (ACCEPTED by SPEC §2, or not) in the slot at NOW needs."""
     preconditions = slot_preconditions(player, round_number, attempt_number, now)
     return [*preconditions, unused(word)] if accepted else preconditions
-
-
-def facts_of(run: "Run", admitted: bool = True) -> dict[Fact, object]:
-    """RUN's facts, its player ADMITTED or not (the run does not know: the player's profile does)."""
-    return {
-        "owner": run.player,
-        "admitted": admitted,
-        "in_play": not run.completed,
-        "deadline": parse_iso(run.deadline),
-        "round": run.round_number,
-        "attempt": run.attempt_number,
-        "accepted_words": set(run.accepted_words()),
-    }
 
 
 def holds(precondition: Precondition, facts: Mapping[Fact, object]) -> bool:

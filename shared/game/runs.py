@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import ATTEMPTS_PER_ROUND, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 from shared.game.errors import Conflict
-from shared.game.preconditions import facts_of, holds, refusal, slot_preconditions, unused
+from shared.game.preconditions import Fact, holds, refusal, slot_preconditions, unused
 from shared.game.puzzles import Round
 from shared.game.rules import Reason, ascii_lower, judge
 from shared.game.scope import Scope
@@ -241,6 +241,20 @@ def is_already_used(run: Run, word: str) -> bool:
     """A word accepted once in a run is not accepted again in that run: a repeat is rejected with
     reason `already_used` (checked after the §2 checks pass; it counts as a rejection)."""
     return not holds(unused(word), facts_of(run))
+
+
+def facts_of(run: Run, admitted: bool = True) -> dict[Fact, object]:
+    """RUN's facts its writes' preconditions test (shared/game/preconditions.py), its player
+    ADMITTED or not (the run does not know: the player's profile does)."""
+    return {
+        "owner": run.player,
+        "admitted": admitted,
+        "in_play": not run.completed,
+        "deadline": parse_iso(run.deadline),
+        "round": run.round_number,
+        "attempt": run.attempt_number,
+        "accepted_words": set(run.accepted_words()),
+    }
 
 
 def skip(run: Run, round_number: int, now: datetime) -> bool:

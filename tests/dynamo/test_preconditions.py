@@ -25,9 +25,9 @@ from shared.dynamo.table import create_table_request
 from shared.dynamo.tombstone import STOPPED_AT
 from shared.game.clock import iso
 from shared.game.constants import ATTEMPTS_PER_ROUND, TIME_LIMIT_SECONDS
-from shared.game.preconditions import answer_preconditions, facts_of, refusal, slot_preconditions
+from shared.game.preconditions import answer_preconditions, refusal, slot_preconditions
 from shared.game.puzzles import Round
-from shared.game.runs import Run, expire_if_due, new_run, record_attempt, skip
+from shared.game.runs import Run, expire_if_due, facts_of, new_run, record_attempt, skip
 from shared.game.scope import Scope
 from shared.services.ports import AnswerSlot, StaleRun
 from tests.fakes.fake_store import FakePorts

@@ -23,13 +23,12 @@ from shared.game.moderation import BANNED_FOREVER, banned_at
 from shared.game.preconditions import (
     Precondition,
     answer_preconditions,
-    facts_of,
     refusal,
     slot_preconditions,
 )
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
-from shared.game.runs import Run, record_attempt, skip
+from shared.game.runs import Run, facts_of, record_attempt, skip
 from shared.game.scope import Scope
 from shared.services.admission import refuse_unless_admitted
 from shared.services.completion import completion_of
