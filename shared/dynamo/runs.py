@@ -24,8 +24,8 @@ from shared.dynamo.codec import (
     encode_tail_skip,
     stored_profile,
 )
+from shared.dynamo.run_conditions import condition_of
 from shared.dynamo.tombstone import (
-    STOPPED_AT,
     admission_of,
     admitted,
     not_erased,
@@ -36,6 +36,7 @@ from shared.dynamo.watermark import move_watermark, read_watermark
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import ATTEMPTS_PER_ROUND, GUEST_RUN_TTL_SECONDS, PRACTICE_RUN_TTL_SECONDS
 from shared.game.errors import AccountErased
+from shared.game.preconditions import Precondition, answer_preconditions, slot_preconditions
 from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.runs import Run
@@ -279,54 +280,34 @@ class Runs:
     def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
         """One UpdateItem: the attempt appended to the run's tail, the next slot and the version
         moved on, on the conditions the port names; the reply's run from its ALL_NEW image."""
-        accepted = slot.reason is None
-        if accepted or slot.attempt_number == ATTEMPTS_PER_ROUND:
-            following = (slot.round_number + 1, 1)
+        round_number, attempt_number, word, reason = slot
+        accepted = reason is None
+        if accepted or attempt_number == ATTEMPTS_PER_ROUND:
+            following = (round_number + 1, 1)
         else:
-            following = (slot.round_number, slot.attempt_number + 1)
-        condition, values = "nr = :r AND na = :a", {":a": {"N": str(slot.attempt_number)}}
-        if accepted:  # a word accepted once in a run is not accepted again (SPEC §3)
-            condition += " AND NOT contains(used, :word) AND NOT contains(tl, :word)"
-            values[":word"] = {"S": slot.word}
-        elements = encode_tail_attempt(slot.word, slot.reason, now)
-        return self._append(run_id, player, slot.round_number, following, elements, now, condition, values)
+            following = (round_number, attempt_number + 1)
+        preconditions = answer_preconditions(player, round_number, attempt_number, word, accepted, now)
+        return self._append(run_id, preconditions, following, encode_tail_attempt(word, reason, now))
 
     def skip_in_place(self, run_id: str, player: str | None, round_number: int, now: datetime) -> StoredRun:
         """One UpdateItem: the skip appended to the run's tail, the next round and the version
         moved on, on the conditions the port names (the round in play, at any attempt)."""
-        skipped = encode_tail_skip(now)
-        return self._append(run_id, player, round_number, (round_number + 1, 1), skipped, now, "nr = :r", {})
+        preconditions = slot_preconditions(player, round_number, None, now)
+        return self._append(run_id, preconditions, (round_number + 1, 1), encode_tail_skip(now))
 
     def _append(
-        self,
-        run_id: str,
-        player: str | None,
-        round_number: int,
-        following: tuple[int, int],
-        elements: list[str],
-        now: datetime,
-        condition: str,
-        values: Item,
+        self, run_id: str, preconditions: list[Precondition], following: tuple[int, int], elements: list[str]
     ) -> StoredRun:
-        """Append ELEMENTS to the run's tail and move its next slot to FOLLOWING, on CONDITION
-        (with VALUES) and on the run being PLAYER's and in play at NOW, in round ROUND_NUMBER."""
-        values = {
-            **values,
-            ":r": {"N": str(round_number)},
+        """Append ELEMENTS to the run's tail and move its next slot to FOLLOWING, on PRECONDITIONS
+        (shared/game/preconditions.py, as a condition on the item: shared/dynamo/run_conditions.py)."""
+        condition, values = condition_of(preconditions)
+        values |= {
             ":nr": {"N": str(following[0])},
             ":na": {"N": str(following[1])},
-            ":now": {"S": iso(now)},
             ":at": {"L": [{"S": element} for element in elements]},
             ":none": {"L": []},
             ":one": {"N": "1"},
         }
-        # ... and the player is still admitted (an erasure or a ban marks their runs in play)
-        condition += f" AND dl > :now AND attribute_not_exists({STOPPED_AT}) AND "
-        if player is None:
-            condition += "attribute_not_exists(runs_pk)"
-        else:
-            condition += "runs_pk = :owner"
-            values[":owner"] = {"S": keys.runs_partition(player)}
         update = "SET tl = list_append(if_not_exists(tl, :none), :at), nr = :nr, na = :na"
         update += ", version = version + :one"
         try:

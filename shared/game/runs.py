@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import ATTEMPTS_PER_ROUND, MAX_WORD_LENGTH, TIME_LIMIT_SECONDS
 from shared.game.errors import Conflict
+from shared.game.preconditions import Fact, holds, refusal, slot_preconditions, unused
 from shared.game.puzzles import Round
 from shared.game.rules import Reason, ascii_lower, judge
 from shared.game.scope import Scope
@@ -203,7 +204,7 @@ def answer(
     if replay:
         return replay
     expire_if_due(run, now)
-    _require_next_slot(run, round_number, attempt_number)
+    _require_next_slot(run, round_number, attempt_number, now)
     record = run._record_for_play()
     verdict = judge(word, record.prompt, dictionary, record.forbidden)
     accepted: bool = verdict.valid
@@ -239,7 +240,21 @@ def record_attempt(run: Run, word: str, reason: AnswerReason | None, now: dateti
 def is_already_used(run: Run, word: str) -> bool:
     """A word accepted once in a run is not accepted again in that run: a repeat is rejected with
     reason `already_used` (checked after the §2 checks pass; it counts as a rejection)."""
-    return word in run.accepted_words()
+    return not holds(unused(word), facts_of(run))
+
+
+def facts_of(run: Run, admitted: bool = True) -> dict[Fact, object]:
+    """RUN's facts its writes' preconditions test (shared/game/preconditions.py), its player
+    ADMITTED or not (the run does not know: the player's profile does)."""
+    return {
+        "owner": run.player,
+        "admitted": admitted,
+        "in_play": not run.completed,
+        "deadline": parse_iso(run.deadline),
+        "round": run.round_number,
+        "attempt": run.attempt_number,
+        "accepted_words": set(run.accepted_words()),
+    }
 
 
 def skip(run: Run, round_number: int, now: datetime) -> bool:
@@ -248,7 +263,7 @@ def skip(run: Run, round_number: int, now: datetime) -> bool:
     if round_number <= len(run.history) and run.history[round_number - 1].outcome == "skipped":
         return False
     expire_if_due(run, now)
-    _require_next_slot(run, round_number, None)
+    _require_next_slot(run, round_number, None, now)
     record = run._record_for_play()
     run.combo = 0
     _close_round(run, record, "skipped", now)
@@ -274,10 +289,13 @@ def applied_result(run: Run, round_number: int, attempt_number: int) -> AnswerRe
     return AnswerResult(applied.accepted, applied.reason, points, bonus)
 
 
-def _require_next_slot(run: Run, round_number: int, attempt_number: int | None) -> None:
-    if run.completed:
+def _require_next_slot(run: Run, round_number: int, attempt_number: int | None, now: datetime) -> None:
+    """The slot's preconditions (shared/game/preconditions.py) on the run as read: the service read
+    it as its player's, admitted, so a refusal is of a run over or of another slot."""
+    failed = refusal(slot_preconditions(run.player, round_number, attempt_number, now), facts_of(run))
+    if failed is not None and failed.fact in ("in_play", "deadline"):
         raise RunConflict("The run is over", "run_completed", run)
-    if round_number != run.round_number or attempt_number not in (None, run.attempt_number):
+    if failed is not None:
         expected = f"Expected round {run.round_number}, attempt {run.attempt_number}"
         raise RunConflict(expected, "not_next_slot", run)
 

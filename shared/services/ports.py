@@ -161,11 +161,11 @@ class RunStore(Protocol):
 
     def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
         """Append SLOT's judged attempt to the run in one conditional write, without reading the
-        run: it holds only if the run is PLAYER's (None: a guest's) and still in play at NOW (not
-        completed, its deadline ahead), SLOT is its next (round, attempt), and an accepted word
-        is not yet one of the run's accepted words. Returns the run as written (the attempt
-        applied by shared/game/runs.py's record_attempt); raises StaleRun when a condition fails
-        (read the run to learn which)."""
+        run: it holds only if the run is PLAYER's (None: a guest's), its player admitted, still in
+        play at NOW (not completed, its deadline ahead), SLOT is its next (round, attempt), and an
+        accepted word is not yet one of the run's accepted words (shared/game/preconditions.py).
+        Returns the run as written (the attempt applied by shared/game/runs.py's record_attempt);
+        raises StaleRun when a condition fails (read the run to learn which)."""
         ...
 
     def skip_in_place(self, run_id: str, player: str | None, round_number: int, now: datetime) -> StoredRun:

@@ -20,9 +20,15 @@ from shared.game.boards import HistoryPosition, PlayerProfile
 from shared.game.clock import iso, parse_iso
 from shared.game.errors import AccountErased
 from shared.game.moderation import BANNED_FOREVER, banned_at
+from shared.game.preconditions import (
+    Precondition,
+    answer_preconditions,
+    refusal,
+    slot_preconditions,
+)
 from shared.game.puzzles import Round
 from shared.game.results import Challenge, OfficialResult
-from shared.game.runs import Run, is_already_used, record_attempt, skip
+from shared.game.runs import Run, facts_of, record_attempt, skip
 from shared.game.scope import Scope
 from shared.services.admission import refuse_unless_admitted
 from shared.services.completion import completion_of
@@ -154,12 +160,12 @@ class FakeRuns:
             if found is None:
                 raise StaleRun(run_id)
             run, version = found[0].model_copy(deep=True), found[1]
-            in_play = not run.completed and now < parse_iso(run.deadline) and run.player == player
-            in_play = in_play and self._admitted(player, now)  # an erasure or a ban stops its answers
-            next_slot = (run.round_number, run.attempt_number) == slot[:2]
-            if not (in_play and next_slot) or (slot.reason is None and is_already_used(run, slot.word)):
-                raise StaleRun(run_id)
-            record_attempt(run, slot.word, slot.reason, now)
+            round_number, attempt_number, word, reason = slot
+            preconditions = answer_preconditions(
+                player, round_number, attempt_number, word, reason is None, now
+            )
+            self._refuse_unless(run, preconditions, now)
+            record_attempt(run, word, reason, now)
             self.table.runs[run_id] = (run.model_copy(deep=True), version + 1)
             return StoredRun(run, Version(version + 1))
 
@@ -169,12 +175,16 @@ class FakeRuns:
             if found is None:
                 raise StaleRun(run_id)
             run, version = found[0].model_copy(deep=True), found[1]
-            in_play = not run.completed and now < parse_iso(run.deadline) and run.player == player
-            if not (in_play and self._admitted(player, now) and run.round_number == round_number):
-                raise StaleRun(run_id)
+            self._refuse_unless(run, slot_preconditions(player, round_number, None, now), now)
             skip(run, round_number, now)
             self.table.runs[run_id] = (run.model_copy(deep=True), version + 1)
             return StoredRun(run, Version(version + 1))
+
+    def _refuse_unless(self, run: Run, preconditions: list[Precondition], now: datetime) -> None:
+        """StaleRun unless RUN meets PRECONDITIONS (shared/game/preconditions.py), its player
+        admitted at NOW as the table's profiles say (the adapter reads the mark on the run)."""
+        if refusal(preconditions, facts_of(run, self._admitted(run.player, now))) is not None:
+            raise StaleRun(run.run_id)
 
     def due_runs(self, now: datetime) -> Iterator[DueRun]:
         with self.table.lock:
