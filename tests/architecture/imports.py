@@ -22,11 +22,13 @@ class Found:
     file: str
     line: int
     module: str  # the module imported ("shared.dynamo.keys"); "?" where a dynamic form hides it
-    form: str  # "import", "from", or a dynamic form: "importlib", "__import__", "exec", "sys.modules"...
+    # "import", "from", "attribute" (`w.x` after `import a.w as w`), or a dynamic form:
+    # "importlib", "__import__", "exec", "eval", "compile", "sys.modules", "getattr modules"
+    form: str
 
     @property
     def dynamic(self) -> bool:
-        return self.form not in ("import", "from")
+        return self.form not in ("import", "from", "attribute")
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line} {self.form} {self.module}"
@@ -60,10 +62,14 @@ def imports(source: str | ast.Module, module: str, file: str = "", package: bool
     machinery: set[str] = set()  # names bound to importlib, runpy...: `import importlib as il`
     loaders: set[str] = set()  # names bound to a loading function: `from importlib import import_module as f`
     sys_names: set[str] = set()  # names bound to sys
+    bound: dict[str, str] = {}  # each name an import binds -> what it names: `w` -> "shared.runtime.wiring"
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield Found(file, node.lineno, alias.name, "import")
+                bound[alias.asname or alias.name.split(".")[0]] = (
+                    alias.name if alias.asname else alias.name.split(".")[0]
+                )
                 top = alias.name.split(".")[0]
                 if top in MACHINERY:
                     machinery.add(alias.asname or top)
@@ -73,19 +79,20 @@ def imports(source: str | ast.Module, module: str, file: str = "", package: bool
             base = _resolve(node.module or "", node.level, own)
             yield Found(file, node.lineno, base, "from")
             for alias in node.names:
-                bound = alias.asname or alias.name
+                name = alias.asname or alias.name
                 if alias.name != "*":
                     yield Found(file, node.lineno, f"{base}.{alias.name}", "from")
+                    bound[name] = f"{base}.{alias.name}"
                 if base.split(".")[0] in MACHINERY:
                     if alias.name in LOADING:
-                        loaders.add(bound)
+                        loaders.add(name)
                         yield Found(file, node.lineno, "?", "importlib")
                     else:
-                        machinery.add(bound)  # `from importlib import util`
+                        machinery.add(name)  # `from importlib import util`
                 if base == "sys" and alias.name == "modules":
                     yield Found(file, node.lineno, "?", "sys.modules")
                 if base == "builtins" and alias.name in RUNS_TEXT:
-                    loaders.add(bound)
+                    loaders.add(name)
                     yield Found(file, node.lineno, "?", alias.name)
     called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
     for node in nodes:
@@ -107,9 +114,11 @@ def imports(source: str | ast.Module, module: str, file: str = "", package: bool
                 and node.args[1].value in ("modules", *LOADING, *RUNS_TEXT)
             ):
                 yield Found(file, node.lineno, "?", f"getattr {node.args[1].value}")
-        elif isinstance(node, ast.Attribute) and node.attr == "modules":
-            if isinstance(node.value, ast.Name) and node.value.id in sys_names:
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.attr == "modules" and node.value.id in sys_names:
                 yield Found(file, node.lineno, "?", "sys.modules")
+            elif node.value.id in bound:  # `wiring.dynamo_ports` after `from shared.runtime import wiring`
+                yield Found(file, node.lineno, f"{bound[node.value.id]}.{node.attr}", "attribute")
         elif isinstance(node, ast.Name) and node.id in RUNS_TEXT and id(node) not in called:
             yield Found(file, node.lineno, "?", node.id)  # passed on, not called: `f = __import__`
 

@@ -23,7 +23,11 @@ def _names(tree: ast.Module) -> dict[str, str]:
     """Module-level names bound to a string: `SEP = "#"`."""
     names = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             names |= {t.id: node.value.value for t in node.targets if isinstance(t, ast.Name)}
     return names
 
@@ -76,4 +80,8 @@ def spelled_keys(source: str, sort_keys: frozenset[str] = frozenset()) -> list[s
 
 def key_values(source: str) -> dict[str, str]:
     """The key module SOURCE's constants: name -> the key or prefix it spells."""
-    return {name: value for name, value in _names(ast.parse(source)).items() if re.fullmatch(r"[A-Z][A-Z0-9_]*#?", value)}
+    return {
+        name: value
+        for name, value in _names(ast.parse(source)).items()
+        if re.fullmatch(r"[A-Z][A-Z0-9_]*#?", value)
+    }

@@ -11,9 +11,11 @@ reach storage only through the wiring's services; `local/` (the local run), `inf
 
 import ast
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from tests.architecture.imports import Found, imports, module_of, parsed
+from tests.architecture.ports import protocols_in
 
 REPO = Path(__file__).resolve().parents[2]
 PROJECT = ("shared", "functions", "local", "infra", "scripts", "benchmarks", "dictionary", "tests")
@@ -69,7 +71,8 @@ ADAPTER = "shared/dynamo"
 # Rules the adapter still calls, each with its reason; the test fails when one is no longer imported.
 ADAPTER_MAY_CALL = {
     "shared.services.retry": "the one retry rule (attempts, backoff) for every store call",
-    "shared.services.leagues.successor": "who inherits a league its owner leaves (issue 53 item 1 moves it to a plan)",
+    "shared.services.leagues.successor": "who inherits a league its owner leaves (issue 53 item 1: "
+    "the erasure's plan decides it in the service)",
 }
 # Imports the table forbids that stay for now, each with its reason ("importer -> imported prefix");
 # the test fails when one is no longer needed.
@@ -137,7 +140,11 @@ def origin(name: str, through: dict[str, dict[str, str]]) -> str:
 
 
 def violations(
-    folder: str, module: str, source: str | ast.Module, through: dict[str, dict[str, str]], port_modules: set[str]
+    folder: str,
+    module: str,
+    source: str | ast.Module,
+    through: dict[str, dict[str, str]],
+    port_modules: set[str],
 ) -> list[str]:
     """What SOURCE (MODULE, in FOLDER) imports against the table, each as one line."""
     rule = rule_of(folder)
@@ -155,13 +162,21 @@ def violations(
                 continue
         names = {item.module, origin(item.module, through)}
         for name in names:
-            if name.split(".")[0] in PROJECT and not _within(name, allowed) and not _from_of(item, name, allowed):
-                if not any(f"{module} -> {name}".startswith(key) for key in ALLOWED_BREAKS):
-                    found.append(
-                        f"{module}:{item.line} imports {name}: {folder}/ may import "
-                        f"{', '.join(allowed) or 'nothing of the project'}"
-                    )
-        if rule == ADAPTER and _within(item.module, ("shared.services",)) and item.module != "shared.services":
+            if (
+                name.split(".")[0] in PROJECT
+                and not _within(name, allowed)
+                and not _from_of(item, name, allowed)
+                and not any(f"{module} -> {name}".startswith(key) for key in ALLOWED_BREAKS)
+            ):
+                found.append(
+                    f"{module}:{item.line} imports {name}: {folder}/ may import "
+                    f"{', '.join(allowed) or 'nothing of the project'}"
+                )
+        if (
+            rule == ADAPTER
+            and _within(item.module, ("shared.services",))
+            and item.module != "shared.services"
+        ):
             found += _adapter_import(module, item, port_modules)
     return sorted(set(found))
 
@@ -175,9 +190,32 @@ def _adapter_import(module: str, item: Found, port_modules: set[str]) -> list[st
     if item.module in port_modules or _within(item.module, ADAPTER_MAY_CALL):
         return []
     home, _, name = item.module.rpartition(".")
-    if home in port_modules and (name[:1].isupper() or name not in _functions(home)):
+    if home in port_modules and name not in _functions(home) and name not in services():
         return []  # a port, a value or an error of a port module
-    return [f"{module}:{item.line} imports {item.module}: the adapter takes only ports and their values of the services"]
+    what = (
+        "a service"
+        if name in services()
+        else "a service's rule"
+        if home in port_modules
+        else "a service's module"
+    )
+    return [
+        f"{module}:{item.line} imports {item.module}, {what}: the adapter takes only the ports of "
+        "shared/services and their values"
+    ]
+
+
+@cache
+def services() -> frozenset[str]:
+    """The services' class names: what the wiring's `Services` builds (shared/runtime/wiring.py)."""
+    tree = parsed(REPO / "shared/runtime/wiring.py")
+    return frozenset(
+        item.returns.id
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and node.name == "Services"
+        for item in node.body
+        if isinstance(item, ast.FunctionDef) and isinstance(item.returns, ast.Name)
+    ) - {port.rpartition(".")[2] for port in protocols_in(REPO, "shared/services")}
 
 
 _FUNCTIONS: dict[str, set[str]] = {}
@@ -187,7 +225,9 @@ def _functions(module: str) -> set[str]:
     if module not in _FUNCTIONS:
         path = REPO / (module.replace(".", "/") + ".py")
         tree = parsed(path) if path.exists() else ast.Module(body=[], type_ignores=[])
-        _FUNCTIONS[module] = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+        _FUNCTIONS[module] = {
+            n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
     return _FUNCTIONS[module]
 
 

@@ -7,6 +7,8 @@ import inspect
 import textwrap
 from pathlib import Path
 
+from tests.architecture.imports import parsed
+
 EMPTY = inspect.Parameter.empty
 POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 _TYPING = {"_is_protocol", "_is_runtime_protocol", "_abc_impl"}
@@ -17,9 +19,10 @@ def protocols_in(root: Path, folder: str = "shared") -> set[str]:
     found = set()
     for path in sorted((root / folder).rglob("*.py")):
         module = ".".join(path.relative_to(root).with_suffix("").parts)
-        for node in ast.parse(path.read_text()).body:
+        for node in parsed(path).body:
             if isinstance(node, ast.ClassDef) and any(
-                (isinstance(b, ast.Name) and b.id == "Protocol") or (isinstance(b, ast.Attribute) and b.attr == "Protocol")
+                (isinstance(b, ast.Name) and b.id == "Protocol")
+                or (isinstance(b, ast.Attribute) and b.attr == "Protocol")
                 for b in node.bases
             ):
                 found.add(f"{module}.{node.name}")
@@ -78,10 +81,17 @@ def mismatches(port: type, impl: type) -> list[str]:
         except AttributeError:
             found.append(f"{where}: missing (the port's method)")
             continue
-        if isinstance(actual, property) or not callable(actual) and not isinstance(actual, staticmethod | classmethod):
+        if (
+            isinstance(actual, property)
+            or not callable(actual)
+            and not isinstance(actual, staticmethod | classmethod)
+        ):
             found.append(f"{where}: not a method")
             continue
-        found += [f"{where}: {line}" for line in _compare(inspect.signature(member), inspect.signature(getattr(impl, name)))]
+        found += [
+            f"{where}: {line}"
+            for line in _compare(inspect.signature(member), inspect.signature(getattr(impl, name)))
+        ]
     return found
 
 
@@ -117,6 +127,10 @@ def _compare(wanted: inspect.Signature, got: inspect.Signature) -> list[str]:
         if p.default is not EMPTY and q.default is EMPTY:
             lines.append(f"{q.name!r} has no default, the port's has one")
     for q in have:
-        if q.name not in matched and q.default is EMPTY and q.kind in (*POSITIONAL, inspect.Parameter.KEYWORD_ONLY):
+        if (
+            q.name not in matched
+            and q.default is EMPTY
+            and q.kind in (*POSITIONAL, inspect.Parameter.KEYWORD_ONLY)
+        ):
             lines.append(f"needs {q.name!r}, which the port does not pass")
     return lines

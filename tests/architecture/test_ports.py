@@ -20,9 +20,15 @@ IMPLEMENTED_BY = {
         "shared.runtime.piece_queue.MemoryQueue",
         "shared.runtime.piece_queue.DirectoryQueue",
     ],
-    "shared.services.reminders.ReminderQueue": ["shared.runtime.push.ReminderQueue", "shared.runtime.push.InstantQueue"],
+    "shared.services.reminders.ReminderQueue": [
+        "shared.runtime.push.ReminderQueue",
+        "shared.runtime.push.InstantQueue",
+    ],
     "shared.services.reminders.PushSender": ["shared.runtime.push.WebPush"],
-    "shared.services.ports.Accounts": ["shared.runtime.accounts.CognitoAccounts", "shared.runtime.accounts.LocalAccounts"],
+    "shared.services.ports.Accounts": [
+        "shared.runtime.accounts.CognitoAccounts",
+        "shared.runtime.accounts.LocalAccounts",
+    ],
     "shared.services.casework.Casework": ["shared.services.moderation.Moderation"],
     "shared.dynamo.sanctions.Reach": ["shared.dynamo.moderation.DynamoModeration"],
     "shared.runtime.wiring.Ports": ["shared.dynamo.store.DynamoPorts", "tests.fakes.fake_store.FakePorts"],
