@@ -10,6 +10,7 @@ reach storage only through the wiring's services; `local/` (the local run), `inf
 """
 
 import ast
+import subprocess
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -91,11 +92,15 @@ def rule_of(folder: str) -> str | None:
 
 
 def python_folders(root: Path = REPO) -> set[str]:
-    return {
-        str(path.parent.relative_to(root))
-        for path in root.rglob("*.py")
-        if not {".venv", "node_modules", "build", "cdk.out", ".local"} & set(path.relative_to(root).parts)
-    }
+    """Every folder with a Python file git tracks or would track (.gitignore's aside)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "*.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {str(Path(name).parent) for name in listed.stdout.splitlines() if (root / name).is_file()}
 
 
 def project_files(root: Path = REPO) -> dict[str, Path]:
