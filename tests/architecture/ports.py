@@ -1,6 +1,7 @@
 """Each port (a Protocol of shared/) against its adapters and fakes, read with `inspect` as Python
 sees the classes, not through a type checker's cache: the same members, and for each method the
-same parameters (names, kinds, which have defaults), an implementation's extra ones optional."""
+same parameters (names, kinds, which have defaults, their types as written) and return type, an
+implementation's extra parameters optional."""
 
 import ast
 import inspect
@@ -126,6 +127,11 @@ def _compare(wanted: inspect.Signature, got: inspect.Signature) -> list[str]:
         matched.add(q.name)
         if p.default is not EMPTY and q.default is EMPTY:
             lines.append(f"{q.name!r} has no default, the port's has one")
+        if EMPTY not in (p.annotation, q.annotation) and p.annotation != q.annotation:
+            lines.append(f"{q.name!r} is {_type(q.annotation)}, the port's is {_type(p.annotation)}")
+    returns, port_returns = got.return_annotation, wanted.return_annotation
+    if EMPTY not in (returns, port_returns) and returns != port_returns:
+        lines.append(f"returns {_type(returns)}, the port's returns {_type(port_returns)}")
     for q in have:
         if (
             q.name not in matched
@@ -134,3 +140,7 @@ def _compare(wanted: inspect.Signature, got: inspect.Signature) -> list[str]:
         ):
             lines.append(f"needs {q.name!r}, which the port does not pass")
     return lines
+
+
+def _type(annotation: object) -> str:
+    return annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)

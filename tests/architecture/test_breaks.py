@@ -158,6 +158,14 @@ class _Adapter:
         return None
 
 
+def _typed(self: object, player: int, limit: int = 10) -> list[str]:
+    return []
+
+
+def _returns(self: object, player: str, *, at: str) -> bool:
+    return True
+
+
 def _broken(**changes: object) -> type:
     return type("Broken", (_Adapter,), changes)
 
@@ -170,6 +178,8 @@ PORT_BREAKS = {
     "a default dropped": _broken(get=lambda self, player, limit: []),
     "a keyword made positional-only": _broken(put=lambda self, player, at, /: None),
     "a keyword-only parameter renamed": _broken(put=lambda self, player, *, when: None),
+    "a parameter's type changed": _broken(get=_typed),
+    "the return type changed": _broken(put=_returns),
     "an attribute missing": type("Broken", (), {"get": _Adapter.get, "put": _Adapter.put}),
     "a method made an attribute": _broken(get=None),
 }
