@@ -54,7 +54,7 @@ def test_each_folder_imports_only_what_the_table_lets_it(folder):
         if MAY_IMPORT[rule_of(folder) or ""] != layers.ANYTHING
         else []
     )
-    assert found == []
+    assert found == [], "\n".join(found)
 
 
 def _imported_anywhere() -> set[str]:
