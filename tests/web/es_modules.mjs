@@ -9,8 +9,13 @@ import { fileURLToPath } from "node:url";
 
 export const WEB = resolve(dirname(fileURLToPath(import.meta.url)), "../../web");
 
-/** SOURCE's syntax tree, as an ES module. */
-export const tree = (source) => parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
+const trees = new Map();
+
+/** SOURCE's syntax tree, as an ES module (parsed once for every rule that reads it). */
+export const tree = (source) => {
+  if (!trees.has(source)) trees.set(source, parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true }));
+  return trees.get(source);
+};
 
 /** Every node under NODE, itself first. */
 export function* nodes(node) {
