@@ -29,7 +29,7 @@ from shared.dynamo.store import dynamo_ports  # noqa: E402
 
 
 def players_with_old_stats(client: Any, table: str) -> Iterator[str]:
-    for item in items_with_sort_key(client, table, "STATS"):
+    for item in items_with_sort_key(client, table, keys.old_stats_key("")["sk"]["S"]):
         yield item["pk"]["S"].removeprefix(keys.PLAYER)
 
 

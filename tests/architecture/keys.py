@@ -78,10 +78,13 @@ def spelled_keys(source: str, sort_keys: frozenset[str] = frozenset()) -> list[s
     return found
 
 
-def key_values(source: str) -> dict[str, str]:
-    """The key module SOURCE's constants: name -> the key or prefix it spells."""
-    return {
-        name: value
-        for name, value in _names(ast.parse(source)).items()
-        if re.fullmatch(r"[A-Z][A-Z0-9_]*#?", value)
-    }
+def sort_keys_in(source: str) -> frozenset[str]:
+    """The whole sort keys a key module SOURCE spells (`RENAME`, `"PROFILE"` in a key function):
+    each word of capitals, three letters or more, with no `#`."""
+    return frozenset(
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"[A-Z][A-Z0-9_]{2,}", node.value)
+    )

@@ -120,6 +120,8 @@ KEY_BREAKS = [
     ("shared.services.x", 'x = "%s#%s" % ("PLAYER", player)'),
     ("shared.services.x", 'sk = "RENAME"'),  # a whole sort key
     ("shared.services.x", 'sk = "MODLOG" + "#" + moderator'),
+    ("shared.services.x", 'key = {"pk": {"S": pk}, "sk": {"S": "PROFILE"}}'),  # a key function's sort key
+    ("scripts.x", 'items = items_with_sort_key(client, table, "STATS")'),
     ("functions.x", 'item = {"pk": {"S": "RUN#" + run_id}}'),
     ("scripts.x", 'player = pk.removeprefix("PLAYER#")'),  # in scripts/
     ("scripts.x", 'print(f"PLAYER#{player}")'),
