@@ -149,7 +149,7 @@ def violations(
     module: str,
     source: str | ast.Module,
     through: dict[str, dict[str, str]],
-    port_modules: set[str],
+    port_modules: frozenset[str] | set[str],
 ) -> list[str]:
     """What SOURCE (MODULE, in FOLDER) imports against the table, each as one line."""
     rule = rule_of(folder)
@@ -191,7 +191,7 @@ def _from_of(item: Found, name: str, allowed: tuple[str, ...]) -> bool:
     return item.form == "from" and any(p.startswith(name + ".") for p in allowed)
 
 
-def _adapter_import(module: str, item: Found, port_modules: set[str]) -> list[str]:
+def _adapter_import(module: str, item: Found, port_modules: frozenset[str] | set[str]) -> list[str]:
     if item.module in port_modules or _within(item.module, ADAPTER_MAY_CALL):
         return []
     home, _, name = item.module.rpartition(".")
@@ -243,3 +243,11 @@ def port_modules(files: dict[str, Path]) -> set[str]:
         for module, path in files.items()
         if module.startswith("shared.services.") and "(Protocol)" in path.read_text()
     }
+
+
+@cache
+def project() -> tuple[dict[str, Path], dict[str, dict[str, str]], frozenset[str]]:
+    """The project's files, their re-exports and the port modules, read once per process (on
+    first use, so a test worker that runs no layer test does not read them)."""
+    files = project_files()
+    return files, reexports(files), frozenset(port_modules(files))

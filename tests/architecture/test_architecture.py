@@ -18,17 +18,13 @@ from tests.architecture.layers import (
     ALLOWED_BREAKS,
     MAY_IMPORT,
     REPO,
-    port_modules,
     project_files,
     python_folders,
-    reexports,
     rule_of,
     violations,
 )
 
 FILES = project_files()
-THROUGH = reexports(FILES)
-PORT_MODULES = port_modules(FILES)
 FOLDERS = sorted(python_folders())
 
 
@@ -49,7 +45,7 @@ def test_each_folder_imports_only_what_the_table_lets_it(folder):
             line
             for module, path in FILES.items()
             if str(path.parent.relative_to(REPO)) == folder
-            for line in violations(folder, module, parsed(path), THROUGH, PORT_MODULES)
+            for line in violations(folder, module, parsed(path), *layers.project()[1:])
         ]
         if MAY_IMPORT[rule_of(folder) or ""] != layers.ANYTHING
         else []
@@ -65,7 +61,7 @@ def _imported_anywhere() -> set[str]:
         for found in [imports(parsed(path), module, package=path.name == "__init__.py")]
         for item in found
     } | {
-        f"{module} -> {layers.origin(item.module, THROUGH)}"
+        f"{module} -> {layers.origin(item.module, layers.project()[1])}"
         for module, path in FILES.items()
         if module.startswith("functions")
         for item in imports(parsed(path), module, package=path.name == "__init__.py")

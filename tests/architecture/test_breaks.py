@@ -6,13 +6,9 @@ from typing import Protocol
 
 import pytest
 
-from tests.architecture.layers import port_modules, project_files, reexports, rule_of, violations
+from tests.architecture.layers import project, rule_of, violations
 from tests.architecture.ports import mismatches
 from tests.architecture.test_architecture import keys_outside_their_modules, ports_uses
-
-FILES = project_files()
-THROUGH = reexports(FILES)
-PORT_MODULES = port_modules(FILES)
 
 LAYER_BREAKS = [
     ("shared/game", "from ..dynamo import keys"),  # relative, to the adapter
@@ -66,7 +62,7 @@ LAYER_BREAKS = [
 @pytest.mark.parametrize(("folder", "source"), LAYER_BREAKS, ids=[f"{f}: {s}" for f, s in LAYER_BREAKS])
 def test_a_layer_break_is_caught(folder, source):
     module = folder.replace("/", ".") + ".x"
-    assert violations(folder, module, source + "\n", THROUGH, PORT_MODULES), source
+    assert violations(folder, module, source + "\n", *project()[1:]), source
 
 
 LAYER_KEEPS = [  # their neighbours that keep the rules: not every import is a break
@@ -81,7 +77,7 @@ LAYER_KEEPS = [  # their neighbours that keep the rules: not every import is a b
 
 @pytest.mark.parametrize(("folder", "source"), LAYER_KEEPS, ids=[f"{f}: {s}" for f, s in LAYER_KEEPS])
 def test_an_import_the_table_allows_passes(folder, source):
-    assert violations(folder, folder.replace("/", ".") + ".x", source + "\n", THROUGH, PORT_MODULES) == []
+    assert violations(folder, folder.replace("/", ".") + ".x", source + "\n", *project()[1:]) == []
 
 
 def test_a_folder_in_a_named_folder_of_folders_has_its_rules():
