@@ -46,7 +46,8 @@ def module_of(relative: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _resolve(name: str, level: int, package: str) -> str:
+def resolve(name: str, level: int, package: str) -> str:
+    """The absolute name of `from <LEVEL dots><NAME> import ...` written in PACKAGE."""
     if not level:
         return name
     anchor = package.split(".")
@@ -76,7 +77,7 @@ def imports(source: str | ast.Module, module: str, file: str = "", package: bool
                 if alias.name == "sys":
                     sys_names.add(alias.asname or "sys")
         elif isinstance(node, ast.ImportFrom):
-            base = _resolve(node.module or "", node.level, own)
+            base = resolve(node.module or "", node.level, own)
             yield Found(file, node.lineno, base, "from")
             for alias in node.names:
                 name = alias.asname or alias.name
@@ -103,7 +104,7 @@ def imports(source: str | ast.Module, module: str, file: str = "", package: bool
                 text = first.value if isinstance(first, ast.Constant) else None
                 if isinstance(text, str) and form in ("importlib", "__import__"):
                     level = len(text) - len(text.lstrip("."))
-                    yield Found(file, node.lineno, _resolve(text.lstrip("."), level, own), form)
+                    yield Found(file, node.lineno, resolve(text.lstrip("."), level, own), form)
                 else:
                     yield Found(file, node.lineno, "?", form)
             elif (  # getattr(sys, "modules"), getattr(importlib, "import_module"), getattr(builtins, "exec")

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from tests.architecture.imports import Found, imports, module_of, parsed
+from tests.architecture.imports import Found, imports, module_of, parsed, resolve
 from tests.architecture.ports import protocols_in
 
 REPO = Path(__file__).resolve().parents[2]
@@ -126,8 +126,8 @@ def reexports(files: dict[str, Path]) -> dict[str, dict[str, str]]:
         names = found.setdefault(module, {})
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         for node in parsed(path).body:
-            if isinstance(node, ast.ImportFrom) and node.module:
-                base = node.module if not node.level else f"{package}.{node.module}"
+            if isinstance(node, ast.ImportFrom):
+                base = resolve(node.module or "", node.level, package)
                 for alias in node.names:
                     names[alias.asname or alias.name] = f"{base}.{alias.name}"
     return found
