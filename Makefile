@@ -39,7 +39,7 @@ run: $(VENV)/.dev
 test: $(VENV)/.infra browser-deps lint typecheck web-tests
 	$(PY) -m pytest -n 2 --dist loadgroup --cov --cov-report=term
 
-## web-tests: the web client's pure helpers and module rules under node --test (tests/web/, no pytest)
+## web-tests: the web client's pure helpers and module rules under node --test (tests/web/, no pytest; npm ci installs acorn the first time)
 web-tests:
 	@scripts/web_tests.sh
 
@@ -123,4 +123,4 @@ dictionary: $(VENV)/.dictionary
 	$(PY) dictionary/build.py --report
 
 clean:
-	rm -rf build cdk.out .pytest_cache .ruff_cache .mypy_cache .coverage .coverage.*
+	rm -rf build cdk.out .pytest_cache .ruff_cache .mypy_cache .coverage .coverage.* node_modules

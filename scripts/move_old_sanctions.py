@@ -31,7 +31,7 @@ OLD_SK = "SANCTIONS"
 
 def move(store: DynamoPorts, item: dict[str, Any]) -> int:
     """The sanctions of one old item onto its player's profile, then the item deleted; how many."""
-    player = item["pk"]["S"].removeprefix("PLAYER#")
+    player = item["pk"]["S"].removeprefix(keys.PLAYER)
     held = sanctions_of(item)
     for sanction in held:
         add_sanction(store, player, sanction)

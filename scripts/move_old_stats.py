@@ -24,13 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import boto3  # noqa: E402
 from old_items import items_with_sort_key  # noqa: E402
 
-from shared.dynamo import migrations  # noqa: E402
+from shared.dynamo import keys, migrations  # noqa: E402
 from shared.dynamo.store import dynamo_ports  # noqa: E402
 
 
 def players_with_old_stats(client: Any, table: str) -> Iterator[str]:
-    for item in items_with_sort_key(client, table, "STATS"):
-        yield item["pk"]["S"].removeprefix("PLAYER#")
+    for item in items_with_sort_key(client, table, keys.old_stats_key("")["sk"]["S"]):
+        yield item["pk"]["S"].removeprefix(keys.PLAYER)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         outcome = migrations.move_old_stats(store.db, player)
         outcomes[outcome] += 1
         if outcome in ("kept", "changed"):
-            print(f"{outcome}: PLAYER#{player}")
+            print(f"{outcome}: {keys.player_partition(player)}")
     print(
         f"moved {outcomes['moved']}; kept {outcomes['kept']} (the profile has stats already: look at "
         f"them); changed {outcomes['changed']} (run again); gone meanwhile {outcomes['none']}"

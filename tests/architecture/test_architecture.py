@@ -1,122 +1,124 @@
-"""Every folder of the project imports only what README.md "Layout" lets it: the same rules over
-shared/, functions/, local/ and infra/, with relative imports resolved and dynamic imports
-refused where the rules could not see them. tests/architecture/test_layers.py has shared/'s own layers.
-
-The rules, from the bottom: the game is pure; the services sit on it and own the ports; the
-DynamoDB adapter implements the ports; the runtime wires them; the HTTP edge speaks the API over
-the services (never the adapter); the handlers sit on top and never hold the store; `local/` (the
-local run) and `infra/` (the CDK app) compose the rest and nothing imports them back.
+"""Every folder imports only what the layer table lets it (tests/architecture/layers.py), read as
+Python reads it (tests/architecture/imports.py): every import form, re-exports followed to where a
+name was defined, code loaded by name refused where the table says so. Handlers reach storage
+through the services; key prefixes are spelled in the key modules alone (keys.py); no file passes
+400 lines. Each rule is shown its deliberate breaks, and their neighbours, at the end.
 """
 
 import ast
-import re
-from pathlib import Path
+import subprocess
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-FOLDERS = ("shared", "functions", "local", "infra")
+from tests.architecture import layers
+from tests.architecture.imports import imports, parsed
+from tests.architecture.keys import sort_keys_in, spelled_keys
+from tests.architecture.layers import (
+    ADAPTER_MAY_CALL,
+    ALLOWED_BREAKS,
+    MAY_IMPORT,
+    REPO,
+    project_files,
+    python_folders,
+    rule_of,
+    violations,
+)
 
-# What each folder may import of the project, by module prefix (the longest matching folder rules).
-MAY_IMPORT: dict[str, tuple[str, ...]] = {
-    "shared": (),  # the package's own __init__
-    "shared.game": ("shared.game",),
-    "shared.services": ("shared.game", "shared.services"),
-    "shared.dynamo": ("shared.game", "shared.services", "shared.dynamo"),
-    "shared.runtime": ("shared.game", "shared.services", "shared.dynamo", "shared.runtime"),
-    "shared.http": ("shared.game", "shared.services", "shared.runtime", "shared.http"),
-    "functions": ("shared.game", "shared.services", "shared.runtime", "shared.http", "functions"),
-    "local": ("shared", "functions", "local"),
-    # The CDK app reads the route table, the game's constants and settings, and the table's
-    # definition (its key schema and indexes, the same the local store creates): never a handler.
-    "infra": (
-        "shared.game",
-        "shared.http.routes",
-        "shared.http.gateway",
-        "shared.http.page_headers",  # the security headers the edge sets, as the local server does
-        "shared.runtime",
-        "shared.dynamo.table",
-        "shared.dynamo.keys",
-        "infra",
-    ),
-}
-DYNAMIC_IMPORTS = {"importlib", "__import__"}
+FILES = project_files()
+FOLDERS = sorted(python_folders())
 
 
-def _module_of(path: Path) -> str:
-    parts = path.relative_to(REPO).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def _folder(module: str) -> str:
+    return str(FILES[module].parent.relative_to(REPO))
 
 
-def _files() -> dict[str, Path]:
+def test_every_folder_with_python_code_has_its_rules_in_the_table():
+    assert [folder for folder in FOLDERS if rule_of(folder) is None] == [], "name it in layers.py MAY_IMPORT"
+    named = {folder for folder in MAY_IMPORT if not folder.endswith("/*")}
+    assert named - set(FOLDERS) == set(), "no such folder any more: take it off layers.py MAY_IMPORT"
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_each_folder_imports_only_what_the_table_lets_it(folder):
+    found = (
+        [
+            line
+            for module, path in FILES.items()
+            if str(path.parent.relative_to(REPO)) == folder
+            for line in violations(folder, module, parsed(path), *layers.project()[1:])
+        ]
+        if MAY_IMPORT[rule_of(folder) or ""] != layers.ANYTHING
+        else []
+    )
+    assert found == [], "\n".join(found)
+
+
+def _imported_anywhere() -> set[str]:
     return {
-        _module_of(path): path
-        for folder in FOLDERS
-        for path in sorted((REPO / folder).rglob("*.py"))
-        if "lambdas" not in path.parts  # infra/lambdas/: the ops functions' own small packages
+        f"{module} -> {item.module}"
+        for module, path in FILES.items()
+        if module.startswith(("shared", "functions"))
+        for found in [imports(parsed(path), module, package=path.name == "__init__.py")]
+        for item in found
+    } | {
+        f"{module} -> {layers.origin(item.module, layers.project()[1])}"
+        for module, path in FILES.items()
+        if module.startswith("functions")
+        for item in imports(parsed(path), module, package=path.name == "__init__.py")
     }
 
 
-FILES = _files()
+def test_each_allowed_break_is_still_needed():
+    seen = _imported_anywhere()
+    for key in [*ALLOWED_BREAKS, *(f"shared.dynamo. -> {m}" for m in ADAPTER_MAY_CALL)]:
+        importer, _, imported = key.partition(" -> ")
+        assert any(
+            s.partition(" -> ")[0].startswith(importer) and s.partition(" -> ")[2].startswith(imported)
+            for s in seen
+        ), f"{key}: no longer imported, take it off layers.py"
 
 
-def imports_of(module: str, path: Path) -> set[str]:
-    """Every module MODULE (at PATH) imports: `from . import x` resolved against its package, and
-    `from a import b` naming `a.b` when b is a module of the project, else `a`."""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                base = ".".join([*anchor, *([base] if base else [])])
-            for alias in node.names:
-                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in FILES else base)
-    return found
+# Handlers reach storage through the services -----------------------------------------------------
 
-
-def _project(names: set[str]) -> set[str]:
-    return {name for name in names if name.split(".")[0] in FOLDERS}
-
-
-def _rule_for(module: str) -> str:
-    return max((f for f in MAY_IMPORT if module == f or module.startswith(f + ".")), key=len)
-
-
-def _allowed(imported: str, prefixes: tuple[str, ...]) -> bool:
-    return any(imported == p or imported.startswith(p + ".") for p in prefixes)
-
-
-@pytest.mark.parametrize("module", list(FILES))
-def test_each_folder_imports_only_what_the_layout_lets_it(module):
-    allowed = MAY_IMPORT[_rule_for(module)]
-    for imported in _project(imports_of(module, FILES[module])):
-        assert _allowed(imported, allowed), f"{module} imports {imported}, outside {allowed}"
+WIRING = "shared.runtime.wiring"
 
 
 def ports_uses(source: str) -> list[str]:
-    """How SOURCE (a handler) uses the wiring's `ports()`: each use but the cold start's bare
-    `ports()` (which makes the client during the init), as `ports().<port>` or `ports()`."""
+    """How SOURCE (a handler) uses the wiring's `ports()`, under any name it imports it by
+    (`from shared.runtime.wiring import ports as p`, `wiring.ports`): each use but the cold start's
+    bare `ports()` (which makes the client during the init), as `ports().<port>`, `ports()` or `ports`."""
     tree = ast.parse(source)
+    names, modules = set(), {WIRING}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == WIRING:
+            names |= {a.asname or a.name for a in node.names if a.name == "ports"}
+        elif isinstance(node, ast.ImportFrom) and node.module == "shared.runtime":
+            modules |= {a.asname or a.name for a in node.names if a.name == "wiring"}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname for a in node.names if a.name == WIRING and a.asname}
+
+    def is_ports(node: ast.AST) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in names
+        return isinstance(node, ast.Attribute) and node.attr == "ports" and ast.unparse(node.value) in modules
+
     warm = {
-        id(node.value)
+        id(node.value.func)
         for node in tree.body
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and is_ports(node.value.func)
     }
-    uses = []
+    uses, seen = [], set(warm)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
-            call = node.value
-            if isinstance(call.func, ast.Name) and call.func.id == "ports":
-                uses.append(f"ports().{node.attr}")
-                warm.add(id(call))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call) and is_ports(node.value.func):
+            uses.append(f"ports().{node.attr}")
+            seen.add(id(node.value.func))
     for node in ast.walk(tree):
-        called = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ports"
-        if called and id(node) not in warm:
+        if isinstance(node, ast.Call) and is_ports(node.func) and id(node.func) not in seen:
             uses.append("ports()")
+            seen.add(id(node.func))
+    for node in ast.walk(tree):
+        if is_ports(node) and id(node) not in seen and not isinstance(getattr(node, "ctx", None), ast.Store):
+            uses.append("ports")  # handed on uncalled: `get = ports`
     return uses
 
 
@@ -130,47 +132,38 @@ def test_handlers_reach_storage_through_the_services(module):
     assert ports_uses(FILES[module].read_text()) == HANDLERS_PORTS.get(module, [])
 
 
-def test_a_handler_holding_the_ports_is_caught():
-    assert ports_uses("ports()\n") == []  # the cold start's
-    assert ports_uses("ports()\ndef f():\n    return ports().runs.get_run('r')\n") == ["ports().runs"]
-    assert ports_uses("store = ports()\n") == ["ports()"]
+# Key prefixes are spelled in the key modules alone ------------------------------------------------
+
+# Where keys are spelled: the adapter's key modules; and IAM's patterns over them (the grant's
+# `dynamodb:LeadingKeys`, checked against the requests the code sends: tests/infra/).
+SPELL_KEYS = {"shared.dynamo.keys", "shared.dynamo.moderation_keys", "infra.permissions"}
+# Folders the key rule leaves out, each with its reason.
+KEYS_ANYWHERE = {
+    "tests": "the tests read and write the table's items as they are stored",
+    "benchmarks": "as tests/: a benchmark seeds and counts the table's items",
+}
+SORT_KEYS = frozenset().union(
+    *(
+        sort_keys_in((REPO / module).read_text())
+        for module in ("shared/dynamo/keys.py", "shared/dynamo/moderation_keys.py")
+    )
+)
 
 
-@pytest.mark.parametrize("module", [m for m in FILES if m.startswith("shared")])
-def test_shared_imports_nothing_dynamically(module):
-    tree = ast.parse(FILES[module].read_text())
-    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    assert not (imports_of(module, FILES[module]) | names) & DYNAMIC_IMPORTS, module
+def keys_outside_their_modules(module: str, source: str) -> list[str]:
+    """The keys MODULE spells against the rule: a prefix (`PLAYER#`) anywhere but the key modules,
+    a whole sort key (`RENAME`) anywhere outside the adapter, however the string is built."""
+    return spelled_keys(source, SORT_KEYS if not module.startswith("shared.dynamo") else frozenset())
 
 
-# The checks check: each deliberate break below is caught --------------------------------------
-
-
-BREAKS = [
-    ("shared.game.x", "shared/game/x.py", "from ..dynamo import keys"),  # relative, to the adapter
-    ("shared.http.x", "shared/http/x.py", "from shared.dynamo.store import DynamoStore"),
-    ("functions.x.handler", "functions/x/handler.py", "import shared.dynamo.runs"),
-    ("shared.game.x", "shared/game/x.py", "from shared.services import ports"),
-    ("shared.runtime.x", "shared/runtime/x.py", "from local import server"),
-    ("infra.x", "infra/x.py", "from functions.daily import handler"),
-    ("local.x", "local/x.py", "import infra.stack"),
-]
-
-
-@pytest.mark.parametrize(("module", "relative", "source"), BREAKS, ids=[b[2] for b in BREAKS])
-def test_a_deliberate_break_is_caught(module, relative, source, tmp_path):
-    path = tmp_path / relative
-    path.parent.mkdir(parents=True)
-    path.write_text(source + "\n")
-    allowed = MAY_IMPORT[_rule_for(module)]
-    found = _project(imports_of(module, path))
-    assert found and not all(_allowed(name, allowed) for name in found), source
-
-
-def test_a_dynamic_import_is_caught(tmp_path):
-    dynamic = tmp_path / "x.py"
-    dynamic.write_text("import importlib\nimportlib.import_module('shared.dynamo.store')\n")
-    assert imports_of("shared.game.x", dynamic) & DYNAMIC_IMPORTS
+@pytest.mark.parametrize("folder", [f for f in FOLDERS if f.split("/")[0] not in KEYS_ANYWHERE])
+def test_key_prefixes_are_spelled_only_in_the_key_modules(folder):
+    found = {
+        module: keys_outside_their_modules(module, path.read_text())
+        for module, path in FILES.items()
+        if _folder(module) == folder and module not in SPELL_KEYS
+    }
+    assert {m: k for m, k in found.items() if k} == {}, "use shared/dynamo/keys.py"
 
 
 # No file passes 400 lines -----------------------------------------------------------------------
@@ -198,8 +191,6 @@ LONGER_ALLOWED = {
 
 
 def _sources() -> dict[str, int]:
-    import subprocess
-
     listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True)
     return {
         name: len((REPO / name).read_text().splitlines())
@@ -213,43 +204,3 @@ def test_no_file_passes_400_lines_but_the_allowed_ones_with_their_reasons():
     too_long = {name for name, lines in lengths.items() if lines > LONGEST_FILE}
     assert too_long - set(LONGER_ALLOWED) == set(), "split them, or allow them here with a reason"
     assert set(LONGER_ALLOWED) - too_long == set(), "no longer too long: take them off the list"
-
-
-# Key prefixes are spelled in keys.py alone ----------------------------------------------------
-
-KEY_PREFIX = re.compile(r"\b[A-Z][A-Z0-9]+#")
-# Where keys are spelled: the adapter's key modules; and IAM's patterns over them (the grant's
-# `dynamodb:LeadingKeys`, checked against the requests the code sends: tests/infra/).
-SPELL_KEYS = {"shared.dynamo.keys", "shared.dynamo.moderation_keys", "infra.permissions"}
-
-
-def key_prefixes_in(source: str) -> list[str]:
-    """The string literals of SOURCE (its docstrings aside) that spell a key prefix (`OFFICIAL#`)."""
-    tree = ast.parse(source)
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-    }
-    return [
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and id(node) not in docstrings
-        and KEY_PREFIX.search(node.value)
-    ]
-
-
-@pytest.mark.parametrize("module", [m for m in FILES if m not in SPELL_KEYS])
-def test_key_prefixes_are_spelled_only_in_the_key_modules(module):
-    assert key_prefixes_in(FILES[module].read_text()) == [], f"{module}: use shared/dynamo/keys.py"
-
-
-def test_a_key_prefix_spelled_elsewhere_is_caught():
-    assert key_prefixes_in('"""OFFICIAL# in a docstring is prose."""\nx = "OFFICIAL#DAILY#~"\n') == [
-        "OFFICIAL#DAILY#~"
-    ]
-    assert key_prefixes_in('x = f"LEAGUE#{league_id}"\n') == ["LEAGUE#"]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.architecture.imports import imports_of
+
 REPO = Path(__file__).resolve().parents[2]
 LAYERS = ["game", "services", "dynamo", "runtime", "http"]  # bottom first
 LONGEST_FILE = 400  # lines
@@ -25,15 +27,13 @@ def _modules() -> dict[str, Path]:
 
 
 def _imports(path: Path) -> set[str]:
-    """The project modules PATH imports (also those imported only for type checking)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-            names |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return {name for name in names if name.split(".")[0] in ("shared", "functions")}
+    """The project modules PATH imports, in any form (tests/architecture/imports.py; also those
+    imported only for type checking), relative imports resolved."""
+    return {
+        found.module
+        for found in imports_of(path, REPO)
+        if found.module.split(".")[0] in ("shared", "functions")
+    }
 
 
 MODULES = _modules()
