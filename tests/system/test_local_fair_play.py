@@ -1,6 +1,6 @@
 """Fair play end to end on `make run` (SPEC §3b, §3e; issue 48 item 5): the local server and its
 store; a Daily board of 30 (28 simulated people and two bots) and a challenge (4 of those people
-and the same bots: its pass is the same, and each run costs about 0.4 s of CPU here) played over
+and the same bots: its pass is the same, and each run costs about 0.3 s of CPU here) played over
 HTTP on the game clock; then the clock moved past the close, so that the scheduler's expiry job
 starts the closing pass and its pieces run in their workers, as on AWS. Both bots end under
 review on both boards, in their own view and in the moderators' queue; no person does.
