@@ -9,9 +9,9 @@ The players are the benchmarks' own models, imported: people from `benchmarks/sk
 casual, 30% good, 10% expert) and the bots of `benchmarks/find_time.py`, *one_slow* (the typing
 floor + 30 ms everywhere but the hardest round, 3-4 s there) and *mimic* (a person's log-normal
 waits, 2.5 s in round 1 to 6.5 s in round 10, the longest word every round). Nobody sleeps: the
-people's runs start together, then the bots', and each answer is sent once the game clock has
-reached the model's time for it, the clock moved forward first (`POST /local/clock`; people's
-answers up to SLACK late, which only makes them slower, so that the clock moves less often).
+36 runs start together, and each answer is sent once the game clock has reached the model's time
+for it, the clock moved forward first (`POST /local/clock`; people's answers up to SLACK late,
+which only makes them slower, so that the clock moves less often).
 The server's clock starts on a fixed date (LOCAL_CLOCK_START) with a fixed puzzle seed, and the
 challenge's puzzle is seeded too (stored through the port `POST /challenges` uses): the same
 puzzles on every run. On the calendar's date the test would not be: at 30 players the model
@@ -69,6 +69,7 @@ class Player:
     token: str
     attempts: list[Attempt]
     path: str  # where its run starts
+    slack: timedelta  # how late its answers may be (SLACK), so that the clock moves less often
     run: dict = field(default_factory=dict)
     shown: datetime = START
     next: int = 0
@@ -109,20 +110,23 @@ def board(puzzle: list[Round], tokens: list[str], path: str, seed: int) -> list[
     rng = random.Random(seed)
     played = [play(puzzle, rng.choices(PEOPLE, MIX)[0], rng) for _ in range(len(tokens) - len(BOTS))]
     played += [bot(puzzle, kind, rng) for kind in BOTS]
-    return [Player(token, p.attempts, path) for token, p in zip(tokens, played, strict=True)]
+    slacks = [SLACK] * (len(tokens) - len(BOTS)) + [ZERO] * len(BOTS)
+    return [
+        Player(token, p.attempts, path, slack) for token, p, slack in zip(tokens, played, slacks, strict=True)
+    ]
 
 
-def play_together(server: Server, game: GameClock, runs: list[Player], slack: timedelta) -> None:
-    """RUNS started together, then each attempt sent once the game clock has reached the model's time
-    for it, never sooner; the clock moved on to the next time due plus SLACK, and every attempt
-    then due sent at once, each player's in its own thread. With SLACK 0 an attempt arrives when
-    its model says (a request's time later); a SLACK makes people up to that much slower, for
-    fewer moves of the clock."""
+def play_together(server: Server, game: GameClock, runs: list[Player]) -> None:
+    """RUNS started together, then each attempt sent once the game clock has reached the model's
+    time for it, never sooner: the clock moved on to the earliest time due plus its player's
+    slack, and every attempt then due sent at once, each player's in its own thread. A bot's
+    attempt (no slack) arrives when its model says, a request's time later; a person's, up to
+    SLACK later."""
     with ThreadPoolExecutor(max_workers=4) as pool:
         for started in [pool.submit(start, server, game, run) for run in runs]:
             started.result()
         while playing := [run for run in runs if not run.done()]:
-            game.reach(min(run.target() for run in playing) + slack)
+            game.reach(min(run.target() + run.slack for run in playing))
             due = [run for run in playing if run.target() <= game.now()]
             for sent in [pool.submit(answer, server, game, run) for run in due]:
                 sent.result()
@@ -238,10 +242,8 @@ def test_a_daily_and_a_challenge_end_with_the_one_slow_round_bot_and_the_mimic_p
         f"/challenges/{challenge.challenge_id}/runs",
         seed=49,
     )
-    people = daily[: -len(BOTS)] + contest[: -len(BOTS)]
+    play_together(server, game, daily + contest)
     bots = daily[-len(BOTS) :] + contest[-len(BOTS) :]
-    play_together(server, game, people, SLACK)
-    play_together(server, game, bots, ZERO)
 
     board_page = close(server, game, daily_closes_at(date.fromisoformat(DAY)), f"/leaderboard/daily/{DAY}")
     assert (board_page["status"], len(board_page["rows"])) == ("closed", len(daily)), board_page
