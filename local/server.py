@@ -13,7 +13,9 @@ Settings: PORT (8000), DATA_DIR (.local/ in the repository), TABLE_NAME (wordsqd
 (generated once and kept in DATA_DIR), AWS_ENDPOINT_URL_DYNAMODB (use that store instead),
 LOCAL_WORKERS (4: the most worker processes, Lambda instances, each function runs at once),
 LOCAL_BODY_TIMEOUT_SECONDS (10: how long a request's body may take to arrive whole; a shorter body
-than its Content-Length is then 400 and the connection closed).
+than its Content-Length is then 400 and the connection closed), LOCAL_CLOCK_START (with
+LOCAL_CLOCK_CONTROL=1: the game clock starts at that ISO 8601 instant, for a fresh DATA_DIR, so a
+test plays a Daily date of its choosing).
 """
 
 import base64
@@ -33,6 +35,7 @@ import traceback
 import uuid
 import warnings
 from collections.abc import Callable
+from datetime import datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -463,6 +466,17 @@ def configure_handlers(data_dir: Path) -> None:
         os.environ.setdefault(name, value)
 
 
+def clock_start(text: str) -> datetime:
+    """LOCAL_CLOCK_START's instant (ISO 8601 with its offset, e.g. 2026-03-02T18:00:00Z)."""
+    try:
+        instant = clock.parse_iso(text)
+    except ValueError:
+        instant = None
+    if instant is None or instant.tzinfo is None:
+        raise ValueError(f"LOCAL_CLOCK_START must be an ISO 8601 instant with its offset, not {text!r}")
+    return instant
+
+
 def main() -> int:
     try:
         port = int(os.environ.get("PORT") or 8000)
@@ -475,6 +489,8 @@ def main() -> int:
     data_dir.mkdir(parents=True, exist_ok=True)
     clock_control = os.environ.get("LOCAL_CLOCK_CONTROL") == "1"
     try:
+        if clock_control and os.environ.get("LOCAL_CLOCK_START"):
+            clock.travel_to(clock_start(os.environ["LOCAL_CLOCK_START"]))
         workers = workers_per_function()
         body_timeout = float(os.environ.get("LOCAL_BODY_TIMEOUT_SECONDS") or BODY_TIMEOUT_SECONDS)
         if not 0 < body_timeout < math.inf:
