@@ -22,7 +22,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publis
 
 boards = Api(leaderboard_handler)
 MODS = "[moderators]"
-LATER = DAY + timedelta(days=8)  # DAY's board is final by then
+FIRST = DAY.isoformat()
+LATER = (DAY + timedelta(days=8)).isoformat()  # FIRST's board is final by then
 
 
 @pytest.fixture(params=STORES)
@@ -74,31 +75,31 @@ def _history(user: str) -> dict[str, tuple[int | None, str | None]]:
 
 def test_a_lift_ranks_again_every_result_the_rank_ban_kept_off_and_corrects_final_boards(store):
     sanction = _rank_ban("Zed", days=10)
-    _play(store, "zed", 2000, DAY.isoformat())
-    _play(store, "ann", 900, DAY.isoformat())
+    _play(store, "zed", 2000, FIRST)
+    _play(store, "ann", 900, FIRST)
     clock.travel_to(NOON + timedelta(days=8))
-    store.moderation.mark_final(Scope.daily(DAY.isoformat()))
-    _play(store, "zed", 2000, LATER.isoformat())
-    _play(store, "ann", 900, LATER.isoformat())
+    store.moderation.mark_final(Scope.daily(FIRST))
+    _play(store, "zed", 2000, LATER)
+    _play(store, "ann", 900, LATER)
     _close(store, 9)  # LATER's board closed, in its review window
-    assert _history("zed") == {DAY.isoformat(): (None, "rank_banned"), LATER.isoformat(): (None, "rank_banned")}
-    assert _history("ann")[LATER.isoformat()] == (1, None)
+    assert _history("zed") == {FIRST: (None, "rank_banned"), LATER: (None, "rank_banned")}
+    assert _history("ann")[LATER] == (1, None)
     _lift("zed", sanction)
-    assert _history("zed") == {DAY.isoformat(): (None, "rank_banned"), LATER.isoformat(): (1, None)}
-    assert _history("ann") == {DAY.isoformat(): (1, None), LATER.isoformat(): (2, None)}
+    assert _history("zed") == {FIRST: (None, "rank_banned"), LATER: (1, None)}
+    assert _history("ann") == {FIRST: (1, None), LATER: (2, None)}
     later = boards("GET", "/me/history", user="ann")[1]["items"][0]
     assert later["rank_before_correction"] == 1  # "rank 1 → 2, corrected"
-    (corrected,) = store.moderation.corrections(Scope.daily(DAY.isoformat()))
+    (corrected,) = store.moderation.corrections(Scope.daily(FIRST))
     assert (corrected.action, corrected.rank, corrected.display_name) == ("lift", None, "Zed")
-    assert store.moderation.corrections(Scope.daily(LATER.isoformat())) == []
+    assert store.moderation.corrections(Scope.daily(LATER)) == []
 
 
 def test_a_result_another_rank_ban_still_holds_stays_off_after_a_lift(store):
     first = _rank_ban("Zed", days=10)
     second = _rank_ban("Zee", days=10)  # Zed renamed, and rank-banned again
-    _play(store, "zed", 2000, DAY.isoformat())
+    _play(store, "zed", 2000, FIRST)
     _close(store, 1)
     _lift("zed", first)
-    assert _history("zed") == {DAY.isoformat(): (None, "rank_banned")}
+    assert _history("zed") == {FIRST: (None, "rank_banned")}
     _lift("zed", second)
-    assert _history("zed") == {DAY.isoformat(): (1, None)}
+    assert _history("zed") == {FIRST: (1, None)}
