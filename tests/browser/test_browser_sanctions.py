@@ -129,3 +129,31 @@ def test_an_appeal_being_typed_keeps_its_text_and_focus_while_the_profile_is_rea
     page.keyboard.type("real name")
     assert box.input_value() == "It is my real name"
     assert page.evaluate("document.activeElement === document.querySelector('#sanction-me textarea')")
+
+
+def test_history_says_a_rank_a_decision_moved_was_corrected(open_client, server):
+    """A result whose rank a moderator's decision moved after its board closed reads "rank 3 → 2,
+    corrected" in history, in its row and in the note under the table. The player's real history
+    is rewritten in the browser to that correction (the shared server's clock stays where the other
+    tests need it; tests/services/test_rank_corrections.py makes it on the server)."""
+
+    def corrected(route) -> None:
+        reply = route.fetch()
+        body = reply.json()
+        for item in body["items"][:1]:  # none before the player has played
+            item.update({"rank": 2, "rank_before_correction": 3})
+        route.fulfill(response=reply, json=body)
+
+    client = open_client(width=360)
+    page = client.page
+    page.route("**/me/history*", corrected)
+    client.open()
+    client.login("rc-player")
+    page.click("#name-prompt-skip")
+    play_named(server, "rc-player", "Rc Player")
+    page.click("a[data-view-link=me]")
+    page.wait_for_selector("#history-review li")
+    date = today(server)
+    assert page.inner_text("#history tbody tr:first-child td:nth-child(5)") == "3 → 2"
+    note = page.inner_text("#history-review li")
+    assert note.startswith(f"{date}: rank 3 → 2, corrected: a moderator's decision")
