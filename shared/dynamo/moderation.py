@@ -26,6 +26,7 @@ from shared.dynamo.top import TopOfBoard
 from shared.game.cases import retained_until
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
+from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import (
     CASE_KINDS,
     Case,
@@ -247,8 +248,8 @@ class DynamoModeration(BoardReviews):
     def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
         return lift_sanction(self.db, player, case_id, lifted_at)
 
-    def restore_result(self, player: str, scope: Scope, at: str) -> bool:
-        return restore_result(self.db, self.top, player, scope, at)
+    def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
+        return restore_result(self.db, self.top, player, scope, at, reason)
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
         try:

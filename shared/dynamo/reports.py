@@ -15,6 +15,7 @@ from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTIONS, 
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
+from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import CASE_KINDS, CaseKind, Sanction, ban_end
 from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
@@ -118,13 +119,15 @@ def lift_sanction(db: Client, player: str, case_id: str, lifted_at: str) -> Sanc
     raise Throttled(_BUSY)
 
 
-def restore_result(db: Client, top: TopOfBoard, player: str, scope: Scope, at: str) -> bool:
-    """PLAYER's voided result of SCOPE back on its board: its row in the `board` index again (on
-    condition it is still voided) with the move (decided AT) recorded with the board's review, then
-    counted for ranks and brought into the top item as a completion's is (idempotent: a retried
-    restore counts nothing twice)."""
+def restore_result(
+    db: Client, top: TopOfBoard, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided"
+) -> bool:
+    """PLAYER's result of SCOPE kept off for REASON (voided, or completed under a rank ban) back on
+    its board: its row in the `board` index again (on condition it is still kept off so) with the
+    move (decided AT) recorded with the board's review, then counted for ranks and brought into the
+    top item as a completion's is (idempotent: a retried restore counts nothing twice)."""
     item = db.get(keys.official_key(player, scope), consistent=True)
-    if item is None or item.get("unranked_reason", {}).get("S") != "voided":
+    if item is None or item.get("unranked_reason", {}).get("S") != reason:
         return False
     restored = official_result_of(item).model_copy(update={"unranked_reason": None})
     codes = db.transact(
@@ -134,13 +137,13 @@ def restore_result(db: Client, top: TopOfBoard, player: str, scope: Scope, at: s
                     "Key": keys.official_key(player, scope),
                     "UpdateExpression": "SET #data = :data, board_pk = :pk, board_sk = :sk "
                     "REMOVE unranked_reason, counted",
-                    "ConditionExpression": "unranked_reason = :voided",
+                    "ConditionExpression": "unranked_reason = :reason",
                     "ExpressionAttributeNames": {"#data": "data"},
                     "ExpressionAttributeValues": {
                         ":data": {"S": restored.model_dump_json()},
                         ":pk": {"S": keys.board_partition_of(scope, player)},
                         ":sk": {"S": rank_key(BoardPosition.of(restored))},
-                        ":voided": {"S": "voided"},
+                        ":reason": {"S": reason},
                     },
                 }
             },

@@ -29,6 +29,13 @@ def report_case_id(kind: CaseKind, target: str, holder: str | None, generation: 
     return case_id_for(kind, key if generation == 0 else f"{key}\n#{generation}")
 
 
+def skeleton_case_id(skeleton: str) -> str:
+    """The id a name's case had before a case was about a name as held by one player: the name's
+    skeleton alone. A report reads it (shared/services/cases.py `for_report`) and takes such a case
+    as its holder's first only while that player still holds the name."""
+    return case_id_for("name", skeleton)
+
+
 def reopens(case: Case, now: datetime) -> bool:
     """Whether a report about CASE's target at NOW opens a new case: CASE was decided REOPEN_AFTER
     ago or more (earlier, reports join the decided case)."""

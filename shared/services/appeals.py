@@ -4,11 +4,17 @@ rules `uphold` or `lift`; `lift` undoes its effects: the sanction stops holding,
 is ranked again while its board is not final, or gets a correction once it is.
 """
 
+from datetime import datetime, timedelta
+
 from shared.game.cases import appeal_snapshot
-from shared.game.clock import iso
+from shared.game.clock import iso, parse_iso
+from shared.game.daily_date import daily_date
 from shared.game.errors import Conflict, NotFound
+from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import Case, Correction, Decision, Sanction, case_id_for, scope_of_case
 from shared.game.names import default_display_name
+from shared.game.results import OfficialResult
+from shared.game.scope import Scope
 from shared.services.casework import Casework
 
 
@@ -54,23 +60,59 @@ def with_appeals(m: Casework, held: list[Sanction]) -> list[tuple[Sanction, Case
 
 
 def rule(m: Casework, case: Case, decision: Decision) -> None:
-    """A ruling's effects: `lift` undoes the sanction (idempotent); `uphold` changes nothing."""
+    """A ruling's effects: `lift` undoes the sanction (idempotent); `uphold` changes nothing. Undone:
+    the case's own run voided, and every result a lifted rank ban kept off a board (`kept_off`):
+    each ranked again while its board is not final, else a correction is listed."""
     if decision.action != "lift" or case.subject is None:
         return
     lifted = m.store.lift_sanction(case.subject, case.target, decision.decided_at)
     if lifted is None or lifted.action not in ("void_result", "rank_ban", "ban"):
         return
     sanctioned = m.store.get_case(case.target)
-    if sanctioned is None or sanctioned.kind != "run" or not sanctioned.scope_id:
-        return
-    scope = scope_of_case(sanctioned.scope_id)
+    if sanctioned is not None and sanctioned.kind == "run" and sanctioned.scope_id:
+        _put_back(m, case, decision, scope_of_case(sanctioned.scope_id), "voided")
+    if lifted.action == "rank_ban":
+        for result in kept_off(m, case.subject, lifted):
+            _put_back(m, case, decision, result.scope, "rank_banned")
+
+
+def kept_off(m: Casework, player: str, lifted: Sanction) -> list[OfficialResult]:
+    """PLAYER's results the rank ban LIFTED kept off their boards: completed while it held and
+    not under another rank ban of theirs that still holds (that one keeps them off)."""
+    start = parse_iso(lifted.decided_at)
+    others = [
+        s
+        for s in m.store.sanctions(player)
+        if s.action == "rank_ban" and s.lifted_at is None and s.case_id != lifted.case_id
+    ]
+
+    def held(sanction: Sanction, at: datetime) -> bool:
+        return parse_iso(sanction.decided_at) <= at and (
+            sanction.until is None or at < parse_iso(sanction.until)
+        )
+
+    found = []
+    # a run's Daily date may be the day before the decision's (a run started before it)
+    for result in m.results.results_since(player, daily_date(start) - timedelta(days=1)):
+        done = parse_iso(result.completed_at)
+        kept = result.unranked_reason == "rank_banned" and held(lifted, done)
+        if kept and not any(held(other, done) for other in others):
+            found.append(result)
+    return found
+
+
+def _put_back(m: Casework, case: Case, decision: Decision, scope: Scope, reason: UnrankedReason) -> None:
+    """PLAYER's result of SCOPE (kept off for REASON) ranked again while SCOPE is not final; on a
+    final board, a correction listed instead (the board never changes)."""
+    player = case.subject or ""
     if not m.store.is_final(scope):
-        m.store.restore_result(case.subject, scope, decision.decided_at)
+        m.store.restore_result(player, scope, decision.decided_at, reason)
         return
-    entry = m.boards.board_entry(case.subject, scope)
+    entry = m.boards.board_entry(player, scope)
+    name = (entry.display_name if entry else None) or m.boards.player_profile(player).display_name
     correction = Correction(
         rank=None,
-        display_name=(entry.display_name if entry else None) or default_display_name(case.subject),
+        display_name=name or default_display_name(player),
         action="lift",
         reason_code="appeal",
         decided_at=decision.decided_at,

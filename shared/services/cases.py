@@ -15,6 +15,7 @@ from shared.game.cases import (
     report_case_id,
     run_case,
     run_snapshot,
+    skeleton_case_id,
 )
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import MAX_WORD_LENGTH
@@ -48,10 +49,15 @@ NO_LONGER_HELD = "The player no longer holds this name: it was left to its new h
 
 def for_report(m: Casework, kind: ReportKind, target: str) -> Case:
     """The case a report about TARGET joins or opens: the open one of its generation, or the
-    decided one while REOPEN_AFTER has not passed, else a new generation. 404 `target_not_found`
-    when TARGET names nothing."""
+    decided one while REOPEN_AFTER has not passed, else a new generation (a name's case opened
+    before its id named the holder counts as that holder's, ahead of the generations). 404
+    `target_not_found` when TARGET names nothing."""
     opened = iso(m.now())
     base = _new_case(m, kind, target, opened)
+    if kind == "name":  # a case opened before the holder was in its id: its holder's, if still theirs
+        old = m.store.get_case(skeleton_case_id(base.target))
+        if old is not None and old.subject == base.subject and not reopens(old, m.now()):
+            return old
     for generation in range(GENERATIONS_MAX):
         case_id = report_case_id(kind, base.target, base.subject, generation)
         stored = m.store.get_case(case_id)

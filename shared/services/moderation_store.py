@@ -4,6 +4,7 @@ and tests/contract/test_moderation_store.py runs one contract on both."""
 
 from typing import NamedTuple, Protocol
 
+from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import (
     Case,
     CaseKind,
@@ -117,10 +118,10 @@ class ModerationStore(Protocol):
         returns it, or None when they hold no such sanction."""
         ...
 
-    def restore_result(self, player: str, scope: Scope, at: str) -> bool:
-        """Rank PLAYER's voided result of SCOPE again (a lifted sanction): back on its board, in its
-        ranks and its top, the move (decided AT) recorded as a void's is. False when there is no
-        voided result."""
+    def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
+        """Rank PLAYER's result of SCOPE kept off its board for REASON (voided, or completed under a
+        rank ban) again (a lifted sanction): back on its board, in its ranks and its top, the move
+        (decided AT) recorded as a void's is. False when there is no such result."""
         ...
 
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None: ...

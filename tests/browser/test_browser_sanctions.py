@@ -30,21 +30,27 @@ def decide(server: Server, case_id: str, action: str, reason: str, **extra) -> N
     assert status == 200, reply
 
 
-def test_a_sanctioned_player_is_told_what_why_until_when_and_how_to_appeal_and_appeals(open_client, server):
-    client = open_client(width=360)
+def rank_banned(client, server: Server, username: str, name: str) -> None:
+    """USERNAME logs in on CLIENT and names themself NAME, which a moderator rank-bans on a report
+    (until the next reset); the page is then loaded afresh at home."""
     page = client.page
     client.open()
-    client.login("sx-player")
-    page.fill("#name-prompt", "Sx Player")
+    client.login(username)
+    page.fill("#name-prompt", name)
     page.click("#name-prompt-form button.primary")
     page.wait_for_selector("#name-panel", state="hidden")
-    body = {"kind": "name", "target": "Sx Player", "reason": "rude"}
-    status, filed = server.request("POST", "/reports", body, token_of(server, "sx-reporter"))
+    body = {"kind": "name", "target": name, "reason": "rude"}
+    status, filed = server.request("POST", "/reports", body, token_of(server, f"{username}-reporter"))
     assert status == 201, filed
     until = server.request("GET", "/daily")[1]["resets_at"]  # the rank ban ends at the next reset
     decide(server, filed["case_id"], "rank_ban", "a rude name on the boards", until=until)
-
     reload_at(client, "/#home")
+
+
+def test_a_sanctioned_player_is_told_what_why_until_when_and_how_to_appeal_and_appeals(open_client, server):
+    client = open_client(width=360)
+    page = client.page
+    rank_banned(client, server, "sx-player", "Sx Player")
     notice = page.locator("#sanction-home")
     notice.wait_for(state="visible")
     text = notice.inner_text()
@@ -96,3 +102,58 @@ def test_a_moderator_reads_whose_run_and_why_in_their_locale_and_names_in_the_lo
     first = page.inner_text("#mod-log tbody tr:first-child")
     assert "Mw Suspect" in first and "player-" in first and subject not in first and not ISO.search(first)
     client.check_screen("moderation-log-360")
+
+
+# The page's own profile read (views/account.js loadProfile: GET /me and its history), as showing
+# #me runs it, run again while the player types: the module the page loaded, imported again.
+READ_THE_PROFILE_AGAIN = """import(new URL("js/views/account.js", location.href).href)
+  .then((account) => account.loadProfile()).then(() => true)"""
+
+
+def test_an_appeal_being_typed_keeps_its_text_and_focus_while_the_profile_is_read_again(open_client, server):
+    """GET /me read again with the sanctions as they were draws no notice again: the player typing
+    an appeal keeps the box, its text and the caret."""
+    client = open_client(width=360)
+    page = client.page
+    rank_banned(client, server, "sk-player", "Sk Player")
+    read = page.expect_response(lambda r: r.request.method == "GET" and r.url.split("?")[0].endswith("/me"))
+    with read:
+        page.click("a[data-view-link=me]")
+    box = page.locator("#sanction-me textarea")
+    box.click()
+    page.keyboard.type("It is my ")
+    reads: list[str] = []
+    page.on("request", lambda r: r.url.split("?")[0].endswith("/me") and reads.append(r.method))
+    assert page.evaluate(READ_THE_PROFILE_AGAIN)
+    assert reads == ["GET"]
+    page.keyboard.type("real name")
+    assert box.input_value() == "It is my real name"
+    assert page.evaluate("document.activeElement === document.querySelector('#sanction-me textarea')")
+
+
+def test_history_says_a_rank_a_decision_moved_was_corrected(open_client, server):
+    """A result whose rank a moderator's decision moved after its board closed reads "rank 3 → 2,
+    corrected" in history, in its row and in the note under the table. The player's real history
+    is rewritten in the browser to that correction (the shared server's clock stays where the other
+    tests need it; tests/services/test_rank_corrections.py makes it on the server)."""
+
+    def corrected(route) -> None:
+        reply = route.fetch()
+        body = reply.json()
+        for item in body["items"][:1]:  # none before the player has played
+            item.update({"rank": 2, "rank_before_correction": 3})
+        route.fulfill(response=reply, json=body)
+
+    client = open_client(width=360)
+    page = client.page
+    page.route("**/me/history*", corrected)
+    client.open()
+    client.login("rc-player")
+    page.click("#name-prompt-skip")
+    play_named(server, "rc-player", "Rc Player")
+    page.click("a[data-view-link=me]")
+    page.wait_for_selector("#history-review li")
+    date = today(server)
+    assert page.inner_text("#history tbody tr:first-child td:nth-child(5)") == "3 → 2"
+    note = page.inner_text("#history-review li")
+    assert note.startswith(f"{date}: rank 3 → 2, corrected: a moderator's decision")

@@ -4,6 +4,7 @@ fakes serve. tests/contract/test_moderation_store.py runs the same tests against
 adapter (shared/dynamo/moderation.py)."""
 
 from shared.game.boards import BoardPosition
+from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import (
     CASE_KINDS,
     Case,
@@ -155,10 +156,10 @@ class FakeModeration:
                     return held[number]
         return None
 
-    def restore_result(self, player: str, scope: Scope, at: str) -> bool:
+    def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
         with self.table.lock:
             result = self.table.results.get((player, scope))
-            if result is None or result.unranked_reason != "voided":
+            if result is None or result.unranked_reason != reason:
                 return False
             move = RankMove(at, BoardPosition.of(result).tie, result.run_id, back=True)
             self.table.rank_moves.setdefault(scope, set()).add(move)

@@ -45,20 +45,40 @@ function appealForm(sanction, box) {
     set({ sanctions: get("sanctions").map((s) => (s.sanction === sanction.sanction ? reply.body.sanction : s)) });
     renderSanctions();
   });
-  return element("div", { class: "appeal-form" }, element("label", {}, "Appeal: ", reason), send, status, box);
+  return element(
+    "div",
+    { class: "appeal-form", "data-appeal": sanction.sanction },
+    element("label", {}, "Appeal: ", reason),
+    send,
+    status,
+    box,
+  );
 }
 
-/** Every notice, from the sanctions GET /me last said (none when logged out). */
+/** Every notice, from the sanctions GET /me last said (none when logged out). A notice whose
+ * sanctions are as it drew them is left alone: GET /me is read again on a view's show, and a
+ * redraw would take the focus (and the caret) from an appeal being typed. One drawn again keeps
+ * the focus in its appeal box. */
 export function renderSanctions() {
   const now = Date.now();
   const list = get("token") ? holding(get("sanctions"), now) : [];
+  const drawn = JSON.stringify(list);
   for (const box of notices()) {
+    if (box.dataset.drawn === drawn) continue;
+    const typing = box.contains(document.activeElement) ? document.activeElement : null;
+    const focused = typing && typing.closest("[data-appeal]")?.dataset.appeal;
+    box.dataset.drawn = drawn;
     box.replaceChildren();
     box.hidden = !list.length;
     for (const sanction of list) {
       const lines = sanctionText(sanction, undefined).map((text) => element("p", {}, text));
       box.append(element("div", { class: "sanction", "data-sanction": sanction.sanction }, ...lines));
       if (sanction.appeal === "none") box.append(appealForm(sanction, element("span")));
+    }
+    const again = focused && box.querySelector(`[data-appeal="${CSS.escape(focused)}"] textarea`);
+    if (again) {
+      again.focus();
+      again.setSelectionRange(again.value.length, again.value.length);
     }
   }
   const start = $("start-daily");
