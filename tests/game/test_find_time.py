@@ -141,7 +141,7 @@ def test_bots_are_suspect_and_simulated_people_are_not():
         puzzle = generate_puzzle(seed_for_date(b"find-time-test", day), DAILY_ROUNDS, DAILY_FORBIDDEN_ROUNDS)
         honest = [times_of(f"p{i}", play(puzzle, rng.choices(PEOPLE, MIX)[0], rng)) for i in range(100)]
         honest += [times_of(person.name, play(puzzle, person, rng)) for person in REGULARS]
-        bots = [times_of(kind, bot(puzzle, kind, rng)) for kind in BOTS if kind != "tuned"]
+        bots = [times_of(kind, bot(puzzle, kind, rng)) for kind in BOTS if kind not in ("tuned", "retuned")]
         stats = stats_of(honest + bots)
         figures = {run.run_id: judge(run, puzzle, stats) for run in honest + bots}
         assert [r.run_id for r in bots if r.run_id != "mimic" and not figures[r.run_id].suspect] == [], day
