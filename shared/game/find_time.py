@@ -33,10 +33,12 @@ from shared.game.find_time_stats import run_times as run_times
 from shared.game.puzzles import Round
 
 # A run is suspect when its score reaches THRESHOLD: the sum of its rounds' contributions over the
-# square root of its answers (simulated experts: median -0.9, spread 0.9; docs/moderation.md).
+# square root of its answers (simulated experts: median -0.5, 1 in 1,000 above 2.5; a mimic's
+# figure is under 3.8 on 1 day in 20; docs/moderation.md).
 THRESHOLD = 3.0
 # A round's contribution: how many SIGMA its find time is under the fastest people's, capped
-# both ways, so one slow round hides at most SLOW_CAP of the others' evidence.
+# both ways, so one slow round hides at most SLOW_CAP of the others' evidence; plus its word's
+# knowledge beyond KNOWLEDGE_MEAN.
 FAST_CAP = 6.0
 SLOW_CAP = 3.0
 # A player's last RUNNING_RUNS official runs' scores add up (each capped at THRESHOLD): the
