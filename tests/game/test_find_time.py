@@ -164,8 +164,8 @@ def test_a_suspect_runs_reason_says_round_by_round_what_was_implausible():
 
 def test_bots_are_suspect_and_simulated_people_are_not():
     """Three days of a fixed seed: a board of 100 simulated people, one regular of each honest model
-    and every bot of benchmarks/find_time.py but the tuned one (what the model cannot catch). The
-    mimic is the hardest: above every honest run each day, suspect on most days (about 19 in 20 in
+    and every bot of benchmarks/find_time.py but the tuned ones (what the model cannot catch). The
+    mimic is the hardest: above every honest run each day, suspect on most days (about 49 in 50 in
     the benchmark)."""
     rng = random.Random(5)
     mimic_days = 0
@@ -180,4 +180,4 @@ def test_bots_are_suspect_and_simulated_people_are_not():
         assert [r.run_id for r in honest if figures[r.run_id].suspect] == [], day
         assert figures["mimic"].score > max(figures[r.run_id].score for r in honest), day
         mimic_days += figures["mimic"].suspect
-    assert mimic_days >= 2
+    assert mimic_days == 3
