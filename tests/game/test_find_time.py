@@ -28,7 +28,13 @@ from shared.game.find_time import (
     running_suspect,
     typical_ms,
 )
-from shared.game.find_time_knowledge import KNOWLEDGE_MEAN, found_at_least, knowledge
+from shared.game.find_time_knowledge import (
+    KNOWLEDGE_COMMON,
+    KNOWLEDGE_MEAN,
+    KNOWLEDGE_PICKS,
+    found_at_least,
+    knowledge,
+)
 from shared.game.find_time_prior import POPULATION_LOG_MS, SIGMA, round_difficulty, round_effort, word_class
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
 
@@ -80,6 +86,11 @@ def test_a_word_that_long_and_rare_is_knowledge_a_person_rarely_has():
     assert chances == sorted(chances, reverse=True) and chances[0] == 1.0
     assert found_at_least("TMR", "", 12, 2) < found_at_least("TMR", "", 12, 0) / 3
     assert knowledge("timer", PUZZLE[0]) < KNOWLEDGE_MEAN < knowledge("timberland", PUZZLE[0])
+
+
+def test_the_knowledgeable_person_is_the_simulated_expert():
+    expert = next(p for p in PEOPLE if p.name == "expert")
+    assert (expert.picks, expert.common) == (KNOWLEDGE_PICKS, KNOWLEDGE_COMMON)
 
 
 def test_a_rare_long_find_adds_its_knowledge_and_a_frequent_word_earns_no_credit():
