@@ -1,13 +1,14 @@
-"""What a person can know (SPEC §3b): how unlikely it is that a person comes up with a word as long
-as the one a run played in a round, whatever the time it took.
+"""What a person can know (SPEC §3b): how unlikely it is that a person plays a word as long and as
+rare as the one a run played in a round, whatever the time it took.
 
 The most knowledgeable people the model knows (benchmarks/skill.py's experts) think of
 KNOWLEDGE_PICKS candidate words in a round, from the round's common answers (with probability
 KNOWLEDGE_COMMON) or from all its accepted words, and play the longest. A round's *knowledge* is
--log of the probability that such a person plays a word of at least this scored length (length up
-to the scoring cap: a 15-letter word is no rarer a find than the round's 12-letter ones). For a
-person who plays like that it is at most an exponential of mean 1; a bot that plays the longest
-word of every round earns it round after round. Pure: the dictionary's lists only.
+-log of the probability that such a person plays a word of at least this scored length (up to the
+scoring cap: a 15-letter word is no rarer a find than the round's 12-letter ones) and at least this
+rare (top, common, rare). For a person who plays like that it is about an exponential of mean 1 or
+less; a bot that plays the solver's word (the longest, often a rare one) earns it round after
+round. shared/game/find_time.py counts it beyond KNOWLEDGE_MEAN. Pure: the dictionary's lists only.
 """
 
 import math
@@ -19,8 +20,8 @@ from shared.game.puzzles import Round, answers
 
 KNOWLEDGE_PICKS = 8
 KNOWLEDGE_COMMON = 0.75
-# What a round's knowledge is centred on in a run's figure: the mean of an exponential, at least
-# that of a knowledgeable person (simulated experts: 0.6).
+# A round's knowledge counts in a run's figure beyond this: the mean of an exponential, above that
+# of a knowledgeable person (simulated experts: 0.6), so that a frequent word earns no credit.
 KNOWLEDGE_MEAN = 1.0
 # -log of the smallest probability counted (a find one person in e^8 = 3,000 makes).
 KNOWLEDGE_CAP = 8.0
