@@ -16,9 +16,11 @@ know every word (the solver's: the longest that scores) and play every day:
   then types at 150 ms a key;
 - `rehearser`: played the Daily as a guest first: waits about a second, then types at 150 ms a key;
 - `crowd`: five one_slow bots on the same board (its row: the best of the five);
-- `tuned`: reads the model and waits, for each word, the median of the fastest people for it (the
-  prior's FAST_LOG_MS plus the word's effort): what the model cannot catch; it is here to show
-  what it scores.
+- `tuned`: reads the find-time model and waits, for each word, the median of the fastest people
+  for it (the prior's FAST_LOG_MS plus the word's effort);
+- `retuned`: reads the whole model, knowledge included: of the longest scoring words it plays the
+  most frequent (the least knowledge), and waits, round by round, what puts its figure half a
+  point under the threshold (its own knowledge counted): the model's best adversary.
 The closing pass's model runs over the whole board (ScopeStats over every ranked run, then judge).
 Printed per model: runs suspect (by the run's figure, and by the 30-run running figure), days it
 would have been rank 1, days suspect among those, days at rank 1 once suspects are voided, and the
@@ -54,13 +56,14 @@ from benchmarks.skill import (  # noqa: E402
     solver_word,
 )
 from shared.game import find_time  # noqa: E402
-from shared.game.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS  # noqa: E402
+from shared.game.constants import DAILY_FORBIDDEN_ROUNDS, DAILY_ROUNDS, SCORED_LENGTH_CAP  # noqa: E402
 from shared.game.fair_play import fastest_plausible_ms  # noqa: E402
-from shared.game.find_time import Answer, RunTimes, ScopeStats, judge, running_evidence  # noqa: E402
-from shared.game.find_time_prior import FAST_LOG_MS, effort, round_difficulty  # noqa: E402
+from shared.game.find_time import FAST_CAP, Answer, RunTimes, ScopeStats, judge, running_evidence  # noqa: E402
+from shared.game.find_time_knowledge import KNOWLEDGE_MEAN, knowledge  # noqa: E402
+from shared.game.find_time_prior import FAST_LOG_MS, SIGMA, effort, round_difficulty  # noqa: E402
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date  # noqa: E402
 
-BOTS = ("floor", "waiter", "one_slow", "mimic", "rehearser", "crowd", "tuned")
+BOTS = ("floor", "waiter", "one_slow", "mimic", "rehearser", "crowd", "tuned", "retuned")
 CROWD = 5
 REGULARS: tuple[Person, ...] = (*PEOPLE, STEADY, PHONE)
 
@@ -79,6 +82,12 @@ def bot(puzzle: list[Round], kind: str, rng: random.Random) -> Played:
         if not candidates:
             continue
         word = solver_word(candidates)
+        if kind == "retuned":  # the longest that scores, the most frequent of those
+            scored = min(len(word), SCORED_LENGTH_CAP)
+            word = min(
+                (w for w in candidates if min(len(w), SCORED_LENGTH_CAP) == scored),
+                key=lambda w: (knowledge(w, current), len(w), w),
+            )
         used.add(word)
         floor = fastest_plausible_ms(len(word))
         typed = 150 * (len(word) + 1) + rng.uniform(*NETWORK_MS)
@@ -94,7 +103,12 @@ def bot(puzzle: list[Round], kind: str, rng: random.Random) -> Played:
             median = 2500 + 4000 * (number - 1) / max(1, len(puzzle) - 1)
             elapsed = int(median * math.exp(rng.gauss(0, 0.5)) + typed)
         else:  # tuned: the fastest people's median for this word, then the floor's typing
-            found = math.exp(FAST_LOG_MS + effort(word, difficulty[number - 1]) + rng.gauss(0, 0.1))
+            spreads = 0.0  # how many spreads under the fastest people's median
+            if kind == "retuned":  # each round's part of a figure half a point under the threshold
+                target = (find_time.THRESHOLD - 0.5) / math.sqrt(len(puzzle))
+                spreads = min(FAST_CAP, target - max(0.0, knowledge(word, current) - KNOWLEDGE_MEAN))
+            log_found = FAST_LOG_MS + effort(word, difficulty[number - 1]) - SIGMA * spreads
+            found = math.exp(log_found + rng.gauss(0, 0.1))
             elapsed = int(found + floor + rng.randint(*SOLVER_NETWORK_MS))
         elapsed = max(elapsed, floor)
         if now + elapsed > LIMIT_MS:

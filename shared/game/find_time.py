@@ -1,6 +1,8 @@
 """Find time (SPEC §3b): what a person can know in the time. Each accepted answer's *find time* (its
 elapsed ms minus the typing floor for its length) is judged against how long people need to find
-a word that rare and that long in a round that hard; a run's evidence adds up every round.
+a word that rare and that long in a round that hard, and its word by how unlikely it is that a
+person plays one that long and that rare in that round at all (shared/game/find_time_knowledge.py);
+a run's evidence adds up every round.
 
 The prior (shared/game/find_time_prior.py) judges a board of one run; the scope's own runs refine
 it round by round once they are many (ScopeStats: a histogram per round, merged in any order by the
@@ -12,6 +14,7 @@ import math
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
+from shared.game.find_time_knowledge import KNOWLEDGE_MEAN, knowledge
 from shared.game.find_time_prior import (
     FAST_LOG_MS,
     POPULATION_LOG_MS,
@@ -30,10 +33,12 @@ from shared.game.find_time_stats import run_times as run_times
 from shared.game.puzzles import Round
 
 # A run is suspect when its score reaches THRESHOLD: the sum of its rounds' contributions over the
-# square root of its answers (simulated experts: median -0.9, spread 0.9; docs/moderation.md).
-THRESHOLD = 2.5
+# square root of its answers (simulated experts: median -0.5, 1 in 1,000 above 2.5; a mimic's
+# figure is under 3.8 on 1 day in 20; docs/moderation.md).
+THRESHOLD = 3.0
 # A round's contribution: how many SIGMA its find time is under the fastest people's, capped
-# both ways, so one slow round hides at most SLOW_CAP of the others' evidence.
+# both ways, so one slow round hides at most SLOW_CAP of the others' evidence; plus its word's
+# knowledge beyond KNOWLEDGE_MEAN.
 FAST_CAP = 6.0
 SLOW_CAP = 3.0
 # A player's last RUNNING_RUNS official runs' scores add up (each capped at THRESHOLD): the
@@ -57,6 +62,7 @@ class RoundReason(NamedTuple):
     typical_ms: int
     fastest_ms: int  # the fastest people's median
     contribution: float
+    one_in: int = 1  # a knowledgeable person plays a word this long and rare here once in ONE_IN rounds
 
 
 class Evidence(NamedTuple):
@@ -76,20 +82,35 @@ def round_shift(stats: ScopeStats, number: int, difficulty: int) -> float:
     return max(-MAX_SHIFT, min(MAX_SHIFT, middle - expected))
 
 
-def judge_difficulty(times: RunTimes, difficulty: Sequence[int], stats: ScopeStats) -> Evidence:
-    """TIMES judged on rounds of DIFFICULTY (each round's common answers) with the scope's STATS."""
-    answers = [a for a in times.answers if 1 <= a.round <= len(difficulty)]
+def judge(times: RunTimes, puzzle: Sequence[Round], stats: ScopeStats) -> Evidence:
+    """The evidence of one run of PUZZLE against people's find times (the prior, refined by the
+    scope's STATS where its rounds hold enough answers) and what people know: each round adds how
+    many spreads its find time is under the fastest people's, plus its word's knowledge beyond
+    KNOWLEDGE_MEAN (a frequent word earns no credit: a bot cannot buy speed with it)."""
+    answers = [a for a in times.answers if 1 <= a.round <= len(puzzle)]
     reasons = []
     for answer in answers:
-        effort = word_effort(answer.word) + round_effort(difficulty[answer.round - 1])
-        shift = round_shift(stats, answer.round, difficulty[answer.round - 1])
+        played = puzzle[answer.round - 1]
+        difficulty = round_difficulty(played)
+        effort = word_effort(answer.word) + round_effort(difficulty)
+        shift = round_shift(stats, answer.round, difficulty)
         found = find_ms(answer)
         z = (math.log(found) - (FAST_LOG_MS + effort + shift)) / SIGMA
-        contribution = max(-SLOW_CAP, min(FAST_CAP, -z))
+        known = knowledge(answer.word, played)
+        contribution = max(-SLOW_CAP, min(FAST_CAP, -z)) + max(0.0, known - KNOWLEDGE_MEAN)
         typical = round(math.exp(POPULATION_LOG_MS + effort + shift))
         fastest = round(math.exp(FAST_LOG_MS + effort + shift))
         reasons.append(
-            RoundReason(answer.round, answer.word, len(answer.word), found, typical, fastest, contribution)
+            RoundReason(
+                answer.round,
+                answer.word,
+                len(answer.word),
+                found,
+                typical,
+                fastest,
+                contribution,
+                round(math.exp(known)),
+            )
         )
     if not reasons:
         return Evidence(times.run_id, 0.0, False, ())
@@ -99,10 +120,15 @@ def judge_difficulty(times: RunTimes, difficulty: Sequence[int], stats: ScopeSta
     return Evidence(times.run_id, score, score >= THRESHOLD, tuple(reasons))
 
 
-def judge(times: RunTimes, puzzle: Sequence[Round], stats: ScopeStats) -> Evidence:
-    """The evidence of one run of PUZZLE against people's find times (the prior, refined by the
-    scope's STATS where its rounds hold enough answers)."""
-    return judge_difficulty(times, [round_difficulty(r) for r in puzzle], stats)
+def typical_ms(puzzle: Sequence[Round], stats: ScopeStats) -> dict[int, int]:
+    """Each round's median find time (ms) for the scope, as the model judged it (less the word's
+    own effort)."""
+    found = {}
+    for number, played in enumerate(puzzle, start=1):
+        difficulty = round_difficulty(played)
+        shift = round_shift(stats, number, difficulty)
+        found[number] = round(math.exp(POPULATION_LOG_MS + round_effort(difficulty) + shift))
+    return found
 
 
 class RunningEvidence(NamedTuple):
@@ -149,7 +175,8 @@ def describe_round(reason: RoundReason) -> str:
     return (
         f"{reason.word}, {reason.letters} letters, found {seconds(reason.found_ms)} after the "
         f"prompt; people need a median {seconds(reason.typical_ms)} for words this rare and long "
-        f"in this round, the fastest {seconds(reason.fastest_ms)} ({reason.contribution:+.2f})"
+        f"in this round, the fastest {seconds(reason.fastest_ms)}; a knowledgeable person plays a word "
+        f"this long and rare here in 1 round in {reason.one_in:,} ({reason.contribution:+.2f})"
     )
 
 
@@ -186,15 +213,12 @@ class FindTimes(NamedTuple):
     evidence: dict[str, Evidence]
 
 
-def find_time_pass(runs: Sequence[RunTimes], difficulty: Sequence[int]) -> FindTimes:
-    """The suspects among RUNS of one scope whose rounds have DIFFICULTY (common answers per round)."""
-    stats = ScopeStats.empty(len(difficulty))
+def find_time_pass(runs: Sequence[RunTimes], puzzle: Sequence[Round]) -> FindTimes:
+    """The suspects among RUNS of one scope of PUZZLE."""
+    stats = ScopeStats.empty(len(puzzle))
     for times in runs:
         stats = stats.add(times)
-    evidence = {times.run_id: judge_difficulty(times, difficulty, stats) for times in runs}
-    typical = {
-        number: round(math.exp(POPULATION_LOG_MS + round_effort(d) + round_shift(stats, number, d)))
-        for number, d in enumerate(difficulty, start=1)
-    }
+    evidence = {times.run_id: judge(times, puzzle, stats) for times in runs}
+    typical = typical_ms(puzzle, stats)
     suspects = [Suspect(e.run_id, "find_time") for e in evidence.values() if e.suspect]
     return FindTimes(typical, suspects, evidence)

@@ -20,7 +20,6 @@ its runs, not the board's shards. docs/moderation.md, "The closing pass".
 """
 
 import json
-import math
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -35,11 +34,10 @@ from shared.game.find_time import (
     ScopeStats,
     describe,
     judge,
-    round_shift,
     run_times,
     running_evidence,
+    typical_ms,
 )
-from shared.game.find_time_prior import POPULATION_LOG_MS, round_difficulty, round_effort
 from shared.game.puzzles import Round, answers, top_words
 from shared.game.recap import RoundTally, summarize, tally_rounds
 from shared.game.scope import Scope
@@ -265,14 +263,3 @@ class ClosingPass:
                 raise RuntimeError(f"{scope.id}: judged before its stats were merged")
             self._stats[scope] = ScopeStats.from_json(json.loads(kept))
         return self._stats[scope]
-
-
-def typical_ms(puzzle: list[Round], stats: ScopeStats) -> dict[int, int]:
-    """Each round's median find time (ms) for the scope, as the model judged it."""
-    found = {}
-    for number, r in enumerate(puzzle, start=1):
-        difficulty = round_difficulty(r)
-        found[number] = round(
-            math.exp(POPULATION_LOG_MS + round_effort(difficulty) + round_shift(stats, number, difficulty))
-        )
-    return found

@@ -3,7 +3,10 @@ rule by rule, and against the project's simulated people and bots (benchmarks/fi
 fixed seed; the year-long figures are in docs/moderation.md."""
 
 import json
+import math
 import random
+
+import pytest
 
 from benchmarks.find_time import BOTS, REGULARS, bot, times_of
 from benchmarks.skill import MIX, PEOPLE, play
@@ -18,12 +21,21 @@ from shared.game.find_time import (
     ScopeStats,
     describe,
     describe_running,
+    find_time_pass,
     judge,
     round_shift,
     running_evidence,
     running_suspect,
+    typical_ms,
 )
-from shared.game.find_time_prior import round_difficulty, word_class
+from shared.game.find_time_knowledge import (
+    KNOWLEDGE_COMMON,
+    KNOWLEDGE_MEAN,
+    KNOWLEDGE_PICKS,
+    found_at_least,
+    knowledge,
+)
+from shared.game.find_time_prior import POPULATION_LOG_MS, SIGMA, round_difficulty, round_effort, word_class
 from shared.game.puzzles import Round, generate_puzzle, seed_for_date
 
 PUZZLE = [Round("TMR", "")] * 7 + [Round("BRD", "AEO"), Round("CLT", "AEI"), Round("PNT", "AEU")]
@@ -66,6 +78,37 @@ def test_a_rare_long_word_found_in_a_second_weighs_more_than_a_common_one():
     common, rare = judge(times("r", [("timer", 2_500), (RARE, 3_500)]), PUZZLE, ScopeStats.empty(10)).reasons
     assert rare.found_ms < 3_500 - 1_000 < common.found_ms + 1_000
     assert rare.typical_ms > 4 * common.typical_ms and rare.contribution > common.contribution + 1
+
+
+def test_a_word_that_long_and_rare_is_knowledge_a_person_rarely_has():
+    """TMR: 797 accepted words, 336 scoring 12 letters (327 of them rare), 58 common answers."""
+    chances = [found_at_least("TMR", "", letters, 0) for letters in range(3, 13)]
+    assert chances == sorted(chances, reverse=True) and chances[0] == 1.0
+    assert found_at_least("TMR", "", 12, 2) < found_at_least("TMR", "", 12, 0) / 3
+    assert knowledge("timer", PUZZLE[0]) < KNOWLEDGE_MEAN < knowledge("timberland", PUZZLE[0])
+
+
+def test_the_knowledgeable_person_is_the_simulated_expert():
+    expert = next(p for p in PEOPLE if p.name == "expert")
+    assert (expert.picks, expert.common) == (KNOWLEDGE_PICKS, KNOWLEDGE_COMMON)
+
+
+def test_a_rare_long_find_adds_its_knowledge_and_a_frequent_word_earns_no_credit():
+    for word, extra in (("timer", 0.0), ("timberland", knowledge("timberland", PUZZLE[0]) - KNOWLEDGE_MEAN)):
+        (reason,) = judge(times("r", [(word, 3_000)]), PUZZLE, ScopeStats.empty(10)).reasons
+        speed = -(math.log(reason.found_ms) - math.log(reason.fastest_ms)) / SIGMA
+        assert reason.contribution == pytest.approx(speed + extra, abs=1e-3)
+        assert reason.one_in == round(math.exp(knowledge(word, PUZZLE[0])))
+    assert extra > 0.4
+
+
+def test_typical_ms_is_each_rounds_board_median_find_time():
+    typical = typical_ms(PUZZLE, ScopeStats.empty(10))
+    assert typical == find_time_pass([], PUZZLE).quantiles
+    difficulty = round_difficulty(PUZZLE[0])
+    assert typical[1] == round(math.exp(POPULATION_LOG_MS + round_effort(difficulty)))
+    slow = stats_of(people(REFINE_MIN_RUNS, 60_000, seed=4))
+    assert typical_ms(PUZZLE, slow)[1] == pytest.approx(typical[1] * math.exp(MAX_SHIFT), abs=1)
 
 
 def test_a_person_paced_run_of_common_words_is_not_suspect():
@@ -118,7 +161,7 @@ def test_runs_each_just_under_the_threshold_add_up_across_days():
     assert running_evidence([9.0] * 40).runs == RUNNING_RUNS
     days = [(f"2026-01-{d:02}", THRESHOLD - 0.1) for d in range(1, 4)]
     assert describe_running(days) == (
-        "last 3 official runs: 4.16 (suspect from 3.50): 2026-01-01 2.40, 2026-01-02 2.40, 2026-01-03 2.40"
+        "last 3 official runs: 5.02 (suspect from 3.50): 2026-01-01 2.90, 2026-01-02 2.90, 2026-01-03 2.90"
     )
 
 
@@ -132,8 +175,8 @@ def test_a_suspect_runs_reason_says_round_by_round_what_was_implausible():
 
 def test_bots_are_suspect_and_simulated_people_are_not():
     """Three days of a fixed seed: a board of 100 simulated people, one regular of each honest model
-    and every bot of benchmarks/find_time.py but the tuned one (what the model cannot catch). The
-    mimic is the hardest: above every honest run each day, suspect on most days (about 19 in 20 in
+    and every bot of benchmarks/find_time.py but the tuned ones (what the model cannot catch). The
+    mimic is the hardest: above every honest run each day, suspect on most days (about 49 in 50 in
     the benchmark)."""
     rng = random.Random(5)
     mimic_days = 0
@@ -141,11 +184,11 @@ def test_bots_are_suspect_and_simulated_people_are_not():
         puzzle = generate_puzzle(seed_for_date(b"find-time-test", day), DAILY_ROUNDS, DAILY_FORBIDDEN_ROUNDS)
         honest = [times_of(f"p{i}", play(puzzle, rng.choices(PEOPLE, MIX)[0], rng)) for i in range(100)]
         honest += [times_of(person.name, play(puzzle, person, rng)) for person in REGULARS]
-        bots = [times_of(kind, bot(puzzle, kind, rng)) for kind in BOTS if kind != "tuned"]
+        bots = [times_of(kind, bot(puzzle, kind, rng)) for kind in BOTS if kind not in ("tuned", "retuned")]
         stats = stats_of(honest + bots)
         figures = {run.run_id: judge(run, puzzle, stats) for run in honest + bots}
         assert [r.run_id for r in bots if r.run_id != "mimic" and not figures[r.run_id].suspect] == [], day
         assert [r.run_id for r in honest if figures[r.run_id].suspect] == [], day
         assert figures["mimic"].score > max(figures[r.run_id].score for r in honest), day
         mimic_days += figures["mimic"].suspect
-    assert mimic_days >= 2
+    assert mimic_days == 3
