@@ -35,7 +35,7 @@ class QueueWorker(Construct):
         super().__init__(scope, id)
         self.dead_letters = sqs.Queue(
             self,
-            "DeadLetters",
+            "Undelivered",
             encryption=sqs.QueueEncryption.SQS_MANAGED,
             enforce_ssl=True,
             retention_period=DEAD_LETTER_RETENTION,
