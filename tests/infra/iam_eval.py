@@ -85,6 +85,9 @@ class Context:
     names: dict[str, str] = field(default_factory=dict)  # logical id -> physical name, given
     deployments: dict[str, str] = field(default_factory=dict)  # CodeDeploy id -> "<application>/<group>"
     stack_id: str = ""  # the stack's ARN, when one is given (moto's)
+    # The AppConfig profile (application, environment, profile) the function reads: a read's
+    # token names a session of it.
+    appconfig: tuple[str, str, str] | None = None
 
     @classmethod
     def of(cls, template: Mapping[str, Any], region: str, stack_name: str, **names: str) -> "Context":
@@ -331,6 +334,12 @@ def requests(context: Context, call: Call) -> list[Request]:
             f"/configuration/{p['ConfigurationProfileIdentifier']}"
         )
         return [Request("appconfig:StartConfigurationSession", context.arn("appconfig", rest))]
+    if call.service == "appconfigdata" and op == "GetLatestConfiguration":
+        if context.appconfig is None:
+            raise KeyError("an AppConfig read without a profile to read")
+        application, environment, profile = context.appconfig
+        rest = f"application/{application}/environment/{environment}/configuration/{profile}"
+        return [Request("appconfig:GetLatestConfiguration", context.arn("appconfig", rest))]
     raise KeyError(f"no IAM mapping for {call.service} {op}")
 
 
