@@ -95,14 +95,19 @@ FUNCTIONS: dict[str, FunctionSpec] = {
     # at most PAGE_RUNS (2,000) runs: seconds; the merge of ten million runs' 5,024 partials about
     # a minute and a half (docs/moderation.md, "The closing pass"). Capped by its queue's source.
     "closing": FunctionSpec(
-        CLOSING_PIECE_HANDLER, "WordSQD: the closing pass, one piece a message", FULL_CORE_MB, Duration.minutes(5)
+        CLOSING_PIECE_HANDLER,
+        "WordSQD: the closing pass, one piece a message",
+        FULL_CORE_MB,
+        Duration.minutes(5),
     ),
     # Every minute: queues the minute's reminders (infra/reminders.py).
     "remind": FunctionSpec(
         REMINDER_SCAN_HANDLER, "WordSQD: queue the minute's reminders", 512, Duration.seconds(55), reserved=2
     ),
     # On the reminder queue: 50 pushes of at most 5 s each, most far quicker.
-    "push": FunctionSpec(REMINDER_SEND_HANDLER, "WordSQD: push reminders (Web Push)", 512, Duration.seconds(60)),
+    "push": FunctionSpec(
+        REMINDER_SEND_HANDLER, "WordSQD: push reminders (Web Push)", 512, Duration.seconds(60)
+    ),
 }
 # Versions stay when an update replaces them (CloudFormation would delete the old one), so the
 # runbook's rollback (`update-alias --function-version <previous>`) has a version to point at.

@@ -35,9 +35,7 @@ SCAN_MAX_EVENT_AGE = Duration.minutes(5)  # a scan later than this would remind 
 
 
 class Reminders(Construct):
-    def __init__(
-        self, scope: Construct, id: str, *, functions: Functions, production: bool
-    ) -> None:
+    def __init__(self, scope: Construct, id: str, *, functions: Functions, production: bool) -> None:
         super().__init__(scope, id)
         removal = RemovalPolicy.RETAIN if production else RemovalPolicy.DESTROY
         self.vapid_key = secretsmanager.Secret(

@@ -166,7 +166,9 @@ class WordSQDStack(Stack):
         self.reminders = Reminders(self, "Reminders", functions=self.functions, production=production)
         self.operations.alarm(
             "ReminderDeadLetters",
-            self.reminders.dead_letters.metric_approximate_number_of_messages_visible(period=Duration.minutes(5)),
+            self.reminders.dead_letters.metric_approximate_number_of_messages_visible(
+                period=Duration.minutes(5)
+            ),
             1,
             "Reminder scans or batches failed after their retries: reminders were not sent.",
         )

@@ -231,4 +231,3 @@ def judge(folder: Path) -> list[str]:
             judged.append(Call(call["service"], call["operation"], json.loads(text)))
         problems += [f"{module}: {refusal}" for refusal in denials(context, logical, judged)]
     return problems
-
