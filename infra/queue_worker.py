@@ -7,6 +7,8 @@ A message the worker reports failed (partial batch response) is delivered again 
 visibility timeout, `max_receives` times in all, then kept in the dead-letter queue for 14 days.
 """
 
+from typing import Any
+
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
@@ -33,24 +35,24 @@ class QueueWorker(Construct):
         retention: Duration | None = None,
     ) -> None:
         super().__init__(scope, id)
-        self.dead_letters = sqs.Queue(
-            self,
-            "Undelivered",
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
-            enforce_ssl=True,
-            retention_period=DEAD_LETTER_RETENTION,
-            removal_policy=removal,
-        )
+
+        def encrypted(name: str, **options: Any) -> sqs.Queue:
+            return sqs.Queue(
+                self,
+                name,
+                encryption=sqs.QueueEncryption.SQS_MANAGED,
+                enforce_ssl=True,
+                removal_policy=removal,
+                **options,
+            )
+
+        self.dead_letters = encrypted("Undelivered", retention_period=DEAD_LETTER_RETENTION)
         acknowledge(self.dead_letters, "AwsSolutions-SQS3", "This queue is itself a dead-letter queue.")
-        self.queue = sqs.Queue(
-            self,
+        self.queue = encrypted(
             "Queue",
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
-            enforce_ssl=True,
             visibility_timeout=visibility_timeout,
             retention_period=retention,
             dead_letter_queue=sqs.DeadLetterQueue(max_receive_count=max_receives, queue=self.dead_letters),
-            removal_policy=removal,
         )
         worker.add_event_source(
             sources.SqsEventSource(
