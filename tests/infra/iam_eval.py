@@ -190,6 +190,14 @@ class Context:
         return [self.resolve(s) for s in found]
 
 
+def broken_role(context: Context, function: str, mutate: Any) -> Context:
+    """CONTEXT with each statement of FUNCTION's role passed through MUTATE (a deliberate break)."""
+    statements = context.statements(function)
+    broken = Context.of(context.template, context.region, context.stack_name)
+    broken.statements = lambda _: [mutate(dict(s)) for s in statements]  # type: ignore[method-assign]
+    return broken
+
+
 def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
