@@ -19,6 +19,7 @@ added anywhere a test drives a handler is judged, with no test of its own to rem
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -170,8 +171,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     (folder / f"calls-{worker}.json").write_text(json.dumps(recorded()))
     if hasattr(session.config, "workerinput"):
         return  # the controller judges, once its workers are done
-    if not _whole_run(session.config):
-        return
+    try:
+        if _whole_run(session.config):
+            _report(session, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _report(session: pytest.Session, folder: Path) -> None:
     try:
         problems = judge(folder)
     except Exception as error:  # a judge that cannot judge fails the run, legibly
