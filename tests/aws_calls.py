@@ -13,7 +13,8 @@ added anywhere a test drives a handler is judged, with no test of its own to rem
 - Judging, in the process that ran the session (under xdist, the controller, after its workers):
   on a whole run (no paths, -k or -m; or JUDGE=1), the calls of every function against its role in
   the prod template the infra tests wrote to the folder; a function with fewer than MIN_CALLS
-  recorded calls fails (a hook that sees nothing must not pass), as does any implicit deny.
+  recorded calls fails (a hook that sees nothing must not pass), as does any implicit deny or a
+  kind of call iam_eval cannot map. The folder goes when the run ends.
 """
 
 import json
