@@ -199,7 +199,12 @@ def _report(session: pytest.Session, folder: Path) -> None:
 def _whole_run(config: pytest.Config) -> bool:
     if os.environ.get(JUDGE) == "1":
         return True
-    chosen = config.option.keyword or config.option.markexpr or getattr(config.option, "deselect", None)
+    option = config.option
+    chosen = (
+        option.keyword
+        or option.markexpr
+        or any(getattr(option, name, None) for name in ("deselect", "lf", "stepwise", "exitfirst"))
+    )
     return config.args_source == pytest.Config.ArgsSource.TESTPATHS and not chosen
 
 
