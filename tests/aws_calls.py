@@ -103,24 +103,23 @@ def _handler_module() -> str | None:
     return None
 
 
-def _named(value: Any) -> Any:
-    """VALUE with each resource name the function reads from its environment as `${VARIABLE}`."""
+def _named(value: Any, names: dict[str, str]) -> Any:
+    """VALUE with each resource name the function reads from its environment (NAMES: value ->
+    variable) as `${VARIABLE}`."""
     if isinstance(value, dict):
         found = {}
         for key, item in value.items():
             if key in NAMED_BY and isinstance(item, str):
                 found[key] = f"${{{NAMED_BY[key]}}}"
             elif key == "RequestItems" and isinstance(item, dict):
-                found[key] = {"${TABLE_NAME}": _named(next(iter(item.values())))}
+                found[key] = {"${TABLE_NAME}": _named(next(iter(item.values())), names)}
             else:
-                found[key] = _named(item)
+                found[key] = _named(item, names)
         return found
     if isinstance(value, list):
-        return [_named(v) for v in value]
-    if isinstance(value, str):
-        for variable in (*SECRET_VARIABLES, *QUEUE_VARIABLES):
-            if os.environ.get(variable) and value == os.environ[variable]:
-                return f"${{{variable}}}"
+        return [_named(v, names) for v in value]
+    if isinstance(value, str) and value in names:
+        return f"${{{names[value]}}}"
     if isinstance(value, bytes | bytearray):
         return value.hex()
     return value
@@ -130,9 +129,14 @@ def _hook(params: dict[str, Any], model: Any, **_: Any) -> None:
     module = _handler_module()
     if module is None:
         return
-    call = {"service": model.service_model.service_name, "operation": model.name, "params": _named(params)}
+    names = {os.environ[v]: v for v in (*SECRET_VARIABLES, *QUEUE_VARIABLES) if os.environ.get(v)}
+    service, named = model.service_model.service_name, _named(params, names)
+    call = {"service": service, "operation": model.name, "params": named}
     text = json.dumps(call, sort_keys=True, default=repr)
-    _recorded.setdefault(module, {}).setdefault(_ID.sub("0", text), json.loads(text))
+    shapes = _recorded.setdefault(module, {})
+    shape = _ID.sub("0", text)
+    if shape not in shapes:
+        shapes[shape] = json.loads(text)
 
 
 def start_recording() -> None:
