@@ -118,7 +118,8 @@ ACCESS: dict[str, Access] = {
                 "MODFINAL#*",
                 "IDEMPOTENCY#*",
             ),
-            own_partition_queries=("PLAYER#*",),
+            # the player's own partition; a final challenge's corrections (MODCORR#)
+            own_partition_queries=("PLAYER#*", "MODCORR#*"),
         ),
         secrets=("seed", "cursor"),
     ),
@@ -163,6 +164,7 @@ ACCESS: dict[str, Access] = {
                 "IDEMPOTENCY#*",
                 "MODFINAL#*",
                 "REMIND#*",  # a reminder's subscription, by send minute (PUT/DELETE /me/reminder)
+                "RECAP#*",  # a day's recap read as its board turns final: marked final (UpdateItem)
             ),
             own_partition_queries=("PLAYER#*", "MODCORR#*"),
         ),

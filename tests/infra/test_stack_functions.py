@@ -253,6 +253,7 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
                 "IDEMPOTENCY#*",
                 "MODFINAL#*",
                 "REMIND#*",
+                "RECAP#*",
             ],
         ),
         ("moderation", ["PLAYER#*", "NAME#*", "TOP#*", "RUN#*", *MODERATION_WRITES]),
