@@ -2,7 +2,7 @@
 
 - `config`: the stage settings, one entry of `stages.json` checked with pydantic;
 - `data`: the DynamoDB table and its stream, the puzzle seed and the cursor key;
-- `functions`: the seven Lambda functions on the one Docker-free asset (`build_asset`), behind aliases;
+- `functions`: the ten Lambda functions on the one Docker-free asset (`build_asset`), behind aliases;
 - `permissions`: what each function may do to the table and which secrets it reads;
 - `api`: the HTTP API, its routes (from `shared.http.routes`), Cognito and the JWT authorizer;
 - `schedule`: the reset and expiry schedules, the counters stream source, their dead-letter queues;

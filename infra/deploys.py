@@ -2,9 +2,10 @@
 traffic for 5 minutes first, and rolls back by itself if that function's error-rate or p99 alarm
 fires (infra/operations.py) or the deployment fails or is stopped.
 
-The background jobs shift the same way, and first each job's new version answers a dry run
-(a pre-traffic hook, infra/lambdas/wordsqd_ops/canary.py): the reset never runs inside a canary
-(no deploy may run at midnight), and the expiry job's few calls in 5 minutes judge little.
+The background jobs and the queue workers shift the same way, and first each one's new version
+answers a dry run (a pre-traffic hook, infra/lambdas/wordsqd_ops/canary.py): the reset never runs
+inside a canary (no deploy may run at midnight), and the expiry job's few calls in 5 minutes, or
+a queue's at a quiet hour, judge little.
 
 Each group tells the alarm topic when a deployment fails, stops or rolls back (CodeDeploy
 triggers, published with the group's role). Nothing here knows the clock: the pipeline starts a
@@ -29,7 +30,7 @@ DEPLOYMENT_CONFIG_MINUTES = 5  # how long DEPLOYMENT_CONFIG keeps an alias weigh
 # What a person hears about (a success is not news).
 TRIGGER_EVENTS = ("DeploymentFailure", "DeploymentStop", "DeploymentRollback")
 # The jobs whose new version answers a dry run before any traffic shifts (functions/dry_run.py).
-DRY_RUN_JOBS = ("reset", "expire", "counters")
+DRY_RUN_JOBS = ("reset", "expire", "counters", "closing", "remind", "push")
 
 
 class Deploys(Construct):

@@ -1,5 +1,6 @@
-"""The seven Lambda functions, all on the one asset that `make build` writes (no Docker), each behind
-a `live` alias that CodeDeploy shifts to a new version by canary (infra/deploys.py).
+"""The ten Lambda functions, all on the one asset that `make build` writes (no Docker), each behind
+a `live` alias that CodeDeploy shifts to a new version by canary (infra/deploys.py): the API's,
+the jobs, the stream consumer, and the workers of the two queues (infra/queue_worker.py).
 
 Each function gets its own role with only what infra/permissions.py `ACCESS` declares: its log
 group, X-Ray, the table actions its code makes (explicit lists, `Query` on named indexes only,
@@ -19,7 +20,13 @@ from infra.aws_roots import AWS_ROOTS_FILE
 from infra.checks import acknowledge
 from infra.data import Data
 from infra.permissions import ACCESS, TableAccess
-from shared.http.routes import HANDLERS, RESET_HANDLER
+from shared.http.routes import (
+    CLOSING_PIECE_HANDLER,
+    HANDLERS,
+    REMINDER_SCAN_HANDLER,
+    REMINDER_SEND_HANDLER,
+    RESET_HANDLER,
+)
 from shared.runtime.observability import NAMESPACE, SERVICE
 
 # Must be the interpreter that infra.build_asset installs wheels for (a test checks they agree).
@@ -83,6 +90,23 @@ FUNCTIONS: dict[str, FunctionSpec] = {
         1024,
         Duration.seconds(30),
         reserved=100,
+    ),
+    # The closing pass's pieces, one a message of the piece queue (infra/closing.py): a piece reads
+    # at most PAGE_RUNS (2,000) runs: seconds; the merge of ten million runs' 5,024 partials about
+    # a minute and a half (docs/moderation.md, "The closing pass"). Capped by its queue's source.
+    "closing": FunctionSpec(
+        CLOSING_PIECE_HANDLER,
+        "WordSQD: the closing pass, one piece a message",
+        FULL_CORE_MB,
+        Duration.minutes(5),
+    ),
+    # Every minute: queues the minute's reminders (infra/reminders.py).
+    "remind": FunctionSpec(
+        REMINDER_SCAN_HANDLER, "WordSQD: queue the minute's reminders", 512, Duration.seconds(55), reserved=2
+    ),
+    # On the reminder queue: 50 pushes of at most 5 s each, most far quicker.
+    "push": FunctionSpec(
+        REMINDER_SEND_HANDLER, "WordSQD: push reminders (Web Push)", 512, Duration.seconds(60)
     ),
 }
 # Versions stay when an update replaces them (CloudFormation would delete the old one), so the

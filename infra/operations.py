@@ -53,6 +53,9 @@ P99_MS = {
     "reset": 600_000,
     "expire": 45_000,
     "counters": 10_000,
+    "closing": 240_000,  # a merge of ten million runs: about a minute and a half
+    "remind": 45_000,
+    "push": 50_000,
 }
 STREAM_LAG_MS = 60_000  # counters more than a minute behind: ranks lag behind scores
 # The expiry job moves its watermark item every minute, so the stream always has records for the

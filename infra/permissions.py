@@ -69,6 +69,19 @@ AUDIT_LOG = "MODLOG"
 FIND_TIME_WRITES = ("MODCASE#*", "MODQUEUE#*", "MODPENDING#*", "MODPASS#*", "RECAP#*")
 MODERATION_QUERIES = ("MODCASE#*", "MODQUEUE#*", "MODGUEST#*", "MODLOG", "MODWORDS", "MODCORR#*")
 
+# The closing pass's worker (infra/closing.py; shared/services/closing_pass.py): Query of a board
+# shard (`board` index) and of the pass's own partitions (PASS#); GetItem and BatchGetItem of
+# runs, puzzles, a small board's top item and rank counters; a piece's transaction (PutItem of its
+# result, UpdateItem of the pass: PASS#); the recap (RECAP#); each run's score (UpdateItem,
+# PLAYER#); a case (MODCASE#, MODQUEUE#, MODPENDING#) and the pass's mark (MODPASS#).
+CLOSING_ACCESS = TableAccess(
+    reads=("GetItem", "BatchGetItem"),
+    writes=("PutItem", "UpdateItem"),
+    indexes=("board",),
+    write_leading_keys=("PASS#*", "PLAYER#*", *FIND_TIME_WRITES),
+    own_partition_queries=("PASS#*",),
+)
+
 ACCESS: dict[str, Access] = {
     # Pure: rules and the shipped word list.
     "validate": Access(),
@@ -105,7 +118,8 @@ ACCESS: dict[str, Access] = {
                 "MODFINAL#*",
                 "IDEMPOTENCY#*",
             ),
-            own_partition_queries=("PLAYER#*",),
+            # the player's own partition; a final challenge's corrections (MODCORR#)
+            own_partition_queries=("PLAYER#*", "MODCORR#*"),
         ),
         secrets=("seed", "cursor"),
     ),
@@ -150,6 +164,7 @@ ACCESS: dict[str, Access] = {
                 "IDEMPOTENCY#*",
                 "MODFINAL#*",
                 "REMIND#*",  # a reminder's subscription, by send minute (PUT/DELETE /me/reminder)
+                "RECAP#*",  # a day's recap read as its board turns final: marked final (UpdateItem)
             ),
             own_partition_queries=("PLAYER#*", "MODCORR#*"),
         ),
@@ -218,6 +233,21 @@ ACCESS: dict[str, Access] = {
             stream=True,
         ),
     ),
+    # The closing pass's worker, on the piece queue (infra/closing.py): CLOSING_ACCESS below.
+    "closing": Access(table=CLOSING_ACCESS),
+    # The reminder scan, every minute (functions/reminders/scan.py): Query of the send minute's
+    # subscriptions, one partition per shard (REMIND#), and nothing else of the table.
+    "remind": Access(table=TableAccess(own_partition_queries=("REMIND#*",))),
+    # The reminder sender, on the reminder queue (functions/reminders/send.py): GetItem of a slot,
+    # an official result and the player's REMINDER item; UpdateItem (the send, conditional) and
+    # DeleteItem (a subscription ended) of subscriptions (REMIND#) and the player's item (PLAYER#).
+    "push": Access(
+        table=TableAccess(
+            reads=("GetItem",),
+            writes=("UpdateItem", "DeleteItem"),
+            write_leading_keys=("REMIND#*", "PLAYER#*"),
+        ),
+    ),
 }
 
 # What DynamoEventSource grants for a stream (CDK's grantStreamRead): ListStreams on *, the rest on
@@ -228,16 +258,3 @@ STREAM_ACTIONS = {
     "dynamodb:GetRecords",
     "dynamodb:GetShardIterator",
 }
-
-# The closing pass's worker (infra/closing.py; shared/services/closing_pass.py): Query of a board
-# shard (`board` index) and of the pass's own partitions (PASS#); GetItem and BatchGetItem of
-# runs, puzzles, a small board's top item and rank counters; a piece's transaction (PutItem of its
-# result, UpdateItem of the pass: PASS#); the recap (RECAP#); each run's score (UpdateItem,
-# PLAYER#); a case (MODCASE#, MODQUEUE#, MODPENDING#) and the pass's mark (MODPASS#).
-CLOSING_ACCESS = TableAccess(
-    reads=("GetItem", "BatchGetItem"),
-    writes=("PutItem", "UpdateItem"),
-    indexes=("board",),
-    write_leading_keys=("PASS#*", "PLAYER#*", *FIND_TIME_WRITES),
-    own_partition_queries=("PASS#*",),
-)

@@ -7,14 +7,14 @@ alarms in a third (infra.edge_alarms), after it. Nothing looks anything up, so i
 without credentials.
 """
 
-from aws_cdk import CfnOutput, RemovalPolicy, Stack, Tags
+from aws_cdk import CfnOutput, Duration, RemovalPolicy, Stack, Tags
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra.alarm_parts import PERIOD
 from infra.api import Api
 from infra.capacity import MidnightCapacityPlan
-from infra.closing import ClosingPieces
+from infra.closing import closing_pieces
 from infra.config import MidnightCapacity, StageConfig
 from infra.data import Data
 from infra.deploys import Deploys
@@ -162,17 +162,15 @@ class WordSQDStack(Stack):
             functions=API_FUNCTIONS,
             alarm=self.operations.alarm,
         )
-        # Reminders (SPEC §4a): the scan, the queue, the sender and the VAPID key (infra/reminders.py).
-        self.reminders = Reminders(
-            self,
-            "Reminders",
-            table=self.data.table,
-            asset_dir=config.asset_dir,
-            readers=[self.functions.by_name["leaderboard"]],
-            alarm=self.operations.alarm,
-            production=production,
-            log_retention=log_retention,
-            log_removal=log_removal,
+        # Reminders (SPEC §4a): the schedule, the queue and the VAPID key (infra/reminders.py).
+        self.reminders = Reminders(self, "Reminders", functions=self.functions, production=production)
+        self.operations.alarm(
+            "ReminderDeadLetters",
+            self.reminders.dead_letters.metric_approximate_number_of_messages_visible(
+                period=Duration.minutes(5)
+            ),
+            1,
+            "Reminder scans or batches failed after their retries: reminders were not sent.",
         )
         self.deploys = Deploys(
             self,
@@ -210,15 +208,7 @@ class WordSQDStack(Stack):
             logs_=ops_logs,
         )
         # The closing pass's queue and workers (infra/closing.py); its dead letters page.
-        self.closing = ClosingPieces(
-            self,
-            "ClosingPass",
-            data=self.data,
-            asset_dir=config.asset_dir,
-            expire=self.functions.by_name["expire"],
-            log_retention=log_retention,
-            log_removal=log_removal,
-        )
+        self.closing = closing_pieces(self, "ClosingPass", functions=self.functions, removal=log_removal)
         self.operations.alarm(
             "ClosingPieceDeadLetters",
             self.closing.dead_letters.metric_approximate_number_of_messages_visible(

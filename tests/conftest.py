@@ -57,6 +57,13 @@ def keep_boto3_session_across_moto_mocks() -> None:
 
 keep_boto3_session_across_moto_mocks()
 
+# Every AWS call a function's handler makes, judged against its role when a whole run ends
+# (tests/aws_calls.py): the hook is on the sessions before any client is made.
+from tests import aws_calls  # noqa: E402
+
+aws_calls.start_recording()
+pytest_sessionfinish = aws_calls.pytest_sessionfinish
+
 
 def no_hypothesis_wall_clock() -> None:
     """Hypothesis fails an example that takes over 200 ms by default (DeadlineExceeded, then
@@ -107,6 +114,7 @@ def _unit_rank(nodeid: str) -> int:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    aws_calls.pytest_configure(config)
     if getattr(config.option, "loadgroup", False):
         config.option.loadscopereorder = False  # xdist's own order (biggest test count first) is not ours
 

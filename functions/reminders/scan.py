@@ -7,6 +7,7 @@ from functions import init_phase  # isort: skip  (first: the init runs without t
 
 from datetime import datetime
 
+from functions.dry_run import is_dry_run
 from shared.runtime.observability import logger, metrics, tracer
 from shared.runtime.wiring import ports, reminders
 
@@ -17,6 +18,9 @@ ports()  # the DynamoDB client, made during the cold start (shared/runtime/wirin
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
+    if is_dry_run(event):  # a new version's canary (functions/dry_run.py): one shard read, none sent
+        due = next(iter(reminders().store.due(0, 0)), None)
+        return {"dry_run": True, "due": due is not None}
     scheduled = event.get("scheduled_time")
     at = datetime.fromisoformat(scheduled.replace("Z", "+00:00")) if isinstance(scheduled, str) else None
     queued = reminders().scan(at)

@@ -23,6 +23,7 @@ from infra.checks import add_checks  # noqa: E402
 from infra.config import StageConfig, feature_flags  # noqa: E402
 from infra.functions import FUNCTIONS, lambda_handler  # noqa: E402
 from infra.stack import WordSQDStack  # noqa: E402
+from tests.aws_calls import keep_template  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -148,6 +149,8 @@ def _synth(tmp_path_factory: pytest.TempPathFactory, outdir: Path, asset: Path) 
             json=json.loads(template_file.read_text()),
             template_file=template_file,
         )
+    prod = synthesized["prod"]
+    keep_template(prod.json, prod.config.region, prod.config.stack_name)  # tests/aws_calls.py judges by it
     return Synth(stacks=synthesized, outdir=outdir, validation_error=error)
 
 

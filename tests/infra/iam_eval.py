@@ -85,6 +85,9 @@ class Context:
     names: dict[str, str] = field(default_factory=dict)  # logical id -> physical name, given
     deployments: dict[str, str] = field(default_factory=dict)  # CodeDeploy id -> "<application>/<group>"
     stack_id: str = ""  # the stack's ARN, when one is given (moto's)
+    # The AppConfig profile (application, environment, profile) the function reads: a read's
+    # token names a session of it.
+    appconfig: tuple[str, str, str] | None = None
 
     @classmethod
     def of(cls, template: Mapping[str, Any], region: str, stack_name: str, **names: str) -> "Context":
@@ -185,6 +188,14 @@ class Context:
         for policy in self.template["Resources"][role]["Properties"].get("Policies", []):
             found += policy["PolicyDocument"]["Statement"]
         return [self.resolve(s) for s in found]
+
+
+def broken_role(context: Context, function: str, mutate: Any) -> Context:
+    """CONTEXT with each statement of FUNCTION's role passed through MUTATE (a deliberate break)."""
+    statements = context.statements(function)
+    broken = Context.of(context.template, context.region, context.stack_name)
+    broken.statements = lambda _: [mutate(dict(s)) for s in statements]  # type: ignore[method-assign]
+    return broken
 
 
 def _listed(value: Any) -> list[Any]:
@@ -331,6 +342,12 @@ def requests(context: Context, call: Call) -> list[Request]:
             f"/configuration/{p['ConfigurationProfileIdentifier']}"
         )
         return [Request("appconfig:StartConfigurationSession", context.arn("appconfig", rest))]
+    if call.service == "appconfigdata" and op == "GetLatestConfiguration":
+        if context.appconfig is None:
+            raise KeyError("an AppConfig read without a profile to read")
+        application, environment, profile = context.appconfig
+        rest = f"application/{application}/environment/{environment}/configuration/{profile}"
+        return [Request("appconfig:GetLatestConfiguration", context.arn("appconfig", rest))]
     raise KeyError(f"no IAM mapping for {call.service} {op}")
 
 

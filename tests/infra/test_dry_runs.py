@@ -12,9 +12,10 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from functions.daily import expire, reset
+from functions.daily import closing_piece, expire, reset
 from functions.dry_run import KEY, is_dry_run
 from functions.leaderboard import counters
+from functions.reminders import scan, send
 from infra.deploys import DRY_RUN_JOBS
 from infra.lambdas.wordsqd_ops import canary
 from local.events import LambdaContext
@@ -23,7 +24,14 @@ from shared.runtime import wiring
 from tests.infra.iam_eval import Context, denials, recording
 
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
-HANDLERS = {"reset": reset.handler, "expire": expire.handler, "counters": counters.handler}
+HANDLERS = {
+    "reset": reset.handler,
+    "expire": expire.handler,
+    "counters": counters.handler,
+    "closing": closing_piece.handler,
+    "remind": scan.handler,
+    "push": send.handler,
+}
 
 
 def test_the_hook_sends_the_event_the_jobs_read_as_a_dry_run():

@@ -6,7 +6,8 @@ environment the template gives the function, and every call they make is judged 
 function's role in the synthesized template as IAM would (tests/infra/iam_eval.py). Each kind of
 break is shown caught: an action missing from the role, a wrong ARN, a parameter the service
 requires left out. The midnight guard's one call likewise, in the main stack and an edge stack.
-(The pre-traffic hooks: test_dry_runs.py.)"""
+(The pre-traffic hooks: test_dry_runs.py; the kill switches' reads and the suite-wide record of
+every function's calls: test_suite_calls.py.)"""
 
 import json
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from moto import mock_aws
 
 from infra.lambdas.wordsqd_ops import watch
 from infra.lambdas.wordsqd_ops.window import CENTRAL
-from tests.infra.iam_eval import Call, Context, allowed, denials, recording, requests
+from tests.infra.iam_eval import Call, Context, allowed, broken_role, denials, recording, requests
 
 pytestmark = pytest.mark.infra
 
@@ -170,13 +171,6 @@ def test_a_running_deployment_is_counted(aws):
     assert _run("deploys", aws["clients"]) == {"DeployInProgress": 1}
 
 
-def _break_the_role(context: Context, function: str, mutate: Any) -> Context:
-    statements = context.statements(function)
-    broken = Context.of(context.template, context.region, context.stack_name)
-    broken.statements = lambda _: [mutate(dict(s)) for s in statements]  # type: ignore[method-assign]
-    return broken
-
-
 def test_a_missing_action_is_caught(aws, context, function):
     with recording(aws["clients"]["cloudwatch"]) as calls:
         _run("reset", aws["clients"])
@@ -185,7 +179,7 @@ def test_a_missing_action_is_caught(aws, context, function):
         actions = [a for a in statement["Action"] if a != "cloudwatch:GetMetricData"]
         return {**statement, "Action": actions} if isinstance(statement["Action"], list) else statement
 
-    broken = _break_the_role(context, function, without_get_metric_data)
+    broken = broken_role(context, function, without_get_metric_data)
     assert denials(broken, function, calls) == ["cloudwatch:GetMetricData on *"]
 
 
@@ -200,7 +194,7 @@ def test_a_wrong_arn_is_caught(aws, context, function):
             return {**statement, "Resource": wrong}
         return statement
 
-    broken = _break_the_role(context, function, named_wrong)
+    broken = broken_role(context, function, named_wrong)
     refused = denials(broken, function, [c for c in calls if c.operation == "ListDeployments"])
     assert len(refused) == _deployment_groups(context) and all(
         r.startswith("codedeploy:ListDeployments on ") for r in refused

@@ -183,7 +183,7 @@ def test_edge_alarms_watch_cloudfronts_error_rates_of_the_stage_distribution(syn
 def test_the_jobs_and_the_consumer_have_reserved_concurrency_and_the_api_functions_share(dev, name):
     _, function = dev.functions[name]
     reserved = function.get("ReservedConcurrentExecutions")
-    if name in ("reset", "expire", "counters"):
+    if name in ("reset", "expire", "counters", "remind"):
         assert reserved == FUNCTIONS[name].reserved and reserved >= 1
     else:
         assert reserved is None

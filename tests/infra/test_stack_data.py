@@ -172,7 +172,7 @@ def test_a_restored_table_replaces_the_stacks_own(config_from, tmp_path):
     template = Template.from_stack(WordSQDStack(App(context=feature_flags()), config)).to_json()
     resources = template["Resources"].values()
     assert not [r for r in resources if r["Type"] == "AWS::DynamoDB::Table"]
-    # Our seven functions (CDK's own, e.g. the web client's BucketDeployment, have no environment).
+    # Our ten functions (CDK's own, e.g. the web client's BucketDeployment, have no environment).
     handlers = {lambda_handler(spec.handler) for spec in FUNCTIONS.values()}
     functions = [
         r["Properties"]

@@ -1,4 +1,4 @@
-"""The seven functions: runtime, architecture, handlers, logs, tracing, environment, aliases and
+"""The ten functions: runtime, architecture, handlers, logs, tracing, environment, aliases and
 least-privilege roles (exactly infra/permissions.py ACCESS, nothing more)."""
 
 import json
@@ -23,6 +23,9 @@ MEMORY = {
     "reset": 512,
     "expire": 1769,
     "counters": 1024,
+    "closing": 1769,
+    "remind": 512,
+    "push": 512,
 }
 BASE_ACTIONS = {
     "logs:CreateLogStream",
@@ -33,6 +36,14 @@ BASE_ACTIONS = {
 # Async invocation failures of the scheduled jobs and the stream's failed batches go to a queue.
 QUEUE_ACTIONS = {"sqs:SendMessage", "sqs:GetQueueAttributes", "sqs:GetQueueUrl"}
 SECRET_ACTIONS = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
+# A queue worker's event source (infra/queue_worker.py).
+CONSUME_ACTIONS = {
+    "sqs:ReceiveMessage",
+    "sqs:ChangeMessageVisibility",
+    "sqs:GetQueueUrl",
+    "sqs:DeleteMessage",
+    "sqs:GetQueueAttributes",
+}
 
 
 def test_there_is_one_function_per_entry_point(dev):
@@ -51,7 +62,8 @@ def test_function_platform_handler_and_logging(dev, name):
     assert props["Runtime"] == f"python{PYTHON_VERSION}"
     assert props["Architectures"] == ["arm64"]
     assert props["MemorySize"] == MEMORY[name]
-    assert 1 <= props["Timeout"] <= (900 if name == "reset" else 59)  # expire: before the next minute
+    longest = {"reset": 900, "closing": 300, "push": 60}  # a queue's visibility timeout is longer
+    assert 1 <= props["Timeout"] <= longest.get(name, 59)  # expire, the scan: before the next minute
     assert props["TracingConfig"] == {"Mode": "Active"}
     logging = props["LoggingConfig"]
     assert logging["LogFormat"] == "JSON"
@@ -182,8 +194,12 @@ def test_each_role_has_exactly_the_declared_actions(dev, name):
     if access.secrets:
         expected |= SECRET_ACTIONS
     expected |= set(access.user_pool)
-    if name in {"reset", "expire", "counters"}:
+    if name in {"reset", "expire", "counters", "closing", "remind"}:  # (the closing worker: its successors)
         expected |= QUEUE_ACTIONS
+    if name in {"closing", "push"}:
+        expected |= CONSUME_ACTIONS
+    if name == "push":  # the VAPID key, to sign (infra/reminders.py)
+        expected |= SECRET_ACTIONS
     if name in {"daily", "leaderboard", "moderation"}:  # the kill switches (infra/switches.py)
         expected |= {"appconfig:StartConfigurationSession", "appconfig:GetLatestConfiguration"}
     _, statements = _role_statements(dev, name)
@@ -237,11 +253,13 @@ def test_queries_reach_only_the_declared_indexes(dev, name):
                 "IDEMPOTENCY#*",
                 "MODFINAL#*",
                 "REMIND#*",
+                "RECAP#*",
             ],
         ),
         ("moderation", ["PLAYER#*", "NAME#*", "TOP#*", "RUN#*", *MODERATION_WRITES]),
         ("reset", ["PUZZLE#*"]),
         ("counters", ["PLAYER#*", "COUNT#*", "TOP#*"]),
+        ("push", ["REMIND#*", "PLAYER#*"]),
     ],
 )
 def test_writes_are_limited_to_their_partition_keys(dev, name, prefixes):
