@@ -1,5 +1,6 @@
 """The closing pass in pieces (shared/services/closing_pass.py) on a day of 1,000 and 20,000 runs
-(`python benchmarks/closing_pass.py 1000 20000 100000` for other sizes): for the pass, its pieces,
+(`python benchmarks/closing_pass.py 1000 20000 100000` for other sizes; `page` adds a day of
+PAGE_RUNS runs in one shard: a full page, the piece of every day past 64,000 runs): for the pass, its pieces,
 requests and units; per piece, its memory and the judging's time with one score writer and with
 WRITERS. Figures, not assertions; docs/moderation.md, "The closing pass", models ten million.
 
@@ -18,6 +19,7 @@ its replies as botocore parsed them count). Last, the judging pieces with one wr
 WRITERS, each request given a ROUND_TRIP (moto answers in-process; DynamoDB across the network).
 """
 
+import itertools
 import random
 import sys
 import threading
@@ -54,14 +56,15 @@ FRAMES = 16  # frames kept a traced allocation: enough to find moto's frame unde
 ROUND_TRIP = 0.005  # seconds a request's round trip to DynamoDB (in-region: single-digit ms)
 CHUNK = 1_000  # runs simulated and written at a time
 NAMES = {COUNT: "count", MERGE: "merge", JUDGE: "judge"}
-_MOTO = [
-    tracemalloc.Filter(False, "*/moto/*", all_frames=True),
-    tracemalloc.Filter(False, tracemalloc.__file__),
-]
+_MOTO = "/moto/"  # an allocation made under one of its frames is moto's
 
 
-def store_day(client: Any, table: str, count: int) -> Any:
-    """COUNT completed official runs of the day, written in BatchWriteItems."""
+def store_day(client: Any, table: str, count: int, one_shard: bool = False) -> Any:
+    """COUNT completed official runs of the day, written in BatchWriteItems (ONE_SHARD: all of
+    them in the board's shard 0, its players chosen so)."""
+    names = (
+        f"p{n}" for n in itertools.count() if not one_shard or keys.shard(f"p{n}", keys.BOARD_SHARDS) == 0
+    )
     client.create_table(**create_table_request(table))
     ports = dynamo_ports(table, client)
     puzzle = generate_puzzle(seed_for_date(b"benchmark-secret", DAY), 10, 3)
@@ -72,7 +75,7 @@ def store_day(client: Any, table: str, count: int) -> Any:
         runs = simulated_runs(puzzle, min(CHUNK, count - written), rng)
         items = []
         for run in runs:
-            run.run_id, run.player = f"r{written}", f"p{written}"
+            run.run_id, run.player = f"r{written}", next(names)
             for record in run.history:  # people's pace: each attempt some seconds after the round showed
                 for number, attempt in enumerate(record.attempts, start=1):
                     attempt.elapsed_ms = int(rng.lognormvariate(8.6, 0.5)) * number
@@ -114,7 +117,8 @@ class Probe:
             self.requests += 1
             if self.requests % 10 and self.requests > 40:
                 return
-            own = sum(trace.size for trace in tracemalloc.take_snapshot().filter_traces(_MOTO).traces)
+            traces = tracemalloc.take_snapshot().traces._traces  # (domain, size, frames, ...): fast
+            own = sum(trace[1] for trace in traces if not any(_MOTO in frame[0] for frame in trace[2]))
             self.own = max(self.own, own)
 
     def traced(self, run: Callable[[], None]) -> tuple[int, int]:
@@ -129,11 +133,11 @@ class Probe:
             tracemalloc.stop()
 
 
-def measure(count: int) -> None:
+def measure(count: int, one_shard: bool = False) -> None:
     client = boto3.client("dynamodb")
-    table = f"bench-pieces-{count}"
+    table = f"bench-pieces-{count}{'-page' if one_shard else ''}"
     started = time.perf_counter()
-    ports, ranked = store_day(client, table, count)
+    ports, ranked = store_day(client, table, count, one_shard)
     stored = time.perf_counter() - started
     queue = MemoryQueue()
     passes = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks)
@@ -173,7 +177,8 @@ def measure(count: int) -> None:
     read, write, requests = before_judging
     judging = (units(meter, "read") - read, units(meter, "write") - write, len(meter.charges) - requests)
     print(
-        f"  {count:>7,} runs, {ranked:,} ranked ({stored:.0f} s to store): "
+        f"  {count:>7,} runs{' in one shard' if one_shard else ''}, {ranked:,} ranked "
+        f"({stored:.0f} s to store): "
         f"{pieces} pieces a phase, {JUDGED} judged"
     )
     print(
@@ -238,12 +243,15 @@ def page_runs(passes: DynamoPasses, bodies: list[dict[str, Any]]) -> int:
 
 
 def main() -> None:
-    sizes = [int(arg) for arg in sys.argv[1:] if arg.isdigit()] or list(SIZES)
+    page = "page" in sys.argv[1:]  # a full page: PAGE_RUNS runs in one shard, as every piece past 64,000
+    sizes = [int(arg) for arg in sys.argv[1:] if arg.isdigit()] or ([] if page else list(SIZES))
     print("The closing pass in pieces: requests and units per pass, memory and time per piece")
     cheaper_requests()  # `make run`'s moto: a transaction copies the items it touches, not the table
     with mock_aws():
         for count in sizes:
             measure(count)
+        if page:
+            measure(PAGE_RUNS, one_shard=True)
 
 
 if __name__ == "__main__":
