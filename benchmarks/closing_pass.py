@@ -14,7 +14,7 @@ Then, the meter detached, pieces run again (a re-run piece replaces its result a
 nothing): TRACED counting pieces of full pages, the merge and the judging pieces under
 tracemalloc, for two figures: the peak of every allocation (in-process moto's too: it builds a
 Query's whole table in Python, sorted, which DynamoDB does not), and the piece's own (what is
-alive at each of its requests' start and end, the allocations made under moto's frames aside:
+alive after its requests, the allocations made under moto's frames aside:
 its replies as botocore parsed them count). Last, the judging pieces with one writer and with
 WRITERS, each request given a ROUND_TRIP (moto answers in-process; DynamoDB across the network).
 """
@@ -51,7 +51,7 @@ from shared.services.closing_pieces import COUNT, JUDGE, MERGE, PAGE_RUNS, Piece
 
 SIZES = (1_000, 20_000)
 JUDGED = 4  # judging pieces run (the first ones sent: the longest shards' first pages)
-TRACED = 6  # counting pieces traced again (first pages: full ones once a shard holds PAGE_RUNS)
+TRACED = 3  # counting pieces traced again (first pages: full ones once a shard holds PAGE_RUNS)
 FRAMES = 16  # frames kept a traced allocation: enough to find moto's frame under copy and json
 ROUND_TRIP = 0.005  # seconds a request's round trip to DynamoDB (in-region: single-digit ms)
 CHUNK = 1_000  # runs simulated and written at a time
@@ -103,19 +103,18 @@ class Probe:
     def wrapped(self, *args: Any, **kwargs: Any) -> Any:
         if self.round_trip:
             time.sleep(self.round_trip)
-        self.sample()
         reply = self.request(*args, **kwargs)
         self.sample()
         return reply
 
     def sample(self) -> None:
-        """What the traced allocations alive now hold, those made under moto's frames aside (a
-        judging piece's: at every tenth request)."""
+        """What the traced allocations alive now hold, those made under moto's frames aside: after
+        the first requests, then every fifth (each reply just parsed, the piece's data held)."""
         if not tracemalloc.is_tracing():
             return
         with self.lock:
             self.requests += 1
-            if self.requests % 10 and self.requests > 40:
+            if self.requests > 4 and self.requests % 5:
                 return
             traces = tracemalloc.take_snapshot().traces._traces  # (domain, size, frames, ...): fast
             own = sum(trace[1] for trace in traces if not any(_MOTO in frame[0] for frame in trace[2]))
@@ -127,6 +126,7 @@ class Probe:
         tracemalloc.start(FRAMES)
         try:
             run()
+            self.requests = 0
             self.sample()
             return tracemalloc.get_traced_memory()[1], self.own
         finally:
