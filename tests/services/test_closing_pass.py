@@ -218,6 +218,28 @@ def test_a_judging_piece_writes_its_scores_several_at_a_time(fake):
     }
 
 
+def test_a_shards_pages_read_in_small_queries_hold_each_run_once(monkeypatch):
+    """On DynamoDB a page is read in Queries of _QUERY_ROWS rows (one here): a shard read a page
+    of LIMIT after another, or whole, lists each of its runs once."""
+    from shared.dynamo import closing_pieces as dynamo_pieces
+
+    with served_store("dynamo", monkeypatch) as served:
+        served.runs.put_puzzle(SCOPE, PUZZLE)
+        run_ids = people_board(served, SCOPE, PUZZLE, 20)
+        monkeypatch.setattr(dynamo_pieces, "_QUERY_ROWS", 1)
+        store = pass_store()
+        whole, paged = [], []
+        for shard in range(32):
+            whole += store.board_page(SCOPE, shard, None, 1000)[0]
+            start = None
+            while True:
+                ids, start = store.board_page(SCOPE, shard, start, 2)
+                paged += ids
+                if start is None:
+                    break
+        assert sorted(whole) == sorted(paged) == sorted(run_ids)
+
+
 def test_runs_each_just_under_the_threshold_open_a_case_that_shows_the_days(fake):
     run_ids = people_board(fake, SCOPE, PUZZLE, 5)
     for day in range(1, 7):  # six earlier days each just under the threshold
