@@ -109,12 +109,12 @@ class Probe:
 
     def sample(self) -> None:
         """What the traced allocations alive now hold, those made under moto's frames aside: after
-        the first requests, then every fifth (each reply just parsed, the piece's data held)."""
+        the first requests, then every 25th (each reply just parsed, the piece's data held)."""
         if not tracemalloc.is_tracing():
             return
         with self.lock:
             self.requests += 1
-            if self.requests > 4 and self.requests % 5:
+            if self.requests > 4 and self.requests % 25:
                 return
             traces = tracemalloc.take_snapshot().traces._traces  # (domain, size, frames, ...): fast
             own = sum(trace[1] for trace in traces if not any(_MOTO in frame[0] for frame in trace[2]))
