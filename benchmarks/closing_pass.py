@@ -1,23 +1,31 @@
 """The closing pass in pieces (shared/services/closing_pass.py) on a day of 1,000 and 20,000 runs
-(`python benchmarks/closing_pass.py 1000 20000 100000` for other sizes): per piece, the peak of
-Python's allocations (tracemalloc) and its time; for the pass, its pieces, requests and units.
-Figures, not assertions; docs/moderation.md, "The closing pass", models ten million from them.
+(`python benchmarks/closing_pass.py 1000 20000 100000` for other sizes; `page` adds a day of
+PAGE_RUNS runs in one shard: a full page, the piece of every day past 64,000 runs): for the pass, its pieces,
+requests and units; per piece, its memory and the judging's time with one score writer and with
+WRITERS. Figures, not assertions; docs/moderation.md, "The closing pass", models ten million.
 
 The runs are benchmarks/recap.py's simulated people (each answer some seconds after its round
 showed), written straight into in-process moto as the game leaves them (the run item, and the
-official result carrying its `board` index row), then the pass runs every piece from a queue in
-memory, one after another, as the workers would, and the first JUDGED judging pieces (a run's
-score is an UpdateItem, slow on moto). Units are benchmarks/meter.py's: each request charged as
-DynamoDB bills it, index writes included. The peak counts moto's allocations too (it
-builds a Query's whole partition in Python); `--own` also measures what the piece itself holds
-(moto's and botocore's allocations aside: slow).
+official result carrying its `board` index row). The pass then runs every piece from a queue in
+memory, one after another, as the workers would, and the first JUDGED judging pieces, charged by
+benchmarks/meter.py (each request as DynamoDB bills it, index writes included).
+
+Then, the meter detached, pieces run again (a re-run piece replaces its result and counts
+nothing): TRACED counting pieces of full pages, the merge and the judging pieces under
+tracemalloc, for two figures: the peak of every allocation (in-process moto's too: it builds a
+Query's whole table in Python, sorted, which DynamoDB does not), and the piece's own (what is
+alive after its requests, the allocations made under moto's frames aside:
+its replies as botocore parsed them count). Last, the judging pieces with one writer and with
+WRITERS, each request given a ROUND_TRIP (moto answers in-process; DynamoDB across the network).
 """
 
+import itertools
 import random
 import sys
+import threading
 import time
 import tracemalloc
-from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from offline import use_offline_env
@@ -38,52 +46,25 @@ from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game.puzzles import generate_puzzle, seed_for_date  # noqa: E402
 from shared.game.results import OfficialResult  # noqa: E402
 from shared.runtime.piece_queue import MemoryQueue  # noqa: E402
-from shared.services.closing_pass import ClosingPass  # noqa: E402
-from shared.services.closing_pieces import Piece  # noqa: E402
+from shared.services.closing_pass import WRITERS, ClosingPass  # noqa: E402
+from shared.services.closing_pieces import COUNT, JUDGE, MERGE, PAGE_RUNS, Piece  # noqa: E402
 
 SIZES = (1_000, 20_000)
-JUDGED = 4  # phase-2 pieces run (the first ones sent: the longest shards' first pages)
-OWN = "--own" in sys.argv  # also measure a piece's own memory (slow)
+JUDGED = 4  # judging pieces run (the first ones sent: the longest shards' first pages)
+TRACED = 3  # counting pieces traced again (first pages: full ones once a shard holds PAGE_RUNS)
+FRAMES = 16  # frames kept a traced allocation: enough to find moto's frame under copy and json
+ROUND_TRIP = 0.005  # seconds a request's round trip to DynamoDB (in-region: single-digit ms)
 CHUNK = 1_000  # runs simulated and written at a time
+NAMES = {COUNT: "count", MERGE: "merge", JUDGE: "judge"}
+_MOTO = "/moto/"  # an allocation made under one of its frames is moto's
 
 
-class Units:
-    """Requests and units as benchmarks/meter.py charges them (as DynamoDB bills each request:
-    index writes, transactions and batch writes included)."""
-
-    def __init__(self, client: Any):
-        self.meter = Meter(client)
-
-    @property
-    def calls(self) -> Counter[str]:
-        return self.meter.calls
-
-    @property
-    def read(self) -> float:
-        return sum(c.read_units for c in self.meter.charges)
-
-    @property
-    def write(self) -> float:
-        return sum(c.write_units for c in self.meter.charges)  # the GSIs' share included
-
-
-def own_bytes() -> int:
-    """What the traced allocations alive now hold, those made under moto's or botocore's frames aside."""
-    if not tracemalloc.is_tracing():
-        return 0
-    snapshot = tracemalloc.take_snapshot()
-    total = 0
-    for trace in snapshot.traces:
-        if not any(_LIBRARY in frame.filename for frame in trace.traceback for _LIBRARY in _LIBRARIES):
-            total += trace.size
-    return total
-
-
-_LIBRARIES = ("/moto/", "/botocore/", "/boto3/", "/tracemalloc.py")
-
-
-def store_day(client: Any, table: str, count: int) -> Any:
-    """COUNT completed official runs of the day, written in BatchWriteItems."""
+def store_day(client: Any, table: str, count: int, one_shard: bool = False) -> Any:
+    """COUNT completed official runs of the day, written in BatchWriteItems (ONE_SHARD: all of
+    them in the board's shard 0, its players chosen so)."""
+    names = (
+        f"p{n}" for n in itertools.count() if not one_shard or keys.shard(f"p{n}", keys.BOARD_SHARDS) == 0
+    )
     client.create_table(**create_table_request(table))
     ports = dynamo_ports(table, client)
     puzzle = generate_puzzle(seed_for_date(b"benchmark-secret", DAY), 10, 3)
@@ -94,7 +75,7 @@ def store_day(client: Any, table: str, count: int) -> Any:
         runs = simulated_runs(puzzle, min(CHUNK, count - written), rng)
         items = []
         for run in runs:
-            run.run_id, run.player = f"r{written}", f"p{written}"
+            run.run_id, run.player = f"r{written}", next(names)
             for record in run.history:  # people's pace: each attempt some seconds after the round showed
                 for number, attempt in enumerate(record.attempts, start=1):
                     attempt.elapsed_ms = int(rng.lognormvariate(8.6, 0.5)) * number
@@ -110,11 +91,53 @@ def store_day(client: Any, table: str, count: int) -> Any:
     return ports, ranked
 
 
-def measure(count: int) -> None:
+class Probe:
+    """Around each DynamoDB request of the pass (`Client.request`): the piece's own memory sampled
+    at its start and end while tracing (`sampled`), and a ROUND_TRIP slept first (`round_trip`)."""
+
+    def __init__(self, db: Any):
+        self.request, self.round_trip, self.own, self.requests = db.request, 0.0, 0, 0
+        self.lock = threading.Lock()
+        db.request = self.wrapped
+
+    def wrapped(self, *args: Any, **kwargs: Any) -> Any:
+        if self.round_trip:
+            time.sleep(self.round_trip)
+        reply = self.request(*args, **kwargs)
+        self.sample()
+        return reply
+
+    def sample(self) -> None:
+        """What the traced allocations alive now hold, those made under moto's frames aside: after
+        the first requests, then every 25th (each reply just parsed, the piece's data held)."""
+        if not tracemalloc.is_tracing():
+            return
+        with self.lock:
+            self.requests += 1
+            if self.requests > 4 and self.requests % 25:
+                return
+            traces = tracemalloc.take_snapshot().traces._traces  # (domain, size, frames, ...): fast
+            own = sum(trace[1] for trace in traces if not any(_MOTO in frame[0] for frame in trace[2]))
+            self.own = max(self.own, own)
+
+    def traced(self, run: Callable[[], None]) -> tuple[int, int]:
+        """(peak of every allocation, the piece's own peak) while RUN runs."""
+        self.own = self.requests = 0
+        tracemalloc.start(FRAMES)
+        try:
+            run()
+            self.requests = 0
+            self.sample()
+            return tracemalloc.get_traced_memory()[1], self.own
+        finally:
+            tracemalloc.stop()
+
+
+def measure(count: int, one_shard: bool = False) -> None:
     client = boto3.client("dynamodb")
-    table = f"bench-pieces-{count}"
+    table = f"bench-pieces-{count}{'-page' if one_shard else ''}"
     started = time.perf_counter()
-    ports, ranked = store_day(client, table, count)
+    ports, ranked = store_day(client, table, count, one_shard)
     stored = time.perf_counter() - started
     queue = MemoryQueue()
     passes = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks)
@@ -122,104 +145,113 @@ def measure(count: int) -> None:
         passes, queue, ports.runs, ports.moderation, ports.recaps, ports.closing,
         lambda: DAY, lambda day: [],
     )  # fmt: skip
-    units = Units(client)
-    waited = [0.0]  # seconds inside DynamoDB requests (moto's, here)
-    request = ports.db.request
-
-    def timed(*args: Any, **kwargs: Any) -> Any:
-        begun = time.perf_counter()
-        try:
-            return request(*args, **kwargs)
-        finally:
-            waited[0] += time.perf_counter() - begun
-
-    ports.db.request = timed  # type: ignore[method-assign]
-    service._start(SCOPE)
-    sample = 1 if count <= 20_000 else 8  # tracemalloc slows everything: every 8th piece past 20,000
-    judged = 0  # phase 2 runs JUDGED pieces (moto's UpdateItem, a run's score, is the slow part)
-    before_judging = (0.0, 0.0, 0)
-    judged_runs = [0]
-    keep = passes.keep_score
+    meter = Meter(client)
+    judged_runs, keep, lock = [0], passes.keep_score, threading.Lock()
 
     def counted(*args: Any) -> Any:
-        judged_runs[0] += 1
+        with lock:
+            judged_runs[0] += 1
         return keep(*args)
 
     passes.keep_score = counted  # type: ignore[method-assign]
-    # The piece's own memory, moto's aside: in-process moto builds a Query's whole partition in
-    # Python (DynamoDB does not), so the peak counts it; a snapshot after every batch of runs read,
-    # without moto's and botocore's frames, is what the piece holds.
-    own_peak = [0]
-    read_runs = passes.read_runs
-
-    def sampled(scope: Any, run_ids: list[str]) -> Any:
-        for number, run in enumerate(read_runs(scope, run_ids), start=1):
-            if number % 100 == 0 or number == len(run_ids):
-                own_peak[0] = max(own_peak[0], own_bytes())
-            yield run
-
-    if OWN:  # slow: a snapshot of every traced block after every batch
-        passes.read_runs = sampled  # type: ignore[method-assign]
-    mine: dict[int, list[int]] = {1: [], 0: [], 2: []}
-    own: dict[int, list[float]] = {1: [], 0: [], 2: []}
-    peaks: dict[int, list[int]] = {1: [], 0: [], 2: []}
-    seconds: dict[int, list[float]] = {1: [], 0: [], 2: []}
+    service._start(SCOPE)
+    ran: dict[int, list[dict[str, Any]]] = {COUNT: [], MERGE: [], JUDGE: []}
+    before_judging = (0.0, 0.0, 0)
     while queue.messages:
         body, _ = queue.messages.popleft()
         phase = Piece.of(body).phase
-        if phase == 2:
-            if judged == JUDGED:
+        if phase == JUDGE:
+            if len(ran[JUDGE]) == JUDGED:
                 continue
-            if judged == 0:
-                before_judging = (units.read, units.write, sum(units.calls.values()))
-            judged += 1
-        traced = len(seconds[phase]) % sample == 0
-        own_peak[0] = 0
-        if traced:
-            tracemalloc.start(12 if OWN else 1)
-        begun, before = time.perf_counter(), waited[0]
+            if not ran[JUDGE]:
+                before_judging = (units(meter, "read"), units(meter, "write"), len(meter.charges))
         service.run(body)
-        seconds[phase].append(time.perf_counter() - begun)
-        own[phase].append(seconds[phase][-1] - (waited[0] - before))
-        if traced:
-            peaks[phase].append(tracemalloc.get_traced_memory()[1])
-            mine[phase].append(max(own_peak[0], own_bytes()) if OWN else 0)
-            tracemalloc.stop()
-    pieces = passes.pass_state(SCOPE).expected[1]
+        ran[phase].append(body)
+    pieces = passes.pass_state(SCOPE).expected[COUNT]
     recap = ports.recaps.recap(SCOPE)
     assert recap is not None and recap.recap.players == ranked, (recap and recap.recap.players, ranked)
+    calls = {
+        operation: sum(1 for c in meter.charges if c.operation == operation)
+        for operation in sorted({c.operation for c in meter.charges})
+    }
+    read, write, requests = before_judging
+    judging = (units(meter, "read") - read, units(meter, "write") - write, len(meter.charges) - requests)
     print(
-        f"  {count:>7,} runs, {ranked:,} ranked ({stored:.0f} s to store): "
+        f"  {count:>7,} runs{' in one shard' if one_shard else ''}, {ranked:,} ranked "
+        f"({stored:.0f} s to store): "
         f"{pieces} pieces a phase, {JUDGED} judged"
     )
-    for phase, name in ((1, "count"), (0, "merge"), (2, "judge")):
-        if peaks[phase]:
-            print(
-                f"    {name}: peak {max(peaks[phase]) / 2**20:.1f} MB a piece (median "
-                f"{sorted(peaks[phase])[len(peaks[phase]) // 2] / 2**20:.1f}); its own "
-                f"{max(mine[phase]) / 2**20:.2f} MB "
-                f"(median {sorted(mine[phase])[len(mine[phase]) // 2] / 2**20:.2f}); "
-                f"{max(seconds[phase]):.2f} s the longest, {sum(seconds[phase]):.1f} s in all, "
-                f"{sum(own[phase]):.1f} s outside requests"
-            )
-    print(f"    requests {dict(units.calls)}; {units.read:,.0f} read units, {units.write:,.0f} write units")
-    read, write, requests = before_judging
-    judging = (units.read - read, units.write - write, sum(units.calls.values()) - requests)
     print(
-        f"    phases 1 and merge, a run: {read / ranked:.3f} read units, {write / ranked:.3f} write units, "
-        f"{requests / ranked:.4f} requests; phase 2 ({judged_runs[0]:,} runs), a run: "
+        f"    requests {calls}; {units(meter, 'read'):,.0f} read units, "
+        f"{units(meter, 'write'):,.0f} write units"
+    )
+    print(
+        f"    count and merge, a run: {read / ranked:.3f} read units, {write / ranked:.3f} write units, "
+        f"{requests / ranked:.4f} requests; judging ({judged_runs[0]:,} runs), a run: "
         f"{judging[0] / judged_runs[0]:.3f} read, {judging[1] / judged_runs[0]:.3f} write, "
         f"{judging[2] / judged_runs[0]:.3f} requests"
     )
+    meter.detach(client)
+    probe = Probe(ports.db)
+    again = {
+        COUNT: [b for b in ran[COUNT] if b["page"] == 0][:TRACED],
+        MERGE: ran[MERGE][:1],
+        JUDGE: ran[JUDGE],
+    }
+    for phase in (COUNT, MERGE, JUDGE):
+        figures = [probe.traced(lambda body=body: service.run(body)) for body in again[phase]]
+        peaks, own = sorted(f[0] for f in figures), sorted(f[1] for f in figures)
+        print(
+            f"    {NAMES[phase]}: {len(figures)} pieces traced "
+            f"({page_runs(passes, again[phase])} runs the most): "
+            f"peak {peaks[-1] / 2**20:.1f} MB with moto's (median {peaks[len(peaks) // 2] / 2**20:.1f}); "
+            f"the piece's own {own[-1] / 2**20:.2f} MB (median {own[len(own) // 2] / 2**20:.2f})"
+        )
+    queue.messages.clear()
+    probe.round_trip = ROUND_TRIP
+    timed: dict[int, list[float]] = {}
+    for writers in (1, WRITERS):
+        service.writers = writers
+        timed[writers] = []
+        for body in ran[JUDGE]:
+            begun = time.perf_counter()
+            service.run(body)
+            timed[writers].append(time.perf_counter() - begun)
+    ratios = [many / one for one, many in zip(timed[1], timed[WRITERS], strict=True)]
+    print(
+        f"    judging, {ROUND_TRIP * 1000:.0f} ms a request's round trip: a piece takes "
+        f"{', '.join(f'{r:.2f}' for r in ratios)} of its one-writer time with {WRITERS} writers "
+        f"(one writer: {', '.join(f'{t:.1f}' for t in timed[1])} s; {WRITERS}: "
+        f"{', '.join(f'{t:.1f}' for t in timed[WRITERS])} s)"
+    )
+    queue.messages.clear()
+
+
+def units(meter: Meter, kind: str) -> float:
+    """Read or write units charged so far (the GSIs' share of a write included)."""
+    return sum(getattr(c, f"{kind}_units") for c in meter.charges)
+
+
+def page_runs(passes: DynamoPasses, bodies: list[dict[str, Any]]) -> int:
+    """The most runs one of the pieces BODIES reads (the merge: none)."""
+    most = 0
+    for body in bodies:
+        piece = Piece.of(body)
+        if piece.phase != MERGE:
+            most = max(most, len(passes.board_page(piece.scope, piece.shard, piece.start, PAGE_RUNS)[0]))
+    return most
 
 
 def main() -> None:
-    sizes = [int(arg) for arg in sys.argv[1:] if arg.isdigit()] or list(SIZES)
-    print("The closing pass in pieces: memory and time per piece, requests and units per pass")
+    page = "page" in sys.argv[1:]  # a full page: PAGE_RUNS runs in one shard, as every piece past 64,000
+    sizes = [int(arg) for arg in sys.argv[1:] if arg.isdigit()] or ([] if page else list(SIZES))
+    print("The closing pass in pieces: requests and units per pass, memory and time per piece")
     cheaper_requests()  # `make run`'s moto: a transaction copies the items it touches, not the table
     with mock_aws():
         for count in sizes:
             measure(count)
+        if page:
+            measure(PAGE_RUNS, one_shard=True)
 
 
 if __name__ == "__main__":

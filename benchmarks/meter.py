@@ -172,6 +172,11 @@ class Meter:
         client.meta.events.register("after-call.dynamodb", self._after)
         return self
 
+    def detach(self, client: Any) -> None:
+        """CLIENT's requests no longer charged."""
+        client.meta.events.unregister("before-parameter-build.dynamodb", self._before)
+        client.meta.events.unregister("after-call.dynamodb", self._after)
+
     # The sums ------------------------------------------------------------------------------
 
     def take(self) -> tuple[Counter[str], list[int], float, float, float]:

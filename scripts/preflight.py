@@ -17,8 +17,8 @@ What it checks, in the stage's region (infra/stages.json through infra.config):
 - the rush the stage plans for (`rush_players`, scripts/rush_plan.py): at its top, the API
   requests/s against the stage's throttle and the account's, the busy Lambda environments against
   the account's concurrency and each function's midnight capacity, the table's and each index's
-  write and read units/s against their warm throughput and the per-table quota, and the board
-  completions/s against what the board's shards take.
+  write and read units/s against their warm throughput and the per-table quota, and the
+  completions/s against what the board's shards and the `due` index's partitions take.
 
 Before any of it, the stage's entry must hold no placeholder (an RFC 2606 name such as
 example.com, left from the repository's sample stages): each is named by its field. Without
@@ -37,7 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rush_plan import BOARD_COMPLETIONS_BOUND, INDEX_WRITE_UNITS, Peak  # noqa: E402
+from rush_plan import BOARD_COMPLETIONS_BOUND, DUE_COMPLETIONS_BOUND, INDEX_WRITE_UNITS, Peak  # noqa: E402
 
 from infra.config import REPO_ROOT, STAGES_FILE, StageConfig  # noqa: E402
 from infra.functions import FUNCTIONS  # noqa: E402
@@ -234,6 +234,14 @@ def rush_checks(
             BOARD_COMPLETIONS_BOUND,
             peak.runs,
             'more board shards (keys.BOARD_SHARDS; docs/operations.md, "The ten-million night")',
+        )
+    )
+    found.append(
+        Check(
+            f"{top} completions/s the `due` index's partitions take (64, two entries a run)",
+            DUE_COMPLETIONS_BOUND,
+            peak.runs,
+            'more due shards (keys.DUE_SHARDS; docs/operations.md, "The ten-million night")',
         )
     )
     return found

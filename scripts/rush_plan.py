@@ -27,6 +27,9 @@ INDEX_WRITE_UNITS = {"board": 1, "history": 1, "due": 2, "runs": 1}  # a start a
 # Completions a second the board index takes: 32 shards of about 1,000 write units/s each, less
 # the unevenness of random arrivals (benchmarks/boards.py measured 29,240; docs/data-model.md).
 BOARD_COMPLETIONS_BOUND = 29_000
+# Completions a second the `due` index's partitions take: 64 of them (keys.DUE_SHARDS) at about
+# 1,000 write units/s each, two entries a run (its start and completion; docs/data-model.md).
+DUE_COMPLETIONS_BOUND = 64 * 1_000 // INDEX_WRITE_UNITS["due"]
 # Lambda adds at most 1,000 execution environments every 10 seconds per function above what is
 # provisioned (https://docs.aws.amazon.com/lambda/latest/dg/scaling-behavior.html).
 SCALING_PER_10_SECONDS = 1_000
@@ -87,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             for i in INDEX_WRITE_UNITS
         ],
         (f"board completions/s (bound {BOARD_COMPLETIONS_BOUND:,})", lambda p: p.runs),
+        (f"`due` partitions' completions/s (bound {DUE_COMPLETIONS_BOUND:,})", lambda p: p.runs),
         ("Lambda ramp with nothing provisioned, s", lambda p: p.ramp_seconds({})),
     ]
     print(f"{'at the top of the rush':<44}" + "".join(f"{p.players:>14,}" for p in peaks))

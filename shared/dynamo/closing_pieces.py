@@ -28,6 +28,7 @@ from shared.services.closing_pieces import COUNT, JUDGE, LISTED, PassState, Piec
 
 _PRUNE_AT = RUNNING_RUNS + 10  # scores kept before the oldest are dropped (one write in ten)
 _BATCH = 100
+_QUERY_ROWS = 100  # rows a Query of a piece's page reads
 DAILIES = keys.DAILIES_CLOSED
 state_key, evidence_key = keys.pass_state_key, keys.evidence_key
 
@@ -46,19 +47,26 @@ class DynamoPasses:
     def board_page(
         self, scope: Scope, shard: int, start: str | None, limit: int
     ) -> tuple[list[str], str | None]:
-        """One Query page of the shard (a page of rows is ~150 bytes each: 2,000 in 300 KB)."""
-        query: Item = {
-            "IndexName": "board",
-            "KeyConditionExpression": "board_pk = :p",
-            "ExpressionAttributeValues": {":p": {"S": keys.board_partition(scope, shard)}},
-            "ProjectionExpression": "board_sk",
-            "Limit": limit,
-        }
-        if start:
-            query["ExclusiveStartKey"] = json.loads(start)
-        items, last = self.db.query_page(**query)
-        run_ids = [position_of(item["board_sk"]["S"]).run_id for item in items]
-        return run_ids, json.dumps(last, sort_keys=True) if last else None
+        """Up to LIMIT run ids of the shard, read in Query pages of _QUERY_ROWS (a row of the index
+        is about 700 bytes: a page of a 2,000 would pass a Query's 1 MB, and its reply alone would
+        be the piece's largest holding)."""
+        run_ids: list[str] = []
+        following = json.loads(start) if start else None
+        while len(run_ids) < limit:
+            query: Item = {
+                "IndexName": "board",
+                "KeyConditionExpression": "board_pk = :p",
+                "ExpressionAttributeValues": {":p": {"S": keys.board_partition(scope, shard)}},
+                "ProjectionExpression": "board_sk",
+                "Limit": min(_QUERY_ROWS, limit - len(run_ids)),
+            }
+            if following:
+                query["ExclusiveStartKey"] = following
+            items, following = self.db.query_page(**query)
+            run_ids += [position_of(item["board_sk"]["S"]).run_id for item in items]
+            if not following:
+                break
+        return run_ids, json.dumps(following, sort_keys=True) if following else None
 
     def listed_board(self, scope: Scope, limit: int) -> list[str] | None:
         """The top item's rows when the rank counters say they are the whole board: one GetItem

@@ -20,7 +20,9 @@ its runs, not the board's shards. docs/moderation.md, "The closing pass".
 """
 
 import json
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -31,6 +33,7 @@ from shared.game.clock import iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import daily_date
 from shared.game.find_time import (
+    Evidence,
     ScopeStats,
     describe,
     judge,
@@ -40,6 +43,7 @@ from shared.game.find_time import (
 )
 from shared.game.puzzles import Round, answers, top_words
 from shared.game.recap import RoundTally, summarize, tally_rounds
+from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.closing_pieces import (
     COUNT,
@@ -59,7 +63,8 @@ from shared.services.ports import ClosingStore, RecapStore, RunStore
 
 BOARD_SHARDS = 32  # the `board` index's shards (shared/dynamo/keys.py BOARD_SHARDS)
 DAYS_PER_STEP = 3  # Dailies one step of the job starts at most (a missed day, then the next)
-BATCH = 100  # runs handled between two looks at memory: one BatchGetItem
+WRITERS = 8  # a judging piece's score writes in flight (botocore's client pools 10 connections)
+IN_FLIGHT = 2  # runs judged and waiting for their write, a writer: the decoded runs it holds
 
 
 class ClosingPass:
@@ -75,11 +80,12 @@ class ClosingPass:
         daily_puzzle: Callable[[str], list[Round]],
         now: Callable[[], datetime] = clock.now,
         shards: int = BOARD_SHARDS,
+        writers: int = WRITERS,
     ):
         self.store, self.queue = store, queue
         self.runs, self.moderation, self.recaps, self.closing = runs, moderation, recaps, closing
         self.first_date, self.daily_puzzle = first_date, daily_puzzle
-        self.now, self.shards = now, shards
+        self.now, self.shards, self.writers = now, shards, writers
         self._puzzles: dict[Scope, list[Round]] = {}
         self._stats: dict[Scope, Any] = {}
 
@@ -178,20 +184,22 @@ class ClosingPass:
         if following is not None:
             self.queue.send([piece.successor(following).message()])
         puzzle = self._puzzle(scope)
-        tallies = tally_rounds(puzzle, []) if puzzle else []
-        stats, players, batch = ScopeStats.empty(len(puzzle)), 0, []
-        for run in self.store.read_runs(scope, run_ids):
-            if stats.rounds < len(run.puzzle):  # a challenge's rounds: its runs hold its puzzle
-                stats = stats.merge(ScopeStats.empty(len(run.puzzle)))
-            stats.add(run_times(run))
-            players += 1
-            if tallies:
-                batch.append(run)
-                if len(batch) == BATCH:
-                    add_tallies(tallies, tally_rounds(puzzle, batch))
-                    batch = []
-        if batch:
-            add_tallies(tallies, tally_rounds(puzzle, batch))
+        stats, players = ScopeStats.empty(len(puzzle)), 0
+
+        def measured(runs: Iterator[Run]) -> Iterator[Run]:
+            """Each run's find times and count taken as it passes (one decoded run held at a time)."""
+            nonlocal stats, players
+            for run in runs:
+                if stats.rounds < len(run.puzzle):  # a challenge's rounds: its runs hold its puzzle
+                    stats = stats.merge(ScopeStats.empty(len(run.puzzle)))
+                stats.add(run_times(run))
+                players += 1
+                yield run
+
+        runs = measured(self.store.read_runs(scope, run_ids))
+        tallies = tally_rounds(puzzle, runs) if puzzle else []  # a Daily's recap tallies
+        for _ in runs:  # a challenge's: no tallies
+            pass
         partial = Partial(piece.message(), players, tallies, stats.to_json())
         state = self.store.put_piece(piece, partial.encode(), following is not None)
         if state.complete(COUNT):
@@ -226,27 +234,45 @@ class ClosingPass:
         stats = self._scope_stats(scope)
         run_ids, _ = self._page(piece)
         opened, puzzle = 0, self._puzzle(scope)
-        for run in self.store.read_runs(scope, run_ids):
-            puzzle = puzzle or run.puzzle
-            if run.player is None:
-                continue
-            evidence = judge(run_times(run), run.puzzle, stats)
-            kept = self.store.keep_score(run.player, scope, run.completed_at or "", evidence.score)
-            running = running_evidence([score for _, score in kept])
-            shown = None
-            if evidence.suspect or running.suspect:
-                shown = f"{scope.id}: {describe(evidence, running)}"
-                if running.suspect:  # the days that made it
-                    shown += "\nthe days: " + ", ".join(f"{scope_id} {score:.2f}" for scope_id, score in kept)
-            if shown is not None:
-                case = run_case(run.player, run.run_id, scope.id, shown, iso(self.now()), "find_time")
-                case = case.model_copy(update={"snapshot": run_snapshot(run, None)})  # evidence kept
-                opened += self.moderation.open_case(case)
+        # The scores are written `writers` at a time (each an UpdateItem of its own player's item,
+        # idempotent); a case waits for its run's write, which returns the player's running scores.
+        waiting: deque[tuple[Run, Evidence, Future[list[tuple[str, float]]]]] = deque()
+        with ThreadPoolExecutor(self.writers) as pool:
+            for run in self.store.read_runs(scope, run_ids):
+                puzzle = puzzle or run.puzzle
+                if run.player is None:
+                    continue
+                evidence = judge(run_times(run), run.puzzle, stats)
+                kept = pool.submit(
+                    self.store.keep_score, run.player, scope, run.completed_at or "", evidence.score
+                )
+                waiting.append((run, evidence, kept))
+                if len(waiting) == IN_FLIGHT * self.writers:
+                    opened += self._review(scope, *waiting.popleft())
+            while waiting:
+                opened += self._review(scope, *waiting.popleft())
         state = self.store.put_piece(piece, str(opened).encode(), False)
         if state.complete(JUDGE):
             self.store.finish_pass(scope)
             # The board's pass has run; the moderation views show each round's typical find time.
             self.moderation.mark_pass(scope, typical_ms(puzzle or self.runs.get_puzzle(scope) or [], stats))
+
+    def _review(
+        self, scope: Scope, run: Run, evidence: Evidence, kept: "Future[list[tuple[str, float]]]"
+    ) -> int:
+        """A case opened for RUN when its EVIDENCE or the player's running evidence (their scores
+        KEPT with this one) says so: 1 when one was opened."""
+        scores = kept.result()
+        running = running_evidence([score for _, score in scores])
+        if not (evidence.suspect or running.suspect):
+            return 0
+        shown = f"{scope.id}: {describe(evidence, running)}"
+        if running.suspect:  # the days that made it
+            shown += "\nthe days: " + ", ".join(f"{scope_id} {score:.2f}" for scope_id, score in scores)
+        assert run.player is not None
+        case = run_case(run.player, run.run_id, scope.id, shown, iso(self.now()), "find_time")
+        case = case.model_copy(update={"snapshot": run_snapshot(run, None)})  # evidence kept
+        return self.moderation.open_case(case)
 
     def _puzzle(self, scope: Scope) -> list[Round]:
         """A Daily's puzzle (its recap's rounds); none for a challenge: its runs hold it."""

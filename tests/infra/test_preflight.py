@@ -215,9 +215,11 @@ def test_the_planned_rush_is_checked_quota_by_quota_at_its_top(own_stages, tmp_p
         "the `due` index's write units/s (its warm throughput)",
         "the `runs` index's write units/s (its warm throughput)",
         "board completions/s (32 board shards)",
+        "completions/s the `due` index's partitions take (64, two entries a run)",
     }
     assert any("quota 60,000, stage needs 433,333" in line for line in rush)  # 13 requests a run
     assert any("quota 29,000, stage needs 33,333" in line for line in rush)
+    assert any("quota 32,000, stage needs 33,333" in line for line in rush)
 
 
 def test_the_rush_figures_follow_the_measured_figures_of_a_run():

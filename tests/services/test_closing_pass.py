@@ -6,6 +6,7 @@ mimic play ends with both under review."""
 
 import json
 import random
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -185,6 +186,58 @@ def test_a_small_challenges_pass_is_one_piece_not_a_piece_a_shard(fake):
     assert [Piece.of(body).piece_id for body, _ in queue.messages] == ["all"]
     assert queue.drain(closing_pass().run) == 3  # its count, its merge, its judging
     assert fake.passes.pass_state(challenge).expected == {COUNT: 1, JUDGE: 1}
+
+
+def test_a_judging_piece_writes_its_scores_several_at_a_time(fake):
+    """Its writers' UpdateItems are in flight together: each score write here waits until all
+    four are (a barrier), which one write at a time would never reach."""
+    challenge = new_challenge(fake, "e" * 16)
+    for i in range(4):
+        play(
+            fake,
+            challenge,
+            PUZZLE,
+            f"w{i}",
+            mimic(PUZZLE, random.Random(i)),
+            datetime(2026, 1, 15, 9, tzinfo=UTC),
+        )
+    service, store = closing_pass(), pass_store()
+    together, real = threading.Barrier(4, timeout=5), store.keep_score
+
+    def held(*args):
+        together.wait()
+        return real(*args)
+
+    store.keep_score = held
+    service.writers = 4
+    service._start(challenge)
+    assert piece_queue().drain(service.run) == 3 and not piece_queue().dead
+    assert store.pass_state(challenge).finished
+    assert {p for p, kept in fake.passes.evidence.items() if any(s == challenge.id for s in kept)} == {
+        player(f"w{i}") for i in range(4)
+    }
+
+
+def test_a_shards_pages_read_in_small_queries_hold_each_run_once(monkeypatch):
+    """On DynamoDB a page is read in Queries of _QUERY_ROWS rows (one here): a shard read a page
+    of LIMIT after another, or whole, lists each of its runs once."""
+    from shared.dynamo import closing_pieces as dynamo_pieces
+
+    with served_store("dynamo", monkeypatch) as served:
+        served.runs.put_puzzle(SCOPE, PUZZLE)
+        run_ids = people_board(served, SCOPE, PUZZLE, 20)
+        monkeypatch.setattr(dynamo_pieces, "_QUERY_ROWS", 1)
+        store = pass_store()
+        whole, paged = [], []
+        for shard in range(32):
+            whole += store.board_page(SCOPE, shard, None, 1000)[0]
+            start = None
+            while True:
+                ids, start = store.board_page(SCOPE, shard, start, 2)
+                paged += ids
+                if start is None:
+                    break
+        assert sorted(whole) == sorted(paged) == sorted(run_ids)
 
 
 def test_runs_each_just_under_the_threshold_open_a_case_that_shows_the_days(fake):
