@@ -5,7 +5,9 @@ checked without a page, by node --test (tests/web/)."""
 import base64
 import hashlib
 import json
-from datetime import UTC, datetime
+import urllib.request
+from datetime import datetime, timedelta
+from email.utils import parsedate_to_datetime
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -90,14 +92,20 @@ def test_cognito_login_is_the_hosted_ui_code_flow_with_pkce(open_client, server)
     assert page.inner_text("#who").startswith("player-")
 
 
+def server_now(server) -> datetime:
+    """The server's game clock, from a reply's Date header (as the page learns it)."""
+    with urllib.request.urlopen(server.url + "/daily", timeout=30) as reply:
+        return parsedate_to_datetime(reply.headers["Date"])
+
+
 def test_the_countdown_runs_to_the_next_daily_in_the_players_local_time(open_client, server):
     """GET /daily's `resets_at` (midnight Central), counted down and shown in the browser's zone."""
     client = open_client(timezone_id="Asia/Tokyo")
     page = client.page
-    opened = datetime.now(UTC)
+    opened = server_now(server)  # the game clock, which earlier tests may have moved
     client.open()
     countdown = page.inner_text("#countdown")
-    read = datetime.now(UTC)
+    read = server_now(server) + timedelta(seconds=1)  # a Date header is to the second
     resets_at = server.request("GET", "/daily")[1]["resets_at"]
     at = datetime.fromisoformat(resets_at.replace("Z", "+00:00"))
     shown = 0
