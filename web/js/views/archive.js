@@ -6,9 +6,8 @@ import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
 import { monthWeeks, shiftMonth } from "../lib/calendar.js";
 import { go, onShow } from "../router.js";
-import { get } from "../store.js";
-import { keepRun, learnSkew } from "./game.js";
-import { openRecap } from "./recap.js";
+import { keepRun, learnSkew } from "../run.js";
+import { get, set, subscribe } from "../store.js";
 
 function buildView() {
   // Its tab is in index.html: added here, it would move the page as it loads.
@@ -37,8 +36,6 @@ function buildView() {
   $("main").append(view);
 }
 
-let archive = null; // {first, today, month, scores: Map(date -> text)}
-
 async function loadArchive() {
   const today = get("daily") && get("daily").date;
   if (!today) return;
@@ -57,13 +54,14 @@ async function loadArchive() {
       cursor = reply.body.next_cursor;
     } while (cursor);
   }
-  archive = { first: info.body.first_date, today, month: archive ? archive.month : today.slice(0, 7), scores };
+  const shown = get("archive");
+  set({ archive: { first: info.body.first_date, today, month: shown ? shown.month : today.slice(0, 7), scores } });
   renderArchive();
 }
 
 /** One month of past Dailies, today's month first: each past day plays as practice. */
 function renderArchive() {
-  const { first, today, month, scores } = archive;
+  const { first, today, month, scores } = get("archive");
   const title = new Date(month + "-01T12:00:00Z").toLocaleDateString([], { month: "long", year: "numeric", timeZone: "UTC" });
   $("archive-month").textContent = title;
   $("archive-earlier").disabled = month <= first.slice(0, 7);
@@ -89,9 +87,15 @@ function renderArchive() {
 }
 
 function moveMonth(step) {
-  if (!archive) return;
-  archive.month = shiftMonth(archive.month, step);
+  const shown = get("archive");
+  if (!shown) return;
+  set({ archive: { ...shown, month: shiftMonth(shown.month, step) } });
   renderArchive();
+}
+
+function openRecap(day) {
+  set({ recapDate: day });
+  go("recap");
 }
 
 async function playPast(day) {
@@ -108,10 +112,10 @@ async function playPast(day) {
 }
 
 /** Remember a finished practice run's score by date (the server keeps no list of them). */
-function rememberPractice(event) {
-  const run = event.detail;
+function rememberPractice() {
+  const run = get("completed");
   if (!run || run.official || run.kind !== "daily" || !get("daily") || run.date === get("daily").date) return;
-  if (run.rounds < get("daily").rounds) return; // a practice of some rounds (views/practice.js)
+  if (run.rounds < get("daily").rounds) return; // a practice of some rounds (views/recap.js)
   const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
   practice[run.date] = Math.max(practice[run.date] || 0, run.score);
   localStorage.setItem("wordsqd.practice", JSON.stringify(practice));
@@ -119,9 +123,9 @@ function rememberPractice(event) {
 
 export function bindArchive() {
   buildView();
-  document.addEventListener("wordsqd:completed", rememberPractice);
+  subscribe(["completed"], rememberPractice);
   $("archive-earlier").addEventListener("click", () => moveMonth(-1));
   $("archive-later").addEventListener("click", () => moveMonth(1));
-  for (const mode of document.getElementsByName("archive-mode")) mode.addEventListener("change", () => archive && renderArchive());
+  for (const mode of document.getElementsByName("archive-mode")) mode.addEventListener("change", () => get("archive") && renderArchive());
   onShow("archive", loadArchive);
 }

@@ -1,27 +1,15 @@
-// Home: today's Daily (GET /daily), its rules card filled with the server's numbers, the start
-// and resume buttons, and the countdown to the next Daily.
+// Home: today's Daily (the store's `daily`, read by daily.js), its rules card filled with the
+// server's numbers, the start and resume buttons, and the countdown to the next Daily. Drawn again
+// whenever what it shows changes in the store.
 
-import { api, problem } from "../api.js";
 import { serverNowMs } from "../auth.js";
-import { $, notice } from "../dom.js";
-import { clockText, scoringNumbers } from "../lib/game.js";
+import { resetText } from "../daily.js";
+import { $ } from "../dom.js";
+import { scoringNumbers } from "../lib/game.js";
+import { lastClosedDay } from "../lib/recap.js";
 import { formatDate } from "../lib/words.js";
-import { onShow } from "../router.js";
-import { get, set } from "../store.js";
-
-let dailyRefetchAt = 0; // a new Daily is read at most this often, should the clocks disagree
-
-/** Read today's Daily: its date, shape and the game's numbers (`scoring`, `limits`). */
-export async function loadDaily() {
-  const reply = await api("GET", "/daily");
-  if (reply.status !== 200) {
-    notice("Today's Daily is unavailable: " + problem(reply));
-    return;
-  }
-  set({ daily: reply.body });
-  $("board-day").max = get("daily").date;
-  renderHome();
-}
+import { go, onShow } from "../router.js";
+import { get, set, subscribe } from "../store.js";
 
 /** Each element marked data-ATTRIBUTE="name" says NUMBERS[name] (the page's own text holds the
  * same numbers until GET /daily answers: tests/http/test_rules_card.py). */
@@ -44,16 +32,15 @@ function renderRules(daily) {
 }
 
 /** The home card: today's Daily, and what starting it will do for this player. */
-export function renderHome() {
+function renderHome() {
   const daily = get("daily");
   if (daily) {
     renderRules(daily);
     $("daily-date").textContent = formatDate(daily.date);
     $("daily-shape").textContent = `${daily.rounds} rounds, ${daily.time_limit_seconds} seconds.`;
-    const at = new Date(daily.resets_at);
-    $("reset-local").textContent = `(at ${at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })} your time)`;
-    $("end-reset-local").textContent = $("reset-local").textContent;
+    $("reset-local").textContent = resetText(daily);
   }
+  $("home-recap-line").hidden = !lastClosedDay(daily, serverNowMs()); // the last closed day's recap
   // A Daily in play is resumed, not restarted; a challenge in play leaves the Daily free to start.
   const active = get("run") && get("run").status === "active";
   $("resume-run").hidden = !active;
@@ -68,25 +55,17 @@ export function renderHome() {
     : playedToday
       ? "Your official score for today is in. More runs are practice and stay off the board."
       : "Your first finished run today is your official score.";
-  tickCountdown();
-}
-
-/** The countdown to the next Daily (read once it begins). */
-export function tickCountdown() {
-  const daily = get("daily");
-  if (!daily) return;
-  // The server's clock: a run's (to the game timer's precision) once one has started, else its replies' Date.
-  const now = get("skewMs") ? Date.now() + get("skewMs") : serverNowMs();
-  const left = (Date.parse(daily.resets_at) - now) / 1000;
-  $("countdown").textContent = clockText(left);
-  $("end-countdown").textContent = clockText(left);
-  if (left <= 0 && Date.now() > dailyRefetchAt) {
-    // A new Daily: read it (at most every 30 s, should the clocks disagree).
-    dailyRefetchAt = Date.now() + 30000;
-    loadDaily().then(() => document.dispatchEvent(new CustomEvent("wordsqd:new-daily"))); // views/boards.js
-  }
 }
 
 export function bindHome() {
+  subscribe(["daily", "run", "token", "officialDates", "loginLost"], renderHome);
+  subscribe(["countdown"], () => {
+    $("countdown").textContent = get("countdown");
+  });
+  $("home-recap").addEventListener("click", (event) => {
+    event.preventDefault();
+    set({ recapDate: null });
+    go("recap");
+  });
   onShow("home", renderHome);
 }

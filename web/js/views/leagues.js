@@ -5,9 +5,9 @@
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
 import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues.js";
+import { boardRows } from "../parts/board.js";
 import { onShow } from "../router.js";
-import { get } from "../store.js";
-import { boardRows } from "./boards.js";
+import { get, set } from "../store.js";
 
 function buildView() {
   // Its tab is in index.html: added here, it would move the page as it loads.
@@ -61,8 +61,6 @@ function buildView() {
   $("main").append(view);
 }
 
-let current = null; // the league on screen
-
 async function loadLeagues() {
   const guest = !get("token");
   $("leagues-login").hidden = !guest;
@@ -82,7 +80,7 @@ async function loadLeagues() {
     button.addEventListener("click", () => openLeague(league));
     list.append(element("li", {}, button));
   }
-  if (current) await openLeague(current);
+  if (get("league")) await openLeague(get("league"));
 }
 
 /** An invite link's league, shown to anyone: its name, creator, members and today's leader; a
@@ -106,7 +104,7 @@ async function showInvitation(code) {
 
 async function acceptInvitation() {
   if (!get("token")) {
-    $("login-open").click();
+    set({ loginAsked: get("loginAsked") + 1 });
     return;
   }
   $("league-code").value = new URLSearchParams(location.search).get(JOIN_PARAM) || "";
@@ -124,7 +122,7 @@ async function copyLeagueLink() {
 }
 
 async function openLeague(league) {
-  current = league;
+  set({ league });
   $("league-card").hidden = false;
   $("league-title").textContent = league.name;
   $("league-link").value = inviteLink(location.origin, league.code);
@@ -137,8 +135,8 @@ async function openLeague(league) {
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   const board = reply.body;
   $("league-standing").textContent = standing(board);
-  $("league-board").dataset.date = board.date; // views/reports.js: a row's report names its date
-  boardRows($("league-board"), board.rows, board.status === "closed", false);
+  // A row's report names the board's date: a league board is its date's Daily.
+  boardRows($("league-board"), board.rows, { closed: board.status === "closed", scope: board.date });
   const members = $("league-members");
   members.replaceChildren(
     ...board.members.map((member) => {
@@ -154,12 +152,12 @@ async function openLeague(league) {
 }
 
 async function leave(member) {
-  const reply = await api("DELETE", `/leagues/${encodeURIComponent(current.league_id)}/members/${member}`, undefined, {
+  const reply = await api("DELETE", `/leagues/${encodeURIComponent(get("league").league_id)}/members/${member}`, undefined, {
     auth: true,
   });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   if (member === "me") {
-    current = null;
+    set({ league: null });
     $("league-card").hidden = true;
   }
   loadLeagues();
@@ -170,7 +168,7 @@ async function createLeague(event) {
   const reply = await api("POST", "/leagues", { name: $("league-name").value }, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   say($("leagues-status"), `${reply.body.name} is ready: share its invite link.`, "good");
-  current = reply.body;
+  set({ league: reply.body });
   loadLeagues();
 }
 
@@ -183,12 +181,12 @@ async function joinLeague(event) {
   say($("leagues-status"), `You are in ${reply.body.name}.`, "good");
   history.replaceState(null, "", location.pathname + "#leagues");
   $("league-invite").hidden = true;
-  current = reply.body;
+  set({ league: reply.body });
   loadLeagues();
 }
 
 async function rotateCode() {
-  const reply = await api("POST", `/leagues/${encodeURIComponent(current.league_id)}/code`, undefined, { auth: true });
+  const reply = await api("POST", `/leagues/${encodeURIComponent(get("league").league_id)}/code`, undefined, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   say($("leagues-status"), "A new invite code: the old link no longer lets anyone in.", "good");
   openLeague(reply.body);
@@ -202,6 +200,6 @@ export function bindLeagues() {
   $("league-invite-join").addEventListener("click", acceptInvitation);
   $("league-rotate").addEventListener("click", rotateCode);
   $("league-leave").addEventListener("click", () => leave("me"));
-  $("league-day").addEventListener("change", () => current && openLeague(current));
+  $("league-day").addEventListener("change", () => get("league") && openLeague(get("league")));
   onShow("leagues", loadLeagues);
 }

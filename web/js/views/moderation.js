@@ -8,7 +8,7 @@ import { $, element, say } from "../dom.js";
 import { ACTIONS, actionsFor, isModerator, localTime, timeline, whoseOf, whyOf } from "../lib/moderation.js";
 import { jwtClaims } from "../lib/pkce.js";
 import { go, onShow } from "../router.js";
-import { get } from "../store.js";
+import { get, set, subscribe } from "../store.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const moderator = () => !!get("token") && isModerator(jwtClaims(get("token")));
@@ -17,10 +17,6 @@ const seconds = (ms) => (ms / 1000).toFixed(2) + " s";
 function cellRow(...cells) {
   return element("tr", {}, ...cells.map(([label, value]) => element("td", { "data-label": label }, value ?? "")));
 }
-
-let queue = { cursor: null, cases: new Map() };
-let logCursor = null;
-let openCase = null;
 
 function buildView() {
   const view = element("section", { id: "view-moderation", class: "view", "aria-labelledby": "moderation-title" });
@@ -87,18 +83,18 @@ function showTab() {
 async function loadQueue(fresh) {
   const query = new URLSearchParams({ limit: "50" });
   if ($("case-kind").value) query.set("kind", $("case-kind").value);
-  if (!fresh && queue.cursor) query.set("cursor", queue.cursor);
+  if (!fresh && get("moderationQueue").cursor) query.set("cursor", get("moderationQueue").cursor);
   const reply = await api("GET", "/moderation/cases?" + query, undefined, { auth: true });
   if (!ok(reply)) return say($("moderation-status"), problem(reply), "bad");
-  if (fresh) queue = { cursor: null, cases: new Map() };
-  for (const item of reply.body.items) queue.cases.set(item.case_id, item);
-  queue.cursor = reply.body.next_cursor;
-  $("cases-more").hidden = !queue.cursor;
+  const cases = new Map(fresh ? [] : get("moderationQueue").cases);
+  for (const item of reply.body.items) cases.set(item.case_id, item);
+  set({ moderationQueue: { cursor: reply.body.next_cursor, cases } });
+  $("cases-more").hidden = !reply.body.next_cursor;
   renderQueue();
 }
 
 function renderQueue() {
-  const rows = [...queue.cases.values()].map((item) => {
+  const rows = [...get("moderationQueue").cases.values()].map((item) => {
     const button = element("button", { type: "button", class: "ghost small", "data-case": item.case_id, "aria-label": `Open the case about ${item.shown}` }, "Open");
     button.addEventListener("click", () => showCase(item));
     const source = { find_time: "find time", appeal: "appeal" }[item.source] || "reports";
@@ -114,7 +110,7 @@ function renderQueue() {
 }
 
 function showCase(item) {
-  openCase = item;
+  set({ moderationCase: item });
   $("case-card").hidden = false;
   const kind = { run: "Run", name: "Name", word: "Word", appeal: "Appeal" }[item.kind];
   $("case-title").textContent = `${kind}: ${item.shown}`;
@@ -205,7 +201,7 @@ function timelineChart(rounds) {
 }
 
 async function decide(action, label) {
-  const item = openCase;
+  const item = get("moderationCase");
   if (!item) return;
   const reason = $("decision-reason").value.trim();
   if (!reason) return say($("moderation-status"), "Give a reason first: the player and the log keep it.", "bad");
@@ -218,8 +214,11 @@ async function decide(action, label) {
   if (!window.confirm(`${label}: the case about ${item.shown}? This cannot be undone.`)) return;
   const reply = await api("POST", `/moderation/cases/${encodeURIComponent(item.case_id)}/decision`, body, { auth: true });
   if (!ok(reply)) return say($("moderation-status"), "Not decided: " + problem(reply), "bad");
-  queue.cases.delete(item.case_id);
-  openCase = null;
+  const queue = get("moderationQueue");
+  set({
+    moderationQueue: { ...queue, cases: new Map([...queue.cases].filter(([id]) => id !== item.case_id)) },
+    moderationCase: null,
+  });
   $("case-card").hidden = true;
   renderQueue();
   say($("moderation-status"), `Decided: ${label.toLowerCase()}, the case about ${item.shown}.`, "ok");
@@ -228,7 +227,7 @@ async function decide(action, label) {
 
 async function loadLog(fresh) {
   const query = new URLSearchParams({ limit: "50" });
-  if (!fresh && logCursor) query.set("cursor", logCursor);
+  if (!fresh && get("moderationLogCursor")) query.set("cursor", get("moderationLogCursor"));
   const reply = await api("GET", "/moderation/log?" + query, undefined, { auth: true });
   if (!ok(reply)) return say($("moderation-status"), problem(reply), "bad");
   const rows = reply.body.items.map((entry) => {
@@ -243,15 +242,15 @@ async function loadLog(fresh) {
   const body = $("mod-log").tBodies[0];
   if (fresh) body.replaceChildren();
   body.append(...rows);
-  logCursor = reply.body.next_cursor;
-  $("log-more").hidden = !logCursor;
+  set({ moderationLogCursor: reply.body.next_cursor });
+  $("log-more").hidden = !reply.body.next_cursor;
 }
 
 /** Build the moderators' view and its tab's rule; a view shown by anyone else goes home. */
 export function bindModeration() {
   buildView();
   showTab();
-  document.addEventListener("wordsqd:account", showTab);
+  subscribe(["token"], showTab);
   onShow("moderation", () => {
     if (!moderator()) {
       // Not a moderator: the API would refuse every call (403), so none is made.

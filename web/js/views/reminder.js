@@ -6,7 +6,7 @@
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
-import { get } from "../store.js";
+import { get, subscribe } from "../store.js";
 
 let serverKey = "";
 
@@ -90,5 +90,5 @@ export function bindReminder() {
   select.value = "19";
   $("reminder-form").addEventListener("submit", turnOn);
   $("reminder-off").addEventListener("click", turnOff);
-  document.addEventListener("wordsqd:view", load);
+  subscribe(["view", "token"], load);
 }

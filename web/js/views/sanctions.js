@@ -1,12 +1,12 @@
 // A sanctioned player is told (SPEC §3e): what, why in the moderator's words, until when and how
 // to appeal, on the home page, beside their board row and above their history; and they appeal
-// from there (POST /me/appeals, once per sanction). GET /me's `sanctions` (views/account.js keeps
+// from there (POST /me/appeals, once per sanction). GET /me's `sanctions` (player.js keeps
 // them); a ban also keeps the Daily's start button from promising a run it would refuse.
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
 import { banned, holding, sanctionText } from "../lib/sanctions.js";
-import { get, set } from "../store.js";
+import { get, set, subscribe } from "../store.js";
 
 // Where each notice goes: [id, the node it goes before or after, where].
 const PLACES = [
@@ -43,7 +43,6 @@ function appealForm(sanction, box) {
     if (!ok(reply)) return say(status, "Not sent: " + problem(reply), "bad");
     drafts.delete(sanction.sanction);
     set({ sanctions: get("sanctions").map((s) => (s.sanction === sanction.sanction ? reply.body.sanction : s)) });
-    renderSanctions();
   });
   return element(
     "div",
@@ -86,5 +85,5 @@ export function renderSanctions() {
 }
 
 export function bindSanctions() {
-  document.addEventListener("wordsqd:account", renderSanctions); // views/account.js read GET /me
+  subscribe(["token", "sanctions"], renderSanctions); // player.js reads them with GET /me
 }
