@@ -51,7 +51,7 @@ function bind() {
       go("challenges");
     } else {
       const daily = get("daily");
-      $("board-day").value = run && daily && run.date !== daily.date ? run.date : "";
+      set({ boardDay: run && daily && run.date !== daily.date ? run.date : "" });
       go("board");
     }
   });

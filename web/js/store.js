@@ -34,8 +34,10 @@ const state = {
   skewMs: 0, // the server's clock minus this browser's, learnt from a run's started_at
   view: "home", // the view on screen (router.js)
   loginAsked: 0, // counts the asks to log in (views/account.js opens the login on each)
+  started: null, // a run another view just started: {text} the game says as it takes the screen
   completed: null, // the run that last completed on this page (views/archive.js keeps practice scores)
   boardDate: null, // the date of the board on screen
+  boardDay: null, // the date another view asks #board to show next ("": today's)
   boardCursor: null, // the next page of the board on screen
   challenge: null, // the challenge on screen (GET /challenges/{id})
   league: null, // the league on screen

@@ -106,9 +106,7 @@ async function playPast(day) {
   if (!ok(reply)) return say($("archive-status"), "Not started: " + problem(reply), "bad");
   learnSkew(reply, sentAt);
   keepRun(reply.body, guest);
-  say($("status"), `Practice on the Daily of ${day}: it counts on no board. Go!`);
-  go("play");
-  $("word").focus();
+  set({ started: { text: `Practice on the Daily of ${day}: it counts on no board. Go!` } });
 }
 
 /** Remember a finished practice run's score by date (the server keeps no list of them). */

@@ -103,5 +103,9 @@ export function bindBoards() {
     if (get("view") === "board" && !$("board-day").value) loadBoard(true);
   });
   subscribe(["token"], showReportToggles);
-  onShow("board", () => loadBoard(true));
+  onShow("board", () => {
+    if (get("boardDay") !== null) $("board-day").value = get("boardDay"); // asked by another view
+    set({ boardDay: null });
+    loadBoard(true);
+  });
 }

@@ -8,7 +8,7 @@ import { challengeIdFrom, challengeLink } from "../lib/game.js";
 import { invitationText } from "../lib/words.js";
 import { boardControls, boardRows, catchUp, showsMine } from "../parts/board.js";
 import { showCorrections } from "../parts/corrections.js";
-import { go, onShow } from "../router.js";
+import { onShow } from "../router.js";
 import { keepRun, learnSkew } from "../run.js";
 import { get, set } from "../store.js";
 
@@ -34,9 +34,8 @@ async function startChallenge() {
   }
   learnSkew(reply, sentAt);
   keepRun(reply.body, false);
-  say($("status"), reply.status === 200 ? "Welcome back: your run goes on." : reply.body.official ? "Challenge on: your first finished run is your result. Go!" : "Practice run: go!");
-  go("play");
-  $("word").focus();
+  const text = reply.status === 200 ? "Welcome back: your run goes on." : reply.body.official ? "Challenge on: your first finished run is your result. Go!" : "Practice run: go!";
+  set({ started: { text } });
 }
 
 function renderChallengeForm() {

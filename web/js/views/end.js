@@ -2,7 +2,7 @@
 // streak of an official Daily (their room kept until the replies come), and a closed day's recap.
 
 import { api } from "../api.js";
-import { resetText } from "../daily.js";
+import { resetText, tickCountdown } from "../daily.js";
 import { $, element, say, tableRow } from "../dom.js";
 import { BOARD_CATCH_UP_MS, recapReady, roundSquare, shareText, SQUARE_LEGEND } from "../lib/game.js";
 import { PENDING_TEXT } from "../lib/sanctions.js";
@@ -68,6 +68,7 @@ function renderEnd(run) {
   renderReview(run);
   renderRefusedWords(run);
   showRecapOnEnd(run, rounds);
+  tickCountdown();
   if (run.official && !run.guest && run.kind === "daily") {
     // Their room is kept (invisible) until the replies come, so nothing below them moves.
     if (!unranked) {

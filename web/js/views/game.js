@@ -311,5 +311,10 @@ export function bindGame() {
   $("word").addEventListener("focus", keepAnswerInView);
   if (window.visualViewport) window.visualViewport.addEventListener("resize", keepAnswerInView);
   subscribe(["run"], renderRun);
+  subscribe(["started"], () => { // a run another view started: shown here, with its word
+    say($("status"), get("started").text);
+    go("play");
+    $("word").focus();
+  });
   setInterval(tick, 250);
 }

@@ -3,7 +3,7 @@
 // whenever what it shows changes in the store.
 
 import { serverNowMs } from "../auth.js";
-import { resetText } from "../daily.js";
+import { resetText, tickCountdown } from "../daily.js";
 import { $ } from "../dom.js";
 import { scoringNumbers } from "../lib/game.js";
 import { lastClosedDay } from "../lib/recap.js";
@@ -55,6 +55,7 @@ function renderHome() {
     : playedToday
       ? "Your official score for today is in. More runs are practice and stay off the board."
       : "Your first finished run today is your official score.";
+  tickCountdown();
 }
 
 export function bindHome() {

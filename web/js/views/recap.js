@@ -104,9 +104,7 @@ async function practise(day, number, what) {
   if (!ok(reply)) return say($("recap-state"), "Practice not started: " + problem(reply), "bad");
   learnSkew(reply, sentAt);
   keepRun(reply.body, true);
-  say($("status"), `Practice of ${what}: never ranked, never in your stats. Go!`);
-  go("play");
-  $("word").focus();
+  set({ started: { text: `Practice of ${what}: never ranked, never in your stats. Go!` } });
 }
 
 /** Whether history lists an official Daily result of DAY (reading older pages while they may). */
@@ -124,7 +122,7 @@ async function hasOfficialResult(day) {
 export function bindRecap() {
   buildView();
   $("recap-board").addEventListener("click", () => {
-    $("board-day").value = get("recap") ? get("recap").date : "";
+    set({ boardDay: get("recap") ? get("recap").date : "" });
     go("board");
   });
   onShow("recap", loadRecap);

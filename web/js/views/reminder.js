@@ -8,7 +8,7 @@ import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
 import { get, subscribe } from "../store.js";
 
-let serverKey = "";
+let serverKey = ""; // this view's scratch: the VAPID key its last read brought, for its own subscribe
 
 const hourText = (hour) => `${hour % 12 || 12}:00 ${hour < 12 ? "am" : "pm"}`;
 
