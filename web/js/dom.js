@@ -73,6 +73,12 @@ export function tile(letter) {
   return span;
 }
 
+/** A table (ATTRIBUTES) with a screen readers' CAPTION, a head of COLUMNS and an empty body. */
+export function emptyTable(attributes, caption, columns) {
+  const head = element("tr", {}, ...columns.map((name) => element("th", { scope: "col" }, name)));
+  return element("table", attributes, element("caption", { class: "sr-only" }, caption), element("thead", {}, head), element("tbody"));
+}
+
 /** A new TAG element with ATTRIBUTES and CHILDREN (nodes or text). */
 export function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);

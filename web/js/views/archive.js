@@ -1,6 +1,6 @@
 // Past Dailies (#archive, SPEC §3d): a month calendar, today's month first; a played day shows
 // its score (official from history, practice remembered in localStorage); any past day plays as
-// practice. The view is built here when main.js binds it, before any view is shown.
+// practice.
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
@@ -8,33 +8,6 @@ import { monthWeeks, shiftMonth } from "../lib/calendar.js";
 import { go, onShow } from "../router.js";
 import { keepRun, learnSkew } from "../run.js";
 import { get, set, subscribe } from "../store.js";
-
-function buildView() {
-  // Its tab is in index.html: added here, it would move the page as it loads.
-  const view = element("section", { id: "view-archive", class: "view", "aria-labelledby": "archive-title" });
-  view.hidden = true;
-  view.innerHTML = `
-  <div class="card">
-    <h1 id="archive-title">Past Dailies</h1>
-    <p class="lede">Play any earlier Daily as practice: the same letters, never on a board.</p>
-    <p id="archive-status" class="status" role="status" aria-live="polite"></p>
-    <fieldset class="archive-mode"><legend>Tap a day to</legend>
-      <label><input type="radio" name="archive-mode" value="play" checked> play it</label>
-      <label><input type="radio" name="archive-mode" id="archive-recap-mode" value="recap"> see how it went</label>
-    </fieldset>
-    <div class="row month-nav">
-      <button type="button" id="archive-earlier" class="ghost small">‹ Earlier</button>
-      <h2 id="archive-month" class="month-title" aria-live="polite"></h2>
-      <button type="button" id="archive-later" class="ghost small">Later ›</button>
-    </div>
-    <table class="calendar" id="archive">
-      <caption class="sr-only">Past Dailies by day: a marked day has your score</caption>
-      <thead><tr>${["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `<th scope="col">${d}</th>`).join("")}</tr></thead>
-      <tbody></tbody></table>
-    <p class="hint"><span class="played-key">●</span> played (your score shown) · today's Daily is on the Play tab</p>
-  </div>`;
-  $("main").append(view);
-}
 
 async function loadArchive() {
   const today = get("daily") && get("daily").date;
@@ -120,7 +93,6 @@ function rememberPractice() {
 }
 
 export function bindArchive() {
-  buildView();
   subscribe(["completed"], rememberPractice);
   $("archive-earlier").addEventListener("click", () => moveMonth(-1));
   $("archive-later").addEventListener("click", () => moveMonth(1));

@@ -1,6 +1,5 @@
 // Leagues (#leagues, SPEC §3c): create, join by code or invite link (`?league=<code>`, shown to
-// anyone before joining), a league's board by date, its members, a new code, leaving. The view is
-// built here when main.js binds it, before any view is shown.
+// anyone before joining), a league's board by date, its members, a new code, leaving.
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
@@ -8,58 +7,6 @@ import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues
 import { boardRows } from "../parts/board.js";
 import { onShow } from "../router.js";
 import { get, set } from "../store.js";
-
-function buildView() {
-  // Its tab is in index.html: added here, it would move the page as it loads.
-  const view = element("section", { id: "view-leagues", class: "view", "aria-labelledby": "leagues-title" });
-  view.hidden = true;
-  view.innerHTML = `
-  <div class="card">
-    <h1 id="leagues-title">Leagues</h1>
-    <p class="lede">Play the Daily against your friends: a board of your own, every day.</p>
-    <div id="league-invite" class="invitation" hidden>
-      <p class="eyebrow">You are invited to a league</p>
-      <h2 id="league-invite-name" class="invite-title"></h2>
-      <p id="league-invite-line"></p>
-      <div class="actions"><button type="button" id="league-invite-join" class="primary big">Join</button></div>
-    </div>
-    <p id="leagues-login" class="hint" hidden>Log in to create or join a league.</p>
-    <form id="league-create" class="row">
-      <label for="league-name">New league</label>
-      <input id="league-name" maxlength="30" data-maxlength="league_name_max_length" placeholder="Office" required>
-      <button class="primary">Create</button>
-    </form>
-    <form id="league-join" class="row">
-      <label for="league-code">Invite code</label>
-      <input id="league-code" placeholder="code or link" required>
-      <button class="secondary">Join</button>
-    </form>
-    <p id="leagues-status" class="status" role="status" aria-live="polite"></p>
-    <ul id="league-list" class="league-list"></ul>
-  </div>
-  <div class="card" id="league-card" hidden>
-    <h2 id="league-title"></h2>
-    <p id="league-standing" class="my-row"></p>
-    <div class="share-link">
-      <label for="league-link">Invite link</label>
-      <div class="row"><input id="league-link" readonly>
-        <button type="button" id="league-copy" class="secondary">Copy link</button>
-        <button type="button" id="league-rotate" class="ghost" hidden>New code</button></div>
-    </div>
-    <div class="row controls">
-      <label for="league-day">Date</label><input type="date" id="league-day">
-      <button type="button" id="league-leave" class="ghost">Leave</button>
-    </div>
-    <div class="table-wrap"><table class="reflow board" id="league-board">
-      <caption class="sr-only">League board</caption>
-      <thead><tr><th scope="col" class="rank">Rank</th><th scope="col" class="player">Player</th><th scope="col" class="score">Score</th>
-        <th scope="col" class="combo">Combo</th><th scope="col" class="longest">Longest</th><th scope="col" class="words-col">Words</th></tr></thead>
-      <tbody></tbody></table></div>
-    <h3>Members</h3>
-    <ul id="league-members"></ul>
-  </div>`;
-  $("main").append(view);
-}
 
 async function loadLeagues() {
   const guest = !get("token");
@@ -193,7 +140,6 @@ async function rotateCode() {
 }
 
 export function bindLeagues() {
-  buildView();
   $("league-create").addEventListener("submit", createLeague);
   $("league-join").addEventListener("submit", joinLeague);
   $("league-copy").addEventListener("click", copyLeagueLink);

@@ -8,7 +8,6 @@
 // {} for the missed rounds, which the server reads from the official run; a guest: POST
 // /guest/daily/{date}/practice {"round"}). Such a run is played on the guest run routes (its id is
 // its credential): never official, never on a board, in stats or in a streak.
-// The view is built here when main.js binds it, before any view is shown.
 
 import { api, ok, problem } from "../api.js";
 import { serverNowMs } from "../auth.js";
@@ -21,26 +20,6 @@ import { keepRun, learnSkew } from "../run.js";
 import { get, set } from "../store.js";
 
 let loads = 0; // this view's scratch: each read of a recap, so a reply to an older one is dropped
-
-function buildView() {
-  const view = element("section", { id: "view-recap", class: "view", "aria-labelledby": "recap-title" });
-  view.hidden = true;
-  view.innerHTML = `
-  <div class="card recap-view">
-    <p class="eyebrow">How the day went</p>
-    <h1 id="recap-title" tabindex="-1">Recap <span class="date" id="recap-date"></span>
-      <span class="badge" id="recap-status"></span></h1>
-    <p id="recap-state" class="status" role="status" aria-live="polite"></p>
-    <p id="recap-players"></p>
-    <p id="recap-whose" class="hint"></p>
-    <div class="actions" id="recap-actions"></div>
-    <ol id="recap-list" class="recap-list"></ol>
-    <div class="actions">
-      <button type="button" id="recap-board" class="secondary">See that day's board</button>
-    </div>
-  </div>`;
-  $("main").append(view);
-}
 
 async function loadRecap() {
   const daily = get("daily");
@@ -120,7 +99,6 @@ async function hasOfficialResult(day) {
 }
 
 export function bindRecap() {
-  buildView();
   $("recap-board").addEventListener("click", () => {
     set({ boardDay: get("recap") ? get("recap").date : "" });
     go("board");

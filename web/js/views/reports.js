@@ -7,28 +7,9 @@ import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
 import { get, subscribe } from "../store.js";
 
-function buildReportDialog() {
-  const dialog = element("dialog", { id: "report-dialog", class: "card report-dialog", "aria-labelledby": "report-title" });
-  dialog.innerHTML = `
-    <form id="report-form">
-      <h2 id="report-title">Report</h2>
-      <p id="report-what"></p>
-      <fieldset id="report-kinds" class="report-kinds">
-        <legend>What is wrong?</legend>
-        <label><input type="radio" name="report-kind" value="run" checked> How this result was played</label>
-        <label><input type="radio" name="report-kind" value="name"> The player's name</label>
-      </fieldset>
-      <label for="report-reason">Why? (a moderator reads it)</label>
-      <textarea id="report-reason" maxlength="200" data-maxlength="reason_max_length" rows="3" required></textarea>
-      <p id="report-status" class="status" role="status" aria-live="polite"></p>
-      <div class="actions">
-        <button id="report-send" class="primary">Send report</button>
-        <button type="button" id="report-cancel" class="ghost">Cancel</button>
-      </div>
-    </form>`;
-  document.body.append(dialog);
+function bindReportDialog() {
   $("report-form").addEventListener("submit", sendReport);
-  $("report-cancel").addEventListener("click", () => dialog.close());
+  $("report-cancel").addEventListener("click", () => $("report-dialog").close());
 }
 
 function openReport() {
@@ -71,6 +52,6 @@ async function sendReport(event) {
 
 /** Build the report dialog; it opens on each report asked for. */
 export function bindReports() {
-  buildReportDialog();
+  bindReportDialog();
   subscribe(["report"], openReport);
 }

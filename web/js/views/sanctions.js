@@ -8,23 +8,8 @@ import { $, element, say } from "../dom.js";
 import { banned, holding, sanctionText } from "../lib/sanctions.js";
 import { get, set, subscribe } from "../store.js";
 
-// Where each notice goes: [id, the node it goes before or after, where].
-const PLACES = [
-  ["sanction-home", () => document.querySelector("#view-home .card"), "beforebegin"],
-  ["sanction-board", () => $("my-row-bar"), "afterend"],
-  ["sanction-me", () => $("history").closest(".table-wrap"), "beforebegin"],
-];
-
-function notices() {
-  for (const [id, anchor, where] of PLACES) {
-    if (!$(id)) {
-      const box = element("div", { id, class: "card sanction-notice", role: "region", "aria-label": "A moderator's decision about you" });
-      box.hidden = true;
-      anchor().insertAdjacentElement(where, box);
-    }
-  }
-  return PLACES.map(([id]) => $(id));
-}
+// The notices' boxes, one in each view that says it (index.html).
+const notices = () => ["sanction-home", "sanction-board", "sanction-me"].map($);
 
 // What the player has typed into an appeal, by sanction: a notice drawn again (the profile read
 // again on a view's show) keeps it.
