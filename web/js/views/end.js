@@ -44,7 +44,7 @@ function renderEnd(run) {
   const reason = (run.ranked === false && run.unranked_reason) || (run.kind === "daily" && get("unrankedDates").get(run.date));
   const unranked = run.official && !run.guest && !!reason;
   const rounds = get("daily") ? get("daily").rounds : run.rounds;
-  const practice = run.kind === "daily" && run.rounds < rounds; // views/practice.js: some rounds of a past Daily
+  const practice = run.kind === "daily" && run.rounds < rounds; // views/recap.js: a practice of some rounds of a past Daily
   $("end-note").textContent = practice
     ? "Practice of a past Daily's rounds: never ranked, never in your stats or streak."
     : run.guest
