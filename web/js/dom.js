@@ -43,6 +43,17 @@ export function say(element, text, kind) {
   element.className = "status" + (kind ? " " + kind : "");
 }
 
+/** Copy the link INPUT holds, and say so in STATUS (or, without a clipboard, select it to copy). */
+export async function copyLink(input, status) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    say(status, "Link copied: send it to your friends.", "ok");
+  } catch {
+    input.select();
+    say(status, "Select the link and copy it.", "");
+  }
+}
+
 /** A table row whose cells carry their column name, for the narrow-screen card layout. */
 export function tableRow(...cells) {
   const tr = document.createElement("tr");

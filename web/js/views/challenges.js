@@ -3,7 +3,7 @@
 
 import { api, ok, problem } from "../api.js";
 import { ensureFreshToken } from "../auth.js";
-import { $, say } from "../dom.js";
+import { $, copyLink, say } from "../dom.js";
 import { challengeIdFrom, challengeLink } from "../lib/game.js";
 import { invitationText } from "../lib/words.js";
 import { boardControls, boardRows, catchUp, showsMine } from "../parts/board.js";
@@ -152,16 +152,6 @@ function renderChallenge() {
   showCorrections($("challenge-board"), challenge.corrections);
 }
 
-async function copyChallengeLink() {
-  try {
-    await navigator.clipboard.writeText($("challenge-link").value);
-    say($("challenge-status"), "Link copied: send it to your friends.", "ok");
-  } catch {
-    $("challenge-link").select();
-    say($("challenge-status"), "Select the link and copy it.", "");
-  }
-}
-
 export function bindChallenges() {
   boardControls($("challenge-board"));
   $("challenge-form").addEventListener("submit", createChallenge);
@@ -176,7 +166,7 @@ export function bindChallenges() {
     openChallenge(id);
   });
   $("challenge-play").addEventListener("click", startChallenge);
-  $("challenge-copy").addEventListener("click", copyChallengeLink);
+  $("challenge-copy").addEventListener("click", () => copyLink($("challenge-link"), $("challenge-status")));
   onShow("challenges", () => {
     renderChallengeForm();
     loadMyChallenges();

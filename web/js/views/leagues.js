@@ -2,7 +2,7 @@
 // anyone before joining), a league's board by date, its members, a new code, leaving.
 
 import { api, ok, problem } from "../api.js";
-import { $, element, say } from "../dom.js";
+import { $, copyLink, element, say } from "../dom.js";
 import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues.js";
 import { boardRows } from "../parts/board.js";
 import { onShow } from "../router.js";
@@ -58,16 +58,6 @@ async function acceptInvitation() {
   await joinLeague();
 }
 
-async function copyLeagueLink() {
-  try {
-    await navigator.clipboard.writeText($("league-link").value);
-    say($("leagues-status"), "Link copied: send it to your friends.", "good");
-  } catch {
-    $("league-link").select();
-    say($("leagues-status"), "Select the link and copy it.", "bad");
-  }
-}
-
 async function openLeague(league) {
   set({ league });
   $("league-card").hidden = false;
@@ -114,7 +104,7 @@ async function createLeague(event) {
   event.preventDefault();
   const reply = await api("POST", "/leagues", { name: $("league-name").value }, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
-  say($("leagues-status"), `${reply.body.name} is ready: share its invite link.`, "good");
+  say($("leagues-status"), `${reply.body.name} is ready: share its invite link.`, "ok");
   set({ league: reply.body });
   loadLeagues();
 }
@@ -125,7 +115,7 @@ async function joinLeague(event) {
   const code = text.includes(JOIN_PARAM + "=") ? new URL(text, location.origin).searchParams.get(JOIN_PARAM) : text;
   const reply = await api("POST", "/leagues/join", { code }, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
-  say($("leagues-status"), `You are in ${reply.body.name}.`, "good");
+  say($("leagues-status"), `You are in ${reply.body.name}.`, "ok");
   history.replaceState(null, "", location.pathname + "#leagues");
   $("league-invite").hidden = true;
   set({ league: reply.body });
@@ -135,14 +125,14 @@ async function joinLeague(event) {
 async function rotateCode() {
   const reply = await api("POST", `/leagues/${encodeURIComponent(get("league").league_id)}/code`, undefined, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
-  say($("leagues-status"), "A new invite code: the old link no longer lets anyone in.", "good");
+  say($("leagues-status"), "A new invite code: the old link no longer lets anyone in.", "ok");
   openLeague(reply.body);
 }
 
 export function bindLeagues() {
   $("league-create").addEventListener("submit", createLeague);
   $("league-join").addEventListener("submit", joinLeague);
-  $("league-copy").addEventListener("click", copyLeagueLink);
+  $("league-copy").addEventListener("click", () => copyLink($("league-link"), $("leagues-status")));
   $("league-invite-join").addEventListener("click", acceptInvitation);
   $("league-rotate").addEventListener("click", rotateCode);
   $("league-leave").addEventListener("click", () => leave("me"));

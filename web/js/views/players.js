@@ -11,7 +11,7 @@ async function downloadData() {
   const link = element("a", { href: URL.createObjectURL(blob), download: "wordsqd-my-data.json" });
   link.click();
   URL.revokeObjectURL(link.href);
-  say($("data-status"), "Your data is downloading.", "good");
+  say($("data-status"), "Your data is downloading.", "ok");
 }
 
 async function deleteAccount() {
