@@ -21,15 +21,18 @@ export function boardRows(table, rows, { closed, append = false, scope = null })
   $(table.id + "-review-hint").hidden = !table.querySelector("tr.pending");
 }
 
+// A board's columns: [label, the head cell's class, the row's value, the row cell's class].
+const COLUMNS = [
+  ["Rank", "rank", (row) => row.rank, "num rank"],
+  ["Player", "player", (row) => row.display_name, "player"],
+  ["Score", "score", (row) => row.score, "num score"],
+  ["Combo", "combo", (row) => row.best_combo, "num combo"],
+  ["Longest", "longest", (row) => row.longest_word_length, "num longest"],
+  ["Words", "words-col", (row) => (row.words || []).join(", ").toUpperCase(), "words"],
+];
+
 function boardRow(row, scope) {
-  const tr = tableRow(
-    ["Rank", row.rank, "num rank"],
-    ["Player", row.display_name, "player"],
-    ["Score", row.score, "num score"],
-    ["Combo", row.best_combo, "num combo"],
-    ["Longest", row.longest_word_length, "num longest"],
-    ["Words", (row.words || []).join(", ").toUpperCase(), "words"],
-  );
+  const tr = tableRow(...COLUMNS.map(([label, , value, cell]) => [label, value(row), cell]));
   const [, player, , , , words] = tr.cells;
   player.title = row.display_name; // shown whole on hover when a narrow row cuts it short
   words.title = words.textContent;
@@ -59,11 +62,12 @@ function reportButton(scope, name) {
   return button;
 }
 
-/** Under TABLE: the hint that explains its rows under review, and the toggle of its Report
- * buttons, made once (a board's view makes them when it binds; a league board's when drawn). */
+/** TABLE's head, and under it the hint that explains its rows under review and the toggle of its
+ * Report buttons, made once when its view binds. */
 export function boardControls(table) {
   const id = table.id;
   if ($(id + "-report")) return;
+  table.tHead.replaceChildren(element("tr", {}, ...COLUMNS.map(([label, head]) => element("th", { scope: "col", class: head }, label))));
   const hint = element("p", { id: id + "-review-hint", class: "hint review-hint" }, "In review: " + PENDING_TEXT);
   hint.hidden = true;
   table.closest(".table-wrap").after(hint);

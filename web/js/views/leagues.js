@@ -4,7 +4,7 @@
 import { api, ok, problem } from "../api.js";
 import { $, copyLink, element, say } from "../dom.js";
 import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues.js";
-import { boardRows } from "../parts/board.js";
+import { boardControls, boardRows } from "../parts/board.js";
 import { onShow } from "../router.js";
 import { get, set } from "../store.js";
 
@@ -130,6 +130,7 @@ async function rotateCode() {
 }
 
 export function bindLeagues() {
+  boardControls($("league-board"));
   $("league-create").addEventListener("submit", createLeague);
   $("league-join").addEventListener("submit", joinLeague);
   $("league-copy").addEventListener("click", () => copyLink($("league-link"), $("leagues-status")));
