@@ -34,7 +34,7 @@ const state = {
   skewMs: 0, // the server's clock minus this browser's, learnt from a run's started_at
   view: "home", // the view on screen (router.js)
   loginAsked: 0, // counts the asks to log in (views/account.js opens the login on each)
-  started: null, // a run another view just started: {text} the game says as it takes the screen
+  started: null, // a run another view started or resumes: {text} the game says (if any) as it takes the screen
   completed: null, // the run that last completed on this page (views/archive.js keeps practice scores)
   boardDate: null, // the date of the board on screen
   boardDay: null, // the date another view asks #board to show next ("": today's)

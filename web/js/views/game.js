@@ -1,19 +1,19 @@
-// A run in play (#play): starting the Daily, resuming a run, answering and skipping (one at a
-// time, each naming its slot), and the game card: round, tiles, attempts, timer, speed bonus.
+// A run in play (#play): a run started or resumed elsewhere (the store's `started`), answering
+// and skipping (one at a time, each naming its slot), and the game card: round, tiles, attempts,
+// timer, speed bonus.
 // The timer counts to the server's deadline; at zero one read lets the server complete the run.
 // The run is the store's `run` (run.js keeps it): the card is drawn again each time it changes.
 // The module's own `let`s are this screen's scratch, read by no other view: when the round on
 // screen appeared (the speed bonus counts from it), whether a reply is on its way (one answer at
 // a time), the timer's announcements made and the perfect mark's timer.
 
-import { api, ok, problem } from "../api.js";
-import { ensureFreshToken } from "../auth.js";
-import { loadDaily, tickCountdown } from "../daily.js";
-import { $, notice, say, tile } from "../dom.js";
+import { api, problem } from "../api.js";
+import { tickCountdown } from "../daily.js";
+import { $, say, tile } from "../dom.js";
 import { clockText, roundSquare, speedBonusAt } from "../lib/game.js";
 import { OUTCOME_WORDS, reasonText, roundAnnouncement, timeAnnouncement } from "../lib/words.js";
 import { go } from "../router.js";
-import { keepRun, learnSkew, runPath } from "../run.js";
+import { keepRun, runPath } from "../run.js";
 import { get, subscribe } from "../store.js";
 
 const TIMER_ANNOUNCEMENTS = [60, 30, 10]; // seconds left, said by the live region
@@ -25,39 +25,6 @@ const announced = new Set(); // timer announcements made for the run in play
 let busy = false; // an answer or skip is on its way: one at a time, so each names the right slot
 let refetching = false; // the run is being read once its time is up
 let markTimer = 0;
-
-async function startDaily() {
-  // A player whose login cannot be renewed hears it here, before the run (never a silent guest run).
-  if (get("token") && !(await ensureFreshToken())) return;
-  const guest = !get("token");
-  notice(""); // at the tap: the page moves now, not when the reply comes
-  const sentAt = Date.now();
-  const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
-  if (!ok(reply)) {
-    notice("The Daily could not start: " + problem(reply));
-    return;
-  }
-  if (reply.body.kind !== "daily") {
-    notice("The server answered with a run that is not a Daily: not started.");
-    return;
-  }
-  learnSkew(reply, sentAt);
-  keepRun(reply.body, guest);
-  if (get("daily") && reply.body.date !== get("daily").date) loadDaily(); // a new day began
-  const run = reply.body;
-  say(
-    $("status"),
-    reply.status === 200
-      ? "Welcome back: your run goes on where you left it."
-      : guest
-        ? "Guest run: go!"
-        : run.official
-          ? "Official run: this one counts for today. Go!"
-          : "Practice run: your official score is already in. Go!",
-  );
-  go("play");
-  $("word").focus();
-}
 
 async function send(suffix, body) {
   busy = true;
@@ -293,11 +260,6 @@ function keepAnswerInView() {
 
 /** The game's buttons and keys, and the timer (four ticks a second). */
 export function bindGame() {
-  $("start-daily").addEventListener("click", startDaily);
-  $("resume-run").addEventListener("click", () => {
-    go("play");
-    $("word").focus();
-  });
   $("answer-form").addEventListener("submit", submitWord);
   $("skip").addEventListener("click", skipRound);
   document.addEventListener("keydown", (event) => {
@@ -311,8 +273,8 @@ export function bindGame() {
   $("word").addEventListener("focus", keepAnswerInView);
   if (window.visualViewport) window.visualViewport.addEventListener("resize", keepAnswerInView);
   subscribe(["run"], renderRun);
-  subscribe(["started"], () => { // a run another view started: shown here, with its word
-    say($("status"), get("started").text);
+  subscribe(["started"], () => { // a run another view started (or resumes): shown here, with its word
+    if (get("started").text !== undefined) say($("status"), get("started").text);
     go("play");
     $("word").focus();
   });

@@ -2,13 +2,16 @@
 // server's numbers, the start and resume buttons, and the countdown to the next Daily. Drawn again
 // whenever what it shows changes in the store.
 
-import { serverNowMs } from "../auth.js";
-import { resetText, tickCountdown } from "../daily.js";
-import { $ } from "../dom.js";
+import { api, ok, problem } from "../api.js";
+import { ensureFreshToken, serverNowMs } from "../auth.js";
+import { loadDaily, resetText, tickCountdown } from "../daily.js";
+import { $, notice } from "../dom.js";
 import { scoringNumbers } from "../lib/game.js";
 import { lastClosedDay } from "../lib/recap.js";
+import { banned } from "../lib/sanctions.js";
 import { formatDate } from "../lib/words.js";
 import { go, onShow } from "../router.js";
+import { keepRun, learnSkew } from "../run.js";
 import { get, set, subscribe } from "../store.js";
 
 /** Each element marked data-ATTRIBUTE="name" says NUMBERS[name] (the page's own text holds the
@@ -31,6 +34,38 @@ function renderRules(daily) {
   }
 }
 
+/** Start today's Daily (a guest's, or the player's official run or practice). */
+async function startDaily() {
+  // A player whose login cannot be renewed hears it here, before the run (never a silent guest run).
+  if (get("token") && !(await ensureFreshToken())) return;
+  const guest = !get("token");
+  notice(""); // at the tap: the page moves now, not when the reply comes
+  const sentAt = Date.now();
+  const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
+  if (!ok(reply)) {
+    notice("The Daily could not start: " + problem(reply));
+    return;
+  }
+  if (reply.body.kind !== "daily") {
+    notice("The server answered with a run that is not a Daily: not started.");
+    return;
+  }
+  learnSkew(reply, sentAt);
+  keepRun(reply.body, guest);
+  if (get("daily") && reply.body.date !== get("daily").date) loadDaily(); // a new day began
+  const run = reply.body;
+  const text =
+    reply.status === 200
+      ? "Welcome back: your run goes on where you left it."
+      : guest
+        ? "Guest run: go!"
+        : run.official
+          ? "Official run: this one counts for today. Go!"
+          : "Practice run: your official score is already in. Go!";
+  set({ started: { text } });
+}
+
+
 /** The home card: today's Daily, and what starting it will do for this player. */
 function renderHome() {
   const daily = get("daily");
@@ -46,6 +81,7 @@ function renderHome() {
   $("resume-run").hidden = !active;
   $("resume-run").textContent = active && get("run").kind === "challenge" ? "Resume your challenge" : "Resume your run";
   $("start-daily").hidden = !!active && get("run").kind === "daily";
+  $("start-daily").disabled = !!get("token") && banned(get("sanctions"), Date.now()); // SPEC §3e
   const playedToday = !!(daily && get("token") && get("officialDates").has(daily.date));
   $("start-daily").textContent = playedToday ? "Play again (practice)" : get("loginLost") ? "Start as a guest" : "Start the Daily";
   $("daily-who").textContent = get("loginLost")
@@ -59,7 +95,9 @@ function renderHome() {
 }
 
 export function bindHome() {
-  subscribe(["daily", "run", "token", "officialDates", "loginLost"], renderHome);
+  $("start-daily").addEventListener("click", startDaily);
+  $("resume-run").addEventListener("click", () => set({ started: {} }));
+  subscribe(["daily", "run", "token", "officialDates", "loginLost", "sanctions"], renderHome);
   subscribe(["countdown"], () => {
     $("countdown").textContent = get("countdown");
   });

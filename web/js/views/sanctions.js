@@ -1,11 +1,11 @@
 // A sanctioned player is told (SPEC §3e): what, why in the moderator's words, until when and how
 // to appeal, on the home page, beside their board row and above their history; and they appeal
 // from there (POST /me/appeals, once per sanction). GET /me's `sanctions` (player.js keeps
-// them); a ban also keeps the Daily's start button from promising a run it would refuse.
+// them; views/home.js keeps a banned player's start button from promising a run it would refuse).
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
-import { banned, holding, sanctionText } from "../lib/sanctions.js";
+import { holding, sanctionText } from "../lib/sanctions.js";
 import { get, set, subscribe } from "../store.js";
 
 // The notices' boxes, one in each view that says it (index.html).
@@ -65,8 +65,6 @@ export function renderSanctions() {
       again.setSelectionRange(again.value.length, again.value.length);
     }
   }
-  const start = $("start-daily");
-  start.disabled = !!get("token") && banned(get("sanctions"), now);
 }
 
 export function bindSanctions() {
