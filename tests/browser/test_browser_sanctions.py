@@ -106,8 +106,8 @@ def test_a_moderator_reads_whose_run_and_why_in_their_locale_and_names_in_the_lo
 
 # The page's own profile read (views/account.js loadProfile: GET /me and its history), as showing
 # #me runs it, run again while the player types: the module the page loaded, imported again.
-READ_THE_PROFILE_AGAIN = """import(new URL("js/views/account.js", location.href).href)
-  .then((account) => account.loadProfile()).then(() => true)"""
+READ_THE_PROFILE_AGAIN = """import(new URL("js/player.js", location.href).href)
+  .then((player) => player.loadProfile()).then(() => true)"""
 
 
 def test_an_appeal_being_typed_keeps_its_text_and_focus_while_the_profile_is_read_again(open_client, server):

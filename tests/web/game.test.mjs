@@ -65,7 +65,7 @@ test("the share text has squares, score and date but no word", () => {
   for (const word of ["timer", "abc", "abd", "abe"]) assert.ok(!text.toLowerCase().includes(word), word);
   assert.equal(shareText(RUN, "https://wordsqd.example", "2026-12-03").split("\n")[0], "WordSQD Daily 2026-11-30 (replay)");
   assert.equal(shareText(RUN, "https://wordsqd.example", "2026-11-30").split("\n")[0], "WordSQD Daily 2026-11-30");
-  // A practice of some of a past Daily's rounds (views/practice.js) is no replay of the whole Daily.
+  // A practice of some of a past Daily's rounds (views/recap.js) is no replay of the whole Daily.
   const practice = { ...RUN, rounds: 1, history: RUN.history.slice(0, 1) };
   assert.equal(shareText(practice, "", "2026-12-03", 10).split("\n")[0], "WordSQD Daily 2026-11-30 (practice of 1 round)");
   assert.equal(shareText(RUN, "", "2026-12-03", 10).split("\n")[0], "WordSQD Daily 2026-11-30 (practice of 4 rounds)");

@@ -23,9 +23,6 @@ const NOT_SERVER_NUMBERS = {
   "js/views/stats.js: 30": "the last 30 Dailies the chart draws",
   "js/views/moderation.js: 12": "an SVG chart's margin in pixels",
   "js/views/reminder.js: 12": "a 12-hour clock",
-  // a copy still to take out (issue 53 item 4): the board's page size, BOARD_PAGE_DEFAULT in
-  // shared/game/constants.py, which GET /daily does not send
-  "js/views/challenges.js: 50": "a page of a challenge's board shorter than 50 rows is its whole board",
 };
 
 function files(folder, ending) {

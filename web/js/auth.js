@@ -16,12 +16,6 @@ const PKCE_KEY = "wordsqd.pkce"; // sessionStorage: {verifier, state, back} duri
 let serverOffsetMs = 0; // the server's clock minus this browser's, from the last reply's Date header
 let renewTimer = 0;
 let renewing = null; // the renewal on its way (one at a time)
-let onLost = () => {}; // what the page shows when a login is lost (views/account.js)
-
-/** CALLBACK runs when a renewal fails and the player is logged out (the page must say so). */
-export function whenLoginLost(callback) {
-  onLost = callback;
-}
 
 /** The tokens kept from an earlier visit, if any. */
 export function restoreTokens() {
@@ -124,14 +118,14 @@ export function keepTokens(idToken, refreshToken) {
   scheduleRenewal();
 }
 
-/** The login could not be renewed: forget it, and say so where the player will see it. */
+/** The login could not be renewed: forget it, and say so where the player will see it (the views
+ * follow the store's `token` and `loginLost`). */
 function loginLost() {
   const wasPlayer = !!get("token");
   forgetTokens();
   if (!wasPlayer) return;
   set({ loginLost: true });
   notice("Your login has expired and could not be renewed. Log in again to keep your streak and get on the board: until then any run you start is a guest run, not ranked.");
-  onLost();
 }
 
 // Cognito Hosted UI: authorization code with PKCE. The verifier stays in this tab's sessionStorage.

@@ -43,6 +43,17 @@ export function say(element, text, kind) {
   element.className = "status" + (kind ? " " + kind : "");
 }
 
+/** Copy the link INPUT holds, and say so in STATUS (or, without a clipboard, select it to copy). */
+export async function copyLink(input, status) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    say(status, "Link copied: send it to your friends.", "ok");
+  } catch {
+    input.select();
+    say(status, "Select the link and copy it.", "");
+  }
+}
+
 /** A table row whose cells carry their column name, for the narrow-screen card layout. */
 export function tableRow(...cells) {
   const tr = document.createElement("tr");
@@ -71,6 +82,12 @@ export function tile(letter) {
   const span = document.createElement("span");
   span.textContent = letter;
   return span;
+}
+
+/** A table (ATTRIBUTES) with a screen readers' CAPTION, a head of COLUMNS and an empty body. */
+export function emptyTable(attributes, caption, columns) {
+  const head = element("tr", {}, ...columns.map((name) => element("th", { scope: "col" }, name)));
+  return element("table", attributes, element("caption", { class: "sr-only" }, caption), element("thead", {}, head), element("tbody"));
 }
 
 /** A new TAG element with ATTRIBUTES and CHILDREN (nodes or text). */

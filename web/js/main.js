@@ -4,21 +4,22 @@
 // the module map).
 
 import { ensureFreshToken, finishCognitoLogin, restoreTokens } from "./auth.js";
+import { loadDaily } from "./daily.js";
 import { $ } from "./dom.js";
 import { exchange, pageFetch } from "./lib/http.js";
 import { go, route } from "./router.js";
+import { resumeSavedRun } from "./run.js";
 import { get, set } from "./store.js";
 import { bindAccount, loadIdentity, setToken } from "./views/account.js";
 import { bindArchive } from "./views/archive.js";
 import { bindBoards } from "./views/boards.js";
 import { bindChallenges, openChallenge } from "./views/challenges.js";
 import { bindEnd } from "./views/end.js";
-import { bindGame, resumeSavedRun } from "./views/game.js";
-import { bindHome, loadDaily } from "./views/home.js";
+import { bindGame } from "./views/game.js";
+import { bindHome } from "./views/home.js";
 import { bindLeagues } from "./views/leagues.js";
 import { bindModeration } from "./views/moderation.js";
 import { bindPlayers } from "./views/players.js";
-import { bindPractice } from "./views/practice.js";
 import { bindRecap } from "./views/recap.js";
 import { bindReminder } from "./views/reminder.js";
 import { bindReports } from "./views/reports.js";
@@ -29,8 +30,8 @@ import { bindTheme } from "./views/theme.js";
 function bind() {
   bindAccount();
   bindHome();
+  bindEnd(); // before the game: a run that completes is drawn before the game shows its end
   bindGame();
-  bindEnd();
   bindBoards();
   bindStats();
   bindChallenges();
@@ -41,7 +42,6 @@ function bind() {
   bindModeration();
   bindSanctions();
   bindRecap();
-  bindPractice();
   bindReminder();
   bindTheme();
   $("end-board").addEventListener("click", () => {
@@ -51,7 +51,7 @@ function bind() {
       go("challenges");
     } else {
       const daily = get("daily");
-      $("board-day").value = run && daily && run.date !== daily.date ? run.date : "";
+      set({ boardDay: run && daily && run.date !== daily.date ? run.date : "" });
       go("board");
     }
   });

@@ -1,6 +1,6 @@
 // The views: one <section id="view-NAME"> shown at a time, chosen by the URL hash (#home, #play,
 // #board, #me, #challenges, #leagues, #archive, #moderation, #recap). A view module says what to do when
-// its view is shown with onShow(); showing one also sends `wordsqd:view` (detail: its name).
+// its view is shown with onShow(); the view on screen is the store's `view`.
 
 import { $ } from "./dom.js";
 import { get, set } from "./store.js";
@@ -24,7 +24,6 @@ function showView(name) {
   }
   const callback = shown.get(name);
   if (callback) callback();
-  document.dispatchEvent(new CustomEvent("wordsqd:view", { detail: name }));
   // The end of a run replaces the game under the player's focus: move it to the result.
   if (name === "end") $("end-title").focus();
 }

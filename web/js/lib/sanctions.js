@@ -33,3 +33,6 @@ export function correctedRank(item) {
   if (before === null || before === undefined || item.rank === null || item.rank === undefined) return null;
   return `rank ${before} → ${item.rank}, corrected`;
 }
+
+/** What a result under review says, wherever it is shown (a board row, the player's own rank). */
+export const PENDING_TEXT = "Under review: a moderator is looking at this result, and its rank may still change.";

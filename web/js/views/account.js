@@ -1,14 +1,15 @@
 // Who is playing: the login panel (make run's name box; Cognito's Hosted UI through auth.js),
-// the account line, the player's profile and history, and the name prompt of a new player.
+// the account line, and the name prompt of a new player (player.js reads their profile). The
+// login opens on each ask (the store's `loginAsked`).
 
 import { api, problem } from "../api.js";
-import { beginCognitoLogin, forgetTokens, hostedUi, keepTokens, whenLoginLost } from "../auth.js";
+import { beginCognitoLogin, forgetTokens, hostedUi, keepTokens } from "../auth.js";
 import { $, notice, say } from "../dom.js";
 import { jwtClaims } from "../lib/pkce.js";
-import { isDefaultName, nameErrorText, nameRuleProblem } from "../lib/words.js";
+import { isDefaultName } from "../lib/words.js";
+import { loadProfile, putName } from "../player.js";
 import { go, route } from "../router.js";
-import { forgetPlayer, get, set } from "../store.js";
-import { renderHome } from "./home.js";
+import { forgetPlayer, get, set, subscribe } from "../store.js";
 
 const NAME_SKIPPED_KEY = "wordsqd.name-skipped."; // + the player's sub: "Not now" on the name prompt
 
@@ -18,16 +19,6 @@ export async function setToken(token, refreshToken = null) {
   else forgetTokens();
   forgetPlayer();
   await loadIdentity();
-}
-
-/** The player's profile (name, stats) and history, read together; then the account line. */
-export async function loadProfile() {
-  const [me] = await Promise.all([api("GET", "/me", undefined, { auth: true }), loadHistory(true)]);
-  if (me.status === 200) {
-    set({ displayName: me.body.display_name, stats: me.body.stats || null, sanctions: me.body.sanctions || [] });
-  }
-  renderAccount();
-  offerName();
 }
 
 // A name from the start: a player still showing `player-xxxx` is asked once (until "Not now").
@@ -45,20 +36,6 @@ function offerName() {
   } else if (!ask) {
     panel.hidden = true;
   }
-}
-
-/** PUT /me with NAME; returns null when saved, else the reason in words. */
-export async function putName(name) {
-  const rule = nameRuleProblem(name, get("daily") && get("daily").limits);
-  if (rule) return rule;
-  const reply = await api("PUT", "/me", { display_name: name }, { auth: true });
-  if (reply.status !== 200) {
-    const error = (reply.body && reply.body.error) || {};
-    return reply.status === 0 || reply.status === 429 ? problem(reply) : nameErrorText(error.code, error.message);
-  }
-  set({ displayName: reply.body.display_name });
-  renderAccount();
-  return null;
 }
 
 async function saveNamePrompt(event) {
@@ -88,18 +65,16 @@ export async function loadIdentity() {
   await loadProfile();
 }
 
-export function renderAccount() {
+function renderAccount() {
   const player = !!get("token");
   $("who").textContent = player ? get("displayName") || get("username") || "Player" : "Guest";
   if (!player) $("name-panel").hidden = true;
   $("login-open").hidden = player;
   $("logout").hidden = !player;
   if (player) $("login-panel").hidden = true;
-  renderHome();
-  document.dispatchEvent(new CustomEvent("wordsqd:account")); // views/moderation.js and views/reports.js: what a player may see
 }
 
-export function openLogin() {
+function openLogin() {
   if (get("config").auth === "cognito") {
     beginCognitoLogin();
     return;
@@ -132,26 +107,6 @@ async function logout() {
   go("home");
 }
 
-/** The player's official results (GET /me/history), a page at a time: FRESH starts again. */
-export async function loadHistory(fresh) {
-  if (!get("token")) return;
-  const query = new URLSearchParams({ limit: "50" });
-  if (!fresh && get("historyCursor")) query.set("cursor", get("historyCursor"));
-  const reply = await api("GET", "/me/history?" + query, undefined, { auth: true });
-  if (reply.status !== 200) return;
-  if (fresh) {
-    set({ historyItems: [], officialDates: new Set(), unrankedDates: new Map() });
-  }
-  get("historyItems").push(...reply.body.items);
-  for (const item of reply.body.items) {
-    if (item.kind !== "daily") continue;
-    get("officialDates").add(item.date);
-    if (item.unranked_reason) get("unrankedDates").set(item.date, item.unranked_reason);
-  }
-  set({ historyCursor: reply.body.next_cursor, historyLoaded: true });
-  renderHome();
-}
-
 /** The login panel, the log-out button and the name prompt. */
 export function bindAccount() {
   $("login-open").addEventListener("click", openLogin);
@@ -162,5 +117,7 @@ export function bindAccount() {
   $("logout").addEventListener("click", logout);
   $("name-prompt-form").addEventListener("submit", saveNamePrompt);
   $("name-prompt-skip").addEventListener("click", skipNamePrompt);
-  whenLoginLost(renderAccount);
+  subscribe(["token", "displayName", "username"], renderAccount);
+  subscribe(["displayName"], offerName);
+  subscribe(["loginAsked"], openLogin);
 }

@@ -1,43 +1,13 @@
 // Past Dailies (#archive, SPEC §3d): a month calendar, today's month first; a played day shows
 // its score (official from history, practice remembered in localStorage); any past day plays as
-// practice. The view is built here when main.js binds it, before any view is shown.
+// practice.
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
 import { monthWeeks, shiftMonth } from "../lib/calendar.js";
 import { go, onShow } from "../router.js";
-import { get } from "../store.js";
-import { keepRun, learnSkew } from "./game.js";
-import { openRecap } from "./recap.js";
-
-function buildView() {
-  // Its tab is in index.html: added here, it would move the page as it loads.
-  const view = element("section", { id: "view-archive", class: "view", "aria-labelledby": "archive-title" });
-  view.hidden = true;
-  view.innerHTML = `
-  <div class="card">
-    <h1 id="archive-title">Past Dailies</h1>
-    <p class="lede">Play any earlier Daily as practice: the same letters, never on a board.</p>
-    <p id="archive-status" class="status" role="status" aria-live="polite"></p>
-    <fieldset class="archive-mode"><legend>Tap a day to</legend>
-      <label><input type="radio" name="archive-mode" value="play" checked> play it</label>
-      <label><input type="radio" name="archive-mode" id="archive-recap-mode" value="recap"> see how it went</label>
-    </fieldset>
-    <div class="row month-nav">
-      <button type="button" id="archive-earlier" class="ghost small">‹ Earlier</button>
-      <h2 id="archive-month" class="month-title" aria-live="polite"></h2>
-      <button type="button" id="archive-later" class="ghost small">Later ›</button>
-    </div>
-    <table class="calendar" id="archive">
-      <caption class="sr-only">Past Dailies by day: a marked day has your score</caption>
-      <thead><tr>${["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map((d) => `<th scope="col">${d}</th>`).join("")}</tr></thead>
-      <tbody></tbody></table>
-    <p class="hint"><span class="played-key">●</span> played (your score shown) · today's Daily is on the Play tab</p>
-  </div>`;
-  $("main").append(view);
-}
-
-let archive = null; // {first, today, month, scores: Map(date -> text)}
+import { keepRun, learnSkew } from "../run.js";
+import { get, set, subscribe } from "../store.js";
 
 async function loadArchive() {
   const today = get("daily") && get("daily").date;
@@ -57,13 +27,14 @@ async function loadArchive() {
       cursor = reply.body.next_cursor;
     } while (cursor);
   }
-  archive = { first: info.body.first_date, today, month: archive ? archive.month : today.slice(0, 7), scores };
+  const shown = get("archive");
+  set({ archive: { first: info.body.first_date, today, month: shown ? shown.month : today.slice(0, 7), scores } });
   renderArchive();
 }
 
 /** One month of past Dailies, today's month first: each past day plays as practice. */
 function renderArchive() {
-  const { first, today, month, scores } = archive;
+  const { first, today, month, scores } = get("archive");
   const title = new Date(month + "-01T12:00:00Z").toLocaleDateString([], { month: "long", year: "numeric", timeZone: "UTC" });
   $("archive-month").textContent = title;
   $("archive-earlier").disabled = month <= first.slice(0, 7);
@@ -89,9 +60,15 @@ function renderArchive() {
 }
 
 function moveMonth(step) {
-  if (!archive) return;
-  archive.month = shiftMonth(archive.month, step);
+  const shown = get("archive");
+  if (!shown) return;
+  set({ archive: { ...shown, month: shiftMonth(shown.month, step) } });
   renderArchive();
+}
+
+function openRecap(day) {
+  set({ recapDate: day });
+  go("recap");
 }
 
 async function playPast(day) {
@@ -102,26 +79,23 @@ async function playPast(day) {
   if (!ok(reply)) return say($("archive-status"), "Not started: " + problem(reply), "bad");
   learnSkew(reply, sentAt);
   keepRun(reply.body, guest);
-  say($("status"), `Practice on the Daily of ${day}: it counts on no board. Go!`);
-  go("play");
-  $("word").focus();
+  set({ started: { text: `Practice on the Daily of ${day}: it counts on no board. Go!` } });
 }
 
 /** Remember a finished practice run's score by date (the server keeps no list of them). */
-function rememberPractice(event) {
-  const run = event.detail;
+function rememberPractice() {
+  const run = get("completed");
   if (!run || run.official || run.kind !== "daily" || !get("daily") || run.date === get("daily").date) return;
-  if (run.rounds < get("daily").rounds) return; // a practice of some rounds (views/practice.js)
+  if (run.rounds < get("daily").rounds) return; // a practice of some rounds (views/recap.js)
   const practice = JSON.parse(localStorage.getItem("wordsqd.practice") || "{}");
   practice[run.date] = Math.max(practice[run.date] || 0, run.score);
   localStorage.setItem("wordsqd.practice", JSON.stringify(practice));
 }
 
 export function bindArchive() {
-  buildView();
-  document.addEventListener("wordsqd:completed", rememberPractice);
+  subscribe(["completed"], rememberPractice);
   $("archive-earlier").addEventListener("click", () => moveMonth(-1));
   $("archive-later").addEventListener("click", () => moveMonth(1));
-  for (const mode of document.getElementsByName("archive-mode")) mode.addEventListener("change", () => archive && renderArchive());
+  for (const mode of document.getElementsByName("archive-mode")) mode.addEventListener("change", () => get("archive") && renderArchive());
   onShow("archive", loadArchive);
 }

@@ -1,85 +1,44 @@
-// Daily boards (#board): a date's board a page at a time, the player's own row and rank, and a
-// live board read again while the player's just-finished result is not on it yet. boardRows()
-// draws any board (challenges and leagues use it too).
+// Daily boards (#board): a date's board a page at a time, the player's own row and rank, a live
+// board read again while the player's just-finished result is not on it yet, and a closed past
+// day's way to its recap. The board's page cursor is the store's `boardCursor`.
 
 import { api, problem } from "../api.js";
-import { $, emptyRow, tableRow } from "../dom.js";
-import { BOARD_CATCH_UP_MS, BOARD_CATCH_UP_TRIES } from "../lib/game.js";
+import { $, emptyRow } from "../dom.js";
+import { PENDING_TEXT } from "../lib/sanctions.js";
 import { formatDate, rankText, unrankedText } from "../lib/words.js";
-import { onShow } from "../router.js";
-import { get, set } from "../store.js";
-import { loadHistory } from "./account.js";
-import { showCorrections } from "./corrections.js";
-
-let boardCursor = null; // the next page of the board on screen
-
-/** Draw ROWS of a board into TABLE (after its rows when APPEND); the player's own row marked. */
-export function boardRows(table, rows, closed, append) {
-  const body = table.tBodies[0];
-  if (!append) body.replaceChildren();
-  table.classList.toggle("closed", closed);
-  const drawn = [];
-  for (const row of rows) {
-    const tr = tableRow(
-      ["Rank", row.rank, "num rank"],
-      ["Player", row.display_name, "player"],
-      ["Score", row.score, "num score"],
-      ["Combo", row.best_combo, "num combo"],
-      ["Longest", row.longest_word_length, "num longest"],
-      ["Words", (row.words || []).join(", ").toUpperCase(), "words"],
-    );
-    tr.cells[1].title = row.display_name; // shown whole on hover when a narrow row cuts it short
-    tr.cells[5].title = tr.cells[5].textContent;
-    if (get("token") && row.display_name === get("displayName")) {
-      tr.className = "mine";
-      tr.tabIndex = -1; // "Jump to my row" moves focus here
-      tr.setAttribute("aria-label", `Your row: rank ${row.rank}, ${row.score} points`);
-    }
-    body.append(tr);
-    drawn.push([row, tr]);
-  }
-  if (!body.rows.length) body.append(emptyRow(table, "No official results yet: be the first!"));
-  // views/reports.js: the rows under review, and the Report action
-  document.dispatchEvent(new CustomEvent("wordsqd:rows", { detail: { table, rows: drawn, append } }));
-}
+import { boardControls, boardRows, catchUp, showReportToggles, showsMine } from "../parts/board.js";
+import { showCorrections } from "../parts/corrections.js";
+import { loadHistory } from "../player.js";
+import { go, onShow } from "../router.js";
+import { get, set, subscribe } from "../store.js";
 
 export async function loadBoard(fresh, attempt = 0) {
   const day = $("board-day").value; // YYYY-MM-DD, or "" for today's board
-  const query = new URLSearchParams({ limit: "50" });
-  if (!fresh && boardCursor) query.set("cursor", boardCursor);
+  const query = new URLSearchParams(); // a page of the server's size (SPEC §5)
+  if (!fresh && get("boardCursor")) query.set("cursor", get("boardCursor"));
   const reply = await api("GET", "/leaderboard/daily" + (day ? "/" + day : "") + "?" + query);
   if (reply.status !== 200) {
     $("board-status").textContent = "";
-    boardRows($("board"), [], false, false);
+    boardRows($("board"), [], { closed: false });
     $("board").tBodies[0].replaceChildren(emptyRow($("board"), "This board is unavailable: " + problem(reply)));
     $("board-more").hidden = true;
     return;
   }
   const page = reply.body;
-  set({ boardDate: page.date });
+  set({ boardDate: page.date, boardCursor: page.next_cursor });
   $("board-date").textContent = formatDate(page.date);
   $("board-status").textContent = page.status;
-  boardRows($("board"), page.rows, page.status !== "live", !fresh);
+  boardRows($("board"), page.rows, { closed: page.status !== "live", append: !fresh, scope: page.date });
   showCorrections($("board"), page.corrections);
-  boardCursor = page.next_cursor;
+  // A closed or final past board offers its day's recap.
+  const daily = get("daily");
+  $("board-recap").hidden = !(page.status !== "live" && daily && page.date < daily.date);
   $("board-more").hidden = !page.next_cursor;
   if (fresh) showMyRow(page.date);
   const mineDue = fresh && page.status === "live" && !page.next_cursor && get("token") && get("officialDates").has(page.date);
   if (mineDue && !showsMine(page.rows)) {
     catchUp(attempt, () => get("view") === "board" && get("boardDate") === page.date, () => loadBoard(true, attempt + 1));
   }
-}
-
-export function showsMine(rows) {
-  return rows.some((row) => row.display_name === get("displayName"));
-}
-
-/** Read a board again shortly (attempt ATTEMPT of BOARD_CATCH_UP_TRIES) if STILL_WANTED then. */
-export function catchUp(attempt, stillWanted, readAgain) {
-  if (attempt >= BOARD_CATCH_UP_TRIES) return;
-  setTimeout(() => {
-    if (stillWanted()) readAgain();
-  }, BOARD_CATCH_UP_MS);
 }
 
 /** The player's own row and rank. Asked only when history says there is an official result for
@@ -107,15 +66,15 @@ async function showMyRow(date) {
   if (reply.status === 200 && get("boardDate") === date) {
     const me = reply.body;
     box.textContent = `You: ${rankText(me.rank, me.players)}, ${me.score} points, best combo ${me.best_combo}, longest word ${me.longest_word_length} letters.`;
+    if (me.review === "pending") box.textContent += " " + PENDING_TEXT;
     bar.hidden = false;
     $("jump-mine").hidden = false;
-    document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } }));
   }
 }
 
 /** Scroll to the player's own row (reading more pages until it is there), and focus it. */
 async function jumpToMine() {
-  for (let pages = 0; !$("board").querySelector("tr.mine") && boardCursor && pages < 20; pages += 1) {
+  for (let pages = 0; !$("board").querySelector("tr.mine") && get("boardCursor") && pages < 20; pages += 1) {
     await loadBoard(false);
   }
   const mine = $("board").querySelector("tr.mine");
@@ -126,6 +85,7 @@ async function jumpToMine() {
 
 /** The board's controls; a new Daily read while today's board is on screen shows its board. */
 export function bindBoards() {
+  boardControls($("board"));
   $("board-day").addEventListener("change", () => loadBoard(true));
   $("board-today").addEventListener("click", () => {
     $("board-day").value = "";
@@ -134,8 +94,18 @@ export function bindBoards() {
   $("board-refresh").addEventListener("click", () => loadBoard(true));
   $("board-more").addEventListener("click", () => loadBoard(false));
   $("jump-mine").addEventListener("click", jumpToMine);
-  document.addEventListener("wordsqd:new-daily", () => {
+  $("board-recap").addEventListener("click", () => {
+    set({ recapDate: get("boardDate") });
+    go("recap");
+  });
+  subscribe(["daily"], () => {
+    $("board-day").max = get("daily").date;
     if (get("view") === "board" && !$("board-day").value) loadBoard(true);
   });
-  onShow("board", () => loadBoard(true));
+  subscribe(["token"], showReportToggles);
+  onShow("board", () => {
+    if (get("boardDay") !== null) $("board-day").value = get("boardDay"); // asked by another view
+    set({ boardDay: null });
+    loadBoard(true);
+  });
 }

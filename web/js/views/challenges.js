@@ -1,26 +1,23 @@
 // Challenges (#challenges): make one, open one from its link or code, play it, its board, and
-// the challenges this player made.
+// the challenges this player made (the store's `myChallenges`; the one on screen is `challenge`).
 
 import { api, ok, problem } from "../api.js";
 import { ensureFreshToken } from "../auth.js";
-import { $, say } from "../dom.js";
+import { $, copyLink, say } from "../dom.js";
 import { challengeIdFrom, challengeLink } from "../lib/game.js";
 import { invitationText } from "../lib/words.js";
-import { go, onShow } from "../router.js";
+import { boardControls, boardRows, catchUp, showsMine } from "../parts/board.js";
+import { showCorrections } from "../parts/corrections.js";
+import { onShow } from "../router.js";
+import { keepRun, learnSkew } from "../run.js";
 import { get, set } from "../store.js";
-import { openLogin } from "./account.js";
-import { boardRows, catchUp, showsMine } from "./boards.js";
-import { showCorrections } from "./corrections.js";
-import { keepRun, learnSkew } from "./game.js";
-
-let myChallenges = []; // the challenges this player made (GET /me/challenges)
 
 async function startChallenge() {
   const challenge = get("challenge");
   if (!challenge) return;
   if (get("token") && !(await ensureFreshToken())) return;
   if (!get("token")) {
-    openLogin();
+    set({ loginAsked: get("loginAsked") + 1 });
     return;
   }
   const sentAt = Date.now();
@@ -37,9 +34,8 @@ async function startChallenge() {
   }
   learnSkew(reply, sentAt);
   keepRun(reply.body, false);
-  say($("status"), reply.status === 200 ? "Welcome back: your run goes on." : reply.body.official ? "Challenge on: your first finished run is your result. Go!" : "Practice run: go!");
-  go("play");
-  $("word").focus();
+  const text = reply.status === 200 ? "Welcome back: your run goes on." : reply.body.official ? "Challenge on: your first finished run is your result. Go!" : "Practice run: go!";
+  set({ started: { text } });
 }
 
 function renderChallengeForm() {
@@ -92,7 +88,7 @@ export async function openChallenge(id, attempt = 0) {
   // The player's own result, just in, may not be on the board yet (see BOARD_CATCH_UP_MS).
   const run = get("run");
   const justFinished = run && run.kind === "challenge" && run.challenge_id === id && run.official && run.status === "completed";
-  if (justFinished && reply.body.status === "live" && reply.body.rows.length < 50 && !showsMine(reply.body.rows)) {
+  if (justFinished && reply.body.status === "live" && !reply.body.next_cursor && !showsMine(reply.body.rows)) {
     const stillWanted = () => get("view") === "challenges" && get("challenge") && get("challenge").challenge_id === id;
     catchUp(attempt, stillWanted, () => openChallenge(id, attempt + 1));
   }
@@ -100,16 +96,17 @@ export async function openChallenge(id, attempt = 0) {
 
 /** The challenges this player made (GET /me/challenges), newest first, for the list. */
 async function loadMyChallenges() {
-  myChallenges = [];
+  let items = [];
   if (get("token")) {
     const reply = await api("GET", "/me/challenges", undefined, { auth: true });
-    if (reply.status === 200) myChallenges = reply.body.items;
+    if (reply.status === 200) items = reply.body.items;
   }
+  set({ myChallenges: items });
   renderMyChallenges();
 }
 
 function renderMyChallenges() {
-  const items = get("token") ? myChallenges : [];
+  const items = get("token") ? get("myChallenges") : [];
   $("my-challenges-card").hidden = !items.length;
   $("my-challenges").replaceChildren(...items.map((item) => {
     const li = document.createElement("li");
@@ -151,21 +148,12 @@ function renderChallenge() {
     $("challenge-shape").textContent += ` ${challenge.creator_name} has not played it yet: set the score to beat.`;
   }
   $("challenge-board-status").textContent = challenge.status;
-  boardRows($("challenge-board"), challenge.rows, challenge.status !== "live", false);
+  boardRows($("challenge-board"), challenge.rows, { closed: challenge.status !== "live", scope: challenge.challenge_id });
   showCorrections($("challenge-board"), challenge.corrections);
 }
 
-async function copyChallengeLink() {
-  try {
-    await navigator.clipboard.writeText($("challenge-link").value);
-    say($("challenge-status"), "Link copied: send it to your friends.", "ok");
-  } catch {
-    $("challenge-link").select();
-    say($("challenge-status"), "Select the link and copy it.", "");
-  }
-}
-
 export function bindChallenges() {
+  boardControls($("challenge-board"));
   $("challenge-form").addEventListener("submit", createChallenge);
   $("challenge-open-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -178,7 +166,7 @@ export function bindChallenges() {
     openChallenge(id);
   });
   $("challenge-play").addEventListener("click", startChallenge);
-  $("challenge-copy").addEventListener("click", copyChallengeLink);
+  $("challenge-copy").addEventListener("click", () => copyLink($("challenge-link"), $("challenge-status")));
   onShow("challenges", () => {
     renderChallengeForm();
     loadMyChallenges();

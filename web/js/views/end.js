@@ -2,8 +2,10 @@
 // streak of an official Daily (their room kept until the replies come), and a closed day's recap.
 
 import { api } from "../api.js";
-import { $, say, tableRow } from "../dom.js";
+import { resetText, tickCountdown } from "../daily.js";
+import { $, element, say, tableRow } from "../dom.js";
 import { BOARD_CATCH_UP_MS, recapReady, roundSquare, shareText, SQUARE_LEGEND } from "../lib/game.js";
+import { PENDING_TEXT } from "../lib/sanctions.js";
 import { standingSentence } from "../lib/standing.js";
 import {
   formatDate,
@@ -14,16 +16,17 @@ import {
   shortReason,
   unrankedText,
 } from "../lib/words.js";
+import { drawStanding } from "../parts/standing.js";
+import { loadProfile } from "../player.js";
 import { go } from "../router.js";
-import { get } from "../store.js";
-import { loadProfile } from "./account.js";
-import { tickCountdown } from "./home.js";
-import { drawStanding } from "./standing.js";
+import { get, set, subscribe } from "../store.js";
 
-let timesLeft = 0; // how often the end screen has been left (a read scheduled before is stale)
+// This screen's own scratch, not state another view reads: how often it has been left (a read
+// scheduled before is then stale).
+let timesLeft = 0;
 
 /** The end screen of RUN (completed). */
-export function renderEnd(run) {
+function renderEnd(run) {
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
   $("end-kind").textContent = run.kind === "challenge" ? "Challenge" : `Daily · ${formatDate(run.date)}`;
   $("end-title").textContent = run.ended_by === "expired"
@@ -41,7 +44,7 @@ export function renderEnd(run) {
   const reason = (run.ranked === false && run.unranked_reason) || (run.kind === "daily" && get("unrankedDates").get(run.date));
   const unranked = run.official && !run.guest && !!reason;
   const rounds = get("daily") ? get("daily").rounds : run.rounds;
-  const practice = run.kind === "daily" && run.rounds < rounds; // views/practice.js: some rounds of a past Daily
+  const practice = run.kind === "daily" && run.rounds < rounds; // views/recap.js: a practice of some rounds of a past Daily
   $("end-note").textContent = practice
     ? "Practice of a past Daily's rounds: never ranked, never in your stats or streak."
     : run.guest
@@ -63,6 +66,7 @@ export function renderEnd(run) {
   $("review").closest("details").querySelector("summary").textContent =
     run.official || run.guest ? "Your words, round by round" : "This run's words, round by round";
   renderReview(run);
+  renderRefusedWords(run);
   showRecapOnEnd(run, rounds);
   tickCountdown();
   if (run.official && !run.guest && run.kind === "daily") {
@@ -94,8 +98,8 @@ async function showMyRankOnEnd(run, attempt = 0) {
   const me = reply.body;
   box.textContent = standingSentence(me, run.date === (get("daily") && get("daily").date) ? "today's board so far" : "the day's board");
   box.hidden = false;
+  if (me.review === "pending") box.textContent += " " + PENDING_TEXT;
   revealed(box);
-  document.dispatchEvent(new CustomEvent("wordsqd:my-rank", { detail: { me, box } })); // views/reports.js: under review
   showDistribution(run.date, me);
   // Only while the end screen has not been left: one left and shown again reads its own rank, and
   // a result voided meanwhile has none (the read would be 404).
@@ -186,6 +190,25 @@ function renderReview(run, recap = null, mine = null) {
   body.replaceChildren(...rows);
 }
 
+/** Each word refused as not a word gets a Report button (its report: views/reports.js). */
+function renderRefusedWords(run) {
+  const refused = new Set();
+  for (const round of run.history || []) {
+    for (const attempt of round.attempts) if (!attempt.accepted && attempt.reason === "not_a_word") refused.add(attempt.word.toLowerCase());
+  }
+  const canReport = run.guest || get("token");
+  $("refused-list").replaceChildren(...[...refused].filter(() => canReport).map((word) => {
+    const button = element("button", { type: "button", class: "ghost small", "aria-label": `Report: this is a word (${word.toUpperCase()})` }, "Report: this is a word");
+    const sent = () => {
+      button.disabled = true;
+      button.textContent = "Reported";
+    };
+    button.addEventListener("click", () => set({ report: { kind: "word", word, guestRun: run.guest ? run.run_id : null, sent } }));
+    return element("li", {}, element("b", {}, word.toUpperCase()), " ", button);
+  }));
+  $("refused-words").hidden = $("refused-list").children.length === 0;
+}
+
 /** The system share sheet where the browser has one; the clipboard otherwise. */
 async function copyShare() {
   const text = $("share-text").value;
@@ -207,10 +230,26 @@ async function copyShare() {
   }
 }
 
+/** The end screen follows the store: a completed run is drawn, the countdown ticks. (Bound before
+ * views/game.js, so a run that completes is drawn here before the game shows this screen.) */
 export function bindEnd() {
-  document.addEventListener("wordsqd:view", (event) => {
-    if (event.detail !== "end") timesLeft += 1;
+  subscribe(["view"], () => {
+    if (get("view") !== "end") timesLeft += 1;
+  });
+  subscribe(["run"], () => {
+    const run = get("run");
+    if (run && run.status === "completed") renderEnd(run);
+  });
+  subscribe(["countdown"], () => {
+    $("end-countdown").textContent = get("countdown");
+  });
+  subscribe(["daily"], () => {
+    $("end-reset-local").textContent = resetText(get("daily"));
   });
   $("copy-share").addEventListener("click", copyShare);
   $("end-home").addEventListener("click", () => go("home"));
+  $("end-recap-open").addEventListener("click", () => {
+    set({ recapDate: get("run").date });
+    go("recap");
+  });
 }

@@ -1,16 +1,20 @@
-// A run in play (#play): starting the Daily, resuming a run, answering and skipping (one at a
-// time, each naming its slot), and the game card: round, tiles, attempts, timer, speed bonus.
+// A run in play (#play): a run started or resumed elsewhere (the store's `started`), answering
+// and skipping (one at a time, each naming its slot), and the game card: round, tiles, attempts,
+// timer, speed bonus.
 // The timer counts to the server's deadline; at zero one read lets the server complete the run.
+// The run is the store's `run` (run.js keeps it): the card is drawn again each time it changes.
+// The module's own `let`s are this screen's scratch, read by no other view: when the round on
+// screen appeared (the speed bonus counts from it), whether a reply is on its way (one answer at
+// a time), the timer's announcements made and the perfect mark's timer.
 
-import { api, ok, problem } from "../api.js";
-import { ensureFreshToken } from "../auth.js";
-import { $, notice, say, tile } from "../dom.js";
+import { api, problem } from "../api.js";
+import { tickCountdown } from "../daily.js";
+import { $, say, tile } from "../dom.js";
 import { clockText, roundSquare, speedBonusAt } from "../lib/game.js";
 import { OUTCOME_WORDS, reasonText, roundAnnouncement, timeAnnouncement } from "../lib/words.js";
 import { go } from "../router.js";
-import { get, RUN_KEY, set } from "../store.js";
-import { renderEnd } from "./end.js";
-import { loadDaily, renderHome, tickCountdown } from "./home.js";
+import { keepRun, runPath } from "../run.js";
+import { get, subscribe } from "../store.js";
 
 const TIMER_ANNOUNCEMENTS = [60, 30, 10]; // seconds left, said by the live region
 
@@ -21,78 +25,6 @@ const announced = new Set(); // timer announcements made for the run in play
 let busy = false; // an answer or skip is on its way: one at a time, so each names the right slot
 let refetching = false; // the run is being read once its time is up
 let markTimer = 0;
-
-function runPath(run) {
-  return (run.guest ? "/guest/runs/" : "/runs/") + encodeURIComponent(run.run_id);
-}
-
-export function keepRun(run, guest) {
-  set({ run: Object.assign(run, { guest }) });
-  sessionStorage.setItem(RUN_KEY, JSON.stringify({ run_id: run.run_id, guest, skewMs: get("skewMs") }));
-  if (run.status === "completed") onCompleted(run);
-  renderRun();
-}
-
-/** A new run started on the server's clock just now: its timer counts on that clock. */
-export function learnSkew(reply, sentAt) {
-  const receivedAt = Date.now();
-  if (reply.status === 201) {
-    set({ skewMs: Date.parse(reply.body.started_at) - (sentAt + receivedAt) / 2 });
-    return;
-  }
-  const saved = JSON.parse(sessionStorage.getItem(RUN_KEY) || "null");
-  if (saved && saved.run_id === reply.body.run_id) set({ skewMs: saved.skewMs || 0 });
-  else if (reply.date) set({ skewMs: Date.parse(reply.date) + 500 - (sentAt + receivedAt) / 2 });
-}
-
-async function startDaily() {
-  // A player whose login cannot be renewed hears it here, before the run (never a silent guest run).
-  if (get("token") && !(await ensureFreshToken())) return;
-  const guest = !get("token");
-  notice(""); // at the tap: the page moves now, not when the reply comes
-  const sentAt = Date.now();
-  const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
-  if (!ok(reply)) {
-    notice("The Daily could not start: " + problem(reply));
-    return;
-  }
-  if (reply.body.kind !== "daily") {
-    notice("The server answered with a run that is not a Daily: not started.");
-    return;
-  }
-  learnSkew(reply, sentAt);
-  keepRun(reply.body, guest);
-  if (get("daily") && reply.body.date !== get("daily").date) loadDaily(); // a new day began
-  const run = reply.body;
-  say(
-    $("status"),
-    reply.status === 200
-      ? "Welcome back: your run goes on where you left it."
-      : guest
-        ? "Guest run: go!"
-        : run.official
-          ? "Official run: this one counts for today. Go!"
-          : "Practice run: your official score is already in. Go!",
-  );
-  go("play");
-  $("word").focus();
-}
-
-export async function resumeSavedRun() {
-  const saved = JSON.parse(sessionStorage.getItem(RUN_KEY) || "null");
-  if (!saved || (!saved.guest && !get("token"))) return;
-  const reply = await api("GET", (saved.guest ? "/guest/runs/" : "/runs/") + encodeURIComponent(saved.run_id), undefined, {
-    auth: !saved.guest,
-  });
-  if (reply.status !== 200) {
-    sessionStorage.removeItem(RUN_KEY);
-    return;
-  }
-  set({ skewMs: saved.skewMs || 0 });
-  set({ run: Object.assign(reply.body, { guest: saved.guest }) });
-  renderRun();
-  renderHome();
-}
 
 async function send(suffix, body) {
   busy = true;
@@ -205,16 +137,6 @@ function afterReply(reply, sentFor) {
   }
 }
 
-function onCompleted(run) {
-  document.dispatchEvent(new CustomEvent("wordsqd:completed", { detail: run })); // views/players.js
-  if (run.official && !run.guest && run.kind === "daily" && !get("officialDates").has(run.date)) {
-    get("officialDates").add(run.date);
-    if (run.ranked === false) get("unrankedDates").set(run.date, run.unranked_reason);
-    set({ historyLoaded: false }); // a new official result: history and stats have changed
-    set({ stats: undefined });
-  }
-}
-
 function renderButtons() {
   $("submit-word").disabled = busy;
   $("skip").disabled = busy;
@@ -224,8 +146,7 @@ function renderRun() {
   const run = get("run");
   if (!run) return;
   if (run.status === "completed") {
-    renderEnd(run);
-    if (get("view") === "game") go("play");
+    if (get("view") === "game") go("play"); // views/end.js has drawn it
     return;
   }
   $("run-label").textContent = run.kind === "challenge"
@@ -339,11 +260,6 @@ function keepAnswerInView() {
 
 /** The game's buttons and keys, and the timer (four ticks a second). */
 export function bindGame() {
-  $("start-daily").addEventListener("click", startDaily);
-  $("resume-run").addEventListener("click", () => {
-    go("play");
-    $("word").focus();
-  });
   $("answer-form").addEventListener("submit", submitWord);
   $("skip").addEventListener("click", skipRound);
   document.addEventListener("keydown", (event) => {
@@ -356,5 +272,11 @@ export function bindGame() {
   // above it, in what is left of the screen.
   $("word").addEventListener("focus", keepAnswerInView);
   if (window.visualViewport) window.visualViewport.addEventListener("resize", keepAnswerInView);
+  subscribe(["run"], renderRun);
+  subscribe(["started"], () => { // a run another view started (or resumes): shown here, with its word
+    if (get("started").text !== undefined) say($("status"), get("started").text);
+    go("play");
+    $("word").focus();
+  });
   setInterval(tick, 250);
 }

@@ -1,27 +1,18 @@
-// Home: today's Daily (GET /daily), its rules card filled with the server's numbers, the start
-// and resume buttons, and the countdown to the next Daily.
+// Home: today's Daily (the store's `daily`, read by daily.js), its rules card filled with the
+// server's numbers, the start and resume buttons, and the countdown to the next Daily. Drawn again
+// whenever what it shows changes in the store.
 
-import { api, problem } from "../api.js";
-import { serverNowMs } from "../auth.js";
+import { api, ok, problem } from "../api.js";
+import { ensureFreshToken, serverNowMs } from "../auth.js";
+import { loadDaily, resetText, tickCountdown } from "../daily.js";
 import { $, notice } from "../dom.js";
-import { clockText, scoringNumbers } from "../lib/game.js";
+import { scoringNumbers } from "../lib/game.js";
+import { lastClosedDay } from "../lib/recap.js";
+import { banned } from "../lib/sanctions.js";
 import { formatDate } from "../lib/words.js";
-import { onShow } from "../router.js";
-import { get, set } from "../store.js";
-
-let dailyRefetchAt = 0; // a new Daily is read at most this often, should the clocks disagree
-
-/** Read today's Daily: its date, shape and the game's numbers (`scoring`, `limits`). */
-export async function loadDaily() {
-  const reply = await api("GET", "/daily");
-  if (reply.status !== 200) {
-    notice("Today's Daily is unavailable: " + problem(reply));
-    return;
-  }
-  set({ daily: reply.body });
-  $("board-day").max = get("daily").date;
-  renderHome();
-}
+import { go, onShow } from "../router.js";
+import { keepRun, learnSkew } from "../run.js";
+import { get, set, subscribe } from "../store.js";
 
 /** Each element marked data-ATTRIBUTE="name" says NUMBERS[name] (the page's own text holds the
  * same numbers until GET /daily answers: tests/http/test_rules_card.py). */
@@ -43,22 +34,54 @@ function renderRules(daily) {
   }
 }
 
+/** Start today's Daily (a guest's, or the player's official run or practice). */
+async function startDaily() {
+  // A player whose login cannot be renewed hears it here, before the run (never a silent guest run).
+  if (get("token") && !(await ensureFreshToken())) return;
+  const guest = !get("token");
+  notice(""); // at the tap: the page moves now, not when the reply comes
+  const sentAt = Date.now();
+  const reply = await api("POST", guest ? "/guest/daily/runs" : "/daily/runs", undefined, { auth: !guest });
+  if (!ok(reply)) {
+    notice("The Daily could not start: " + problem(reply));
+    return;
+  }
+  if (reply.body.kind !== "daily") {
+    notice("The server answered with a run that is not a Daily: not started.");
+    return;
+  }
+  learnSkew(reply, sentAt);
+  keepRun(reply.body, guest);
+  if (get("daily") && reply.body.date !== get("daily").date) loadDaily(); // a new day began
+  const run = reply.body;
+  const text =
+    reply.status === 200
+      ? "Welcome back: your run goes on where you left it."
+      : guest
+        ? "Guest run: go!"
+        : run.official
+          ? "Official run: this one counts for today. Go!"
+          : "Practice run: your official score is already in. Go!";
+  set({ started: { text } });
+}
+
+
 /** The home card: today's Daily, and what starting it will do for this player. */
-export function renderHome() {
+function renderHome() {
   const daily = get("daily");
   if (daily) {
     renderRules(daily);
     $("daily-date").textContent = formatDate(daily.date);
     $("daily-shape").textContent = `${daily.rounds} rounds, ${daily.time_limit_seconds} seconds.`;
-    const at = new Date(daily.resets_at);
-    $("reset-local").textContent = `(at ${at.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })} your time)`;
-    $("end-reset-local").textContent = $("reset-local").textContent;
+    $("reset-local").textContent = resetText(daily);
   }
+  $("home-recap-line").hidden = !lastClosedDay(daily, serverNowMs()); // the last closed day's recap
   // A Daily in play is resumed, not restarted; a challenge in play leaves the Daily free to start.
   const active = get("run") && get("run").status === "active";
   $("resume-run").hidden = !active;
   $("resume-run").textContent = active && get("run").kind === "challenge" ? "Resume your challenge" : "Resume your run";
   $("start-daily").hidden = !!active && get("run").kind === "daily";
+  $("start-daily").disabled = !!get("token") && banned(get("sanctions"), Date.now()); // SPEC §3e
   const playedToday = !!(daily && get("token") && get("officialDates").has(daily.date));
   $("start-daily").textContent = playedToday ? "Play again (practice)" : get("loginLost") ? "Start as a guest" : "Start the Daily";
   $("daily-who").textContent = get("loginLost")
@@ -71,22 +94,17 @@ export function renderHome() {
   tickCountdown();
 }
 
-/** The countdown to the next Daily (read once it begins). */
-export function tickCountdown() {
-  const daily = get("daily");
-  if (!daily) return;
-  // The server's clock: a run's (to the game timer's precision) once one has started, else its replies' Date.
-  const now = get("skewMs") ? Date.now() + get("skewMs") : serverNowMs();
-  const left = (Date.parse(daily.resets_at) - now) / 1000;
-  $("countdown").textContent = clockText(left);
-  $("end-countdown").textContent = clockText(left);
-  if (left <= 0 && Date.now() > dailyRefetchAt) {
-    // A new Daily: read it (at most every 30 s, should the clocks disagree).
-    dailyRefetchAt = Date.now() + 30000;
-    loadDaily().then(() => document.dispatchEvent(new CustomEvent("wordsqd:new-daily"))); // views/boards.js
-  }
-}
-
 export function bindHome() {
+  $("start-daily").addEventListener("click", startDaily);
+  $("resume-run").addEventListener("click", () => set({ started: {} }));
+  subscribe(["daily", "run", "token", "officialDates", "loginLost", "sanctions"], renderHome);
+  subscribe(["countdown"], () => {
+    $("countdown").textContent = get("countdown");
+  });
+  $("home-recap").addEventListener("click", (event) => {
+    event.preventDefault();
+    set({ recapDate: null });
+    go("recap");
+  });
   onShow("home", renderHome);
 }

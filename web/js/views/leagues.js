@@ -1,67 +1,12 @@
 // Leagues (#leagues, SPEC §3c): create, join by code or invite link (`?league=<code>`, shown to
-// anyone before joining), a league's board by date, its members, a new code, leaving. The view is
-// built here when main.js binds it, before any view is shown.
+// anyone before joining), a league's board by date, its members, a new code, leaving.
 
 import { api, ok, problem } from "../api.js";
-import { $, element, say } from "../dom.js";
+import { $, copyLink, element, say } from "../dom.js";
 import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues.js";
+import { boardControls, boardRows } from "../parts/board.js";
 import { onShow } from "../router.js";
-import { get } from "../store.js";
-import { boardRows } from "./boards.js";
-
-function buildView() {
-  // Its tab is in index.html: added here, it would move the page as it loads.
-  const view = element("section", { id: "view-leagues", class: "view", "aria-labelledby": "leagues-title" });
-  view.hidden = true;
-  view.innerHTML = `
-  <div class="card">
-    <h1 id="leagues-title">Leagues</h1>
-    <p class="lede">Play the Daily against your friends: a board of your own, every day.</p>
-    <div id="league-invite" class="invitation" hidden>
-      <p class="eyebrow">You are invited to a league</p>
-      <h2 id="league-invite-name" class="invite-title"></h2>
-      <p id="league-invite-line"></p>
-      <div class="actions"><button type="button" id="league-invite-join" class="primary big">Join</button></div>
-    </div>
-    <p id="leagues-login" class="hint" hidden>Log in to create or join a league.</p>
-    <form id="league-create" class="row">
-      <label for="league-name">New league</label>
-      <input id="league-name" maxlength="30" data-maxlength="league_name_max_length" placeholder="Office" required>
-      <button class="primary">Create</button>
-    </form>
-    <form id="league-join" class="row">
-      <label for="league-code">Invite code</label>
-      <input id="league-code" placeholder="code or link" required>
-      <button class="secondary">Join</button>
-    </form>
-    <p id="leagues-status" class="status" role="status" aria-live="polite"></p>
-    <ul id="league-list" class="league-list"></ul>
-  </div>
-  <div class="card" id="league-card" hidden>
-    <h2 id="league-title"></h2>
-    <p id="league-standing" class="my-row"></p>
-    <div class="share-link">
-      <label for="league-link">Invite link</label>
-      <div class="row"><input id="league-link" readonly>
-        <button type="button" id="league-copy" class="secondary">Copy link</button>
-        <button type="button" id="league-rotate" class="ghost" hidden>New code</button></div>
-    </div>
-    <div class="row controls">
-      <label for="league-day">Date</label><input type="date" id="league-day">
-      <button type="button" id="league-leave" class="ghost">Leave</button>
-    </div>
-    <div class="table-wrap"><table class="reflow board" id="league-board">
-      <caption class="sr-only">League board</caption>
-      <thead><tr><th scope="col" class="rank">Rank</th><th scope="col" class="player">Player</th><th scope="col" class="score">Score</th>
-        <th scope="col" class="combo">Combo</th><th scope="col" class="longest">Longest</th><th scope="col" class="words-col">Words</th></tr></thead>
-      <tbody></tbody></table></div>
-    <h3>Members</h3>
-    <ul id="league-members"></ul>
-  </div>`;
-  $("main").append(view);
-}
-
-let current = null; // the league on screen
+import { get, set } from "../store.js";
 
 async function loadLeagues() {
   const guest = !get("token");
@@ -82,7 +27,7 @@ async function loadLeagues() {
     button.addEventListener("click", () => openLeague(league));
     list.append(element("li", {}, button));
   }
-  if (current) await openLeague(current);
+  if (get("league")) await openLeague(get("league"));
 }
 
 /** An invite link's league, shown to anyone: its name, creator, members and today's leader; a
@@ -106,25 +51,15 @@ async function showInvitation(code) {
 
 async function acceptInvitation() {
   if (!get("token")) {
-    $("login-open").click();
+    set({ loginAsked: get("loginAsked") + 1 });
     return;
   }
   $("league-code").value = new URLSearchParams(location.search).get(JOIN_PARAM) || "";
   await joinLeague();
 }
 
-async function copyLeagueLink() {
-  try {
-    await navigator.clipboard.writeText($("league-link").value);
-    say($("leagues-status"), "Link copied: send it to your friends.", "good");
-  } catch {
-    $("league-link").select();
-    say($("leagues-status"), "Select the link and copy it.", "bad");
-  }
-}
-
 async function openLeague(league) {
-  current = league;
+  set({ league });
   $("league-card").hidden = false;
   $("league-title").textContent = league.name;
   $("league-link").value = inviteLink(location.origin, league.code);
@@ -137,8 +72,8 @@ async function openLeague(league) {
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   const board = reply.body;
   $("league-standing").textContent = standing(board);
-  $("league-board").dataset.date = board.date; // views/reports.js: a row's report names its date
-  boardRows($("league-board"), board.rows, board.status === "closed", false);
+  // A row's report names the board's date: a league board is its date's Daily.
+  boardRows($("league-board"), board.rows, { closed: board.status === "closed", scope: board.date });
   const members = $("league-members");
   members.replaceChildren(
     ...board.members.map((member) => {
@@ -154,12 +89,12 @@ async function openLeague(league) {
 }
 
 async function leave(member) {
-  const reply = await api("DELETE", `/leagues/${encodeURIComponent(current.league_id)}/members/${member}`, undefined, {
+  const reply = await api("DELETE", `/leagues/${encodeURIComponent(get("league").league_id)}/members/${member}`, undefined, {
     auth: true,
   });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
   if (member === "me") {
-    current = null;
+    set({ league: null });
     $("league-card").hidden = true;
   }
   loadLeagues();
@@ -169,8 +104,8 @@ async function createLeague(event) {
   event.preventDefault();
   const reply = await api("POST", "/leagues", { name: $("league-name").value }, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
-  say($("leagues-status"), `${reply.body.name} is ready: share its invite link.`, "good");
-  current = reply.body;
+  say($("leagues-status"), `${reply.body.name} is ready: share its invite link.`, "ok");
+  set({ league: reply.body });
   loadLeagues();
 }
 
@@ -180,28 +115,28 @@ async function joinLeague(event) {
   const code = text.includes(JOIN_PARAM + "=") ? new URL(text, location.origin).searchParams.get(JOIN_PARAM) : text;
   const reply = await api("POST", "/leagues/join", { code }, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
-  say($("leagues-status"), `You are in ${reply.body.name}.`, "good");
+  say($("leagues-status"), `You are in ${reply.body.name}.`, "ok");
   history.replaceState(null, "", location.pathname + "#leagues");
   $("league-invite").hidden = true;
-  current = reply.body;
+  set({ league: reply.body });
   loadLeagues();
 }
 
 async function rotateCode() {
-  const reply = await api("POST", `/leagues/${encodeURIComponent(current.league_id)}/code`, undefined, { auth: true });
+  const reply = await api("POST", `/leagues/${encodeURIComponent(get("league").league_id)}/code`, undefined, { auth: true });
   if (!ok(reply)) return say($("leagues-status"), problem(reply), "bad");
-  say($("leagues-status"), "A new invite code: the old link no longer lets anyone in.", "good");
+  say($("leagues-status"), "A new invite code: the old link no longer lets anyone in.", "ok");
   openLeague(reply.body);
 }
 
 export function bindLeagues() {
-  buildView();
+  boardControls($("league-board"));
   $("league-create").addEventListener("submit", createLeague);
   $("league-join").addEventListener("submit", joinLeague);
-  $("league-copy").addEventListener("click", copyLeagueLink);
+  $("league-copy").addEventListener("click", () => copyLink($("league-link"), $("leagues-status")));
   $("league-invite-join").addEventListener("click", acceptInvitation);
   $("league-rotate").addEventListener("click", rotateCode);
   $("league-leave").addEventListener("click", () => leave("me"));
-  $("league-day").addEventListener("change", () => current && openLeague(current));
+  $("league-day").addEventListener("change", () => get("league") && openLeague(get("league")));
   onShow("leagues", loadLeagues);
 }

@@ -4,11 +4,11 @@
 // spares them a view they cannot use.
 
 import { api, ok, problem } from "../api.js";
-import { $, element, say } from "../dom.js";
+import { $, element, emptyTable, say } from "../dom.js";
 import { ACTIONS, actionsFor, isModerator, localTime, timeline, whoseOf, whyOf } from "../lib/moderation.js";
 import { jwtClaims } from "../lib/pkce.js";
 import { go, onShow } from "../router.js";
-import { get } from "../store.js";
+import { get, set, subscribe } from "../store.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const moderator = () => !!get("token") && isModerator(jwtClaims(get("token")));
@@ -18,56 +18,7 @@ function cellRow(...cells) {
   return element("tr", {}, ...cells.map(([label, value]) => element("td", { "data-label": label }, value ?? "")));
 }
 
-let queue = { cursor: null, cases: new Map() };
-let logCursor = null;
-let openCase = null;
-
-function buildView() {
-  const view = element("section", { id: "view-moderation", class: "view", "aria-labelledby": "moderation-title" });
-  view.hidden = true;
-  view.innerHTML = `
-  <div class="card">
-    <h1 id="moderation-title">Moderation</h1>
-    <p class="lede">Open cases, oldest first: reports merged per target, and runs the find-time pass found suspect.</p>
-    <div class="row controls">
-      <label for="case-kind">Kind</label>
-      <select id="case-kind"><option value="">All</option><option value="run">Runs</option>
-        <option value="name">Names</option><option value="word">Words</option><option value="appeal">Appeals</option></select>
-      <button type="button" id="cases-refresh" class="ghost">Refresh</button>
-    </div>
-    <p id="moderation-status" class="status" role="status" aria-live="polite"></p>
-    <div class="table-wrap"><table class="reflow" id="cases">
-      <caption class="sr-only">Open cases, oldest first</caption>
-      <thead><tr><th scope="col">Opened</th><th scope="col">Kind</th><th scope="col">About</th>
-        <th scope="col">Reports</th><th scope="col">Source</th><th scope="col">Case</th></tr></thead>
-      <tbody></tbody></table></div>
-    <button type="button" id="cases-more" class="ghost" hidden>Show more</button>
-  </div>
-  <div class="card" id="case-card" hidden>
-    <h2 id="case-title" tabindex="-1"></h2>
-    <p id="case-line"></p>
-    <p id="case-whose" class="wrap-anywhere"></p>
-    <p id="case-why" class="wrap-anywhere"></p>
-    <div id="case-evidence"></div>
-    <form id="decision-form" class="decision-form">
-      <label for="decision-reason">Reason (the player concerned sees it; the log keeps it)</label>
-      <input id="decision-reason" maxlength="200" data-maxlength="reason_max_length" required>
-      <label for="decision-until">A rank ban ends on</label>
-      <input type="date" id="decision-until">
-      <div class="actions" id="decision-buttons"></div>
-    </form>
-  </div>
-  <div class="card">
-    <h2>Audit log</h2>
-    <p class="hint">Every decision, newest first. Nothing here can be edited.</p>
-    <div class="table-wrap"><table class="reflow" id="mod-log">
-      <caption class="sr-only">Decisions, newest first</caption>
-      <thead><tr><th scope="col">When</th><th scope="col">Moderator</th><th scope="col">Kind</th>
-        <th scope="col">Target</th><th scope="col">Decision</th><th scope="col">Reason</th></tr></thead>
-      <tbody></tbody></table></div>
-    <button type="button" id="log-more" class="ghost" hidden>Show more</button>
-  </div>`;
-  $("main").append(view);
+function bindView() {
   for (const [action, label] of ACTIONS) {
     const button = element("button", { type: "button", class: "secondary", "data-action": action }, label);
     button.addEventListener("click", () => decide(action, label));
@@ -87,18 +38,18 @@ function showTab() {
 async function loadQueue(fresh) {
   const query = new URLSearchParams({ limit: "50" });
   if ($("case-kind").value) query.set("kind", $("case-kind").value);
-  if (!fresh && queue.cursor) query.set("cursor", queue.cursor);
+  if (!fresh && get("moderationQueue").cursor) query.set("cursor", get("moderationQueue").cursor);
   const reply = await api("GET", "/moderation/cases?" + query, undefined, { auth: true });
   if (!ok(reply)) return say($("moderation-status"), problem(reply), "bad");
-  if (fresh) queue = { cursor: null, cases: new Map() };
-  for (const item of reply.body.items) queue.cases.set(item.case_id, item);
-  queue.cursor = reply.body.next_cursor;
-  $("cases-more").hidden = !queue.cursor;
+  const cases = new Map(fresh ? [] : get("moderationQueue").cases);
+  for (const item of reply.body.items) cases.set(item.case_id, item);
+  set({ moderationQueue: { cursor: reply.body.next_cursor, cases } });
+  $("cases-more").hidden = !reply.body.next_cursor;
   renderQueue();
 }
 
 function renderQueue() {
-  const rows = [...queue.cases.values()].map((item) => {
+  const rows = [...get("moderationQueue").cases.values()].map((item) => {
     const button = element("button", { type: "button", class: "ghost small", "data-case": item.case_id, "aria-label": `Open the case about ${item.shown}` }, "Open");
     button.addEventListener("click", () => showCase(item));
     const source = { find_time: "find time", appeal: "appeal" }[item.source] || "reports";
@@ -114,7 +65,7 @@ function renderQueue() {
 }
 
 function showCase(item) {
-  openCase = item;
+  set({ moderationCase: item });
   $("case-card").hidden = false;
   const kind = { run: "Run", name: "Name", word: "Word", appeal: "Appeal" }[item.kind];
   $("case-title").textContent = `${kind}: ${item.shown}`;
@@ -147,10 +98,8 @@ function evidenceOf(item) {
   const note = element("p", { class: "hint" }, e.hard_round_quantiles_ms
     ? "Each answer's time from its round being shown, against its word's typing floor (no person is faster) and, on the day's hard rounds, the quantile of everyone's answers the find-time pass used."
     : "Each answer's time from its round being shown, against its word's typing floor (no person is faster). The day's quantiles come with cases the find-time pass opened.");
-  const table = element("table", { class: "reflow evidence", id: "case-attempts" });
-  table.innerHTML = `<caption class="sr-only">The run's attempts</caption><thead><tr><th scope="col">Round</th>
-    <th scope="col">Word</th><th scope="col">Result</th><th scope="col">Time</th><th scope="col">Floor</th>
-    <th scope="col">Day's quantile</th></tr></thead><tbody></tbody>`;
+  const table = emptyTable({ class: "reflow evidence", id: "case-attempts" }, "The run's attempts",
+    ["Round", "Word", "Result", "Time", "Floor", "Day's quantile"]);
   for (const { round, attempts, quantile } of rounds) {
     for (const a of attempts) {
       table.tBodies[0].append(cellRow(["Round", String(round)], ["Word", a.word.toUpperCase()], ["Result", a.accepted ? "accepted" : "refused"],
@@ -205,7 +154,7 @@ function timelineChart(rounds) {
 }
 
 async function decide(action, label) {
-  const item = openCase;
+  const item = get("moderationCase");
   if (!item) return;
   const reason = $("decision-reason").value.trim();
   if (!reason) return say($("moderation-status"), "Give a reason first: the player and the log keep it.", "bad");
@@ -218,8 +167,11 @@ async function decide(action, label) {
   if (!window.confirm(`${label}: the case about ${item.shown}? This cannot be undone.`)) return;
   const reply = await api("POST", `/moderation/cases/${encodeURIComponent(item.case_id)}/decision`, body, { auth: true });
   if (!ok(reply)) return say($("moderation-status"), "Not decided: " + problem(reply), "bad");
-  queue.cases.delete(item.case_id);
-  openCase = null;
+  const queue = get("moderationQueue");
+  set({
+    moderationQueue: { ...queue, cases: new Map([...queue.cases].filter(([id]) => id !== item.case_id)) },
+    moderationCase: null,
+  });
   $("case-card").hidden = true;
   renderQueue();
   say($("moderation-status"), `Decided: ${label.toLowerCase()}, the case about ${item.shown}.`, "ok");
@@ -228,7 +180,7 @@ async function decide(action, label) {
 
 async function loadLog(fresh) {
   const query = new URLSearchParams({ limit: "50" });
-  if (!fresh && logCursor) query.set("cursor", logCursor);
+  if (!fresh && get("moderationLogCursor")) query.set("cursor", get("moderationLogCursor"));
   const reply = await api("GET", "/moderation/log?" + query, undefined, { auth: true });
   if (!ok(reply)) return say($("moderation-status"), problem(reply), "bad");
   const rows = reply.body.items.map((entry) => {
@@ -243,15 +195,15 @@ async function loadLog(fresh) {
   const body = $("mod-log").tBodies[0];
   if (fresh) body.replaceChildren();
   body.append(...rows);
-  logCursor = reply.body.next_cursor;
-  $("log-more").hidden = !logCursor;
+  set({ moderationLogCursor: reply.body.next_cursor });
+  $("log-more").hidden = !reply.body.next_cursor;
 }
 
 /** Build the moderators' view and its tab's rule; a view shown by anyone else goes home. */
 export function bindModeration() {
-  buildView();
+  bindView();
   showTab();
-  document.addEventListener("wordsqd:account", showTab);
+  subscribe(["token"], showTab);
   onShow("moderation", () => {
     if (!moderator()) {
       // Not a moderator: the API would refuse every call (403), so none is made.

@@ -4,18 +4,6 @@
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
 
-function buildPart() {
-  const data = element("div", { id: "my-data" });
-  data.innerHTML = `
-    <h2>Your data</h2>
-    <div class="actions">
-      <button type="button" id="download-data" class="secondary">Download my data</button>
-      <button type="button" id="delete-account" class="ghost">Delete my account</button>
-    </div>
-    <p id="data-status" class="status" role="status" aria-live="polite"></p>`;
-  $("me-player").append(data);
-}
-
 async function downloadData() {
   const reply = await api("GET", "/me/export", undefined, { auth: true });
   if (!ok(reply)) return say($("data-status"), problem(reply), "bad");
@@ -23,7 +11,7 @@ async function downloadData() {
   const link = element("a", { href: URL.createObjectURL(blob), download: "wordsqd-my-data.json" });
   link.click();
   URL.revokeObjectURL(link.href);
-  say($("data-status"), "Your data is downloading.", "good");
+  say($("data-status"), "Your data is downloading.", "ok");
 }
 
 async function deleteAccount() {
@@ -41,7 +29,6 @@ async function deleteAccount() {
 }
 
 export function bindPlayers() {
-  buildPart();
   $("download-data").addEventListener("click", downloadData);
   $("delete-account").addEventListener("click", deleteAccount);
 }

@@ -1,53 +1,31 @@
 // A closed day's recap (#recap, SPEC §4a): each round's letters, the player's official words (from
 // GET /daily/{date}/recap/me, never a replay's) beside the crowd's, and the words that would have
-// fitted. One tap from home (the last closed day), the calendar and a closed day's board.
-// The view is built here when main.js binds it, before any view is shown.
+// fitted. One tap from home (the last closed day), the calendar and a closed day's board: each
+// sets the store's `recapDate` (null: the last closed day) and shows #recap.
+// Practise what you missed (SPEC §4a): "Try this round" starts an unranked run of that round's
+// prompt and forbidden letters, and "Practise the rounds you missed" one of the rounds the
+// player's official run lost, skipped or never reached (POST /daily/{date}/practice {"round"}, or
+// {} for the missed rounds, which the server reads from the official run; a guest: POST
+// /guest/daily/{date}/practice {"round"}). Such a run is played on the guest run routes (its id is
+// its credential): never official, never on a board, in stats or in a streak.
 
-import { api, problem } from "../api.js";
+import { api, ok, problem } from "../api.js";
 import { serverNowMs } from "../auth.js";
 import { $, element, say } from "../dom.js";
 import { lastClosedDay, missedRounds, recapRoundView } from "../lib/recap.js";
 import { formatDate } from "../lib/words.js";
+import { loadHistory } from "../player.js";
 import { go, onShow } from "../router.js";
-import { get } from "../store.js";
-import { loadHistory } from "./account.js";
+import { keepRun, learnSkew } from "../run.js";
+import { get, set } from "../store.js";
 
-let shownDate = null; // the day the view shows (null: the last closed day)
-let drawn = null; // {date, recap, mine} on screen
-let loads = 0; // each read of a recap; a reply to an older one is dropped
-
-function buildView() {
-  const view = element("section", { id: "view-recap", class: "view", "aria-labelledby": "recap-title" });
-  view.hidden = true;
-  view.innerHTML = `
-  <div class="card recap-view">
-    <p class="eyebrow">How the day went</p>
-    <h1 id="recap-title" tabindex="-1">Recap <span class="date" id="recap-date"></span>
-      <span class="badge" id="recap-status"></span></h1>
-    <p id="recap-state" class="status" role="status" aria-live="polite"></p>
-    <p id="recap-players"></p>
-    <p id="recap-whose" class="hint"></p>
-    <div class="actions" id="recap-actions"></div>
-    <ol id="recap-list" class="recap-list"></ol>
-    <div class="actions">
-      <button type="button" id="recap-board" class="secondary">See that day's board</button>
-    </div>
-  </div>`;
-  $("main").append(view);
-}
-
-/** Show DAY's recap (a closed Daily date). */
-export function openRecap(day) {
-  shownDate = day;
-  if (location.hash === "#recap") loadRecap();
-  else go("recap");
-}
+let loads = 0; // this view's scratch: each read of a recap, so a reply to an older one is dropped
 
 async function loadRecap() {
   const daily = get("daily");
   const ticket = (loads += 1);
-  const day = shownDate || lastClosedDay(daily, serverNowMs());
-  drawn = null;
+  const day = get("recapDate") || lastClosedDay(daily, serverNowMs());
+  set({ recap: null });
   $("recap-list").replaceChildren();
   $("recap-actions").replaceChildren();
   $("recap-players").textContent = "";
@@ -67,7 +45,6 @@ async function loadRecap() {
   if (reply.status !== 200) return say($("recap-state"), "This day's recap is not available: " + problem(reply), "bad");
   const recap = reply.body;
   const mine = own && own.status === 200 ? own.body : null;
-  drawn = { date: day, recap, mine };
   say($("recap-state"), "");
   $("recap-status").textContent = recap.status;
   $("recap-players").textContent = `${recap.players} ranked player${recap.players === 1 ? "" : "s"} played this day.`;
@@ -81,12 +58,32 @@ async function loadRecap() {
     const view = recapRoundView(round, recap.players, own || null);
     const title = element("h2", {}, view.title);
     if (view.missed) title.append(" ", element("span", { class: "mark" }, "✕ missed")); // a shape and a word
+    const practice = element("button", { type: "button", class: "ghost small" }, "Try this round",
+      element("span", { class: "sr-only" }, ` (round ${round.round}, as practice)`));
+    practice.addEventListener("click", () => practise(day, round.round, `round ${round.round}`));
     return element("li", { class: "recap-round", "data-round": String(round.round) },
-      title, ...view.lines.map((line) => element("p", {}, line)));
+      title, ...view.lines.map((line) => element("p", {}, line)), practice);
   }));
-  // views/practice.js adds the practice buttons
   const missed = mine ? missedRounds(mine.rounds) : [];
-  document.dispatchEvent(new CustomEvent("wordsqd:recap", { detail: { ...drawn, missed } }));
+  if (missed.length) {
+    const all = element("button", { type: "button", class: "secondary", id: "practise-missed" },
+      `Practise the ${missed.length} round${missed.length === 1 ? "" : "s"} you missed`);
+    all.addEventListener("click", () => practise(day, null, `the rounds you missed (${missed.join(", ")})`));
+    $("recap-actions").replaceChildren(all);
+  }
+  set({ recap: { date: day, recap, mine, missed } });
+}
+
+/** Practise DAY's round NUMBER, or (null, a player only) the rounds their official run missed. */
+async function practise(day, number, what) {
+  const sentAt = Date.now();
+  const player = !!get("token");
+  const path = `${player ? "" : "/guest"}/daily/${encodeURIComponent(day)}/practice`;
+  const reply = await api("POST", path, number === null ? {} : { round: number }, { auth: player });
+  if (!ok(reply)) return say($("recap-state"), "Practice not started: " + problem(reply), "bad");
+  learnSkew(reply, sentAt);
+  keepRun(reply.body, true);
+  set({ started: { text: `Practice of ${what}: never ranked, never in your stats. Go!` } });
 }
 
 /** Whether history lists an official Daily result of DAY (reading older pages while they may). */
@@ -101,35 +98,10 @@ async function hasOfficialResult(day) {
   return get("officialDates").has(day);
 }
 
-/** The home card's link: the last closed day, if any. */
-function renderHomeLink() {
-  const day = lastClosedDay(get("daily"), serverNowMs());
-  $("home-recap-line").hidden = !day;
-}
-
-/** A closed or final past board offers its day's recap. */
-function offerFromBoard(event) {
-  if (event.detail.table !== $("board")) return;
-  const day = get("boardDate");
-  const closed = ["closed", "final"].includes($("board-status").textContent);
-  $("board-recap").hidden = !(closed && get("daily") && day < get("daily").date);
-}
-
 export function bindRecap() {
-  buildView();
-  $("home-recap").addEventListener("click", (event) => {
-    event.preventDefault();
-    openRecap(null);
-  });
-  $("board-recap").addEventListener("click", () => openRecap(get("boardDate")));
-  $("end-recap-open").addEventListener("click", () => get("run") && openRecap(get("run").date));
   $("recap-board").addEventListener("click", () => {
-    $("board-day").value = drawn ? drawn.date : "";
+    set({ boardDay: get("recap") ? get("recap").date : "" });
     go("board");
-  });
-  document.addEventListener("wordsqd:rows", offerFromBoard);
-  document.addEventListener("wordsqd:view", (event) => {
-    if (event.detail === "home") renderHomeLink();
   });
   onShow("recap", loadRecap);
 }

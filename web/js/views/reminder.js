@@ -6,9 +6,9 @@
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
-import { get } from "../store.js";
+import { get, subscribe } from "../store.js";
 
-let serverKey = "";
+let serverKey = ""; // this view's scratch: the VAPID key its last read brought, for its own subscribe
 
 const hourText = (hour) => `${hour % 12 || 12}:00 ${hour < 12 ? "am" : "pm"}`;
 
@@ -90,5 +90,5 @@ export function bindReminder() {
   select.value = "19";
   $("reminder-form").addEventListener("submit", turnOn);
   $("reminder-off").addEventListener("click", turnOff);
-  document.addEventListener("wordsqd:view", load);
+  subscribe(["view", "token"], load);
 }

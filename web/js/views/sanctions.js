@@ -1,30 +1,15 @@
 // A sanctioned player is told (SPEC §3e): what, why in the moderator's words, until when and how
 // to appeal, on the home page, beside their board row and above their history; and they appeal
-// from there (POST /me/appeals, once per sanction). GET /me's `sanctions` (views/account.js keeps
-// them); a ban also keeps the Daily's start button from promising a run it would refuse.
+// from there (POST /me/appeals, once per sanction). GET /me's `sanctions` (player.js keeps
+// them; views/home.js keeps a banned player's start button from promising a run it would refuse).
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
-import { banned, holding, sanctionText } from "../lib/sanctions.js";
-import { get, set } from "../store.js";
+import { holding, sanctionText } from "../lib/sanctions.js";
+import { get, set, subscribe } from "../store.js";
 
-// Where each notice goes: [id, the node it goes before or after, where].
-const PLACES = [
-  ["sanction-home", () => document.querySelector("#view-home .card"), "beforebegin"],
-  ["sanction-board", () => $("my-row-bar"), "afterend"],
-  ["sanction-me", () => $("history").closest(".table-wrap"), "beforebegin"],
-];
-
-function notices() {
-  for (const [id, anchor, where] of PLACES) {
-    if (!$(id)) {
-      const box = element("div", { id, class: "card sanction-notice", role: "region", "aria-label": "A moderator's decision about you" });
-      box.hidden = true;
-      anchor().insertAdjacentElement(where, box);
-    }
-  }
-  return PLACES.map(([id]) => $(id));
-}
+// The notices' boxes, one in each view that says it (index.html).
+const notices = () => ["sanction-home", "sanction-board", "sanction-me"].map($);
 
 // What the player has typed into an appeal, by sanction: a notice drawn again (the profile read
 // again on a view's show) keeps it.
@@ -43,7 +28,6 @@ function appealForm(sanction, box) {
     if (!ok(reply)) return say(status, "Not sent: " + problem(reply), "bad");
     drafts.delete(sanction.sanction);
     set({ sanctions: get("sanctions").map((s) => (s.sanction === sanction.sanction ? reply.body.sanction : s)) });
-    renderSanctions();
   });
   return element(
     "div",
@@ -81,10 +65,8 @@ export function renderSanctions() {
       again.setSelectionRange(again.value.length, again.value.length);
     }
   }
-  const start = $("start-daily");
-  start.disabled = !!get("token") && banned(get("sanctions"), now);
 }
 
 export function bindSanctions() {
-  document.addEventListener("wordsqd:account", renderSanctions); // views/account.js read GET /me
+  subscribe(["token", "sanctions"], renderSanctions); // player.js reads them with GET /me
 }

@@ -1,13 +1,15 @@
 // Stats and history (#me): GET /me's stats, the player's official results a page at a time with
-// a chart of the last 30 Daily scores, and the display name.
+// a chart of the last 30 Daily scores and what a moderator's decision did to them, and the
+// display name.
 
 import { api } from "../api.js";
-import { $, barChart, emptyRow, say, tableRow } from "../dom.js";
+import { $, barChart, element, emptyRow, say, tableRow } from "../dom.js";
 import { challengeLink } from "../lib/game.js";
+import { correctedRank, PENDING_TEXT } from "../lib/sanctions.js";
 import { averageText, formatDate, freezesText, streakText } from "../lib/words.js";
+import { loadHistory, loadProfile, putName } from "../player.js";
 import { onShow } from "../router.js";
 import { get } from "../store.js";
-import { loadHistory, loadProfile, putName } from "./account.js";
 
 async function loadMe() {
   $("me-guest").hidden = !!get("token");
@@ -33,26 +35,34 @@ function renderMe() {
   const scores = get("historyItems").filter((item) => item.kind === "daily").map((item) => item.score);
   $("stat-average").textContent = averageText(scores, !get("historyCursor"));
   const table = $("history");
+  const notes = [];
   const rows = get("historyItems").map((item) => {
     let played;
     if (item.kind === "challenge") {
-      played = document.createElement("a");
-      played.href = challengeLink(location.origin, item.challenge_id);
-      played.textContent = `Challenge, ${formatDate(item.date)}`;
+      played = element("a", { href: challengeLink(location.origin, item.challenge_id) }, `Challenge, ${formatDate(item.date)}`);
     } else {
       played = `Daily, ${formatDate(item.date)}`;
     }
+    // Under review, voided, or a rank a decision moved: said in the row and under the table.
+    if (item.review === "pending") {
+      played = element("span", {}, played, " ", element("span", { class: "badge review", title: PENDING_TEXT }, "in review"));
+      notes.push(`${item.date}: ${PENDING_TEXT}`);
+    }
+    if (item.unranked_reason === "voided") notes.push(`${item.date}: voided by a moderator, so off the board and out of every rank; it still counts in your stats.`);
+    const corrected = correctedRank(item);
+    if (corrected) notes.push(`${item.date}: ${corrected}: a moderator's decision about a result above yours moved it.`);
+    const rank = item.unranked_reason === "voided" ? "voided" : item.unranked_reason ? "not ranked" : item.rank ?? "live";
     return tableRow(
       ["Played", played],
       ["Score", item.score, "num"],
       ["Best combo", item.best_combo, "num"],
       ["Longest", item.longest_word_length, "num"],
-      ["Rank", item.unranked_reason === "voided" ? "voided" : item.unranked_reason ? "not ranked" : item.rank ?? "live", "num"],
+      ["Rank", corrected ? `${item.rank_before_correction} → ${item.rank}` : rank, "num"],
     );
   });
   table.tBodies[0].replaceChildren(...rows);
-  // views/reports.js: why a result is unranked or under review
-  document.dispatchEvent(new CustomEvent("wordsqd:history", { detail: { items: get("historyItems"), rows } }));
+  $("history-review").replaceChildren(...notes.map((note) => element("li", {}, note)));
+  $("history-review").hidden = notes.length === 0;
   // A live Daily's rank, as it stands (history gives the final rank only once the board closes).
   get("historyItems").forEach((item, index) => {
     if (item.kind === "daily" && item.rank === null && !item.unranked_reason) showLiveRank(item.date, rows[index].cells[4]);
