@@ -181,33 +181,17 @@ class Watch(Construct):
             "CANARIES", stack.to_json_string([c.canary_name for c in canaries.values()])
         )
         self.function.add_environment("CANARY_LOG_DAYS", str(RETENTION_DAYS[retention]))
-        self.function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=["synthetics:GetCanary"],
-                resources=[
-                    stack.format_arn(
-                        service="synthetics",
-                        resource="canary",
-                        resource_name=c.canary_name,
-                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
-                    )
-                    for c in canaries.values()
-                ],
-            )
-        )
-        self.function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=["logs:PutRetentionPolicy"],
-                resources=[
-                    stack.format_arn(
-                        service="logs",
-                        resource="log-group",
-                        resource_name="/aws/lambda/cwsyn-*",
-                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
-                    )
-                ],
-            )
-        )
+        # What it reads (each canary) and what it sets (the retention of their log groups).
+        for action, service, resource, names in (
+            ("synthetics:GetCanary", "synthetics", "canary", [c.canary_name for c in canaries.values()]),
+            ("logs:PutRetentionPolicy", "logs", "log-group", ["/aws/lambda/cwsyn-*"]),
+        ):
+            colon = ArnFormat.COLON_RESOURCE_NAME
+            arns = [
+                stack.format_arn(service=service, resource=resource, resource_name=name, arn_format=colon)
+                for name in names
+            ]
+            self.function.add_to_role_policy(iam.PolicyStatement(actions=[action], resources=arns))
         role = self.function.role
         assert role is not None
         for partition in ("aws", "<AWS::Partition>"):
