@@ -178,12 +178,8 @@ def zipped_size(folder: Path) -> int:
     return buffer.tell()
 
 
-CHILD = """\
-import json, sys, time
-sys.path.insert(0, {asset!r})
-import importlib
-{load}
-marks = [time.process_time()]
+# The Lambda context a child process hands the handler (the attributes Powertools reads).
+CONTEXT = """\
 class Context:
     function_name = "wordsqd-bench"
     memory_limit_in_mb = 1024
@@ -193,6 +189,15 @@ class Context:
     log_stream_name = "bench"
     def get_remaining_time_in_millis(self):
         return 10_000
+"""
+
+CHILD = """\
+import json, sys, time
+sys.path.insert(0, {asset!r})
+import importlib
+{load}
+marks = [time.process_time()]
+{context}
 for event in json.loads({events!r}):
     reply = function(event, Context())
     status = reply.get("statusCode", 200) if isinstance(reply, dict) else 200
@@ -209,6 +214,19 @@ class Cold(NamedTuple):
     init: float  # from the start to the handler's module imported (Lambda's Init phase)
     first: float | None  # the first invocation, right after the init
     warm: float | None  # a second one in the same process: the same work without the cold part
+
+
+def run_child(python: str, asset: Path, script: str, env: dict[str, str], mark: str, entry: str) -> Any:
+    """Run SCRIPT in a fresh, isolated Python in ASSET; the JSON of the last stderr line it marked
+    MARK (what ENTRY's measurement reported)."""
+    done = subprocess.run(
+        [python, "-I", "-S", "-B", "-c", script],
+        env=env, cwd=asset, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    lines = [line for line in done.stderr.splitlines() if line.startswith(f"{mark} ")]
+    if done.returncode or not lines:
+        raise RuntimeError(f"{entry} failed in {asset}:\n{done.stderr[-3000:]}")
+    return json.loads(lines[-1].removeprefix(f"{mark} "))
 
 
 def load_code(entry: str) -> str:
@@ -229,18 +247,12 @@ def cold_start(
     load = load_code(entry)
     # the one refusal that is the point of a measurement: validate's malformed first request
     refused = 400 if events and events[0].get("body") == json.dumps(MALFORMED_BODY) else None
-    script = CHILD.format(asset=str(asset), load=load, events=json.dumps(events), refused=refused)
+    events_json = json.dumps(events)
+    script = CHILD.format(asset=str(asset), context=CONTEXT, load=load, events=events_json, refused=refused)
     env = lambda_env(asset)
     if endpoint:
         env["AWS_ENDPOINT_URL_DYNAMODB"] = endpoint
-    done = subprocess.run(
-        [python, "-I", "-S", "-B", "-c", script],
-        env=env, cwd=asset, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    lines = [line for line in done.stderr.splitlines() if line.startswith("COLDSTART ")]
-    if done.returncode or not lines:
-        raise RuntimeError(f"{entry} failed in {asset}:\n{done.stderr[-3000:]}")
-    marks = json.loads(lines[-1].removeprefix("COLDSTART "))
+    marks = run_child(python, asset, script, env, "COLDSTART", entry)
     steps = [after - before for before, after in zip(marks, marks[1:], strict=False)]
     return Cold(marks[0], *(steps + [None, None])[:2])
 

@@ -20,11 +20,10 @@ then the process's peak resident memory. From those:
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
-from coldstart import HOST_PLATFORM, dynamodb_server, first_event, lambda_env
+from coldstart import CONTEXT, HOST_PLATFORM, dynamodb_server, first_event, lambda_env, run_child
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -52,15 +51,7 @@ def counted(self, operation, params):
     sent[0] += 1
     return original(self, operation, params)
 botocore.client.BaseClient._make_api_call = counted
-class Context:
-    function_name = "wordsqd-bench"
-    memory_limit_in_mb = 1024
-    invoked_function_arn = "arn:aws:lambda:us-east-1:000000000000:function:wordsqd-bench"
-    aws_request_id = "bench"
-    log_group_name = "/aws/lambda/wordsqd-bench"
-    log_stream_name = "bench"
-    def get_remaining_time_in_millis(self):
-        return 10_000
+{context}
 cpu, requests = [], []
 for n, event in enumerate(json.loads({events!r})):
     before, sent[0] = time.process_time(), 0
@@ -79,16 +70,11 @@ print("MEMORY", json.dumps(figures), file=sys.stderr)
 
 def measure(python: str, asset: Path, entry: str, events: list[dict], endpoint: str) -> dict:
     module, function = entry.split(":")
-    script = CHILD.format(asset=str(asset), module=module, function=function, events=json.dumps(events))
+    parts = {"asset": str(asset), "context": CONTEXT, "module": module, "function": function}
+    script = CHILD.format(**parts, events=json.dumps(events))
     env = {**lambda_env(asset), "AWS_ENDPOINT_URL_DYNAMODB": endpoint}
-    done = subprocess.run(
-        [python, "-I", "-S", "-B", "-c", script],
-        env=env, cwd=asset, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    lines = [line for line in done.stderr.splitlines() if line.startswith("MEMORY ")]
-    if done.returncode or not lines:
-        raise RuntimeError(f"{entry} failed:\n{done.stderr[-3000:]}")
-    return json.loads(lines[-1].removeprefix("MEMORY "))
+    figures: dict = run_child(python, asset, script, env, "MEMORY", entry)
+    return figures
 
 
 def latency_ms(cpu_ms: float, requests: float, memory: int) -> float:

@@ -69,20 +69,14 @@ class MidnightCapacityPlan(Construct):
         self.targets = {}
         for name, count in plan.functions.items():
             scaling = aliases[name].add_auto_scaling(min_capacity=IDLE, max_capacity=count)
-            scaling.scale_on_schedule(
-                "RushStarts",
-                schedule=_cron(plan.start),
-                min_capacity=count,
-                max_capacity=count,
-                time_zone=TimeZone.AMERICA_CHICAGO,
-            )
-            scaling.scale_on_schedule(
-                "RushEnds",
-                schedule=_cron(plan.end),
-                min_capacity=IDLE,
-                max_capacity=IDLE,
-                time_zone=TimeZone.AMERICA_CHICAGO,
-            )
+            for action, at, capacity in (("RushStarts", plan.start, count), ("RushEnds", plan.end, IDLE)):
+                scaling.scale_on_schedule(
+                    action,
+                    schedule=_cron(at),
+                    min_capacity=capacity,
+                    max_capacity=capacity,
+                    time_zone=TimeZone.AMERICA_CHICAGO,
+                )
             self.targets[name] = scaling
             self._cold_alarm(name, aliases[name], count, alarm)
 

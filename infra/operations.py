@@ -14,8 +14,9 @@ job that did not run is an outage). Thresholds are in this file's constants: tun
 real traffic shows its noise.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigwv2
@@ -83,6 +84,14 @@ TABLE_OPERATIONS = (
 )
 
 
+def per_operation(metric_for_operations: Callable[..., Any], label: str) -> cw.MathExpression:
+    """A table metric summed over TABLE_OPERATIONS. The CDK's helpers name each series right
+    (Operation=GetItem, ...) but add them with a bare `a + b`, which has no value unless every
+    operation has data: re-summed with FILL (sum_of)."""
+    summed = metric_for_operations(operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM)
+    return sum_of(summed.using_metrics, label)
+
+
 @dataclass(frozen=True)
 class JobWindow:
     """A job must succeed at least once in every `period`: successes = invocations - errors."""
@@ -131,26 +140,15 @@ class Operations(Construct):
             },
             "Lambda throttles (all functions)",
         )
-        # The CDK's helpers name each series right (Operation=GetItem, ...) but add them with a bare
-        # `a + b`, which has no value unless every operation has data: re-summed with FILL.
-        table_throttles = sum_of(
-            table.metric_throttled_requests_for_operations(
-                operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM
-            ).using_metrics,
-            "DynamoDB throttled requests",
-        )
+        throttled = table.metric_throttled_requests_for_operations
+        table_throttles = per_operation(throttled, "DynamoDB throttled requests")
         # ThrottledRequests counts a batch only when every item of it was throttled: the table's
         # Read/WriteThrottleEvents count each throttled item (and request).
         table_throttle_events = sum_of(
             {f"{kind.lower()}": self._dynamodb(f"{kind}ThrottleEvents", table) for kind in ("Read", "Write")},
             "DynamoDB throttle events (the table)",
         )
-        table_errors = sum_of(
-            table.metric_system_errors_for_operations(
-                operations=list(TABLE_OPERATIONS), period=PERIOD, statistic=cw.Stats.SUM
-            ).using_metrics,
-            "DynamoDB system errors",
-        )
+        table_errors = per_operation(table.metric_system_errors_for_operations, "DynamoDB system errors")
 
         self.alarm(
             "Api5xx",

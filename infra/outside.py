@@ -24,6 +24,7 @@ from aws_cdk import aws_synthetics as synthetics
 from constructs import Construct
 
 from infra.checks import acknowledge
+from infra.scheduler_role import scheduler_role
 from shared.runtime.observability import NAMESPACE
 
 CANARY_CODE = Path(__file__).resolve().parent / "canary"
@@ -167,13 +168,8 @@ class Outside(Construct):
     def _start_at_midnight(self, canary: synthetics.Canary) -> None:
         """EventBridge Scheduler starts CANARY at each of MIDNIGHT_PROBES, Chicago's wall clock."""
         stack = Stack.of(self)
-        role = iam.Role(
-            self,
-            "StartRole",
-            assumed_by=iam.ServicePrincipal(
-                "scheduler.amazonaws.com", conditions={"StringEquals": {"aws:SourceAccount": stack.account}}
-            ),
-            description="EventBridge Scheduler: start the WordSQD midnight probe",
+        role = scheduler_role(
+            self, "StartRole", "EventBridge Scheduler: start the WordSQD midnight probe", stack.account
         )
         arn = stack.format_arn(
             service="synthetics",

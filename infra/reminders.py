@@ -14,8 +14,7 @@ queue it fills and the sender that drains it.
   the sender (to sign) and the leaderboard function (to give the page the public key).
 """
 
-from aws_cdk import Aws, Duration, RemovalPolicy
-from aws_cdk import aws_iam as iam
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_lambda_destinations as destinations
 from aws_cdk import aws_scheduler as scheduler
 from aws_cdk import aws_scheduler_targets as targets
@@ -25,6 +24,7 @@ from constructs import Construct
 from infra.checks import acknowledge
 from infra.functions import FUNCTIONS, Functions
 from infra.queue_worker import QueueWorker
+from infra.scheduler_role import scheduler_role
 
 SEND_BATCH = 5  # messages per invocation: 250 reminders
 # The sender's cap (the queue's event source), not a reservation: at P seconds a push, it drains
@@ -77,14 +77,7 @@ class Reminders(Construct):
             max_event_age=SCAN_MAX_EVENT_AGE,
             on_failure=destinations.SqsDestination(self.dead_letters),
         )
-        role = iam.Role(
-            self,
-            "InvokeRole",
-            assumed_by=iam.ServicePrincipal(
-                "scheduler.amazonaws.com", conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}}
-            ),
-            description="EventBridge Scheduler: invoke the WordSQD reminder scan",
-        )
+        role = scheduler_role(self, "InvokeRole", "EventBridge Scheduler: invoke the WordSQD reminder scan")
         self.schedule = scheduler.Schedule(
             self,
             "EveryMinute",

@@ -16,9 +16,8 @@ go to a queue of their own, as stream records: they point at the shard and seque
 replay, not at an event.
 """
 
-from aws_cdk import Aws, Duration, RemovalPolicy, TimeZone
+from aws_cdk import Duration, RemovalPolicy, TimeZone
 from aws_cdk import aws_dynamodb as dynamodb
-from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_destinations as destinations
 from aws_cdk import aws_lambda_event_sources as sources
@@ -28,6 +27,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.checks import acknowledge
+from infra.scheduler_role import scheduler_role
 from shared.dynamo.keys import OFFICIAL, RENAME_SK
 
 DELIVERY_RETRIES = 5
@@ -87,14 +87,8 @@ class Jobs(Construct):
 
         # Our own role (the target would otherwise make an anonymous one at stack level), assumable
         # only by Scheduler acting for this account.
-        self.role = iam.Role(
-            self,
-            "InvokeRole",
-            assumed_by=iam.ServicePrincipal(
-                "scheduler.amazonaws.com",
-                conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}},
-            ),
-            description="EventBridge Scheduler: invoke the WordSQD reset and expiry jobs",
+        self.role = scheduler_role(
+            self, "InvokeRole", "EventBridge Scheduler: invoke the WordSQD reset and expiry jobs"
         )
 
         for job, retries, max_age in [

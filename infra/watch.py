@@ -28,6 +28,7 @@ from infra.functions import ALIAS
 from infra.lambdas.wordsqd_ops.watch import NAMESPACE
 from infra.lambdas.wordsqd_ops.window import FREEZE_MARGIN
 from infra.ops_functions import LogPolicy, ops_function
+from infra.scheduler_role import scheduler_role
 
 # The checks that run once a Central day, and the metric each publishes.
 DAILY_METRICS = {"deploys": "DeployInProgress", "reset": "ResetMissing", "capacity": "CapacityMissing"}
@@ -89,13 +90,8 @@ class Watch(Construct):
             self.function.add_environment(key, value)
         self._grant(groups, functions, stack)
 
-        role = iam.Role(
-            self,
-            "InvokeRole",
-            assumed_by=iam.ServicePrincipal(
-                "scheduler.amazonaws.com", conditions={"StringEquals": {"aws:SourceAccount": Aws.ACCOUNT_ID}}
-            ),
-            description="EventBridge Scheduler: invoke the WordSQD scheduled checks",
+        role = scheduler_role(
+            self, "InvokeRole", "EventBridge Scheduler: invoke the WordSQD scheduled checks"
         )
         self._invoke_role = role
         function_id = stack.get_logical_id(self.function.node.default_child)  # type: ignore[arg-type]
@@ -138,54 +134,42 @@ class Watch(Construct):
             )
 
         freeze = f"{_minus(window.start, FREEZE_MARGIN)[0]:02}:{_minus(window.start, FREEZE_MARGIN)[1]:02}"
-        self.alarms = [
-            alarm(
-                "DeployInProgressAtFreeze",
-                metric("DeployInProgress", Duration.minutes(5)),
-                1,
+        # Each alarm: its name, the metric the checks publish and its period, the threshold, the runbook.
+        checks: list[tuple[str, str, Duration, float, str]] = [
+            (
+                "DeployInProgressAtFreeze", "DeployInProgress", Duration.minutes(5), 1,
                 f"A stack update or CodeDeploy deployment was still running at {freeze} Central, the "
                 "midnight freeze's start: stop it (aws deploy stop-deployment) or watch the capacity.",
-                scope=self,
             ),
-            alarm(
-                "CapacityLeftOn",
-                metric("CapacityLeftOn", Duration.hours(1)),
-                1,
+            (
+                "CapacityLeftOn", "CapacityLeftOn", Duration.hours(1), 1,
                 f"An alias holds more than {IDLE} provisioned environment outside the midnight window "
                 "(a failed scale-down, or one set by hand): it bills every hour.",
-                scope=self,
             ),
-            alarm(
-                "CodeStorage",
-                metric("CodeStoragePercent", Duration.hours(1)),
-                CODE_STORAGE_PERCENT,
+            (
+                "CodeStorage", "CodeStoragePercent", Duration.hours(1), CODE_STORAGE_PERCENT,
                 f"Lambda code storage is over {CODE_STORAGE_PERCENT:.0f}% of the account's quota: "
                 "prune old versions (scripts/prune_versions.py).",
-                scope=self,
             ),
-        ]
-        self.alarms.append(
-            alarm(
-                "ResetMissing",
-                metric("ResetMissing", Duration.minutes(5)),
-                1,
+            (
+                "ResetMissing", "ResetMissing", Duration.minutes(5), 1,
                 "No successful reset by 00:10 Central: the schedule did not fire or every attempt "
                 "failed. Replay it (docs/operations.md, The jobs).",
-                scope=self,
-            )
-        )
+            ),
+        ]  # fmt: skip
         if plan:
-            self.alarms.append(
-                alarm(
-                    "MidnightCapacityMissing",
-                    metric("CapacityMissing", Duration.minutes(1)),
-                    1,
+            checks.append(
+                (
+                    "MidnightCapacityMissing", "CapacityMissing", Duration.minutes(1), 1,
                     f"A minute after {window.start} Central an alias was not asked for its midnight "
                     "provisioned concurrency, or its allocation failed (a weighted alias: a deploy "
                     "in the window?): the rush will be served cold.",
-                    scope=self,
                 )
-            )
+            )  # fmt: skip
+        self.alarms = [
+            alarm(name, metric(metric_name, period), threshold, description, scope=self)
+            for name, metric_name, period, threshold, description in checks
+        ]
         self._alarm_on_itself(stage, alarm, ["deploys", "reset", *(["capacity"] if plan else [])])
 
     def keep_canary_logs(
@@ -197,33 +181,17 @@ class Watch(Construct):
             "CANARIES", stack.to_json_string([c.canary_name for c in canaries.values()])
         )
         self.function.add_environment("CANARY_LOG_DAYS", str(RETENTION_DAYS[retention]))
-        self.function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=["synthetics:GetCanary"],
-                resources=[
-                    stack.format_arn(
-                        service="synthetics",
-                        resource="canary",
-                        resource_name=c.canary_name,
-                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
-                    )
-                    for c in canaries.values()
-                ],
-            )
-        )
-        self.function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=["logs:PutRetentionPolicy"],
-                resources=[
-                    stack.format_arn(
-                        service="logs",
-                        resource="log-group",
-                        resource_name="/aws/lambda/cwsyn-*",
-                        arn_format=ArnFormat.COLON_RESOURCE_NAME,
-                    )
-                ],
-            )
-        )
+        # What it reads (each canary) and what it sets (the retention of their log groups).
+        for action, service, resource, names in (
+            ("synthetics:GetCanary", "synthetics", "canary", [c.canary_name for c in canaries.values()]),
+            ("logs:PutRetentionPolicy", "logs", "log-group", ["/aws/lambda/cwsyn-*"]),
+        ):
+            colon = ArnFormat.COLON_RESOURCE_NAME
+            arns = [
+                stack.format_arn(service=service, resource=resource, resource_name=name, arn_format=colon)
+                for name in names
+            ]
+            self.function.add_to_role_policy(iam.PolicyStatement(actions=[action], resources=arns))
         role = self.function.role
         assert role is not None
         for partition in ("aws", "<AWS::Partition>"):

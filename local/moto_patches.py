@@ -157,31 +157,17 @@ def transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, A
             if op_type != "ConditionCheck":
                 table = self.get_table(table_name)
                 undo.keep(table, _key(table, key))
+            conditioned: dict[str, Any] = {
+                "condition_expression": condition,
+                "expression_attribute_names": names,
+                "expression_attribute_values": values,
+            }
             if op_type == "Put":
-                self.put_item(
-                    table_name,
-                    op["Item"],
-                    condition_expression=condition,
-                    expression_attribute_names=names,
-                    expression_attribute_values=values,
-                )
+                self.put_item(table_name, op["Item"], **conditioned)
             elif op_type == "Delete":
-                self.delete_item(
-                    table_name,
-                    key,
-                    condition_expression=condition,
-                    expression_attribute_names=names,
-                    expression_attribute_values=values,
-                )
+                self.delete_item(table_name, key, **conditioned)
             elif op_type == "Update":
-                self.update_item(
-                    table_name,
-                    key,
-                    update_expression=op["UpdateExpression"],
-                    condition_expression=condition,
-                    expression_attribute_names=names,
-                    expression_attribute_values=values,
-                )
+                self.update_item(table_name, key, update_expression=op["UpdateExpression"], **conditioned)
             errors.append((None, None, None))
         except (MultipleTransactionsException, MockValidationException):
             undo.restore()

@@ -11,19 +11,17 @@ player each sanction through `add_sanction` (shared/dynamo/sanctions.py: once pe
 effect, a ban stopping the runs in play) and the old item's Delete. Safe to run again.
 """
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import boto3  # noqa: E402
-from old_items import items_with_sort_key  # noqa: E402
+from old_items import items_with_sort_key, table_of  # noqa: E402
 
 from shared.dynamo import keys  # noqa: E402
 from shared.dynamo.sanctions import add_sanction  # noqa: E402
-from shared.dynamo.store import DynamoPorts, dynamo_ports  # noqa: E402
+from shared.dynamo.store import DynamoPorts  # noqa: E402
 from shared.dynamo.tombstone import sanctions_of  # noqa: E402
 
 OLD_SK = "SANCTIONS"
@@ -40,15 +38,10 @@ def move(store: DynamoPorts, item: dict[str, Any]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--table", required=True)
-    parser.add_argument("--endpoint-url", help="a DynamoDB endpoint other than AWS's (make run)")
-    args = parser.parse_args(argv)
-    client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
-    store = dynamo_ports(args.table, client)
+    table = table_of(__doc__.split("\n\n")[0], argv)
     players = moved = 0
-    for item in items_with_sort_key(client, args.table, OLD_SK):
-        moved += move(store, item)
+    for item in items_with_sort_key(table.client, table.name, OLD_SK):
+        moved += move(table.store, item)
         players += 1
     print(f"moved {moved} sanctions of {players} players onto their profiles")
     return 0

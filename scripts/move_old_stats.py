@@ -12,7 +12,6 @@ Safe to run while the game runs and to run again: each move is conditional. Prin
 were moved and lists the ones it left.
 """
 
-import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -21,11 +20,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import boto3  # noqa: E402
-from old_items import items_with_sort_key  # noqa: E402
+from old_items import items_with_sort_key, table_of  # noqa: E402
 
 from shared.dynamo import keys, migrations  # noqa: E402
-from shared.dynamo.store import dynamo_ports  # noqa: E402
 
 
 def players_with_old_stats(client: Any, table: str) -> Iterator[str]:
@@ -34,15 +31,10 @@ def players_with_old_stats(client: Any, table: str) -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--table", required=True)
-    parser.add_argument("--endpoint-url", help="a DynamoDB endpoint other than AWS's (make run)")
-    args = parser.parse_args(argv)
-    client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
-    store = dynamo_ports(args.table, client)
+    table = table_of(__doc__.split("\n\n")[0], argv)
     outcomes: Counter[str] = Counter()
-    for player in players_with_old_stats(client, args.table):
-        outcome = migrations.move_old_stats(store.db, player)
+    for player in players_with_old_stats(table.client, table.name):
+        outcome = migrations.move_old_stats(table.store.db, player)
         outcomes[outcome] += 1
         if outcome in ("kept", "changed"):
             print(f"{outcome}: {keys.player_partition(player)}")

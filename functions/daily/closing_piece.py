@@ -16,16 +16,14 @@ from functions.queue_batch import work_each
 from shared.game.daily_date import daily_date
 from shared.game.scope import Scope
 from shared.runtime.closing_wiring import closing_pass
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import metrics, observed
 from shared.runtime.wiring import game, ports
 from shared.services.closing_pieces import BadPiece
 
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return work_each(
         event,

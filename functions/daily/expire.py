@@ -22,16 +22,14 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from functions.dry_run import is_dry_run
 from shared.runtime.closing_wiring import closing_pass, run_pieces_here
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import logger, metrics, observed
 from shared.runtime.wiring import game, moderation, ports
 from shared.services import queue
 
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
     if is_dry_run(event):  # a new version's canary (functions/dry_run.py): one read of the due runs
         due = next(iter(game().runs.due_runs(game().now())), None)

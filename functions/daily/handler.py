@@ -35,7 +35,7 @@ from shared.http.models import (
 )
 from shared.http.moderation_models import ChallengeCorrections
 from shared.http.practice_models import NO_ROUND, GuestPracticeRequest, PracticeRequest
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import observed
 from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import boards, game, idempotency, moderation, players, ports, require
 from shared.services.leaderboard import TOP
@@ -212,9 +212,7 @@ def start_challenge(challenge_id: api.ChallengeId) -> Response[RunView]:
     return _started(game().start_challenge(api.caller_id(app), api.challenge_id(challenge_id)))
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
 

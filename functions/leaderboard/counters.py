@@ -29,7 +29,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from functions.dry_run import is_dry_run
 from shared.game.results import OfficialResult
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import logger, observed
 from shared.runtime.wiring import is_official_insert, official_result_of, players, ports, renamed_player
 
 Count = Callable[[list[OfficialResult]], int]
@@ -122,9 +122,7 @@ def _attempt(step: Callable[[], None], records: list[DynamoDBRecord]) -> Failure
     return {}
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     if is_dry_run(event):  # a new version's canary (functions/dry_run.py): started, nothing counted
         return {"dry_run": True, "batchItemFailures": []}

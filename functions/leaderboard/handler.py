@@ -36,7 +36,7 @@ from shared.http.leaderboard_models import (
 )
 from shared.http.moderation_models import CorrectionsPage, ReportView, SanctionView
 from shared.http.recap_models import MyRecap, Recap
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import observed
 from shared.runtime.secrets import cursor_key, older_cursor_keys
 from shared.runtime.wiring import (
     boards,
@@ -246,9 +246,7 @@ def league_board(
     return reply.model_copy(update={"status": state})  # the date's board's status (SPEC §4a)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
 

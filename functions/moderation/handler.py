@@ -8,7 +8,7 @@ from typing import Any
 
 from functions.moderation import routes
 from shared.http import api
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import observed
 from shared.runtime.wiring import players, ports, require
 
 # Every player route refuses an erased or banned caller (Players.admit), but the appeals, which a
@@ -19,9 +19,7 @@ require("cursor_key", "user_pool")  # on AWS, the init stops without them (share
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return api.serve(app, event, context)
 

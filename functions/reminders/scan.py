@@ -8,15 +8,13 @@ from functions import init_phase  # isort: skip  (first: the init runs without t
 from datetime import datetime
 
 from functions.dry_run import is_dry_run
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import logger, observed
 from shared.runtime.wiring import ports, reminders
 
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, object], context: object) -> dict[str, object]:
     if is_dry_run(event):  # a new version's canary (functions/dry_run.py): one shard read, none sent
         due = next(iter(reminders().store.due(0, 0)), None)

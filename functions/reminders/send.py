@@ -9,7 +9,7 @@ from functions import init_phase  # isort: skip  (first: the init runs without t
 from typing import Any
 
 from functions.queue_batch import work_each
-from shared.runtime.observability import logger, metrics, tracer
+from shared.runtime.observability import logger, observed
 from shared.runtime.wiring import ports, reminders
 from shared.services.reminders import read_message
 
@@ -18,9 +18,7 @@ DRY_RUN_PLAYER = "dry-run"  # no player has this id (Cognito's are UUIDs)
 ports()  # the DynamoDB client, made during the cold start (shared/runtime/wiring.py)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@observed
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     return work_each(event, _deliver, what="a reminder batch", dry_run=_dry_run)
 

@@ -159,16 +159,8 @@ class Client:
         for start in range(0, len(keys), BATCH_GET_KEYS):
             chunk = keys[start : start + BATCH_GET_KEYS]
             pending: Item = {self.table: {"Keys": chunk, "ConsistentRead": consistent}}
-            for attempt in range(ATTEMPTS):
-                reply = self.request("batch_get_item", RequestItems=pending)
+            for reply in self._until_processed("batch_get_item", pending, "UnprocessedKeys"):
                 found.extend(reply["Responses"].get(self.table, []))
-                pending = reply.get("UnprocessedKeys") or {}
-                if not pending:
-                    break
-                if attempt < ATTEMPTS - 1:
-                    self.sleep(pause(attempt))
-            if pending:
-                raise Throttled(_BUSY)
         return found
 
     def batch_delete(self, keys: list[Item], puts: list[Item] | None = None) -> None:
@@ -178,15 +170,24 @@ class Client:
         requests = [{"DeleteRequest": {"Key": key}} for key in keys]
         requests += [{"PutRequest": {"Item": item}} for item in puts or []]
         for start in range(0, len(requests), BATCH_WRITE_ITEMS):
-            pending: Item = {self.table: requests[start : start + BATCH_WRITE_ITEMS]}
-            for attempt in range(ATTEMPTS):
-                pending = self.request("batch_write_item", RequestItems=pending).get("UnprocessedItems") or {}
-                if not pending:
-                    break
-                if attempt < ATTEMPTS - 1:
-                    self.sleep(pause(attempt))
-            if pending:
-                raise Throttled(_BUSY)
+            self._until_processed(
+                "batch_write_item",
+                {self.table: requests[start : start + BATCH_WRITE_ITEMS]},
+                "UnprocessedItems",
+            )
+
+    def _until_processed(self, operation: str, pending: Item, unprocessed: str) -> list[Item]:
+        """The replies of OPERATION (a batch) on PENDING, then on what each left UNPROCESSED, by the
+        retry policy; Throttled if some is still left after the last attempt."""
+        replies: list[Item] = []
+        for attempt in range(ATTEMPTS):
+            replies.append(self.request(operation, RequestItems=pending))
+            pending = replies[-1].get(unprocessed) or {}
+            if not pending:
+                return replies
+            if attempt < ATTEMPTS - 1:
+                self.sleep(pause(attempt))
+        raise Throttled(_BUSY)
 
     def query(self, **query: Any) -> Iterator[Item]:
         """Every item a Query on the table returns, page after page, read as they are needed."""

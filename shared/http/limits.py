@@ -4,15 +4,7 @@ web client copies none of them (docs/web-client.md)."""
 
 from pydantic import BaseModel, ConfigDict
 
-from shared.game.constants import (
-    ATTEMPTS_PER_ROUND,
-    CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS,
-    CHALLENGE_DEFAULT_ROUNDS,
-    CHALLENGE_MAX_FORBIDDEN_ROUNDS,
-    CHALLENGE_MAX_ROUNDS,
-    CHALLENGE_MIN_ROUNDS,
-    MAX_WORD_LENGTH,
-)
+from shared.game import constants
 from shared.game.moderation import REASON_MAX
 
 # 3-20 ASCII letters, digits, spaces, `_` or `-`, no leading or trailing space (SPEC §5); the
@@ -28,15 +20,15 @@ class Limits(BaseModel):
 
     model_config = ConfigDict(defer_build=True)  # as shared/http/models.py's Model
 
-    max_word_length: int = MAX_WORD_LENGTH
-    attempts_per_round: int = ATTEMPTS_PER_ROUND
+    max_word_length: int = constants.MAX_WORD_LENGTH
+    attempts_per_round: int = constants.ATTEMPTS_PER_ROUND
     display_name_min_length: int = DISPLAY_NAME_MIN
     display_name_max_length: int = DISPLAY_NAME_MAX
     display_name_pattern: str = DISPLAY_NAME_PATTERN
-    challenge_rounds_min: int = CHALLENGE_MIN_ROUNDS
-    challenge_rounds_max: int = CHALLENGE_MAX_ROUNDS
-    challenge_rounds_default: int = CHALLENGE_DEFAULT_ROUNDS
-    challenge_forbidden_rounds_max: int = CHALLENGE_MAX_FORBIDDEN_ROUNDS
-    challenge_forbidden_rounds_default: int = CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS
+    challenge_rounds_min: int = constants.CHALLENGE_MIN_ROUNDS
+    challenge_rounds_max: int = constants.CHALLENGE_MAX_ROUNDS
+    challenge_rounds_default: int = constants.CHALLENGE_DEFAULT_ROUNDS
+    challenge_forbidden_rounds_max: int = constants.CHALLENGE_MAX_FORBIDDEN_ROUNDS
+    challenge_forbidden_rounds_default: int = constants.CHALLENGE_DEFAULT_FORBIDDEN_ROUNDS
     league_name_max_length: int = LEAGUE_NAME_MAX
     reason_max_length: int = REASON_MAX

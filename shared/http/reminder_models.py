@@ -6,7 +6,7 @@ import binascii
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import Field, StrictStr, field_validator
+from pydantic import Field, StrictStr, ValidationInfo, field_validator
 
 from shared.game.reminders import LAST_HOUR, Reminder
 from shared.http.models import JsonInt, Model, Request
@@ -14,6 +14,11 @@ from shared.runtime.settings import settings
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost")  # `make run`'s push stand-in (local/push.py)
 Base64Url = Annotated[StrictStr, Field(min_length=16, max_length=200, pattern=r"^[A-Za-z0-9_-]+={0,2}$")]
+# Each key's length once decoded, and the refusal of another.
+KEY_BYTES = {
+    "p256dh": (65, "must be an uncompressed P-256 point: 65 bytes, base64url"),
+    "auth": (16, "must be 16 bytes, base64url"),
+}
 
 
 def _decoded_length(value: str) -> int:
@@ -27,18 +32,12 @@ class PushKeys(Request):
     p256dh: Base64Url = Field(description="the browser's P-256 public key (65 bytes, base64url)")
     auth: Base64Url = Field(description="the browser's auth secret (16 bytes, base64url)")
 
-    @field_validator("p256dh")
+    @field_validator(*KEY_BYTES)
     @classmethod
-    def _a_point(cls, value: str) -> str:
-        if _decoded_length(value) != 65:
-            raise ValueError("must be an uncompressed P-256 point: 65 bytes, base64url")
-        return value
-
-    @field_validator("auth")
-    @classmethod
-    def _a_secret(cls, value: str) -> str:
-        if _decoded_length(value) != 16:
-            raise ValueError("must be 16 bytes, base64url")
+    def _of_its_length(cls, value: str, info: ValidationInfo) -> str:
+        length, refusal = KEY_BYTES[str(info.field_name)]
+        if _decoded_length(value) != length:
+            raise ValueError(refusal)
         return value
 
 

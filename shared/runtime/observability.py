@@ -14,12 +14,24 @@ every function, because a reply holds a guest run's id (its only credential) and
 X-Ray's botocore patch records only each request's table name and operation, never keys or items.
 """
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
 NAMESPACE = "WordSQD"
 SERVICE = "wordsqd"
 TRACED_MODULES = ("botocore",)
 
+E = TypeVar("E")
+R = TypeVar("R")
+
 logger = Logger(service=SERVICE)
 metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
 tracer = Tracer(service=SERVICE, patch_modules=TRACED_MODULES)
+
+
+def observed(handler: Callable[[E, Any], R]) -> Callable[[E, Any], R]:
+    """A function's entry point inside the three: the Lambda context on every log line, the
+    invocation traced, the metrics flushed when it returns."""
+    return logger.inject_lambda_context(tracer.capture_lambda_handler(metrics.log_metrics(handler)))

@@ -40,6 +40,7 @@ from pydantic import (
     Field,
     SecretStr,
     ValidationError,
+    ValidationInfo,
     field_validator,
 )
 
@@ -51,6 +52,7 @@ TABLE_NAME_PATTERN = r"^[A-Za-z0-9_.-]{3,255}$"
 SECRET_ARN_PATTERN = r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[A-Za-z0-9/_+=.@!-]+$"
 SEED_MIN_LENGTH = 8
 CURSOR_KEY_MIN_LENGTH = 16
+SECRET_MIN_LENGTHS = {"puzzle_seed": SEED_MIN_LENGTH, "cursor_key": CURSOR_KEY_MIN_LENGTH}
 USER_POOL_PATTERN = r"^[\w-]+_[0-9a-zA-Z]+$"  # Cognito's own rule
 ENVIRONMENT = {
     "environment": "WORDSQD_ENV",
@@ -83,19 +85,13 @@ class Settings(BaseModel):
     cursor_key: SecretStr | None = None
     cursor_key_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
 
-    @field_validator("puzzle_seed")
+    @field_validator(*SECRET_MIN_LENGTHS)
     @classmethod
-    def _long_enough(cls, seed: SecretStr | None) -> SecretStr | None:
-        if seed is not None and len(seed.get_secret_value()) < SEED_MIN_LENGTH:
-            raise ValueError(f"must be at least {SEED_MIN_LENGTH} characters")
-        return seed
-
-    @field_validator("cursor_key")
-    @classmethod
-    def _key_long_enough(cls, key: SecretStr | None) -> SecretStr | None:
-        if key is not None and len(key.get_secret_value()) < CURSOR_KEY_MIN_LENGTH:
-            raise ValueError(f"must be at least {CURSOR_KEY_MIN_LENGTH} characters")
-        return key
+    def _long_enough(cls, secret: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        shortest = SECRET_MIN_LENGTHS[str(info.field_name)]
+        if secret is not None and len(secret.get_secret_value()) < shortest:
+            raise ValueError(f"must be at least {shortest} characters")
+        return secret
 
     def require(self, *needs: Need) -> None:
         """On AWS, SettingsError naming each of NEEDS that is not set (a function's init asks for
