@@ -252,37 +252,20 @@ class LocalServer:
     """`python -m local.server` (what `make run` starts) on a free port, with its own DATA_DIR."""
 
     def __init__(self, data_dir, **env):
-        import socket
+        from tests.server_process import free_port, server_env
 
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.data_dir = data_dir
-        self.env = {
-            **{k: v for k, v in os.environ.items() if k not in SERVER_CHOOSES},
-            "PORT": str(self.port),
-            "DATA_DIR": str(data_dir),
-            "TABLE_NAME": "wordsqd",
-            **env,
-        }
+        self.env = server_env(self.port, data_dir, SERVER_CHOOSES, **env)
         self.process = None
 
     def start(self, timeout: float = 120.0) -> "LocalServer":
-        import subprocess
-        import sys
-        from pathlib import Path
+        from tests.server_process import launch, start_line
 
         self.log = open(self.data_dir / "server.err", "w")  # noqa: SIM115 (closed in stop)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "local.server"],
-            cwd=Path(__file__).resolve().parents[1],
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-        )
-        line = self.process.stdout.readline()  # the start line, once the store is up
+        self.process, lines, _ = launch(self.env, self.log)
+        line = start_line(lines, timeout, self.stderr)  # the start line, once the store is up
         if not line.startswith("WordSQD local"):
             self.stop()
             pytest.fail(f"make run's server did not start: {line!r}\n{self.stderr()}")
@@ -292,19 +275,11 @@ class LocalServer:
         return (self.data_dir / "server.err").read_text()
 
     def stop(self) -> None:
-        import signal
-        import subprocess
+        from tests.server_process import interrupt
 
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=15)
-        if self.process and self.process.stdout:
-            self.process.stdout.close()
-        self.log.close()
+            interrupt(self.process, timeout=15)
+        self.log.close()  # its output closes with the process (the drainer reads it to the end)
 
     def request(self, method, path, body=b"", headers=None):
         """(status, headers, raw body) for one request over its own connection."""
@@ -329,8 +304,8 @@ class LocalServer:
 @pytest.fixture(scope="module")
 def local_server(tmp_path_factory):
     """One `make run` server for a test module (tests using it carry the `server` marker)."""
+    from tests.server_process import running
+
     server = LocalServer(tmp_path_factory.mktemp("local-server"))
-    try:
-        yield server.start()
-    finally:
-        server.stop()
+    with running(server.start, server.stop) as started:
+        yield started

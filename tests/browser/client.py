@@ -12,14 +12,9 @@ test-artifacts/screens/ (git-ignored).
 
 import json
 import os
-import queue
 import re
 import shutil
-import signal
-import socket
 import subprocess
-import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -35,6 +30,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from shared.game.dictionary import words
 from shared.game.rules import judge
 from shared.http import page_headers
+from tests.server_process import free_port, interrupt, launch, server_env, start_line
 
 REPO = Path(__file__).parents[2]
 SCREENS = REPO / "test-artifacts" / "screens"
@@ -64,56 +60,30 @@ CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => conso
   + ` at ${e.sourceFile}:${e.lineNumber}`));"""
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Server:
     """One `python -m local.server` process, the web client's origin."""
 
     def __init__(self, data_dir: Path):
         self.data_dir = data_dir
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **{k: v for k, v in os.environ.items() if k not in SERVER_CHOOSES},
-            "PORT": str(self.port),
-            "DATA_DIR": str(data_dir),
-            "TABLE_NAME": "wordsqd",
-            "LOCAL_CLOCK_CONTROL": "1",
-            "PUZZLE_SEED": "browser-tests",  # the same puzzles on every run of the tests
-            "LOCAL_MODERATORS": MODERATOR,  # local/auth.py: this username's tokens name `moderators`
-        }
+        self.env = server_env(
+            self.port,
+            data_dir,
+            SERVER_CHOOSES,
+            LOCAL_CLOCK_CONTROL="1",
+            PUZZLE_SEED="browser-tests",  # the same puzzles on every run of the tests
+            LOCAL_MODERATORS=MODERATOR,  # local/auth.py: this username's tokens name `moderators`
+        )
         self.process: subprocess.Popen | None = None
 
     def start(self) -> "Server":
         self.data_dir.mkdir(parents=True, exist_ok=True)
         stderr = (self.data_dir / "server.err").open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "local.server"],
-            cwd=REPO,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            text=True,
-        )
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
-        try:
-            first = lines.get(timeout=START_TIMEOUT)
-        except queue.Empty:
-            pytest.fail(f"server did not start within {START_TIMEOUT} s:\n{self.stderr()}")
-        if not first.startswith("WordSQD local:"):
+        self.process, lines, _ = launch(self.env, stderr)
+        if not start_line(lines, START_TIMEOUT, self.stderr).startswith("WordSQD local:"):
             pytest.fail(f"server exited at start:\n{self.stderr()}")
         return self
-
-    def _drain(self, lines: queue.Queue) -> None:
-        with self.process.stdout:
-            for line in self.process.stdout:
-                lines.put(line)
-        lines.put("")
 
     def stderr(self) -> str:
         path = self.data_dir / "server.err"
@@ -121,12 +91,7 @@ class Server:
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=STOP_TIMEOUT)
+            interrupt(self.process, STOP_TIMEOUT)
 
     def request(self, method: str, path: str, body: object = None, token: str | None = None):
         """(status, decoded JSON) for one API request made by the test itself."""
@@ -184,12 +149,26 @@ class Client:
         SCREENS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=SCREENS / f"{name}.png", full_page=True)
 
-    def login(self, username: str) -> None:
+    def login(self, username: str, screen: str | None = None) -> None:
+        """Log in as USERNAME on the local sign-in form (checked as SCREEN first, if named)."""
         self.page.click("#login-open")
+        if screen:
+            self.check_screen(screen)
         self.page.fill("#username", username)
         self.page.click("#login-form button.primary")
         self.page.wait_for_selector("#logout:visible")
         self.page.wait_for_function("document.querySelector('#who').textContent.startsWith('player-')")
+
+    def start_as(self, username: str) -> Page:
+        """Open the client's home page and log in as USERNAME; the page."""
+        self.open()
+        self.login(username)
+        return self.page
+
+    def skip_name_prompt(self) -> None:
+        """Close the first login's name prompt, if it is shown (a player asked before has none)."""
+        if self.page.locator("#name-prompt-skip").is_visible():
+            self.page.click("#name-prompt-skip")
 
     def layout_overflow(self) -> list[str]:
         """Elements wider than the viewport or reaching past its right edge (sideways scroll)."""

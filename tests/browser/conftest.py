@@ -15,6 +15,7 @@ from tests.browser.client import (
     Server,
     wait_for_function_under_csp,
 )
+from tests.server_process import running
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -27,11 +28,9 @@ def _waits_that_the_pages_csp_allows() -> Iterator[None]:
 
 
 def _running(data_dir: Path) -> Iterator[Server]:
-    running = Server(data_dir)
-    try:
-        yield running.start()
-    finally:
-        running.stop()
+    server = Server(data_dir)
+    with running(server.start, server.stop) as started:
+        yield started
 
 
 @pytest.fixture(scope="session")

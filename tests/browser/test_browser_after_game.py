@@ -7,32 +7,21 @@ import re
 
 import pytest
 
-from tests.browser.client import answer_for, shown_round, submit, wait_for_round
+from tests.browser.rounds import play_rounds, start_daily
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
 
 def _play_a_daily(page) -> None:
     page.click("a[data-view-link=home]")
-    page.click("#start-daily")
-    page.wait_for_selector("#view-game:visible")
-    played: list[str] = []
-    for number in range(1, 11):
-        _, prompt, forbidden = shown_round(page)
-        word = answer_for(prompt, forbidden, avoid=played)
-        assert submit(page, word).startswith("Accepted:")
-        played.append(word)
-        if number < 10:
-            wait_for_round(page, number + 1)
-    page.wait_for_selector("#view-end:visible")
+    start_daily(page)
+    play_rounds(page)
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 780), (1280, 900)])
 def test_the_end_screen_draws_the_days_distribution_with_a_text_alternative(open_client, width, height):
     client = open_client(width=width, height=height)
-    page = client.page
-    client.open()
-    client.login(f"dora-distribution-{width}")
+    page = client.start_as(f"dora-distribution-{width}")
     _play_a_daily(page)
 
     page.wait_for_selector("#end-distribution:visible")

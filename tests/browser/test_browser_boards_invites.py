@@ -4,7 +4,9 @@ it, nothing broken mid-word) and a challenge link as an invitation, played by a 
 import pytest
 
 from shared.game.puzzles import answers
-from tests.browser.client import Server, answer_for, shown_round, submit, wait_for_round
+from tests.browser.client import Server, wait_for_round
+from tests.browser.rounds import answered, create_challenge, play_rounds, start_daily
+from tests.server_process import running
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -13,11 +15,9 @@ WIDTHS = [320, 360, 414, 768, 1024, 1280, 1440]
 
 @pytest.fixture(scope="module")
 def board_server(tmp_path_factory):
-    running = Server(tmp_path_factory.mktemp("browser-board-data")).start()
-    try:
-        yield running
-    finally:
-        running.stop()
+    server = Server(tmp_path_factory.mktemp("browser-board-data"))
+    with running(server.start, server.stop) as started:
+        yield started
 
 
 def _play(server: Server, username: str, rounds: int) -> None:
@@ -71,17 +71,25 @@ def _broken_lines(page) -> list[str]:
     )
 
 
+def _one_line_at_every_width(client, screen: str) -> None:
+    """The page's rows unbroken and nothing sideways at every one of WIDTHS; checked as SCREEN at 360 px."""
+    page = client.page
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 740})
+        assert _broken_lines(page) == [], width
+        assert client.layout_overflow() == [], width
+    page.set_viewport_size({"width": 360, "height": 740})
+    client.check_screen(screen)
+
+
 def test_board_rows_are_one_line_from_320_to_1440_px_with_my_row_pinned(open_client, board_server):
     for number in range(14):
         _play(board_server, f"bo-{number:02d}", 10 - number % 7)
     client = open_client(width=360, height=740, on=board_server)
-    page = client.page
-    client.open()
-    client.login("bo-me")
+    page = client.start_as("bo-me")
     page.click("#name-prompt-skip")
     page.click("a[data-view-link=home]")
-    page.click("#start-daily")
-    page.wait_for_selector("#view-game:visible")
+    start_daily(page)
     page.click("#skip")  # a low score: her row is far down the board
     for number in range(2, 11):
         wait_for_round(page, number)
@@ -90,12 +98,7 @@ def test_board_rows_are_one_line_from_320_to_1440_px_with_my_row_pinned(open_cli
     page.click("#end-board")
     page.wait_for_selector("#board tr.mine")
     page.wait_for_selector("#jump-mine:visible")
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 740})
-        assert _broken_lines(page) == [], width
-        assert client.layout_overflow() == [], width
-    page.set_viewport_size({"width": 360, "height": 740})
-    client.check_screen("26-board-one-line-360")
+    _one_line_at_every_width(client, "26-board-one-line-360")
     page.click("#jump-mine")
     page.wait_for_function("document.activeElement.classList.contains('mine')")
     assert page.evaluate(
@@ -115,39 +118,20 @@ def test_board_rows_are_one_line_from_320_to_1440_px_with_my_row_pinned(open_cli
     page.fill("#board-day", (date.fromisoformat(yesterday) - timedelta(days=1)).isoformat())
     page.dispatch_event("#board-day", "change")
     page.wait_for_selector("#board.closed")
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 740})
-        assert _broken_lines(page) == [], width
-        assert client.layout_overflow() == [], width
-    page.set_viewport_size({"width": 360, "height": 740})
-    client.check_screen("27-board-closed-360")
+    _one_line_at_every_width(client, "27-board-closed-360")
 
 
 def test_a_challenge_link_is_an_invitation_a_second_player_accepts(open_client, server):
     creator = open_client(width=390, height=844)
-    page = creator.page
-    creator.open()
-    creator.login("ivy-invites")
+    page = creator.start_as("ivy-invites")
     page.fill("#name-prompt", "Ivy")
     page.click("#name-prompt-form button.primary")
     page.wait_for_function("document.querySelector('#who').textContent === 'Ivy'")
-    page.click("a[data-view-link=challenges]")
-    page.select_option("#challenge-rounds", "5")
-    page.select_option("#challenge-forbidden", "0")
-    page.click("#challenge-create")
-    page.wait_for_selector("#challenge-card:visible")
-    link = page.input_value("#challenge-link")
+    link = create_challenge(page, rounds="5", forbidden="0")
     assert page.inner_text("#challenge-title") == "Your challenge: share the link, then play it yourself"
     page.click("#challenge-play")
     page.wait_for_selector("#view-game:visible")
-    played: list[str] = []
-    for number in range(1, 6):
-        _, prompt, forbidden = shown_round(page)
-        played.append(answer_for(prompt, forbidden, avoid=played))
-        submit(page, played[-1])
-        if number < 5:
-            wait_for_round(page, number + 1)
-    page.wait_for_selector("#view-end:visible")
+    play_rounds(page, rounds=5, each_round=answered)
     page.wait_for_function("document.querySelector('#final-score').textContent !== ''")
     score = int(page.text_content("#final-score"))
     # Her challenges, with their boards, under Challenges.

@@ -13,11 +13,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("
 @pytest.mark.parametrize(("width", "height"), [(360, 780), (1280, 900)])
 def test_past_dailies_are_a_month_calendar_and_a_replay_shares_as_one(open_client, server, width, height):
     client = open_client(width=width, height=height)
-    page = client.page
-    client.open()
-    client.login(f"carl-calendar-{width}")
-    if page.locator("#name-prompt-skip").is_visible():
-        page.click("#name-prompt-skip")
+    page = client.start_as(f"carl-calendar-{width}")
+    client.skip_name_prompt()
     today = date.fromisoformat(server.request("GET", "/daily")[1]["date"])
     yesterday = (today - timedelta(days=1)).isoformat()
 

@@ -6,7 +6,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browser.client import answer_for, assert_share_text, shown_round, submit, wait_for_round
+from tests.browser.client import assert_share_text, shown_round, wait_for_round
+from tests.browser.rounds import accept, create_challenge
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -18,24 +19,15 @@ def _play_rounds(page, first: int, last: int, played: list[str], skip: int | Non
         if number == skip:
             page.keyboard.press("Escape")
         else:
-            word = answer_for(prompt, forbidden, avoid=played)
-            assert submit(page, word).startswith("Accepted:")
-            played.append(word)
+            accept(page, number, prompt, forbidden, played)
         if number < last:
             wait_for_round(page, number + 1)
 
 
 def test_create_share_and_play_a_challenge_then_see_its_board(open_client):
     creator = open_client(width=390, height=844)
-    page = creator.page
-    creator.open()
-    creator.login("cleo-creates")
-    page.click("a[data-view-link=challenges]")
-    page.select_option("#challenge-rounds", "5")
-    page.select_option("#challenge-forbidden", "1")
-    page.click("#challenge-create")
-    page.wait_for_selector("#challenge-card:visible")
-    link = page.input_value("#challenge-link")
+    page = creator.start_as("cleo-creates")
+    link = create_challenge(page, rounds="5", forbidden="1")
     challenge_id = parse_qs(urlsplit(link).query)["challenge"][0]
     assert link == f"{creator.server.url}/?challenge={challenge_id}"
     assert "5 rounds (the last 1 forbidden)" in page.inner_text("#challenge-shape")
@@ -108,9 +100,7 @@ def _challenge_id(server, token: str) -> str:
 def test_start_the_daily_refuses_a_run_that_is_not_a_daily(open_client, server):
     """The client's own check of `kind` (the server's reply rewritten in the browser)."""
     client = open_client()
-    page = client.page
-    client.open()
-    client.login("rita-refuses")
+    page = client.start_as("rita-refuses")
     token = page.evaluate("localStorage.getItem('wordsqd.token')")
     challenge_id = _challenge_id(server, token)
     status, challenge_run = server.request("POST", f"/challenges/{challenge_id}/runs", token=token)
@@ -132,9 +122,7 @@ def test_start_the_daily_plays_a_daily_while_a_challenge_run_is_active(open_clie
     """SPEC §3: runs of different scopes never block each other; POST /daily/runs only ever
     returns a Daily run, and the page shows that run, not the challenge's."""
     client = open_client()
-    page = client.page
-    client.open()
-    client.login("cody-both")
+    page = client.start_as("cody-both")
     challenge_id = _challenge_id(server, page.evaluate("localStorage.getItem('wordsqd.token')"))
     client.open(f"/?challenge={challenge_id}")
     page.click("#challenge-play")

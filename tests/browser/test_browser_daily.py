@@ -22,6 +22,7 @@ from tests.browser.client import (
     wait_for_round,
     word_failing,
 )
+from tests.browser.rounds import accept
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -119,12 +120,7 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
     client = open_client()
     page = client.page
     client.open()
-    page.click("#login-open")
-    client.check_screen("06-login-local")
-    page.fill("#username", "pia-plays")
-    page.click("#login-form button.primary")
-    page.wait_for_selector("#logout:visible")
-    page.wait_for_function("document.querySelector('#who').textContent.startsWith('player-')")
+    client.login("pia-plays", screen="06-login-local")
     assert "first finished run today is your official score" in page.inner_text("#daily-who")
 
     # Before any result: the board has no row of hers, and her rank is never asked (it would be 404).
@@ -158,9 +154,7 @@ def test_a_player_plays_an_official_daily_and_sees_their_row_on_the_board(open_c
             )
             wait_for_round(page, 6)
             continue
-        word = answer_for(prompt, forbidden, avoid=played)
-        assert submit(page, word).startswith("Accepted:")
-        played.append(word)
+        accept(page, number, prompt, forbidden, played)
         if number < 10:
             wait_for_round(page, number + 1)
     page.wait_for_selector("#view-end:visible")

@@ -76,9 +76,7 @@ def test_a_moderator_works_the_queue_decides_a_case_and_the_log_shows_it(open_cl
     report_run(server, "mq-reporter", "Mq Suspect")
     shown = f"{today(server)}:Mq Suspect"
     client = open_client()
-    page = client.page
-    client.open()
-    client.login(MODERATOR)
+    page = client.start_as(MODERATOR)
     page.click("#name-prompt-skip")
     page.click("#moderation-tab")
     opener = page.locator(f"#cases button[aria-label='Open the case about {shown}']")
@@ -126,9 +124,7 @@ def test_a_player_who_is_no_moderator_never_sees_the_view(open_client):
 def test_a_player_reports_a_board_row_and_a_refused_word(open_client, server):
     play_named(server, "rr-target", "Rr Target")
     client = open_client()
-    page = client.page
-    client.open()
-    client.login("rr-reporter")
+    page = client.start_as("rr-reporter")
     page.click("#name-prompt-skip")
     page.click("a[data-view-link=board]")
     button = page.locator("#board button[aria-label='Report Rr Target']")
@@ -178,9 +174,7 @@ def test_a_result_under_review_then_voided_is_explained_on_the_end_screen_the_bo
     open_client, server
 ):
     client = open_client()
-    page = client.page
-    client.open()
-    client.login("pr-player")
+    page = client.start_as("pr-player")
     page.fill("#name-prompt", "Pr Player")
     page.click("#name-prompt-form button.primary")
     page.wait_for_selector("#name-panel", state="hidden")

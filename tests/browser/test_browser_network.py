@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 
 from tests.browser.client import answer_for, run_id_of, shown_round, submit, wait_for_round
+from tests.browser.rounds import applied_unanswered
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -23,8 +24,7 @@ def test_an_answer_whose_reply_is_lost_is_sent_once_more_and_counts_once(open_cl
     def lose_the_first_reply(route):
         sent.append(route.request.post_data or "")
         if len(sent) == 1:
-            route.fetch()  # the server applies the answer...
-            route.abort("aborted")  # ...and its reply never reaches the page
+            applied_unanswered(route)  # the server applies the answer, its reply never reaches the page
         else:
             route.continue_()
 
@@ -61,8 +61,7 @@ def test_a_league_whose_creation_reply_is_lost_is_sent_once_more_with_its_key_an
             return
         keys.append(route.request.headers.get("idempotency-key"))
         if len(keys) == 1:
-            route.fetch()  # the server makes the league...
-            route.abort("aborted")  # ...and its reply never reaches the page
+            applied_unanswered(route)  # the server makes the league, its reply never reaches the page
         else:
             route.continue_()
 

@@ -13,6 +13,7 @@ from tests.browser.client import (
     wait_for_round,
     word_failing,
 )
+from tests.browser.rounds import answer, play_rounds, start_daily
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -256,6 +257,19 @@ def session_window_cls(shifts: list[dict]) -> float:
     return largest
 
 
+def _a_round_of_every_verdict(page, number: int, prompt: str, forbidden: str, played: list[str]) -> None:
+    """Rounds 2 and 9 first rejected (the longest verdicts), round 4 skipped, every other answered."""
+    if number in (2, 9):
+        reason = "forbidden_letter" if forbidden else "letter_order"
+        assert submit(page, word_failing(prompt, forbidden, reason)).startswith("Rejected")
+        page.fill("#word", "")
+    if number == 4:
+        take_a_persons_time(page)
+        page.click("#skip")
+    else:
+        answer(page, prompt, forbidden, played)
+
+
 def test_nothing_moves_while_a_daily_is_played_on_a_phone(open_client):
     """A whole official Daily at 360×780 on a slow network, rejections, a skip and the forbidden
     rounds included, then its end screen (rank and chart arriving): CLS under 0.1, and so is the
@@ -263,10 +277,8 @@ def test_nothing_moves_while_a_daily_is_played_on_a_phone(open_client):
     client = open_client(width=360, height=780, has_touch=True, is_mobile=True)
     page = client.page
     page.add_init_script(SHIFT_LOG)
-    client.open()
-    client.login("cleo-layout-shift")
-    if page.locator("#name-prompt-skip").is_visible():
-        page.click("#name-prompt-skip")
+    client.start_as("cleo-layout-shift")
+    client.skip_name_prompt()
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send(
@@ -274,24 +286,8 @@ def test_nothing_moves_while_a_daily_is_played_on_a_phone(open_client):
         {"offline": False, "latency": LATENCY_MS, "downloadThroughput": -1, "uploadThroughput": -1},
     )
     page.evaluate("window.__from = performance.now()")
-    page.click("#start-daily")
-    page.wait_for_selector("#view-game:visible")
-    played: list[str] = []
-    for number in range(1, 11):
-        _, prompt, forbidden = shown_round(page)
-        if number in (2, 9):  # a rejection: the longest verdicts
-            reason = "forbidden_letter" if forbidden else "letter_order"
-            assert submit(page, word_failing(prompt, forbidden, reason)).startswith("Rejected")
-            page.fill("#word", "")
-        if number == 4:
-            take_a_persons_time(page)
-            page.click("#skip")
-        else:
-            played.append(answer_for(prompt, forbidden, avoid=played))
-            submit(page, played[-1])
-        if number < 10:
-            wait_for_round(page, number + 1)
-    page.wait_for_selector("#view-end:visible")
+    start_daily(page)
+    play_rounds(page, each_round=_a_round_of_every_verdict)
     page.wait_for_selector("#end-distribution:visible")
     page.wait_for_timeout(2500)  # the rank's second read, the streak
     shifts = page.evaluate("window.__shifts")

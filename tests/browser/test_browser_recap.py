@@ -49,11 +49,8 @@ def test_a_closed_days_end_screen_and_review_cards_show_its_recap(
     open_client, clock_server, closed_day, width, height
 ):
     client = open_client(width=width, height=height, on=clock_server)
-    page = client.page
-    client.open()
-    client.login(f"rita-replay-{width}")
-    if page.locator("#name-prompt-skip").is_visible():
-        page.click("#name-prompt-skip")
+    page = client.start_as(f"rita-replay-{width}")
+    client.skip_name_prompt()
     today = date.fromisoformat(clock_server.request("GET", "/daily")[1]["date"])
     assert closed_day == (today - timedelta(days=1)).isoformat()
 
@@ -110,11 +107,8 @@ def test_yesterdays_recap_is_one_tap_from_home_with_the_official_words_never_a_r
     assert clock_server.request("POST", f"/runs/{replay['run_id']}/answers", body, token)[1]["accepted"]
 
     client = open_client(width=360, height=780, on=clock_server)
-    page = client.page
-    client.open()
-    client.login("rita-recap-0")
-    if page.locator("#name-prompt-skip").is_visible():
-        page.click("#name-prompt-skip")
+    page = client.start_as("rita-recap-0")
+    client.skip_name_prompt()
     # The countdown runs on the server's clock (a day and more ahead of this browser's), as the
     # recap's "yesterday" does: never "Next Daily in 34:10:00".
     hours = page.inner_text("#countdown").split(":")

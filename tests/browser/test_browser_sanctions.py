@@ -33,9 +33,7 @@ def decide(server: Server, case_id: str, action: str, reason: str, **extra) -> N
 def rank_banned(client, server: Server, username: str, name: str) -> None:
     """USERNAME logs in on CLIENT and names themself NAME, which a moderator rank-bans on a report
     (until the next reset); the page is then loaded afresh at home."""
-    page = client.page
-    client.open()
-    client.login(username)
+    page = client.start_as(username)
     page.fill("#name-prompt", name)
     page.click("#name-prompt-form button.primary")
     page.wait_for_selector("#name-panel", state="hidden")
@@ -83,9 +81,7 @@ def test_a_moderator_reads_whose_run_and_why_in_their_locale_and_names_in_the_lo
     report_run(server, "mw-reporter", "Mw Suspect")
     shown = f"{today(server)}:Mw Suspect"
     client = open_client(width=360)
-    page = client.page
-    client.open()
-    client.login(MODERATOR)
+    page = client.start_as(MODERATOR)
     page.click("#name-prompt-skip")
     page.click("#moderation-tab")
     page.click(f"#cases button[aria-label='Open the case about {shown}']")

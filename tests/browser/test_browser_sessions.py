@@ -28,9 +28,7 @@ def _expect_errors(client, *fragments: str) -> None:
 
 def test_the_token_is_renewed_before_it_expires_on_the_local_clock(open_client, clock_server):
     client = open_client(on=clock_server)
-    page = client.page
-    client.open()
-    client.login("ruth-renews")
+    page = client.start_as("ruth-renews")
     first = _claims(page)
     first_refresh = page.evaluate("localStorage.getItem('wordsqd.refresh')")
     assert first["exp"] - first["iat"] == 3600
@@ -59,9 +57,7 @@ def test_the_token_is_renewed_before_it_expires_on_the_local_clock(open_client, 
 
 def test_a_401_renews_the_token_and_the_request_goes_through(open_client, clock_server):
     client = open_client(on=clock_server)
-    page = client.page
-    client.open()
-    client.login("otto-401")
+    page = client.start_as("otto-401")
     page.click("a[data-view-link=home]")
     clock_server.advance_clock(3700)  # expired on the server; the page has not heard yet
     page.click("#start-daily")  # its first request earns a 401, renews, and is sent again
@@ -73,9 +69,7 @@ def test_a_401_renews_the_token_and_the_request_goes_through(open_client, clock_
 
 def test_a_renewal_that_fails_is_said_before_a_run_starts(open_client, clock_server):
     client = open_client(on=clock_server)
-    page = client.page
-    client.open()
-    client.login("fay-fails")
+    page = client.start_as("fay-fails")
     page.evaluate("localStorage.setItem('wordsqd.refresh', 'revoked')")
     clock_server.advance_clock(3700)
     client.open()  # the next visit: the token has expired and cannot be renewed
@@ -90,9 +84,7 @@ def test_a_renewal_that_fails_is_said_before_a_run_starts(open_client, clock_ser
 
 def test_the_first_login_asks_for_a_name_and_explains_a_refusal(open_client, clock_server):
     client = open_client(width=360, height=740, on=clock_server)
-    page = client.page
-    client.open()
-    client.login("nora-new")
+    page = client.start_as("nora-new")
     page.wait_for_selector("#name-panel:visible")
     assert "3 to 20" in page.inner_text("#name-prompt-rules")
     assert page.evaluate("document.activeElement.id") == "name-prompt"
@@ -118,9 +110,7 @@ def test_the_first_login_asks_for_a_name_and_explains_a_refusal(open_client, clo
 
 def test_not_now_skips_the_name_prompt_for_good(open_client, clock_server):
     client = open_client(on=clock_server)
-    page = client.page
-    client.open()
-    client.login("sam-skips")
+    page = client.start_as("sam-skips")
     page.click("#name-prompt-skip")
     assert page.locator("#name-panel").is_hidden() and "under Stats" in page.inner_text("#notice")
     client.open()

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from tests.browser.client import answer_for, shown_round, submit, wait_for_round
+from tests.browser.rounds import play_rounds, start_daily
 
 pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("browser")]
 
@@ -14,26 +15,15 @@ DAY = 24 * 3600
 
 def _play_a_daily(page) -> int:
     page.click("a[data-view-link=home]")
-    page.click("#start-daily")
-    page.wait_for_selector("#view-game:visible")
+    start_daily(page)
     assert page.inner_text("#run-label") == "Daily · official"
-    played: list[str] = []
-    for number in range(1, 11):
-        _, prompt, forbidden = shown_round(page)
-        word = answer_for(prompt, forbidden, avoid=played)
-        assert submit(page, word).startswith("Accepted:")
-        played.append(word)
-        if number < 10:
-            wait_for_round(page, number + 1)
-    page.wait_for_selector("#view-end:visible")
+    play_rounds(page)
     return int(page.inner_text("#final-score"))
 
 
 def test_stats_and_history_after_two_days_of_play(open_client, clock_server):
     client = open_client(width=360, height=780, on=clock_server)
-    page = client.page
-    client.open()
-    client.login("stella-streaks")
+    page = client.start_as("stella-streaks")
     page.click("a[data-view-link=me]")
     page.wait_for_selector("#history td.empty")
     assert "No official results yet" in page.inner_text("#history")
@@ -118,9 +108,7 @@ def test_stats_render_from_the_profile_and_their_absence_is_explained(open_clien
 
 def test_a_player_sets_a_display_name_shown_on_the_page(open_client):
     client = open_client()
-    page = client.page
-    client.open()
-    client.login("nina-names")
+    page = client.start_as("nina-names")
     page.click("a[data-view-link=me]")
     page.fill("#new-name", "Nina Plays")
     page.click("#name-form button")
@@ -135,8 +123,7 @@ def test_a_run_past_its_time_limit_ends_with_times_up(open_client, clock_server)
     client = open_client(width=360, height=780, on=clock_server)
     page = client.page
     client.open()
-    page.click("#start-daily")
-    page.wait_for_selector("#view-game:visible")
+    start_daily(page)
     _, prompt, forbidden = shown_round(page)
     word = answer_for(prompt, forbidden)
     assert submit(page, word).startswith("Accepted:")

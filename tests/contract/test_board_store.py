@@ -6,6 +6,7 @@ reads) kept, by the stream consumer (functions/leaderboard/counters.py); the `se
 the table's stream through it, as Lambda would a second after a completion.
 """
 
+import contextlib
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -31,8 +32,6 @@ from tests.conftest import put_old_stats
 from tests.fakes.fake_boards import official, player
 from tests.fakes.fake_store import FakePorts, prepare
 from tests.fakes.fake_store import complete_official as complete_with
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 DAY = "2026-01-15"
 SCOPE = Scope.daily(DAY)
@@ -68,17 +67,32 @@ class Subject:
         self.replay = replay  # deliver every counted record again (at-least-once delivery)
 
 
-@pytest.fixture(params=["fake", "dynamo"])
-def subject(request) -> Iterator[Subject]:
-    if request.param == "fake":
-        yield Subject(FakePorts(), lambda: None, lambda: None)
-        return
+@contextlib.contextmanager
+def moto_ports() -> Iterator[tuple[DynamoPorts, str]]:
+    """The adapters on a fresh in-process moto table (their wall clock moved by hand), and its name."""
     with mock_aws():
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
         store = dynamo_ports(table)
         wound_by_hand(store)
+        yield store, table
 
+
+def rank_counter(store: DynamoPorts, follow: Players) -> Callable:
+    """The stream consumer's handler: STORE's rank counters, renames followed by FOLLOW."""
+
+    def counters(event, context):
+        return count_stream_batch(event, context, store.ranks.count_official, follow.show_current_name)
+
+    return counters
+
+
+@pytest.fixture(params=["fake", "dynamo"])
+def subject(request) -> Iterator[Subject]:
+    if request.param == "fake":
+        yield Subject(FakePorts(), lambda: None, lambda: None)
+        return
+    with moto_ports() as (store, table):
         follow = Players(
             store.boards,
             store.names,
@@ -87,10 +101,7 @@ def subject(request) -> Iterator[Subject]:
             Boards(store.boards, store.ranks, store.names, store.runs, lambda: b"cursor-key"),
             lambda: b"cursor-key",
         )
-
-        def counters(event, context):
-            return count_stream_batch(event, context, store.ranks.count_official, follow.show_current_name)
-
+        counters = rank_counter(store, follow)
         poller = StreamPoller(table, handler=counters)
         yield Subject(store, poller.drain, lambda: StreamPoller(table, handler=counters).drain())
 

@@ -12,9 +12,8 @@ from shared.dynamo import moderation_keys
 from shared.game.cases import REOPEN_AFTER, name_case_id
 from shared.game.dictionary import words
 from shared.game.errors import Conflict, Forbidden
-from shared.game.moderation import canonical_name
+from shared.game.moderation import Case, canonical_name
 from shared.services import appeals
-from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
 from shared.services.moderation_store import ReportQuotaExceeded
 from tests.contract.test_moderation_store import (  # noqa: F401 (the fixture)
@@ -23,14 +22,13 @@ from tests.contract.test_moderation_store import (  # noqa: F401 (the fixture)
     NOW,
     PUZZLE,
     SCOPE,
+    closed_rows,
     record,
     report_of,
     subject,
     word_case,
 )
 from tests.fakes.fake_boards import player
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 
 def at(subject, when=NOW) -> Moderation:  # noqa: F811
@@ -39,11 +37,7 @@ def at(subject, when=NOW) -> Moderation:  # noqa: F811
 
 
 def board_scores(subject) -> list[int]:  # noqa: F811
-    s = subject.store
-    page = Boards(s.boards, s.ranks, s.names, s.runs, now=lambda: AFTER).daily_board(
-        date(2026, 1, 15), TOP, 10
-    )
-    return [row.score for row in page.rows]
+    return [row.score for row in closed_rows(subject)]
 
 
 def test_a_name_case_is_about_the_name_as_held_by_one_player(subject):  # noqa: F811
@@ -135,7 +129,9 @@ def file_report_of(reporter, case):
     return report_of(reporter, case)
 
 
-def test_an_appeal_is_once_per_sanction_ruled_by_another_moderator_and_lift_reranks(subject):  # noqa: F811
+def zed_voided(subject) -> tuple[Moderation, Case]:  # noqa: F811
+    """Zed's 2000 over Ann's 900 on DAY, reported by Bob and voided by mod-a, the board settled:
+    the moderation service after DAY closed, and the run's case."""
     subject.store.runs.put_puzzle(SCOPE, PUZZLE)
     subject.store.names.set_display_name(player("zed"), "Zed")
     record(subject, "zed", 2000, 0)
@@ -145,6 +141,11 @@ def test_an_appeal_is_once_per_sanction_ruled_by_another_moderator_and_lift_rera
     _, case = service.report(player("bob"), "run", f"{DAY}:Zed", "too good")
     service.decide("mod-a", case.case_id, "void_result", "scripted", None)
     subject.settle()
+    return service, case
+
+
+def test_an_appeal_is_once_per_sanction_ruled_by_another_moderator_and_lift_reranks(subject):  # noqa: F811
+    service, case = zed_voided(subject)
     assert board_scores(subject) == [900]
     appeal = appeals.appeal(service, player("zed"), case.case_id, "I type fast")
     with pytest.raises(Conflict):
@@ -218,15 +219,7 @@ def test_the_queue_is_measured_by_kind_with_its_oldest_case(subject):  # noqa: F
 
 
 def test_a_lift_on_a_final_board_is_a_correction_and_changes_no_row(subject):  # noqa: F811
-    subject.store.runs.put_puzzle(SCOPE, PUZZLE)
-    subject.store.names.set_display_name(player("zed"), "Zed")
-    record(subject, "zed", 2000, 0)
-    record(subject, "ann", 900, 1)
-    subject.settle()
-    service = at(subject, AFTER)
-    _, case = service.report(player("bob"), "run", f"{DAY}:Zed", "too good")
-    service.decide("mod-a", case.case_id, "void_result", "scripted", None)
-    subject.settle()
+    service, case = zed_voided(subject)
     subject.kept.mark_final(SCOPE)
     appeal = appeals.appeal(service, player("zed"), case.case_id, "I type fast")
     service.decide("mod-b", appeal.case_id, "lift", "a fair typist", None)

@@ -4,21 +4,13 @@ for the last seat run on moto's server mode (tests/dynamo/test_races.py)."""
 
 import pytest
 
-from shared.dynamo.store import dynamo_ports
 from shared.game.scope import Scope
 from shared.services.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
 from tests.fakes.fake_boards import official, player
-from tests.fakes.fake_store import FakePorts, complete_official
+from tests.fakes.fake_store import complete_official
 
 DAY = "2026-01-15"
 T0 = "2026-01-15T18:00:00.000Z"
-
-
-@pytest.fixture(params=["fake", "dynamo"])
-def store(request):
-    if request.param == "fake":
-        return FakePorts()
-    return dynamo_ports(request.getfixturevalue("table"))
 
 
 def a_league(creator="ann", league_id="league-0001", code="code-00000001") -> League:

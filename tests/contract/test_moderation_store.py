@@ -4,19 +4,13 @@ board's size, `/leaderboard/daily/me`, history, stats), run against the in-memor
 DynamoDB on in-process moto (its stream drained through the rank counters' consumer, as Lambda
 would)."""
 
-import os
 import random
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
-import boto3
 import pytest
-from moto import mock_aws
 
-from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
-from shared.dynamo.store import dynamo_ports
-from shared.dynamo.table import create_table_request
 from shared.game.boards import TieKey
 from shared.game.clock import iso
 from shared.game.dictionary import words
@@ -36,11 +30,9 @@ from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
 from shared.services.moderation_store import AlreadyReported, BoardReview, CasePosition, ReportQuotaExceeded
 from shared.services.players import Players
-from tests.contract.test_board_store import Subject, wound_by_hand
+from tests.contract.test_board_store import Subject, moto_ports, rank_counter
 from tests.fakes.fake_boards import official, player
 from tests.fakes.fake_store import FakePorts, complete_official
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 DAY = "2026-01-15"
 SCOPE = Scope.daily(DAY)
@@ -72,25 +64,22 @@ def subject(request) -> Iterator[Moderated]:
         fake.runs.mark_completed_through(AFTER)
         yield Moderated(fake, lambda: None)
         return
-    with mock_aws():
-        table = os.environ["TABLE_NAME"]
-        boto3.client("dynamodb").create_table(**create_table_request(table))
-        store = dynamo_ports(table)
-        wound_by_hand(store)
+    with moto_ports() as (store, table):
         store.runs.mark_completed_through(AFTER)
-        follow = Players(
-            store.boards,
-            store.names,
-            store.results,
-            store.runs,
-            Services(store).boards,
-            lambda: NOW,
-        )
+        s = store
+        follow = Players(s.boards, s.names, s.results, s.runs, Services(s).boards, lambda: NOW)
+        yield Moderated(store, StreamPoller(table, handler=rank_counter(store, follow)).drain)
 
-        def counters(event, context):
-            return count_stream_batch(event, context, store.ranks.count_official, follow.show_current_name)
 
-        yield Moderated(store, StreamPoller(table, handler=counters).drain)
+def closed_boards(subject) -> Boards:
+    """The board service over SUBJECT's store, read once DAY's board has closed."""
+    s = subject.store
+    return Boards(s.boards, s.ranks, s.names, s.runs, now=lambda: AFTER)
+
+
+def closed_rows(subject) -> list:
+    """Page 1 of DAY's closed board."""
+    return closed_boards(subject).daily_board(date(2026, 1, 15), TOP, 10).rows
 
 
 def word_case(word: str, seconds: int = 0) -> Case:
@@ -177,9 +166,7 @@ def test_a_void_during_the_review_window_reranks_the_rows_below_it(subject):
     for n, (name, score) in enumerate([("ann", 900), ("zed", 2000), ("bob", 900), ("cat", 500)]):
         record(subject, name, score, n)
     subject.settle()
-    boards = Boards(
-        subject.store.boards, subject.store.ranks, subject.store.names, subject.store.runs, now=lambda: AFTER
-    )
+    boards = closed_boards(subject)
     assert boards.daily_rank(DAY, player("cat")).row.rank == 4
     assert subject.kept.void_result(player("zed"), SCOPE, AT)
     subject.settle()
@@ -207,17 +194,7 @@ def test_a_void_before_the_counters_caught_up_is_never_counted(subject):
     subject.kept.void_result(player("zed"), SCOPE, AT)
     subject.settle()
     assert subject.store.ranks.count_better(SCOPE, TieKey(0, 0, 0)) == 1
-    rows = (
-        Boards(
-            subject.store.boards,
-            subject.store.ranks,
-            subject.store.names,
-            subject.store.runs,
-            now=lambda: AFTER,
-        )
-        .daily_board(date(2026, 1, 15), TOP, 10)
-        .rows
-    )
+    rows = closed_rows(subject)
     assert [r.score for r in rows] == [900]
 
 
@@ -230,17 +207,7 @@ def test_hide_name_frees_the_claim_and_shows_the_default_name_on_the_rows(subjec
     subject.settle()
     assert subject.kept.name_holder("Zed") is None
     assert subject.store.boards.player_profile(player("zed")).display_name is None
-    (row,) = (
-        Boards(
-            subject.store.boards,
-            subject.store.ranks,
-            subject.store.names,
-            subject.store.runs,
-            now=lambda: AFTER,
-        )
-        .daily_board(date(2026, 1, 15), TOP, 10)
-        .rows
-    )
+    (row,) = closed_rows(subject)
     assert row.display_name.startswith("player-")
     subject.store.names.set_display_name(player("ann"), "Zed")  # the claim is free
 

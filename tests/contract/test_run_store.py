@@ -27,6 +27,7 @@ from shared.services.ports import (
     StaleRun,
     Version,
 )
+from tests.challenges import week_challenge
 from tests.fakes.fake_store import FakePorts
 
 NOW = datetime(2026, 11, 29, 18, tzinfo=UTC)
@@ -214,13 +215,7 @@ def test_the_completed_through_watermark_only_moves_forward(store):
 
 def test_a_player_creates_at_most_the_quota_of_challenges_per_daily_date(store):
     def challenge(number, creator="p1"):
-        return Challenge(
-            challenge_id=f"chal-{creator}-{number:04d}",
-            creator=creator,
-            puzzle=PUZZLE,
-            created_at=iso(NOW),
-            closes_at=iso(NOW + timedelta(days=7)),
-        )
+        return week_challenge(f"chal-{creator}-{number:04d}", NOW, creator, PUZZLE)
 
     for number in range(3):
         store.runs.create_challenge(challenge(number), DAY, 3)
@@ -255,13 +250,7 @@ def test_an_archive_run_takes_the_dates_slot_without_an_official_run_and_complet
 def test_a_creator_lists_the_challenges_they_made_newest_first(store):
     def challenge(number, creator="maker"):
         made = NOW + timedelta(minutes=number)
-        return Challenge(
-            challenge_id=f"chal-{creator}-{number:04d}",
-            creator=creator,
-            puzzle=PUZZLE,
-            created_at=iso(made),
-            closes_at=iso(made + timedelta(days=7)),
-        )
+        return week_challenge(f"chal-{creator}-{number:04d}", made, creator, PUZZLE)
 
     for number in range(4):
         store.runs.create_challenge(challenge(number), DAY, 20)

@@ -5,15 +5,11 @@ held by someone else opens a new case, and a decision on the old one acts on its
 the in-memory fake and on DynamoDB (in-process moto) alike; the fixture is
 tests/contract/test_moderation_store.py's."""
 
-import pytest
-
 from shared.game.cases import REOPEN_AFTER, name_case_id, skeleton_case_id
 from shared.game.moderation import Case, canonical_name
 from tests.contract.test_cases_store import at
 from tests.contract.test_moderation_store import NOW, subject  # noqa: F401 (the fixture)
 from tests.fakes.fake_boards import player
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 
 def old_case(subject, name: str, holder: str) -> Case:  # noqa: F811

@@ -12,8 +12,6 @@ from shared.services.leaderboard import Boards
 from tests.contract.test_board_store import DAY, SCOPE, START, record, results, subject  # noqa: F401
 from tests.fakes.fake_boards import player
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 
 def boards(subject) -> Boards:  # noqa: F811
     return Boards(

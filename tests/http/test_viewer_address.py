@@ -14,8 +14,6 @@ from tests.fakes.fake_store import served_store
 from tests.play import PERSON_SECONDS, good_word
 from tests.routed import handler as moderation_handler
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 daily = Api(daily_handler)
 EDGE_1, EDGE_2 = "130.176.1.10", "64.252.2.20"  # two CloudFront servers
 

@@ -18,7 +18,8 @@ from infra.money import COST_PUBLISHERS
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
 
-def _templates(synth) -> dict[str, dict]:
+def stack_templates(synth) -> dict[str, dict]:
+    """Every stack's template (the stage stacks and their us-east-1 stacks), by stack name."""
     manifest = json.loads((synth.outdir / "manifest.json").read_text())
     return {
         name: json.loads((synth.outdir / a["properties"]["templateFile"]).read_text())
@@ -93,7 +94,7 @@ def reachable(templates) -> tuple[int, int]:
 
 
 def test_every_alarm_of_every_stack_has_an_action_its_topic_lets_cloudwatch_publish(synth):
-    templates = _templates(synth)
+    templates = stack_templates(synth)
     reached, total = reachable(templates)
     assert total >= 2 * 30 and reached == total
 
@@ -101,7 +102,7 @@ def test_every_alarm_of_every_stack_has_an_action_its_topic_lets_cloudwatch_publ
 def test_the_check_sees_a_topic_policy_that_shuts_cloudwatch_out(synth):
     """The check above could fail: with the publishers' statement removed, no alarm is reached
     (the TLS-only deny alone replaces SNS's default policy)."""
-    templates = json.loads(json.dumps(_templates(synth)))
+    templates = json.loads(json.dumps(stack_templates(synth)))
     for template in templates.values():
         for resource in template["Resources"].values():
             if resource["Type"] == "AWS::SNS::TopicPolicy":
@@ -111,7 +112,7 @@ def test_the_check_sees_a_topic_policy_that_shuts_cloudwatch_out(synth):
 
 
 def test_every_alarm_topic_mails_the_stage_addresses_and_lets_only_this_account_publish(synth):
-    templates = _templates(synth)
+    templates = stack_templates(synth)
     for stage, config in (("dev", synth.stacks["dev"].config), ("live", synth.stacks["prod"].config)):
         for stack in (f"WordSQD-{stage}", f"WordSQD-{stage}-EdgeSecurity"):
             [(topic_id, _)] = [
@@ -156,7 +157,7 @@ def test_codedeploy_tells_the_topic_when_a_deployment_fails_stops_or_rolls_back(
 
 
 def test_edge_alarms_watch_cloudfronts_error_rates_of_the_stage_distribution(synth):
-    templates = _templates(synth)
+    templates = stack_templates(synth)
     alarms = {
         r["Properties"]["AlarmName"]: r["Properties"]
         for r in templates["WordSQD-dev-EdgeAlarms"]["Resources"].values()

@@ -2,8 +2,6 @@
 stack's topic, and the jobs alarm when they did not succeed (the dashboard and outputs:
 test_stack_outputs.py)."""
 
-import json
-
 import pytest
 
 from infra.dashboard import GAME_COUNTERS
@@ -11,7 +9,7 @@ from infra.functions import API_FUNCTIONS, FUNCTIONS
 from infra.operations import JOB_WINDOWS, P99_MS
 from shared.dynamo.table import INDEXES
 from tests.infra.metric_catalogue import catalogue
-from tests.infra.test_stack_alarm_reach import composite_actions
+from tests.infra.test_stack_alarm_reach import composite_actions, stack_templates
 
 pytestmark = pytest.mark.infra  # synthesizes the CDK app
 
@@ -92,20 +90,10 @@ def _watched(alarm):
     ]
 
 
-def _templates(synth) -> dict[str, dict]:
-    """Every stack's template (the stage stacks and their us-east-1 stacks), by stack name."""
-    manifest = json.loads((synth.outdir / "manifest.json").read_text())
-    return {
-        name: json.loads((synth.outdir / a["properties"]["templateFile"]).read_text())
-        for name, a in manifest["artifacts"].items()
-        if a["type"] == "aws:cloudformation:stack"
-    }
-
-
 def _all_alarms(synth) -> dict[str, dict]:
     return {
         r["Properties"]["AlarmName"]: r["Properties"]
-        for template in _templates(synth).values()
+        for template in stack_templates(synth).values()
         for r in template["Resources"].values()
         if r["Type"] == "AWS::CloudWatch::Alarm"
     }

@@ -31,37 +31,21 @@ def _uses(job: dict, action: str) -> list[dict]:
     return [step for step in job["steps"] if step.get("uses", "").startswith(action + "@")]
 
 
+def schema_check(workflow: Path) -> subprocess.CompletedProcess:
+    """check-jsonschema's verdict on WORKFLOW against GitHub's workflow schema."""
+    command = [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows"]
+    return subprocess.run([*command, str(workflow)], capture_output=True, text=True)
+
+
 def test_workflow_is_valid_against_the_github_workflow_schema():
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "check_jsonschema",
-            "--builtin-schema",
-            "vendor.github-workflows",
-            str(WORKFLOW),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    result = schema_check(WORKFLOW)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_a_broken_workflow_fails_the_schema(tmp_path):
     broken = tmp_path / "broken.yml"
     broken.write_text("on: push\njobs:\n  x:\n    runs-on: ubuntu-24.04\n    stepz: []\n")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "check_jsonschema",
-            "--builtin-schema",
-            "vendor.github-workflows",
-            str(broken),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    result = schema_check(broken)
     assert result.returncode != 0
 
 

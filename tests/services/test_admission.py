@@ -15,22 +15,13 @@ from shared.game import clock
 from shared.game.cases import name_case_id
 from shared.game.clock import iso
 from tests.conftest import Api
-from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, NOON, official, player
 from tests.fakes.fake_store import complete_official, served_store
 from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
 MODERATOR = "mo"
-
-
-@pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator:
-    with served_store(request.param, monkeypatch) as served:
-        yield served
 
 
 def moderate(method: str, path: str, body: dict) -> tuple[int, dict]:

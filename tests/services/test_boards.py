@@ -7,7 +7,6 @@ import base64
 import json
 import random
 import secrets
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -15,20 +14,19 @@ import pytest
 from functions.leaderboard.handler import handler
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS, BoardEntry, BoardPosition, merge_top, page_from_top
-from shared.game.clock import iso, parse_iso
+from shared.game.clock import parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
 from shared.game.daily_date import reset_instant
 from shared.game.errors import BadRequest
 from shared.game.names import default_display_name
-from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.game.scope import Scope
 from shared.http.cursors import Cursors, encode_cursor
 from shared.http.models import ChallengeView
 from shared.runtime.wiring import Services
 from shared.services.leaderboard import TOP, WATERMARK_CACHE_SECONDS, Boards
+from tests.challenges import week_challenge
 from tests.conftest import Api
-from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import (
     CLOSES,
     CURSOR_KEY,
@@ -39,20 +37,11 @@ from tests.fakes.fake_boards import (
     official,
     player,
 )
-from tests.fakes.fake_store import FakePorts, complete_official, served_store, store_at_noon
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+from tests.fakes.fake_store import FakePorts, complete_official, store_at_noon
 
 call = Api(handler)
 
 SETTLED = CLOSES + timedelta(seconds=SETTLE_SECONDS)  # the expiry watermark that closes DAY
-
-
-@pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator[FakePorts]:
-    """The store the handler serves from: each test runs on the in-memory fake and on DynamoDB."""
-    with served_store(request.param, monkeypatch) as served:
-        yield served
 
 
 @pytest.fixture
@@ -527,13 +516,7 @@ def challenge_view(boards: Boards, challenge: Challenge, cursor: str | None, lim
 
 
 def challenge_of(store: FakePorts, created: datetime) -> Challenge:
-    challenge = Challenge(
-        challenge_id=secrets.token_urlsafe(12),
-        creator=player("maker"),
-        puzzle=[Round("TMR", "")] * 5,
-        created_at=iso(created),
-        closes_at=iso(created + timedelta(days=7)),
-    )
+    challenge = week_challenge(secrets.token_urlsafe(12), created)
     store.runs.create_challenge(challenge, DAY.isoformat(), 20)
     return challenge
 

@@ -24,8 +24,6 @@ from tests.fakes.fake_store import served_store
 from tests.play import good_word
 from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
 # Seconds to each accepted answer: two people, and a script that waits the same 2 s every round.

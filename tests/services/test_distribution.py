@@ -2,7 +2,6 @@
 players, and the caller's band, percentile and ladder step, through real API Gateway v2 events on
 the in-memory fake and on DynamoDB alike."""
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -11,20 +10,11 @@ from functions.leaderboard.handler import handler
 from shared.game.constants import LADDER, MAX_SCORE
 from shared.game.standing import Standing, ladder_step, percentile
 from tests.conftest import Api
-from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, completion, official
-from tests.fakes.fake_store import complete_official, served_store
+from tests.fakes.fake_store import complete_official
 from tests.services.test_boards import close_day
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 call = Api(handler)
-
-
-@pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator:
-    with served_store(request.param, monkeypatch) as served:
-        yield served
 
 
 def record(store, name: str, score: int, combo: int = 0, longest: int = 6, **kw) -> None:

@@ -20,8 +20,6 @@ from tests.fakes.fake_boards import player
 from tests.play import play_out
 from tests.services.test_player_data import owned, results_and_tombstone, settle
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
 HANDLERS = {"daily": daily, "leaderboard": boards, "moderation": Api(moderation_handler)}

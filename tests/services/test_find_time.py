@@ -19,8 +19,6 @@ from tests.conftest import Api
 from tests.fakes.fake_boards import CLOSES, DAY, NOON, official, player, serve_with
 from tests.fakes.fake_store import FakePorts, complete_official
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 call = Api(handler)
 
 

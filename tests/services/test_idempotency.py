@@ -24,8 +24,7 @@ from tests.conftest import Api
 from tests.fakes.fake_boards import NOON
 from tests.fakes.fake_requests import FakeRequests
 from tests.fakes.fake_store import FakePorts
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+from tests.services.wired import wired_ports
 
 daily = Api(daily_handler)
 leaderboard = Api(leaderboard_handler)
@@ -35,14 +34,8 @@ CHALLENGE = {"rounds": 5, "forbidden_rounds": 1}
 @pytest.fixture(params=["fake", "dynamo"])
 def store(request) -> Iterator:
     clock.travel_to(NOON)
-    if request.param == "dynamo":
-        request.getfixturevalue("table")  # fresh wiring on in-process moto
-        yield wiring.ports()
-        return
-    fakes = FakePorts()
-    wiring.reset(fakes)
-    yield fakes
-    wiring.reset()
+    with wired_ports(request) as ports:
+        yield ports
 
 
 def keyed(key: str) -> dict:

@@ -4,16 +4,11 @@ nothing else; on the adapters over in-process moto, like tests/services/test_lea
 
 import pytest
 
-from functions.leaderboard.handler import handler
 from shared.game import clock
 from shared.runtime import wiring
-from tests.conftest import Api
 from tests.fakes.fake_boards import DAY, NOON, completion, official
 from tests.fakes.fake_store import complete_official
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
-call = Api(handler)
+from tests.services.league_calls import call, create
 
 
 @pytest.fixture(autouse=True)
@@ -22,19 +17,13 @@ def store(table):
     return wiring.ports()
 
 
-def league_of(user: str, name: str = "Office") -> dict:
-    status, body, _ = call("POST", "/leagues", {"name": name}, user=user)
-    assert status == 201, body
-    return body
-
-
 def invitation(code: str) -> tuple[int, dict, dict]:
     return call("GET", f"/leagues/invitations/{code}")
 
 
 def test_a_guest_sees_the_leagues_name_creator_members_and_todays_leader_and_nothing_else(store):
     assert call("PUT", "/me", {"display_name": "Ann Creates"}, user="ann")[0] == 200
-    league = league_of("ann")
+    league = create("ann")
     for user in ("bob", "cat"):
         assert call("POST", "/leagues/join", {"code": league["code"]}, user=user)[0] == 200
     assert call("PUT", "/me", {"display_name": "Bob Leads"}, user="bob")[0] == 200
@@ -56,14 +45,14 @@ def test_a_guest_sees_the_leagues_name_creator_members_and_todays_leader_and_not
 
 
 def test_before_anyone_has_played_today_there_is_no_leader():
-    league = league_of("ann")
+    league = create("ann")
     status, body, _ = invitation(league["code"])
     assert status == 200 and body["leader"] is None and body["members"] == 1
     assert body["creator_name"].startswith("player-")
 
 
 def test_an_unknown_or_rotated_code_is_404_league_not_found():
-    league = league_of("ann")
+    league = create("ann")
     assert call("POST", f"/leagues/{league['league_id']}/code", user="ann")[0] == 200
     for code in (league["code"], "NoSuchCode123", "bad!"):
         status, body, _ = invitation(code)

@@ -6,31 +6,20 @@ from datetime import timedelta
 
 import pytest
 
-from functions.leaderboard.handler import handler
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
 from shared.game.moderation import REVIEW_WINDOW
 from shared.runtime import wiring
-from tests.conftest import Api
 from tests.fakes.fake_boards import CLOSES, DAY, NOON, completion, official, player
 from tests.fakes.fake_store import complete_official as complete_with
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
-call = Api(handler)
+from tests.services.league_calls import call, create
 
 
 @pytest.fixture(autouse=True)
 def store(table):
     clock.travel_to(NOON)
     return wiring.ports()
-
-
-def create(user: str, name: str = "Office") -> dict:
-    status, body, _ = call("POST", "/leagues", {"name": name}, user=user)
-    assert status == 201, body
-    return body
 
 
 def join(user: str, code: str) -> tuple[int, dict]:

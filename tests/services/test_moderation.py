@@ -18,8 +18,6 @@ from tests.fakes.fake_boards import CLOSES, DAY, NOON, completion, official, pla
 from tests.fakes.fake_store import FakePorts, complete_official
 from tests.routed import handler  # the leaderboard and moderation functions
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 MODERATOR = "mo"
 
 

@@ -4,7 +4,6 @@ how to appeal, appeals once per sanction and ruled by another moderator, a voide
 a rank-banned completion replying `ranked: false`, guests' reports bounded, an erasure leaving a
 case's evidence, and the log showing names."""
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -15,23 +14,13 @@ from shared.game.cases import name_case_id
 from shared.game.clock import iso
 from shared.game.moderation import REPORTS_PER_DAY
 from tests.conftest import Api
-from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import NOON, player
-from tests.fakes.fake_store import served_store
 from tests.play import PERSON_SECONDS, good_word, play_out
 from tests.routed import handler as leaderboard_handler  # with the moderation routes
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
 MODS = "[moderators]"
-
-
-@pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator:
-    with served_store(request.param, monkeypatch) as served:
-        yield served
 
 
 def decide(moderator: str, case_id: str, action: str, **extra) -> tuple[int, dict]:

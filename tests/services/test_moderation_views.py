@@ -15,8 +15,6 @@ from tests.fakes.fake_boards import DAY, NOON, serve_with
 from tests.fakes.fake_store import FakePorts
 from tests.services.test_moderation import call, decide, played, report
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 
 @pytest.fixture(params=["fake", "dynamo"])
 def play(request, monkeypatch, still_clock) -> Callable[[str, str], str]:

@@ -19,8 +19,6 @@ from tests.fakes.fake_store import served_store
 from tests.play import good_word
 from tests.routed import handler as leaderboard_handler
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
 

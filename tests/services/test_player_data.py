@@ -22,8 +22,6 @@ from tests.contract.test_board_store import wound_by_hand
 from tests.fakes.fake_boards import player
 from tests.play import play_out
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 daily = Api(daily_handler)
 boards = Api(leaderboard_handler)
 DAY1 = datetime(2026, 1, 14, 18, tzinfo=UTC)  # noon Central

@@ -12,8 +12,8 @@ from functions.leaderboard.handler import handler as leaderboard_handler
 from shared.game import clock
 from shared.runtime import wiring
 from tests.conftest import Api
-from tests.fakes.fake_store import FakePorts
 from tests.play import good_word, play_out
+from tests.services.wired import wired_ports
 
 call = Api(handler)
 leaderboard = Api(leaderboard_handler)
@@ -27,14 +27,8 @@ def store(request):
     """The in-memory stores, or DynamoDB (in-process moto), where a run item names its puzzle by
     its scope and a practice run its rounds in it."""
     clock.travel_to(TODAY)
-    if request.param == "dynamo":
-        request.getfixturevalue("table")
-        yield wiring.ports()
-        return
-    fake = FakePorts()
-    wiring.reset(fake)
-    yield fake
-    wiring.reset()
+    with wired_ports(request) as ports:
+        yield ports
 
 
 def puzzle(store):

@@ -2,7 +2,6 @@
 names, their rules and case-insensitive uniqueness, and a player's official results, newest first."""
 
 import re
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -12,32 +11,14 @@ from shared.dynamo.client import Client
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import iso
-from shared.game.puzzles import Round
 from shared.game.results import Challenge
 from shared.runtime import wiring
+from tests.challenges import week_challenge
 from tests.conftest import Api
-from tests.fakes.dynamo_store import STORES
-from tests.fakes.fake_boards import (
-    CLOSES,
-    DAY,
-    NOON,
-    completion,
-    follow_renames,
-    official,
-    player,
-)
-from tests.fakes.fake_store import FakePorts, complete_official, served_store
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
+from tests.fakes.fake_boards import CLOSES, DAY, NOON, completion, follow_renames, official, player
+from tests.fakes.fake_store import FakePorts, complete_official
 
 call = Api(handler)
-
-
-@pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator[FakePorts]:
-    """The store the handler serves from: each test runs on the in-memory fake and on DynamoDB."""
-    with served_store(request.param, monkeypatch) as served:
-        yield served
 
 
 def assert_error(status: int, body: dict, expected_status: int, code: str | None = None) -> None:
@@ -208,25 +189,24 @@ def assert_names_consistent(owner: str, names: list[str]) -> None:
     assert rename("bystander", current)[0] == 409
 
 
-def test_two_renames_racing_for_one_player_are_not_a_500_and_leave_names_consistent(table, monkeypatch):
+def rename_raced_by_beta(monkeypatch, name: str) -> None:
+    """Ann, named Alpha, renames to NAME while another rename of hers, to Beta, lands in between."""
     assert rename("ann", "Alpha")[0] == 200
     interleave(monkeypatch, lambda: wiring.ports().names.set_display_name(player("ann"), "Beta"))
 
-    status, body = rename("ann", "Gamma")
+    status, body = rename("ann", name)
 
     assert status in (200, 409, 429), body
     monkeypatch.undo()
+
+
+def test_two_renames_racing_for_one_player_are_not_a_500_and_leave_names_consistent(table, monkeypatch):
+    rename_raced_by_beta(monkeypatch, "Gamma")
     assert_names_consistent("ann", ["Alpha", "Beta", "Gamma"])
 
 
 def test_a_case_change_racing_a_rename_does_not_keep_the_other_name_held(table, monkeypatch):
-    assert rename("ann", "Alpha")[0] == 200
-    interleave(monkeypatch, lambda: wiring.ports().names.set_display_name(player("ann"), "Beta"))
-
-    status, body = rename("ann", "ALPHA")
-
-    assert status in (200, 409, 429), body
-    monkeypatch.undo()
+    rename_raced_by_beta(monkeypatch, "ALPHA")
     assert_names_consistent("ann", ["Alpha", "Beta"])
 
 
@@ -244,13 +224,7 @@ def test_profile_routes_need_a_token(store):
 
 
 def challenge_created(store: FakePorts, created: datetime) -> Challenge:
-    challenge = Challenge(
-        challenge_id=f"challenge-{created:%Y%m%d}",
-        creator=player("maker"),
-        puzzle=[Round("TMR", "")] * 5,
-        created_at=iso(created),
-        closes_at=iso(created + timedelta(days=7)),
-    )
+    challenge = week_challenge(f"challenge-{created:%Y%m%d}", created)
     store.runs.create_challenge(challenge, created.date().isoformat(), 20)
     return challenge
 

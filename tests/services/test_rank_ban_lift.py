@@ -3,33 +3,21 @@ fake and on DynamoDB (moto) alike: every result the player completed while it he
 placed, is ranked again while its board is not final, and gets a correction once it is; a result
 another rank ban of theirs still holds stays off."""
 
-from collections.abc import Iterator
 from datetime import timedelta
-
-import pytest
 
 from shared.game import clock
 from shared.game.cases import name_case_id
 from shared.game.clock import iso
 from shared.game.scope import Scope
 from tests.conftest import Api
-from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, NOON, official, player
-from tests.fakes.fake_store import complete_official, served_store
+from tests.fakes.fake_store import complete_official
 from tests.routed import handler as leaderboard_handler  # with the moderation routes
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 boards = Api(leaderboard_handler)
 MODS = "[moderators]"
 FIRST = DAY.isoformat()
 LATER = (DAY + timedelta(days=8)).isoformat()  # FIRST's board is final by then
-
-
-@pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator:
-    with served_store(request.param, monkeypatch) as served:
-        yield served
 
 
 def _decide(moderator: str, case_id: str, action: str, **extra) -> dict:

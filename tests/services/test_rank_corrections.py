@@ -3,7 +3,6 @@ corrected"), through the handlers, on the in-memory fake and on DynamoDB (moto) 
 after the board closed moves the results it outranked up a place, a lift after the close moves them
 down again, a decision made while the board was live is part of the board as it closed."""
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -14,23 +13,14 @@ from shared.game.boards import BoardPosition, TieKey
 from shared.game.clock import iso
 from shared.game.rank_moves import RankMove, rank_before_correction
 from tests.conftest import Api
-from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, NOON, official
-from tests.fakes.fake_store import complete_official, served_store
+from tests.fakes.fake_store import complete_official
 from tests.routed import handler as leaderboard_handler  # with the moderation routes
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 boards = Api(leaderboard_handler)
 daily = Api(daily_handler)
 MODS = "[moderators]"
 CLOSED = NOON + timedelta(days=1)  # DAY's board closed (at 06:03 UTC), its review window open
-
-
-@pytest.fixture(params=STORES)
-def store(request, monkeypatch) -> Iterator:
-    with served_store(request.param, monkeypatch) as served:
-        yield served
 
 
 def _board(store) -> None:

@@ -19,8 +19,6 @@ from tests.fakes.fake_store import store_at_noon
 from tests.services.test_boards import close_day
 from tests.services.test_recap import BOARD, PUZZLE, SCOPE, call, closing_pass, play, recap
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 
 @pytest.fixture
 def metered(monkeypatch, table) -> Callable[..., tuple[dict, float, float]]:

@@ -20,8 +20,6 @@ from tests.fakes.fake_boards import DAY, player
 from tests.fakes.fake_store import served_store
 from tests.services.test_boards import close_day
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 call = Api(handler)
 PUZZLE = [Round(p, "") for p in ("TMR", "BRD", "CLT", "PNT", "STR", "GRN", "PLN")]
 PUZZLE += [Round("BRD", "AEO"), Round("CLT", "AEI"), Round("PNT", "AEU")]

@@ -4,8 +4,6 @@ shows the new name on every live row and top item), resumably: a propagation cut
 failure is delivered again and finishes. On in-process moto, with the consumer fed by
 local/streams.py's poller as `make run` feeds it."""
 
-from datetime import timedelta
-
 import pytest
 
 from functions.leaderboard.counters import count_stream_batch
@@ -15,14 +13,11 @@ from shared.dynamo.store import dynamo_ports
 from shared.game import clock
 from shared.game.clock import iso
 from shared.game.daily_date import daily_date
-from shared.game.puzzles import Round
-from shared.game.results import Challenge
 from shared.game.scope import Scope
 from shared.runtime.wiring import Services
+from tests.challenges import week_challenge
 from tests.fakes.fake_boards import official, player
 from tests.fakes.fake_store import complete_official
-
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 
 class Rig:
@@ -55,13 +50,7 @@ class Rig:
         day = daily_date(now).isoformat()
         scopes = []
         for n in range(count):
-            challenge = Challenge(
-                challenge_id=f"live-{who}-{n:04d}",
-                creator=player("maker"),
-                puzzle=[Round("TMR", "")] * 5,
-                created_at=iso(now),
-                closes_at=iso(now + timedelta(days=7)),
-            )
+            challenge = week_challenge(f"live-{who}-{n:04d}", now)
             self.store.runs.create_challenge(challenge, day, 10_000)
             for name, score in ((who, 300), ("rival", 200)):
                 complete_official(

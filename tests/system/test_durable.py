@@ -246,12 +246,17 @@ def _journal_lines(folder) -> list[bytes]:
     return (folder / JOURNAL_FILE).read_bytes().split(b"\n")[:-1]
 
 
-def test_a_torn_line_in_the_middle_is_dropped_and_every_whole_line_before_and_after_is_kept(tmp_path):
-    first = start(tmp_path)
-    for name in ("a", "b", "c"):
+def _journal_of(folder, names: tuple[str, ...]) -> list[bytes]:
+    """The journal's lines once a store in FOLDER has put and committed an item for each of NAMES."""
+    first = start(folder)
+    for name in names:
         first.table.put_item(item(name))
         first.commit()
-    a, b, c = _journal_lines(tmp_path)
+    return _journal_lines(folder)
+
+
+def test_a_torn_line_in_the_middle_is_dropped_and_every_whole_line_before_and_after_is_kept(tmp_path):
+    a, b, c = _journal_of(tmp_path, ("a", "b", "c"))
     # A store that answered after a short write, then wrote on: b's beginning runs into c.
     (tmp_path / JOURNAL_FILE).write_bytes(a + b"\n" + b[: len(b) // 2] + c + b"\n")
     restarted = start(tmp_path)
@@ -260,11 +265,7 @@ def test_a_torn_line_in_the_middle_is_dropped_and_every_whole_line_before_and_af
 
 
 def test_a_torn_line_at_the_end_is_dropped_and_cut_off_the_journal(tmp_path):
-    first = start(tmp_path)
-    for name in ("a", "b"):
-        first.table.put_item(item(name))
-        first.commit()
-    a, b = _journal_lines(tmp_path)
+    a, b = _journal_of(tmp_path, ("a", "b"))
     (tmp_path / JOURNAL_FILE).write_bytes(a + b"\n" + b[:-3])
     restarted = start(tmp_path)
     assert set(stored(restarted)) == {"K#a"}
@@ -272,11 +273,7 @@ def test_a_torn_line_at_the_end_is_dropped_and_cut_off_the_journal(tmp_path):
 
 
 def test_a_line_that_fails_its_checksum_stops_the_start_with_what_to_do_and_the_command_works(tmp_path):
-    first = start(tmp_path)
-    for name in ("a", "b", "c"):
-        first.table.put_item(item(name))
-        first.commit()
-    a, b, c = _journal_lines(tmp_path)
+    a, b, c = _journal_of(tmp_path, ("a", "b", "c"))
     damaged = b.replace(b"K#b", b"K#x")  # the disk changed a byte: no whole line is left in it
     (tmp_path / JOURNAL_FILE).write_bytes(b"\n".join([a, damaged, c]) + b"\n")
     with pytest.raises(StoreDataError) as refused:

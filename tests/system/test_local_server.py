@@ -7,10 +7,8 @@ is stopped (or killed) before its test ends.
 import http.client
 import json
 import os
-import queue
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -30,6 +28,7 @@ from shared.dynamo.store import dynamo_ports
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
 from shared.game.clock import parse_iso
+from tests.server_process import free_port, launch, running, server_env, start_line
 
 # One xdist worker runs this file, so the module's server starts once.
 pytestmark = pytest.mark.xdist_group("local_server")
@@ -45,26 +44,13 @@ SECRET = "a-test-signing-secret-of-32-bytes"
 SERVER_CHOOSES = ("AWS_ENDPOINT_URL_DYNAMODB", "PUZZLE_SEED")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Server:
     """One `python -m local.server` process and a small HTTP client for it."""
 
     def __init__(self, data_dir: Path, port: int | None = None, **env: str):
         self.data_dir = data_dir
-        self.port = port or _free_port()
-        self.env = {
-            **{k: v for k, v in os.environ.items() if k not in SERVER_CHOOSES},
-            "PORT": str(self.port),
-            "DATA_DIR": str(data_dir),
-            "TABLE_NAME": "wordsqd",
-            "LOCAL_CLOCK_CONTROL": "1",
-            **env,
-        }
+        self.port = port or free_port()
+        self.env = server_env(self.port, data_dir, SERVER_CHOOSES, LOCAL_CLOCK_CONTROL="1", **env)
         self.stderr_path = data_dir.parent / f"{data_dir.name}-{self.port}-{uuid.uuid4().hex[:6]}.err"
         self.process: subprocess.Popen | None = None
         self._drainer: threading.Thread | None = None
@@ -74,32 +60,12 @@ class Server:
     def start(self) -> "Server":
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.stderr_path, "w") as stderr:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "local.server"],
-                cwd=REPO,
-                env=self.env,
-                stdout=subprocess.PIPE,
-                stderr=stderr,
-                text=True,
-            )
-        lines: queue.Queue[str] = queue.Queue()
-        # Drain stdout for the life of the process, so the pipe never fills and blocks it.
-        self._drainer = threading.Thread(target=self._drain, args=(lines,), daemon=True)
-        self._drainer.start()
-        try:
-            self.start_line = lines.get(timeout=START_TIMEOUT)
-        except queue.Empty:
-            pytest.fail(f"server did not start within {START_TIMEOUT} s:\n{self.stderr()}")
+            self.process, lines, self._drainer = launch(self.env, stderr)
+        self.start_line = start_line(lines, START_TIMEOUT, self.stderr)
         if not self.start_line:
             pytest.fail(f"server exited at start ({self.process.wait()}):\n{self.stderr()}")
         self.endpoint = re.search(r"DynamoDB: (\S+)", self.start_line).group(1)
         return self
-
-    def _drain(self, lines: queue.Queue) -> None:
-        with self.process.stdout:
-            for line in self.process.stdout:
-                lines.put(line)
-        lines.put("")
 
     def stderr(self) -> str:
         return self.stderr_path.read_text() if self.stderr_path.exists() else ""
@@ -156,11 +122,9 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    running = Server(tmp_path_factory.mktemp("data"))
-    try:
-        yield running.start()
-    finally:
-        running.kill()
+    server = Server(tmp_path_factory.mktemp("data"))
+    with running(server.start, server.kill) as started:
+        yield started
 
 
 @pytest.mark.server
@@ -544,11 +508,9 @@ def test_over_http_an_expired_run_completes_by_the_injectable_clock(server):
 @pytest.fixture(scope="module")
 def scheduled(tmp_path_factory):
     """A server of its own: these tests move its clock by days."""
-    running = Server(tmp_path_factory.mktemp("scheduled"))
-    try:
-        yield running.start()
-    finally:
-        running.kill()
+    server = Server(tmp_path_factory.mktemp("scheduled"))
+    with running(server.start, server.kill) as started:
+        yield started
 
 
 def _raw_get(server, path: str) -> tuple[int, str, bytes]:

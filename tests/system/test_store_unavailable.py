@@ -12,8 +12,6 @@ from shared.dynamo.client import Client, DataError
 from shared.game.errors import StoreUnavailable
 from tests.conftest import Api
 
-pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
-
 ENDPOINT = "http://127.0.0.1:9"
 DOWN = [
     EndpointConnectionError(endpoint_url=ENDPOINT),
