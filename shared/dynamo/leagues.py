@@ -16,8 +16,9 @@ from shared.dynamo.codec import entry, ranked
 from shared.dynamo.keys import code_key, league_key, leagues_key
 from shared.dynamo.tombstone import admission_of, not_erased, refuse_if_erased
 from shared.game.boards import BoardEntry
+from shared.game.leagues import League, successor
 from shared.game.scope import Scope
-from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
+from shared.services.leagues import LeagueFull, LeagueRows, StaleLeague, TooManyLeagues
 from shared.services.ports import Admission
 
 

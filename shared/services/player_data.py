@@ -20,12 +20,12 @@ from typing import NamedTuple, Protocol
 from shared.game import clock
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso
+from shared.game.leagues import League
 from shared.game.moderation import LogEntry, Report, Sanction
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.admission import refuse_unless_admitted
-from shared.services.leagues import League
 from shared.services.ports import Accounts, Admission
 
 

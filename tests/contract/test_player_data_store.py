@@ -6,10 +6,10 @@ whole item list and an erasure interrupted between its steps are tested on Dynam
 import pytest
 
 from shared.dynamo.store import dynamo_ports
+from shared.game.leagues import League
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.puzzles import Round
 from shared.game.scope import Scope
-from shared.services.leagues import League
 from shared.services.player_data import SlotRecord
 from shared.services.ports import Admission
 from tests.fakes.fake_boards import official, player

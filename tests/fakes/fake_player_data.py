@@ -3,8 +3,8 @@
 it away as shared/dynamo/player_data.py does (docs/players.md, "Export and erasure")."""
 
 from shared.game.boards import PlayerProfile
+from shared.game.leagues import successor
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
-from shared.services.leagues import successor
 from shared.services.player_data import Holdings, PlayerDataStore, SlotRecord
 from tests.fakes.fake_table import FakeTable
 
