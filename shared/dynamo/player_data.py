@@ -8,6 +8,7 @@ and the leagues they are in. docs/data-model.md lists the items.
 
 from contextlib import suppress
 from datetime import timedelta
+from typing import NamedTuple
 
 from shared.dynamo import keys
 from shared.dynamo.boards import BoardReads
@@ -30,7 +31,7 @@ from shared.dynamo.top_item import key_id, renamed_top
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
-from shared.game.errors import Throttled
+from shared.game.erasure import Carried, ErasurePlan, ErasureRead
 from shared.game.moderation import LogEntry, Report
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.results import Challenge, OfficialResult
@@ -51,7 +52,6 @@ def _made_id(item: Item) -> str:
     return str(item["sk"]["S"]).rsplit("#", 1)[1]
 
 
-_ATTEMPTS = 5  # reads of everything again when something changed meanwhile
 _TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
 
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
@@ -109,46 +109,6 @@ class DynamoPlayerData:
         ]
         official = [official_result_of(item).run_id for item in own if _kind(item) == "OFFICIAL"]
         return list(dict.fromkeys(indexed + slots + official))
-
-    def _conditional_writes(
-        self, player: str, own: list[Item], foreign: set[str]
-    ) -> tuple[list[str], list[Item]]:
-        """The erasure's writes that need a condition, from the player's own items OWN and one
-        BatchGetItem: the claims it releases (but FOREIGN ones) and the writes, claims first."""
-        profile = next((item for item in own if _kind(item) == "PROFILE"), {})
-        held = profile.get(HELD_NAME, {}).get("S")
-        claims = (
-            [c for c in dict.fromkeys([name_skeleton(held), old_claim(held)]) if c not in foreign]
-            if held
-            else []
-        )
-        officials = [item for item in own if _kind(item) == "OFFICIAL"]
-        scopes = [official_result_of(item).scope for item in officials]
-        leagues = [i for item in own if _kind(item) == "LEAGUES" for i in item.get("ids", {}).get("SS", [])]
-        made = [_made_id(item) for item in own if _kind(item) == "MADE"]
-        wanted = [keys.top_key(s) for s in scopes] + [keys.league_key(i) for i in sorted(leagues)]
-        found = {
-            key_id(item): item
-            for item in self.db.batch_get(wanted + [keys.challenge_key(c) for c in made], True)
-        }
-        deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
-        writes = [_release(claim, player) for claim in claims]
-        writes += [
-            rename_row(player, official_result_of(item).scope, DELETED_PLAYER_NAME)
-            for item in officials
-            if item["name"]["S"] != DELETED_PLAYER_NAME
-        ]
-        writes += [
-            top for s in scopes if (top := renamed_top(s, found.get(key_id(keys.top_key(s))), deleted))
-        ]
-        for league_id in sorted(leagues):
-            item = found.get(key_id(keys.league_key(league_id)))
-            league = league_of(item) if item else None
-            writes += leave_items(league, player) if league and player in league.members else []
-        for challenge_id in made:
-            item = found.get(key_id(keys.challenge_key(challenge_id)))
-            writes += [disowned] if item and (disowned := _disowned(item, player)) else []
-        return claims, writes
 
     def holdings(self, player: str) -> Holdings:
         """Three requests whatever the player holds (more only past 100 runs and leagues): the
@@ -254,37 +214,70 @@ class DynamoPlayerData:
         )
         self._mark([keys.run_id_of(item) for item in recent], at)
 
-    def erase_holdings(self, player: str) -> None:
-        """Everything the erasure changes after the tombstone, read once and written in as few
-        requests as DynamoDB allows: a Query of the player's partition and one of the `runs`
-        index; one BatchGetItem of the top items of their boards, their leagues and their
-        challenges; one transaction of every write that needs a condition (the name claims
-        released, each board row renamed "deleted player", the tops showing them, the leagues
-        left, the challenges disowned); then BatchWriteItem of every delete (their runs, their
-        own items but the official results) and of the profile as the tombstone alone. A
-        transaction cancelled because something changed since it was read reads again; a claim
-        someone else holds (a look-alike of the name from before skeletons) is left to them."""
-        foreign: set[str] = set()
-        for _ in range(_ATTEMPTS):
-            own = self._own_items(player)
-            run_ids = self._run_ids(player, own)
-            claims, writes = self._conditional_writes(player, own, foreign)
-            codes: list[str] = []
-            for start in range(0, len(writes), _TRANSACTION_ITEMS):
-                codes = self.db.transact(writes[start : start + _TRANSACTION_ITEMS])
-                if codes:
-                    if start == 0:  # the claims come first
-                        failed = zip(claims, codes, strict=False)
-                        foreign |= {claim for claim, code in failed if code == "ConditionalCheckFailed"}
-                    break
-            if codes:
-                continue
-            deletes = [keys.run_key(run_id) for run_id in run_ids]
-            deletes += [keys.key_of(item) for item in own if _kind(item) not in ("OFFICIAL", "PROFILE")]
-            profile = next((item for item in own if _kind(item) == "PROFILE"), None)
-            self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
-            return
-        raise Throttled("Your account is busy; try DELETE /me again")
+    def erasure_read(self, player: str) -> ErasureRead:
+        """What the erasure changes, read in three requests: a Query of the player's partition
+        (consistent) and one of the `runs` index (kept from begin_erasure when it ran here just
+        before), and one BatchGetItem (consistent) of the top items of their boards, their
+        leagues and their challenges."""
+        own = self._own_items(player)
+        profile = next((item for item in own if _kind(item) == "PROFILE"), {})
+        held = profile.get(HELD_NAME, {}).get("S")
+        officials = [item for item in own if _kind(item) == "OFFICIAL"]
+        rows = [(official_result_of(item).scope, str(item["name"]["S"])) for item in officials]
+        league_ids = sorted(
+            i for item in own if _kind(item) == "LEAGUES" for i in item.get("ids", {}).get("SS", [])
+        )
+        made = [_made_id(item) for item in own if _kind(item) == "MADE"]
+        wanted = [keys.top_key(scope) for scope, _ in rows] + [keys.league_key(i) for i in league_ids]
+        found = {
+            key_id(item): item
+            for item in self.db.batch_get(wanted + [keys.challenge_key(c) for c in made], True)
+        }
+        leagues = [found[k] for k in (key_id(keys.league_key(i)) for i in league_ids) if k in found]
+        challenges = [found[k] for k in (key_id(keys.challenge_key(c)) for c in made) if k in found]
+        return ErasureRead(
+            player=player,
+            claims=list(dict.fromkeys([name_skeleton(held), old_claim(held)])) if held else [],
+            rows=rows,
+            leagues=[league_of(item) for item in leagues],
+            challenges=[Challenge.model_validate_json(item["data"]["S"]) for item in challenges],
+            stored=_Read(own, self._run_ids(player, own), found),
+        )
+
+    def carry_out_erasure(self, read: ErasureRead, plan: ErasurePlan) -> Carried:
+        """PLAN's writes that need a condition in transactions of up to 100 (the claims first, so
+        that a claim someone else holds is named), each on condition that what it changes is as
+        READ; then BatchWriteItem of every delete (their runs, their own items but the official
+        results) and of the profile as the tombstone alone."""
+        stored = read.stored
+        assert isinstance(stored, _Read), "a read of this store"
+        player, found = read.player, stored.found
+        deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
+        writes = [_release(claim, player) for claim in plan.release]
+        writes += [rename_row(player, scope, DELETED_PLAYER_NAME) for scope in plan.rename]
+        tops = [renamed_top(s, found.get(key_id(keys.top_key(s))), deleted) for s in plan.boards]
+        writes += [top for top in tops if top]
+        writes += [item for d in plan.leave for item in leave_items(d.league, player, d.heir)]
+        writes += [_disowned(found[key_id(keys.challenge_key(c))]) for c in plan.disown]
+        for start in range(0, len(writes), _TRANSACTION_ITEMS):
+            codes = self.db.transact(writes[start : start + _TRANSACTION_ITEMS])
+            if codes:  # the claims come first
+                failed = zip(plan.release, codes, strict=False) if start == 0 else []
+                return Carried(False, frozenset(c for c, code in failed if code == "ConditionalCheckFailed"))
+        deletes = [keys.run_key(run_id) for run_id in stored.run_ids]
+        deletes += [keys.key_of(item) for item in stored.own if _kind(item) not in ("OFFICIAL", "PROFILE")]
+        profile = next((item for item in stored.own if _kind(item) == "PROFILE"), None)
+        self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
+        return Carried(True)
+
+
+class _Read(NamedTuple):
+    """What erasure_read read, for carry_out_erasure: the player's own items, their runs, and the
+    items of the BatchGetItem by their key (the versions the writes' conditions hold)."""
+
+    own: list[Item]
+    run_ids: list[str]
+    found: dict[str, Item]
 
 
 def _tombstone(player: str, at: str) -> Item:
@@ -328,12 +321,10 @@ def _release(claim: str, player: str) -> Item:
     }
 
 
-def _disowned(item: Item, player: str) -> Item | None:
-    """The Put that takes PLAYER off the challenge ITEM as creator, on condition it is unchanged
-    since read; None when they are not its creator (any more)."""
+def _disowned(item: Item) -> Item:
+    """The Put that takes the creator off the challenge ITEM, on condition it is unchanged since
+    read."""
     challenge = Challenge.model_validate_json(item["data"]["S"])
-    if challenge.creator != player:
-        return None
     challenge.creator = ""
     return {
         "Put": {
