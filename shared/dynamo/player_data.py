@@ -8,7 +8,7 @@ and the leagues they are in. docs/data-model.md lists the items.
 
 from contextlib import suppress
 from datetime import timedelta
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from shared.dynamo import keys
 from shared.dynamo.boards import BoardReads
@@ -52,6 +52,30 @@ def _made_id(item: Item) -> str:
     return str(item["sk"]["S"]).rsplit("#", 1)[1]
 
 
+class _Own:
+    """The items of a player's partition (read in order), by their kind."""
+
+    def __init__(self, items: list[Item]):
+        self.items = items
+        self.kinds: dict[str, list[Item]] = {}
+        for item in items:
+            self.kinds.setdefault(_kind(item), []).append(item)
+
+    def of(self, kind: str) -> list[Item]:
+        return self.kinds.get(kind, [])
+
+    def one(self, kind: str) -> Item:
+        """The item of a kind there is at most one of ({} when there is none)."""
+        return next(iter(self.of(kind)), {})
+
+    def league_ids(self) -> list[str]:
+        return sorted(self.one("LEAGUES").get("ids", {}).get("SS", []))
+
+    def data(self, kind: str) -> list[str]:
+        """The `data` (JSON) of each item of KIND, newest first (their sort keys end in a time)."""
+        return [str(item["data"]["S"]) for item in reversed(self.of(kind))]
+
+
 _TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
 
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
@@ -83,7 +107,7 @@ class DynamoPlayerData:
 
     def official_results(self, player: str) -> list[OfficialResult]:
         """The player's official results (a moderator's hide_name renames their board rows)."""
-        return [official_result_of(item) for item in self._own_items(player) if _kind(item) == "OFFICIAL"]
+        return [official_result_of(item) for item in _Own(self._own_items(player)).of("OFFICIAL")]
 
     def _own_items(self, player: str) -> list[Item]:
         """Every item of the player's partition, read consistently."""
@@ -95,19 +119,13 @@ class DynamoPlayerData:
             )
         )
 
-    def _run_ids(self, player: str, own: list[Item]) -> list[str]:
+    def _run_ids(self, player: str, own: _Own) -> list[str]:
         """The player's runs: the `runs` index (eventually consistent), and, read consistently,
         the latest run of each slot (so a run just started is found) and each official run."""
         kept = self._indexed.pop(player, None)  # read by begin_erasure just before
         indexed = kept if kept is not None else [keys.run_id_of(i) for i in self._indexed_runs(player)]
-        slots = [
-            item[attribute]["S"]
-            for item in own
-            if _kind(item) == "SLOT"
-            for attribute in ("run_id", "official_run_id")
-            if attribute in item
-        ]
-        official = [official_result_of(item).run_id for item in own if _kind(item) == "OFFICIAL"]
+        slots = [item[a]["S"] for item in own.of("SLOT") for a in ("run_id", "official_run_id") if a in item]
+        official = [official_result_of(item).run_id for item in own.of("OFFICIAL")]
         return list(dict.fromkeys(indexed + slots + official))
 
     def holdings(self, player: str) -> Holdings:
@@ -116,52 +134,27 @@ class DynamoPlayerData:
         made, their list of leagues), read consistently, the `runs` index, and one BatchGetItem of
         the runs, the name claim and the leagues (eventually consistent: a run written in the
         second before the export may show as it was a second earlier)."""
-        own = self._own_items(player)
-        items = {_kind(item): item for item in own if _kind(item) in ("PROFILE", "LEAGUES")}
-        profile_item = items.get("PROFILE", {})
+        own = _Own(self._own_items(player))
+        profile_item = own.one("PROFILE")
         profile = PlayerProfile(display_name(profile_item), stats_of(profile_item)[0])
-        claim = None
+        shown = profile.display_name if profile.display_name != DELETED_PLAYER_NAME else None
+        claim = name_skeleton(shown) if shown else None
         wanted = [keys.run_key(run_id) for run_id in self._run_ids(player, own)]
-        if profile.display_name and profile.display_name != DELETED_PLAYER_NAME:
-            claim = name_skeleton(profile.display_name)
-            wanted.append(keys.name_key(claim))
-        league_ids = sorted(items.get("LEAGUES", {}).get("ids", {}).get("SS", []))
-        wanted += [keys.league_key(league_id) for league_id in league_ids]
+        wanted += [keys.name_key(claim)] if claim else []
+        wanted += [keys.league_key(league_id) for league_id in own.league_ids()]
         found: dict[str, list[Item]] = {"RUN": [], "NAME": [], "LEAGUE": []}
         for item in self.db.batch_get(wanted):  # eventually consistent; by the partition key's kind
             found[str(item["pk"]["S"]).split("#", 1)[0]].append(item)
         runs = [self.runs.stored_run(keys.run_id_of(item), item).run for item in found["RUN"]]
-        if not any(item.get("player", {}).get("S") == player for item in found["NAME"]):
-            claim = None
+        held = any(item.get("player", {}).get("S") == player for item in found["NAME"])
         return Holdings(
             profile=profile,
-            name_claim=claim,
-            slots=[
-                SlotRecord(
-                    keys.scope_from_key(_rest(item)),
-                    item.get("run_id", {}).get("S"),
-                    item.get("official_run_id", {}).get("S"),
-                )
-                for item in own
-                if _kind(item) == "SLOT"
-            ],
-            challenge_quotas={_rest(i): int(i["created"]["N"]) for i in own if _kind(i) == "CHALLENGES"},
-            official_results=[official_result_of(i) for i in own if _kind(i) == "OFFICIAL"],
+            name_claim=claim if held else None,
             runs=sorted(runs, key=lambda run: run.started_at),
-            challenges=[Challenge.model_validate_json(i["data"]["S"]) for i in own if _kind(i) == "MADE"],
-            leagues=sorted(
-                (league_of(item) for item in found["LEAGUE"]), key=lambda league: league.league_id
-            ),
-            rename=next((i["name"]["S"] for i in own if _kind(i) == "RENAME"), None),
-            other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
+            leagues=sorted(map(league_of, found["LEAGUE"]), key=lambda league: league.league_id),
             admission=admission_of(profile_item),
             sanctions=sanctions_of(profile_item),
-            reports=[
-                Report.model_validate_json(i["data"]["S"]) for i in reversed(own) if _kind(i) == "REPORT"
-            ],
-            moderation_log=[
-                LogEntry.model_validate_json(i["data"]["S"]) for i in reversed(own) if _kind(i) == "MODLOG"
-            ],
+            **_records(own),
         )
 
     def begin_erasure(self, player: str, at: str) -> None:
@@ -219,28 +212,19 @@ class DynamoPlayerData:
         (consistent) and one of the `runs` index (kept from begin_erasure when it ran here just
         before), and one BatchGetItem (consistent) of the top items of their boards, their
         leagues and their challenges."""
-        own = self._own_items(player)
-        profile = next((item for item in own if _kind(item) == "PROFILE"), {})
-        held = profile.get(HELD_NAME, {}).get("S")
-        officials = [item for item in own if _kind(item) == "OFFICIAL"]
-        rows = [(official_result_of(item).scope, str(item["name"]["S"])) for item in officials]
-        league_ids = sorted(
-            i for item in own if _kind(item) == "LEAGUES" for i in item.get("ids", {}).get("SS", [])
-        )
-        made = [_made_id(item) for item in own if _kind(item) == "MADE"]
-        wanted = [keys.top_key(scope) for scope, _ in rows] + [keys.league_key(i) for i in league_ids]
-        found = {
-            key_id(item): item
-            for item in self.db.batch_get(wanted + [keys.challenge_key(c) for c in made], True)
-        }
-        leagues = [found[k] for k in (key_id(keys.league_key(i)) for i in league_ids) if k in found]
-        challenges = [found[k] for k in (key_id(keys.challenge_key(c)) for c in made) if k in found]
+        own = _Own(self._own_items(player))
+        held = own.one("PROFILE").get(HELD_NAME, {}).get("S")
+        rows = [(official_result_of(item).scope, str(item["name"]["S"])) for item in own.of("OFFICIAL")]
+        leagues = [keys.league_key(i) for i in own.league_ids()]
+        challenges = [keys.challenge_key(_made_id(item)) for item in own.of("MADE")]
+        tops = [keys.top_key(scope) for scope, _ in rows]
+        found = {key_id(item): item for item in self.db.batch_get(tops + leagues + challenges, True)}
         return ErasureRead(
             player=player,
             claims=list(dict.fromkeys([name_skeleton(held), old_claim(held)])) if held else [],
             rows=rows,
-            leagues=[league_of(item) for item in leagues],
-            challenges=[Challenge.model_validate_json(item["data"]["S"]) for item in challenges],
+            leagues=[league_of(item) for item in _found(found, leagues)],
+            challenges=[Challenge.model_validate_json(i["data"]["S"]) for i in _found(found, challenges)],
             stored=_Read(own, self._run_ids(player, own), found),
         )
 
@@ -251,23 +235,22 @@ class DynamoPlayerData:
         results) and of the profile as the tombstone alone."""
         stored = read.stored
         assert isinstance(stored, _Read), "a read of this store"
-        player, found = read.player, stored.found
-        deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
-        writes = [_release(claim, player) for claim in plan.release]
-        writes += [rename_row(player, scope, DELETED_PLAYER_NAME) for scope in plan.rename]
-        tops = [renamed_top(s, found.get(key_id(keys.top_key(s))), deleted) for s in plan.boards]
-        writes += [top for top in tops if top]
-        writes += [item for d in plan.leave for item in leave_items(d.league, player, d.heir)]
-        writes += [_disowned(found[key_id(keys.challenge_key(c))]) for c in plan.disown]
+        writes = _conditional_writes(read.player, plan, stored.found)
         for start in range(0, len(writes), _TRANSACTION_ITEMS):
             codes = self.db.transact(writes[start : start + _TRANSACTION_ITEMS])
             if codes:  # the claims come first
                 failed = zip(plan.release, codes, strict=False) if start == 0 else []
                 return Carried(False, frozenset(c for c, code in failed if code == "ConditionalCheckFailed"))
+        kept = {"OFFICIAL", "PROFILE"}
         deletes = [keys.run_key(run_id) for run_id in stored.run_ids]
-        deletes += [keys.key_of(item) for item in stored.own if _kind(item) not in ("OFFICIAL", "PROFILE")]
-        profile = next((item for item in stored.own if _kind(item) == "PROFILE"), None)
-        self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
+        deletes += [
+            keys.key_of(item)
+            for kind, items in stored.own.kinds.items()
+            if kind not in kept
+            for item in items
+        ]
+        profile = stored.own.one("PROFILE") or None
+        self.db.batch_delete(deletes, puts=[tombstone_item(read.player, profile)])
         return Carried(True)
 
 
@@ -275,9 +258,47 @@ class _Read(NamedTuple):
     """What erasure_read read, for carry_out_erasure: the player's own items, their runs, and the
     items of the BatchGetItem by their key (the versions the writes' conditions hold)."""
 
-    own: list[Item]
+    own: _Own
     run_ids: list[str]
-    found: dict[str, Item]
+    found: dict[tuple[str, str], Item]
+
+
+def _records(own: _Own) -> dict[str, Any]:
+    """The parts of Holdings read from the player's partition alone."""
+    return {
+        "slots": [
+            SlotRecord(
+                keys.scope_from_key(_rest(item)),
+                item.get("run_id", {}).get("S"),
+                item.get("official_run_id", {}).get("S"),
+            )
+            for item in own.of("SLOT")
+        ],
+        "challenge_quotas": {_rest(i): int(i["created"]["N"]) for i in own.of("CHALLENGES")},
+        "official_results": [official_result_of(i) for i in own.of("OFFICIAL")],
+        "challenges": [Challenge.model_validate_json(i["data"]["S"]) for i in own.of("MADE")],
+        "rename": own.one("RENAME").get("name", {}).get("S"),
+        "other": [str(item["sk"]["S"]) for kind in own.kinds if kind not in _KNOWN for item in own.of(kind)],
+        "reports": [Report.model_validate_json(data) for data in own.data("REPORT")],
+        "moderation_log": [LogEntry.model_validate_json(data) for data in own.data("MODLOG")],
+    }
+
+
+def _found(found: dict[tuple[str, str], Item], wanted: list[Item]) -> list[Item]:
+    """The items of the keys WANTED that a BatchGetItem FOUND, in WANTED's order."""
+    return [found[k] for k in map(key_id, wanted) if k in found]
+
+
+def _conditional_writes(player: str, plan: ErasurePlan, found: dict[tuple[str, str], Item]) -> list[Item]:
+    """PLAN's writes, the claims first, each on condition that what it changes is as FOUND."""
+    deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
+    writes = [_release(claim, player) for claim in plan.release]
+    writes += [rename_row(player, scope, DELETED_PLAYER_NAME) for scope in plan.rename]
+    tops = [renamed_top(s, found.get(key_id(keys.top_key(s))), deleted) for s in plan.boards]
+    writes += [top for top in tops if top]
+    writes += [item for d in plan.leave for item in leave_items(d.league, player, d.heir)]
+    writes += [_disowned(found[key_id(keys.challenge_key(c))]) for c in plan.disown]
+    return writes
 
 
 def _tombstone(player: str, at: str) -> Item:
