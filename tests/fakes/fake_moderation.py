@@ -18,6 +18,7 @@ from shared.game.moderation import (
 )
 from shared.game.names import default_display_name, name_skeleton
 from shared.game.rank_moves import RankMove
+from shared.game.sanctions import lift
 from shared.game.scope import Scope
 from shared.services.moderation_store import (
     AlreadyReported,
@@ -149,12 +150,11 @@ class FakeModeration:
     def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
         with self.table.lock:
             held = self.table.sanctions.get(player, [])
-            for number, sanction in enumerate(held):
-                if sanction.case_id == case_id:
-                    if sanction.lifted_at is None:
-                        held[number] = sanction.model_copy(update={"lifted_at": lifted_at})
-                    return held[number]
-        return None
+            lifted = lift(held, case_id, lifted_at)
+            if lifted is None:  # none, or lifted already
+                return next((s for s in held if s.case_id == case_id), None)
+            held[:] = lifted.held
+            return lifted.sanction
 
     def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
         with self.table.lock:
