@@ -10,8 +10,6 @@ from shared.dynamo import keys
 from shared.dynamo import moderation_keys as mod_keys
 from shared.dynamo.board_review import BoardReviews
 from shared.dynamo.client import Client, ConditionFailed, Item
-from shared.dynamo.names import Names
-from shared.dynamo.player_data import DynamoPlayerData
 from shared.dynamo.reports import (
     case_reasons,
     client_quota,
@@ -20,7 +18,6 @@ from shared.dynamo.reports import (
     quota_item,
     restore_result,
 )
-from shared.dynamo.runs import Runs
 from shared.dynamo.sanctions import add_sanction, hide_name, sanctions, void_result
 from shared.dynamo.top import TopOfBoard
 from shared.game.cases import retained_until
@@ -48,12 +45,11 @@ GUEST_REPORTS_DAYS = 2  # a guest's report items go with their runs (SPEC §3: g
 
 
 class DynamoModeration(BoardReviews):
-    """The moderation items of the table, and the parts a decision reaches through: runs (the
-    puzzle of a run under review), the top of each board, names, and a player's data."""
+    """The moderation items of the table, and the part a decision reaches through: the top of
+    each board."""
 
-    def __init__(self, db: Client, runs: Runs, top: TopOfBoard, names: Names, player_data: DynamoPlayerData):
-        self.db, self.runs, self.top = db, runs, top
-        self.names, self.player_data = names, player_data
+    def __init__(self, db: Client, top: TopOfBoard):
+        self.db, self.top = db, top
 
     # Reports and cases -------------------------------------------------------------------------
 

@@ -86,11 +86,6 @@ class Names:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
 
-    def held_claim(self, player: str, name: str) -> str | None:
-        """The claim key PLAYER holds on NAME by its skeleton, if they hold it."""
-        claim = name_skeleton(name)
-        return claim if self._held(claim, player) else None
-
     def display_names(self, players: list[str]) -> dict[str, str]:
         """The chosen display name of each player who has set one."""
         wanted = [keys.profile_key(p) for p in dict.fromkeys(players)]

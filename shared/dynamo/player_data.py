@@ -11,13 +11,12 @@ from datetime import timedelta
 from typing import Any, NamedTuple
 
 from shared.dynamo import keys
-from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of, stats_of
-from shared.dynamo.leagues import DynamoLeagues, league_of, leave_items
+from shared.dynamo.leagues import league_of, leave_items
 from shared.dynamo.migrations import old_claim
-from shared.dynamo.names import Names, rename_row
-from shared.dynamo.runs import Runs
+from shared.dynamo.names import rename_row
+from shared.dynamo.puzzle_reads import PuzzleReads
 from shared.dynamo.tombstone import (
     ERASED_AT,
     HELD_NAME,
@@ -94,12 +93,9 @@ _KNOWN = {
 
 
 class DynamoPlayerData:
-    def __init__(self, db: Client, runs: Runs, boards: BoardReads, names: Names, leagues: DynamoLeagues):
+    def __init__(self, db: Client, puzzles: PuzzleReads):
         self.db = db
-        self.runs = runs
-        self.boards = boards
-        self.names = names
-        self.leagues = leagues
+        self.puzzles = puzzles  # to read the runs' items
         # The `runs` index as begin_erasure read it, for erase_holdings (a step after it, or on a
         # retry in another container, which reads it again): the runs started since show in the
         # player's slots, which erase_holdings reads consistently.
@@ -145,7 +141,7 @@ class DynamoPlayerData:
         found: dict[str, list[Item]] = {"RUN": [], "NAME": [], "LEAGUE": []}
         for item in self.db.batch_get(wanted):  # eventually consistent; by the partition key's kind
             found[str(item["pk"]["S"]).split("#", 1)[0]].append(item)
-        runs = [self.runs.stored_run(keys.run_id_of(item), item).run for item in found["RUN"]]
+        runs = [self.puzzles.stored_run(keys.run_id_of(item), item).run for item in found["RUN"]]
         held = any(item.get("player", {}).get("S") == player for item in found["NAME"])
         return Holdings(
             profile=profile,

@@ -1,6 +1,6 @@
 """A decision's effects on DynamoDB (SPEC §3e): a voided result leaves its board (the `board`
 index, its rank counters, the board's top item) and stays in its player's stats and history; a
-hidden name leaves the profile, its claim and every board row; a sanction joins the list on the
+hidden name leaves the profile and its claim; a sanction joins the list on the
 player's profile, and a ban moves its `banned_until` (shared/dynamo/tombstone.py).
 shared/dynamo/moderation.py calls these; tests/contract/test_moderation_store.py checks them
 against the in-memory fake.
@@ -14,14 +14,12 @@ from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
-from shared.dynamo.names import Names
-from shared.dynamo.player_data import DynamoPlayerData
 from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
 from shared.game.moderation import Sanction, ban_end
-from shared.game.names import default_display_name, name_skeleton
+from shared.game.names import name_skeleton
 from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 
@@ -31,8 +29,6 @@ class Reach(Protocol):
 
     db: Client
     top: TopOfBoard
-    names: Names
-    player_data: DynamoPlayerData
 
 
 _ATTEMPTS = 5
@@ -95,7 +91,7 @@ def void_result(parts: Reach, player: str, scope: Scope, at: str) -> bool:
 def hide_name(parts: Reach, player: str, skeleton: str) -> bool:
     """The profile's name removed and its claim released, in one transaction on condition the
     name is still the one read, and only if its skeleton is SKELETON (a player who renamed since
-    keeps their new name: False); then every board row of the player shows the default name."""
+    keeps their new name: False). The rows are the service's to rename (shared/services/cases.py)."""
     for _ in range(_ATTEMPTS):
         name = display_name(parts.db.get(keys.profile_key(player), consistent=True))
         if name is None or name_skeleton(name) != skeleton:
@@ -110,8 +106,9 @@ def hide_name(parts: Reach, player: str, skeleton: str) -> bool:
                 }
             }
         ]
-        claim = parts.names.held_claim(player, name)
-        if claim is not None:
+        claim = name_skeleton(name)
+        holder = parts.db.get(keys.name_key(claim), consistent=True) or {}
+        if holder.get("player", {}).get("S") == player:
             items.append(
                 {
                     "Delete": {
@@ -125,8 +122,6 @@ def hide_name(parts: Reach, player: str, skeleton: str) -> bool:
             break
     else:
         raise Throttled(_BUSY)
-    scopes = [r.scope for r in parts.player_data.official_results(player)]
-    parts.names.rename_rows(player, scopes, default_display_name(player))
     return True
 
 
@@ -134,8 +129,8 @@ def add_sanction(parts: Reach, player: str, sanction: Sanction) -> None:
     """Append SANCTION to the list on the player's profile, once per case (a retried decision
     adds nothing), in the same write as its effect there: a ban sets `banned_until` (what every
     player route reads to admit its caller, shared/dynamo/tombstone.py), a rank ban
-    `rank_banned_until` (what a completion reads). A ban then stops the player's runs in play,
-    whose one-request answers read no profile."""
+    `rank_banned_until` (what a completion reads). The service then stops a banned player's runs
+    in play (PlayerDataStore.stop_answers), whose one-request answers read no profile."""
     values: Item = {
         ":none": {"L": []},
         ":new": {"L": [{"S": sanction.model_dump_json()}]},
@@ -161,8 +156,6 @@ def add_sanction(parts: Reach, player: str, sanction: Sanction) -> None:
             ConditionExpression=condition,
             ExpressionAttributeValues=values,
         )
-    if until is not None:
-        parts.player_data.stop_answers(player, sanction.decided_at)
 
 
 def sanctions(parts: Reach, player: str) -> list[Sanction]:

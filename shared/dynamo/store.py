@@ -22,6 +22,7 @@ from shared.dynamo.leagues import DynamoLeagues
 from shared.dynamo.moderation import DynamoModeration
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
+from shared.dynamo.puzzle_reads import PuzzleReads
 from shared.dynamo.recap import DynamoRecaps
 from shared.dynamo.reminders import DynamoReminders
 from shared.dynamo.runs import Runs
@@ -69,9 +70,8 @@ def dynamo_ports(
 ) -> DynamoPorts:
     """The adapters of table TABLE_NAME, through CLIENT (botocore's; by default a new one)."""
     db = Client(table_name, client, sleep)
-    runs, top = Runs(db), TopOfBoard(db)
-    boards, names, leagues = BoardReads(db, top), Names(db, top), DynamoLeagues(db)
-    player_data = DynamoPlayerData(db, runs, boards, names, leagues)
+    puzzles, top = PuzzleReads(db), TopOfBoard(db)
+    runs, boards, names = Runs(db, puzzles), BoardReads(db, top), Names(db, top)
     return DynamoPorts(
         db=db,
         top=top,
@@ -81,9 +81,9 @@ def dynamo_ports(
         boards=boards,
         ranks=Counters(db, top, rank_cache_seconds),
         names=names,
-        leagues=leagues,
-        player_data=player_data,
-        moderation=DynamoModeration(db, runs, top, names, player_data),
+        leagues=DynamoLeagues(db),
+        player_data=DynamoPlayerData(db, puzzles),
+        moderation=DynamoModeration(db, top),
         recaps=DynamoRecaps(db),
         requests=Requests(db),
         reminders=DynamoReminders(db),

@@ -172,7 +172,15 @@ class Services:
     def moderation(self) -> Moderation:
         ports = self.ports
         return Moderation(
-            ports.moderation, ports.boards, ports.ranks, ports.results, ports.runs, ports.closing, words
+            ports.moderation,
+            ports.boards,
+            ports.ranks,
+            ports.results,
+            ports.runs,
+            ports.closing,
+            words,
+            names=ports.names,
+            player_data=ports.player_data,
         )
 
     @cached_property

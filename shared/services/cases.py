@@ -29,6 +29,7 @@ from shared.game.moderation import (
     Report,
     ReportKind,
     Sanction,
+    ban_end,
     canonical_name,
     canonical_word,
     scope_of_case,
@@ -41,6 +42,8 @@ from shared.services.moderation_store import CaseDecided
 
 if TYPE_CHECKING:
     from shared.services.board_ports import NameStore
+    from shared.services.moderation_store import ModerationStore
+    from shared.services.player_data import PlayerDataStore
 
 VOIDED = "A moderator voided your result for that date: GET /me says why and how to appeal"
 RANK_BANNED = "Your result for that date is not placed: you were under a rank ban (GET /me says why)"
@@ -226,7 +229,7 @@ def apply(m: Casework, case: Case, decision: Decision) -> None:
         else:
             m.store.void_result(case.subject, scope, decision.decided_at)
     if action == "hide_name" and case.subject:
-        m.store.hide_name(case.subject, case.target)
+        hide_name(m.store, m.names, m.player_data, case.subject, case.target)
     if action in ("hide_name", "void_result", "rank_ban", "ban") and case.subject:
         sanction = Sanction(
             action=action,
@@ -235,7 +238,29 @@ def apply(m: Casework, case: Case, decision: Decision) -> None:
             case_id=case.case_id,
             decided_at=decision.decided_at,
         )
-        m.store.add_sanction(case.subject, sanction)
+        add_sanction(m.store, m.player_data, case.subject, sanction)
+
+
+def hide_name(
+    store: "ModerationStore", names: "NameStore", player_data: "PlayerDataStore", player: str, skeleton: str
+) -> bool:
+    """PLAYER's chosen name goes, if its skeleton is SKELETON (else False: they renamed since):
+    the profile and every board row of theirs show their default name, the claim is freed."""
+    if not store.hide_name(player, skeleton):
+        return False
+    scopes = [result.scope for result in player_data.official_results(player)]
+    names.rename_rows(player, scopes, default_display_name(player))
+    return True
+
+
+def add_sanction(
+    store: "ModerationStore", player_data: "PlayerDataStore", player: str, sanction: Sanction
+) -> None:
+    """SANCTION kept on PLAYER's profile (once per case); a ban then stops their runs in play, whose
+    one-request answers read no profile."""
+    store.add_sanction(player, sanction)
+    if ban_end(sanction) is not None:
+        player_data.stop_answers(player, sanction.decided_at)
 
 
 def shown_names(names: "NameStore", players: list[str]) -> dict[str, str]:

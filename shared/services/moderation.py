@@ -33,13 +33,14 @@ from shared.game.names import default_display_name
 from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 from shared.services import cases
-from shared.services.board_ports import BoardStore, RankStore
+from shared.services.board_ports import BoardStore, NameStore, RankStore
 from shared.services.moderation_store import (
     AlreadyReported,
     CasePosition,
     ModerationStore,
     ReportQuotaExceeded,
 )
+from shared.services.player_data import PlayerDataStore
 from shared.services.ports import ClosingStore, ResultStore, RunStore
 
 if TYPE_CHECKING:
@@ -77,8 +78,12 @@ class Moderation:
         closing: ClosingStore,
         words: Callable[[], frozenset[str]],
         now: Callable[[], datetime] = clock.now,
+        *,
+        names: NameStore,
+        player_data: PlayerDataStore,
     ):
         self.store = store
+        self.names, self.player_data = names, player_data  # a decision's effects beyond moderation
         self.boards, self.ranks, self.results = boards, ranks, results
         self.runs, self.closing = runs, closing
         self.words = words

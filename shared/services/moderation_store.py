@@ -110,7 +110,8 @@ class ModerationStore(Protocol):
 
     def hide_name(self, player: str, skeleton: str) -> bool:
         """PLAYER's chosen name goes, if its skeleton is SKELETON (else nothing, False: they renamed
-        since): the profile and every board row show their default name, and the claim is freed."""
+        since): the profile shows their default name, and the claim is freed (the board rows are
+        renamed by the service, shared/services/cases.py hide_name)."""
         ...
 
     def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:

@@ -68,6 +68,16 @@ class PlayerDataStore(Protocol):
 
     def holdings(self, player: str) -> Holdings: ...
 
+    def official_results(self, player: str) -> list[OfficialResult]:
+        """The player's official results, read consistently (the rows a hidden name leaves)."""
+        ...
+
+    def stop_answers(self, player: str, at: str) -> None:
+        """Stop the one-request answers of the player's runs that may still take one (started
+        within a time limit of AT), after their admission changed (a ban): from then on an
+        answer reads the profile, and is refused."""
+        ...
+
     def begin_erasure(self, player: str, at: str) -> None:
         """Put the tombstone on the player's profile (made if there is none): it shows
         DELETED_PLAYER_NAME from now on, and every player route and every write naming the

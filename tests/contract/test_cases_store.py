@@ -35,7 +35,18 @@ pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publis
 
 def at(subject, when=NOW) -> Moderation:  # noqa: F811
     s = subject.store
-    return Moderation(s.moderation, s.boards, s.ranks, s.results, s.runs, s.closing, words, now=lambda: when)
+    return Moderation(
+        s.moderation,
+        s.boards,
+        s.ranks,
+        s.results,
+        s.runs,
+        s.closing,
+        words,
+        now=lambda: when,
+        names=s.names,
+        player_data=s.player_data,
+    )
 
 
 def board_scores(subject) -> list[int]:  # noqa: F811

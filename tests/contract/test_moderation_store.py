@@ -29,6 +29,7 @@ from shared.game.scope import Scope
 from shared.runtime.closing_wiring import store_of
 from shared.runtime.piece_queue import MemoryQueue
 from shared.runtime.wiring import Services
+from shared.services.cases import hide_name
 from shared.services.closing_pass import ClosingPass
 from shared.services.closing_pieces import COUNT
 from shared.services.completion import completion_of
@@ -62,6 +63,8 @@ class Moderated(Subject):
             store.closing,
             words,
             now=lambda: NOW,
+            names=store.names,
+            player_data=store.player_data,
         )
 
 
@@ -226,7 +229,7 @@ def test_hide_name_frees_the_claim_and_shows_the_default_name_on_the_rows(subjec
     record(subject, "zed", 700, 0)
     subject.settle()
     assert subject.kept.name_holder("ZED") == player("zed")
-    assert subject.kept.hide_name(player("zed"), "zed")
+    assert hide_name(subject.kept, subject.store.names, subject.store.player_data, player("zed"), "zed")
     subject.settle()
     assert subject.kept.name_holder("Zed") is None
     assert subject.store.boards.player_profile(player("zed")).display_name is None

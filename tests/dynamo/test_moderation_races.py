@@ -35,6 +35,8 @@ def moderation_of(table: DynamoPorts, minutes: int = 0) -> Moderation:
         table.closing,
         words,
         now=lambda: instant,
+        names=table.names,
+        player_data=table.player_data,
     )
 
 

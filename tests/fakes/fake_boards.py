@@ -237,7 +237,18 @@ def serve_with(
     p = ports
     boards = Boards(p.boards, p.ranks, p.names, p.runs, now=now, monotonic=lambda: clock.now().timestamp())
     players = Players(p.boards, p.names, p.results, p.runs, boards, now=now)
-    moderation = Moderation(p.moderation, p.boards, p.ranks, p.results, p.runs, p.closing, words, now=now)
+    moderation = Moderation(
+        p.moderation,
+        p.boards,
+        p.ranks,
+        p.results,
+        p.runs,
+        p.closing,
+        words,
+        now=now,
+        names=p.names,
+        player_data=p.player_data,
+    )
     game = Game(p.runs, p.results, deployment_secret, words, now=now)
     recaps = Recaps(p.recaps, p.results, p.runs, now)
     closing = closing_wiring.build(p, game, MemoryQueue())

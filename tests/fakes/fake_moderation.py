@@ -16,7 +16,7 @@ from shared.game.moderation import (
     Sanction,
     canonical_name,
 )
-from shared.game.names import default_display_name, name_skeleton
+from shared.game.names import name_skeleton
 from shared.game.rank_moves import RankMove
 from shared.game.sanctions import lift
 from shared.game.scope import Scope
@@ -143,8 +143,6 @@ class FakeModeration:
             if held is None or name_skeleton(held) != skeleton:
                 return False
             self.table.names.pop(player, None)
-        scopes = [s for (p, s) in self.table.results if p == player]
-        self.table.rename_rows(player, scopes, default_display_name(player))
         return True
 
     def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:

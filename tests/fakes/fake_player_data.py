@@ -5,6 +5,7 @@ it away as shared/dynamo/player_data.py does (docs/players.md, "Export and erasu
 from shared.game.boards import PlayerProfile
 from shared.game.erasure import Carried, ErasurePlan, ErasureRead
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
+from shared.game.results import OfficialResult
 from shared.services.player_data import Holdings, PlayerDataStore, SlotRecord
 from tests.fakes.fake_table import FakeTable
 
@@ -52,6 +53,13 @@ class FakePlayerData:
                     reverse=True,
                 ),
             )
+
+    def official_results(self, player: str) -> list[OfficialResult]:
+        with self.table.lock:
+            return [result for (holder, _), result in self.table.results.items() if holder == player]
+
+    def stop_answers(self, player: str, at: str) -> None:
+        """Nothing to do: an answer here reads the player's admission."""
 
     def begin_erasure(self, player: str, at: str) -> None:
         with self.table.lock:
