@@ -42,7 +42,7 @@ from shared.services.moderation_store import CaseDecided
 
 if TYPE_CHECKING:
     from shared.services.board_ports import NameStore
-    from shared.services.moderation_store import ModerationStore
+    from shared.services.moderation_store import SanctionStore
     from shared.services.player_data import PlayerDataStore
 
 VOIDED = "A moderator voided your result for that date: GET /me says why and how to appeal"
@@ -242,7 +242,7 @@ def apply(m: Casework, case: Case, decision: Decision) -> None:
 
 
 def hide_name(
-    store: "ModerationStore", names: "NameStore", player_data: "PlayerDataStore", player: str, skeleton: str
+    store: "SanctionStore", names: "NameStore", player_data: "PlayerDataStore", player: str, skeleton: str
 ) -> bool:
     """PLAYER's chosen name goes, if its skeleton is SKELETON (else False: they renamed since):
     the profile and every board row of theirs show their default name, the claim is freed."""
@@ -254,7 +254,7 @@ def hide_name(
 
 
 def add_sanction(
-    store: "ModerationStore", player_data: "PlayerDataStore", player: str, sanction: Sanction
+    store: "SanctionStore", player_data: "PlayerDataStore", player: str, sanction: Sanction
 ) -> None:
     """SANCTION kept on PLAYER's profile (once per case); a ban then stops their runs in play, whose
     one-request answers read no profile."""

@@ -1,5 +1,6 @@
-"""The moderation port (SPEC §3e): what shared/services/moderation.py needs from storage, in domain
-types; shared/dynamo/moderation.py implements it on DynamoDB, tests/fakes/fake_moderation.py in memory,
+"""The moderation ports (SPEC §3e): what shared/services/moderation.py needs from storage, in domain
+types, by need (cases, the audit log, sanctions, accepted words, each board's review, final
+boards); shared/dynamo/moderation.py implements them on DynamoDB, tests/fakes/fake_moderation.py in memory,
 and tests/contract/test_moderation_store.py runs one contract on both."""
 
 from typing import NamedTuple, Protocol
@@ -45,7 +46,9 @@ class CasePosition(NamedTuple):
     case_id: str
 
 
-class ModerationStore(Protocol):
+class CaseStore(Protocol):
+    """Reports, cases, the queue and decisions (shared/services/cases.py, queue.py)."""
+
     def file_report(
         self, report: Report, case: Case, day: str, quota: int, client: str | None = None
     ) -> Case:
@@ -90,6 +93,14 @@ class ModerationStore(Protocol):
         until EVIDENCE_RETENTION after the decision (shared/game/cases.py). Raises CaseDecided."""
         ...
 
+    def name_holder(self, name: str) -> str | None:
+        """The player who holds NAME (by its skeleton), if anyone does."""
+        ...
+
+
+class AuditLog(Protocol):
+    """The moderators' decisions, as logged with each decision (CaseStore.decide)."""
+
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
         """The audit log, newest first, after the entry whose `decided_at#case_id` is AFTER."""
         ...
@@ -97,6 +108,10 @@ class ModerationStore(Protocol):
     def moderator_log(self, moderator: str) -> list[LogEntry]:
         """MODERATOR's own decisions (their export)."""
         ...
+
+
+class SanctionStore(Protocol):
+    """A decision's effects on a player: their sanctions, their name, their results on boards."""
 
     def add_sanction(self, player: str, sanction: Sanction) -> None: ...
 
@@ -125,15 +140,19 @@ class ModerationStore(Protocol):
         (decided AT) recorded as a void's is. False when there is no such result."""
         ...
 
+
+class AcceptedWords(Protocol):
+    """The words moderators accepted (each checked with the word list)."""
+
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None: ...
 
     def accepted_words(self) -> list[tuple[str, str]]:
         """(word, case id) of every word a moderator accepted, in word order."""
         ...
 
-    def name_holder(self, name: str) -> str | None:
-        """The player who holds NAME (by its skeleton), if anyone does."""
-        ...
+
+class BoardReviewStore(Protocol):
+    """Each board's review: its runs with an open case, its rank moves, its find-time pass."""
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
@@ -154,6 +173,10 @@ class ModerationStore(Protocol):
         """The quantiles SCOPE's find-time pass recorded; None before it ran."""
         ...
 
+
+class FinalBoards(Protocol):
+    """Closed boards made final, and the public corrections of a final board."""
+
     def is_final(self, scope: Scope) -> bool: ...
 
     def mark_final(self, scope: Scope) -> None: ...
@@ -165,3 +188,10 @@ class ModerationStore(Protocol):
     def corrections(self, scope: Scope) -> list[Correction]:
         """SCOPE's corrections, oldest first."""
         ...
+
+
+class ModerationStore(
+    CaseStore, AuditLog, SanctionStore, AcceptedWords, BoardReviewStore, FinalBoards, Protocol
+):
+    """All of moderation's ports, which the moderation service (shared/services/moderation.py)
+    takes together, as the wiring's Ports names it (one adapter and one fake implement them all)."""

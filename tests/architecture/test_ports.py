@@ -11,6 +11,20 @@ from tests.architecture.ports import mismatches, protocols_in
 
 # The ports the wiring's `Ports` does not carry, and what implements them.
 IMPLEMENTED_BY = {
+    **{
+        f"shared.services.moderation_store.{port}": [
+            "shared.dynamo.moderation.DynamoModeration",
+            "tests.fakes.fake_moderation.FakeModeration",
+        ]
+        for port in (
+            "CaseStore",
+            "AuditLog",
+            "SanctionStore",
+            "AcceptedWords",
+            "BoardReviewStore",
+            "FinalBoards",
+        )
+    },
     "shared.services.closing_pieces.PassStore": [
         "shared.dynamo.closing_pieces.DynamoPasses",
         "tests.fakes.fake_passes.FakePasses",
