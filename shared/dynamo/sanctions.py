@@ -14,10 +14,12 @@ from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
+from shared.dynamo.reports import lift_sanction, restore_result
 from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
+from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import Sanction, ban_end
 from shared.game.names import name_skeleton
 from shared.game.rank_moves import RankMove
@@ -166,3 +168,29 @@ def sanctions(parts: Reach, player: str) -> list[Sanction]:
         or {}
     )
     return sanctions_of(item)
+
+
+class DynamoSanctions:
+    """A decision's effects on a player (the SanctionStore): their sanctions, their name, their
+    results on boards (the top of each board a part they reach through)."""
+
+    def __init__(self, db: Client, top: TopOfBoard):
+        self.db, self.top = db, top
+
+    def add_sanction(self, player: str, sanction: Sanction) -> None:
+        add_sanction(self, player, sanction)
+
+    def sanctions(self, player: str) -> list[Sanction]:
+        return sanctions(self, player)
+
+    def void_result(self, player: str, scope: Scope, at: str) -> bool:
+        return void_result(self, player, scope, at)
+
+    def hide_name(self, player: str, skeleton: str) -> bool:
+        return hide_name(self, player, skeleton)
+
+    def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
+        return lift_sanction(self.db, player, case_id, lifted_at)
+
+    def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
+        return restore_result(self.db, self.top, player, scope, at, reason)

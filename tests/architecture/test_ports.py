@@ -12,17 +12,14 @@ from tests.architecture.ports import mismatches, protocols_in
 # The ports the wiring's `Ports` does not carry, and what implements them.
 IMPLEMENTED_BY = {
     **{
-        f"shared.services.moderation_store.{port}": [
-            "shared.dynamo.moderation.DynamoModeration",
-            "tests.fakes.fake_moderation.FakeModeration",
-        ]
-        for port in (
-            "CaseStore",
-            "AuditLog",
-            "SanctionStore",
-            "AcceptedWords",
-            "BoardReviewStore",
-            "FinalBoards",
+        f"shared.services.moderation_store.{port}": [f"shared.dynamo.{adapter}", f"tests.fakes.{fake}"]
+        for port, adapter, fake in (
+            ("CaseStore", "moderation.DynamoCases", "fake_moderation.FakeCases"),
+            ("AuditLog", "audit_log.DynamoAuditLog", "fake_reviews.FakeAuditLog"),
+            ("SanctionStore", "sanctions.DynamoSanctions", "fake_sanctions.FakeSanctions"),
+            ("AcceptedWords", "accepted_words.DynamoAcceptedWords", "fake_reviews.FakeAcceptedWords"),
+            ("BoardReviewStore", "board_review.BoardReviews", "fake_reviews.FakeBoardReviews"),
+            ("FinalBoards", "final_boards.DynamoFinalBoards", "fake_reviews.FakeFinalBoards"),
         )
     },
     "shared.services.closing_pieces.PassStore": [
@@ -44,7 +41,7 @@ IMPLEMENTED_BY = {
         "shared.runtime.accounts.LocalAccounts",
     ],
     "shared.services.casework.Casework": ["shared.services.moderation.Moderation"],
-    "shared.dynamo.sanctions.Reach": ["shared.dynamo.moderation.DynamoModeration"],
+    "shared.dynamo.sanctions.Reach": ["shared.dynamo.sanctions.DynamoSanctions"],
     "shared.runtime.wiring.Ports": ["shared.dynamo.store.DynamoPorts", "tests.fakes.fake_store.FakePorts"],
 }
 
