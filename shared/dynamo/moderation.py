@@ -14,12 +14,7 @@ from shared.dynamo.audit_log import DynamoAuditLog
 from shared.dynamo.board_review import BoardReviews
 from shared.dynamo.client import Client, Item
 from shared.dynamo.final_boards import DynamoFinalBoards
-from shared.dynamo.reports import (
-    case_reasons,
-    client_quota,
-    queue_figures,
-    quota_item,
-)
+from shared.dynamo.reports import case_reasons, client_quota, queue_figures, quota_item
 from shared.dynamo.sanctions import DynamoSanctions
 from shared.dynamo.top import TopOfBoard
 from shared.game.cases import retained_until

@@ -15,7 +15,7 @@ from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of, stats_of
 from shared.dynamo.leagues import league_of, leave_items
 from shared.dynamo.migrations import old_claim
-from shared.dynamo.names import rename_row
+from shared.dynamo.names import release_claim, rename_row
 from shared.dynamo.puzzle_reads import PuzzleReads
 from shared.dynamo.tombstone import (
     ERASED_AT,
@@ -96,9 +96,9 @@ class DynamoPlayerData:
     def __init__(self, db: Client, puzzles: PuzzleReads):
         self.db = db
         self.puzzles = puzzles  # to read the runs' items
-        # The `runs` index as begin_erasure read it, for erase_holdings (a step after it, or on a
+        # The `runs` index as begin_erasure read it, for erasure_read (a step after it, or on a
         # retry in another container, which reads it again): the runs started since show in the
-        # player's slots, which erase_holdings reads consistently.
+        # player's slots, which erasure_read reads consistently.
         self._indexed: dict[str, list[str]] = {}
 
     def official_results(self, player: str) -> list[OfficialResult]:
@@ -155,9 +155,9 @@ class DynamoPlayerData:
 
     def begin_erasure(self, player: str, at: str) -> None:
         """The tombstone and the stop of the player's runs in play, in one transaction after one
-        Query of the `runs` index (kept for `erase_holdings`, which then needs no second one):
+        Query of the `runs` index (kept for `erasure_read`, which then needs no second one):
         the profile (made if there is none) shows "deleted player" from now on, the name it
-        showed kept aside (`held_name`) until `erase_holdings` has released its claims, and each
+        showed kept aside (`held_name`) until the erasure has released its claims, and each
         run started within a time limit of AT is marked `stopped_at` (see `stop_answers`). Done
         once: begun before (a retry), the tombstone is kept and the runs are marked one by one."""
         indexed = self._indexed_runs(player)
@@ -194,7 +194,7 @@ class DynamoPlayerData:
         (Runs.answer_in_place), and its condition refuses a marked run, so from here on the
         answer falls back to the read that says 401 or 403. A run started in the last moment
         before the tombstone may not be in the index yet (it trails by under a second): its
-        answers count until `erase_holdings` deletes it."""
+        answers count until the erasure deletes it."""
         since = iso(parse_iso(at) - timedelta(seconds=TIME_LIMIT_SECONDS))
         recent = self.db.query(
             IndexName="runs",
@@ -288,7 +288,7 @@ def _found(found: dict[tuple[str, str], Item], wanted: list[Item]) -> list[Item]
 def _conditional_writes(player: str, plan: ErasurePlan, found: dict[tuple[str, str], Item]) -> list[Item]:
     """PLAN's writes, the claims first, each on condition that what it changes is as FOUND."""
     deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
-    writes = [_release(claim, player) for claim in plan.release]
+    writes = [release_claim(claim, player, gone_ok=True) for claim in plan.release]
     writes += [rename_row(player, scope, DELETED_PLAYER_NAME) for scope in plan.rename]
     tops = [renamed_top(s, found.get(key_id(keys.top_key(s))), deleted) for s in plan.boards]
     writes += [top for top in tops if top]
@@ -323,17 +323,6 @@ def _stop(run_id: str, at: str) -> Item:
             "UpdateExpression": f"SET {STOPPED_AT} = :at, version = version + :one",
             "ConditionExpression": "attribute_exists(pk)",
             "ExpressionAttributeValues": {":at": {"S": at}, ":one": {"N": "1"}},
-        }
-    }
-
-
-def _release(claim: str, player: str) -> Item:
-    """A name claim's deletion, if it is the player's (or gone already)."""
-    return {
-        "Delete": {
-            "Key": keys.name_key(claim),
-            "ConditionExpression": "attribute_not_exists(pk) OR player = :me",
-            "ExpressionAttributeValues": {":me": {"S": player}},
         }
     }
 

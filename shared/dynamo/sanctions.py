@@ -14,6 +14,7 @@ from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
+from shared.dynamo.names import release_claim
 from shared.dynamo.reports import lift_sanction, restore_result
 from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
 from shared.dynamo.top import TopOfBoard
@@ -111,15 +112,7 @@ def hide_name(parts: Reach, player: str, skeleton: str) -> bool:
         claim = name_skeleton(name)
         holder = parts.db.get(keys.name_key(claim), consistent=True) or {}
         if holder.get("player", {}).get("S") == player:
-            items.append(
-                {
-                    "Delete": {
-                        "Key": keys.name_key(claim),
-                        "ConditionExpression": "player = :me",
-                        "ExpressionAttributeValues": {":me": {"S": player}},
-                    }
-                }
-            )
+            items.append(release_claim(claim, player))
         if not parts.db.transact(items):
             break
     else:

@@ -6,15 +6,7 @@ and tests/contract/test_moderation_store.py runs one contract on both."""
 from typing import NamedTuple, Protocol
 
 from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import (
-    Case,
-    CaseKind,
-    Correction,
-    Decision,
-    LogEntry,
-    Report,
-    Sanction,
-)
+from shared.game.moderation import Case, CaseKind, Correction, Decision, LogEntry, Report, Sanction
 from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 

@@ -1,19 +1,10 @@
 """The in-memory moderation ports (shared/services/moderation_store.py): here the CaseStore, and
 FakeModeration, all of them (with tests/fakes/fake_sanctions.py and fake_reviews.py), over the
-shared FakeTable
-(tests/fakes/fake_table.py), so a decision's effects reach the same boards, ranks and profiles the other
-fakes serve. tests/contract/test_moderation_store.py runs the same tests against it and the
-adapter (shared/dynamo/moderation.py)."""
+shared FakeTable (tests/fakes/fake_table.py), so a decision's effects reach the same boards, ranks
+and profiles the other fakes serve. tests/contract/test_moderation_store.py runs the same tests
+against it and the adapters (shared/dynamo/moderation.py)."""
 
-from shared.game.moderation import (
-    CASE_KINDS,
-    Case,
-    CaseKind,
-    Decision,
-    LogEntry,
-    Report,
-    canonical_name,
-)
+from shared.game.moderation import CASE_KINDS, Case, CaseKind, Decision, LogEntry, Report, canonical_name
 from shared.game.names import name_skeleton
 from shared.services.moderation_store import (
     AlreadyReported,
