@@ -37,7 +37,16 @@ from shared.services.idempotency import Idempotency, RequestStore
 from shared.services.leaderboard import Boards
 from shared.services.leagues import Leagues, LeagueStore
 from shared.services.moderation import Moderation
-from shared.services.moderation_store import ModerationStore
+from shared.services.moderation_store import (
+    AcceptedWords,
+    AuditLog,
+    BoardReviewStore,
+    CaseStore,
+    FinalBoards,
+    ModerationPorts,
+    ModerationStore,
+    SanctionStore,
+)
 from shared.services.player_data import PlayerData, PlayerDataStore
 from shared.services.players import Players
 from shared.services.ports import Accounts, ClosingStore, RecapStore, ResultStore, RunStore
@@ -106,11 +115,35 @@ class Ports(Protocol):
     @property
     def moderation(self) -> ModerationStore: ...
     @property
+    def cases(self) -> CaseStore: ...
+    @property
+    def audit_log(self) -> AuditLog: ...
+    @property
+    def sanctions(self) -> SanctionStore: ...
+    @property
+    def accepted_words(self) -> AcceptedWords: ...
+    @property
+    def board_reviews(self) -> BoardReviewStore: ...
+    @property
+    def final_boards(self) -> FinalBoards: ...
+    @property
     def recaps(self) -> RecapStore: ...
     @property
     def requests(self) -> RequestStore: ...
     @property
     def reminders(self) -> ReminderStore: ...
+
+
+def moderation_ports(ports: Ports) -> ModerationPorts:
+    """The moderation service's six ports, from PORTS."""
+    return ModerationPorts(
+        ports.cases,
+        ports.audit_log,
+        ports.sanctions,
+        ports.accepted_words,
+        ports.board_reviews,
+        ports.final_boards,
+    )
 
 
 class Services:
@@ -172,7 +205,7 @@ class Services:
     def moderation(self) -> Moderation:
         ports = self.ports
         return Moderation(
-            ports.moderation,
+            moderation_ports(ports),
             ports.boards,
             ports.ranks,
             ports.results,

@@ -185,5 +185,17 @@ class FinalBoards(Protocol):
 class ModerationStore(
     CaseStore, AuditLog, SanctionStore, AcceptedWords, BoardReviewStore, FinalBoards, Protocol
 ):
-    """All of moderation's ports, which the moderation service (shared/services/moderation.py)
-    takes together, as the wiring's Ports names it (one adapter and one fake implement them all)."""
+    """All of moderation's ports in one: what the closing pass takes (its find-time pass and the
+    cases it opens), and what tests and scripts reach moderation's items through."""
+
+
+class ModerationPorts(NamedTuple):
+    """The moderation ports, one each, as the moderation service takes them (the wiring's Ports
+    names each: shared/runtime/wiring.py `moderation_ports`)."""
+
+    cases: CaseStore
+    log: AuditLog
+    sanctions: SanctionStore
+    words: AcceptedWords
+    reviews: BoardReviewStore
+    finals: FinalBoards

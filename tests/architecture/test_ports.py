@@ -11,17 +11,6 @@ from tests.architecture.ports import mismatches, protocols_in
 
 # The ports the wiring's `Ports` does not carry, and what implements them.
 IMPLEMENTED_BY = {
-    **{
-        f"shared.services.moderation_store.{port}": [f"shared.dynamo.{adapter}", f"tests.fakes.{fake}"]
-        for port, adapter, fake in (
-            ("CaseStore", "moderation.DynamoCases", "fake_moderation.FakeCases"),
-            ("AuditLog", "audit_log.DynamoAuditLog", "fake_reviews.FakeAuditLog"),
-            ("SanctionStore", "sanctions.DynamoSanctions", "fake_sanctions.FakeSanctions"),
-            ("AcceptedWords", "accepted_words.DynamoAcceptedWords", "fake_reviews.FakeAcceptedWords"),
-            ("BoardReviewStore", "board_review.BoardReviews", "fake_reviews.FakeBoardReviews"),
-            ("FinalBoards", "final_boards.DynamoFinalBoards", "fake_reviews.FakeFinalBoards"),
-        )
-    },
     "shared.services.closing_pieces.PassStore": [
         "shared.dynamo.closing_pieces.DynamoPasses",
         "tests.fakes.fake_passes.FakePasses",

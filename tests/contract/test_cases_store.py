@@ -13,6 +13,7 @@ from shared.game.cases import REOPEN_AFTER, name_case_id
 from shared.game.dictionary import words
 from shared.game.errors import Conflict, Forbidden
 from shared.game.moderation import canonical_name
+from shared.runtime.wiring import moderation_ports
 from shared.services import appeals
 from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publis
 def at(subject, when=NOW) -> Moderation:  # noqa: F811
     s = subject.store
     return Moderation(
-        s.moderation,
+        moderation_ports(s),
         s.boards,
         s.ranks,
         s.results,

@@ -28,7 +28,7 @@ from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
 from shared.runtime.closing_wiring import store_of
 from shared.runtime.piece_queue import MemoryQueue
-from shared.runtime.wiring import Services
+from shared.runtime.wiring import Services, moderation_ports
 from shared.services.cases import hide_name
 from shared.services.closing_pass import ClosingPass
 from shared.services.closing_pieces import COUNT
@@ -55,7 +55,7 @@ class Moderated(Subject):
         super().__init__(store, settle, lambda: None)
         self.kept = store.moderation  # the ModerationStore
         self.moderation = Moderation(
-            store.moderation,
+            moderation_ports(store),
             store.boards,
             store.ranks,
             store.results,

@@ -13,6 +13,7 @@ from shared.game.dictionary import words
 from shared.game.errors import Conflict, Forbidden
 from shared.game.moderation import case_id_for
 from shared.game.scope import Scope
+from shared.runtime.wiring import moderation_ports
 from shared.services import appeals
 from shared.services.moderation import Moderation
 from tests.dynamo.test_races import ROUNDS, client, race, scan, store  # noqa: F401 (fixtures)
@@ -27,7 +28,7 @@ NOW = datetime(2031, 3, 5, 18, tzinfo=UTC)
 def moderation_of(table: DynamoPorts, minutes: int = 0) -> Moderation:
     instant = NOW + timedelta(minutes=minutes)
     return Moderation(
-        table.moderation,
+        moderation_ports(table),
         table.boards,
         table.ranks,
         table.results,

@@ -227,6 +227,7 @@ def serve_with(
     from shared.runtime import closing_wiring
     from shared.runtime.piece_queue import MemoryQueue
     from shared.runtime.secrets import deployment_secret
+    from shared.runtime.wiring import moderation_ports
     from shared.services.game import Game
     from shared.services.leaderboard import Boards
     from shared.services.moderation import Moderation
@@ -238,7 +239,7 @@ def serve_with(
     boards = Boards(p.boards, p.ranks, p.names, p.runs, now=now, monotonic=lambda: clock.now().timestamp())
     players = Players(p.boards, p.names, p.results, p.runs, boards, now=now)
     moderation = Moderation(
-        p.moderation,
+        moderation_ports(p),
         p.boards,
         p.ranks,
         p.results,

@@ -52,7 +52,7 @@ def test_a_reset_with_ports_builds_every_service_on_the_ports_it_uses(table):
     assert (wiring.leagues().store, wiring.player_data().store) == (fake.leagues, fake.player_data)
     assert wiring.idempotency().store is fake.requests
     assert (moderation.store, moderation.boards, moderation.ranks) == (
-        fake.moderation,
+        wiring.moderation_ports(fake),
         fake.boards,
         fake.ranks,
     )
