@@ -201,3 +201,14 @@ class Client:
         """One page of a Query: its items and where the next page starts (None: no more)."""
         page = self.call("query", **query)
         return page["Items"], page.get("LastEvaluatedKey")
+
+    def newest(self, partition: str, prefix: str, limit: int) -> list[Item]:
+        """Up to LIMIT items of PARTITION whose sort key begins with PREFIX, the last sort key
+        first (newest first where the sort key begins with a time after the prefix)."""
+        items, _ = self.query_page(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":p": {"S": partition}, ":prefix": {"S": prefix}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return items

@@ -116,15 +116,7 @@ class DynamoCases:
         return self.db.get(mod_keys.case_reporter_key(case_id, reporter), consistent=True) is not None
 
     def reports_of(self, reporter: str, limit: int) -> list[Report]:
-        items, _ = self.db.query_page(
-            KeyConditionExpression="pk = :p AND begins_with(sk, :r)",
-            ExpressionAttributeValues={
-                ":p": {"S": mod_keys.reporter_partition(reporter)},
-                ":r": {"S": mod_keys.REPORT},
-            },
-            ScanIndexForward=False,
-            Limit=limit,
-        )
+        items = self.db.newest(mod_keys.reporter_partition(reporter), mod_keys.REPORT, limit)
         return [Report.model_validate_json(item["data"]["S"]) for item in items]
 
     def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:

@@ -171,15 +171,7 @@ class Runs:
 
     def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
         """The challenges CREATOR made, newest first (one Query of their own partition)."""
-        items, _ = self.db.query_page(
-            KeyConditionExpression="pk = :p AND begins_with(sk, :made)",
-            ExpressionAttributeValues={
-                ":p": {"S": keys.player_partition(creator)},
-                ":made": {"S": keys.MADE},
-            },
-            ScanIndexForward=False,
-            Limit=limit,
-        )
+        items = self.db.newest(keys.player_partition(creator), keys.MADE, limit)
         return [Challenge.model_validate_json(item["data"]["S"]) for item in items]
 
     # Runs ----------------------------------------------------------------------------------
