@@ -44,7 +44,6 @@ from shared.services.moderation_store import (
     CaseStore,
     FinalBoards,
     ModerationPorts,
-    ModerationStore,
     SanctionStore,
 )
 from shared.services.player_data import PlayerData, PlayerDataStore
@@ -113,8 +112,6 @@ class Ports(Protocol):
     @property
     def player_data(self) -> PlayerDataStore: ...
     @property
-    def moderation(self) -> ModerationStore: ...
-    @property
     def cases(self) -> CaseStore: ...
     @property
     def audit_log(self) -> AuditLog: ...
@@ -136,13 +133,9 @@ class Ports(Protocol):
 
 def moderation_ports(ports: Ports) -> ModerationPorts:
     """The moderation service's six ports, from PORTS."""
+    p = ports
     return ModerationPorts(
-        ports.cases,
-        ports.audit_log,
-        ports.sanctions,
-        ports.accepted_words,
-        ports.board_reviews,
-        ports.final_boards,
+        p.cases, p.audit_log, p.sanctions, p.accepted_words, p.board_reviews, p.final_boards
     )
 
 

@@ -185,8 +185,8 @@ class FinalBoards(Protocol):
 class ModerationStore(
     CaseStore, AuditLog, SanctionStore, AcceptedWords, BoardReviewStore, FinalBoards, Protocol
 ):
-    """All of moderation's ports in one: what the closing pass takes (its find-time pass and the
-    cases it opens), and what tests and scripts reach moderation's items through."""
+    """All of moderation's ports in one: what tests and scripts reach moderation's items through
+    (`moderation` of shared/dynamo/store.py DynamoPorts and tests/fakes/fake_store.py FakePorts)."""
 
 
 class ModerationPorts(NamedTuple):

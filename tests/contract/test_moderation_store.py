@@ -284,8 +284,8 @@ def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_
     played(subject, "bot", 2000, [1_050] * 10)
     subject.settle()
     closing = ClosingPass(
-        store_of(subject.store), MemoryQueue(), subject.store.runs, subject.kept, subject.store.recaps,
-        subject.store.closing, lambda: date.fromisoformat(DAY), lambda day: PUZZLE,
+        store_of(subject.store), MemoryQueue(), subject.store.runs, moderation_ports(subject.store),
+        subject.store.recaps, subject.store.closing, lambda: date.fromisoformat(DAY), lambda day: PUZZLE,
     )  # fmt: skip
     closing._start(SCOPE)
     closing.queue.drain(closing.run)
