@@ -158,17 +158,7 @@ class Client:
         found: list[Item] = []
         for start in range(0, len(keys), BATCH_GET_KEYS):
             chunk = keys[start : start + BATCH_GET_KEYS]
-            pending: Item = {self.table: {"Keys": chunk, "ConsistentRead": consistent}}
-            for attempt in range(ATTEMPTS):
-                reply = self.request("batch_get_item", RequestItems=pending)
-                found.extend(reply["Responses"].get(self.table, []))
-                pending = reply.get("UnprocessedKeys") or {}
-                if not pending:
-                    break
-                if attempt < ATTEMPTS - 1:
-                    self.sleep(pause(attempt))
-            if pending:
-                raise Throttled(_BUSY)
+            self._batch("batch_get_item", {self.table: {"Keys": chunk, "ConsistentRead": consistent}}, found)
         return found
 
     def batch_delete(self, keys: list[Item], puts: list[Item] | None = None) -> None:
@@ -178,15 +168,22 @@ class Client:
         requests = [{"DeleteRequest": {"Key": key}} for key in keys]
         requests += [{"PutRequest": {"Item": item}} for item in puts or []]
         for start in range(0, len(requests), BATCH_WRITE_ITEMS):
-            pending: Item = {self.table: requests[start : start + BATCH_WRITE_ITEMS]}
-            for attempt in range(ATTEMPTS):
-                pending = self.request("batch_write_item", RequestItems=pending).get("UnprocessedItems") or {}
-                if not pending:
-                    break
-                if attempt < ATTEMPTS - 1:
-                    self.sleep(pause(attempt))
-            if pending:
-                raise Throttled(_BUSY)
+            self._batch("batch_write_item", {self.table: requests[start : start + BATCH_WRITE_ITEMS]})
+
+    def _batch(self, operation: str, pending: Item, found: list[Item] | None = None) -> None:
+        """OPERATION (BatchGetItem or BatchWriteItem) on PENDING, then again on what it left
+        unprocessed, by the retry policy; Throttled if anything is left after that. The items
+        it returns go to FOUND."""
+        for attempt in range(ATTEMPTS):
+            reply = self.request(operation, RequestItems=pending)
+            if found is not None:
+                found.extend(reply["Responses"].get(self.table, []))
+            pending = reply.get("UnprocessedKeys") or reply.get("UnprocessedItems") or {}
+            if not pending:
+                return
+            if attempt < ATTEMPTS - 1:
+                self.sleep(pause(attempt))
+        raise Throttled(_BUSY)
 
     def query(self, **query: Any) -> Iterator[Item]:
         """Every item a Query on the table returns, page after page, read as they are needed."""

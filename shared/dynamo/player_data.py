@@ -246,7 +246,8 @@ class DynamoPlayerData:
             for item in items
         ]
         profile = stored.own.one("PROFILE") or None
-        self.db.batch_delete(deletes, puts=[tombstone_item(read.player, profile)])
+        player = read.player
+        self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
         return Carried(True)
 
 
