@@ -10,7 +10,8 @@ first use (shared/runtime/secrets.py), since a container that never needs one sh
 """
 
 import os
-from datetime import date
+from collections.abc import Callable
+from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Protocol
@@ -23,6 +24,7 @@ from shared.dynamo.codec import official_result_of as official_result_of  # the 
 from shared.dynamo.codec import renamed_player as renamed_player  # reading of records (counters.py)
 from shared.dynamo.counters import RANK_CACHE_SECONDS
 from shared.dynamo.store import dynamo_ports
+from shared.game import clock
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
 from shared.runtime.edge_settings import SettingsError, edge_settings
@@ -139,6 +141,13 @@ def moderation_ports(ports: Ports) -> ModerationPorts:
     )
 
 
+def moderation_on(ports: Ports, now: Callable[[], datetime] = clock.now) -> Moderation:
+    """The moderation service on PORTS, by the clock NOW."""
+    p = ports
+    stores = (p.boards, p.ranks, p.results, p.runs, p.closing)
+    return Moderation(moderation_ports(p), *stores, words, now, names=p.names, player_data=p.player_data)
+
+
 class Services:
     """The container's services, each built on first use and then kept; PORTS, when given, are
     the ones they use (tests: the fakes) instead of the table's adapters."""
@@ -196,18 +205,7 @@ class Services:
 
     @cached_property
     def moderation(self) -> Moderation:
-        ports = self.ports
-        return Moderation(
-            moderation_ports(ports),
-            ports.boards,
-            ports.ranks,
-            ports.results,
-            ports.runs,
-            ports.closing,
-            words,
-            names=ports.names,
-            player_data=ports.player_data,
-        )
+        return moderation_on(self.ports)
 
     @cached_property
     def recaps(self) -> Recaps:

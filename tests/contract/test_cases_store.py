@@ -10,10 +10,9 @@ import pytest
 
 from shared.dynamo import moderation_keys
 from shared.game.cases import REOPEN_AFTER, name_case_id
-from shared.game.dictionary import words
 from shared.game.errors import Conflict, Forbidden
 from shared.game.moderation import canonical_name
-from shared.runtime.wiring import moderation_ports
+from shared.runtime.wiring import moderation_on
 from shared.services import appeals
 from shared.services.leaderboard import TOP, Boards
 from shared.services.moderation import Moderation
@@ -36,18 +35,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publis
 
 def at(subject, when=NOW) -> Moderation:  # noqa: F811
     s = subject.store
-    return Moderation(
-        moderation_ports(s),
-        s.boards,
-        s.ranks,
-        s.results,
-        s.runs,
-        s.closing,
-        words,
-        now=lambda: when,
-        names=s.names,
-        player_data=s.player_data,
-    )
+    return moderation_on(s, now=lambda: when)
 
 
 def board_scores(subject) -> list[int]:  # noqa: F811

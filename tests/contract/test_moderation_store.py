@@ -19,7 +19,6 @@ from shared.dynamo.store import dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.game.boards import TieKey
 from shared.game.clock import iso
-from shared.game.dictionary import words
 from shared.game.moderation import Case, LogEntry, Report, Sanction, case_id_for
 from shared.game.puzzles import Round
 from shared.game.rank_moves import RankMove
@@ -28,13 +27,12 @@ from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
 from shared.runtime.closing_wiring import store_of
 from shared.runtime.piece_queue import MemoryQueue
-from shared.runtime.wiring import Services, moderation_ports
+from shared.runtime.wiring import Services, moderation_on, moderation_ports
 from shared.services.cases import hide_name
 from shared.services.closing_pass import ClosingPass
 from shared.services.closing_pieces import COUNT
 from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
-from shared.services.moderation import Moderation
 from shared.services.moderation_store import AlreadyReported, BoardReview, CasePosition, ReportQuotaExceeded
 from shared.services.players import Players
 from tests.contract.test_board_store import Subject, wound_by_hand
@@ -54,18 +52,7 @@ class Moderated(Subject):
     def __init__(self, store, settle):
         super().__init__(store, settle, lambda: None)
         self.kept = store.moderation  # the ModerationStore
-        self.moderation = Moderation(
-            moderation_ports(store),
-            store.boards,
-            store.ranks,
-            store.results,
-            store.runs,
-            store.closing,
-            words,
-            now=lambda: NOW,
-            names=store.names,
-            player_data=store.player_data,
-        )
+        self.moderation = moderation_on(store, now=lambda: NOW)
 
 
 @pytest.fixture(params=["fake", "dynamo"])

@@ -9,11 +9,10 @@ import pytest
 from shared.dynamo.store import DynamoPorts
 from shared.game.cases import name_case_id
 from shared.game.clock import iso
-from shared.game.dictionary import words
 from shared.game.errors import Conflict, Forbidden
 from shared.game.moderation import case_id_for
 from shared.game.scope import Scope
-from shared.runtime.wiring import moderation_ports
+from shared.runtime.wiring import moderation_on
 from shared.services import appeals
 from shared.services.moderation import Moderation
 from tests.dynamo.test_races import ROUNDS, client, race, scan, store  # noqa: F401 (fixtures)
@@ -27,18 +26,7 @@ NOW = datetime(2031, 3, 5, 18, tzinfo=UTC)
 
 def moderation_of(table: DynamoPorts, minutes: int = 0) -> Moderation:
     instant = NOW + timedelta(minutes=minutes)
-    return Moderation(
-        moderation_ports(table),
-        table.boards,
-        table.ranks,
-        table.results,
-        table.runs,
-        table.closing,
-        words,
-        now=lambda: instant,
-        names=table.names,
-        player_data=table.player_data,
-    )
+    return moderation_on(table, now=lambda: instant)
 
 
 def test_two_moderators_deciding_one_case_exactly_one_wins_and_one_entry_is_logged(store):  # noqa: F811
