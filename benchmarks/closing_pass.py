@@ -46,6 +46,7 @@ from shared.dynamo.table import create_table_request  # noqa: E402
 from shared.game.puzzles import generate_puzzle, seed_for_date  # noqa: E402
 from shared.game.results import OfficialResult  # noqa: E402
 from shared.runtime.piece_queue import MemoryQueue  # noqa: E402
+from shared.runtime.wiring import moderation_ports  # noqa: E402
 from shared.services.closing_pass import WRITERS, ClosingPass  # noqa: E402
 from shared.services.closing_pieces import COUNT, JUDGE, MERGE, PAGE_RUNS, Piece  # noqa: E402
 
@@ -142,7 +143,7 @@ def measure(count: int, one_shard: bool = False) -> None:
     queue = MemoryQueue()
     passes = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks)
     service = ClosingPass(
-        passes, queue, ports.runs, ports.moderation, ports.recaps, ports.closing,
+        passes, queue, ports.runs, moderation_ports(ports), ports.recaps, ports.closing,
         lambda: DAY, lambda day: [],
     )  # fmt: skip
     meter = Meter(client)

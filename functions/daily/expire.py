@@ -55,7 +55,7 @@ def _measure_queue() -> int:
     """The review queue's figures as metrics (SPEC §3e, shared/services/queue.py): never holds up
     the expiry (a failure is logged, measured next minute). Returns the open cases."""
     try:
-        figures = queue.measure(moderation().store, game().now())
+        figures = queue.measure(moderation().store.cases, game().now())
     except Exception:
         logger.exception("Measuring the review queue failed; tried again next minute")
         return 0

@@ -4,7 +4,10 @@ The board pages and a player's history read it already, so history learns of the
 request of its own. A void adds its move in the transaction that takes the result off the board;
 a restore, in the one that puts it back (docs/data-model.md, "Moderation")."""
 
-from shared.dynamo.client import Client, Item
+import json
+
+from shared.dynamo import moderation_keys as mod_keys
+from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import pending_of
 from shared.dynamo.moderation_keys import pending_runs_key
 from shared.game.rank_moves import RankMove
@@ -37,9 +40,10 @@ def add_move(scope: Scope, move: RankMove) -> Item:
 
 
 class BoardReviews:
-    """DynamoModeration's reads of a board's review item (shared/dynamo/moderation.py)."""
+    """Each board's review (the BoardReviewStore): its review item, and its find-time pass."""
 
-    db: Client
+    def __init__(self, db: Client):
+        self.db = db
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         return pending_of(self.db.get(pending_runs_key(scope)))
@@ -49,3 +53,24 @@ class BoardReviews:
         item = self.db.get(pending_runs_key(scope))
         moves = sorted(move_of(v) for v in (item or {}).get(MOVES, {}).get("SS", []))
         return BoardReview(pending_of(item), moves)
+
+    def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
+        try:
+            self.db.call(
+                "put_item",
+                Item={**mod_keys.find_time_pass_key(scope), "quantiles": {"S": json.dumps(quantiles)}},
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        except ConditionFailed:
+            return False
+        return True
+
+    def pass_done(self, scope: Scope) -> bool:
+        return self.db.get(mod_keys.find_time_pass_key(scope), consistent=True) is not None
+
+    def pass_quantiles(self, scope: Scope) -> dict[int, int] | None:
+        item = self.db.get(mod_keys.find_time_pass_key(scope))
+        if item is None:
+            return None
+        kept = json.loads(item.get("quantiles", {}).get("S", "{}"))  # a pass marked before: none
+        return {int(number): ms for number, ms in kept.items()}

@@ -158,9 +158,7 @@ class Client:
         found: list[Item] = []
         for start in range(0, len(keys), BATCH_GET_KEYS):
             chunk = keys[start : start + BATCH_GET_KEYS]
-            pending: Item = {self.table: {"Keys": chunk, "ConsistentRead": consistent}}
-            for reply in self._until_processed("batch_get_item", pending, "UnprocessedKeys"):
-                found.extend(reply["Responses"].get(self.table, []))
+            self._batch("batch_get_item", {self.table: {"Keys": chunk, "ConsistentRead": consistent}}, found)
         return found
 
     def batch_delete(self, keys: list[Item], puts: list[Item] | None = None) -> None:
@@ -170,21 +168,19 @@ class Client:
         requests = [{"DeleteRequest": {"Key": key}} for key in keys]
         requests += [{"PutRequest": {"Item": item}} for item in puts or []]
         for start in range(0, len(requests), BATCH_WRITE_ITEMS):
-            self._until_processed(
-                "batch_write_item",
-                {self.table: requests[start : start + BATCH_WRITE_ITEMS]},
-                "UnprocessedItems",
-            )
+            self._batch("batch_write_item", {self.table: requests[start : start + BATCH_WRITE_ITEMS]})
 
-    def _until_processed(self, operation: str, pending: Item, unprocessed: str) -> list[Item]:
-        """The replies of OPERATION (a batch) on PENDING, then on what each left UNPROCESSED, by the
-        retry policy; Throttled if some is still left after the last attempt."""
-        replies: list[Item] = []
+    def _batch(self, operation: str, pending: Item, found: list[Item] | None = None) -> None:
+        """OPERATION (BatchGetItem or BatchWriteItem) on PENDING, then again on what it left
+        unprocessed, by the retry policy; Throttled if anything is left after that. The items
+        it returns go to FOUND."""
         for attempt in range(ATTEMPTS):
-            replies.append(self.request(operation, RequestItems=pending))
-            pending = replies[-1].get(unprocessed) or {}
+            reply = self.request(operation, RequestItems=pending)
+            if found is not None:
+                found.extend(reply["Responses"].get(self.table, []))
+            pending = reply.get("UnprocessedKeys") or reply.get("UnprocessedItems") or {}
             if not pending:
-                return replies
+                return
             if attempt < ATTEMPTS - 1:
                 self.sleep(pause(attempt))
         raise Throttled(_BUSY)
@@ -202,3 +198,14 @@ class Client:
         """One page of a Query: its items and where the next page starts (None: no more)."""
         page = self.call("query", **query)
         return page["Items"], page.get("LastEvaluatedKey")
+
+    def newest(self, partition: str, prefix: str, limit: int) -> list[Item]:
+        """Up to LIMIT items of PARTITION whose sort key begins with PREFIX, the last sort key
+        first (newest first where the sort key begins with a time after the prefix)."""
+        items, _ = self.query_page(
+            KeyConditionExpression="pk = :p AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":p": {"S": partition}, ":prefix": {"S": prefix}},
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        return items

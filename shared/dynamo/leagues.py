@@ -16,8 +16,9 @@ from shared.dynamo.codec import entry, ranked
 from shared.dynamo.keys import code_key, league_key, leagues_key
 from shared.dynamo.tombstone import admission_of, not_erased, refuse_if_erased
 from shared.game.boards import BoardEntry
+from shared.game.leagues import League, successor
 from shared.game.scope import Scope
-from shared.services.leagues import League, LeagueFull, LeagueRows, StaleLeague, TooManyLeagues, successor
+from shared.services.leagues import LeagueFull, LeagueRows, StaleLeague, TooManyLeagues
 from shared.services.ports import Admission
 
 
@@ -130,7 +131,7 @@ class DynamoLeagues:
                 "ExpressionAttributeValues": {":ids": {"SS": [league.league_id]}},
             }
         }
-        items = [*leave_items(league, player), mine]
+        items = [*leave_items(league, player, successor(league, player)), mine]
         if remover not in (player, league.creator) or self.db.transact(items):
             raise StaleLeague(league.league_id)
 
@@ -205,11 +206,10 @@ def _count_in(league_id: str, player: str, leagues_max: int) -> Item:
     }
 
 
-def leave_items(league: League, player: str) -> list[Item]:
-    """The transaction items that take PLAYER out of LEAGUE, as read: the league's update (its
-    earliest other member its creator, if PLAYER was), or, for its last member, the league's and
-    its code's deletion. Their conditions fail if the league changed since it was read."""
-    heir = successor(league, player)
+def leave_items(league: League, player: str, heir: str | None) -> list[Item]:
+    """The transaction items that take PLAYER out of LEAGUE, as read: the league's update (HEIR
+    its creator), or, for its last member (no HEIR), the league's and its code's deletion. Their
+    conditions fail if the league changed since it was read."""
     names = {"#p": player}
     if heir is None:  # the last member: the league goes
         return [

@@ -1,45 +1,35 @@
-"""Moderation on DynamoDB (shared/services/moderation.py `ModerationStore`): cases, reports, the
-queue, the audit log, sanctions, accepted words, and a decision's effects on boards (a voided
-result leaves its board, its rank counters and its board's top item). Keys in
-shared/dynamo/keys.py; docs/data-model.md, "Moderation", has the items and their write rates.
+"""Moderation on DynamoDB (the ports of shared/services/moderation_store.py): here reports, cases,
+the queue and decisions (`CaseStore`); the audit log, sanctions and a decision's effects, accepted
+words, each board's review and final boards each in a module of their own, and `DynamoModeration`,
+which is all of them on one table. Keys in shared/dynamo/moderation_keys.py; docs/data-model.md,
+"Moderation", has the items and their write rates.
 """
 
 import json
 
 from shared.dynamo import keys
 from shared.dynamo import moderation_keys as mod_keys
+from shared.dynamo.accepted_words import DynamoAcceptedWords
+from shared.dynamo.audit_log import DynamoAuditLog
 from shared.dynamo.board_review import BoardReviews
-from shared.dynamo.client import Client, ConditionFailed, Item
-from shared.dynamo.names import Names
-from shared.dynamo.player_data import DynamoPlayerData
-from shared.dynamo.reports import (
-    case_reasons,
-    client_quota,
-    lift_sanction,
-    queue_figures,
-    quota_item,
-    restore_result,
-)
-from shared.dynamo.runs import Runs
-from shared.dynamo.sanctions import add_sanction, hide_name, sanctions, void_result
+from shared.dynamo.client import Client, Item
+from shared.dynamo.final_boards import DynamoFinalBoards
+from shared.dynamo.reports import case_reasons, client_quota, queue_figures, quota_item
+from shared.dynamo.sanctions import DynamoSanctions
 from shared.dynamo.top import TopOfBoard
 from shared.game.cases import retained_until
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
-from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import (
     CASE_KINDS,
     Case,
     CaseKind,
-    Correction,
     Decision,
     LogEntry,
     Report,
-    Sanction,
     canonical_name,
     scope_of_case,
 )
-from shared.game.scope import Scope
 from shared.services.moderation_store import AlreadyReported, CaseDecided, CasePosition, ReportQuotaExceeded
 
 _ATTEMPTS = 5
@@ -47,13 +37,11 @@ _BUSY = "The game is busy; try again shortly"
 GUEST_REPORTS_DAYS = 2  # a guest's report items go with their runs (SPEC §3: guests' runs, 2 days)
 
 
-class DynamoModeration(BoardReviews):
-    """The moderation items of the table, and the parts a decision reaches through: runs (the
-    puzzle of a run under review), the top of each board, names, and a player's data."""
+class DynamoCases:
+    """Reports, cases, the queue and decisions (the CaseStore)."""
 
-    def __init__(self, db: Client, runs: Runs, top: TopOfBoard, names: Names, player_data: DynamoPlayerData):
-        self.db, self.runs, self.top = db, runs, top
-        self.names, self.player_data = names, player_data
+    def __init__(self, db: Client):
+        self.db = db
 
     # Reports and cases -------------------------------------------------------------------------
 
@@ -128,15 +116,7 @@ class DynamoModeration(BoardReviews):
         return self.db.get(mod_keys.case_reporter_key(case_id, reporter), consistent=True) is not None
 
     def reports_of(self, reporter: str, limit: int) -> list[Report]:
-        items, _ = self.db.query_page(
-            KeyConditionExpression="pk = :p AND begins_with(sk, :r)",
-            ExpressionAttributeValues={
-                ":p": {"S": mod_keys.reporter_partition(reporter)},
-                ":r": {"S": mod_keys.REPORT},
-            },
-            ScanIndexForward=False,
-            Limit=limit,
-        )
+        items = self.db.newest(mod_keys.reporter_partition(reporter), mod_keys.REPORT, limit)
         return [Report.model_validate_json(item["data"]["S"]) for item in items]
 
     def open_cases(self, kind: CaseKind | None, after: CasePosition | None, limit: int) -> list[Case]:
@@ -164,7 +144,7 @@ class DynamoModeration(BoardReviews):
     def queue_figures(self) -> dict[CaseKind, tuple[int, str | None]]:
         return queue_figures(self.db)
 
-    # Decisions and the audit log ---------------------------------------------------------------
+    # Decisions ---------------------------------------------------------------
 
     def decide(self, case: Case, decision: Decision, entry: LogEntry) -> None:
         codes = self.db.transact(
@@ -208,107 +188,6 @@ class DynamoModeration(BoardReviews):
             raise CaseDecided(case.case_id)
         if case.run_id and case.scope_id:  # its row no longer shows `review: pending`
             self.db.call("update_item", **_pending(case, "DELETE"))
-
-    def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
-        query: Item = {
-            "KeyConditionExpression": "pk = :p",
-            "ExpressionAttributeValues": {":p": {"S": mod_keys.MOD_LOG}},
-            "ScanIndexForward": False,
-            "Limit": limit,
-        }
-        if after is not None:
-            query["ExclusiveStartKey"] = keys.key(mod_keys.MOD_LOG, after)
-        items, _ = self.db.query_page(**query)
-        return [LogEntry.model_validate_json(item["data"]["S"]) for item in items]
-
-    def moderator_log(self, moderator: str) -> list[LogEntry]:
-        items = self.db.query(
-            KeyConditionExpression="pk = :p AND begins_with(sk, :log)",
-            ExpressionAttributeValues={
-                ":p": {"S": keys.player_partition(moderator)},
-                ":log": {"S": mod_keys.LOG_ENTRY},
-            },
-        )
-        return [LogEntry.model_validate_json(item["data"]["S"]) for item in items]
-
-    # Sanctions and effects ---------------------------------------------------------------------
-
-    def add_sanction(self, player: str, sanction: Sanction) -> None:
-        add_sanction(self, player, sanction)
-
-    def sanctions(self, player: str) -> list[Sanction]:
-        return sanctions(self, player)
-
-    def void_result(self, player: str, scope: Scope, at: str) -> bool:
-        return void_result(self, player, scope, at)
-
-    def hide_name(self, player: str, skeleton: str) -> bool:
-        return hide_name(self, player, skeleton)
-
-    def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
-        return lift_sanction(self.db, player, case_id, lifted_at)
-
-    def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
-        return restore_result(self.db, self.top, player, scope, at, reason)
-
-    def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
-        try:
-            self.db.call(
-                "put_item",
-                Item={
-                    **mod_keys.accepted_word_key(word),
-                    "case_id": {"S": case_id},
-                    "accepted_at": {"S": accepted_at},
-                },
-                ConditionExpression="attribute_not_exists(pk)",
-            )
-        except ConditionFailed:
-            return
-
-    def accepted_words(self) -> list[tuple[str, str]]:
-        items = self.db.query(
-            KeyConditionExpression="pk = :p",
-            ExpressionAttributeValues={":p": {"S": mod_keys.MOD_WORDS}},
-        )
-        return [(item["sk"]["S"], item["case_id"]["S"]) for item in items]
-
-    def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
-        try:
-            self.db.call(
-                "put_item",
-                Item={**mod_keys.find_time_pass_key(scope), "quantiles": {"S": json.dumps(quantiles)}},
-                ConditionExpression="attribute_not_exists(pk)",
-            )
-        except ConditionFailed:
-            return False
-        return True
-
-    def pass_done(self, scope: Scope) -> bool:
-        return self.db.get(mod_keys.find_time_pass_key(scope), consistent=True) is not None
-
-    def pass_quantiles(self, scope: Scope) -> dict[int, int] | None:
-        item = self.db.get(mod_keys.find_time_pass_key(scope))
-        if item is None:
-            return None
-        kept = json.loads(item.get("quantiles", {}).get("S", "{}"))  # a pass marked before: none
-        return {int(number): ms for number, ms in kept.items()}
-
-    def is_final(self, scope: Scope) -> bool:
-        return self.db.get(mod_keys.final_key(scope), consistent=True) is not None
-
-    def mark_final(self, scope: Scope) -> None:
-        self.db.call("put_item", Item=mod_keys.final_key(scope))
-
-    def add_correction(self, scope: Scope, correction: Correction) -> None:
-        item = {**mod_keys.correction_key(scope, correction.decided_at, correction.case_id)}
-        self.db.call("put_item", Item={**item, "data": {"S": correction.model_dump_json()}})
-
-    def corrections(self, scope: Scope) -> list[Correction]:
-        items = self.db.query(
-            KeyConditionExpression="pk = :p",
-            ExpressionAttributeValues={":p": mod_keys.correction_key(scope, "", "")["pk"]},
-        )
-        return [Correction.model_validate_json(item["data"]["S"]) for item in items]
 
     def name_holder(self, name: str) -> str | None:
         item = self.db.get(keys.name_key(canonical_name(name)), consistent=True) or {}
@@ -369,3 +248,12 @@ def _case_of(item: Item) -> Case:
 
 def _epoch(instant: str) -> int:
     return int(parse_iso(instant).timestamp())
+
+
+class DynamoModeration(
+    DynamoCases, DynamoAuditLog, DynamoSanctions, DynamoAcceptedWords, BoardReviews, DynamoFinalBoards
+):
+    """Every moderation port on one table (the wiring's `moderation`)."""
+
+    def __init__(self, db: Client, top: TopOfBoard):
+        self.db, self.top = db, top

@@ -78,18 +78,13 @@ class Names:
             items.append({"Put": {"Item": rename_item(player, name)}})
             released = set(_claims(old_name)) - {claim, *old_claims} if old_name else set()
             # Of two look-alike names taken before skeletons, only one holds the skeleton.
-            items += [_release(other, player) for other in sorted(released) if self._held(other, player)]
+            items += [release_claim(other, player) for other in sorted(released) if self._held(other, player)]
             codes = self.db.transact(items)
             if not codes:
                 return
             if "ConditionalCheckFailed" in codes[:claimed]:
                 raise NameTaken(name)
         raise Throttled("Your profile is busy; try again")
-
-    def held_claim(self, player: str, name: str) -> str | None:
-        """The claim key PLAYER holds on NAME by its skeleton, if they hold it."""
-        claim = name_skeleton(name)
-        return claim if self._held(claim, player) else None
 
     def display_names(self, players: list[str]) -> dict[str, str]:
         """The chosen display name of each player who has set one."""
@@ -116,11 +111,13 @@ class Names:
         self.top.rename_all(unique, {player: name})
 
 
-def _release(claim: str, player: str) -> Item:
+def release_claim(claim: str, player: str, gone_ok: bool = False) -> Item:
+    """A name claim's deletion, if it is PLAYER's (or, GONE_OK, gone already)."""
+    condition = "attribute_not_exists(pk) OR player = :me" if gone_ok else "player = :me"
     return {
         "Delete": {
             "Key": keys.name_key(claim),
-            "ConditionExpression": "player = :me",
+            "ConditionExpression": condition,
             "ExpressionAttributeValues": {":me": {"S": player}},
         }
     }

@@ -8,15 +8,15 @@ and the leagues they are in. docs/data-model.md lists the items.
 
 from contextlib import suppress
 from datetime import timedelta
+from typing import Any, NamedTuple
 
 from shared.dynamo import keys
-from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of, stats_of
-from shared.dynamo.leagues import DynamoLeagues, league_of, leave_items
+from shared.dynamo.leagues import league_of, leave_items
 from shared.dynamo.migrations import old_claim
-from shared.dynamo.names import Names, rename_row
-from shared.dynamo.runs import Runs
+from shared.dynamo.names import release_claim, rename_row
+from shared.dynamo.puzzle_reads import PuzzleReads
 from shared.dynamo.tombstone import (
     ERASED_AT,
     HELD_NAME,
@@ -30,7 +30,7 @@ from shared.dynamo.top_item import key_id, renamed_top
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso, parse_iso
 from shared.game.constants import TIME_LIMIT_SECONDS
-from shared.game.errors import Throttled
+from shared.game.erasure import Carried, ErasurePlan, ErasureRead
 from shared.game.moderation import LogEntry, Report
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.results import Challenge, OfficialResult
@@ -51,7 +51,30 @@ def _made_id(item: Item) -> str:
     return str(item["sk"]["S"]).rsplit("#", 1)[1]
 
 
-_ATTEMPTS = 5  # reads of everything again when something changed meanwhile
+class _Own:
+    """The items of a player's partition (read in order), by their kind."""
+
+    def __init__(self, items: list[Item]):
+        self.items = items
+        self.kinds: dict[str, list[Item]] = {}
+        for item in items:
+            self.kinds.setdefault(_kind(item), []).append(item)
+
+    def of(self, kind: str) -> list[Item]:
+        return self.kinds.get(kind, [])
+
+    def one(self, kind: str) -> Item:
+        """The item of a kind there is at most one of ({} when there is none)."""
+        return next(iter(self.of(kind)), {})
+
+    def league_ids(self) -> list[str]:
+        return sorted(self.one("LEAGUES").get("ids", {}).get("SS", []))
+
+    def data(self, kind: str) -> list[str]:
+        """The `data` (JSON) of each item of KIND, newest first (their sort keys end in a time)."""
+        return [str(item["data"]["S"]) for item in reversed(self.of(kind))]
+
+
 _TRANSACTION_ITEMS = 100  # DynamoDB's limit on items per TransactWriteItems
 
 # The kinds of the player's partition an export reads by their own rules (the rest go to `other`).
@@ -70,20 +93,17 @@ _KNOWN = {
 
 
 class DynamoPlayerData:
-    def __init__(self, db: Client, runs: Runs, boards: BoardReads, names: Names, leagues: DynamoLeagues):
+    def __init__(self, db: Client, puzzles: PuzzleReads):
         self.db = db
-        self.runs = runs
-        self.boards = boards
-        self.names = names
-        self.leagues = leagues
-        # The `runs` index as begin_erasure read it, for erase_holdings (a step after it, or on a
+        self.puzzles = puzzles  # to read the runs' items
+        # The `runs` index as begin_erasure read it, for erasure_read (a step after it, or on a
         # retry in another container, which reads it again): the runs started since show in the
-        # player's slots, which erase_holdings reads consistently.
+        # player's slots, which erasure_read reads consistently.
         self._indexed: dict[str, list[str]] = {}
 
     def official_results(self, player: str) -> list[OfficialResult]:
         """The player's official results (a moderator's hide_name renames their board rows)."""
-        return [official_result_of(item) for item in self._own_items(player) if _kind(item) == "OFFICIAL"]
+        return [official_result_of(item) for item in _Own(self._own_items(player)).of("OFFICIAL")]
 
     def _own_items(self, player: str) -> list[Item]:
         """Every item of the player's partition, read consistently."""
@@ -95,60 +115,14 @@ class DynamoPlayerData:
             )
         )
 
-    def _run_ids(self, player: str, own: list[Item]) -> list[str]:
+    def _run_ids(self, player: str, own: _Own) -> list[str]:
         """The player's runs: the `runs` index (eventually consistent), and, read consistently,
         the latest run of each slot (so a run just started is found) and each official run."""
         kept = self._indexed.pop(player, None)  # read by begin_erasure just before
         indexed = kept if kept is not None else [keys.run_id_of(i) for i in self._indexed_runs(player)]
-        slots = [
-            item[attribute]["S"]
-            for item in own
-            if _kind(item) == "SLOT"
-            for attribute in ("run_id", "official_run_id")
-            if attribute in item
-        ]
-        official = [official_result_of(item).run_id for item in own if _kind(item) == "OFFICIAL"]
+        slots = [item[a]["S"] for item in own.of("SLOT") for a in ("run_id", "official_run_id") if a in item]
+        official = [official_result_of(item).run_id for item in own.of("OFFICIAL")]
         return list(dict.fromkeys(indexed + slots + official))
-
-    def _conditional_writes(
-        self, player: str, own: list[Item], foreign: set[str]
-    ) -> tuple[list[str], list[Item]]:
-        """The erasure's writes that need a condition, from the player's own items OWN and one
-        BatchGetItem: the claims it releases (but FOREIGN ones) and the writes, claims first."""
-        profile = next((item for item in own if _kind(item) == "PROFILE"), {})
-        held = profile.get(HELD_NAME, {}).get("S")
-        claims = (
-            [c for c in dict.fromkeys([name_skeleton(held), old_claim(held)]) if c not in foreign]
-            if held
-            else []
-        )
-        officials = [item for item in own if _kind(item) == "OFFICIAL"]
-        scopes = [official_result_of(item).scope for item in officials]
-        leagues = [i for item in own if _kind(item) == "LEAGUES" for i in item.get("ids", {}).get("SS", [])]
-        made = [_made_id(item) for item in own if _kind(item) == "MADE"]
-        wanted = [keys.top_key(s) for s in scopes] + [keys.league_key(i) for i in sorted(leagues)]
-        found = {
-            key_id(item): item
-            for item in self.db.batch_get(wanted + [keys.challenge_key(c) for c in made], True)
-        }
-        deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
-        writes = [_release(claim, player) for claim in claims]
-        writes += [
-            rename_row(player, official_result_of(item).scope, DELETED_PLAYER_NAME)
-            for item in officials
-            if item["name"]["S"] != DELETED_PLAYER_NAME
-        ]
-        writes += [
-            top for s in scopes if (top := renamed_top(s, found.get(key_id(keys.top_key(s))), deleted))
-        ]
-        for league_id in sorted(leagues):
-            item = found.get(key_id(keys.league_key(league_id)))
-            league = league_of(item) if item else None
-            writes += leave_items(league, player) if league and player in league.members else []
-        for challenge_id in made:
-            item = found.get(key_id(keys.challenge_key(challenge_id)))
-            writes += [disowned] if item and (disowned := _disowned(item, player)) else []
-        return claims, writes
 
     def holdings(self, player: str) -> Holdings:
         """Three requests whatever the player holds (more only past 100 runs and leagues): the
@@ -156,59 +130,34 @@ class DynamoPlayerData:
         made, their list of leagues), read consistently, the `runs` index, and one BatchGetItem of
         the runs, the name claim and the leagues (eventually consistent: a run written in the
         second before the export may show as it was a second earlier)."""
-        own = self._own_items(player)
-        items = {_kind(item): item for item in own if _kind(item) in ("PROFILE", "LEAGUES")}
-        profile_item = items.get("PROFILE", {})
+        own = _Own(self._own_items(player))
+        profile_item = own.one("PROFILE")
         profile = PlayerProfile(display_name(profile_item), stats_of(profile_item)[0])
-        claim = None
+        shown = profile.display_name if profile.display_name != DELETED_PLAYER_NAME else None
+        claim = name_skeleton(shown) if shown else None
         wanted = [keys.run_key(run_id) for run_id in self._run_ids(player, own)]
-        if profile.display_name and profile.display_name != DELETED_PLAYER_NAME:
-            claim = name_skeleton(profile.display_name)
-            wanted.append(keys.name_key(claim))
-        league_ids = sorted(items.get("LEAGUES", {}).get("ids", {}).get("SS", []))
-        wanted += [keys.league_key(league_id) for league_id in league_ids]
+        wanted += [keys.name_key(claim)] if claim else []
+        wanted += [keys.league_key(league_id) for league_id in own.league_ids()]
         found: dict[str, list[Item]] = {"RUN": [], "NAME": [], "LEAGUE": []}
         for item in self.db.batch_get(wanted):  # eventually consistent; by the partition key's kind
             found[str(item["pk"]["S"]).split("#", 1)[0]].append(item)
-        runs = [self.runs.stored_run(keys.run_id_of(item), item).run for item in found["RUN"]]
-        if not any(item.get("player", {}).get("S") == player for item in found["NAME"]):
-            claim = None
+        runs = [self.puzzles.stored_run(keys.run_id_of(item), item).run for item in found["RUN"]]
+        held = any(item.get("player", {}).get("S") == player for item in found["NAME"])
         return Holdings(
             profile=profile,
-            name_claim=claim,
-            slots=[
-                SlotRecord(
-                    keys.scope_from_key(_rest(item)),
-                    item.get("run_id", {}).get("S"),
-                    item.get("official_run_id", {}).get("S"),
-                )
-                for item in own
-                if _kind(item) == "SLOT"
-            ],
-            challenge_quotas={_rest(i): int(i["created"]["N"]) for i in own if _kind(i) == "CHALLENGES"},
-            official_results=[official_result_of(i) for i in own if _kind(i) == "OFFICIAL"],
+            name_claim=claim if held else None,
             runs=sorted(runs, key=lambda run: run.started_at),
-            challenges=[Challenge.model_validate_json(i["data"]["S"]) for i in own if _kind(i) == "MADE"],
-            leagues=sorted(
-                (league_of(item) for item in found["LEAGUE"]), key=lambda league: league.league_id
-            ),
-            rename=next((i["name"]["S"] for i in own if _kind(i) == "RENAME"), None),
-            other=[str(item["sk"]["S"]) for item in own if _kind(item) not in _KNOWN],
+            leagues=sorted(map(league_of, found["LEAGUE"]), key=lambda league: league.league_id),
             admission=admission_of(profile_item),
             sanctions=sanctions_of(profile_item),
-            reports=[
-                Report.model_validate_json(i["data"]["S"]) for i in reversed(own) if _kind(i) == "REPORT"
-            ],
-            moderation_log=[
-                LogEntry.model_validate_json(i["data"]["S"]) for i in reversed(own) if _kind(i) == "MODLOG"
-            ],
+            **_records(own),
         )
 
     def begin_erasure(self, player: str, at: str) -> None:
         """The tombstone and the stop of the player's runs in play, in one transaction after one
-        Query of the `runs` index (kept for `erase_holdings`, which then needs no second one):
+        Query of the `runs` index (kept for `erasure_read`, which then needs no second one):
         the profile (made if there is none) shows "deleted player" from now on, the name it
-        showed kept aside (`held_name`) until `erase_holdings` has released its claims, and each
+        showed kept aside (`held_name`) until the erasure has released its claims, and each
         run started within a time limit of AT is marked `stopped_at` (see `stop_answers`). Done
         once: begun before (a retry), the tombstone is kept and the runs are marked one by one."""
         indexed = self._indexed_runs(player)
@@ -245,7 +194,7 @@ class DynamoPlayerData:
         (Runs.answer_in_place), and its condition refuses a marked run, so from here on the
         answer falls back to the read that says 401 or 403. A run started in the last moment
         before the tombstone may not be in the index yet (it trails by under a second): its
-        answers count until `erase_holdings` deletes it."""
+        answers count until the erasure deletes it."""
         since = iso(parse_iso(at) - timedelta(seconds=TIME_LIMIT_SECONDS))
         recent = self.db.query(
             IndexName="runs",
@@ -254,37 +203,99 @@ class DynamoPlayerData:
         )
         self._mark([keys.run_id_of(item) for item in recent], at)
 
-    def erase_holdings(self, player: str) -> None:
-        """Everything the erasure changes after the tombstone, read once and written in as few
-        requests as DynamoDB allows: a Query of the player's partition and one of the `runs`
-        index; one BatchGetItem of the top items of their boards, their leagues and their
-        challenges; one transaction of every write that needs a condition (the name claims
-        released, each board row renamed "deleted player", the tops showing them, the leagues
-        left, the challenges disowned); then BatchWriteItem of every delete (their runs, their
-        own items but the official results) and of the profile as the tombstone alone. A
-        transaction cancelled because something changed since it was read reads again; a claim
-        someone else holds (a look-alike of the name from before skeletons) is left to them."""
-        foreign: set[str] = set()
-        for _ in range(_ATTEMPTS):
-            own = self._own_items(player)
-            run_ids = self._run_ids(player, own)
-            claims, writes = self._conditional_writes(player, own, foreign)
-            codes: list[str] = []
-            for start in range(0, len(writes), _TRANSACTION_ITEMS):
-                codes = self.db.transact(writes[start : start + _TRANSACTION_ITEMS])
-                if codes:
-                    if start == 0:  # the claims come first
-                        failed = zip(claims, codes, strict=False)
-                        foreign |= {claim for claim, code in failed if code == "ConditionalCheckFailed"}
-                    break
-            if codes:
-                continue
-            deletes = [keys.run_key(run_id) for run_id in run_ids]
-            deletes += [keys.key_of(item) for item in own if _kind(item) not in ("OFFICIAL", "PROFILE")]
-            profile = next((item for item in own if _kind(item) == "PROFILE"), None)
-            self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
-            return
-        raise Throttled("Your account is busy; try DELETE /me again")
+    def erasure_read(self, player: str) -> ErasureRead:
+        """What the erasure changes, read in three requests: a Query of the player's partition
+        (consistent) and one of the `runs` index (kept from begin_erasure when it ran here just
+        before), and one BatchGetItem (consistent) of the top items of their boards, their
+        leagues and their challenges."""
+        own = _Own(self._own_items(player))
+        held = own.one("PROFILE").get(HELD_NAME, {}).get("S")
+        rows = [(official_result_of(item).scope, str(item["name"]["S"])) for item in own.of("OFFICIAL")]
+        leagues = [keys.league_key(i) for i in own.league_ids()]
+        challenges = [keys.challenge_key(_made_id(item)) for item in own.of("MADE")]
+        tops = [keys.top_key(scope) for scope, _ in rows]
+        found = {key_id(item): item for item in self.db.batch_get(tops + leagues + challenges, True)}
+        return ErasureRead(
+            player=player,
+            claims=list(dict.fromkeys([name_skeleton(held), old_claim(held)])) if held else [],
+            rows=rows,
+            leagues=[league_of(item) for item in _found(found, leagues)],
+            challenges=[Challenge.model_validate_json(i["data"]["S"]) for i in _found(found, challenges)],
+            stored=_Read(own, self._run_ids(player, own), found),
+        )
+
+    def carry_out_erasure(self, read: ErasureRead, plan: ErasurePlan) -> Carried:
+        """PLAN's writes that need a condition in transactions of up to 100 (the claims first, so
+        that a claim someone else holds is named), each on condition that what it changes is as
+        READ; then BatchWriteItem of every delete (their runs, their own items but the official
+        results) and of the profile as the tombstone alone."""
+        stored = read.stored
+        assert isinstance(stored, _Read), "a read of this store"
+        writes = _conditional_writes(read.player, plan, stored.found)
+        for start in range(0, len(writes), _TRANSACTION_ITEMS):
+            codes = self.db.transact(writes[start : start + _TRANSACTION_ITEMS])
+            if codes:  # the claims come first
+                failed = zip(plan.release, codes, strict=False) if start == 0 else []
+                return Carried(False, frozenset(c for c, code in failed if code == "ConditionalCheckFailed"))
+        kept = {"OFFICIAL", "PROFILE"}
+        deletes = [keys.run_key(run_id) for run_id in stored.run_ids]
+        deletes += [
+            keys.key_of(item)
+            for kind, items in stored.own.kinds.items()
+            if kind not in kept
+            for item in items
+        ]
+        profile = stored.own.one("PROFILE") or None
+        player = read.player
+        self.db.batch_delete(deletes, puts=[tombstone_item(player, profile)])
+        return Carried(True)
+
+
+class _Read(NamedTuple):
+    """What erasure_read read, for carry_out_erasure: the player's own items, their runs, and the
+    items of the BatchGetItem by their key (the versions the writes' conditions hold)."""
+
+    own: _Own
+    run_ids: list[str]
+    found: dict[tuple[str, str], Item]
+
+
+def _records(own: _Own) -> dict[str, Any]:
+    """The parts of Holdings read from the player's partition alone."""
+    return {
+        "slots": [
+            SlotRecord(
+                keys.scope_from_key(_rest(item)),
+                item.get("run_id", {}).get("S"),
+                item.get("official_run_id", {}).get("S"),
+            )
+            for item in own.of("SLOT")
+        ],
+        "challenge_quotas": {_rest(i): int(i["created"]["N"]) for i in own.of("CHALLENGES")},
+        "official_results": [official_result_of(i) for i in own.of("OFFICIAL")],
+        "challenges": [Challenge.model_validate_json(i["data"]["S"]) for i in own.of("MADE")],
+        "rename": own.one("RENAME").get("name", {}).get("S"),
+        "other": [str(item["sk"]["S"]) for kind in own.kinds if kind not in _KNOWN for item in own.of(kind)],
+        "reports": [Report.model_validate_json(data) for data in own.data("REPORT")],
+        "moderation_log": [LogEntry.model_validate_json(data) for data in own.data("MODLOG")],
+    }
+
+
+def _found(found: dict[tuple[str, str], Item], wanted: list[Item]) -> list[Item]:
+    """The items of the keys WANTED that a BatchGetItem FOUND, in WANTED's order."""
+    return [found[k] for k in map(key_id, wanted) if k in found]
+
+
+def _conditional_writes(player: str, plan: ErasurePlan, found: dict[tuple[str, str], Item]) -> list[Item]:
+    """PLAN's writes, the claims first, each on condition that what it changes is as FOUND."""
+    deleted: dict[str, str | None] = {player: DELETED_PLAYER_NAME}
+    writes = [release_claim(claim, player, gone_ok=True) for claim in plan.release]
+    writes += [rename_row(player, scope, DELETED_PLAYER_NAME) for scope in plan.rename]
+    tops = [renamed_top(s, found.get(key_id(keys.top_key(s))), deleted) for s in plan.boards]
+    writes += [top for top in tops if top]
+    writes += [item for d in plan.leave for item in leave_items(d.league, player, d.heir)]
+    writes += [_disowned(found[key_id(keys.challenge_key(c))]) for c in plan.disown]
+    return writes
 
 
 def _tombstone(player: str, at: str) -> Item:
@@ -317,23 +328,10 @@ def _stop(run_id: str, at: str) -> Item:
     }
 
 
-def _release(claim: str, player: str) -> Item:
-    """A name claim's deletion, if it is the player's (or gone already)."""
-    return {
-        "Delete": {
-            "Key": keys.name_key(claim),
-            "ConditionExpression": "attribute_not_exists(pk) OR player = :me",
-            "ExpressionAttributeValues": {":me": {"S": player}},
-        }
-    }
-
-
-def _disowned(item: Item, player: str) -> Item | None:
-    """The Put that takes PLAYER off the challenge ITEM as creator, on condition it is unchanged
-    since read; None when they are not its creator (any more)."""
+def _disowned(item: Item) -> Item:
+    """The Put that takes the creator off the challenge ITEM, on condition it is unchanged since
+    read."""
     challenge = Challenge.model_validate_json(item["data"]["S"])
-    if challenge.creator != player:
-        return None
     challenge.creator = ""
     return {
         "Put": {

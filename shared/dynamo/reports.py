@@ -16,8 +16,9 @@ from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
 from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import CASE_KINDS, CaseKind, Sanction, ban_end
+from shared.game.moderation import CASE_KINDS, CaseKind, Sanction
 from shared.game.rank_moves import RankMove
+from shared.game.sanctions import lift
 from shared.game.scope import Scope
 
 _ATTEMPTS = 5
@@ -79,43 +80,37 @@ def client_quota(client: str, day: str, quota: int, now: int) -> Item:
 
 def lift_sanction(db: Client, player: str, case_id: str, lifted_at: str) -> Sanction | None:
     """The sanction left by CASE_ID marked lifted on PLAYER's profile, and the ban and rank ban ends
-    recomputed from the sanctions still holding, in one write on condition the list is as read."""
+    as `lift` recomputes them, in one write on condition the list is as read."""
     for _ in range(_ATTEMPTS):
         item = db.get(keys.profile_key(player), consistent=True) or {}
         held = sanctions_of(item)
-        found = next((s for s in held if s.case_id == case_id), None)
-        if found is None or found.lifted_at is not None:
-            return found
-        lifted = found.model_copy(update={"lifted_at": lifted_at})
-        after = [lifted if s.case_id == case_id else s for s in held]
-        bans = [end for end in map(ban_end, after) if end]
-        rank_bans = [s.until for s in after if s.until and s.action == "rank_ban" and s.lifted_at is None]
+        lifted = lift(held, case_id, lifted_at)
+        if lifted is None:  # none, or lifted already
+            return next((s for s in held if s.case_id == case_id), None)
         values: Item = {
-            ":new": {"L": [{"S": s.model_dump_json()} for s in after]},
+            ":new": {"L": [{"S": s.model_dump_json()} for s in lifted.held]},
             ":old": item[SANCTIONS],
         }
         sets, removes = [f"{SANCTIONS} = :new"], []
-        for name, ends, value in ((BANNED_UNTIL, bans, ":ban"), (RANK_BANNED_UNTIL, rank_bans, ":rank")):
-            if ends:
+        ends = (
+            (BANNED_UNTIL, lifted.banned_until, ":ban"),
+            (RANK_BANNED_UNTIL, lifted.rank_banned_until, ":rank"),
+        )
+        for name, end, value in ends:
+            if end:
                 sets.append(f"{name} = {value}")
-                values[value] = {"S": max(ends)}
+                values[value] = {"S": end}
             else:
                 removes.append(name)
         update = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
-        codes = db.transact(
-            [
-                {
-                    "Update": {
-                        "Key": keys.profile_key(player),
-                        "UpdateExpression": update,
-                        "ConditionExpression": f"{SANCTIONS} = :old",
-                        "ExpressionAttributeValues": values,
-                    }
-                }
-            ]
-        )
-        if not codes:
-            return lifted
+        condition = f"{SANCTIONS} = :old"
+        write = {
+            "Key": keys.profile_key(player),
+            "UpdateExpression": update,
+            "ConditionExpression": condition,
+        }
+        if not db.transact([{"Update": {**write, "ExpressionAttributeValues": values}}]):
+            return lifted.sanction
     raise Throttled(_BUSY)
 
 

@@ -13,17 +13,16 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
-from shared.dynamo import keys, migrations
+from shared.dynamo import keys
 from shared.dynamo.client import Client, ConditionFailed, DataError, Item
 from shared.dynamo.codec import (
-    apply_tail,
     attributes,
-    decode_run,
     encode_run,
     encode_tail_attempt,
     encode_tail_skip,
     stored_profile,
 )
+from shared.dynamo.puzzle_reads import PuzzleReads
 from shared.dynamo.run_conditions import condition_of
 from shared.dynamo.tombstone import (
     admission_of,
@@ -102,22 +101,14 @@ def versioned_put(run: Run, version: Version) -> Item:
 class Runs:
     """Puzzles, challenges, runs, slots and the expiry job's reads and watermark."""
 
-    def __init__(self, db: Client):
+    def __init__(self, db: Client, puzzles: PuzzleReads | None = None):
         self.db = db
-        self._puzzles: dict[Scope, list[Round]] = {}  # a stored puzzle never changes
+        self.puzzles = puzzles or PuzzleReads(db)
 
     # Puzzles and challenges ---------------------------------------------------------------
 
     def get_puzzle(self, scope: Scope) -> list[Round] | None:
-        if scope not in self._puzzles:
-            item = self.db.get(keys.puzzle_key(scope))
-            if item is None:
-                return None
-            if scope.kind == "challenge":
-                self._puzzles[scope] = Challenge.model_validate_json(item["data"]["S"]).puzzle
-            else:
-                self._puzzles[scope] = [Round(*r) for r in json.loads(item["rounds"]["S"])]
-        return self._puzzles[scope]
+        return self.puzzles.get(scope)
 
     def put_puzzle(self, scope: Scope, puzzle: list[Round]) -> list[Round]:
         """Store the puzzle unless one is there already; either way return the stored one."""
@@ -127,7 +118,7 @@ class Runs:
                 Item={**keys.puzzle_key(scope), **attributes(rounds=json.dumps(puzzle))},
                 ConditionExpression="attribute_not_exists(pk)",
             )
-            self._puzzles[scope] = puzzle
+            self.puzzles.known[scope] = puzzle
             return puzzle
         except ConditionFailed:
             return self.get_puzzle(scope) or puzzle
@@ -180,15 +171,7 @@ class Runs:
 
     def created_challenges(self, creator: str, limit: int) -> list[Challenge]:
         """The challenges CREATOR made, newest first (one Query of their own partition)."""
-        items, _ = self.db.query_page(
-            KeyConditionExpression="pk = :p AND begins_with(sk, :made)",
-            ExpressionAttributeValues={
-                ":p": {"S": keys.player_partition(creator)},
-                ":made": {"S": keys.MADE},
-            },
-            ScanIndexForward=False,
-            Limit=limit,
-        )
+        items = self.db.newest(keys.player_partition(creator), keys.MADE, limit)
         return [Challenge.model_validate_json(item["data"]["S"]) for item in items]
 
     # Runs ----------------------------------------------------------------------------------
@@ -196,7 +179,7 @@ class Runs:
     def get_run(self, run_id: str, caller: str | None = None, consistent: bool = True) -> StoredRun | None:
         if caller is None:
             item = self.db.get(keys.run_key(run_id), consistent=consistent)
-            return None if item is None else self.stored_run(run_id, item)
+            return None if item is None else self.puzzles.stored_run(run_id, item)
         # One BatchGetItem: the run, and the caller's profile (their admission, and what completing
         # the run writes against).
         wanted = [keys.run_key(run_id), keys.profile_key(caller)]
@@ -207,23 +190,9 @@ class Runs:
         item = found.get("RUN")
         if item is None:
             return None
-        stored = self.stored_run(run_id, item)
+        stored = self.puzzles.stored_run(run_id, item)
         profile = stored_profile(found.get("PROFILE"))
         return stored._replace(admission=admission, profile=profile)
-
-    def stored_run(self, run_id: str, item: Item) -> StoredRun:
-        """The run a run item holds, its tail's attempts applied, with its version."""
-        version = Version(int(item["version"]["N"]))
-        if "run" not in item:
-            return StoredRun(migrations.whole_run(item), version)
-        text = item["run"]["S"]
-        body = json.loads(text)
-        puzzle = self.get_puzzle(Scope.of(body["d"], body.get("c")))
-        if puzzle is None:
-            raise DataError(f"The puzzle of run {run_id} is missing")
-        run = decode_run(run_id, text, puzzle)
-        apply_tail(run, [event["S"] for event in item.get("tl", {}).get("L", [])])
-        return StoredRun(run, version)
 
     def slot(self, player: str, scope: Scope) -> Slot:
         item = self.db.get(keys.slot_key(player, scope), consistent=True) or {}
@@ -321,7 +290,7 @@ class Runs:
             )
         except ConditionFailed as error:
             raise StaleRun(run_id) from error
-        return self.stored_run(run_id, written["Attributes"])
+        return self.puzzles.stored_run(run_id, written["Attributes"])
 
     # The expiry job ------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """A decision's effects on DynamoDB (SPEC §3e): a voided result leaves its board (the `board`
 index, its rank counters, the board's top item) and stays in its player's stats and history; a
-hidden name leaves the profile, its claim and every board row; a sanction joins the list on the
+hidden name leaves the profile and its claim; a sanction joins the list on the
 player's profile, and a ban moves its `banned_until` (shared/dynamo/tombstone.py).
 shared/dynamo/moderation.py calls these; tests/contract/test_moderation_store.py checks them
 against the in-memory fake.
@@ -14,14 +14,15 @@ from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
 from shared.dynamo.keys import rank_key
-from shared.dynamo.names import Names
-from shared.dynamo.player_data import DynamoPlayerData
+from shared.dynamo.names import release_claim
+from shared.dynamo.reports import lift_sanction, restore_result
 from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTION_CASES, SANCTIONS, sanctions_of
 from shared.dynamo.top import TopOfBoard
 from shared.game.boards import BoardPosition
 from shared.game.errors import Throttled
+from shared.game.fair_play import UnrankedReason
 from shared.game.moderation import Sanction, ban_end
-from shared.game.names import default_display_name, name_skeleton
+from shared.game.names import name_skeleton
 from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 
@@ -31,8 +32,6 @@ class Reach(Protocol):
 
     db: Client
     top: TopOfBoard
-    names: Names
-    player_data: DynamoPlayerData
 
 
 _ATTEMPTS = 5
@@ -95,7 +94,7 @@ def void_result(parts: Reach, player: str, scope: Scope, at: str) -> bool:
 def hide_name(parts: Reach, player: str, skeleton: str) -> bool:
     """The profile's name removed and its claim released, in one transaction on condition the
     name is still the one read, and only if its skeleton is SKELETON (a player who renamed since
-    keeps their new name: False); then every board row of the player shows the default name."""
+    keeps their new name: False). The rows are the service's to rename (shared/services/cases.py)."""
     for _ in range(_ATTEMPTS):
         name = display_name(parts.db.get(keys.profile_key(player), consistent=True))
         if name is None or name_skeleton(name) != skeleton:
@@ -110,23 +109,14 @@ def hide_name(parts: Reach, player: str, skeleton: str) -> bool:
                 }
             }
         ]
-        claim = parts.names.held_claim(player, name)
-        if claim is not None:
-            items.append(
-                {
-                    "Delete": {
-                        "Key": keys.name_key(claim),
-                        "ConditionExpression": "player = :me",
-                        "ExpressionAttributeValues": {":me": {"S": player}},
-                    }
-                }
-            )
+        claim = name_skeleton(name)
+        holder = parts.db.get(keys.name_key(claim), consistent=True) or {}
+        if holder.get("player", {}).get("S") == player:
+            items.append(release_claim(claim, player))
         if not parts.db.transact(items):
             break
     else:
         raise Throttled(_BUSY)
-    scopes = [r.scope for r in parts.player_data.official_results(player)]
-    parts.names.rename_rows(player, scopes, default_display_name(player))
     return True
 
 
@@ -134,8 +124,8 @@ def add_sanction(parts: Reach, player: str, sanction: Sanction) -> None:
     """Append SANCTION to the list on the player's profile, once per case (a retried decision
     adds nothing), in the same write as its effect there: a ban sets `banned_until` (what every
     player route reads to admit its caller, shared/dynamo/tombstone.py), a rank ban
-    `rank_banned_until` (what a completion reads). A ban then stops the player's runs in play,
-    whose one-request answers read no profile."""
+    `rank_banned_until` (what a completion reads). The service then stops a banned player's runs
+    in play (PlayerDataStore.stop_answers), whose one-request answers read no profile."""
     values: Item = {
         ":none": {"L": []},
         ":new": {"L": [{"S": sanction.model_dump_json()}]},
@@ -161,8 +151,6 @@ def add_sanction(parts: Reach, player: str, sanction: Sanction) -> None:
             ConditionExpression=condition,
             ExpressionAttributeValues=values,
         )
-    if until is not None:
-        parts.player_data.stop_answers(player, sanction.decided_at)
 
 
 def sanctions(parts: Reach, player: str) -> list[Sanction]:
@@ -173,3 +161,29 @@ def sanctions(parts: Reach, player: str) -> list[Sanction]:
         or {}
     )
     return sanctions_of(item)
+
+
+class DynamoSanctions:
+    """A decision's effects on a player (the SanctionStore): their sanctions, their name, their
+    results on boards (the top of each board a part they reach through)."""
+
+    def __init__(self, db: Client, top: TopOfBoard):
+        self.db, self.top = db, top
+
+    def add_sanction(self, player: str, sanction: Sanction) -> None:
+        add_sanction(self, player, sanction)
+
+    def sanctions(self, player: str) -> list[Sanction]:
+        return sanctions(self, player)
+
+    def void_result(self, player: str, scope: Scope, at: str) -> bool:
+        return void_result(self, player, scope, at)
+
+    def hide_name(self, player: str, skeleton: str) -> bool:
+        return hide_name(self, player, skeleton)
+
+    def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
+        return lift_sanction(self.db, player, case_id, lifted_at)
+
+    def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
+        return restore_result(self.db, self.top, player, scope, at, reason)

@@ -12,19 +12,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from shared.dynamo.accepted_words import DynamoAcceptedWords
+from shared.dynamo.audit_log import DynamoAuditLog
+from shared.dynamo.board_review import BoardReviews
 from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client
 from shared.dynamo.closing import ClosingChallenges
 from shared.dynamo.completion import Results
 from shared.dynamo.counters import Counters
+from shared.dynamo.final_boards import DynamoFinalBoards
 from shared.dynamo.idempotency import Requests
 from shared.dynamo.leagues import DynamoLeagues
-from shared.dynamo.moderation import DynamoModeration
+from shared.dynamo.moderation import DynamoCases, DynamoModeration
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
+from shared.dynamo.puzzle_reads import PuzzleReads
 from shared.dynamo.recap import DynamoRecaps
 from shared.dynamo.reminders import DynamoReminders
 from shared.dynamo.runs import Runs
+from shared.dynamo.sanctions import DynamoSanctions
 from shared.dynamo.top import TopOfBoard
 
 
@@ -32,7 +38,9 @@ from shared.dynamo.top import TopOfBoard
 class DynamoPorts:
     """The adapters, one per port: `runs` (RunStore), `closing` (ClosingStore), `results`
     (ResultStore), `boards` (BoardStore), `ranks` (RankStore), `names` (NameStore), `leagues`
-    (LeagueStore), `player_data` (PlayerDataStore), `moderation` (ModerationStore), `recaps`
+    (LeagueStore), `player_data` (PlayerDataStore), `cases`, `audit_log`, `sanctions`,
+    `accepted_words`, `board_reviews`, `final_boards` (the moderation ports; `moderation`, all of
+    them in one: ModerationStore), `recaps`
     (RecapStore), `requests` (RequestStore). `top` (the top of each board) is a part the boards,
     ranks and names share; `db` is their client."""
 
@@ -47,6 +55,12 @@ class DynamoPorts:
     leagues: DynamoLeagues
     player_data: DynamoPlayerData
     moderation: DynamoModeration
+    cases: DynamoCases
+    audit_log: DynamoAuditLog
+    sanctions: DynamoSanctions
+    accepted_words: DynamoAcceptedWords
+    board_reviews: BoardReviews
+    final_boards: DynamoFinalBoards
     recaps: DynamoRecaps
     requests: Requests
     reminders: DynamoReminders
@@ -69,9 +83,8 @@ def dynamo_ports(
 ) -> DynamoPorts:
     """The adapters of table TABLE_NAME, through CLIENT (botocore's; by default a new one)."""
     db = Client(table_name, client, sleep)
-    runs, top = Runs(db), TopOfBoard(db)
-    boards, names, leagues = BoardReads(db, top), Names(db, top), DynamoLeagues(db)
-    player_data = DynamoPlayerData(db, runs, boards, names, leagues)
+    puzzles, top = PuzzleReads(db), TopOfBoard(db)
+    runs, boards, names = Runs(db, puzzles), BoardReads(db, top), Names(db, top)
     return DynamoPorts(
         db=db,
         top=top,
@@ -81,9 +94,15 @@ def dynamo_ports(
         boards=boards,
         ranks=Counters(db, top, rank_cache_seconds),
         names=names,
-        leagues=leagues,
-        player_data=player_data,
-        moderation=DynamoModeration(db, runs, top, names, player_data),
+        leagues=DynamoLeagues(db),
+        player_data=DynamoPlayerData(db, puzzles),
+        moderation=DynamoModeration(db, top),
+        cases=DynamoCases(db),
+        audit_log=DynamoAuditLog(db),
+        sanctions=DynamoSanctions(db, top),
+        accepted_words=DynamoAcceptedWords(db),
+        board_reviews=BoardReviews(db),
+        final_boards=DynamoFinalBoards(db),
         recaps=DynamoRecaps(db),
         requests=Requests(db),
         reminders=DynamoReminders(db),

@@ -20,9 +20,9 @@ from shared.http.models import BoardRow, Model, Request, RunView, status
 from shared.http.moderation_models import CASE_EVIDENCE, ReportView, SanctionView
 
 if TYPE_CHECKING:
+    from shared.game.leagues import League
     from shared.services import leagues
     from shared.services.leaderboard import Distribution, MyRow, Page
-    from shared.services.leagues import League
     from shared.services.player_data import Export
     from shared.services.players import Summary
 

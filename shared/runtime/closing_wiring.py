@@ -59,7 +59,7 @@ def build(ports: Any, game: Game, queue: PieceQueue) -> ClosingPass:
         store_of(ports),
         queue,
         ports.runs,
-        ports.moderation,
+        wiring.moderation_ports(ports),
         ports.recaps,
         ports.closing,
         game.first_date,

@@ -10,7 +10,8 @@ first use (shared/runtime/secrets.py), since a container that never needs one sh
 """
 
 import os
-from datetime import date
+from collections.abc import Callable
+from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Protocol
@@ -23,6 +24,7 @@ from shared.dynamo.codec import official_result_of as official_result_of  # the 
 from shared.dynamo.codec import renamed_player as renamed_player  # reading of records (counters.py)
 from shared.dynamo.counters import RANK_CACHE_SECONDS
 from shared.dynamo.store import dynamo_ports
+from shared.game import clock
 from shared.game.dictionary import words
 from shared.runtime.accounts import CognitoAccounts, LocalAccounts
 from shared.runtime.edge_settings import SettingsError, edge_settings
@@ -37,7 +39,15 @@ from shared.services.idempotency import Idempotency, RequestStore
 from shared.services.leaderboard import Boards
 from shared.services.leagues import Leagues, LeagueStore
 from shared.services.moderation import Moderation
-from shared.services.moderation_store import ModerationStore
+from shared.services.moderation_store import (
+    AcceptedWords,
+    AuditLog,
+    BoardReviewStore,
+    CaseStore,
+    FinalBoards,
+    ModerationPorts,
+    SanctionStore,
+)
 from shared.services.player_data import PlayerData, PlayerDataStore
 from shared.services.players import Players
 from shared.services.ports import Accounts, ClosingStore, RecapStore, ResultStore, RunStore
@@ -104,13 +114,38 @@ class Ports(Protocol):
     @property
     def player_data(self) -> PlayerDataStore: ...
     @property
-    def moderation(self) -> ModerationStore: ...
+    def cases(self) -> CaseStore: ...
+    @property
+    def audit_log(self) -> AuditLog: ...
+    @property
+    def sanctions(self) -> SanctionStore: ...
+    @property
+    def accepted_words(self) -> AcceptedWords: ...
+    @property
+    def board_reviews(self) -> BoardReviewStore: ...
+    @property
+    def final_boards(self) -> FinalBoards: ...
     @property
     def recaps(self) -> RecapStore: ...
     @property
     def requests(self) -> RequestStore: ...
     @property
     def reminders(self) -> ReminderStore: ...
+
+
+def moderation_ports(ports: Ports) -> ModerationPorts:
+    """The moderation service's six ports, from PORTS."""
+    p = ports
+    return ModerationPorts(
+        p.cases, p.audit_log, p.sanctions, p.accepted_words, p.board_reviews, p.final_boards
+    )
+
+
+def moderation_on(ports: Ports, now: Callable[[], datetime] = clock.now) -> Moderation:
+    """The moderation service on PORTS, by the clock NOW."""
+    p = ports
+    stores = (p.boards, p.ranks, p.results, p.runs, p.closing)
+    return Moderation(moderation_ports(p), *stores, words, now, names=p.names, player_data=p.player_data)
 
 
 class Services:
@@ -170,10 +205,7 @@ class Services:
 
     @cached_property
     def moderation(self) -> Moderation:
-        ports = self.ports
-        return Moderation(
-            ports.moderation, ports.boards, ports.ranks, ports.results, ports.runs, ports.closing, words
-        )
+        return moderation_on(self.ports)
 
     @cached_property
     def recaps(self) -> Recaps:

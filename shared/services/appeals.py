@@ -26,12 +26,12 @@ def appeal_id(sanction_case: str) -> str:
 def appeal(m: Casework, player: str, sanction_case: str, reason: str) -> Case:
     """PLAYER appeals their sanction SANCTION_CASE: 404 `sanction_not_found` when they hold no such
     sanction; 409 `already_appealed` the second time, `sanction_lifted` once lifted."""
-    sanction = next((s for s in m.store.sanctions(player) if s.case_id == sanction_case), None)
+    sanction = next((s for s in m.store.sanctions.sanctions(player) if s.case_id == sanction_case), None)
     if sanction is None:
         raise NotFound("You hold no such sanction", "sanction_not_found")
     if sanction.lifted_at is not None:
         raise Conflict("That sanction was lifted already", "sanction_lifted")
-    decided = m.store.get_case(sanction_case)
+    decided = m.store.cases.get_case(sanction_case)
     decided_by = decided.decision.moderator if decided and decided.decision else ""
     case = Case(
         case_id=appeal_id(sanction_case),
@@ -43,19 +43,19 @@ def appeal(m: Casework, player: str, sanction_case: str, reason: str) -> Case:
         opened_at=iso(m.now()),
         snapshot=appeal_snapshot(sanction, reason, decided_by, decided.scope_id if decided else None),
     )
-    if not m.store.open_case(case):
+    if not m.store.cases.open_case(case):
         raise Conflict("You have appealed this sanction already", "already_appealed")
     return case
 
 
 def my_appeals(m: Casework, player: str) -> list[tuple[Sanction, Case]]:
     """PLAYER's appeals, each with its sanction, in the sanctions' order."""
-    return [(s, a) for s, a in with_appeals(m, m.store.sanctions(player)) if a is not None]
+    return [(s, a) for s, a in with_appeals(m, m.store.sanctions.sanctions(player)) if a is not None]
 
 
 def with_appeals(m: Casework, held: list[Sanction]) -> list[tuple[Sanction, Case | None]]:
     """Each of HELD with its appeal (None: not appealed): one read of the cases, none for none."""
-    found = m.store.cases([appeal_id(s.case_id) for s in held]) if held else {}
+    found = m.store.cases.cases([appeal_id(s.case_id) for s in held]) if held else {}
     return [(s, found.get(appeal_id(s.case_id))) for s in held]
 
 
@@ -65,10 +65,10 @@ def rule(m: Casework, case: Case, decision: Decision) -> None:
     each ranked again while its board is not final, else a correction is listed."""
     if decision.action != "lift" or case.subject is None:
         return
-    lifted = m.store.lift_sanction(case.subject, case.target, decision.decided_at)
+    lifted = m.store.sanctions.lift_sanction(case.subject, case.target, decision.decided_at)
     if lifted is None or lifted.action not in ("void_result", "rank_ban", "ban"):
         return
-    sanctioned = m.store.get_case(case.target)
+    sanctioned = m.store.cases.get_case(case.target)
     if sanctioned is not None and sanctioned.kind == "run" and sanctioned.scope_id:
         _put_back(m, case, decision, scope_of_case(sanctioned.scope_id), "voided")
     if lifted.action == "rank_ban":
@@ -82,7 +82,7 @@ def kept_off(m: Casework, player: str, lifted: Sanction) -> list[OfficialResult]
     start = parse_iso(lifted.decided_at)
     others = [
         s
-        for s in m.store.sanctions(player)
+        for s in m.store.sanctions.sanctions(player)
         if s.action == "rank_ban" and s.lifted_at is None and s.case_id != lifted.case_id
     ]
 
@@ -105,8 +105,8 @@ def _put_back(m: Casework, case: Case, decision: Decision, scope: Scope, reason:
     """PLAYER's result of SCOPE (kept off for REASON) ranked again while SCOPE is not final; on a
     final board, a correction listed instead (the board never changes)."""
     player = case.subject or ""
-    if not m.store.is_final(scope):
-        m.store.restore_result(player, scope, decision.decided_at, reason)
+    if not m.store.finals.is_final(scope):
+        m.store.sanctions.restore_result(player, scope, decision.decided_at, reason)
         return
     entry = m.boards.board_entry(player, scope)
     name = (entry.display_name if entry else None) or m.boards.player_profile(player).display_name
@@ -118,4 +118,4 @@ def _put_back(m: Casework, case: Case, decision: Decision, scope: Scope, reason:
         decided_at=decision.decided_at,
         case_id=case.case_id,
     )
-    m.store.add_correction(scope, correction)
+    m.store.finals.add_correction(scope, correction)

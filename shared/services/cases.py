@@ -29,6 +29,7 @@ from shared.game.moderation import (
     Report,
     ReportKind,
     Sanction,
+    ban_end,
     canonical_name,
     canonical_word,
     scope_of_case,
@@ -41,6 +42,8 @@ from shared.services.moderation_store import CaseDecided
 
 if TYPE_CHECKING:
     from shared.services.board_ports import NameStore
+    from shared.services.moderation_store import SanctionStore
+    from shared.services.player_data import PlayerDataStore
 
 VOIDED = "A moderator voided your result for that date: GET /me says why and how to appeal"
 RANK_BANNED = "Your result for that date is not placed: you were under a rank ban (GET /me says why)"
@@ -55,12 +58,12 @@ def for_report(m: Casework, kind: ReportKind, target: str) -> Case:
     opened = iso(m.now())
     base = _new_case(m, kind, target, opened)
     if kind == "name":  # a case opened before the holder was in its id: its holder's, if still theirs
-        old = m.store.get_case(skeleton_case_id(base.target))
+        old = m.store.cases.get_case(skeleton_case_id(base.target))
         if old is not None and old.subject == base.subject and not reopens(old, m.now()):
             return old
     for generation in range(GENERATIONS_MAX):
         case_id = report_case_id(kind, base.target, base.subject, generation)
-        stored = m.store.get_case(case_id)
+        stored = m.store.cases.get_case(case_id)
         if stored is None or not reopens(stored, m.now()):
             if stored is not None:
                 return stored
@@ -75,7 +78,7 @@ def _new_case(m: Casework, kind: ReportKind, target: str, opened: str) -> Case:
             raise BadRequest("A word is 1-45 letters A-Z", "invalid_target")
         return Case(case_id="", kind="word", target=word, shown=word, opened_at=opened)
     if kind == "name":
-        holder = m.store.name_holder(target)
+        holder = m.store.cases.name_holder(target)
         if holder is None:
             raise NotFound("Nobody has that display name", "target_not_found")
         skeleton = canonical_name(target)
@@ -89,7 +92,7 @@ def _new_case(m: Casework, kind: ReportKind, target: str, opened: str) -> Case:
             snapshot=name_snapshot(target, holder),
         )
     scope_id, _, name = target.partition(":")
-    holder = m.store.name_holder(name) if name else None
+    holder = m.store.cases.name_holder(name) if name else None
     result = None
     if holder is not None and scope_id:
         result = m.results.official_result(holder, scope_of_case(scope_id))
@@ -135,7 +138,7 @@ def evidence(m: Casework, case: Case, moderator: str | None) -> dict[str, object
     """CASE's evidence as the queue shows it: its snapshot (else, for a case opened before
     snapshots, the run as stored), the reporters with their reasons in words, and whether MODERATOR
     is a party (`own_case`: another moderator decides it)."""
-    reasons = m.store.case_reasons(case.case_id, 50)
+    reasons = m.store.cases.case_reasons(case.case_id, 50)
     reporters = [reporter for reporter, _ in reasons]
     seen: dict[str, object] = {
         "reporters": reporters,
@@ -168,7 +171,7 @@ def evidence(m: Casework, case: Case, moderator: str | None) -> dict[str, object
 def decide(m: Casework, moderator: str, case_id: str, action: Action, reason: str, until: str | None) -> Case:
     """Decide an open case: never by a party to it (403 `own_case`); exactly one decision wins
     (409 `case_decided` for the others), then its effect, on the case's player alone."""
-    case = m.store.get_case(case_id)
+    case = m.store.cases.get_case(case_id)
     if case is None:
         raise NotFound("No such case", "case_not_found")
     if action not in ACTIONS_FOR[case.kind]:
@@ -180,12 +183,12 @@ def decide(m: Casework, moderator: str, case_id: str, action: Action, reason: st
         raise BadRequest("Only a rank ban takes `until`", "invalid_until")
     if case.status == "decided":
         raise Conflict("That case is decided already", "case_decided")
-    if own_case(moderator, case, m.store.has_reported(case.case_id, moderator)):
+    if own_case(moderator, case, m.store.cases.has_reported(case.case_id, moderator)):
         raise Forbidden(
             "Another moderator decides a case about you, your report or your decision", "own_case"
         )
     note = None
-    if case.kind == "name" and m.store.name_holder(case.shown) != case.subject:
+    if case.kind == "name" and m.store.cases.name_holder(case.shown) != case.subject:
         note = NO_LONGER_HELD
     decision = Decision(
         action=action, reason=reason, until=until, moderator=moderator, decided_at=iso(m.now()), note=note
@@ -203,7 +206,7 @@ def decide(m: Casework, moderator: str, case_id: str, action: Action, reason: st
         note=note,
     )
     try:
-        m.store.decide(case, decision, entry)
+        m.store.cases.decide(case, decision, entry)
     except CaseDecided as error:
         raise Conflict("That case is decided already", "case_decided") from error
     apply(m, case, decision)
@@ -218,15 +221,15 @@ def apply(m: Casework, case: Case, decision: Decision) -> None:
         appeals.rule(m, case, decision)
         return
     if action == "accept_word":
-        m.store.accept_word(case.target, case.case_id, decision.decided_at)
+        m.store.words.accept_word(case.target, case.case_id, decision.decided_at)
     if action in ("void_result", "rank_ban", "ban") and case.run_id and case.subject and case.scope_id:
         scope = scope_of_case(case.scope_id)
-        if m.store.is_final(scope):
+        if m.store.finals.is_final(scope):
             m._correct(scope, case, decision)
         else:
-            m.store.void_result(case.subject, scope, decision.decided_at)
+            m.store.sanctions.void_result(case.subject, scope, decision.decided_at)
     if action == "hide_name" and case.subject:
-        m.store.hide_name(case.subject, case.target)
+        hide_name(m.store.sanctions, m.names, m.player_data, case.subject, case.target)
     if action in ("hide_name", "void_result", "rank_ban", "ban") and case.subject:
         sanction = Sanction(
             action=action,
@@ -235,7 +238,29 @@ def apply(m: Casework, case: Case, decision: Decision) -> None:
             case_id=case.case_id,
             decided_at=decision.decided_at,
         )
-        m.store.add_sanction(case.subject, sanction)
+        add_sanction(m.store.sanctions, m.player_data, case.subject, sanction)
+
+
+def hide_name(
+    store: "SanctionStore", names: "NameStore", player_data: "PlayerDataStore", player: str, skeleton: str
+) -> bool:
+    """PLAYER's chosen name goes, if its skeleton is SKELETON (else False: they renamed since):
+    the profile and every board row of theirs show their default name, the claim is freed."""
+    if not store.hide_name(player, skeleton):
+        return False
+    scopes = [result.scope for result in player_data.official_results(player)]
+    names.rename_rows(player, scopes, default_display_name(player))
+    return True
+
+
+def add_sanction(
+    store: "SanctionStore", player_data: "PlayerDataStore", player: str, sanction: Sanction
+) -> None:
+    """SANCTION kept on PLAYER's profile (once per case); a ban then stops their runs in play, whose
+    one-request answers read no profile."""
+    store.add_sanction(player, sanction)
+    if ban_end(sanction) is not None:
+        player_data.stop_answers(player, sanction.decided_at)
 
 
 def shown_names(names: "NameStore", players: list[str]) -> dict[str, str]:

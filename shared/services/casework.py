@@ -9,16 +9,19 @@ from typing import Protocol
 
 from shared.game.moderation import Case, Decision, Report, ReportKind
 from shared.game.scope import Scope
-from shared.services.board_ports import BoardStore
-from shared.services.moderation_store import ModerationStore
+from shared.services.board_ports import BoardStore, NameStore
+from shared.services.moderation_store import ModerationPorts
+from shared.services.player_data import PlayerDataStore
 from shared.services.ports import ResultStore, RunStore
 
 
 class Casework(Protocol):
-    store: ModerationStore
+    store: ModerationPorts
     boards: BoardStore
     results: ResultStore
     runs: RunStore
+    names: NameStore
+    player_data: PlayerDataStore
     words: Callable[[], frozenset[str]]
     now: Callable[[], datetime]
 

@@ -58,7 +58,7 @@ from shared.services.closing_pieces import (
     add_tallies,
 )
 from shared.services.moderation import CLOSES_PER_STEP
-from shared.services.moderation_store import ModerationStore
+from shared.services.moderation_store import ModerationPorts
 from shared.services.ports import ClosingStore, RecapStore, RunStore
 
 BOARD_SHARDS = 32  # the `board` index's shards (shared/dynamo/keys.py BOARD_SHARDS)
@@ -73,7 +73,7 @@ class ClosingPass:
         store: PassStore,
         queue: PieceQueue,
         runs: RunStore,
-        moderation: ModerationStore,
+        moderation: ModerationPorts,
         recaps: RecapStore,
         closing: ClosingStore,
         first_date: Callable[[], date],
@@ -107,7 +107,7 @@ class ClosingPass:
             if not board_closed(self.now(), daily_closes_at(day), completed):
                 break
             state = self.store.pass_state(scope)
-            if state is None and self.moderation.pass_done(scope):  # passed by the one-piece engine
+            if state is None and self.moderation.reviews.pass_done(scope):  # passed by the one-piece engine
                 self.store.start_pass(scope, 0)
                 self.store.finish_pass(scope)
                 state = self.store.pass_state(scope)
@@ -255,7 +255,8 @@ class ClosingPass:
         if state.complete(JUDGE):
             self.store.finish_pass(scope)
             # The board's pass has run; the moderation views show each round's typical find time.
-            self.moderation.mark_pass(scope, typical_ms(puzzle or self.runs.get_puzzle(scope) or [], stats))
+            quantiles = typical_ms(puzzle or self.runs.get_puzzle(scope) or [], stats)
+            self.moderation.reviews.mark_pass(scope, quantiles)
 
     def _review(
         self, scope: Scope, run: Run, evidence: Evidence, kept: "Future[list[tuple[str, float]]]"
@@ -272,7 +273,7 @@ class ClosingPass:
         assert run.player is not None
         case = run_case(run.player, run.run_id, scope.id, shown, iso(self.now()), "find_time")
         case = case.model_copy(update={"snapshot": run_snapshot(run, None)})  # evidence kept
-        return self.moderation.open_case(case)
+        return self.moderation.cases.open_case(case)
 
     def _puzzle(self, scope: Scope) -> list[Round]:
         """A Daily's puzzle (its recap's rounds); none for a challenge: its runs hold it."""

@@ -14,13 +14,12 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import NamedTuple, Protocol
 
-from pydantic import BaseModel
-
 from shared.game import clock
 from shared.game.boards import BoardEntry, assign_ranks, daily_closes_at
 from shared.game.clock import iso
 from shared.game.constants import LEAGUE_MEMBERS_MAX, LEAGUES_PER_PLAYER_MAX
 from shared.game.errors import Conflict, Forbidden, NotFound, Throttled
+from shared.game.leagues import League
 from shared.game.names import check_league_name, default_display_name
 from shared.game.scope import Scope
 from shared.services.admission import refuse_unless_admitted
@@ -29,15 +28,6 @@ from shared.services.ports import Admission
 
 # `DELETE /leagues/{id}/members/me`: the caller leaves.
 MYSELF = "me"
-
-
-class League(BaseModel):
-    league_id: str
-    name: str
-    creator: str
-    code: str
-    created_at: str
-    members: dict[str, str]  # player -> when they joined
 
 
 class LeagueFull(Exception):
@@ -147,15 +137,6 @@ def member_id(league_id: str, player: str) -> str:
 def new_invite_code() -> str:
     """An invite code: 96 random bits (unguessable), URL-safe."""
     return secrets.token_urlsafe(12)
-
-
-def successor(league: League, leaving: str) -> str | None:
-    """Who holds the league after LEAVING goes: the creator stays unless it is they who leave, then
-    the member who joined first (None: nobody is left)."""
-    if leaving != league.creator:
-        return league.creator
-    others = sorted((joined, player) for player, joined in league.members.items() if player != leaving)
-    return others[0][1] if others else None
 
 
 def _ranked_rows(entries: list[BoardEntry]) -> tuple[list[BoardEntry], list[int]]:

@@ -1,8 +1,9 @@
 """Moderation (SPEC §3e): reports merge into cases, moderators decide them, every decision is
 logged, and a decision's sanction reaches the boards and the player. docs/moderation.md.
 
-`ModerationStore` is the port (shared/dynamo/moderation.py on DynamoDB, tests/fakes/fake_moderation.py in
-memory); the boards and runs it needs come through the BoardStore and RunStore ports.
+Its storage is six ports, by need (`ModerationPorts`, shared/services/moderation_store.py: cases,
+the audit log, sanctions, accepted words, each board's review, final boards); the boards, runs,
+names and a player's data it needs come through their own ports.
 """
 
 from collections.abc import Callable, Iterable
@@ -33,13 +34,14 @@ from shared.game.names import default_display_name
 from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 from shared.services import cases
-from shared.services.board_ports import BoardStore, RankStore
+from shared.services.board_ports import BoardStore, NameStore, RankStore
 from shared.services.moderation_store import (
     AlreadyReported,
     CasePosition,
-    ModerationStore,
+    ModerationPorts,
     ReportQuotaExceeded,
 )
+from shared.services.player_data import PlayerDataStore
 from shared.services.ports import ClosingStore, ResultStore, RunStore
 
 if TYPE_CHECKING:
@@ -69,7 +71,7 @@ class CaseView(NamedTuple):
 class Moderation:
     def __init__(
         self,
-        store: ModerationStore,
+        store: ModerationPorts,
         boards: BoardStore,
         ranks: RankStore,
         results: ResultStore,
@@ -77,8 +79,12 @@ class Moderation:
         closing: ClosingStore,
         words: Callable[[], frozenset[str]],
         now: Callable[[], datetime] = clock.now,
+        *,
+        names: NameStore,
+        player_data: PlayerDataStore,
     ):
         self.store = store
+        self.names, self.player_data = names, player_data  # a decision's effects beyond moderation
         self.boards, self.ranks, self.results = boards, ranks, results
         self.runs, self.closing = runs, closing
         self.words = words
@@ -100,7 +106,7 @@ class Moderation:
         )
         try:
             day = daily_date(self.now()).isoformat()
-            stored = self.store.file_report(report, case, day, REPORTS_PER_DAY, client)
+            stored = self.store.cases.file_report(report, case, day, REPORTS_PER_DAY, client)
         except ReportQuotaExceeded as error:
             raise Throttled(f"At most {REPORTS_PER_DAY} reports a day", "too_many_reports") from error
         except AlreadyReported as error:
@@ -112,11 +118,11 @@ class Moderation:
 
     def my_reports(self, reporter: str, limit: int = 100) -> list[tuple[Report, Case | None]]:
         """REPORTER's reports, newest first, each with its case (its outcome, once decided)."""
-        return self.with_cases(self.store.reports_of(reporter, limit))
+        return self.with_cases(self.store.cases.reports_of(reporter, limit))
 
     def with_cases(self, reports: list[Report]) -> list[tuple[Report, Case | None]]:
         """Each of REPORTS with its case (its outcome, once decided): one read of the cases."""
-        cases = self.store.cases(list({r.case_id for r in reports})) if reports else {}
+        cases = self.store.cases.cases(list({r.case_id for r in reports})) if reports else {}
         return [(r, cases.get(r.case_id)) for r in reports]
 
     # The queue and decisions -------------------------------------------------------------------
@@ -125,11 +131,11 @@ class Moderation:
         self, kind: CaseKind | None, after: CasePosition | None, limit: int, moderator: str | None = None
     ) -> list[CaseView]:
         """Open cases oldest first, each with its evidence as MODERATOR sees it (shared/services/cases.py)."""
-        found = self.store.open_cases(kind, after, limit)
+        found = self.store.cases.open_cases(kind, after, limit)
         return [CaseView(case, cases.evidence(self, case, moderator)) for case in found]
 
     def _pass_quantiles(self, case: Case) -> dict[int, int] | None:
-        return self.store.pass_quantiles(scope_of_case(case.scope_id)) if case.scope_id else None
+        return self.store.reviews.pass_quantiles(scope_of_case(case.scope_id)) if case.scope_id else None
 
     def decide(self, moderator: str, case_id: str, action: Action, reason: str, until: str | None) -> Case:
         """Decide an open case (shared/services/cases.py): never by a party to it."""
@@ -148,7 +154,7 @@ class Moderation:
             decided_at=decision.decided_at,
             case_id=case.case_id,
         )
-        self.store.add_correction(scope, correction)
+        self.store.finals.add_correction(scope, correction)
 
     def board_status(
         self, scope: Scope, closed: bool, closes_at: datetime, pending: frozenset[str]
@@ -157,10 +163,12 @@ class Moderation:
         (recorded the first time, and then remembered: a final board never reopens)."""
         if scope in self._final or not closed:
             return "final" if scope in self._final else "live"
-        if not self.store.is_final(scope):
+        if not self.store.finals.is_final(scope):
             if not board_final(self.now(), closes_at, bool(pending)):
                 return "closed"
-            self.store.mark_final(scope)  # once, when it is decided: a read of a final board writes nothing
+            self.store.finals.mark_final(
+                scope
+            )  # once, when it is decided: a read of a final board writes nothing
         self._final.add(scope)
         return "final"
 
@@ -172,15 +180,15 @@ class Moderation:
         return state, frozenset() if state == "final" else pending
 
     def corrections(self, scope: Scope) -> list[Correction]:
-        return self.store.corrections(scope)
+        return self.store.finals.corrections(scope)
 
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
-        return self.store.audit_log(after, limit)
+        return self.store.log.audit_log(after, limit)
 
     # Review state ------------------------------------------------------------------------------
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
-        return self.store.pending_runs(scope)
+        return self.store.reviews.pending_runs(scope)
 
     def under_review(self, results: Iterable[tuple[Scope, str]]) -> UnderReview:
         """Of RESULTS (a board's scope and a run), the runs a case is open about on a board not yet
@@ -193,7 +201,7 @@ class Moderation:
         pending: set[str] = set()
         moves: dict[Scope, list[RankMove]] = {}
         for scope, runs in by_scope.items():
-            review = self.store.review(scope)
+            review = self.store.reviews.review(scope)
             pending |= self.open_on(scope, frozenset(runs) & review.pending)
             if review.moves:
                 moves[scope] = review.moves
@@ -202,11 +210,11 @@ class Moderation:
     def open_on(self, scope: Scope, runs: frozenset[str]) -> frozenset[str]:
         """RUNS (under review on SCOPE's board, as read) while the board is not final: one read,
         only when there are any."""
-        if runs and scope not in self._final and not self.store.is_final(scope):
+        if runs and scope not in self._final and not self.store.finals.is_final(scope):
             return runs
         return frozenset()
 
     # A player's sanctions ----------------------------------------------------------------------
 
     def sanctions(self, player: str) -> list[Sanction]:
-        return self.store.sanctions(player)
+        return self.store.sanctions.sanctions(player)

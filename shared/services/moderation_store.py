@@ -1,19 +1,12 @@
-"""The moderation port (SPEC §3e): what shared/services/moderation.py needs from storage, in domain
-types; shared/dynamo/moderation.py implements it on DynamoDB, tests/fakes/fake_moderation.py in memory,
+"""The moderation ports (SPEC §3e): what shared/services/moderation.py needs from storage, in domain
+types, by need (cases, the audit log, sanctions, accepted words, each board's review, final
+boards); shared/dynamo/moderation.py implements them on DynamoDB, tests/fakes/fake_moderation.py in memory,
 and tests/contract/test_moderation_store.py runs one contract on both."""
 
 from typing import NamedTuple, Protocol
 
 from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import (
-    Case,
-    CaseKind,
-    Correction,
-    Decision,
-    LogEntry,
-    Report,
-    Sanction,
-)
+from shared.game.moderation import Case, CaseKind, Correction, Decision, LogEntry, Report, Sanction
 from shared.game.rank_moves import RankMove
 from shared.game.scope import Scope
 
@@ -45,7 +38,9 @@ class CasePosition(NamedTuple):
     case_id: str
 
 
-class ModerationStore(Protocol):
+class CaseStore(Protocol):
+    """Reports, cases, the queue and decisions (shared/services/cases.py, queue.py)."""
+
     def file_report(
         self, report: Report, case: Case, day: str, quota: int, client: str | None = None
     ) -> Case:
@@ -90,6 +85,14 @@ class ModerationStore(Protocol):
         until EVIDENCE_RETENTION after the decision (shared/game/cases.py). Raises CaseDecided."""
         ...
 
+    def name_holder(self, name: str) -> str | None:
+        """The player who holds NAME (by its skeleton), if anyone does."""
+        ...
+
+
+class AuditLog(Protocol):
+    """The moderators' decisions, as logged with each decision (CaseStore.decide)."""
+
     def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
         """The audit log, newest first, after the entry whose `decided_at#case_id` is AFTER."""
         ...
@@ -97,6 +100,10 @@ class ModerationStore(Protocol):
     def moderator_log(self, moderator: str) -> list[LogEntry]:
         """MODERATOR's own decisions (their export)."""
         ...
+
+
+class SanctionStore(Protocol):
+    """A decision's effects on a player: their sanctions, their name, their results on boards."""
 
     def add_sanction(self, player: str, sanction: Sanction) -> None: ...
 
@@ -110,7 +117,8 @@ class ModerationStore(Protocol):
 
     def hide_name(self, player: str, skeleton: str) -> bool:
         """PLAYER's chosen name goes, if its skeleton is SKELETON (else nothing, False: they renamed
-        since): the profile and every board row show their default name, and the claim is freed."""
+        since): the profile shows their default name, and the claim is freed (the board rows are
+        renamed by the service, shared/services/cases.py hide_name)."""
         ...
 
     def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
@@ -124,15 +132,19 @@ class ModerationStore(Protocol):
         (decided AT) recorded as a void's is. False when there is no such result."""
         ...
 
+
+class AcceptedWords(Protocol):
+    """The words moderators accepted (each checked with the word list)."""
+
     def accept_word(self, word: str, case_id: str, accepted_at: str) -> None: ...
 
     def accepted_words(self) -> list[tuple[str, str]]:
         """(word, case id) of every word a moderator accepted, in word order."""
         ...
 
-    def name_holder(self, name: str) -> str | None:
-        """The player who holds NAME (by its skeleton), if anyone does."""
-        ...
+
+class BoardReviewStore(Protocol):
+    """Each board's review: its runs with an open case, its rank moves, its find-time pass."""
 
     def pending_runs(self, scope: Scope) -> frozenset[str]:
         """The runs of SCOPE with an open case (their rows show `"review": "pending"`)."""
@@ -153,6 +165,10 @@ class ModerationStore(Protocol):
         """The quantiles SCOPE's find-time pass recorded; None before it ran."""
         ...
 
+
+class FinalBoards(Protocol):
+    """Closed boards made final, and the public corrections of a final board."""
+
     def is_final(self, scope: Scope) -> bool: ...
 
     def mark_final(self, scope: Scope) -> None: ...
@@ -164,3 +180,22 @@ class ModerationStore(Protocol):
     def corrections(self, scope: Scope) -> list[Correction]:
         """SCOPE's corrections, oldest first."""
         ...
+
+
+class ModerationStore(
+    CaseStore, AuditLog, SanctionStore, AcceptedWords, BoardReviewStore, FinalBoards, Protocol
+):
+    """All of moderation's ports in one: what tests and scripts reach moderation's items through
+    (`moderation` of shared/dynamo/store.py DynamoPorts and tests/fakes/fake_store.py FakePorts)."""
+
+
+class ModerationPorts(NamedTuple):
+    """The moderation ports, one each, as the moderation service takes them (the wiring's Ports
+    names each: shared/runtime/wiring.py `moderation_ports`)."""
+
+    cases: CaseStore
+    log: AuditLog
+    sanctions: SanctionStore
+    words: AcceptedWords
+    reviews: BoardReviewStore
+    finals: FinalBoards

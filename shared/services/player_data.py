@@ -20,12 +20,14 @@ from typing import NamedTuple, Protocol
 from shared.game import clock
 from shared.game.boards import PlayerProfile
 from shared.game.clock import iso
+from shared.game.erasure import Carried, ErasurePlan, ErasureRead, erasure_plan
+from shared.game.errors import Throttled
+from shared.game.leagues import League
 from shared.game.moderation import LogEntry, Report, Sanction
 from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.services.admission import refuse_unless_admitted
-from shared.services.leagues import League
 from shared.services.ports import Accounts, Admission
 
 
@@ -66,19 +68,52 @@ class PlayerDataStore(Protocol):
 
     def holdings(self, player: str) -> Holdings: ...
 
+    def official_results(self, player: str) -> list[OfficialResult]:
+        """The player's official results, read consistently (the rows a hidden name leaves)."""
+        ...
+
+    def stop_answers(self, player: str, at: str) -> None:
+        """Stop the one-request answers of the player's runs that may still take one (started
+        within a time limit of AT), after their admission changed (a ban): from then on an
+        answer reads the profile, and is refused."""
+        ...
+
     def begin_erasure(self, player: str, at: str) -> None:
         """Put the tombstone on the player's profile (made if there is none): it shows
         DELETED_PLAYER_NAME from now on, and every player route and every write naming the
         player refuses them. Idempotent."""
         ...
 
-    def erase_holdings(self, player: str) -> None:
-        """Release the player's name claims, show DELETED_PLAYER_NAME on every row of theirs
-        (every board, live or closed, and its top), take them out of every league (as if they
-        left) and off the challenges they created (which stay), delete their runs and every
-        item keyed by them but their official results, and leave the profile as the tombstone
-        alone. Idempotent."""
+    def erasure_read(self, player: str) -> ErasureRead:
+        """What the erasure changes of the player (once the tombstone is on): the claims of the
+        name they showed, their board rows, leagues and challenges made, as they are now."""
         ...
+
+    def carry_out_erasure(self, read: ErasureRead, plan: ErasurePlan) -> Carried:
+        """Carry PLAN out, on condition that what it changes is still as READ (else nothing of it
+        is done: not done, naming the claims someone else holds): release the claims, show
+        DELETED_PLAYER_NAME on the rows (every board, live or closed, and its top), take the
+        player out of the leagues (the heir holds each) and off the challenges (which stay);
+        then delete their runs and every item keyed by them but their official results, and
+        leave the profile as the tombstone alone."""
+        ...
+
+
+_ATTEMPTS = 5  # reads of everything again when something changed meanwhile
+
+
+def erase_holdings(store: PlayerDataStore, player: str) -> None:
+    """Everything the erasure changes after the tombstone: read, planned (shared/game/erasure.py)
+    and carried out; read and planned again when something changed since the read, a claim
+    someone else holds (a look-alike of the name from before skeletons) left to them. Idempotent."""
+    foreign: frozenset[str] = frozenset()
+    for _ in range(_ATTEMPTS):
+        read = store.erasure_read(player)
+        carried = store.carry_out_erasure(read, erasure_plan(read, foreign))
+        if carried.done:
+            return
+        foreign |= carried.foreign
+    raise Throttled("Your account is busy; try DELETE /me again")
 
 
 class PlayerData:
@@ -106,7 +141,7 @@ class PlayerData:
         return [
             lambda: self.store.begin_erasure(player, iso(self.now())),
             *[lambda erase=erase: erase(player) for erase in self.also_erase],
-            lambda: self.store.erase_holdings(player),
+            lambda: erase_holdings(self.store, player),
             lambda: self.accounts().sign_out(username),  # its refresh tokens, before the account
             lambda: self.accounts().delete_account(username),
         ]

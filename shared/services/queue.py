@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from shared.game.clock import parse_iso
 from shared.game.moderation import CaseKind
-from shared.services.moderation_store import ModerationStore
+from shared.services.moderation_store import CaseStore
 
 
 class QueueFigures(NamedTuple):
@@ -16,7 +16,7 @@ class QueueFigures(NamedTuple):
     oldest_hours: float  # 0 when the queue is empty
 
 
-def measure(store: ModerationStore, now: datetime) -> QueueFigures:
+def measure(store: CaseStore, now: datetime) -> QueueFigures:
     figures = store.queue_figures()
     opened = [parse_iso(oldest) for _, oldest in figures.values() if oldest]
     oldest = (now - min(opened)).total_seconds() / 3600 if opened else 0.0

@@ -72,8 +72,6 @@ ADAPTER = "shared/dynamo"
 # Rules the adapter still calls, each with its reason; the test fails when one is no longer imported.
 ADAPTER_MAY_CALL = {
     "shared.services.retry": "the one retry rule (attempts, backoff) for every store call",
-    "shared.services.leagues.successor": "who inherits a league its owner leaves (issue 53 item 1: "
-    "the erasure's plan decides it in the service)",
 }
 # Imports the table forbids that stay for now, each with its reason ("importer -> imported prefix");
 # the test fails when one is no longer needed.

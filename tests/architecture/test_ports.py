@@ -11,6 +11,10 @@ from tests.architecture.ports import mismatches, protocols_in
 
 # The ports the wiring's `Ports` does not carry, and what implements them.
 IMPLEMENTED_BY = {
+    "shared.services.moderation_store.ModerationStore": [  # all six in one, for tests and scripts
+        "shared.dynamo.moderation.DynamoModeration",
+        "tests.fakes.fake_moderation.FakeModeration",
+    ],
     "shared.services.closing_pieces.PassStore": [
         "shared.dynamo.closing_pieces.DynamoPasses",
         "tests.fakes.fake_passes.FakePasses",
@@ -30,7 +34,7 @@ IMPLEMENTED_BY = {
         "shared.runtime.accounts.LocalAccounts",
     ],
     "shared.services.casework.Casework": ["shared.services.moderation.Moderation"],
-    "shared.dynamo.sanctions.Reach": ["shared.dynamo.moderation.DynamoModeration"],
+    "shared.dynamo.sanctions.Reach": ["shared.dynamo.sanctions.DynamoSanctions"],
     "shared.runtime.wiring.Ports": ["shared.dynamo.store.DynamoPorts", "tests.fakes.fake_store.FakePorts"],
 }
 

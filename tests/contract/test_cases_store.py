@@ -10,9 +10,9 @@ import pytest
 
 from shared.dynamo import moderation_keys
 from shared.game.cases import REOPEN_AFTER, name_case_id
-from shared.game.dictionary import words
 from shared.game.errors import Conflict, Forbidden
 from shared.game.moderation import Case, canonical_name
+from shared.runtime.wiring import moderation_on
 from shared.services import appeals
 from shared.services.moderation import Moderation
 from shared.services.moderation_store import ReportQuotaExceeded
@@ -33,7 +33,7 @@ from tests.fakes.fake_boards import player
 
 def at(subject, when=NOW) -> Moderation:  # noqa: F811
     s = subject.store
-    return Moderation(s.moderation, s.boards, s.ranks, s.results, s.runs, s.closing, words, now=lambda: when)
+    return moderation_on(s, now=lambda: when)
 
 
 def board_scores(subject) -> list[int]:  # noqa: F811

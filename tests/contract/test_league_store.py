@@ -4,8 +4,9 @@ for the last seat run on moto's server mode (tests/dynamo/test_races.py)."""
 
 import pytest
 
+from shared.game.leagues import League
 from shared.game.scope import Scope
-from shared.services.leagues import League, LeagueFull, StaleLeague, TooManyLeagues
+from shared.services.leagues import LeagueFull, StaleLeague, TooManyLeagues
 from tests.fakes.fake_boards import official, player
 from tests.fakes.fake_store import complete_official
 

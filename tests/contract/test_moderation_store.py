@@ -13,7 +13,6 @@ import pytest
 from local.streams import StreamPoller
 from shared.game.boards import TieKey
 from shared.game.clock import iso
-from shared.game.dictionary import words
 from shared.game.moderation import Case, LogEntry, Report, Sanction, case_id_for
 from shared.game.puzzles import Round
 from shared.game.rank_moves import RankMove
@@ -22,12 +21,12 @@ from shared.game.runs import Attempt, RoundRecord, Run
 from shared.game.scope import Scope
 from shared.runtime.closing_wiring import store_of
 from shared.runtime.piece_queue import MemoryQueue
-from shared.runtime.wiring import Services
+from shared.runtime.wiring import Services, moderation_on, moderation_ports
+from shared.services.cases import hide_name
 from shared.services.closing_pass import ClosingPass
 from shared.services.closing_pieces import COUNT
 from shared.services.completion import completion_of
 from shared.services.leaderboard import TOP, Boards
-from shared.services.moderation import Moderation
 from shared.services.moderation_store import AlreadyReported, BoardReview, CasePosition, ReportQuotaExceeded
 from shared.services.players import Players
 from tests.contract.test_board_store import Subject, moto_ports, rank_counter
@@ -45,16 +44,7 @@ class Moderated(Subject):
     def __init__(self, store, settle):
         super().__init__(store, settle, lambda: None)
         self.kept = store.moderation  # the ModerationStore
-        self.moderation = Moderation(
-            store.moderation,
-            store.boards,
-            store.ranks,
-            store.results,
-            store.runs,
-            store.closing,
-            words,
-            now=lambda: NOW,
-        )
+        self.moderation = moderation_on(store, now=lambda: NOW)
 
 
 @pytest.fixture(params=["fake", "dynamo"])
@@ -203,7 +193,7 @@ def test_hide_name_frees_the_claim_and_shows_the_default_name_on_the_rows(subjec
     record(subject, "zed", 700, 0)
     subject.settle()
     assert subject.kept.name_holder("ZED") == player("zed")
-    assert subject.kept.hide_name(player("zed"), "zed")
+    assert hide_name(subject.kept, subject.store.names, subject.store.player_data, player("zed"), "zed")
     subject.settle()
     assert subject.kept.name_holder("Zed") is None
     assert subject.store.boards.player_profile(player("zed")).display_name is None
@@ -248,8 +238,8 @@ def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_
     played(subject, "bot", 2000, [1_050] * 10)
     subject.settle()
     closing = ClosingPass(
-        store_of(subject.store), MemoryQueue(), subject.store.runs, subject.kept, subject.store.recaps,
-        subject.store.closing, lambda: date.fromisoformat(DAY), lambda day: PUZZLE,
+        store_of(subject.store), MemoryQueue(), subject.store.runs, moderation_ports(subject.store),
+        subject.store.recaps, subject.store.closing, lambda: date.fromisoformat(DAY), lambda day: PUZZLE,
     )  # fmt: skip
     closing._start(SCOPE)
     closing.queue.drain(closing.run)

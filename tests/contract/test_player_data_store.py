@@ -6,11 +6,11 @@ whole item list and an erasure interrupted between its steps are tested on Dynam
 import pytest
 
 from shared.dynamo.store import dynamo_ports
+from shared.game.leagues import League
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
 from shared.game.puzzles import Round
 from shared.game.scope import Scope
-from shared.services.leagues import League
-from shared.services.player_data import SlotRecord
+from shared.services.player_data import SlotRecord, erase_holdings
 from shared.services.ports import Admission
 from tests.fakes.fake_boards import official, player
 from tests.fakes.fake_store import FakePorts, complete_official
@@ -67,8 +67,8 @@ def test_an_erasure_begun_refuses_the_player_and_shows_the_deleted_name(held):
 
 def test_an_erasure_keeps_the_official_result_under_the_deleted_name_and_nothing_else(held):
     held.player_data.begin_erasure(ANN, T0)
-    held.player_data.erase_holdings(ANN)
-    held.player_data.erase_holdings(ANN)  # idempotent
+    erase_holdings(held.player_data, ANN)
+    erase_holdings(held.player_data, ANN)  # idempotent
     holdings = held.player_data.holdings(ANN)
     assert holdings.name_claim is None and holdings.slots == [] and holdings.runs == []
     assert holdings.leagues == [] and len(holdings.official_results) == 1

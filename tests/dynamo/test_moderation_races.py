@@ -9,10 +9,10 @@ import pytest
 from shared.dynamo.store import DynamoPorts
 from shared.game.cases import name_case_id
 from shared.game.clock import iso
-from shared.game.dictionary import words
 from shared.game.errors import Conflict, Forbidden
 from shared.game.moderation import case_id_for
 from shared.game.scope import Scope
+from shared.runtime.wiring import moderation_on
 from shared.services import appeals
 from shared.services.moderation import Moderation
 from tests.dynamo.test_races import ROUNDS, client, race, scan, store  # noqa: F401 (fixtures)
@@ -26,16 +26,7 @@ NOW = datetime(2031, 3, 5, 18, tzinfo=UTC)
 
 def moderation_of(table: DynamoPorts, minutes: int = 0) -> Moderation:
     instant = NOW + timedelta(minutes=minutes)
-    return Moderation(
-        table.moderation,
-        table.boards,
-        table.ranks,
-        table.results,
-        table.runs,
-        table.closing,
-        words,
-        now=lambda: instant,
-    )
+    return moderation_on(table, now=lambda: instant)
 
 
 def test_two_moderators_deciding_one_case_exactly_one_wins_and_one_entry_is_logged(store):  # noqa: F811
@@ -54,11 +45,11 @@ def test_two_moderators_deciding_one_case_exactly_one_wins_and_one_entry_is_logg
         lost = [o for o in outcomes if isinstance(o, Exception)]
         assert len(won) == 1 and len(lost) == 1, outcomes
         assert isinstance(lost[0], Conflict) and lost[0].code == "case_decided"
-        stored = service.store.get_case(case_id)
+        stored = service.store.cases.get_case(case_id)
         assert stored is not None and stored.decision is not None
         assert stored.decision.action == won[0].decision.action
         assert [e.case_id for e in service.audit_log(None, 100)].count(case_id) == 1
-        accepted = dict(service.store.accepted_words())
+        accepted = dict(service.store.words.accepted_words())
         assert (word in accepted) == (stored.decision.action == "accept_word")
 
 
@@ -69,7 +60,7 @@ def test_first_reports_racing_into_one_new_case_merge_into_one_queued_case(store
         reporters = [f"r{n}-{i}" for i in range(6)]
         outcomes = race([lambda r=r, w=word: service.report(player(r), "word", w, "x") for r in reporters])
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
-        case = service.store.get_case(case_id_for("word", word))
+        case = service.store.cases.get_case(case_id_for("word", word))
         assert case is not None and case.count == len(reporters)
         queued = [i for i in scan(store, "MODQUEUE#") if i["sk"]["S"].endswith(case.case_id)]
         assert len(queued) == 1
@@ -93,8 +84,8 @@ def test_hiding_a_name_racing_its_rename_leaves_one_consistent_name(store):  # n
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         shown = store.boards.player_profile(player(user)).display_name
         assert shown in (None, new)  # the hidden name is gone either way
-        assert service.store.name_holder(name) is None
-        holder = service.store.name_holder(new)
+        assert service.store.cases.name_holder(name) is None
+        holder = service.store.cases.name_holder(new)
         assert holder == (player(user) if shown == new else None) or shown is None
         assert shown == new  # hidden, then renamed; or renamed first, and the decision left it
 
@@ -123,7 +114,7 @@ def test_a_name_decision_racing_its_holders_rename_and_a_new_holder_acts_on_the_
         assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
         assert store.boards.player_profile(a).display_name == f"Polite{n}"
         assert store.boards.player_profile(b).display_name == name
-        assert service.store.name_holder(name) == b
+        assert service.store.cases.name_holder(name) == b
 
 
 def test_an_appeal_ruled_by_two_moderators_at_once_has_one_ruling_and_its_effect(store):  # noqa: F811
@@ -146,7 +137,7 @@ def test_an_appeal_ruled_by_two_moderators_at_once_has_one_ruling_and_its_effect
         )
         won = [o for o in outcomes if not isinstance(o, Exception)]
         assert len(won) == 1 and isinstance(outcomes[2], Forbidden), outcomes
-        (held,) = service.store.sanctions(zed)
+        (held,) = service.store.sanctions.sanctions(zed)
         assert (held.lifted_at is not None) == (won[0].decision.action == "lift")
         admission = store.boards.admitted_entry(zed, Scope.daily("2031-03-05"))[0]
         assert (admission.banned_until is None) == (won[0].decision.action == "lift")

@@ -227,9 +227,9 @@ def serve_with(
     from shared.runtime import closing_wiring
     from shared.runtime.piece_queue import MemoryQueue
     from shared.runtime.secrets import deployment_secret
+    from shared.runtime.wiring import moderation_on
     from shared.services.game import Game
     from shared.services.leaderboard import Boards
-    from shared.services.moderation import Moderation
     from shared.services.players import Players
     from shared.services.recap import Recaps
 
@@ -237,7 +237,7 @@ def serve_with(
     p = ports
     boards = Boards(p.boards, p.ranks, p.names, p.runs, now=now, monotonic=lambda: clock.now().timestamp())
     players = Players(p.boards, p.names, p.results, p.runs, boards, now=now)
-    moderation = Moderation(p.moderation, p.boards, p.ranks, p.results, p.runs, p.closing, words, now=now)
+    moderation = moderation_on(p, now)
     game = Game(p.runs, p.results, deployment_secret, words, now=now)
     recaps = Recaps(p.recaps, p.results, p.runs, now)
     closing = closing_wiring.build(p, game, MemoryQueue())

@@ -4,16 +4,9 @@ tests/contract/test_league_store.py runs the same tests against it and the adapt
 (shared/dynamo/leagues.py)."""
 
 from shared.game.boards import BoardEntry, BoardPosition
+from shared.game.leagues import League, successor
 from shared.game.scope import Scope
-from shared.services.leagues import (
-    League,
-    LeagueFull,
-    LeagueRows,
-    LeagueStore,
-    StaleLeague,
-    TooManyLeagues,
-    successor,
-)
+from shared.services.leagues import LeagueFull, LeagueRows, LeagueStore, StaleLeague, TooManyLeagues
 from shared.services.ports import Admission
 from tests.fakes.fake_table import FakeTable
 

@@ -1,36 +1,26 @@
-"""The in-memory ModerationStore (shared/services/moderation_store.py), over the shared FakeTable
-(tests/fakes/fake_table.py), so a decision's effects reach the same boards, ranks and profiles the other
-fakes serve. tests/contract/test_moderation_store.py runs the same tests against it and the
-adapter (shared/dynamo/moderation.py)."""
+"""The in-memory moderation ports (shared/services/moderation_store.py): here the CaseStore, and
+FakeModeration, all of them (with tests/fakes/fake_sanctions.py and fake_reviews.py), over the
+shared FakeTable (tests/fakes/fake_table.py), so a decision's effects reach the same boards, ranks
+and profiles the other fakes serve. tests/contract/test_moderation_store.py runs the same tests
+against it and the adapters (shared/dynamo/moderation.py)."""
 
-from shared.game.boards import BoardPosition
-from shared.game.fair_play import UnrankedReason
-from shared.game.moderation import (
-    CASE_KINDS,
-    Case,
-    CaseKind,
-    Correction,
-    Decision,
-    LogEntry,
-    Report,
-    Sanction,
-    canonical_name,
-)
-from shared.game.names import default_display_name, name_skeleton
-from shared.game.rank_moves import RankMove
-from shared.game.scope import Scope
+from shared.game.moderation import CASE_KINDS, Case, CaseKind, Decision, LogEntry, Report, canonical_name
+from shared.game.names import name_skeleton
 from shared.services.moderation_store import (
     AlreadyReported,
-    BoardReview,
     CaseDecided,
     CasePosition,
     ModerationStore,
     ReportQuotaExceeded,
 )
+from tests.fakes.fake_reviews import FakeAcceptedWords, FakeAuditLog, FakeBoardReviews, FakeFinalBoards
+from tests.fakes.fake_sanctions import FakeSanctions
 from tests.fakes.fake_table import FakeTable
 
 
-class FakeModeration:
+class FakeCases:
+    """Reports, cases, the queue and decisions (the CaseStore)."""
+
     def __init__(self, table: FakeTable) -> None:
         self.table = table
 
@@ -107,112 +97,15 @@ class FakeModeration:
             stored.status, stored.decision = "decided", decision
             self.table.log.append(entry)
 
-    def audit_log(self, after: str | None, limit: int) -> list[LogEntry]:
-        entries = sorted(self.table.log, key=_log_position, reverse=True)
-        if after is not None:
-            entries = [e for e in entries if _log_position(e) < after]
-        return entries[:limit]
-
-    def moderator_log(self, moderator: str) -> list[LogEntry]:
-        return [e for e in sorted(self.table.log, key=_log_position) if e.moderator == moderator]
-
-    def add_sanction(self, player: str, sanction: Sanction) -> None:
-        with self.table.lock:
-            held = self.table.sanctions.setdefault(player, [])
-            if all(s.case_id != sanction.case_id for s in held):
-                held.append(sanction)
-
-    def sanctions(self, player: str) -> list[Sanction]:
-        return list(self.table.sanctions.get(player, []))
-
-    def void_result(self, player: str, scope: Scope, at: str) -> bool:
-        with self.table.lock:
-            result = self.table.results.get((player, scope))
-            if result is None:
-                return False
-            if result.ranked:  # off the board now: the ranks below it move up
-                move = RankMove(at, BoardPosition.of(result).tie, result.run_id)
-                self.table.rank_moves.setdefault(scope, set()).add(move)
-            self.table.results[player, scope] = result.model_copy(update={"unranked_reason": "voided"})
-            return True
-
-    def hide_name(self, player: str, skeleton: str) -> bool:
-        with self.table.lock:
-            held = self.table.names.get(player)
-            if held is None or name_skeleton(held) != skeleton:
-                return False
-            self.table.names.pop(player, None)
-        scopes = [s for (p, s) in self.table.results if p == player]
-        self.table.rename_rows(player, scopes, default_display_name(player))
-        return True
-
-    def lift_sanction(self, player: str, case_id: str, lifted_at: str) -> Sanction | None:
-        with self.table.lock:
-            held = self.table.sanctions.get(player, [])
-            for number, sanction in enumerate(held):
-                if sanction.case_id == case_id:
-                    if sanction.lifted_at is None:
-                        held[number] = sanction.model_copy(update={"lifted_at": lifted_at})
-                    return held[number]
-        return None
-
-    def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
-        with self.table.lock:
-            result = self.table.results.get((player, scope))
-            if result is None or result.unranked_reason != reason:
-                return False
-            move = RankMove(at, BoardPosition.of(result).tie, result.run_id, back=True)
-            self.table.rank_moves.setdefault(scope, set()).add(move)
-            self.table.results[player, scope] = result.model_copy(update={"unranked_reason": None})
-            return True
-
-    def accept_word(self, word: str, case_id: str, accepted_at: str) -> None:
-        self.table.accepted.setdefault(word, case_id)
-
-    def accepted_words(self) -> list[tuple[str, str]]:
-        return sorted(self.table.accepted.items())
-
     def name_holder(self, name: str) -> str | None:
         claim = canonical_name(name)
         return next((p for p, n in self.table.names.items() if name_skeleton(n) == claim), None)
 
-    def pending_runs(self, scope: Scope) -> frozenset[str]:
-        return self.table.pending_runs(scope)
 
-    def review(self, scope: Scope) -> BoardReview:
-        with self.table.lock:
-            return BoardReview(self.table.pending_runs(scope), sorted(self.table.rank_moves.get(scope, ())))
-
-    def mark_pass(self, scope: Scope, quantiles: dict[int, int]) -> bool:
-        with self.table.lock:
-            if scope in self.table.passes:
-                return False
-            self.table.passes[scope] = dict(quantiles)
-            return True
-
-    def pass_done(self, scope: Scope) -> bool:
-        return scope in self.table.passes
-
-    def pass_quantiles(self, scope: Scope) -> dict[int, int] | None:
-        return self.table.passes.get(scope)
-
-    def is_final(self, scope: Scope) -> bool:
-        return scope in self.table.finals
-
-    def mark_final(self, scope: Scope) -> None:
-        self.table.finals.add(scope)
-
-    def add_correction(self, scope: Scope, correction: Correction) -> None:
-        listed = self.table.corrections.setdefault(scope, [])
-        if all(c.case_id != correction.case_id for c in listed):
-            listed.append(correction)
-
-    def corrections(self, scope: Scope) -> list[Correction]:
-        return list(self.table.corrections.get(scope, []))
-
-
-def _log_position(entry: LogEntry) -> str:
-    return f"{entry.decided_at}#{entry.case_id}"
+class FakeModeration(
+    FakeCases, FakeAuditLog, FakeSanctions, FakeAcceptedWords, FakeBoardReviews, FakeFinalBoards
+):
+    """Every moderation port over one FakeTable (the wiring's `moderation`)."""
 
 
 _moderation: ModerationStore = FakeModeration(FakeTable())

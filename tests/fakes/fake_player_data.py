@@ -3,8 +3,9 @@
 it away as shared/dynamo/player_data.py does (docs/players.md, "Export and erasure")."""
 
 from shared.game.boards import PlayerProfile
+from shared.game.erasure import Carried, ErasurePlan, ErasureRead
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
-from shared.services.leagues import successor
+from shared.game.results import OfficialResult
 from shared.services.player_data import Holdings, PlayerDataStore, SlotRecord
 from tests.fakes.fake_table import FakeTable
 
@@ -53,33 +54,59 @@ class FakePlayerData:
                 ),
             )
 
+    def official_results(self, player: str) -> list[OfficialResult]:
+        with self.table.lock:
+            return [result for (holder, _), result in self.table.results.items() if holder == player]
+
+    def stop_answers(self, player: str, at: str) -> None:
+        """Nothing to do: an answer here reads the player's admission."""
+
     def begin_erasure(self, player: str, at: str) -> None:
         with self.table.lock:
             self.table.erased_players.add(player)
 
-    def erase_holdings(self, player: str) -> None:
-        """The name released and shown as DELETED_PLAYER_NAME on every row, the leagues left (as if
-        the player left), the challenges made kept with no creator, the runs, slots, stats and
-        reports deleted; the official results stay."""
+    def erasure_read(self, player: str) -> ErasureRead:
         table = self.table
         with table.lock:
-            table.names.pop(player, None)
+            name = table.names.get(player)
             scopes = [scope for (holder, scope) in table.results if holder == player]
-            table.rename_rows(player, scopes, DELETED_PLAYER_NAME)
-            for league_id in sorted(table.memberships.pop(player, set())):
-                league = table.leagues.get(league_id)
-                if league is None or player not in league.members:
-                    continue
-                heir = successor(league, player)
-                if heir is None:
-                    del table.leagues[league_id]
+            return ErasureRead(
+                player=player,
+                claims=[name_skeleton(name)] if name else [],
+                rows=[(scope, table.row_names.get((player, scope)) or "") for scope in scopes],
+                leagues=[
+                    table.leagues[i].model_copy(deep=True)
+                    for i in sorted(table.memberships.get(player, set()))
+                    if i in table.leagues
+                ],
+                challenges=[
+                    c.model_copy(deep=True) for c in table.challenges.values() if c.creator == player
+                ],
+            )
+
+    def carry_out_erasure(self, read: ErasureRead, plan: ErasurePlan) -> Carried:
+        """The plan, unless the player's leagues or challenges changed since READ: the name
+        released and shown as DELETED_PLAYER_NAME on every row, the leagues left (to their heir),
+        the challenges made kept with no creator; then the runs, slots, stats and reports
+        deleted; the official results stay."""
+        table, player = self.table, read.player
+        with table.lock:
+            if self._changed(player, plan):
+                return Carried(False)
+            if plan.release:
+                table.names.pop(player, None)
+            table.rename_rows(player, plan.rename, DELETED_PLAYER_NAME)
+            for departure in plan.leave:
+                league = table.leagues[departure.league.league_id]
+                if departure.heir is None:
+                    del table.leagues[league.league_id]
                     table.codes.pop(league.code, None)
                 else:
                     del league.members[player]
-                    league.creator = heir
-            for challenge in table.challenges.values():
-                if challenge.creator == player:
-                    challenge.creator = ""
+                    league.creator = departure.heir
+            table.memberships.pop(player, None)
+            for challenge_id in plan.disown:
+                table.challenges[challenge_id].creator = ""
             for made in [made for made in table.created if made[0] == player]:
                 del table.created[made]
             for run_id in [run_id for run_id, (run, _) in table.runs.items() if run.player == player]:
@@ -88,6 +115,18 @@ class FakePlayerData:
                 del table.slots[key]
             table.stats.pop(player, None)
             table.reports.pop(player, None)
+            return Carried(True)
+
+    def _changed(self, player: str, plan: ErasurePlan) -> bool:
+        """Whether the player's leagues or challenges are no longer those PLAN read."""
+        table = self.table
+        leagues = {
+            i
+            for i in table.memberships.get(player, set())
+            if player in getattr(table.leagues.get(i), "members", {})
+        }
+        made = {c.challenge_id for c in table.challenges.values() if c.creator == player}
+        return leagues != {d.league.league_id for d in plan.leave} or made != set(plan.disown)
 
 
 _player_data: PlayerDataStore = FakePlayerData(table=FakeTable())

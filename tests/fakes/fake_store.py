@@ -52,12 +52,14 @@ from shared.services.ports import (
 )
 from tests.fakes.fake_boards import NOON, FakeBoards, FakeNames, FakeRanks, scope_order, serve_with
 from tests.fakes.fake_leagues import FakeLeagues
-from tests.fakes.fake_moderation import FakeModeration
+from tests.fakes.fake_moderation import FakeCases, FakeModeration
 from tests.fakes.fake_passes import FakePasses
 from tests.fakes.fake_player_data import FakePlayerData
 from tests.fakes.fake_recap import FakeRecaps
 from tests.fakes.fake_reminders import FakeReminders
 from tests.fakes.fake_requests import FakeRequests
+from tests.fakes.fake_reviews import FakeAcceptedWords, FakeAuditLog, FakeBoardReviews, FakeFinalBoards
+from tests.fakes.fake_sanctions import FakeSanctions
 from tests.fakes.fake_table import FakeTable
 
 if TYPE_CHECKING:
@@ -304,6 +306,12 @@ class FakePorts:
         self.leagues = FakeLeagues(table)
         self.player_data = FakePlayerData(table)
         self.moderation = FakeModeration(table)
+        self.cases = FakeCases(table)
+        self.audit_log = FakeAuditLog(table)
+        self.sanctions = FakeSanctions(table)
+        self.accepted_words = FakeAcceptedWords(table)
+        self.board_reviews = FakeBoardReviews(table)
+        self.final_boards = FakeFinalBoards(table)
         self.recaps = FakeRecaps(table)
         self.requests = FakeRequests()
         self.reminders = FakeReminders(table)

@@ -9,6 +9,7 @@ import threading
 from datetime import datetime
 
 from shared.game.boards import BoardEntry, BoardPosition
+from shared.game.leagues import League
 from shared.game.moderation import Case, Correction, LogEntry, Report, Sanction, ban_end
 from shared.game.puzzles import Round
 from shared.game.rank_moves import RankMove
@@ -17,7 +18,6 @@ from shared.game.results import Challenge, OfficialResult
 from shared.game.runs import Run
 from shared.game.scope import Scope
 from shared.game.stats import PlayerStats
-from shared.services.leagues import League
 from shared.services.ports import Admission
 
 

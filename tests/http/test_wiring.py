@@ -8,6 +8,7 @@ from functools import cached_property
 from shared.runtime import wiring
 from shared.runtime.secrets import cursor_keys
 from shared.runtime.settings import settings
+from shared.runtime.wiring import moderation_ports
 from tests.fakes.fake_store import FakePorts
 
 SERVICES = [name for name, value in vars(wiring.Services).items() if isinstance(value, cached_property)]
@@ -52,7 +53,7 @@ def test_a_reset_with_ports_builds_every_service_on_the_ports_it_uses(table):
     assert (wiring.leagues().store, wiring.player_data().store) == (fake.leagues, fake.player_data)
     assert wiring.idempotency().store is fake.requests
     assert (moderation.store, moderation.boards, moderation.ranks) == (
-        fake.moderation,
+        moderation_ports(fake),
         fake.boards,
         fake.ranks,
     )

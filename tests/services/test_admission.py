@@ -145,13 +145,14 @@ def test_a_write_of_a_run_read_before_a_ban_cannot_undo_the_stop_of_its_answers(
     """The stop moves the run's version: a skip or a refused answer that read the run before the
     ban (a whole versioned put, which would drop the mark) fails and reads again, and is refused."""
     from shared.game.moderation import Sanction
+    from shared.services.cases import add_sanction
     from shared.services.ports import StaleRun
 
     status, run, _ = daily("POST", "/daily/runs", user="zed")
     assert status == 201
     before = dynamo.runs.get_run(run["run_id"], player("zed"))
     ban_decision = Sanction(action="ban", reason="abuse", until=None, case_id="c" * 24, decided_at=iso(NOON))
-    dynamo.moderation.add_sanction(player("zed"), ban_decision)
+    add_sanction(dynamo.moderation, dynamo.player_data, player("zed"), ban_decision)
     with pytest.raises(StaleRun):
         dynamo.runs.save_run(before.run, before.version)
     status, body = answer("zed", run["run_id"], 1, "qzqzq")
