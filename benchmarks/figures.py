@@ -1,0 +1,118 @@
+"""Run the benchmarks `make bench` runs and write their printed output into benchmarks/FIGURES.md.
+
+    python benchmarks/figures.py [--timeout SECONDS] [NAME ...]
+
+Each benchmark gets its own section: a header, the command, the commit and the date it was
+measured, and what it printed. The file is rewritten after each benchmark, so a stopped run keeps
+what it measured. A benchmark that fails or runs past --timeout keeps its previous section, with a
+line saying so. Sections that `make bench` does not write (the benchmarks run by hand, under
+"Run by hand") are kept as they are. NAME limits the run to those benchmarks (e.g. `daily`).
+"""
+
+import argparse
+import datetime
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = ROOT / "benchmarks" / "FIGURES.md"
+BY_HAND = "## Run by hand"
+
+# (name, arguments after `python benchmarks/`): what `make bench` measures, in this order.
+BENCHMARKS: list[tuple[str, list[str]]] = [
+    ("validate", ["validate.py"]),
+    ("daily", ["daily.py"]),
+    ("boards", ["boards.py"]),
+    ("recap", ["recap.py"]),
+    ("closing_pass", ["closing_pass.py", "1000"]),
+    ("renames", ["renames.py"]),
+    ("floors", ["floors.py"]),
+    ("cost", ["cost.py"]),
+    ("coldstart", ["coldstart.py"]),
+]
+
+INTRO = """# Figures
+
+Every figure the docs quote, as the benchmarks printed it. `make bench` rewrites the sections above
+"Run by hand" (benchmarks/figures.py); each says the commit and the date it was measured. The
+sections under "Run by hand" are benchmarks too slow or too dependent on a deployment or a browser
+for `make bench`: each names its exact command; paste its new output there when you run it again.
+"""
+
+
+def header(name: str) -> str:
+    return f"## {name}"
+
+
+def split_sections(text: str) -> tuple[dict[str, str], str]:
+    """The generated sections by header line, and everything from "Run by hand" on."""
+    head, _, by_hand = text.partition(BY_HAND)
+    sections: dict[str, str] = {}
+    current = ""
+    for line in head.splitlines(keepends=True):
+        if line.startswith("## "):
+            current = line.strip()
+            sections[current] = ""
+        if current:
+            sections[current] += line
+    return sections, (BY_HAND + by_hand) if by_hand else BY_HAND + "\n"
+
+
+def section(name: str, argv: list[str], commit: str, output: str) -> str:
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    command = "python benchmarks/" + " ".join(argv)
+    return f"{header(name)}\n\n`{command}` · commit `{commit}` · {when}\n\n```text\n{output.rstrip()}\n```\n\n"
+
+
+def write(sections: dict[str, str], by_hand: str) -> None:
+    body = "".join(sections.get(header(name), "") for name, _ in BENCHMARKS)
+    FIGURES.write_text(INTRO + "\n" + body + by_hand.rstrip() + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--timeout", type=float, default=None, help="seconds a benchmark may take")
+    parser.add_argument("names", nargs="*", help="only these benchmarks")
+    args = parser.parse_args()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True, check=False)
+    if dirty.stdout.strip():
+        commit += " + uncommitted changes"
+    sections, by_hand = split_sections(FIGURES.read_text() if FIGURES.exists() else "")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    failed = []
+    for name, argv in BENCHMARKS:
+        if args.names and name not in args.names:
+            continue
+        print(f"figures: {name} ...", flush=True)
+        try:
+            done = subprocess.run(
+                [sys.executable, f"benchmarks/{argv[0]}", *argv[1:]],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=args.timeout,
+                check=False,
+            )
+            problem = f"exited {done.returncode}: {done.stderr.strip()[-400:]}" if done.returncode else ""
+        except subprocess.TimeoutExpired:
+            done, problem = None, f"ran past {args.timeout:g} s and was stopped"
+        if done is not None and done.stdout.strip():
+            sections[header(name)] = section(name, argv, commit, done.stdout)
+            print(done.stdout, flush=True)
+        if problem:
+            failed.append(name)
+            kept = sections.get(header(name), f"{header(name)}\n\n")  # the output above, if any
+            sections[header(name)] = kept.rstrip() + f"\n\n(`make bench` at `{commit}`: {problem}.)\n\n"
+        write(sections, by_hand)
+    print(f"figures: wrote {FIGURES.relative_to(ROOT)}" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
