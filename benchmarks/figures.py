@@ -42,6 +42,11 @@ for `make bench`: each names its exact command; paste its new output there when 
 """
 
 
+def git(*argv: str) -> str:
+    done = subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True, check=False)
+    return done.stdout.strip()
+
+
 def header(name: str) -> str:
     return f"## {name}"
 
@@ -63,7 +68,8 @@ def split_sections(text: str) -> tuple[dict[str, str], str]:
 def section(name: str, argv: list[str], commit: str, output: str) -> str:
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     command = "python benchmarks/" + " ".join(argv)
-    return f"{header(name)}\n\n`{command}` · commit `{commit}` · {when}\n\n```text\n{output.rstrip()}\n```\n\n"
+    measured = f"`{command}` · commit `{commit}` · {when}"
+    return f"{header(name)}\n\n{measured}\n\n```text\n{output.rstrip()}\n```\n\n"
 
 
 def write(sections: dict[str, str], by_hand: str) -> None:
@@ -76,11 +82,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=None, help="seconds a benchmark may take")
     parser.add_argument("names", nargs="*", help="only these benchmarks")
     args = parser.parse_args()
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
-    ).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True, check=False)
-    if dirty.stdout.strip():
+    commit = git("rev-parse", "--short", "HEAD")
+    if git("status", "--porcelain", "--untracked-files=no"):
         commit += " + uncommitted changes"
     sections, by_hand = split_sections(FIGURES.read_text() if FIGURES.exists() else "")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -110,7 +113,7 @@ def main() -> None:
             kept = sections.get(header(name), f"{header(name)}\n\n")  # the output above, if any
             sections[header(name)] = kept.rstrip() + f"\n\n(`make bench` at `{commit}`: {problem}.)\n\n"
         write(sections, by_hand)
-    print(f"figures: wrote {FIGURES.relative_to(ROOT)}" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    print(f"figures: wrote {FIGURES.relative_to(ROOT)}", f"(failed: {', '.join(failed)})" if failed else "")
     sys.exit(1 if failed else 0)
 
 
