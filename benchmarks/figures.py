@@ -73,6 +73,8 @@ def section(name: str, argv: list[str], commit: str, output: str) -> str:
 
 
 def write(sections: dict[str, str], by_hand: str) -> None:
+    if FIGURES.exists():  # the hand-run part as it is now: it may have been edited meanwhile
+        by_hand = split_sections(FIGURES.read_text())[1]
     body = "".join(sections.get(header(name), "") for name, _ in BENCHMARKS)
     FIGURES.write_text(INTRO + "\n" + body + by_hand.rstrip() + "\n")
 
