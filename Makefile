@@ -68,7 +68,7 @@ format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-## bench: run the benchmarks (validate, daily, boards, recap, closing_pass at 1,000 runs, renames, floors, cost, coldstart) and write
+## bench: run the benchmarks (validate, daily, boards, recap, closing_pass at 1,000 runs, renames, floors, cost, coldstart, scripts/rush_plan.py) and write
 ## their output into benchmarks/FIGURES.md with the commit and date (floors.py fails below a floor, or above 1.1 with no rule named)
 bench: $(VENV)/.dev
 	$(PY) benchmarks/figures.py

@@ -20,17 +20,18 @@ ROOT = Path(__file__).resolve().parent.parent
 FIGURES = ROOT / "benchmarks" / "FIGURES.md"
 BY_HAND = "## Run by hand"
 
-# (name, arguments after `python benchmarks/`): what `make bench` measures, in this order.
+# (name, the script and its arguments): what `make bench` measures, in this order.
 BENCHMARKS: list[tuple[str, list[str]]] = [
-    ("validate", ["validate.py"]),
-    ("daily", ["daily.py"]),
-    ("boards", ["boards.py"]),
-    ("recap", ["recap.py"]),
-    ("closing_pass", ["closing_pass.py", "1000"]),
-    ("renames", ["renames.py"]),
-    ("floors", ["floors.py"]),
-    ("cost", ["cost.py"]),
-    ("coldstart", ["coldstart.py"]),
+    ("validate", ["benchmarks/validate.py"]),
+    ("daily", ["benchmarks/daily.py"]),
+    ("boards", ["benchmarks/boards.py"]),
+    ("recap", ["benchmarks/recap.py"]),
+    ("closing_pass", ["benchmarks/closing_pass.py", "1000"]),
+    ("renames", ["benchmarks/renames.py"]),
+    ("floors", ["benchmarks/floors.py"]),
+    ("cost", ["benchmarks/cost.py"]),
+    ("coldstart", ["benchmarks/coldstart.py"]),
+    ("rush_plan", ["scripts/rush_plan.py"]),
 ]
 
 INTRO = """# Figures
@@ -67,7 +68,7 @@ def split_sections(text: str) -> tuple[dict[str, str], str]:
 
 def section(name: str, argv: list[str], commit: str, output: str) -> str:
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    command = "python benchmarks/" + " ".join(argv)
+    command = "python " + " ".join(argv)
     measured = f"`{command}` · commit `{commit}` · {when}"
     return f"{header(name)}\n\n{measured}\n\n```text\n{output.rstrip()}\n```\n\n"
 
@@ -96,7 +97,7 @@ def main() -> None:
         print(f"figures: {name} ...", flush=True)
         try:
             done = subprocess.run(
-                [sys.executable, f"benchmarks/{argv[0]}", *argv[1:]],
+                [sys.executable, *argv],
                 cwd=ROOT,
                 env=env,
                 capture_output=True,
