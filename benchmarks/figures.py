@@ -6,7 +6,7 @@ Each benchmark gets its own section: a header, the command, the commit and the d
 measured, and what it printed. The file is rewritten after each benchmark, so a stopped run keeps
 what it measured. A benchmark that fails or runs past --timeout keeps its previous section, with a
 line saying so. Sections that `make bench` does not write (the benchmarks run by hand, under
-"Run by hand") are kept as they are. NAME limits the run to those benchmarks (e.g. `daily`).
+"Run by hand") are kept as they are. NAME runs those benchmarks alone, in that order (e.g. `daily`).
 """
 
 import argparse
@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIGURES = ROOT / "benchmarks" / "FIGURES.md"
+DEFAULT_FIGURES = ROOT / "benchmarks" / "FIGURES.md"
+FIGURES = DEFAULT_FIGURES
 BY_HAND = "## Run by hand"
 
 # (name, the script and its arguments): what `make bench` measures, in this order.
@@ -83,17 +84,20 @@ def write(sections: dict[str, str], by_hand: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timeout", type=float, default=None, help="seconds a benchmark may take")
+    parser.add_argument("--out", type=Path, default=DEFAULT_FIGURES, help="the file to write")
     parser.add_argument("names", nargs="*", help="only these benchmarks")
     args = parser.parse_args()
+    global FIGURES
+    FIGURES = args.out.resolve()
     commit = git("rev-parse", "--short", "HEAD")
     if git("status", "--porcelain", "--untracked-files=no"):
         commit += " + uncommitted changes"
     sections, by_hand = split_sections(FIGURES.read_text() if FIGURES.exists() else "")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     failed = []
-    for name, argv in BENCHMARKS:
-        if args.names and name not in args.names:
-            continue
+    chosen = dict(BENCHMARKS)
+    for name in args.names or chosen:  # the order asked for, else make bench's
+        argv = chosen[name]
         print(f"figures: {name} ...", flush=True)
         try:
             done = subprocess.run(
@@ -116,7 +120,7 @@ def main() -> None:
             kept = sections.get(header(name), f"{header(name)}\n\n")  # the output above, if any
             sections[header(name)] = kept.rstrip() + f"\n\n(`make bench` at `{commit}`: {problem}.)\n\n"
         write(sections, by_hand)
-    print(f"figures: wrote {FIGURES.relative_to(ROOT)}", f"(failed: {', '.join(failed)})" if failed else "")
+    print(f"figures: wrote {FIGURES}", f"(failed: {', '.join(failed)})" if failed else "")
     sys.exit(1 if failed else 0)
 
 
