@@ -49,6 +49,13 @@ def git(*argv: str) -> str:
     return done.stdout.strip()
 
 
+def why(stderr: str) -> str:
+    """A failure in a line: its ERROR lines (pip's, a check's), else its last line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith(("ERROR", "FAILED"))]
+    return "; ".join(line[:200] for line in (errors or lines[-1:]))
+
+
 def header(name: str) -> str:
     return f"## {name}"
 
@@ -109,7 +116,7 @@ def main() -> None:
                 timeout=args.timeout,
                 check=False,
             )
-            problem = f"exited {done.returncode}: {done.stderr.strip()[-400:]}" if done.returncode else ""
+            problem = f"exited {done.returncode}: {why(done.stderr)}" if done.returncode else ""
         except subprocess.TimeoutExpired:
             done, problem = None, f"ran past {args.timeout:g} s and was stopped"
         if done is not None and done.stdout.strip():
