@@ -68,16 +68,10 @@ format: $(VENV)/.dev
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
-## bench: print cold start, warm cost, DynamoDB requests per call and each call against its floor (floors.py fails below a floor, or above 1.1 with no rule named)
+## bench: run the benchmarks (validate, daily, boards, recap, closing_pass at 1,000 runs, renames, floors, cost, coldstart, scripts/rush_plan.py) and write
+## their output into benchmarks/FIGURES.md with the commit and date (floors.py fails below a floor, or above 1.1 with no rule named)
 bench: $(VENV)/.dev
-	$(PY) benchmarks/validate.py
-	$(PY) benchmarks/daily.py
-	$(PY) benchmarks/boards.py
-	$(PY) benchmarks/recap.py
-	$(PY) benchmarks/closing_pass.py
-	$(PY) benchmarks/renames.py
-	$(PY) benchmarks/floors.py
-	$(PY) benchmarks/coldstart.py
+	$(PY) benchmarks/figures.py
 
 ## puzzles: the puzzle report for 365 Dailies (SEED=... START=YYYY-MM-DD): difficulty per round, each rule's figure, best scores
 puzzles: $(VENV)/.dev
