@@ -56,6 +56,7 @@ CAUSES: dict[str, str] = {
     "board page 1 (live)": "a 101-row top item of random ids is ~7 KB (1 RU), and the pending-review item",
     "league board, 5 members": "the caller's profile (admission), in the same request as the league",
     "GET /me/export, 30 days": "admission: the player's partition read consistently (8 RU; eventually 4)",
+    "DELETE /me, 30 days": "a reminder is held under its send minute: one GetItem of its pointer finds it",
 }
 BOARD_RESULTS = 300  # a full top of the board (101 rows) and more
 
