@@ -7,7 +7,7 @@ from shared.game.fair_play import fastest_plausible_ms, implausible_answers
 from shared.game.results import OfficialResult
 from shared.game.runs import Run
 from shared.game.stats import with_daily_result
-from shared.services.ports import Completion, StoredProfile
+from shared.services.ports import Completion, ResultStore, StoredProfile
 
 
 def completion_of(result: OfficialResult, read: StoredProfile) -> Completion:
@@ -29,6 +29,16 @@ def run_completion(run: Run, read: StoredProfile) -> Completion:
     completion = completion_of(OfficialResult.of_run(run), read)
     run.rank_banned = completion.result.unranked_reason == "rank_banned"
     return completion
+
+
+def as_placed(run: Run, results: ResultStore) -> Run:
+    """RUN as its board places it: a run completed under a rank ban that a lift put back on its
+    board (SPEC §3e, appeals) says so (`ranked` true) by its official result, read only then."""
+    if run.official and run.rank_banned and run.player:
+        result = results.official_result(run.player, run.scope)
+        if result is not None and result.unranked_reason != "rank_banned":
+            run.rank_banned = False
+    return run
 
 
 def implausible_details(run: Run) -> dict[str, object] | None:

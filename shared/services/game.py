@@ -32,7 +32,7 @@ from shared.game.runs import AnswerResult, Run, answer, expire_if_due, new_run, 
 from shared.game.scope import Scope, run_id_in
 from shared.services.admission import refuse_unless_admitted
 from shared.services.answering import answer_at_once, skip_at_once
-from shared.services.completion import implausible_details, run_completion
+from shared.services.completion import as_placed, implausible_details, run_completion
 from shared.services.ports import (
     ActiveRunExists,
     Completion,
@@ -240,7 +240,7 @@ class Game:
 
     def get_run(self, run_id: str, player: str | None) -> Run:
         """The caller's run (a guest's by its id alone), completed first if its time is up."""
-        return self._retry(lambda: self._refresh(self._load(run_id, player)).run)
+        return as_placed(self._retry(lambda: self._refresh(self._load(run_id, player)).run), self.results)
 
     def answer(
         self, run_id: str, player: str | None, round_number: int, attempt_number: int, word: str

@@ -5,6 +5,7 @@ another rank ban of theirs still holds stays off."""
 
 from datetime import timedelta
 
+from functions.daily.handler import handler as daily_handler
 from shared.game import clock
 from shared.game.cases import name_case_id
 from shared.game.clock import iso
@@ -12,9 +13,11 @@ from shared.game.scope import Scope
 from tests.conftest import Api
 from tests.fakes.fake_boards import DAY, NOON, official, player
 from tests.fakes.fake_store import complete_official
+from tests.play import play_out
 from tests.routed import handler as leaderboard_handler  # with the moderation routes
 
 boards = Api(leaderboard_handler)
+daily = Api(daily_handler)
 MODS = "[moderators]"
 FIRST = DAY.isoformat()
 LATER = (DAY + timedelta(days=8)).isoformat()  # FIRST's board is final by then
@@ -91,3 +94,13 @@ def test_a_result_another_rank_ban_still_holds_stays_off_after_a_lift(store):
     assert _history("zed") == {FIRST: (None, "rank_banned")}
     _lift("zed", second)
     assert _history("zed") == {FIRST: (1, None)}
+
+
+def test_a_lifted_rank_bans_run_says_ranked_again_as_its_board_places_it(store):
+    sanction = _rank_ban("Zed", days=10)
+    done = play_out(daily, daily("POST", "/daily/runs", user="zed")[1], "zed")
+    assert done["ranked"] is False and done["unranked_reason"] == "rank_banned"
+    _lift("zed", sanction)
+    status, run, _ = daily("GET", f"/runs/{done['run_id']}", user="zed")
+    assert status == 200 and run["ranked"] is True and run["unranked_reason"] is None, run
+    assert _history("zed")[done["date"]] == (None, None)  # ranked; the rank once the board closes
