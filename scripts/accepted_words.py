@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ADDITIONS)
     args = parser.parse_args()
     client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
-    accepted = dynamo_ports(args.table, client).moderation.accepted_words()
+    accepted = dynamo_ports(args.table, client).accepted_words.accepted_words()
     text, added = merged(args.out.read_text() if args.out.exists() else "", accepted)
     args.out.write_text(text)
     print(f"{added} word(s) added to {args.out}")

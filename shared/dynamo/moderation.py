@@ -1,22 +1,16 @@
 """Moderation on DynamoDB (the ports of shared/services/moderation_store.py): here reports, cases,
 the queue and decisions (`CaseStore`); the audit log, sanctions and a decision's effects, accepted
-words, each board's review and final boards each in a module of their own, and `DynamoModeration`,
-which is all of them on one table. Keys in shared/dynamo/moderation_keys.py; docs/data-model.md,
-"Moderation", has the items and their write rates.
+words, each board's review and final boards each in a module of their own. Keys in
+shared/dynamo/moderation_keys.py; docs/data-model.md, "Moderation", has the items and their write
+rates.
 """
 
 import json
 
 from shared.dynamo import keys
 from shared.dynamo import moderation_keys as mod_keys
-from shared.dynamo.accepted_words import DynamoAcceptedWords
-from shared.dynamo.audit_log import DynamoAuditLog
-from shared.dynamo.board_review import BoardReviews
 from shared.dynamo.client import Client, Item
-from shared.dynamo.final_boards import DynamoFinalBoards
 from shared.dynamo.reports import case_reasons, client_quota, queue_figures, quota_item
-from shared.dynamo.sanctions import DynamoSanctions
-from shared.dynamo.top import TopOfBoard
 from shared.game.cases import retained_until
 from shared.game.clock import parse_iso
 from shared.game.errors import Throttled
@@ -248,12 +242,3 @@ def _case_of(item: Item) -> Case:
 
 def _epoch(instant: str) -> int:
     return int(parse_iso(instant).timestamp())
-
-
-class DynamoModeration(
-    DynamoCases, DynamoAuditLog, DynamoSanctions, DynamoAcceptedWords, BoardReviews, DynamoFinalBoards
-):
-    """Every moderation port on one table (the wiring's `moderation`)."""
-
-    def __init__(self, db: Client, top: TopOfBoard):
-        self.db, self.top = db, top

@@ -28,7 +28,7 @@ from shared.game.scope import Scope
 
 
 class Reach(Protocol):
-    """What a decision reaches through (shared/dynamo/moderation.py DynamoModeration)."""
+    """What a decision reaches through (DynamoSanctions)."""
 
     db: Client
     top: TopOfBoard

@@ -23,7 +23,7 @@ from shared.dynamo.counters import Counters
 from shared.dynamo.final_boards import DynamoFinalBoards
 from shared.dynamo.idempotency import Requests
 from shared.dynamo.leagues import DynamoLeagues
-from shared.dynamo.moderation import DynamoCases, DynamoModeration
+from shared.dynamo.moderation import DynamoCases
 from shared.dynamo.names import Names
 from shared.dynamo.player_data import DynamoPlayerData
 from shared.dynamo.puzzle_reads import PuzzleReads
@@ -39,8 +39,7 @@ class DynamoPorts:
     """The adapters, one per port: `runs` (RunStore), `closing` (ClosingStore), `results`
     (ResultStore), `boards` (BoardStore), `ranks` (RankStore), `names` (NameStore), `leagues`
     (LeagueStore), `player_data` (PlayerDataStore), `cases`, `audit_log`, `sanctions`,
-    `accepted_words`, `board_reviews`, `final_boards` (the moderation ports; `moderation`, all of
-    them in one: ModerationStore), `recaps`
+    `accepted_words`, `board_reviews`, `final_boards` (the moderation ports), `recaps`
     (RecapStore), `requests` (RequestStore). `top` (the top of each board) is a part the boards,
     ranks and names share; `db` is their client."""
 
@@ -54,7 +53,6 @@ class DynamoPorts:
     names: Names
     leagues: DynamoLeagues
     player_data: DynamoPlayerData
-    moderation: DynamoModeration
     cases: DynamoCases
     audit_log: DynamoAuditLog
     sanctions: DynamoSanctions
@@ -96,7 +94,6 @@ def dynamo_ports(
         names=names,
         leagues=DynamoLeagues(db),
         player_data=DynamoPlayerData(db, puzzles),
-        moderation=DynamoModeration(db, top),
         cases=DynamoCases(db),
         audit_log=DynamoAuditLog(db),
         sanctions=DynamoSanctions(db, top),

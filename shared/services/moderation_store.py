@@ -182,13 +182,6 @@ class FinalBoards(Protocol):
         ...
 
 
-class ModerationStore(
-    CaseStore, AuditLog, SanctionStore, AcceptedWords, BoardReviewStore, FinalBoards, Protocol
-):
-    """All of moderation's ports in one: what tests and scripts reach moderation's items through
-    (`moderation` of shared/dynamo/store.py DynamoPorts and tests/fakes/fake_store.py FakePorts)."""
-
-
 class ModerationPorts(NamedTuple):
     """The moderation ports, one each, as the moderation service takes them (the wiring's Ports
     names each: shared/runtime/wiring.py `moderation_ports`)."""

@@ -4,7 +4,7 @@ One port per need, each method on exactly one port: `RunStore` (puzzles, challen
 `ClosingStore` (challenges by close time), `ResultStore` (completing runs, official results) and
 `RecapStore` here; `BoardStore`, `RankStore` and `NameStore` in shared/services/board_ports.py;
 `LeagueStore` (shared/services/leagues.py), `PlayerDataStore` (shared/services/player_data.py),
-`ModerationStore` (shared/services/moderation_store.py). shared/dynamo/ has one adapter class per
+the moderation ports (shared/services/moderation_store.py). shared/dynamo/ has one adapter class per
 port, built once by `dynamo_ports` (shared/dynamo/store.py); the tests one fake per port over one
 in-memory table (tests/fakes/fake_store.py `FakePorts`), and tests/contract/ runs the same tests against
 both (docs/data-model.md, "Ports and adapters"). Storage keys, item layouts and optimistic-lock

@@ -11,10 +11,6 @@ from tests.architecture.ports import mismatches, protocols_in
 
 # The ports the wiring's `Ports` does not carry, and what implements them.
 IMPLEMENTED_BY = {
-    "shared.services.moderation_store.ModerationStore": [  # all six in one, for tests and scripts
-        "shared.dynamo.moderation.DynamoModeration",
-        "tests.fakes.fake_moderation.FakeModeration",
-    ],
     "shared.services.closing_pieces.PassStore": [
         "shared.dynamo.closing_pieces.DynamoPasses",
         "tests.fakes.fake_passes.FakePasses",

@@ -55,7 +55,7 @@ def test_a_name_case_is_about_the_name_as_held_by_one_player(subject):  # noqa: 
     assert subject.store.boards.player_profile(player("b")).display_name == "RudeI"  # B keeps it
     at(subject).decide("mod", second.case_id, "hide_name", "offensive", None)
     assert subject.store.boards.player_profile(player("b")).display_name is None
-    assert subject.kept.name_holder("Rude1") is None
+    assert subject.store.cases.name_holder("Rude1") is None
 
 
 def test_a_decided_target_is_reported_again_as_a_new_case_after_30_days(subject):  # noqa: F811
@@ -102,7 +102,7 @@ def test_a_case_keeps_its_evidence_snapshot_from_its_opening(subject):  # noqa: 
     subject.settle()
     service = at(subject, AFTER)
     _, case = service.report(player("ann"), "run", f"{DAY}:Zed", "too good")
-    stored = subject.kept.get_case(case.case_id)
+    stored = subject.store.cases.get_case(case.case_id)
     assert stored.snapshot is not None and stored.snapshot["display_name"] == "Zed"
     assert stored.snapshot["player"] == player("zed")
     (view,) = service.open_cases("run", None, 10, "mod")
@@ -111,15 +111,15 @@ def test_a_case_keeps_its_evidence_snapshot_from_its_opening(subject):  # noqa: 
 
 def test_a_guest_clients_reports_count_against_the_client_as_well_as_the_run(subject):  # noqa: F811
     for n in range(2):
-        subject.kept.file_report(
+        subject.store.cases.file_report(
             file_report_of(f"guest:run{n}", word_case(f"w{n}")), word_case(f"w{n}"), DAY, 2, "client-1"
         )
     with pytest.raises(ReportQuotaExceeded):
-        subject.kept.file_report(
+        subject.store.cases.file_report(
             file_report_of("guest:run9", word_case("w9")), word_case("w9"), DAY, 2, "client-1"
         )
-    assert subject.kept.get_case(word_case("w9").case_id) is None
-    subject.kept.file_report(
+    assert subject.store.cases.get_case(word_case("w9").case_id) is None
+    subject.store.cases.file_report(
         file_report_of("guest:run9", word_case("w9")), word_case("w9"), DAY, 2, "client-2"
     )
 
@@ -157,7 +157,7 @@ def test_an_appeal_is_once_per_sanction_ruled_by_another_moderator_and_lift_rera
     service.decide("mod-b", appeal.case_id, "lift", "a fair typist", None)
     subject.settle()
     assert board_scores(subject) == [2000, 900]
-    (sanction,) = subject.kept.sanctions(player("zed"))
+    (sanction,) = subject.store.sanctions.sanctions(player("zed"))
     assert sanction.lifted_at is not None
     assert subject.store.results.official_result(player("zed"), SCOPE).unranked_reason is None
 
@@ -179,7 +179,7 @@ def test_a_decided_case_is_kept_for_the_retention_period_then_goes(subject):  # 
     if hasattr(subject.store, "db"):  # DynamoDB: the table's TTL removes it (docs/players.md)
         item = subject.store.db.get(moderation_keys.case_key(case.case_id))
         assert int(item["expires_at"]["N"]) > int((NOW + timedelta(days=179)).timestamp())
-    assert subject.kept.get_case(case.case_id).decision is not None
+    assert subject.store.cases.get_case(case.case_id).decision is not None
     assert canonical_name("Zed") == "zed"
 
 
@@ -195,7 +195,7 @@ def test_every_board_is_final_7_days_after_its_close_and_a_case_open_then_is_dec
     subject.settle()
     _, case = at(subject, AFTER).report(player("ann"), "run", f"{DAY}:Zed", "too good")
     closes = daily_closes_at(date(2026, 1, 15))
-    pending = subject.kept.pending_runs(SCOPE)
+    pending = subject.store.board_reviews.pending_runs(SCOPE)
     assert (
         pending
         and at(subject, closes + timedelta(days=6)).board_status(SCOPE, True, closes, pending) == "closed"
@@ -213,14 +213,14 @@ def test_the_queue_is_measured_by_kind_with_its_oldest_case(subject):  # noqa: F
 
     for n, word in enumerate(("zzqa", "zzqb")):
         at(subject, NOW + timedelta(hours=n)).report(player("ann"), "word", word, "a word")
-    figures = queue.measure(subject.kept, NOW + timedelta(hours=49))
+    figures = queue.measure(subject.store.cases, NOW + timedelta(hours=49))
     assert figures.open_by_kind == {"name": 0, "run": 0, "word": 2, "appeal": 0}
     assert figures.oldest_hours == 49.0
 
 
 def test_a_lift_on_a_final_board_is_a_correction_and_changes_no_row(subject):  # noqa: F811
     service, case = zed_voided(subject)
-    subject.kept.mark_final(SCOPE)
+    subject.store.final_boards.mark_final(SCOPE)
     appeal = appeals.appeal(service, player("zed"), case.case_id, "I type fast")
     service.decide("mod-b", appeal.case_id, "lift", "a fair typist", None)
     subject.settle()
@@ -231,4 +231,4 @@ def test_a_lift_on_a_final_board_is_a_correction_and_changes_no_row(subject):  #
         "appeal",
         appeal.case_id,
     )
-    assert subject.kept.sanctions(player("zed"))[0].lifted_at is not None
+    assert subject.store.sanctions.sanctions(player("zed"))[0].lifted_at is not None

@@ -1,8 +1,7 @@
-"""One contract for the moderation side of the store (shared/services/moderation.py
-`ModerationStore`) and a decision's effects on the numbers a player sees (board rows, ranks, the
-board's size, `/leaderboard/daily/me`, history, stats), run against the in-memory fake and against
-DynamoDB on in-process moto (its stream drained through the rank counters' consumer, as Lambda
-would)."""
+"""One contract for the moderation ports (shared/services/moderation_store.py) and a decision's
+effects on the numbers a player sees (board rows, ranks, the board's size, `/leaderboard/daily/me`,
+history, stats), run against the in-memory fakes and against DynamoDB on in-process moto (its
+stream drained through the rank counters' consumer, as Lambda would)."""
 
 import random
 from collections.abc import Iterator
@@ -43,7 +42,6 @@ AT = iso(AFTER)  # when a decision is made
 class Moderated(Subject):
     def __init__(self, store, settle):
         super().__init__(store, settle, lambda: None)
-        self.kept = store.moderation  # the ModerationStore
         self.moderation = moderation_on(store, now=lambda: NOW)
 
 
@@ -85,7 +83,7 @@ def report_of(reporter: str, case: Case) -> Report:
 
 
 def file(subject, reporter: str, case: Case, quota: int = 20) -> Case:
-    return subject.kept.file_report(report_of(reporter, case), case, DAY, quota)
+    return subject.store.cases.file_report(report_of(reporter, case), case, DAY, quota)
 
 
 # Reports and cases ------------------------------------------------------------------------------
@@ -97,10 +95,10 @@ def test_reports_merge_into_one_case_counting_each_reporter_once(subject):
     assert file(subject, "b", case).count == 2
     with pytest.raises(AlreadyReported):
         file(subject, "a", case)
-    stored = subject.kept.get_case(case.case_id)
+    stored = subject.store.cases.get_case(case.case_id)
     assert stored.count == 2 and stored.status == "open"
-    assert sorted(subject.kept.case_reporters(case.case_id, 10)) == ["a", "b"]
-    assert [r.case_id for r in subject.kept.reports_of("a", 10)] == [case.case_id]
+    assert sorted(subject.store.cases.case_reporters(case.case_id, 10)) == ["a", "b"]
+    assert [r.case_id for r in subject.store.cases.reports_of("a", 10)] == [case.case_id]
 
 
 def test_a_reporters_quota_counts_reports_per_date(subject):
@@ -108,18 +106,18 @@ def test_a_reporters_quota_counts_reports_per_date(subject):
     file(subject, "a", word_case("two"), quota=2)
     with pytest.raises(ReportQuotaExceeded):
         file(subject, "a", word_case("three"), quota=2)
-    assert subject.kept.get_case(word_case("three").case_id) is None
+    assert subject.store.cases.get_case(word_case("three").case_id) is None
 
 
 def test_the_queue_is_oldest_first_by_kind_and_pages_from_a_position(subject):
     cases = [word_case(f"w{n}", seconds=n) for n in range(7)]
     for case in reversed(cases):
         file(subject, "a", case)
-    first = subject.kept.open_cases("word", None, 4)
+    first = subject.store.cases.open_cases("word", None, 4)
     assert [c.target for c in first] == [f"w{n}" for n in range(4)]
-    rest = subject.kept.open_cases("word", CasePosition(first[-1].opened_at, first[-1].case_id), 4)
+    rest = subject.store.cases.open_cases("word", CasePosition(first[-1].opened_at, first[-1].case_id), 4)
     assert [c.target for c in rest] == ["w4", "w5", "w6"]
-    assert subject.kept.open_cases("name", None, 4) == []
+    assert subject.store.cases.open_cases("name", None, 4) == []
 
 
 def test_a_decision_holds_once_leaves_the_queue_and_is_logged(subject):
@@ -129,19 +127,22 @@ def test_a_decision_holds_once_leaves_the_queue_and_is_logged(subject):
     service.decide("mod", case.case_id, "accept_word", "in use", None)
     with pytest.raises(Exception, match="decided"):
         service.decide("mod2", case.case_id, "dismiss", "no", None)
-    assert subject.kept.open_cases(None, None, 10) == []
-    (entry,) = subject.kept.audit_log(None, 10)
+    assert subject.store.cases.open_cases(None, None, 10) == []
+    (entry,) = subject.store.audit_log.audit_log(None, 10)
     assert isinstance(entry, LogEntry) and (entry.moderator, entry.action) == ("mod", "accept_word")
-    assert subject.kept.moderator_log("mod") == [entry] and subject.kept.moderator_log("mod2") == []
-    assert subject.kept.accepted_words() == [("wifi", case.case_id)]
+    assert (
+        subject.store.audit_log.moderator_log("mod") == [entry]
+        and subject.store.audit_log.moderator_log("mod2") == []
+    )
+    assert subject.store.accepted_words.accepted_words() == [("wifi", case.case_id)]
 
 
 def test_sanctions_are_kept_once_per_case(subject):
     sanction = Sanction(action="ban", reason="r", until=None, case_id="c1", decided_at=iso(NOW))
-    subject.kept.add_sanction(player("zed"), sanction)
-    subject.kept.add_sanction(player("zed"), sanction)
-    assert subject.kept.sanctions(player("zed")) == [sanction]
-    assert subject.kept.sanctions(player("ann")) == []
+    subject.store.sanctions.add_sanction(player("zed"), sanction)
+    subject.store.sanctions.add_sanction(player("zed"), sanction)
+    assert subject.store.sanctions.sanctions(player("zed")) == [sanction]
+    assert subject.store.sanctions.sanctions(player("ann")) == []
 
 
 # A decision's effects on what players see ---------------------------------------------------------
@@ -158,7 +159,7 @@ def test_a_void_during_the_review_window_reranks_the_rows_below_it(subject):
     subject.settle()
     boards = closed_boards(subject)
     assert boards.daily_rank(DAY, player("cat")).row.rank == 4
-    assert subject.kept.void_result(player("zed"), SCOPE, AT)
+    assert subject.store.sanctions.void_result(player("zed"), SCOPE, AT)
     subject.settle()
     rows = boards.daily_board(date(2026, 1, 15), TOP, 10).rows
     assert [(r.rank, r.score) for r in rows] == [(1, 900), (1, 900), (3, 500)]
@@ -168,20 +169,23 @@ def test_a_void_during_the_review_window_reranks_the_rows_below_it(subject):
     kept = subject.store.results.official_result(player("zed"), SCOPE)
     assert kept.score == 2000 and kept.unranked_reason == "voided"  # in their history and stats
     assert subject.store.boards.player_profile(player("zed")).stats.best_score == 2000
-    assert subject.kept.void_result(player("zed"), SCOPE, AT)  # again: nothing changes
+    assert subject.store.sanctions.void_result(player("zed"), SCOPE, AT)  # again: nothing changes
     assert subject.store.ranks.count_better(SCOPE, TieKey(500, 0, 0)) == 2
     voided = RankMove(AT, TieKey(2000, 0, 0), kept.run_id)
-    assert subject.kept.review(SCOPE) == BoardReview(frozenset(), [voided])  # history reads it
+    assert subject.store.board_reviews.review(SCOPE) == BoardReview(frozenset(), [voided])  # history reads it
     later = iso(AFTER + timedelta(hours=1))
-    assert subject.kept.restore_result(player("zed"), SCOPE, later)
-    assert subject.kept.review(SCOPE).moves == [voided, voided._replace(decided_at=later, back=True)]
+    assert subject.store.sanctions.restore_result(player("zed"), SCOPE, later)
+    assert subject.store.board_reviews.review(SCOPE).moves == [
+        voided,
+        voided._replace(decided_at=later, back=True),
+    ]
     assert boards.daily_rank(DAY, player("cat")).row.rank == 4
 
 
 def test_a_void_before_the_counters_caught_up_is_never_counted(subject):
     record(subject, "zed", 2000, 0)
     record(subject, "ann", 900, 1)
-    subject.kept.void_result(player("zed"), SCOPE, AT)
+    subject.store.sanctions.void_result(player("zed"), SCOPE, AT)
     subject.settle()
     assert subject.store.ranks.count_better(SCOPE, TieKey(0, 0, 0)) == 1
     rows = closed_rows(subject)
@@ -192,10 +196,12 @@ def test_hide_name_frees_the_claim_and_shows_the_default_name_on_the_rows(subjec
     subject.store.names.set_display_name(player("zed"), "Zed")
     record(subject, "zed", 700, 0)
     subject.settle()
-    assert subject.kept.name_holder("ZED") == player("zed")
-    assert hide_name(subject.kept, subject.store.names, subject.store.player_data, player("zed"), "zed")
+    assert subject.store.cases.name_holder("ZED") == player("zed")
+    assert hide_name(
+        subject.store.sanctions, subject.store.names, subject.store.player_data, player("zed"), "zed"
+    )
     subject.settle()
-    assert subject.kept.name_holder("Zed") is None
+    assert subject.store.cases.name_holder("Zed") is None
     assert subject.store.boards.player_profile(player("zed")).display_name is None
     (row,) = closed_rows(subject)
     assert row.display_name.startswith("player-")
@@ -244,11 +250,13 @@ def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_
     closing._start(SCOPE)
     closing.queue.drain(closing.run)
     assert closing.store.pass_state(SCOPE).expected[COUNT] == 32  # a piece a shard
-    case = subject.kept.get_case(case_id_for("run", "run-bot"))
+    case = subject.store.cases.get_case(case_id_for("run", "run-bot"))
     assert case is not None and case.run_id == "run-bot" and case.source == "find_time"
-    assert not any(subject.kept.get_case(case_id_for("run", f"run-p{n}")) for n in range(30))
-    assert subject.kept.pass_done(SCOPE) and subject.store.recaps.recap(SCOPE).recap.players == 31
-    assert subject.kept.pending_runs(SCOPE) == {"run-bot"}
+    assert not any(subject.store.cases.get_case(case_id_for("run", f"run-p{n}")) for n in range(30))
+    assert (
+        subject.store.board_reviews.pass_done(SCOPE) and subject.store.recaps.recap(SCOPE).recap.players == 31
+    )
+    assert subject.store.board_reviews.pending_runs(SCOPE) == {"run-bot"}
     subject.moderation.decide("mod", case.case_id, "void_result", "scripted", None)
-    assert subject.kept.pending_runs(SCOPE) == frozenset()
+    assert subject.store.board_reviews.pending_runs(SCOPE) == frozenset()
     assert subject.store.boards.board_entry(player("bot"), SCOPE) is None

@@ -23,7 +23,7 @@ def old_case(subject, name: str, holder: str) -> Case:  # noqa: F811
         subject=player(holder),
         opened_at="2026-01-01T10:00:00Z",
     )
-    assert subject.kept.open_case(case)
+    assert subject.store.cases.open_case(case)
     return case
 
 

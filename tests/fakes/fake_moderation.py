@@ -1,8 +1,8 @@
-"""The in-memory moderation ports (shared/services/moderation_store.py): here the CaseStore, and
-FakeModeration, all of them (with tests/fakes/fake_sanctions.py and fake_reviews.py), over the
-shared FakeTable (tests/fakes/fake_table.py), so a decision's effects reach the same boards, ranks
-and profiles the other fakes serve. tests/contract/test_moderation_store.py runs the same tests
-against it and the adapters (shared/dynamo/moderation.py)."""
+"""The in-memory moderation ports (shared/services/moderation_store.py): here the CaseStore (the
+others in tests/fakes/fake_sanctions.py and fake_reviews.py), over the shared FakeTable
+(tests/fakes/fake_table.py), so a decision's effects reach the same boards, ranks and profiles the
+other fakes serve. tests/contract/test_moderation_store.py runs the same tests against it and the
+adapters (shared/dynamo/moderation.py)."""
 
 from shared.game.moderation import CASE_KINDS, Case, CaseKind, Decision, LogEntry, Report, canonical_name
 from shared.game.names import name_skeleton
@@ -10,11 +10,8 @@ from shared.services.moderation_store import (
     AlreadyReported,
     CaseDecided,
     CasePosition,
-    ModerationStore,
     ReportQuotaExceeded,
 )
-from tests.fakes.fake_reviews import FakeAcceptedWords, FakeAuditLog, FakeBoardReviews, FakeFinalBoards
-from tests.fakes.fake_sanctions import FakeSanctions
 from tests.fakes.fake_table import FakeTable
 
 
@@ -100,12 +97,3 @@ class FakeCases:
     def name_holder(self, name: str) -> str | None:
         claim = canonical_name(name)
         return next((p for p, n in self.table.names.items() if name_skeleton(n) == claim), None)
-
-
-class FakeModeration(
-    FakeCases, FakeAuditLog, FakeSanctions, FakeAcceptedWords, FakeBoardReviews, FakeFinalBoards
-):
-    """Every moderation port over one FakeTable (the wiring's `moderation`)."""
-
-
-_moderation: ModerationStore = FakeModeration(FakeTable())

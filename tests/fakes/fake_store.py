@@ -52,7 +52,7 @@ from shared.services.ports import (
 )
 from tests.fakes.fake_boards import NOON, FakeBoards, FakeNames, FakeRanks, scope_order, serve_with
 from tests.fakes.fake_leagues import FakeLeagues
-from tests.fakes.fake_moderation import FakeCases, FakeModeration
+from tests.fakes.fake_moderation import FakeCases
 from tests.fakes.fake_passes import FakePasses
 from tests.fakes.fake_player_data import FakePlayerData
 from tests.fakes.fake_recap import FakeRecaps
@@ -305,7 +305,6 @@ class FakePorts:
         self.names = FakeNames(table)
         self.leagues = FakeLeagues(table)
         self.player_data = FakePlayerData(table)
-        self.moderation = FakeModeration(table)
         self.cases = FakeCases(table)
         self.audit_log = FakeAuditLog(table)
         self.sanctions = FakeSanctions(table)

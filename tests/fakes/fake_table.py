@@ -1,6 +1,6 @@
 """The in-memory table the fakes of the ports share (tests/fakes/fake_store.py `FakePorts`), as the
 adapters share one DynamoDB table: a completion's result (FakeResults) is what a board
-(FakeBoards), a rank (FakeRanks) and a league (FakeLeagues) read, and a ban (FakeModeration)
+(FakeBoards), a rank (FakeRanks) and a league (FakeLeagues) read, and a ban (FakeSanctions)
 is what every admission reads. It holds state and the reads more than one port makes; each
 port's rules are in its own fake.
 """
@@ -42,7 +42,7 @@ class FakeTable:
         self.stats_versions: dict[str, int] = {}  # writes of each player's stats
         self.renames: list[str] = []  # players renamed, not yet followed (`follow_renames`)
         self.erased_players: set[str] = set()  # players whose profile holds the tombstone
-        # moderation (FakeModeration)
+        # moderation (tests/fakes/fake_moderation.py, fake_sanctions.py, fake_reviews.py)
         self.cases: dict[str, Case] = {}
         self.reporters: dict[str, list[str]] = {}
         self.reasons: dict[tuple[str, str], str] = {}  # (case, reporter) -> the report's reason

@@ -152,7 +152,7 @@ def test_a_write_of_a_run_read_before_a_ban_cannot_undo_the_stop_of_its_answers(
     assert status == 201
     before = dynamo.runs.get_run(run["run_id"], player("zed"))
     ban_decision = Sanction(action="ban", reason="abuse", until=None, case_id="c" * 24, decided_at=iso(NOON))
-    add_sanction(dynamo.moderation, dynamo.player_data, player("zed"), ban_decision)
+    add_sanction(dynamo.sanctions, dynamo.player_data, player("zed"), ban_decision)
     with pytest.raises(StaleRun):
         dynamo.runs.save_run(before.run, before.version)
     status, body = answer("zed", run["run_id"], 1, "qzqzq")

@@ -264,9 +264,9 @@ def test_a_board_of_30_with_a_one_slow_round_bot_and_a_mimic_ends_with_both_pend
         store.settle()
     close_day(store)
     expire()
-    assert store.moderation.pending_runs(SCOPE) == frozenset(bots)
+    assert store.board_reviews.pending_runs(SCOPE) == frozenset(bots)
     for run_id in bots:
-        assert "found" in store.moderation.get_case(case_id_for("run", run_id)).shown
+        assert "found" in store.cases.get_case(case_id_for("run", run_id)).shown
     assert store.recaps.recap(SCOPE).recap.players == 30
     clock.advance(60)
     expire()  # the next minute: the pass is done, no piece is sent again

@@ -255,7 +255,7 @@ def test_a_ban_refuses_every_player_route_but_the_profile_export_and_erasure(sto
 def test_accept_word_lists_the_word_with_its_case_for_the_next_build(store):
     report("ann", "word", "Gameplayy")
     decide(case_id_for("word", "gameplayy"), "accept_word", "in use")
-    assert store.moderation.accepted_words() == [("gameplayy", case_id_for("word", "gameplayy"))]
+    assert store.accepted_words.accepted_words() == [("gameplayy", case_id_for("word", "gameplayy"))]
 
 
 # The audit log ----------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def test_a_lift_ranks_again_every_result_the_rank_ban_kept_off_and_corrects_fina
     _play(store, "zed", 2000, FIRST)
     _play(store, "ann", 900, FIRST)
     clock.travel_to(NOON + timedelta(days=8))
-    store.moderation.mark_final(Scope.daily(FIRST))
+    store.final_boards.mark_final(Scope.daily(FIRST))
     _play(store, "zed", 2000, LATER)
     _play(store, "ann", 900, LATER)
     _close(store, 9)  # LATER's board closed, in its review window
@@ -80,9 +80,9 @@ def test_a_lift_ranks_again_every_result_the_rank_ban_kept_off_and_corrects_fina
     assert _history("ann") == {FIRST: (1, None), LATER: (2, None)}
     later = boards("GET", "/me/history", user="ann")[1]["items"][0]
     assert later["rank_before_correction"] == 1  # "rank 1 → 2, corrected"
-    (corrected,) = store.moderation.corrections(Scope.daily(FIRST))
+    (corrected,) = store.final_boards.corrections(Scope.daily(FIRST))
     assert (corrected.action, corrected.rank, corrected.display_name) == ("lift", None, "Zed")
-    assert store.moderation.corrections(Scope.daily(LATER)) == []
+    assert store.final_boards.corrections(Scope.daily(LATER)) == []
 
 
 def test_a_result_another_rank_ban_still_holds_stays_off_after_a_lift(store):
