@@ -118,7 +118,7 @@ def official_writes(completion: Completion) -> list[Item]:
     result, read = completion.result, completion.read
     name = read.profile.display_name
     items: list[Item] = [
-        {"Put": {"Item": official_item(result, name), "ConditionExpression": "attribute_not_exists(pk)"}}
+        {"Put": {"Item": official_item(result, name, self.db.board_shards), "ConditionExpression": "attribute_not_exists(pk)"}}
     ]
     name_condition, values = same_name(name)
     if completion.stats is None:

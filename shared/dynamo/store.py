@@ -80,9 +80,12 @@ def dynamo_ports(
     client: Any = None,
     sleep: Callable[[float], None] = time.sleep,
     rank_cache_seconds: float = 0.0,
+    board_shards: int | None = None,
 ) -> DynamoPorts:
-    """The adapters of table TABLE_NAME, through CLIENT (botocore's; by default a new one)."""
-    db = Client(table_name, client, sleep)
+    """The adapters of table TABLE_NAME, through CLIENT (botocore's; by default a new one), with
+    boards spread over BOARD_SHARDS partitions of the `board` index (the stage's setting; by default
+    keys.BOARD_SHARDS)."""
+    db = Client(table_name, client, sleep, board_shards=board_shards)
     puzzles, top = PuzzleReads(db), TopOfBoard(db)
     runs, boards, names = Runs(db, puzzles), BoardReads(db, top), Names(db, top)
     return DynamoPorts(
