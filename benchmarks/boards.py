@@ -356,7 +356,10 @@ def counters_at_the_rush(rate: int, stream_shards: int, counter_shards: int) -> 
     busiest, busiest_units = units.most_common(1)[0]
     # Each result's `counted` marker: an update of its official item in the transaction (2 units
     # per KB of the item).
-    markers = sum(2 * math.ceil(item_size(official_item(r, display_name(r.player), keys.BOARD_SHARDS)) / 1024) for r in arrivals)
+    markers = sum(
+        2 * math.ceil(item_size(official_item(r, display_name(r.player), keys.BOARD_SHARDS)) / 1024)
+        for r in arrivals
+    )
     return {
         "counting transactions a second": transactions,
         "results per transaction": rate / transactions,

@@ -1,6 +1,6 @@
-"""A board's rows from the `board` index, whose partitions (the Client's `board_shards`) each hold a share of the
-board in rank order (shared/dynamo/keys.py `board_partition`): pages past the top of the board,
-and the seed of a new top item."""
+"""A board's rows from the `board` index, whose partitions (the Client's `board_shards`) each hold
+a share of the board in rank order (shared/dynamo/keys.py `board_partition`): pages past the top
+of the board, and the seed of a new top item."""
 
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item

@@ -216,9 +216,9 @@ def apply_tail(run: Run, tail: list[str]) -> None:
 
 def official_item(result: OfficialResult, name: str | None, shards: int) -> Item:
     """The official result's item: the result, its board row (rank key, words, the player's
-    display name NAME at completion, in one of the board's SHARDS) and its history key. An unranked result (SPEC §3b) has no
-    board row (so no board index entry, no count, no top row) and carries `unranked_reason`
-    (absent: ranked), which league boards filter on."""
+    display name NAME at completion, in one of the board's SHARDS) and its history key. An
+    unranked result (SPEC §3b) has no board row (so no board index entry, no count, no top row)
+    and carries `unranked_reason` (absent: ranked), which league boards filter on."""
     scope = result.scope
     item: Item = {
         **keys.official_key(result.player, scope),

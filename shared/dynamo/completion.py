@@ -45,7 +45,9 @@ class Results:
         if completion is None:
             self.runs.save_run(run, version)
             return
-        codes = self.db.transact([{"Put": versioned_put(run, version)}, *official_writes(completion, self.db.board_shards)])
+        codes = self.db.transact(
+            [{"Put": versioned_put(run, version)}, *official_writes(completion, self.db.board_shards)]
+        )
         if not codes:
             return
         if codes[0] == "ConditionalCheckFailed":
@@ -118,7 +120,12 @@ def official_writes(completion: Completion, shards: int) -> list[Item]:
     result, read = completion.result, completion.read
     name = read.profile.display_name
     items: list[Item] = [
-        {"Put": {"Item": official_item(result, name, shards), "ConditionExpression": "attribute_not_exists(pk)"}}
+        {
+            "Put": {
+                "Item": official_item(result, name, shards),
+                "ConditionExpression": "attribute_not_exists(pk)",
+            }
+        }
     ]
     name_condition, values = same_name(name)
     if completion.stats is None:

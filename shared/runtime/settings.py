@@ -8,7 +8,7 @@ stops the container with a message that names it, instead of a 500 on the first 
 | PUZZLE_SEED | the same (local and tests) | the secret puzzle seed itself |
 | PUZZLE_SEED_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding the seed |
 | USER_POOL_ID | leaderboard (AWS) | the user pool `DELETE /me` deletes from (unset: a stand-in) |
-| BOARD_SHARDS | the same | the `board` index's partitions a board is spread over (default 32; 1-MAX_BOARD_SHARDS) |
+| BOARD_SHARDS | every table function | the `board` index's partitions a board is over (default 32, 1-256) |
 | FIRST_DAILY_DATE | daily | the first Daily date past Dailies start from (default 2026-01-01) |
 | CURSOR_KEY | leaderboard, daily (optional) | the key that signs page cursors itself |
 | CURSOR_KEY_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding it (neither: from the seed) |

@@ -456,7 +456,9 @@ def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynam
 
 def test_a_daily_completion_writes_two_items_the_result_and_the_profile_with_its_stats(dynamo):
     """Issue #11 (b): the name check and the stats are one conditional write of the profile."""
-    daily = official_writes(prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))[2], BOARD_SHARDS)
+    daily = official_writes(
+        prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))[2], BOARD_SHARDS
+    )
     challenge = official_writes(
         prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))[2], BOARD_SHARDS
     )
@@ -499,7 +501,9 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
     """SPEC §4: the completing write touches only the player's own items (its board row lands in
     one of the board's shards through the index)."""
     for name in ("ann", "bob"):
-        items = official_writes(prepare(dynamo, official(name, 300, completed_at=at(5), day=DAY))[2], BOARD_SHARDS)
+        items = official_writes(
+            prepare(dynamo, official(name, 300, completed_at=at(5), day=DAY))[2], BOARD_SHARDS
+        )
         keys = {(i.get("Put", {}).get("Item") or next(iter(i.values()))["Key"])["pk"]["S"] for i in items}
         assert keys == {f"PLAYER#{player(name)}"}
 
