@@ -79,7 +79,7 @@ class Client:
     is the wall clock (epoch seconds) shared by every consumer, unlike the game clock, that top
     claims and the rank cache are measured in. Tests hand in clocks of their own. `board_shards` is
     the number of the `board` index's partitions a board is spread over (the stage's setting): the
-    adapters write a row to one of them and read a board from all of them (default keys.BOARD_SHARDS)."""
+    adapters write a row to one of them and read a board from all of them."""
 
     def __init__(
         self,
@@ -87,12 +87,11 @@ class Client:
         boto: Any = None,
         sleep: Callable[[float], None] = time.sleep,
         wall: Callable[[], float] = time.time,
-        board_shards: int | None = None,
+        *,
+        board_shards: int,
     ):
-        from shared.dynamo.keys import BOARD_SHARDS  # keys spells its items with this module's Item
-
         self.table = table
-        self.board_shards = BOARD_SHARDS if board_shards is None else board_shards
+        self.board_shards = board_shards
         self.boto = boto if boto is not None else new_aws_client("dynamodb")
         self.sleep = sleep
         self.wall = wall
