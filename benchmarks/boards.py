@@ -136,7 +136,7 @@ def fill(store: DynamoPorts, results: list[OfficialResult]) -> None:
     puts, sums, rows = [], Counter(), []
     for result in results:
         name = display_name(result.player)
-        puts.append({**official_item(result, name), "counted": {"BOOL": True}})
+        puts.append({**official_item(result, name, keys.BOARD_SHARDS), "counted": {"BOOL": True}})
         rows.append(BoardEntry(result.player, BoardPosition.of(result), result.words, name))
         puts.append(
             {"pk": {"S": f"PLAYER#{result.player}"}, "sk": {"S": "PROFILE"}, "display_name": {"S": name}}
@@ -356,7 +356,10 @@ def counters_at_the_rush(rate: int, stream_shards: int, counter_shards: int) -> 
     busiest, busiest_units = units.most_common(1)[0]
     # Each result's `counted` marker: an update of its official item in the transaction (2 units
     # per KB of the item).
-    markers = sum(2 * math.ceil(item_size(official_item(r, display_name(r.player))) / 1024) for r in arrivals)
+    markers = sum(
+        2 * math.ceil(item_size(official_item(r, display_name(r.player), keys.BOARD_SHARDS)) / 1024)
+        for r in arrivals
+    )
     return {
         "counting transactions a second": transactions,
         "results per transaction": rate / transactions,

@@ -83,7 +83,7 @@ def store_day(client: Any, table: str, count: int, one_shard: bool = False) -> A
             run.completed_at = run.deadline
             items.append({**keys.run_key(run.run_id), "run": {"S": encode_run(run)}})
             result = OfficialResult.of_run(run)
-            items.append(official_item(result, None))
+            items.append(official_item(result, None, keys.BOARD_SHARDS))
             ranked += result.ranked  # an answer of the simulation under the typing floor: unranked
             written += 1
         for start in range(0, len(items), 25):

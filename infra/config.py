@@ -22,6 +22,8 @@ Fields (defaults in brackets):
   the account's per-table quota (40,000 by default) it needs a raise first (scripts/preflight.py);
 - `first_daily_date` [none: 2026-01-01, shared/runtime/settings.py]: the deployment's first Daily date,
   from which past Dailies can be played (the daily function's FIRST_DAILY_DATE);
+- `board_shards` [32, keys.BOARD_SHARDS]: the `board` index's partitions a board is spread over (every
+  table function's BOARD_SHARDS); scripts/preflight.py's board completions/s bound grows with it;
 - `monthly_budget` [100]: the account's monthly AWS Budget in USD (infra/money.py), alerts at 80%
   and 100% spent and 100% forecast; prod's is `python benchmarks/cost.py`'s month for a million
   players, rounded up;
@@ -41,8 +43,10 @@ from typing import Annotated, Any, Literal
 from constructs import Node
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.table import INDEXES
 from shared.http.routes import ROUTES
+from shared.runtime.settings import MAX_BOARD_SHARDS
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ASSET_DIR = REPO_ROOT / "build" / "lambda"
@@ -170,6 +174,7 @@ class StageConfig(_Strict):
     restored_table: RestoredTable | None = None
     warm_throughput: TableWarmThroughput = TableWarmThroughput()
     first_daily_date: date | None = None
+    board_shards: Annotated[int, Field(ge=1, le=MAX_BOARD_SHARDS)] = BOARD_SHARDS
     monthly_budget: Annotated[float, Field(gt=0)] = 100.0
     asset_dir: Path = DEFAULT_ASSET_DIR
 

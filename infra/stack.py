@@ -108,6 +108,12 @@ class WordSQDStack(Stack):
             self_sign_up=config.self_sign_up,
             cognito_plan=config.cognito_plan,
         )
+        # Every function on the table writes board rows to, or reads boards from, the stage's shards.
+        for name, access in ACCESS.items():
+            if access.table:
+                self.functions.by_name[name].add_environment(
+                    ENVIRONMENT["board_shards"], str(config.board_shards)
+                )
         # The functions that act on the pool's users (DELETE /me deletes the caller's) may do so on
         # this pool alone, with the actions infra/permissions.py names.
         for name, access in ACCESS.items():

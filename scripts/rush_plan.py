@@ -27,6 +27,13 @@ INDEX_WRITE_UNITS = {"board": 1, "history": 1, "due": 2, "runs": 1}  # a start a
 # Completions a second the board index takes: 32 shards of about 1,000 write units/s each, less
 # the unevenness of random arrivals (benchmarks/boards.py measured 29,240; docs/data-model.md).
 BOARD_COMPLETIONS_BOUND = 29_000
+
+
+def board_completions_bound(shards: int) -> int:
+    """Completions a second SHARDS board shards take: the measured bound of 32, per shard."""
+    return BOARD_COMPLETIONS_BOUND * shards // 32
+
+
 # Completions a second the `due` index's partitions take: 64 of them (keys.DUE_SHARDS) at about
 # 1,000 write units/s each, two entries a run (its start and completion; docs/data-model.md).
 DUE_COMPLETIONS_BOUND = 64 * 1_000 // INDEX_WRITE_UNITS["due"]

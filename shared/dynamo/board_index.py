@@ -1,6 +1,6 @@
-"""A board's rows from the `board` index, whose BOARD_SHARDS partitions each hold a share of the
-board in rank order (shared/dynamo/keys.py `board_partition`): pages past the top of the board,
-and the seed of a new top item."""
+"""A board's rows from the `board` index, whose partitions (the Client's `board_shards`) each hold
+a share of the board in rank order (shared/dynamo/keys.py `board_partition`): pages past the top
+of the board, and the seed of a new top item."""
 
 from shared.dynamo import keys
 from shared.dynamo.client import Client, Item
@@ -14,15 +14,16 @@ def shard_page(db: Client, scope: Scope, after: BoardPosition | None, limit: int
     """The best LIMIT rows after AFTER: a lazy merge of the shards. Each shard is read a few rows
     at a time (about its share of the page, plus two), and read again only when the merge has
     used up what it read while it may still hold a better row."""
-    chunk = -(-limit // keys.BOARD_SHARDS) + 2
+    shards = db.board_shards
+    chunk = -(-limit // shards) + 2
     start = rank_key(after) if after else None
     buffers: dict[int, list[BoardEntry]] = {}
     more: dict[int, Item | None] = {}
-    for number in range(keys.BOARD_SHARDS):
+    for number in range(shards):
         buffers[number], more[number] = _board_query(db, scope, number, start, None, chunk)
     rows: list[BoardEntry] = []
     while len(rows) < limit:
-        for number in range(keys.BOARD_SHARDS):
+        for number in range(shards):
             if not buffers[number] and more[number]:
                 buffers[number], more[number] = _board_query(db, scope, number, start, more[number], chunk)
         candidates = [number for number in buffers if buffers[number]]

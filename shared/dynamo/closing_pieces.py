@@ -40,9 +40,10 @@ def piece_key(piece: Piece) -> Item:
 
 class DynamoPasses:
     def __init__(
-        self, db: Client, runs: Runs, top: TopOfBoard, counters: Counters, shards: int = keys.BOARD_SHARDS
+        self, db: Client, runs: Runs, top: TopOfBoard, counters: Counters, shards: int | None = None
     ):
-        self.db, self.runs, self.top, self.counters, self.shards = db, runs, top, counters, shards
+        self.db, self.runs, self.top, self.counters = db, runs, top, counters
+        self.shards = db.board_shards if shards is None else shards
 
     def board_page(
         self, scope: Scope, shard: int, start: str | None, limit: int

@@ -214,11 +214,11 @@ def apply_tail(run: Run, tail: list[str]) -> None:
 # Official results and board rows ---------------------------------------------------------------
 
 
-def official_item(result: OfficialResult, name: str | None) -> Item:
+def official_item(result: OfficialResult, name: str | None, shards: int) -> Item:
     """The official result's item: the result, its board row (rank key, words, the player's
-    display name NAME at completion) and its history key. An unranked result (SPEC §3b) has no
-    board row (so no board index entry, no count, no top row) and carries `unranked_reason`
-    (absent: ranked), which league boards filter on."""
+    display name NAME at completion, in one of the board's SHARDS) and its history key. An
+    unranked result (SPEC §3b) has no board row (so no board index entry, no count, no top row)
+    and carries `unranked_reason` (absent: ranked), which league boards filter on."""
     scope = result.scope
     item: Item = {
         **keys.official_key(result.player, scope),
@@ -230,7 +230,7 @@ def official_item(result: OfficialResult, name: str | None) -> Item:
     if result.unranked_reason:
         item["unranked_reason"] = {"S": result.unranked_reason}
     else:
-        item["board_pk"] = {"S": keys.board_partition_of(scope, result.player)}
+        item["board_pk"] = {"S": keys.board_partition_of(scope, result.player, shards)}
         item["board_sk"] = {"S": rank_key(BoardPosition.of(result))}
     if name:
         item["name"] = {"S": name}

@@ -45,7 +45,9 @@ class Results:
         if completion is None:
             self.runs.save_run(run, version)
             return
-        codes = self.db.transact([{"Put": versioned_put(run, version)}, *official_writes(completion)])
+        codes = self.db.transact(
+            [{"Put": versioned_put(run, version)}, *official_writes(completion, self.db.board_shards)]
+        )
         if not codes:
             return
         if codes[0] == "ConditionalCheckFailed":
@@ -104,8 +106,8 @@ class Results:
         return [official_result_of(item) for item in items]
 
 
-def official_writes(completion: Completion) -> list[Item]:
-    """The transaction items that record a completion, in this order:
+def official_writes(completion: Completion, shards: int) -> list[Item]:
+    """The transaction items that record a completion (its board row in one of SHARDS), in this order:
 
     1. Put of the official result (with its board row and the player's display name as read), on
        condition that the player has none for the scope (a failure means OfficialTaken);
@@ -118,7 +120,12 @@ def official_writes(completion: Completion) -> list[Item]:
     result, read = completion.result, completion.read
     name = read.profile.display_name
     items: list[Item] = [
-        {"Put": {"Item": official_item(result, name), "ConditionExpression": "attribute_not_exists(pk)"}}
+        {
+            "Put": {
+                "Item": official_item(result, name, shards),
+                "ConditionExpression": "attribute_not_exists(pk)",
+            }
+        }
     ]
     name_condition, values = same_name(name)
     if completion.stats is None:

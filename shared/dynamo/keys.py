@@ -57,8 +57,9 @@ def band_from_counter(name: str) -> int:
 # rush every run starts and completes within minutes, and each start and completion writes the
 # index once (docs/data-model.md has the writes/s per partition).
 DUE_SHARDS = 64
-# A board's rows are spread over this many partitions of the `board` index: each completion
-# writes one row (one write unit), so one shard takes 1/32 of the rush. A page read from the
+# A board's rows are spread over this many partitions of the `board` index by default (a stage sets
+# its own: `board_shards` in infra/stages.json, the functions' BOARD_SHARDS, carried by the Client):
+# each completion writes one row (one write unit), so one shard takes 1/32 of the rush. A page read from the
 # shards reads every shard (at least half a read unit each); pages within the top of the board
 # read one item instead. See docs/leaderboards.md.
 BOARD_SHARDS = 32
@@ -236,9 +237,9 @@ def board_partition(scope: Scope, number: int) -> str:
     return f"BOARD#{scope_key(scope)}#{number}"
 
 
-def board_partition_of(scope: Scope, player: str) -> str:
-    """The `board` index partition of PLAYER's row on SCOPE's board."""
-    return board_partition(scope, shard(player, BOARD_SHARDS))
+def board_partition_of(scope: Scope, player: str, shards: int) -> str:
+    """The `board` index partition of PLAYER's row on SCOPE's board, of SHARDS."""
+    return board_partition(scope, shard(player, shards))
 
 
 def history_partition(player: str) -> str:

@@ -136,7 +136,7 @@ def restore_result(
                     "ExpressionAttributeNames": {"#data": "data"},
                     "ExpressionAttributeValues": {
                         ":data": {"S": restored.model_dump_json()},
-                        ":pk": {"S": keys.board_partition_of(scope, player)},
+                        ":pk": {"S": keys.board_partition_of(scope, player, db.board_shards)},
                         ":sk": {"S": rank_key(BoardPosition.of(restored))},
                         ":reason": {"S": reason},
                     },

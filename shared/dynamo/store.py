@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from shared.dynamo import keys
 from shared.dynamo.accepted_words import DynamoAcceptedWords
 from shared.dynamo.audit_log import DynamoAuditLog
 from shared.dynamo.board_review import BoardReviews
@@ -78,9 +79,13 @@ def dynamo_ports(
     client: Any = None,
     sleep: Callable[[float], None] = time.sleep,
     rank_cache_seconds: float = 0.0,
+    board_shards: int | None = None,
 ) -> DynamoPorts:
-    """The adapters of table TABLE_NAME, through CLIENT (botocore's; by default a new one)."""
-    db = Client(table_name, client, sleep)
+    """The adapters of table TABLE_NAME, through CLIENT (botocore's; by default a new one), with
+    boards spread over BOARD_SHARDS partitions of the `board` index (the stage's setting; by default
+    keys.BOARD_SHARDS)."""
+    shards = keys.BOARD_SHARDS if board_shards is None else board_shards
+    db = Client(table_name, client, sleep, board_shards=shards)
     puzzles, top = PuzzleReads(db), TopOfBoard(db)
     runs, boards, names = Runs(db, puzzles), BoardReads(db, top), Names(db, top)
     return DynamoPorts(

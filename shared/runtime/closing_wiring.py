@@ -65,6 +65,7 @@ def build(ports: Any, game: Game, queue: PieceQueue) -> ClosingPass:
         game.first_date,
         game.daily_puzzle,
         now=game.now,
+        shards=settings().board_shards,
     )
 
 

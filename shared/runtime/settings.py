@@ -8,6 +8,7 @@ stops the container with a message that names it, instead of a 500 on the first 
 | PUZZLE_SEED | the same (local and tests) | the secret puzzle seed itself |
 | PUZZLE_SEED_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding the seed |
 | USER_POOL_ID | leaderboard (AWS) | the user pool `DELETE /me` deletes from (unset: a stand-in) |
+| BOARD_SHARDS | every table function | the `board` index's partitions a board is over (default 32, 1-256) |
 | FIRST_DAILY_DATE | daily | the first Daily date past Dailies start from (default 2026-01-01) |
 | CURSOR_KEY | leaderboard, daily (optional) | the key that signs page cursors itself |
 | CURSOR_KEY_SECRET_ARN | the same (AWS) | a Secrets Manager secret holding it (neither: from the seed) |
@@ -44,6 +45,7 @@ from pydantic import (
     field_validator,
 )
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.game.constants import DEFAULT_FIRST_DAILY_DATE
 from shared.runtime.edge_settings import SettingsError
 
@@ -54,6 +56,8 @@ SEED_MIN_LENGTH = 8
 CURSOR_KEY_MIN_LENGTH = 16
 SECRET_MIN_LENGTHS = {"puzzle_seed": SEED_MIN_LENGTH, "cursor_key": CURSOR_KEY_MIN_LENGTH}
 USER_POOL_PATTERN = r"^[\w-]+_[0-9a-zA-Z]+$"  # Cognito's own rule
+# A page of a board past its top queries every shard: past this many, a page is hundreds of Queries.
+MAX_BOARD_SHARDS = 256
 ENVIRONMENT = {
     "environment": "WORDSQD_ENV",
     "table_name": "TABLE_NAME",
@@ -63,6 +67,7 @@ ENVIRONMENT = {
     "user_pool_id": "USER_POOL_ID",
     "cursor_key": "CURSOR_KEY",
     "cursor_key_secret_arn": "CURSOR_KEY_SECRET_ARN",
+    "board_shards": "BOARD_SHARDS",
 }
 
 
@@ -84,6 +89,13 @@ class Settings(BaseModel):
     )
     cursor_key: SecretStr | None = None
     cursor_key_secret_arn: str | None = Field(default=None, pattern=SECRET_ARN_PATTERN)
+    board_shards: int = Field(
+        default=BOARD_SHARDS,
+        ge=1,
+        le=MAX_BOARD_SHARDS,
+        strict=False,
+        description="the `board` index's partitions a board is spread over",
+    )
 
     @field_validator(*SECRET_MIN_LENGTHS)
     @classmethod

@@ -159,7 +159,11 @@ class Services:
     @cached_property
     def ports(self) -> Ports:
         # a rank trails by up to a second more
-        return dynamo_ports(settings().table_name, rank_cache_seconds=RANK_CACHE_SECONDS)
+        return dynamo_ports(
+            settings().table_name,
+            rank_cache_seconds=RANK_CACHE_SECONDS,
+            board_shards=settings().board_shards,
+        )
 
     @cached_property
     def game(self) -> Game:

@@ -19,6 +19,7 @@ from moto import mock_aws
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
 from shared.dynamo.completion import official_writes
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.game.boards import TOP_ROWS, BoardPosition, HistoryPosition, TieKey
@@ -446,7 +447,7 @@ def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynam
     stale = prepare(dynamo, first)  # reads the stats: none yet
     complete_with(dynamo, second)
 
-    assert [next(iter(i)) for i in official_writes(stale[2])] == ["Put", "Update"]
+    assert [next(iter(i)) for i in official_writes(stale[2], BOARD_SHARDS)] == ["Put", "Update"]
     with pytest.raises(StaleRun):
         dynamo.results.complete_run(*stale)
     complete_with(dynamo, first)  # read again: both count
@@ -455,9 +456,11 @@ def test_a_stats_update_read_before_another_completion_is_refused_as_stale(dynam
 
 def test_a_daily_completion_writes_two_items_the_result_and_the_profile_with_its_stats(dynamo):
     """Issue #11 (b): the name check and the stats are one conditional write of the profile."""
-    daily = official_writes(prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))[2])
+    daily = official_writes(
+        prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))[2], BOARD_SHARDS
+    )
     challenge = official_writes(
-        prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))[2]
+        prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY, challenge_id="c1"))[2], BOARD_SHARDS
     )
 
     assert [next(iter(i)) for i in daily] == ["Put", "Update"]
@@ -498,7 +501,9 @@ def test_no_completion_writes_an_item_other_players_write(dynamo):
     """SPEC §4: the completing write touches only the player's own items (its board row lands in
     one of the board's shards through the index)."""
     for name in ("ann", "bob"):
-        items = official_writes(prepare(dynamo, official(name, 300, completed_at=at(5), day=DAY))[2])
+        items = official_writes(
+            prepare(dynamo, official(name, 300, completed_at=at(5), day=DAY))[2], BOARD_SHARDS
+        )
         keys = {(i.get("Put", {}).get("Item") or next(iter(i.values()))["Key"])["pk"]["S"] for i in items}
         assert keys == {f"PLAYER#{player(name)}"}
 
@@ -516,7 +521,7 @@ def test_no_request_reads_an_old_stats_item_the_move_has_finished(dynamo):
     )
 
     completing = prepare(dynamo, official("ann", 300, completed_at=at(5), day=DAY))
-    assert [next(iter(i)) for i in official_writes(completing[2])] == ["Put", "Update"]
+    assert [next(iter(i)) for i in official_writes(completing[2], BOARD_SHARDS)] == ["Put", "Update"]
     dynamo.results.complete_run(*completing)
 
     assert dynamo.boards.player_profile(player("ann")).stats.played == 1

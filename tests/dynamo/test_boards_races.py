@@ -132,7 +132,7 @@ class ObservedTop(TopOfBoard):
 
 def consumer(table: DynamoPorts, clock: ClaimClock) -> Counters:
     """One stream shard's consumer (counting, then the top), on CLOCK."""
-    db = Client(table.table, table.client, sleep=clock.sleep, wall=clock)
+    db = Client(table.table, table.client, sleep=clock.sleep, wall=clock, board_shards=table.db.board_shards)
     return Counters(db, ObservedTop(db, clock))
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from functions.leaderboard.counters import count_stream_batch
 from shared.dynamo.codec import official_item
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.game.results import OfficialResult
 from tests.fakes.fake_boards import official, player
 
@@ -18,7 +19,7 @@ DAY = "2026-01-15"
 
 
 def inserted(result: OfficialResult, sequence: int) -> dict[str, Any]:
-    item = official_item(result, None)
+    item = official_item(result, None, BOARD_SHARDS)
     keys = {"pk": item["pk"], "sk": item["sk"]}
     return record("INSERT", keys, sequence, item)
 

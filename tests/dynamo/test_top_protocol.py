@@ -77,7 +77,9 @@ def clock() -> HandClock:
 @pytest.fixture
 def db(store: DynamoPorts, clock: HandClock) -> Client:
     """The consumers' client: the store's table, on the hand clock."""
-    return Client(store.table, store.client, sleep=clock.sleep, wall=clock)
+    return Client(
+        store.table, store.client, sleep=clock.sleep, wall=clock, board_shards=store.db.board_shards
+    )
 
 
 def consumer(db: Client, **parts) -> TopOfBoard:

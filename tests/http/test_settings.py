@@ -82,6 +82,7 @@ def test_settings_are_frozen():
         "user_pool_id",
         "cursor_key",
         "cursor_key_secret_arn",
+        "board_shards",
     }
 
 
@@ -224,3 +225,15 @@ def test_on_aws_a_function_with_everything_it_uses_starts():
         USER_POOL_ID="us-east-1_AbC123",
     )
     assert imported.returncode == 0, imported.stderr
+
+
+def test_board_shards_defaults_to_the_keys_count_and_takes_the_stages():
+    base = {"WORDSQD_ENV": "test", "TABLE_NAME": "wordsqd"}
+    assert load(base).board_shards == 32
+    assert load({**base, "BOARD_SHARDS": "37"}).board_shards == 37
+
+
+@pytest.mark.parametrize("value", ["0", "-4", "257", "many", "2.5"])
+def test_a_board_shard_count_that_is_not_a_positive_integer_up_to_256_names_its_variable(value):
+    with pytest.raises(SettingsError, match="BOARD_SHARDS"):
+        load({"WORDSQD_ENV": "test", "TABLE_NAME": "wordsqd", "BOARD_SHARDS": value})

@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 
 # The production stage is deliberately not called "prod": production is a flag, not a name.
 TEST_STAGES = {
-    "dev": {"region": "us-east-1", "first_daily_date": "2026-01-01"},
+    "dev": {"region": "us-east-1", "first_daily_date": "2026-01-01", "board_shards": 40},
     "live": {
         "region": "eu-west-1",
         "production": True,

@@ -9,6 +9,7 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
+from infra.config import ConfigError
 from infra.functions import FUNCTIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -230,3 +231,23 @@ def test_the_rush_figures_follow_the_measured_figures_of_a_run():
     assert round(peak.table_writes) == 85_000 and round(peak.table_reads) == 25_000
     assert peak.ramp_seconds({"daily": 1_900, "leaderboard": 400}) == 0
     assert rush_plan.Peak(10_000_000).ramp_seconds({"daily": 1_900, "leaderboard": 400}) == 170
+
+
+def test_the_board_completions_bound_follows_the_stages_board_shards():
+    """Ten million players' top (33,333 completions/s) is above 32 shards' bound and within 37's."""
+    limits = {"TableMaxReadCapacityUnits": 40_000, "TableMaxWriteCapacityUnits": 40_000}
+    bounds = {}
+    for shards in (32, 37):
+        stages = {"dev": {"rush_players": 10_000_000, "board_shards": shards}}
+        config = preflight.StageConfig.load("dev", stages, preflight.REPO_ROOT)
+        found = preflight.rush_checks(config, limits, 5_000, {"rate": 10_000, "burst": 5_000})
+        [board] = [c for c in found if "board completions/s" in c.what]
+        bounds[shards] = (board.have, board.ok)
+        assert f"({shards} board shards)" in board.what
+    assert bounds == {32: (29_000, False), 37: (33_531, True)}
+
+
+def test_a_stage_refuses_a_board_shard_count_outside_its_bounds():
+    for shards in (0, 257):
+        with pytest.raises(ConfigError, match="board_shards"):
+            preflight.StageConfig.load("dev", {"dev": {"board_shards": shards}}, preflight.REPO_ROOT)

@@ -119,6 +119,7 @@ def test_environment_names_only_what_the_function_may_use(dev, name):
     [pool_id] = dev.resources("AWS::Cognito::UserPool")
     assert env.get("USER_POOL_ID") == ({"Ref": pool_id} if access.user_pool else None)
     assert env.get("FIRST_DAILY_DATE") == ("2026-01-01" if name == "daily" else None)  # TEST_STAGES
+    assert env.get("BOARD_SHARDS") == ("40" if access.table else None)  # the stage's `board_shards`
 
 
 def test_the_leaderboard_function_gets_the_cursor_key_never_the_seed(dev):
