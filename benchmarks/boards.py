@@ -265,7 +265,7 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
     table = f"bench-boards-{count}"
     client = boto3.client("dynamodb")
     client.create_table(**create_table_request(table))
-    store = dynamo_ports(table, client)
+    store = dynamo_ports(table, client, board_shards=keys.BOARD_SHARDS)
     results = results_for(count)
     started = time.perf_counter()
     fill(store, results)
@@ -294,7 +294,10 @@ def measure(count: int) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
             cursor, position = walked.following, (DEEP_PAGE - 1) * PAGE
     depth = position // PAGE + 1
     deep = metered("deep page by its cursor", lambda: boards.daily_board(board_day, cursor, PAGE))
-    metered("page 1 merged from the shards (no top)", lambda: shard_page(store.db, SCOPE, None, PAGE + 1))
+    metered(
+        "page 1 merged from the shards (no top)",
+        lambda: shard_page(store.db, store.board_keys, SCOPE, None, PAGE + 1),
+    )
     figures["deep page by its cursor"]["page"] = depth
     ordered = sorted(results, key=lambda r: (-r.score, -r.best_combo, -r.longest_word_length, r.completed_at))
     middle = ordered[len(ordered) // 2]

@@ -67,7 +67,7 @@ def store_day(client: Any, table: str, count: int, one_shard: bool = False) -> A
         f"p{n}" for n in itertools.count() if not one_shard or keys.shard(f"p{n}", keys.BOARD_SHARDS) == 0
     )
     client.create_table(**create_table_request(table))
-    ports = dynamo_ports(table, client)
+    ports = dynamo_ports(table, client, board_shards=keys.BOARD_SHARDS)
     puzzle = generate_puzzle(seed_for_date(b"benchmark-secret", DAY), 10, 3)
     ports.runs.put_puzzle(SCOPE, puzzle)
     written = ranked = 0
@@ -141,7 +141,7 @@ def measure(count: int, one_shard: bool = False) -> None:
     ports, ranked = store_day(client, table, count, one_shard)
     stored = time.perf_counter() - started
     queue = MemoryQueue()
-    passes = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks)
+    passes = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks, ports.board_keys)
     service = ClosingPass(
         passes, queue, ports.runs, moderation_ports(ports), ports.recaps, ports.closing,
         lambda: DAY, lambda day: [],

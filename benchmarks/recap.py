@@ -81,7 +81,7 @@ def measure(puzzle: list[Round], count: int) -> dict[str, object]:
     table = f"bench-recap-{count}"
     client = boto3.client("dynamodb")
     client.create_table(**create_table_request(table))
-    store = dynamo_ports(table, client)
+    store = dynamo_ports(table, client, board_shards=keys.BOARD_SHARDS)
     runs = simulated_runs(puzzle, count, random.Random(count))
     Recaps(store.recaps, store.results, store.runs).record(SCOPE, puzzle, runs)
     sizes = [item_size(store.db.get(keys.recap_round_key(SCOPE, n)) or {}) for n in range(1, 11)]

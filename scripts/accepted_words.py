@@ -19,7 +19,8 @@ sys.path.insert(0, str(REPO))
 
 import boto3  # noqa: E402
 
-from shared.dynamo.store import dynamo_ports  # noqa: E402
+from shared.dynamo.accepted_words import DynamoAcceptedWords  # noqa: E402
+from shared.dynamo.client import Client  # noqa: E402
 
 ADDITIONS = REPO / "dictionary" / "additions.txt"
 
@@ -39,7 +40,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ADDITIONS)
     args = parser.parse_args()
     client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
-    accepted = dynamo_ports(args.table, client).accepted_words.accepted_words()
+    accepted = DynamoAcceptedWords(Client(args.table, client)).accepted_words()
     text, added = merged(args.out.read_text() if args.out.exists() else "", accepted)
     args.out.write_text(text)
     print(f"{added} word(s) added to {args.out}")

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 import boto3
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 
 
@@ -26,7 +27,8 @@ def table_of(description: str, argv: Sequence[str] | None) -> Table:
     parser.add_argument("--endpoint-url", help="a DynamoDB endpoint other than AWS's (make run)")
     args = parser.parse_args(argv)
     client = boto3.client("dynamodb", endpoint_url=args.endpoint_url)
-    return Table(client, args.table, dynamo_ports(args.table, client))
+    # The moves write and read no board row: the board's shard count is never used here.
+    return Table(client, args.table, dynamo_ports(args.table, client, board_shards=BOARD_SHARDS))
 
 
 def items_with_sort_key(client: Any, table: str, sort_key: str) -> Iterator[dict[str, Any]]:

@@ -9,6 +9,7 @@ from typing import Any
 import boto3
 from botocore.config import Config
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game.dictionary import words
 from shared.game.errors import Conflict
@@ -42,7 +43,7 @@ def answer_once(endpoint: str, table: str, at: datetime, call: tuple) -> tuple:
     ready: ("reply", accepted, reason, points, run view), or ("conflict", code, the word the
     slot holds), or ("error", text)."""
     run_id, player, day, number, attempt, word = call
-    ports = dynamo_ports(table, _client(endpoint))
+    ports = dynamo_ports(table, _client(endpoint), board_shards=BOARD_SHARDS)
     game = Game(ports.runs, ports.results, lambda: b"seed", words, now=lambda: at)
     game.daily_puzzle(day)  # read before the race, as a warm container has it
     try:

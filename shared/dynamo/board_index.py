@@ -1,8 +1,8 @@
-"""A board's rows from the `board` index, whose partitions (the Client's `board_shards`) each hold
-a share of the board in rank order (shared/dynamo/keys.py `board_partition`): pages past the top
-of the board, and the seed of a new top item."""
+"""A board's rows from the `board` index, whose partitions (shared/dynamo/board_keys.py) each hold
+a share of the board in rank order: pages past the top of the board, and the seed of a new top
+item."""
 
-from shared.dynamo import keys
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import entry
 from shared.dynamo.keys import rank_key
@@ -10,22 +10,28 @@ from shared.game.boards import BoardEntry, BoardPosition
 from shared.game.scope import Scope
 
 
-def shard_page(db: Client, scope: Scope, after: BoardPosition | None, limit: int) -> list[BoardEntry]:
-    """The best LIMIT rows after AFTER: a lazy merge of the shards. Each shard is read a few rows
-    at a time (about its share of the page, plus two), and read again only when the merge has
+def shard_page(
+    db: Client, board_keys: BoardKeys, scope: Scope, after: BoardPosition | None, limit: int
+) -> list[BoardEntry]:
+    """The best LIMIT rows after AFTER: a lazy merge of the shards of BOARD_KEYS. Each shard is read a few
+    rows at a time (about its share of the page, plus two), and read again only when the merge has
     used up what it read while it may still hold a better row."""
-    shards = db.board_shards
+    shards = board_keys.shards
     chunk = -(-limit // shards) + 2
     start = rank_key(after) if after else None
     buffers: dict[int, list[BoardEntry]] = {}
     more: dict[int, Item | None] = {}
     for number in range(shards):
-        buffers[number], more[number] = _board_query(db, scope, number, start, None, chunk)
+        buffers[number], more[number] = _board_query(
+            db, board_keys.partition(scope, number), start, None, chunk
+        )
     rows: list[BoardEntry] = []
     while len(rows) < limit:
         for number in range(shards):
             if not buffers[number] and more[number]:
-                buffers[number], more[number] = _board_query(db, scope, number, start, more[number], chunk)
+                buffers[number], more[number] = _board_query(
+                    db, board_keys.partition(scope, number), start, more[number], chunk
+                )
         candidates = [number for number in buffers if buffers[number]]
         if not candidates:
             break
@@ -35,10 +41,10 @@ def shard_page(db: Client, scope: Scope, after: BoardPosition | None, limit: int
 
 
 def _board_query(
-    db: Client, scope: Scope, number: int, after: str | None, start: Item | None, limit: int
+    db: Client, partition: str, after: str | None, start: Item | None, limit: int
 ) -> tuple[list[BoardEntry], Item | None]:
     condition = "board_pk = :p" + (" AND board_sk > :a" if after else "")
-    values = {":p": {"S": keys.board_partition(scope, number)}}
+    values = {":p": {"S": partition}}
     if after:
         values[":a"] = {"S": after}
     query: Item = {

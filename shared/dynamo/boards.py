@@ -6,6 +6,7 @@ Items and keys are described in docs/leaderboards.md.
 
 from shared.dynamo import keys
 from shared.dynamo.board_index import shard_page
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client
 from shared.dynamo.codec import display_name, entry, pending_of, stats_of, top_rows
 from shared.dynamo.moderation_keys import pending_runs_key
@@ -19,9 +20,10 @@ from shared.services.ports import Admission
 
 
 class BoardReads:
-    def __init__(self, db: Client, top: TopOfBoard):
+    def __init__(self, db: Client, top: TopOfBoard, board_keys: BoardKeys):
         self.db = db
         self.top = top
+        self.board_keys = board_keys
 
     def board_page(
         self, scope: Scope, after: BoardPosition | None, limit: int, shown: int = 0, words: bool = True
@@ -34,7 +36,7 @@ class BoardReads:
             page = page_from_top(top, after, limit, self.top.rows)
             if page is not None:
                 return page
-        return shard_page(self.db, scope, after, limit)
+        return shard_page(self.db, self.board_keys, scope, after, limit)
 
     def board_entry(self, player: str, scope: Scope) -> BoardEntry | None:
         item = self.db.get(keys.official_key(player, scope))

@@ -77,9 +77,7 @@ class Client:
 
     `sleep` makes the retry policy's pauses (and a consumer's wait for a top item's claim); `wall`
     is the wall clock (epoch seconds) shared by every consumer, unlike the game clock, that top
-    claims and the rank cache are measured in. Tests hand in clocks of their own. `board_shards` is
-    the number of the `board` index's partitions a board is spread over (the stage's setting): the
-    adapters write a row to one of them and read a board from all of them."""
+    claims and the rank cache are measured in. Tests hand in clocks of their own."""
 
     def __init__(
         self,
@@ -87,11 +85,8 @@ class Client:
         boto: Any = None,
         sleep: Callable[[float], None] = time.sleep,
         wall: Callable[[], float] = time.time,
-        *,
-        board_shards: int,
     ):
         self.table = table
-        self.board_shards = board_shards
         self.boto = boto if boto is not None else new_aws_client("dynamodb")
         self.sleep = sleep
         self.wall = wall

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from datetime import date
 
 from shared.dynamo import keys
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import decode_run
 from shared.dynamo.counters import Counters
@@ -39,11 +40,9 @@ def piece_key(piece: Piece) -> Item:
 
 
 class DynamoPasses:
-    def __init__(
-        self, db: Client, runs: Runs, top: TopOfBoard, counters: Counters, shards: int | None = None
-    ):
+    def __init__(self, db: Client, runs: Runs, top: TopOfBoard, counters: Counters, board_keys: BoardKeys):
         self.db, self.runs, self.top, self.counters = db, runs, top, counters
-        self.shards = db.board_shards if shards is None else shards
+        self.board_keys = board_keys
 
     def board_page(
         self, scope: Scope, shard: int, start: str | None, limit: int
@@ -57,7 +56,7 @@ class DynamoPasses:
             query: Item = {
                 "IndexName": "board",
                 "KeyConditionExpression": "board_pk = :p",
-                "ExpressionAttributeValues": {":p": {"S": keys.board_partition(scope, shard)}},
+                "ExpressionAttributeValues": {":p": {"S": self.board_keys.partition(scope, shard)}},
                 "ProjectionExpression": "board_sk",
                 "Limit": min(_QUERY_ROWS, limit - len(run_ids)),
             }
@@ -139,7 +138,7 @@ class DynamoPasses:
         return state
 
     def piece_results(self, scope: Scope) -> Iterator[bytes]:
-        for shard in ["all", *map(str, range(self.shards))]:
+        for shard in ["all", *map(str, range(self.board_keys.shards))]:
             for item in self.db.query(
                 KeyConditionExpression="pk = :p",
                 ExpressionAttributeValues={":p": {"S": keys.pass_piece_partition(scope, COUNT, shard)}},

@@ -11,6 +11,7 @@ table's stream (shared/dynamo/counters.py, shared/dynamo/top.py).
 from datetime import date
 
 from shared.dynamo import keys
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_item, official_result_of, stored_profile
 from shared.dynamo.runs import Runs, versioned_put
@@ -30,9 +31,10 @@ def same_name(name: str | None) -> tuple[str, Item]:
 
 
 class Results:
-    def __init__(self, db: Client, runs: Runs):
+    def __init__(self, db: Client, runs: Runs, board_keys: BoardKeys):
         self.db = db
         self.runs = runs
+        self.board_keys = board_keys
 
     def profile_for_completion(self, player: str) -> StoredProfile:
         """One consistent GetItem of the player's profile."""
@@ -46,7 +48,7 @@ class Results:
             self.runs.save_run(run, version)
             return
         codes = self.db.transact(
-            [{"Put": versioned_put(run, version)}, *official_writes(completion, self.db.board_shards)]
+            [{"Put": versioned_put(run, version)}, *official_writes(completion, self.board_keys.shards)]
         )
         if not codes:
             return

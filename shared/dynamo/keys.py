@@ -58,10 +58,11 @@ def band_from_counter(name: str) -> int:
 # index once (docs/data-model.md has the writes/s per partition).
 DUE_SHARDS = 64
 # A board's rows are spread over this many partitions of the `board` index by default (a stage sets
-# its own: `board_shards` in infra/stages.json, the functions' BOARD_SHARDS, carried by the Client):
-# each completion writes one row (one write unit), so one shard takes 1/32 of the rush. A page read from the
-# shards reads every shard (at least half a read unit each); pages within the top of the board
-# read one item instead. See docs/leaderboards.md.
+# its own: `board_shards` in infra/stages.json, the functions' BOARD_SHARDS, which the adapters
+# reach through shared/dynamo/board_keys.py): each completion writes one row (one write unit), so
+# one shard takes 1/32 of the rush. A page read from the shards reads every shard (at least half a
+# read unit each); pages within the top of the board read one item instead. See
+# docs/leaderboards.md.
 BOARD_SHARDS = 32
 # Rows for a board's top item wait in this many inbox partitions until the next fold.
 TOP_INBOXES = 16

@@ -6,6 +6,7 @@ recomputed from those still holding) and a voided result ranked again.
 
 from shared.dynamo import keys
 from shared.dynamo import moderation_keys as mod_keys
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_result_of
@@ -115,7 +116,13 @@ def lift_sanction(db: Client, player: str, case_id: str, lifted_at: str) -> Sanc
 
 
 def restore_result(
-    db: Client, top: TopOfBoard, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided"
+    db: Client,
+    top: TopOfBoard,
+    board_keys: BoardKeys,
+    player: str,
+    scope: Scope,
+    at: str,
+    reason: UnrankedReason = "voided",
 ) -> bool:
     """PLAYER's result of SCOPE kept off for REASON (voided, or completed under a rank ban) back on
     its board: its row in the `board` index again (on condition it is still kept off so) with the
@@ -136,7 +143,7 @@ def restore_result(
                     "ExpressionAttributeNames": {"#data": "data"},
                     "ExpressionAttributeValues": {
                         ":data": {"S": restored.model_dump_json()},
-                        ":pk": {"S": keys.board_partition_of(scope, player, db.board_shards)},
+                        ":pk": {"S": board_keys.partition_of(scope, player)},
                         ":sk": {"S": rank_key(BoardPosition.of(restored))},
                         ":reason": {"S": reason},
                     },

@@ -10,6 +10,7 @@ import contextlib
 from typing import Protocol
 
 from shared.dynamo import keys
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import display_name, official_result_of
@@ -167,8 +168,8 @@ class DynamoSanctions:
     """A decision's effects on a player (the SanctionStore): their sanctions, their name, their
     results on boards (the top of each board a part they reach through)."""
 
-    def __init__(self, db: Client, top: TopOfBoard):
-        self.db, self.top = db, top
+    def __init__(self, db: Client, top: TopOfBoard, board_keys: BoardKeys):
+        self.db, self.top, self.board_keys = db, top, board_keys
 
     def add_sanction(self, player: str, sanction: Sanction) -> None:
         add_sanction(self, player, sanction)
@@ -186,4 +187,4 @@ class DynamoSanctions:
         return lift_sanction(self.db, player, case_id, lifted_at)
 
     def restore_result(self, player: str, scope: Scope, at: str, reason: UnrankedReason = "voided") -> bool:
-        return restore_result(self.db, self.top, player, scope, at, reason)
+        return restore_result(self.db, self.top, self.board_keys, player, scope, at, reason)

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from shared.dynamo import keys
 from shared.dynamo.accepted_words import DynamoAcceptedWords
 from shared.dynamo.audit_log import DynamoAuditLog
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.board_review import BoardReviews
 from shared.dynamo.boards import BoardReads
 from shared.dynamo.client import Client
@@ -42,9 +42,11 @@ class DynamoPorts:
     (LeagueStore), `player_data` (PlayerDataStore), `cases`, `audit_log`, `sanctions`,
     `accepted_words`, `board_reviews`, `final_boards` (the moderation ports), `recaps`
     (RecapStore), `requests` (RequestStore). `top` (the top of each board) is a part the boards,
-    ranks and names share; `db` is their client."""
+    ranks and names share; `db` is their client; `board_keys` where a board's rows live in the
+    `board` index (the stage's `board_shards`)."""
 
     db: Client
+    board_keys: BoardKeys
     top: TopOfBoard
     runs: Runs
     closing: ClosingChallenges
@@ -79,21 +81,22 @@ def dynamo_ports(
     client: Any = None,
     sleep: Callable[[float], None] = time.sleep,
     rank_cache_seconds: float = 0.0,
-    board_shards: int | None = None,
+    *,
+    board_shards: int,
 ) -> DynamoPorts:
     """The adapters of table TABLE_NAME, through CLIENT (botocore's; by default a new one), with
-    boards spread over BOARD_SHARDS partitions of the `board` index (the stage's setting; by default
-    keys.BOARD_SHARDS)."""
-    shards = keys.BOARD_SHARDS if board_shards is None else board_shards
-    db = Client(table_name, client, sleep, board_shards=shards)
-    puzzles, top = PuzzleReads(db), TopOfBoard(db)
-    runs, boards, names = Runs(db, puzzles), BoardReads(db, top), Names(db, top)
+    boards spread over BOARD_SHARDS partitions of the `board` index (the stage's setting,
+    shared/runtime/settings.py: the caller names it)."""
+    db, board_keys = Client(table_name, client, sleep), BoardKeys(board_shards)
+    puzzles, top = PuzzleReads(db), TopOfBoard(db, board_keys)
+    runs, boards, names = Runs(db, puzzles), BoardReads(db, top, board_keys), Names(db, top)
     return DynamoPorts(
         db=db,
+        board_keys=board_keys,
         top=top,
         runs=runs,
         closing=ClosingChallenges(db),
-        results=Results(db, runs),
+        results=Results(db, runs, board_keys),
         boards=boards,
         ranks=Counters(db, top, rank_cache_seconds),
         names=names,
@@ -101,7 +104,7 @@ def dynamo_ports(
         player_data=DynamoPlayerData(db, puzzles),
         cases=DynamoCases(db),
         audit_log=DynamoAuditLog(db),
-        sanctions=DynamoSanctions(db, top),
+        sanctions=DynamoSanctions(db, top, board_keys),
         accepted_words=DynamoAcceptedWords(db),
         board_reviews=BoardReviews(db),
         final_boards=DynamoFinalBoards(db),

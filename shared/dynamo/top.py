@@ -11,6 +11,7 @@ docs/leaderboards.md, "The protocol".
 """
 
 from shared.dynamo.board_index import shard_page
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client
 from shared.dynamo.inbox import Inbox
 from shared.dynamo.lease import Lease
@@ -44,6 +45,7 @@ class TopOfBoard:
     def __init__(
         self,
         db: Client,
+        board_keys: BoardKeys,
         rows: int = TOP_ROWS,
         interval: float = TOP_INTERVAL_SECONDS,
         *,
@@ -52,7 +54,7 @@ class TopOfBoard:
         lease: Lease | None = None,
         stored: StoredRows | None = None,
     ):
-        self.db = db
+        self.db, self.board_keys = db, board_keys
         self.rows = rows
         self.interval = interval
         self.item = item or TopItem(db)
@@ -176,7 +178,7 @@ class TopOfBoard:
             top, version = self.item.read(scope)
             if all(e.player != player for e in top):
                 return
-            below = shard_page(self.db, scope, None, self.rows + 1)
+            below = shard_page(self.db, self.board_keys, scope, None, self.rows + 1)
             if self.item.write(scope, ranking.refilled(top, below, player, self.rows), version):
                 return
         raise Throttled(_BUSY)
@@ -184,7 +186,7 @@ class TopOfBoard:
     def _with_index(self, scope: Scope, candidates: Candidates) -> Candidates:
         """CANDIDATES and the board index's best rows, for a board's first top item: a new board,
         or one live before top items existed (once per board)."""
-        seeded = {row.player: [row] for row in shard_page(self.db, scope, None, self.rows)}
+        seeded = {row.player: [row] for row in shard_page(self.db, self.board_keys, scope, None, self.rows)}
         return {**seeded, **candidates}
 
     def _catch_renames(self, scope: Scope, written: list[BoardEntry], players: list[str]) -> None:

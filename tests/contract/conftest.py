@@ -2,6 +2,7 @@
 
 import pytest
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from tests.fakes.fake_store import FakePorts
 
@@ -11,4 +12,4 @@ def store(request):
     """Empty ports: the in-memory fakes, or the adapters on a fresh in-process moto table."""
     if request.param == "fake":
         return FakePorts()
-    return dynamo_ports(request.getfixturevalue("table"))
+    return dynamo_ports(request.getfixturevalue("table"), board_shards=BOARD_SHARDS)

@@ -74,7 +74,7 @@ def moto_ports() -> Iterator[tuple[DynamoPorts, str]]:
     with mock_aws():
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
-        store = dynamo_ports(table)
+        store = dynamo_ports(table, board_shards=BOARD_SHARDS)
         wound_by_hand(store)
         yield store, table
 
@@ -434,7 +434,7 @@ def test_display_names_are_only_those_set(subject):
 def dynamo() -> Iterator[DynamoPorts]:
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        store = dynamo_ports(os.environ["TABLE_NAME"])
+        store = dynamo_ports(os.environ["TABLE_NAME"], board_shards=BOARD_SHARDS)
         wound_by_hand(store)
         yield store
 

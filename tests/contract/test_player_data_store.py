@@ -5,6 +5,7 @@ whole item list and an erasure interrupted between its steps are tested on Dynam
 
 import pytest
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game.leagues import League
 from shared.game.names import DELETED_PLAYER_NAME, name_skeleton
@@ -25,7 +26,7 @@ SCOPE = Scope.daily(DAY)
 def ports(request):
     if request.param == "fake":
         return FakePorts()
-    return dynamo_ports(request.getfixturevalue("table"))
+    return dynamo_ports(request.getfixturevalue("table"), board_shards=BOARD_SHARDS)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game.clock import iso
 from shared.game.puzzles import Round
@@ -44,7 +45,7 @@ def store(request):
         fake.runs.put_puzzle(DAILY, PUZZLE)
         return fake
     request.getfixturevalue("table")
-    dynamo = dynamo_ports(request.getfixturevalue("table"))
+    dynamo = dynamo_ports(request.getfixturevalue("table"), board_shards=BOARD_SHARDS)
     dynamo.runs.put_puzzle(DAILY, PUZZLE)
     return dynamo
 

@@ -2,6 +2,7 @@
 write a board's rows and what they read a board from (moto)."""
 
 from shared.dynamo.board_index import shard_page
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.keys import shard
 from shared.dynamo.store import dynamo_ports
 from shared.game.puzzles import Round
@@ -27,8 +28,8 @@ def test_rows_land_in_the_configured_shards_and_a_page_merges_all_of_them(table)
     assert len(items) == 12 and partitions == {str(shard(p, 5)) for p in players} and len(partitions) > 1
     assert partitions <= {str(n) for n in range(5)} and any(shard(p, 32) >= 5 for p in players)
 
-    page = shard_page(store.db, Scope.daily(DAY), None, 20)
+    page = shard_page(store.db, store.board_keys, Scope.daily(DAY), None, 20)
     assert [row.player for row in page] == list(reversed(players))  # best score first, from all 5
     # Rows never move: more shards read them all still (raising is safe), fewer miss some.
-    assert shard_page(dynamo_ports(table, board_shards=32).db, Scope.daily(DAY), None, 20) == page
-    assert len(shard_page(dynamo_ports(table, board_shards=2).db, Scope.daily(DAY), None, 20)) < 12
+    assert shard_page(store.db, BoardKeys(32), Scope.daily(DAY), None, 20) == page
+    assert len(shard_page(store.db, BoardKeys(2), Scope.daily(DAY), None, 20)) < 12

@@ -19,6 +19,7 @@ from functools import partial
 
 import pytest
 
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client
 from shared.dynamo.counters import Counters
 from shared.dynamo.inbox import Inbox
@@ -116,9 +117,9 @@ class ObservedLease(Lease):
 
 
 class ObservedTop(TopOfBoard):
-    def __init__(self, db: Client, clock: ClaimClock):
+    def __init__(self, db: Client, board_keys: BoardKeys, clock: ClaimClock):
         super().__init__(
-            db, interval=INTERVAL, inbox=ObservedInbox(db, clock), lease=ObservedLease(db, clock)
+            db, board_keys, interval=INTERVAL, inbox=ObservedInbox(db, clock), lease=ObservedLease(db, clock)
         )
         self.clock = clock
 
@@ -132,8 +133,8 @@ class ObservedTop(TopOfBoard):
 
 def consumer(table: DynamoPorts, clock: ClaimClock) -> Counters:
     """One stream shard's consumer (counting, then the top), on CLOCK."""
-    db = Client(table.table, table.client, sleep=clock.sleep, wall=clock, board_shards=table.db.board_shards)
-    return Counters(db, ObservedTop(db, clock))
+    db = Client(table.table, table.client, sleep=clock.sleep, wall=clock)
+    return Counters(db, ObservedTop(db, table.board_keys, clock))
 
 
 def test_consumers_merging_into_one_top_at_once_and_renames_lose_nothing(store):  # noqa: F811

@@ -12,7 +12,7 @@ from botocore.stub import Stubber
 
 from local.streams import StreamPoller
 from shared.dynamo.client import DataError
-from shared.dynamo.keys import COUNTER_SHARDS
+from shared.dynamo.keys import BOARD_SHARDS, COUNTER_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game.boards import TieKey
 from shared.game.clock import iso
@@ -39,7 +39,7 @@ def run_for(player, run_id="run-00000001", official=True):
 
 @pytest.fixture
 def store(table):
-    dynamo = dynamo_ports(table)
+    dynamo = dynamo_ports(table, board_shards=BOARD_SHARDS)
     dynamo.runs.put_puzzle(Scope.daily(DAY), PUZZLE)
     return dynamo
 
@@ -134,7 +134,7 @@ def test_a_run_stored_before_the_compact_form_still_reads_and_plays_on(store):
 def stubbed():
     client = boto3.client("dynamodb", region_name="us-east-1")
     with Stubber(client) as stubber:
-        yield dynamo_ports("t", client, sleep=lambda _: None), stubber
+        yield dynamo_ports("t", client, sleep=lambda _: None, board_shards=BOARD_SHARDS), stubber
         stubber.assert_no_pending_responses()
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.game.moderation import BANNED_FOREVER, Sanction
 
@@ -16,7 +17,7 @@ import move_old_sanctions  # noqa: E402
 @pytest.fixture
 def store(table) -> DynamoPorts:
     """The game's table on in-process moto (tests/conftest.py)."""
-    return dynamo_ports(table)
+    return dynamo_ports(table, board_shards=BOARD_SHARDS)
 
 
 def put_old_sanctions(store: DynamoPorts, player: str, *held: Sanction) -> None:

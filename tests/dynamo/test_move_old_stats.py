@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from shared.dynamo import migrations
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 from tests.conftest import put_old_stats
 
@@ -19,7 +20,7 @@ from tests.fakes.fake_store import complete_official
 @pytest.fixture
 def store(table) -> DynamoPorts:
     """The game's table on in-process moto (tests/conftest.py)."""
-    return dynamo_ports(table)
+    return dynamo_ports(table, board_shards=BOARD_SHARDS)
 
 
 def old_items(store: DynamoPorts) -> list[str]:

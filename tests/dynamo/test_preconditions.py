@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from moto import mock_aws
 
 from shared.dynamo import keys
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.dynamo.tombstone import STOPPED_AT
@@ -64,7 +65,7 @@ def dynamo():
     with mock_aws():
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
-        ports = dynamo_ports(table)
+        ports = dynamo_ports(table, board_shards=BOARD_SHARDS)
         ports.runs.put_puzzle(Scope.daily(DAY), PUZZLE)
         yield ports
 

@@ -41,6 +41,7 @@ from werkzeug.serving import make_server
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.game.boards import TieKey
@@ -116,7 +117,7 @@ def store(client, request) -> DynamoPorts:
     """The game's table, one per test (moto copies a whole table on each transaction)."""
     name = f"races-{request.node.name[5:40]}"
     client.create_table(**create_table_request(name))
-    return dynamo_ports(name, client)
+    return dynamo_ports(name, client, board_shards=BOARD_SHARDS)
 
 
 def game_on(store: DynamoPorts, month: int, day: int) -> Game:

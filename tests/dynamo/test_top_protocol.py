@@ -11,8 +11,10 @@ from collections.abc import Callable
 
 import pytest
 
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client
 from shared.dynamo.inbox import Inbox, Left
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.lease import Lease
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
@@ -62,11 +64,11 @@ def store(request) -> DynamoPorts:
     """The game's table on in-process moto, and once more on moto's server (tests/dynamo/test_races.py's,
     over real HTTP), where each request is applied atomically as DynamoDB applies it."""
     if request.param == "in-process":
-        return dynamo_ports(request.getfixturevalue("table"))
+        return dynamo_ports(request.getfixturevalue("table"), board_shards=BOARD_SHARDS)
     server = request.getfixturevalue("client")
     name = request.node.name.replace("[", "-").replace("]", "")
     server.create_table(**create_table_request(name))
-    return dynamo_ports(name, server)
+    return dynamo_ports(name, server, board_shards=BOARD_SHARDS)
 
 
 @pytest.fixture
@@ -77,13 +79,11 @@ def clock() -> HandClock:
 @pytest.fixture
 def db(store: DynamoPorts, clock: HandClock) -> Client:
     """The consumers' client: the store's table, on the hand clock."""
-    return Client(
-        store.table, store.client, sleep=clock.sleep, wall=clock, board_shards=store.db.board_shards
-    )
+    return Client(store.table, store.client, sleep=clock.sleep, wall=clock)
 
 
 def consumer(db: Client, **parts) -> TopOfBoard:
-    return TopOfBoard(db, interval=INTERVAL, **parts)
+    return TopOfBoard(db, BoardKeys(BOARD_SHARDS), interval=INTERVAL, **parts)
 
 
 def completed(store: DynamoPorts, name: str, score: int, second: int = 0, **kw) -> OfficialResult:

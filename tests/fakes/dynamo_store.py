@@ -14,8 +14,10 @@ from moto import mock_aws
 
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
+from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client
 from shared.dynamo.completion import Results
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.runs import Runs
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
@@ -26,8 +28,8 @@ STORES = ["fake", "dynamo"]
 class SettlingResults(Results):
     """The results adapter, with the stream consumer run after every completion."""
 
-    def __init__(self, db: Client, runs: Runs, settle: Callable[[], object]) -> None:
-        super().__init__(db, runs)
+    def __init__(self, db: Client, runs: Runs, board_keys: BoardKeys, settle: Callable[[], object]) -> None:
+        super().__init__(db, runs, board_keys)
         self.settle = settle
 
     def complete_run(self, *args: Any, **kwargs: Any) -> None:
@@ -47,7 +49,7 @@ class SettledPorts(DynamoPorts):
 
 
 def settled_ports(table: str) -> SettledPorts:
-    ports = dynamo_ports(table)
+    ports = dynamo_ports(table, board_shards=BOARD_SHARDS)
 
     def consume(event: dict[str, Any], context: Any) -> dict[str, Any]:
         from functions.leaderboard import handler as module  # the services the handler serves with
@@ -61,7 +63,7 @@ def settled_ports(table: str) -> SettledPorts:
 
     poller = StreamPoller(table, handler=consume)
     parts = {f.name: getattr(ports, f.name) for f in fields(ports)}
-    parts["results"] = SettlingResults(ports.db, ports.runs, poller.drain)
+    parts["results"] = SettlingResults(ports.db, ports.runs, ports.board_keys, poller.drain)
     return SettledPorts(**parts, poller=poller)
 
 

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from moto import mock_aws
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.dynamo.table import create_table_request
 from shared.game.clock import iso
@@ -100,7 +101,7 @@ def store(request) -> Iterator[object]:
     with mock_aws():
         table = os.environ["TABLE_NAME"]
         boto3.client("dynamodb").create_table(**create_table_request(table))
-        yield dynamo_ports(table)
+        yield dynamo_ports(table, board_shards=BOARD_SHARDS)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

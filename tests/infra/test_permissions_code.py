@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from infra.permissions import ACCESS
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.table import INDEXES
 from tests.fakes.fake_store import complete_official
 from tests.infra.test_permissions_routes import role_denials
@@ -132,7 +133,7 @@ def test_the_counters_are_granted_every_request_they_send_seeding_a_top_item_inc
     requests: list[tuple[str, dict]] = []
     with mock_aws():
         boto3.client("dynamodb").create_table(**create_table_request(os.environ["TABLE_NAME"]))
-        store = dynamo_ports(os.environ["TABLE_NAME"], sleep=lambda seconds: None)
+        store = dynamo_ports(os.environ["TABLE_NAME"], sleep=lambda seconds: None, board_shards=BOARD_SHARDS)
         store.top.interval = 0
         earlier = [
             official(f"e{i}", 100 + 5 * i, completed_at=f"{day}T06:00:0{i}.000Z", day=day) for i in range(3)

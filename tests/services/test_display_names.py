@@ -4,6 +4,7 @@
 import boto3
 import pytest
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.game.dictionary import DICTIONARY_DIR
 from shared.game.errors import BadRequest
 from shared.game.names import check_display_name, contains_blocked_word, name_skeleton
@@ -124,7 +125,7 @@ def test_ordinary_names_are_allowed(name):
 def store(table):
     from shared.dynamo.store import dynamo_ports
 
-    return dynamo_ports(table)
+    return dynamo_ports(table, board_shards=BOARD_SHARDS)
 
 
 def claims(table: str) -> dict[str, str]:

@@ -10,6 +10,7 @@ import pytest
 
 from benchmarks.meter import Meter
 from functions.daily.handler import handler as daily_handler
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game import clock
 from shared.game.moderation import REVIEW_WINDOW
@@ -24,7 +25,7 @@ from tests.services.test_recap import BOARD, PUZZLE, SCOPE, call, closing_pass, 
 def metered(monkeypatch, table) -> Callable[..., tuple[dict, float, float]]:
     """DAY's board of tests/services/test_recap.py closed and recapped on DynamoDB (no stream
     consumer: nothing here reads the ranks); returns `cold_read` on it, metered."""
-    store = store_at_noon(monkeypatch, dynamo_ports(table))
+    store = store_at_noon(monkeypatch, dynamo_ports(table, board_shards=BOARD_SHARDS))
     store.runs.put_puzzle(SCOPE, PUZZLE)
     for name, rounds in BOARD.items():
         play(store, name, rounds)
@@ -79,7 +80,7 @@ def test_my_recap_reads_the_result_the_run_and_the_rounds_answered(metered):
 
 def test_a_skip_is_one_update_item_and_its_replay_writes_nothing_more(monkeypatch, table):
     daily = Api(daily_handler)
-    meter = Meter().attach(store_at_noon(monkeypatch, dynamo_ports(table)).client)
+    meter = Meter().attach(store_at_noon(monkeypatch, dynamo_ports(table, board_shards=BOARD_SHARDS)).client)
     status, run, _ = daily("POST", "/daily/runs", user="skipper")
     assert status == 201, run
     meter.take()

@@ -9,6 +9,7 @@ import pytest
 from functions.leaderboard.counters import count_stream_batch
 from local.streams import StreamPoller
 from shared.dynamo.client import DataError
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game import clock
 from shared.game.clock import iso
@@ -24,7 +25,7 @@ class Rig:
     """A store, the Players service, and the stream consumer draining the table's stream."""
 
     def __init__(self, table: str) -> None:
-        self.store = dynamo_ports(table, sleep=lambda seconds: None)
+        self.store = dynamo_ports(table, sleep=lambda seconds: None, board_shards=BOARD_SHARDS)
         self.store.top.interval = 0  # the tests drive no clock; a fold never waits
         self.players = Services(self.store).players
         self.poller = StreamPoller(table, handler=self.consumer)

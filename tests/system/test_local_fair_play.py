@@ -29,6 +29,7 @@ from pathlib import Path
 import jwt
 import pytest
 
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game.boards import SETTLE_SECONDS, daily_closes_at
 from shared.game.clock import iso, parse_iso
@@ -211,7 +212,7 @@ def stored_challenge(server: Server, token: str, made: datetime) -> Challenge:
         created_at=iso(made),
         closes_at=iso(made + timedelta(hours=2)),
     )
-    dynamo_ports("wordsqd", server.dynamodb()).runs.create_challenge(
+    dynamo_ports("wordsqd", server.dynamodb(), board_shards=BOARD_SHARDS).runs.create_challenge(
         challenge, DAY, CHALLENGES_PER_PLAYER_PER_DATE
     )
     return challenge

@@ -24,6 +24,7 @@ import jwt
 import pytest
 
 from local import auth
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.dynamo.store import dynamo_ports
 from shared.game import clock
 from shared.game.boards import SETTLE_SECONDS
@@ -545,7 +546,7 @@ def _answer_first_round(server, run: dict, token: str) -> int:
 def _completed_untouched(server, run: dict) -> None:
     """The run completed at its deadline without anyone reading it (read from the table, since
     a read through the API would itself complete it), and the expiry job's watermark is past it."""
-    store = dynamo_ports("wordsqd", server.dynamodb())
+    store = dynamo_ports("wordsqd", server.dynamodb(), board_shards=BOARD_SHARDS)
     stored = store.runs.get_run(run["run_id"]).run
     assert stored.completed and stored.ended_by == "expired" and stored.completed_at == run["deadline"]
     assert store.runs.completed_through() >= parse_iso(run["deadline"])

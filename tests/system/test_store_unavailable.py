@@ -32,14 +32,14 @@ class Boto:
 @pytest.mark.parametrize("error", DOWN, ids=lambda e: type(e).__name__)
 def test_a_store_that_is_down_is_store_unavailable(error):
     with pytest.raises(StoreUnavailable) as raised:
-        Client("wordsqd", Boto(error), board_shards=32).get({"pk": {"S": "a"}, "sk": {"S": "b"}})
+        Client("wordsqd", Boto(error)).get({"pk": {"S": "a"}, "sk": {"S": "b"}})
     assert raised.value.code == "store_unavailable"
 
 
 def test_any_other_refusal_is_still_a_data_error():
     error = ClientError({"Error": {"Code": "ValidationException", "Message": "x"}}, "GetItem")
     with pytest.raises(DataError):
-        Client("wordsqd", Boto(error), board_shards=32).get({"pk": {"S": "a"}, "sk": {"S": "b"}})
+        Client("wordsqd", Boto(error)).get({"pk": {"S": "a"}, "sk": {"S": "b"}})
 
 
 @pytest.mark.parametrize("error", DOWN, ids=lambda e: type(e).__name__)
