@@ -37,10 +37,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rush_plan import DUE_COMPLETIONS_BOUND, INDEX_WRITE_UNITS, Peak, board_completions_bound  # noqa: E402
+from rush_plan import (  # noqa: E402
+    DUE_COMPLETIONS_BOUND,
+    INDEX_WRITE_UNITS,
+    Peak,
+    board_completions_bound,
+    load_stage,
+)
 
-from infra.config import REPO_ROOT, STAGES_FILE, StageConfig  # noqa: E402
+from infra.config import STAGES_FILE, StageConfig  # noqa: E402
 from infra.functions import FUNCTIONS  # noqa: E402
+from shared.dynamo.keys import DUE_SHARDS  # noqa: E402
 
 # Lambda refuses to reserve (or provision) below this many unreserved executions.
 UNRESERVED_MINIMUM = 100
@@ -238,7 +245,7 @@ def rush_checks(
     )
     found.append(
         Check(
-            f"{top} completions/s the `due` index's partitions take (64, two entries a run)",
+            f"{top} completions/s the `due` index's partitions take ({DUE_SHARDS}, two entries a run)",
             DUE_COMPLETIONS_BOUND,
             peak.runs,
             'more due shards (keys.DUE_SHARDS; docs/operations.md, "The ten-million night")',
@@ -260,11 +267,6 @@ def checks(
         *ses_checks(config, ses),
         *rush_checks(config, limits, concurrency, api),
     ]
-
-
-def load_stage(stage: str, stages_file: Path = STAGES_FILE) -> StageConfig:
-    # The asset plays no part in quotas: the repository root stands in for it.
-    return StageConfig.load(stage, json.loads(stages_file.read_text()), REPO_ROOT)
 
 
 def _clients(config: StageConfig) -> tuple[Any, ...]:

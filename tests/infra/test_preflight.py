@@ -11,6 +11,7 @@ from botocore.stub import Stubber
 
 from infra.config import ConfigError
 from infra.functions import FUNCTIONS
+from shared.dynamo.keys import DUE_SHARDS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import preflight  # noqa: E402
@@ -74,7 +75,7 @@ def _clients(
 def test_dev_deploys_on_a_new_accounts_default_quotas(capsys):
     clients, stubs = _clients()
     stages = {"dev": {"throttle": {"rate": 5_000, "burst": 2_000}}}
-    config = preflight.StageConfig.load("dev", stages, preflight.REPO_ROOT)
+    config = preflight.StageConfig.load("dev", stages, REPO)
     found = preflight.checks(config, *clients)
     assert all(c.ok for c in found), [str(c) for c in found]
     for stub in stubs:
@@ -178,7 +179,7 @@ def test_without_credentials_preflight_says_so_in_one_line(monkeypatch, capsys):
 
 def test_a_quota_service_quotas_does_not_list_is_flagged_to_check_by_hand(capsys):
     clients, _ = _clients(listed=False)
-    config = preflight.StageConfig.load("dev", {"dev": {}}, preflight.REPO_ROOT)
+    config = preflight.StageConfig.load("dev", {"dev": {}}, REPO)
     unlisted = [c for c in preflight.checks(config, *clients) if "not listed" in c.what]
     assert len(unlisted) == 2 and not any(c.ok for c in unlisted)
 
@@ -186,7 +187,7 @@ def test_a_quota_service_quotas_does_not_list_is_flagged_to_check_by_hand(capsys
 def test_an_index_warmed_above_the_table_quota_needs_the_raise_too():
     clients, _ = _clients()
     stages = {"dev": {"warm_throughput": {"indexes": {"due": {"write_units_per_second": 45_000}}}}}
-    config = preflight.StageConfig.load("dev", stages, preflight.REPO_ROOT)
+    config = preflight.StageConfig.load("dev", stages, REPO)
     [write] = [
         c for c in preflight.dynamodb_checks(config, clients[0].describe_limits()) if "write" in c.what
     ]
@@ -239,7 +240,7 @@ def test_the_board_completions_bound_follows_the_stages_board_shards():
     bounds = {}
     for shards in (32, 37):
         stages = {"dev": {"rush_players": 10_000_000, "board_shards": shards}}
-        config = preflight.StageConfig.load("dev", stages, preflight.REPO_ROOT)
+        config = preflight.StageConfig.load("dev", stages, REPO)
         found = preflight.rush_checks(config, limits, 5_000, {"rate": 10_000, "burst": 5_000})
         [board] = [c for c in found if "board completions/s" in c.what]
         bounds[shards] = (board.have, board.ok)
@@ -247,7 +248,23 @@ def test_the_board_completions_bound_follows_the_stages_board_shards():
     assert bounds == {32: (29_000, False), 37: (33_531, True)}
 
 
+def test_rush_plan_prints_the_bounds_of_the_stages_board_shards_and_of_the_due_shards(tmp_path, capsys):
+    """rush_plan reads the stage as preflight does (one reader): its board bound follows the
+    stage's `board_shards`, the `due` index's keys.DUE_SHARDS (67 would take ten million's top)."""
+    assert preflight.load_stage is rush_plan.load_stage
+    stages = tmp_path / "stages.json"
+    for shards, bound in ((32, "29,000"), (37, "33,531")):
+        stages.write_text(json.dumps({"dev": {"board_shards": shards}}))
+        assert rush_plan.main(["--players", "10000000", "--stages-file", str(stages)]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        [board] = [line for line in lines if line.startswith("board completions/s")]
+        assert f"(bound {bound}: {shards} shards, dev)" in board and board.endswith("33,333")
+    [due] = [line for line in lines if line.startswith("`due` completions/s")]
+    assert f"(bound {rush_plan.due_completions_bound(DUE_SHARDS):,}: {DUE_SHARDS} partitions)" in due
+    assert rush_plan.due_completions_bound(64) == 32_000 and rush_plan.due_completions_bound(67) == 33_500
+
+
 def test_a_stage_refuses_a_board_shard_count_outside_its_bounds():
     for shards in (0, 257):
         with pytest.raises(ConfigError, match="board_shards"):
-            preflight.StageConfig.load("dev", {"dev": {"board_shards": shards}}, preflight.REPO_ROOT)
+            preflight.StageConfig.load("dev", {"dev": {"board_shards": shards}}, REPO)
