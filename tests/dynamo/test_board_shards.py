@@ -1,11 +1,15 @@
 """The stage's board shard count (BOARD_SHARDS, shared/runtime/settings.py) is where the adapters
-write a board's rows and what they read a board from (moto)."""
+write a board's rows and what they read a board from; the `due` index's count (keys.DUE_SHARDS)
+where the expiry job finds runs (moto)."""
+
+from datetime import UTC, datetime, timedelta
 
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.board_keys import BoardKeys
-from shared.dynamo.keys import shard
+from shared.dynamo.keys import BOARD_SHARDS, shard
 from shared.dynamo.store import dynamo_ports
 from shared.game.puzzles import Round
+from shared.game.runs import new_run
 from shared.game.scope import Scope
 from tests.fakes.fake_boards import official
 from tests.fakes.fake_store import complete_official
@@ -33,3 +37,22 @@ def test_rows_land_in_the_configured_shards_and_a_page_merges_all_of_them(table)
     # Rows never move: more shards read them all still (raising is safe), fewer miss some.
     assert shard_page(store.db, BoardKeys(32), Scope.daily(DAY), None, 20) == page
     assert len(shard_page(store.db, BoardKeys(2), Scope.daily(DAY), None, 20)) < 12
+
+
+def test_a_raised_due_shard_count_still_finds_the_runs_started_before_it(table, monkeypatch):
+    """keys.DUE_SHARDS is a constant: raised in code (docs/operations.md, "The ten-million night"),
+    runs started before still sit in their partition, which the expiry job still reads."""
+    store = dynamo_ports(table, board_shards=BOARD_SHARDS)
+    store.runs.put_puzzle(Scope.daily(DAY), PUZZLE)
+    now = datetime(2026, 11, 29, 18, tzinfo=UTC)
+    monkeypatch.setattr("shared.dynamo.keys.DUE_SHARDS", 4)
+    started = {f"run-{i:08d}" for i in range(16)}
+    for run_id in started:
+        store.runs.create_run(new_run(run_id, "daily", DAY, PUZZLE, now, f"p-{run_id}", True))
+    later = now + timedelta(seconds=181)
+    assert {due.run_id for due in store.runs.due_runs(later)} == started
+    assert {shard(run_id, 4) for run_id in started} == {0, 1, 2, 3}
+    monkeypatch.setattr("shared.dynamo.keys.DUE_SHARDS", 8)
+    assert {due.run_id for due in store.runs.due_runs(later)} == started
+    monkeypatch.setattr("shared.dynamo.keys.DUE_SHARDS", 2)  # lowered: runs in 2 and 3 are lost
+    assert {due.run_id for due in store.runs.due_runs(later)} == {r for r in started if shard(r, 4) < 2}
