@@ -4,6 +4,8 @@ where the expiry job finds runs (moto)."""
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from shared.dynamo.board_index import shard_page
 from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.keys import BOARD_SHARDS, shard
@@ -56,3 +58,20 @@ def test_a_raised_due_shard_count_still_finds_the_runs_started_before_it(table, 
     assert {due.run_id for due in store.runs.due_runs(later)} == started
     monkeypatch.setattr("shared.dynamo.keys.DUE_SHARDS", 2)  # lowered: runs in 2 and 3 are lost
     assert {due.run_id for due in store.runs.due_runs(later)} == {r for r in started if shard(r, 4) < 2}
+
+
+def test_the_wiring_builds_the_board_keys_once_from_the_stages_setting(monkeypatch):
+    from shared.runtime.settings import settings
+    from shared.runtime.wiring import Services
+
+    monkeypatch.setenv("BOARD_SHARDS", "37")
+    settings.cache_clear()
+    try:
+        ports = Services().ports
+    finally:
+        settings.cache_clear()
+    assert ports.board_keys == BoardKeys(37)
+    assert ports.top.board_keys is ports.boards.board_keys is ports.results.board_keys is ports.board_keys
+    assert ports.sanctions.board_keys is ports.board_keys
+    with pytest.raises(ValueError, match="at least one shard"):
+        BoardKeys(0)
