@@ -23,7 +23,6 @@ import { bindPlayers } from "./views/players.js";
 import { bindRecap } from "./views/recap.js";
 import { bindReminder } from "./views/reminder.js";
 import { bindReports } from "./views/reports.js";
-import { bindSanctions } from "./views/sanctions.js";
 import { bindStats } from "./views/stats.js";
 import { bindTheme } from "./views/theme.js";
 
@@ -40,7 +39,6 @@ function bind() {
   bindPlayers();
   bindReports();
   bindModeration();
-  bindSanctions();
   bindRecap();
   bindReminder();
   bindTheme();

@@ -10,6 +10,7 @@ import { scoringNumbers } from "../lib/game.js";
 import { lastClosedDay } from "../lib/recap.js";
 import { banned } from "../lib/sanctions.js";
 import { formatDate } from "../lib/words.js";
+import { mountSanctionNotice } from "../parts/sanction_notice.js";
 import { go, onShow } from "../router.js";
 import { keepRun, learnSkew } from "../run.js";
 import { get, set, subscribe } from "../store.js";
@@ -97,6 +98,7 @@ function renderHome() {
 export function bindHome() {
   $("start-daily").addEventListener("click", startDaily);
   $("resume-run").addEventListener("click", () => set({ started: {} }));
+  mountSanctionNotice($("sanction-home"));
   subscribe(["daily", "run", "token", "officialDates", "loginLost", "sanctions"], renderHome);
   subscribe(["countdown"], () => {
     $("countdown").textContent = get("countdown");
