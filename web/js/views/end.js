@@ -116,7 +116,7 @@ async function showDistribution(date, me) {
   const counted = bands.reduce((sum, count) => sum + count, 0);
   // The counters (and the edge's copy) may not hold the caller's result yet: their rank does.
   if (counted < me.players) bands[me.band] += 1;
-  drawStanding(me, reply.body);
+  drawStanding(me, reply.body, { chart: $("end-chart"), ladder: $("end-ladder"), text: $("end-ladder-text") });
   $("end-distribution").hidden = false;
   revealed($("end-distribution"));
 }
