@@ -101,7 +101,8 @@ export function numbersIn(source) {
 /** The numbers and strings of the server's rules (GET /daily's `scoring` and `limits`) that SOURCE
  * copies: a number at least 12 (smaller ones are everywhere: loops, indexes) unless it is an HTTP
  * status (`reply.status === 200`); any number but 0 and 1 compared with a `.length` (the limits
- * are lengths); any string or pattern equal to one of the server's. Each as "line: value". */
+ * are lengths); any string or pattern equal to one of the server's, or a string of such a number
+ * (an attribute's value). Each as "line: value". */
 export function copiedRules(source, server) {
   const numbers = new Set(Object.values(server).filter((value) => typeof value === "number"));
   const strings = new Set(Object.values(server).filter((value) => typeof value === "string"));
@@ -111,8 +112,15 @@ export function copiedRules(source, server) {
     )
     .map(({ value, line }) => `${line}: ${value}`);
   for (const node of nodes(tree(source))) {
-    const text = node.type === "Literal" ? (node.regex ? node.regex.pattern : node.value) : null;
+    const text =
+      node.type === "Literal"
+        ? node.regex ? node.regex.pattern : node.value
+        : node.type === "TemplateLiteral" && !node.expressions.length ? node.quasis[0].value.cooked : null;
     if (typeof text === "string" && strings.has(text)) found.push(`${node.loc.start.line}: ${text}`);
+    // A number written as a string (an attribute's value: maxlength "200").
+    else if (typeof text === "string" && /^\d+$/.test(text) && numbers.has(Number(text)) && Number(text) >= 12) {
+      found.push(`${node.loc.start.line}: ${text}`);
+    }
   }
   return found;
 }

@@ -163,6 +163,8 @@ const COPIED_BREAKS = [
   "const ok = name.length >= 3;", // display_name_min_length: a small number, compared with a length
   "const over = 200 < reason.length;",
   "const best = 2085;", // max_score
+  'element("textarea", { maxlength: "200" });', // reason_max_length, as an attribute's value
+  "box.setAttribute(\"maxlength\", `45`);",
   `const pattern = /${limits.display_name_pattern}/;`,
   `const pattern = new RegExp(${JSON.stringify(limits.display_name_pattern)});`,
 ];

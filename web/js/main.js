@@ -5,9 +5,8 @@
 
 import { ensureFreshToken, finishCognitoLogin, restoreTokens } from "./auth.js";
 import { loadDaily } from "./daily.js";
-import { $ } from "./dom.js";
 import { exchange, pageFetch } from "./lib/http.js";
-import { go, route } from "./router.js";
+import { route } from "./router.js";
 import { resumeSavedRun } from "./run.js";
 import { get, set } from "./store.js";
 import { bindAccount, loadIdentity, setToken } from "./views/account.js";
@@ -23,7 +22,6 @@ import { bindPlayers } from "./views/players.js";
 import { bindRecap } from "./views/recap.js";
 import { bindReminder } from "./views/reminder.js";
 import { bindReports } from "./views/reports.js";
-import { bindSanctions } from "./views/sanctions.js";
 import { bindStats } from "./views/stats.js";
 import { bindTheme } from "./views/theme.js";
 
@@ -40,21 +38,9 @@ function bind() {
   bindPlayers();
   bindReports();
   bindModeration();
-  bindSanctions();
   bindRecap();
   bindReminder();
   bindTheme();
-  $("end-board").addEventListener("click", () => {
-    const run = get("run");
-    if (run && run.kind === "challenge") {
-      openChallenge(run.challenge_id);
-      go("challenges");
-    } else {
-      const daily = get("daily");
-      set({ boardDay: run && daily && run.date !== daily.date ? run.date : "" });
-      go("board");
-    }
-  });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && get("token")) ensureFreshToken();
   });
@@ -76,7 +62,6 @@ async function main() {
   } else {
     restoreTokens();
   }
-  $("login-form").hidden = get("config").auth !== "local";
   // GET /daily first: its Date says the server's time, so a token that expired while the page was
   // closed is renewed before it is used (it would only earn a 401), or the page says it cannot be.
   await loadDaily();

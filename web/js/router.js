@@ -24,8 +24,6 @@ function showView(name) {
   }
   const callback = shown.get(name);
   if (callback) callback();
-  // The end of a run replaces the game under the player's focus: move it to the result.
-  if (name === "end") $("end-title").focus();
 }
 
 /** Show the view the address names (#play: the run in play, or its end). */

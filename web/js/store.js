@@ -40,6 +40,7 @@ const state = {
   boardDay: null, // the date another view asks #board to show next ("": today's)
   boardCursor: null, // the next page of the board on screen
   challenge: null, // the challenge on screen (GET /challenges/{id})
+  challengeAsked: null, // the id of the challenge another view asks #challenges to open next
   league: null, // the league on screen
   archive: null, // the calendar on screen: {first, today, month, scores: Map(date -> text)}
   recapDate: null, // the day the recap view shows (null: the last closed day)

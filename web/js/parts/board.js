@@ -7,7 +7,7 @@ import { $, element, emptyRow, tableRow } from "../dom.js";
 import { BOARD_CATCH_UP_MS, BOARD_CATCH_UP_TRIES } from "../lib/game.js";
 import { PENDING_TEXT } from "../lib/sanctions.js";
 import { isDefaultName } from "../lib/words.js";
-import { get, set } from "../store.js";
+import { get, set, subscribe } from "../store.js";
 
 /** Draw ROWS of a board into TABLE (after its rows when APPEND); SCOPE names the board a row's
  * report is about (a Daily date or a challenge's id; null: no reports). */
@@ -63,7 +63,7 @@ function reportButton(scope, name) {
 }
 
 /** TABLE's head, and under it the hint that explains its rows under review and the toggle of its
- * Report buttons, made once when its view binds. */
+ * Report buttons (shown to players only), made once when its view binds. */
 export function boardControls(table) {
   const id = table.id;
   if ($(id + "-report")) return;
@@ -73,7 +73,11 @@ export function boardControls(table) {
   table.closest(".table-wrap").after(hint);
   // Report buttons stay out of sight until asked for: a board's rows stay one line on a phone.
   const toggle = element("button", { type: "button", id: id + "-report", class: "ghost small report-toggle", "aria-pressed": "false" }, "Report a row");
-  toggle.hidden = !get("token");
+  const forPlayers = () => {
+    toggle.hidden = !get("token"); // a guest reports only words of their own run
+  };
+  forPlayers();
+  subscribe(["token"], forPlayers);
   toggle.addEventListener("click", () => {
     const on = toggle.getAttribute("aria-pressed") !== "true";
     toggle.setAttribute("aria-pressed", String(on));
@@ -83,11 +87,6 @@ export function boardControls(table) {
   const before = table.closest("section").querySelector("[data-report-toggle]"); // where the view wants it
   if (before) before.after(toggle);
   else table.closest(".table-wrap").before(toggle);
-}
-
-/** Reporting rows is for players (a guest reports only words of their own run). */
-export function showReportToggles() {
-  for (const toggle of document.querySelectorAll(".report-toggle")) toggle.hidden = !get("token");
 }
 
 export function showsMine(rows) {

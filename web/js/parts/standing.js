@@ -3,7 +3,7 @@
 // the ladder's six steps with the one reached and the points to the next, and plain rank words
 // on small boards (lib/standing.js says them).
 
-import { $, element } from "../dom.js";
+import { element } from "../dom.js";
 import { bandColumns, ladderText, ladderView } from "../lib/standing.js";
 import { distributionText } from "../lib/words.js";
 
@@ -29,18 +29,19 @@ export function bandChart(holder, bands, bandPoints, mine) {
   holder.replaceChildren(box, description);
 }
 
-/** The end screen's rank sentence, chart and ladder for ME (GET /leaderboard/daily/me) and the
- * day's DISTRIBUTION (its bands already holding ME). */
-export function drawStanding(me, distribution) {
+/** For ME (GET /leaderboard/daily/me) and the day's DISTRIBUTION (its bands already holding ME):
+ * the chart into CHART, the ladder's steps into LADDER (a list) and the ladder in words into TEXT
+ * (the end screen's, which it owns). */
+export function drawStanding(me, distribution, { chart, ladder: steps, text }) {
   const { bands, band_points: bandPoints, ladder } = distribution;
-  bandChart($("end-chart"), bands, bandPoints, me.band);
+  bandChart(chart, bands, bandPoints, me.band);
   const view = ladderView(ladder, me, bands, bandPoints);
-  $("end-ladder").replaceChildren(...view.steps.map((step) => {
+  steps.replaceChildren(...view.steps.map((step) => {
     const item = element("li", { class: step.current ? "current" : step.reached ? "reached" : "" },
       step.current ? "◆ " : step.reached ? "✓ " : "", step.name,
       element("span", { class: "step-least" }, step.percentile ? ` ${step.percentile}%+` : " any"));
     if (step.current) item.setAttribute("aria-current", "step");
     return item;
   }));
-  $("end-ladder-text").textContent = ladderText(view, me);
+  text.textContent = ladderText(view, me);
 }

@@ -7,6 +7,7 @@ import { beginCognitoLogin, forgetTokens, hostedUi, keepTokens } from "../auth.j
 import { $, notice, say } from "../dom.js";
 import { jwtClaims } from "../lib/pkce.js";
 import { isDefaultName } from "../lib/words.js";
+import { mountNumbers } from "../parts/numbers.js";
 import { loadProfile, putName } from "../player.js";
 import { go, route } from "../router.js";
 import { forgetPlayer, get, set, subscribe } from "../store.js";
@@ -109,6 +110,10 @@ async function logout() {
 
 /** The login panel, the log-out button and the name prompt. */
 export function bindAccount() {
+  subscribe(["config"], () => {
+    $("login-form").hidden = get("config").auth !== "local"; // else the Hosted UI asks
+  });
+  mountNumbers($("name-panel"));
   $("login-open").addEventListener("click", openLogin);
   $("login-cancel").addEventListener("click", () => {
     $("login-panel").hidden = true;

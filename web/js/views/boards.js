@@ -6,8 +6,9 @@ import { api, problem } from "../api.js";
 import { $, emptyRow } from "../dom.js";
 import { PENDING_TEXT } from "../lib/sanctions.js";
 import { formatDate, rankText, unrankedText } from "../lib/words.js";
-import { boardControls, boardRows, catchUp, showReportToggles, showsMine } from "../parts/board.js";
+import { boardControls, boardRows, catchUp, showsMine } from "../parts/board.js";
 import { showCorrections } from "../parts/corrections.js";
+import { mountSanctionNotice } from "../parts/sanction_notice.js";
 import { loadHistory } from "../player.js";
 import { go, onShow } from "../router.js";
 import { get, set, subscribe } from "../store.js";
@@ -94,6 +95,7 @@ export function bindBoards() {
   $("board-refresh").addEventListener("click", () => loadBoard(true));
   $("board-more").addEventListener("click", () => loadBoard(false));
   $("jump-mine").addEventListener("click", jumpToMine);
+  mountSanctionNotice($("sanction-board")); // beside the player's row (SPEC §3e)
   $("board-recap").addEventListener("click", () => {
     set({ recapDate: get("boardDate") });
     go("recap");
@@ -102,7 +104,6 @@ export function bindBoards() {
     $("board-day").max = get("daily").date;
     if (get("view") === "board" && !$("board-day").value) loadBoard(true);
   });
-  subscribe(["token"], showReportToggles);
   onShow("board", () => {
     if (get("boardDay") !== null) $("board-day").value = get("boardDay"); // asked by another view
     set({ boardDay: null });

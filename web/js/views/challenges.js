@@ -168,6 +168,11 @@ export function bindChallenges() {
   $("challenge-play").addEventListener("click", startChallenge);
   $("challenge-copy").addEventListener("click", () => copyLink($("challenge-link"), $("challenge-status")));
   onShow("challenges", () => {
+    const asked = get("challengeAsked"); // by another view (the end of a challenge run)
+    if (asked !== null) {
+      set({ challengeAsked: null });
+      openChallenge(asked);
+    }
     renderChallengeForm();
     loadMyChallenges();
   });

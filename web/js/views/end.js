@@ -18,7 +18,7 @@ import {
 } from "../lib/words.js";
 import { drawStanding } from "../parts/standing.js";
 import { loadProfile } from "../player.js";
-import { go } from "../router.js";
+import { go, onShow } from "../router.js";
 import { get, set, subscribe } from "../store.js";
 
 // This screen's own scratch, not state another view reads: how often it has been left (a read
@@ -116,7 +116,7 @@ async function showDistribution(date, me) {
   const counted = bands.reduce((sum, count) => sum + count, 0);
   // The counters (and the edge's copy) may not hold the caller's result yet: their rank does.
   if (counted < me.players) bands[me.band] += 1;
-  drawStanding(me, reply.body);
+  drawStanding(me, reply.body, { chart: $("end-chart"), ladder: $("end-ladder"), text: $("end-ladder-text") });
   $("end-distribution").hidden = false;
   revealed($("end-distribution"));
 }
@@ -230,6 +230,19 @@ async function copyShare() {
   }
 }
 
+/** The run's board: its challenge's, or its day's. */
+function showBoard() {
+  const run = get("run");
+  if (run && run.kind === "challenge") {
+    set({ challengeAsked: run.challenge_id });
+    go("challenges");
+  } else {
+    const daily = get("daily");
+    set({ boardDay: run && daily && run.date !== daily.date ? run.date : "" });
+    go("board");
+  }
+}
+
 /** The end screen follows the store: a completed run is drawn, the countdown ticks. (Bound before
  * views/game.js, so a run that completes is drawn here before the game shows this screen.) */
 export function bindEnd() {
@@ -248,8 +261,11 @@ export function bindEnd() {
   });
   $("copy-share").addEventListener("click", copyShare);
   $("end-home").addEventListener("click", () => go("home"));
+  $("end-board").addEventListener("click", showBoard);
   $("end-recap-open").addEventListener("click", () => {
     set({ recapDate: get("run").date });
     go("recap");
   });
+  // The end of a run replaces the game under the player's focus: move it to the result.
+  onShow("end", () => $("end-title").focus());
 }

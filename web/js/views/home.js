@@ -1,38 +1,19 @@
-// Home: today's Daily (the store's `daily`, read by daily.js), its rules card filled with the
-// server's numbers, the start and resume buttons, and the countdown to the next Daily. Drawn again
-// whenever what it shows changes in the store.
+// Home: today's Daily (the store's `daily`, read by daily.js), its rules card with the server's
+// numbers (parts/numbers.js), the start and resume buttons, and the countdown to the next Daily.
+// Drawn again whenever what it shows changes in the store.
 
 import { api, ok, problem } from "../api.js";
 import { ensureFreshToken, serverNowMs } from "../auth.js";
 import { loadDaily, resetText, tickCountdown } from "../daily.js";
 import { $, notice } from "../dom.js";
-import { scoringNumbers } from "../lib/game.js";
 import { lastClosedDay } from "../lib/recap.js";
 import { banned } from "../lib/sanctions.js";
 import { formatDate } from "../lib/words.js";
+import { mountNumbers } from "../parts/numbers.js";
+import { mountSanctionNotice } from "../parts/sanction_notice.js";
 import { go, onShow } from "../router.js";
 import { keepRun, learnSkew } from "../run.js";
 import { get, set, subscribe } from "../store.js";
-
-/** Each element marked data-ATTRIBUTE="name" says NUMBERS[name] (the page's own text holds the
- * same numbers until GET /daily answers: tests/http/test_rules_card.py). */
-function fill(attribute, numbers) {
-  for (const span of document.querySelectorAll(`[data-${attribute}]`)) {
-    const value = numbers[span.dataset[attribute]];
-    if (typeof value === "number") span.textContent = String(value);
-  }
-}
-
-/** The rules card and the text boxes' lengths (data-maxlength="name") with GET /daily's numbers. */
-function renderRules(daily) {
-  if (daily.scoring) fill("scoring", scoringNumbers(daily.scoring));
-  const limits = { ...daily.limits, time_limit_seconds: daily.time_limit_seconds };
-  fill("limit", limits);
-  for (const box of document.querySelectorAll("[data-maxlength]")) {
-    const length = limits[box.dataset.maxlength];
-    if (typeof length === "number") box.maxLength = length;
-  }
-}
 
 /** Start today's Daily (a guest's, or the player's official run or practice). */
 async function startDaily() {
@@ -70,7 +51,6 @@ async function startDaily() {
 function renderHome() {
   const daily = get("daily");
   if (daily) {
-    renderRules(daily);
     $("daily-date").textContent = formatDate(daily.date);
     $("daily-shape").textContent = `${daily.rounds} rounds, ${daily.time_limit_seconds} seconds.`;
     $("reset-local").textContent = resetText(daily);
@@ -97,6 +77,8 @@ function renderHome() {
 export function bindHome() {
   $("start-daily").addEventListener("click", startDaily);
   $("resume-run").addEventListener("click", () => set({ started: {} }));
+  mountNumbers($("view-home")); // the rules card
+  mountSanctionNotice($("sanction-home"));
   subscribe(["daily", "run", "token", "officialDates", "loginLost", "sanctions"], renderHome);
   subscribe(["countdown"], () => {
     $("countdown").textContent = get("countdown");

@@ -5,6 +5,7 @@ import { api, ok, problem } from "../api.js";
 import { $, copyLink, element, say } from "../dom.js";
 import { invitationLine, inviteLink, JOIN_PARAM, standing } from "../lib/leagues.js";
 import { boardControls, boardRows } from "../parts/board.js";
+import { mountNumbers } from "../parts/numbers.js";
 import { onShow } from "../router.js";
 import { get, set } from "../store.js";
 
@@ -131,6 +132,7 @@ async function rotateCode() {
 
 export function bindLeagues() {
   boardControls($("league-board"));
+  mountNumbers($("view-leagues"));
   $("league-create").addEventListener("submit", createLeague);
   $("league-join").addEventListener("submit", joinLeague);
   $("league-copy").addEventListener("click", () => copyLink($("league-link"), $("leagues-status")));

@@ -7,6 +7,7 @@ import { api, ok, problem } from "../api.js";
 import { $, element, emptyTable, say } from "../dom.js";
 import { ACTIONS, actionsFor, isModerator, localTime, timeline, whoseOf, whyOf } from "../lib/moderation.js";
 import { jwtClaims } from "../lib/pkce.js";
+import { mountNumbers } from "../parts/numbers.js";
 import { go, onShow } from "../router.js";
 import { get, set, subscribe } from "../store.js";
 
@@ -202,6 +203,7 @@ async function loadLog(fresh) {
 /** Build the moderators' view and its tab's rule; a view shown by anyone else goes home. */
 export function bindModeration() {
   bindView();
+  mountNumbers($("view-moderation"));
   showTab();
   subscribe(["token"], showTab);
   onShow("moderation", () => {

@@ -4,7 +4,8 @@
 // board rows' Report buttons (parts/board.js) and the end screen's refused words (views/end.js).
 
 import { api, ok, problem } from "../api.js";
-import { $, element, say } from "../dom.js";
+import { $, say } from "../dom.js";
+import { mountNumbers } from "../parts/numbers.js";
 import { get, subscribe } from "../store.js";
 
 function bindReportDialog() {
@@ -53,5 +54,6 @@ async function sendReport(event) {
 /** Build the report dialog; it opens on each report asked for. */
 export function bindReports() {
   bindReportDialog();
+  mountNumbers($("report-dialog"));
   subscribe(["report"], openReport);
 }

@@ -7,6 +7,8 @@ import { $, barChart, element, emptyRow, say, tableRow } from "../dom.js";
 import { challengeLink } from "../lib/game.js";
 import { correctedRank, PENDING_TEXT } from "../lib/sanctions.js";
 import { averageText, formatDate, freezesText, streakText } from "../lib/words.js";
+import { mountNumbers } from "../parts/numbers.js";
+import { mountSanctionNotice } from "../parts/sanction_notice.js";
 import { loadHistory, loadProfile, putName } from "../player.js";
 import { onShow } from "../router.js";
 import { get } from "../store.js";
@@ -107,5 +109,7 @@ export function bindStats() {
     renderMe();
   });
   $("name-form").addEventListener("submit", saveName);
+  mountNumbers($("view-me")); // the name's rules
+  mountSanctionNotice($("sanction-me")); // above the history (SPEC §3e)
   onShow("me", loadMe);
 }

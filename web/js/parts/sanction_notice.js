@@ -1,22 +1,20 @@
 // A sanctioned player is told (SPEC §3e): what, why in the moderator's words, until when and how
-// to appeal, on the home page, beside their board row and above their history; and they appeal
-// from there (POST /me/appeals, once per sanction). GET /me's `sanctions` (player.js keeps
-// them; views/home.js keeps a banned player's start button from promising a run it would refuse).
+// to appeal, and they appeal from there (POST /me/appeals, once per sanction). Each view that says
+// it (home, board, me) mounts a notice into a box of its own markup; the notice draws itself from
+// the store's `token` and `sanctions` (GET /me's, player.js reads them) and, once an appeal is
+// sent, puts the sanction the server answered back into the store, where every notice hears it.
 
 import { api, ok, problem } from "../api.js";
-import { $, element, say } from "../dom.js";
+import { element, say } from "../dom.js";
 import { holding, sanctionText } from "../lib/sanctions.js";
 import { get, set, subscribe } from "../store.js";
 
-// The notices' boxes, one in each view that says it (index.html).
-const notices = () => ["sanction-home", "sanction-board", "sanction-me"].map($);
-
-// What the player has typed into an appeal, by sanction: a notice drawn again (the profile read
-// again on a view's show) keeps it.
-const drafts = new Map();
-
-function appealForm(sanction, box) {
-  const reason = element("textarea", { maxlength: "200", rows: "2", "aria-label": "Why the decision is wrong" });
+/** An appeal of SANCTION: what the player has typed is kept in DRAFTS (by sanction), so a notice
+ * drawn again keeps it; its length is GET /daily's `reason_max_length`. */
+function appealForm(sanction, drafts) {
+  const reason = element("textarea", { rows: "2", "aria-label": "Why the decision is wrong" });
+  const longest = get("daily")?.limits?.reason_max_length;
+  if (typeof longest === "number") reason.maxLength = longest;
   reason.value = drafts.get(sanction.sanction) || "";
   reason.addEventListener("input", () => drafts.set(sanction.sanction, reason.value));
   const send = element("button", { type: "button", class: "secondary small" }, "Send my appeal");
@@ -35,20 +33,19 @@ function appealForm(sanction, box) {
     element("label", {}, "Appeal: ", reason),
     send,
     status,
-    box,
   );
 }
 
-/** Every notice, from the sanctions GET /me last said (none when logged out). A notice whose
- * sanctions are as it drew them is left alone: GET /me is read again on a view's show, and a
- * redraw would take the focus (and the caret) from an appeal being typed. One drawn again keeps
- * the focus in its appeal box. */
-export function renderSanctions() {
-  const now = Date.now();
-  const list = get("token") ? holding(get("sanctions"), now) : [];
-  const drawn = JSON.stringify(list);
-  for (const box of notices()) {
-    if (box.dataset.drawn === drawn) continue;
+/** BOX (a view's own, hidden while there is nothing to say) says the sanctions that hold, from
+ * now on. A notice whose sanctions are as it drew them is left alone: GET /me is read again on a
+ * view's show, and a redraw would take the focus (and the caret) from an appeal being typed. One
+ * drawn again keeps the focus in its appeal box. */
+export function mountSanctionNotice(box) {
+  const drafts = new Map();
+  const render = () => {
+    const list = get("token") ? holding(get("sanctions"), Date.now()) : [];
+    const drawn = JSON.stringify(list);
+    if (box.dataset.drawn === drawn) return;
     const typing = box.contains(document.activeElement) ? document.activeElement : null;
     const focused = typing && typing.closest("[data-appeal]")?.dataset.appeal;
     box.dataset.drawn = drawn;
@@ -57,16 +54,14 @@ export function renderSanctions() {
     for (const sanction of list) {
       const lines = sanctionText(sanction, undefined).map((text) => element("p", {}, text));
       box.append(element("div", { class: "sanction", "data-sanction": sanction.sanction }, ...lines));
-      if (sanction.appeal === "none") box.append(appealForm(sanction, element("span")));
+      if (sanction.appeal === "none") box.append(appealForm(sanction, drafts));
     }
     const again = focused && box.querySelector(`[data-appeal="${CSS.escape(focused)}"] textarea`);
     if (again) {
       again.focus();
       again.setSelectionRange(again.value.length, again.value.length);
     }
-  }
-}
-
-export function bindSanctions() {
-  subscribe(["token", "sanctions"], renderSanctions); // player.js reads them with GET /me
+  };
+  subscribe(["token", "sanctions"], render);
+  render();
 }
