@@ -22,10 +22,11 @@ know every word (the solver's: the longest that scores) and play every day:
   most frequent (the least knowledge), and waits, round by round, what puts its figure half a
   point under the threshold (its own knowledge counted): the model's best adversary.
 The closing pass's model runs over the whole board (ScopeStats over every ranked run, then judge).
-Printed per model: runs suspect (by the run's figure, and by the 30-run running figure), days it
-would have been rank 1, days suspect among those, days at rank 1 once suspects are voided, and the
-median margin over the day's best honest run (not suspect). Then the honest totals: runs suspect
-(with a 95% upper bound), and days on which an honest top-10 finisher is suspect.
+Printed per model: runs suspect (by the run's figure, and by the 30-run running figure), the day
+its running figure first opened a case (one account, every day), days it would have been rank 1,
+days suspect among those, days at rank 1 once suspects are voided, and the median margin over the
+day's best honest run (not suspect). Then the honest totals: runs suspect (with a 95% upper
+bound), and days on which an honest top-10 finisher is suspect.
 """
 
 import argparse
@@ -143,9 +144,16 @@ class Tally:
 
     def __init__(self) -> None:
         self.runs = self.suspect = self.running = 0
+        self.first_case: int | None = None  # the first day its running figure opened a case
         self.would_win = self.caught_winning = self.rank1 = 0
         self.margins: list[int] = []
         self.scores: list[float] = []
+
+    def case(self, offset: int, suspect: bool) -> None:
+        """Day OFFSET's running figure (over the account's last runs): a case or not."""
+        self.running += suspect
+        if suspect and self.first_case is None:
+            self.first_case = offset + 1
 
 
 def main() -> None:
@@ -202,7 +210,7 @@ def main() -> None:
             figures.suspect += run_id in suspect
             figures.scores.append(evidence[run_id].score)
             if run_id.startswith("regular-"):
-                figures.running += running_evidence(list(history[run_id])).suspect
+                figures.case(offset, running_evidence(list(history[run_id])).suspect)
         kept = [r for r in honest if r not in suspect]
         if kept:
             tally[model[kept[0]]].rank1 += 1
@@ -215,7 +223,7 @@ def main() -> None:
             best = min(names, key=lambda n: order(ranked[n]))
             caught = all(n in suspect for n in names)
             figures.suspect += caught
-            figures.running += all(running_evidence(list(history[n])).suspect for n in names)
+            figures.case(offset, all(running_evidence(list(history[n])).suspect for n in names))
             figures.scores.append(evidence[best].score)
             if best_honest is None:
                 continue
@@ -234,7 +242,7 @@ def main() -> None:
         f"  threshold {find_time.THRESHOLD}, running threshold {find_time.RUNNING_THRESHOLD} over "
         f"{find_time.RUNNING_RUNS} runs"
     )
-    header = f"  {'model':<17}{'runs':>9}{'suspect':>9}{'running':>9}{'would win':>10}"
+    header = f"  {'model':<17}{'runs':>9}{'suspect':>9}{'running':>9}{'case day':>9}{'would win':>10}"
     print(header + f"{'caught':>8}{'rank 1':>8}{'margin':>8}{'score p5':>9}{'p50':>7}{'p99.9':>7}")
     for name in [*(p.name for p in PEOPLE), *(f"regular-{p.name}" for p in REGULARS), *BOTS]:
         f = tally[name]
@@ -243,8 +251,9 @@ def main() -> None:
         p5, p50, p999 = (ordered[int(q * len(ordered))] if ordered else 0.0 for q in (0.05, 0.5, 0.999))
         would = f"{f.would_win}" if name in BOTS else "-"
         caught = f"{f.caught_winning}" if name in BOTS else "-"
+        first = f"{f.first_case}" if f.first_case else "-"
         print(
-            f"  {name:<17}{f.runs:>9,}{f.suspect:>9,}{f.running:>9,}{would:>10}{caught:>8}"
+            f"  {name:<17}{f.runs:>9,}{f.suspect:>9,}{f.running:>9,}{first:>9}{would:>10}{caught:>8}"
             f"{f.rank1:>8}{margin:>8}{p5:>9.2f}{p50:>7.2f}{p999:>7.2f}"
         )
     bound = upper_95(honest_suspect, honest_runs)

@@ -1,6 +1,8 @@
 """Find time (SPEC §3b): the closing job that runs the pass over a closed scope's official runs
-(the model: tests/game/test_find_time.py) and opens review cases whose rows show `"review": "pending"`."""
+(the model: tests/game/test_find_time.py) and opens review cases whose rows show `"review": "pending"`;
+the player's own row and history say only that, never the case's reasons."""
 
+import json
 import random
 from datetime import timedelta
 
@@ -87,6 +89,10 @@ def test_the_closing_job_opens_a_case_for_each_suspect_and_their_row_shows_revie
     rows = call("GET", f"/leaderboard/daily/{DAY.isoformat()}")[1]["rows"]
     assert rows[0]["score"] == 2000 and rows[0]["review"] == "pending"
     assert all(row["review"] is None for row in rows[1:])
+    mine = call("GET", "/leaderboard/daily/me", user="bot", query={"date": DAY.isoformat()})[1]
+    (item,) = call("GET", "/me/history", user="bot")[1]["items"]
+    assert (mine["review"], item["review"]) == ("pending", "pending")  # the player's own view
+    assert "find-time" not in json.dumps([mine, item]) and "found" not in json.dumps([mine, item])
     moderation.decide(player("mo"), case_id_for("run", case.run_id), "void_result", "scripted", None)
     rows = call("GET", f"/leaderboard/daily/{DAY.isoformat()}")[1]["rows"]
     assert rows[0]["score"] == 1039 and all(row["review"] is None for row in rows)
