@@ -419,8 +419,8 @@ def main() -> None:
         return statistics.median(values) if values and None not in values else None
 
     print("Init: the handler's module imported (Lambda's Init phase), in CPU ms and times the floor")
-    header = f"{'handler':<12}" + "".join(f"{label + ' ms':>12}{label + ' x':>10}" for label in assets)
-    print(f"{'handler':<27}" + header.removeprefix(f"{'handler':<12}") + f"{'after range':>14}   goal")
+    columns = "".join(f"{label + ' ms':>12}{label + ' x':>10}" for label in assets)
+    print(f"{'handler':<27}{columns}{'after range':>14}   goal")
     for name in entries:
         row = f"{name:<27}"
         for label in assets:
@@ -436,12 +436,12 @@ def main() -> None:
           "ms; first - warm is the cold part of the first request (what was left for it to do: "
           "clients, lazily built objects). DynamoDB is a local moto server (its CPU is not "
           "counted).")  # fmt: skip
-    print(f"{'handler':<12}" + "".join(f"{label + ' first':>14}{label + ' warm':>13}" for label in assets)
+    print(f"{'handler':<27}" + "".join(f"{label + ' first':>14}{label + ' warm':>13}" for label in assets)
           + f"{'after first-warm':>18}{'after init+first':>18}")  # fmt: skip
     for name in entries:
         if name in SNIPPETS:
             continue
-        row = f"{name:<12}"
+        row = f"{name:<27}"
         for label in assets:
             first, warm = median(label, name, "first"), median(label, name, "warm")
             row += f"{first * 1000:>14.0f}{warm * 1000:>13.0f}" if first and warm else f"{'-':>14}{'-':>13}"
