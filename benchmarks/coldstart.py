@@ -1,6 +1,6 @@
-"""Cold starts of every handler, before (main's asset) and after (this tree's), against a floor.
+"""Cold starts of every handler against a floor; with --before-ref, another ref's asset beside it.
 
-    python benchmarks/coldstart.py [--runs 9] [--before-ref main]
+    python benchmarks/coldstart.py [--runs 9] [--before-ref main] [--instructions]
 
 Each measurement is a fresh CPython 3.12 process (Lambda's Python) that sees only the standard
 library and one asset folder (-I -S), with Lambda's environment variables (LAMBDA_TASK_ROOT
@@ -22,18 +22,19 @@ the handlers' inits pause it: the least an init can cost while it uses them. "..
 one library each (pydantic with one model; Powertools' HTTP resolver; a DynamoDB client from
 botocore) and "pydantic + botocore client" what every stateful function needs at
 least; "libraries" rows are what the API functions (pydantic, the resolver, Logger, Metrics) and
-the stateful ones (also the DynamoDB client and the Tracer patching botocore) import together. Both
-assets are built for this machine's platform (the arm64 wheels cannot load here) from the same
-lock:
-- before: `git archive <before-ref>` of functions/, shared/ and dictionary/ with the packages
-  installed as main's build_asset did (all botocore data, no bytecode);
-- after: infra.build_asset.build for this platform (bytecode, botocore cut to the services used).
-The before asset's first invocations run only if its code works with today's table (expire and
-counters are not in it). Sizes are of the folders and of a zip of each (what CDK uploads); for
-the real platform they would be within a few hundred KB (the native wheels differ).
+the stateful ones (also the DynamoDB client and the Tracer patching botocore) import together.
+Assets are built for this machine's platform (the arm64 wheels cannot load here), each from its
+own lock, by this tree's infra.build_asset (the same pip resolution, cuts and bytecode):
+- after: this tree's asset (`make bench` measures this one alone, against the floor);
+- before (--before-ref REF): `git archive REF` of functions/, shared/ and dictionary/ with REF's
+  locked packages, so a difference between the columns is the code's and the packages', not the
+  build's. Its first invocations run only if its code works with today's table.
+Sizes are of the folders and of a zip of each (what CDK uploads); for the real platform they
+would be within a few hundred KB (the native wheels differ).
 """
 
 import argparse
+import hashlib
 import io
 import json
 import logging
@@ -57,7 +58,14 @@ from moto.server import ThreadedMotoServer
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from infra.build_asset import DEFAULT_OUT, _pip_install, build, folder_size, lambda_python  # noqa: E402
+from infra.build_asset import (  # noqa: E402
+    DEFAULT_OUT,
+    _compile,
+    _install_dependencies,
+    build,
+    folder_size,
+    lambda_python,
+)
 from infra.functions import COMMON_ENVIRONMENT, FUNCTIONS, LAMBDA_TASK_ROOT  # noqa: E402
 from local.events import http_event  # noqa: E402
 from shared.dynamo.table import create_table_request  # noqa: E402
@@ -136,24 +144,18 @@ GOALS = {"validate": 1.8, "daily": 6.0, "leaderboard": 6.0}  # times the floor (
 
 
 def build_before(ref: str, out: Path) -> Path:
-    """main's asset as main built it (all botocore data, no bytecode), for this platform."""
+    """REF's asset for this platform: its code and its lock, built as infra.build_asset builds
+    this tree's (pip with the source-only packages made wheels here, botocore cut, bytecode)."""
+    commit = git("rev-parse", ref).strip()
+    lock = git("show", f"{ref}:infra/lambda-requirements.txt")
+    packages = [line for line in lock.splitlines() if line and not line.startswith("#")]
+    build_code = b"".join((REPO / "infra" / name).read_bytes() for name in ("build_asset.py", "aws_roots.py"))
+    key = f"{commit} {HOST_PLATFORM} {hashlib.sha256(build_code).hexdigest()}"
     stamp = out.with_name(out.name + ".ref")
-    commit = subprocess.run(["git", "rev-parse", ref], cwd=REPO, capture_output=True, text=True, check=True)
-    key = f"{commit.stdout.strip()} {HOST_PLATFORM}"
     if stamp.exists() and stamp.read_text() == key and out.is_dir():
         return out
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    lock = subprocess.run(
-        ["git", "show", f"{ref}:infra/lambda-requirements.txt"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    packages = [line for line in lock.splitlines() if line and not line.startswith("#")]
-    _pip_install(out, "--no-deps", *packages, platform=HOST_PLATFORM)
-    shutil.rmtree(out / "bin", ignore_errors=True)
+    stamp.unlink(missing_ok=True)  # a failed build must not look finished
+    _install_dependencies(out, packages, HOST_PLATFORM)
     archive = subprocess.run(
         ["git", "archive", ref, "functions", "shared", "dictionary"],
         cwd=REPO,
@@ -165,8 +167,13 @@ def build_before(ref: str, out: Path) -> Path:
     for path in (out / "dictionary").iterdir():  # only the data files, as build_asset copies
         if path.suffix not in (".txt", ".tsv"):
             shutil.rmtree(path) if path.is_dir() else path.unlink()
+    _compile(out, out / "functions", out / "shared")
     stamp.write_text(key)
     return out
+
+
+def git(*argv: str) -> str:
+    return subprocess.run(["git", *argv], cwd=REPO, capture_output=True, text=True, check=True).stdout
 
 
 def zipped_size(folder: Path) -> int:
@@ -352,7 +359,7 @@ def print_instructions(python: str, asset: Path, entries: dict[str, str]) -> Non
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=9, help="processes per handler (median reported)")
-    parser.add_argument("--before-ref", default="main", help="git ref of the 'before' asset")
+    parser.add_argument("--before-ref", help="also measure this git ref's asset ('before'), e.g. main")
     parser.add_argument(
         "--instructions",
         action="store_true",
@@ -363,14 +370,13 @@ def main() -> None:
     if args.instructions and shutil.which("valgrind") is None:
         parser.error("--instructions needs valgrind (apt-get install valgrind)")
 
-    assets = {
-        "before": build_before(args.before_ref, DEFAULT_OUT.with_name("lambda-before")),
-        "after": build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM),
-    }
+    assets = {"after": build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM)}
+    if args.before_ref:
+        assets = {"before": build_before(args.before_ref, DEFAULT_OUT.with_name("lambda-before")), **assets}
     entries = {**SNIPPETS, **{name: spec.handler for name, spec in FUNCTIONS.items()}}
     # validate again, its first request malformed: what its plain path leaves to the resolver
     entries[MALFORMED_VALIDATE] = FUNCTIONS["validate"].handler
-    present = {  # label -> the entries its asset has (expire and counters came after the before ref)
+    present = {  # label -> the entries its asset has (an older ref may lack some)
         label: {
             name: entry
             for name, entry in entries.items()
@@ -381,7 +387,11 @@ def main() -> None:
     }
     print(f"Cold start, median of {args.runs} fresh {python} processes per line on "
           f"{platform.machine()}, Lambda-like environment, -B (read-only code folder), CPU ms of the "
-          "process (startup included)\n")  # fmt: skip
+          "process (startup included)")  # fmt: skip
+    if args.before_ref:
+        before = git("rev-parse", "--short", args.before_ref).strip()
+        print(f"before: {args.before_ref} ({before}); after: this tree")
+    print()
     results: dict[str, dict[str, list[Cold]]] = {label: {} for label in assets}
     with dynamodb_server() as endpoint:
         # A first pass, not counted: stores the day's puzzle. The before asset's code may expect
@@ -409,8 +419,8 @@ def main() -> None:
         return statistics.median(values) if values and None not in values else None
 
     print("Init: the handler's module imported (Lambda's Init phase), in CPU ms and times the floor")
-    header = f"{'handler':<12}" + "".join(f"{label + ' ms':>12}{label + ' x':>10}" for label in assets)
-    print(f"{'handler':<27}" + header.removeprefix(f"{'handler':<12}") + f"{'after range':>14}   goal")
+    columns = "".join(f"{label + ' ms':>12}{label + ' x':>10}" for label in assets)
+    print(f"{'handler':<27}{columns}{'after range':>14}   goal")
     for name in entries:
         row = f"{name:<27}"
         for label in assets:
@@ -426,18 +436,18 @@ def main() -> None:
           "ms; first - warm is the cold part of the first request (what was left for it to do: "
           "clients, lazily built objects). DynamoDB is a local moto server (its CPU is not "
           "counted).")  # fmt: skip
-    print(f"{'handler':<12}" + "".join(f"{label + ' first':>14}{label + ' warm':>13}" for label in assets)
+    print(f"{'handler':<27}" + "".join(f"{label + ' first':>14}{label + ' warm':>13}" for label in assets)
           + f"{'after first-warm':>18}{'after init+first':>18}")  # fmt: skip
     for name in entries:
         if name in SNIPPETS:
             continue
-        row = f"{name:<12}"
+        row = f"{name:<27}"
         for label in assets:
             first, warm = median(label, name, "first"), median(label, name, "warm")
             row += f"{first * 1000:>14.0f}{warm * 1000:>13.0f}" if first and warm else f"{'-':>14}{'-':>13}"
         first, warm, init = (median("after", name, f) or 0.0 for f in ("first", "warm", "init"))
         print(row + f"{(first - warm) * 1000:>18.0f}{(init + first) * 1000:>18.0f}")
-    missing = sorted(set(FUNCTIONS) - set(present["before"]))
+    missing = sorted(set(FUNCTIONS) - set(present.get("before", FUNCTIONS)))
     if missing:
         print(f"\n(not in the before asset: {', '.join(missing)})")
     print("\nAsset size (this platform's wheels)")
