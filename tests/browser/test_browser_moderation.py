@@ -5,6 +5,7 @@ on the end screen, the board and history. The browser tests share one server: ev
 its own players and finds its own rows and cases, never assuming an empty board or queue."""
 
 import json
+import time
 
 import pytest
 
@@ -43,7 +44,20 @@ def play_named(server: Server, username: str, name: str) -> str:
             )
         assert status == 200, reply
         run = reply["run"]
+    on_board(server, name)
     return token
+
+
+def on_board(server: Server, name: str) -> None:
+    """Wait until NAME is on today's board: the local counters worker puts a completed run there a
+    moment after the reply, later on a loaded machine, and a page that read the board sooner would
+    not show it (polled, never timed: at most a minute)."""
+    for _ in range(300):
+        rows = server.request("GET", "/leaderboard/daily")[1]["rows"]
+        if name in [row["display_name"] for row in rows]:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{name} never reached today's board")
 
 
 def report_run(server: Server, reporter: str, name: str) -> None:
