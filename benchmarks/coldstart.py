@@ -58,14 +58,7 @@ from moto.server import ThreadedMotoServer
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from infra.build_asset import (  # noqa: E402
-    DEFAULT_OUT,
-    _compile,
-    _install_dependencies,
-    build,
-    folder_size,
-    lambda_python,
-)
+from infra import build_asset  # noqa: E402
 from infra.functions import COMMON_ENVIRONMENT, FUNCTIONS, LAMBDA_TASK_ROOT  # noqa: E402
 from local.events import http_event  # noqa: E402
 from shared.dynamo.table import create_table_request  # noqa: E402
@@ -155,7 +148,7 @@ def build_before(ref: str, out: Path) -> Path:
     if stamp.exists() and stamp.read_text() == key and out.is_dir():
         return out
     stamp.unlink(missing_ok=True)  # a failed build must not look finished
-    _install_dependencies(out, packages, HOST_PLATFORM)
+    build_asset.install_dependencies(out, packages, HOST_PLATFORM)
     archive = subprocess.run(
         ["git", "archive", ref, "functions", "shared", "dictionary"],
         cwd=REPO,
@@ -167,7 +160,7 @@ def build_before(ref: str, out: Path) -> Path:
     for path in (out / "dictionary").iterdir():  # only the data files, as build_asset copies
         if path.suffix not in (".txt", ".tsv"):
             shutil.rmtree(path) if path.is_dir() else path.unlink()
-    _compile(out, out / "functions", out / "shared")
+    build_asset.compile_code(out, out / "functions", out / "shared")
     stamp.write_text(key)
     return out
 
@@ -366,13 +359,14 @@ def main() -> None:
         help="also count each init's instructions with valgrind (Debian's package; ~25 s a line)",
     )
     args = parser.parse_args()
-    python = lambda_python()
+    python = build_asset.lambda_python()
     if args.instructions and shutil.which("valgrind") is None:
         parser.error("--instructions needs valgrind (apt-get install valgrind)")
 
-    assets = {"after": build(DEFAULT_OUT.with_name("lambda-host"), platform=HOST_PLATFORM)}
+    out = build_asset.DEFAULT_OUT
+    assets = {"after": build_asset.build(out.with_name("lambda-host"), platform=HOST_PLATFORM)}
     if args.before_ref:
-        assets = {"before": build_before(args.before_ref, DEFAULT_OUT.with_name("lambda-before")), **assets}
+        assets = {"before": build_before(args.before_ref, out.with_name("lambda-before")), **assets}
     entries = {**SNIPPETS, **{name: spec.handler for name, spec in FUNCTIONS.items()}}
     # validate again, its first request malformed: what its plain path leaves to the resolver
     entries[MALFORMED_VALIDATE] = FUNCTIONS["validate"].handler
@@ -453,7 +447,7 @@ def main() -> None:
     print("\nAsset size (this platform's wheels)")
     for label, asset in assets.items():
         print(
-            f"{label:<8} unzipped {folder_size(asset) / 1e6:6.1f} MB"
+            f"{label:<8} unzipped {build_asset.folder_size(asset) / 1e6:6.1f} MB"
             f"   zipped {zipped_size(asset) / 1e6:6.1f} MB"
         )
     if args.instructions:

@@ -104,7 +104,7 @@ def lambda_python() -> str:
     )
 
 
-def _compile(out: Path, *folders: Path) -> None:
+def compile_code(out: Path, *folders: Path) -> None:
     """Precompile every module under FOLDERS (unchecked-hash .pyc beside each source)."""
     subprocess.run(
         [lambda_python(), "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash",
@@ -248,7 +248,7 @@ def _pip_install(out: Path, *requirements: str, platform: str = PLATFORM) -> Non
     )  # fmt: skip
 
 
-def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
+def install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as wheels:  # the lock already names every package
@@ -259,7 +259,7 @@ def _install_dependencies(out: Path, locked: list[str], platform: str) -> None:
     write_aws_roots(out)
     for package in LAZY_PACKAGES:
         make_lazy(out / package / "__init__.py")
-    _compile(
+    compile_code(
         out,
         *[p for p in out.iterdir() if p.is_dir() and p.name not in (*CODE_DIRS, "dictionary")],
         *out.glob("*.py"),  # top-level modules: six, typing_extensions
@@ -354,7 +354,7 @@ def _build(out: Path, force: bool, platform: str) -> Path:
     current = json.loads(stamp_path.read_text()) if stamp_path.exists() else None
     if force or current != stamp or not out.is_dir():
         stamp_path.unlink(missing_ok=True)  # a failed install must not look finished
-        _install_dependencies(out, stamp["dependencies"], platform)
+        install_dependencies(out, stamp["dependencies"], platform)
         stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
     _sync_code(out)
     # Bytecode of another interpreter (left by anything that imported from the folder) is dead
@@ -365,7 +365,7 @@ def _build(out: Path, force: bool, platform: str) -> Path:
             pyc.unlink()
     # The code changes between builds: recompile it (a second or two; dependencies were compiled
     # once, at install). Unchanged sources give identical .pyc files.
-    _compile(out, *[out / name for name in CODE_DIRS])
+    compile_code(out, *[out / name for name in CODE_DIRS])
     return out
 
 

@@ -10,6 +10,7 @@ import { test } from "node:test";
 
 import { WEB, copiedRules, importsIn, importsOf, networkCalls } from "./es_modules.mjs";
 import { limits, scoring } from "./server_numbers.mjs";
+import { eachCaught } from "./breaks.mjs";
 
 const MAX_LINES = 400;
 const NETWORK = "js/lib/http.js"; // the one module that calls fetch (pageFetch)
@@ -139,7 +140,7 @@ test("an import-like text in a string or a comment is no import", () => {
   assert.deepEqual(importsIn('// import "./x.js";\nconst s = \'import { a } from "./y.js"\';\n'), []);
 });
 
-const NETWORK_BREAKS = [
+eachCaught("a second way to the network", networkCalls, [
   "fetch(url);",
   "globalThis.fetch(url);",
   'window["fetch"](url);',
@@ -149,15 +150,9 @@ const NETWORK_BREAKS = [
   "new XMLHttpRequest();",
   "new WebSocket(url);",
   "navigator.sendBeacon(url, body);",
-];
+]);
 
-for (const source of NETWORK_BREAKS) {
-  test(`a second way to the network is caught: ${source}`, () => {
-    assert.ok(networkCalls(source).length > 0, source);
-  });
-}
-
-const COPIED_BREAKS = [
+eachCaught("a copied server number", (source) => copiedRules(source, SERVER), [
   "const MAX_NAME = 20;", // display_name_max_length
   "if (word.length > 45) say();", // max_word_length
   "const ok = name.length >= 3;", // display_name_min_length: a small number, compared with a length
@@ -167,13 +162,7 @@ const COPIED_BREAKS = [
   "box.setAttribute(\"maxlength\", `45`);",
   `const pattern = /${limits.display_name_pattern}/;`,
   `const pattern = new RegExp(${JSON.stringify(limits.display_name_pattern)});`,
-];
-
-for (const source of COPIED_BREAKS) {
-  test(`a copied server number is caught: ${source}`, () => {
-    assert.ok(copiedRules(source, SERVER).length > 0, source);
-  });
-}
+]);
 
 test("a status, a small number or a number from the reply is no copy", () => {
   const source = "if (reply.status === 200) go(limits.max_word_length, 1, 2);\nconst x = word.length > 0;\n";

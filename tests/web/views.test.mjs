@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 
 import { WEB, importsOf, nodes, tree } from "./es_modules.mjs";
+import { eachCaught } from "./breaks.mjs";
 
 const MODULES = readdirSync(join(WEB, "js"), { recursive: true })
   .filter((name) => name.endsWith(".js"))
@@ -64,32 +65,20 @@ test("no module writes markup from a string: every view's markup is in index.htm
   for (const view of views) assert.ok(page.includes(`<section id="view-${view}"`), view);
 });
 
-const MARKUP_BREAKS = [
+eachCaught("markup written from a string", markupWrites, [
   "box.innerHTML = `<p>${text}</p>`;",
   "box.outerHTML = html;",
   'box["innerHTML"] = html;',
   'box.insertAdjacentHTML("beforeend", html);',
   "document.createRange().createContextualFragment(html);",
-];
+]);
 
-for (const text of MARKUP_BREAKS) {
-  test(`markup written from a string is caught: ${text}`, () => {
-    assert.ok(markupWrites(text).length > 0, text);
-  });
-}
-
-const EVENT_BREAKS = [
+eachCaught("a page event", pageEvents, [
   'document.dispatchEvent(new CustomEvent("wordsqd:rows", { detail }));',
   "const e = new CustomEvent(name);",
   "window.dispatchEvent(event);",
   'document.addEventListener("wordsqd:view", show);',
-];
-
-for (const text of EVENT_BREAKS) {
-  test(`a page event is caught: ${text}`, () => {
-    assert.ok(pageEvents(text).length > 0, text);
-  });
-}
+]);
 
 test("a browser's own events and a text with an event's name are no page event", () => {
   const text = 'button.addEventListener("click", go);\nwindow.addEventListener("hashchange", route);\nconst s = "wordsqd:view";\n';
