@@ -63,6 +63,7 @@ ROUND_TRIP = 0.005  # seconds a request's round trip to DynamoDB (in-region: sin
 CHUNK = 1_000  # runs simulated and written at a time
 NAMES = {COUNT: "count", MERGE: "merge", JUDGE: "judge"}
 _MOTO = "/moto/"  # an allocation made under one of its frames is moto's
+_READS = ("query", "batch_get_item", "get_item")  # a request whose reply the piece holds
 
 
 def store_day(client: Any, table: str, count: int, one_shard: bool = False) -> Any:
@@ -110,19 +111,19 @@ class Probe:
         if self.round_trip:
             time.sleep(self.round_trip)
         reply = self.request(*args, **kwargs)
-        self.sample()
+        self.sample(args[0] in _READS)
         return reply
 
-    def sample(self) -> None:
+    def sample(self, read: bool = False) -> None:
         """What the traced allocations alive now hold, those made under moto's frames aside: after
-        the first requests, then every 25th (each reply just parsed, the piece's data held), once
+        each read (its reply just parsed, the piece's data held) and every 25th write, once
         the cyclic garbage is collected (only the objects made since `traced` began: the older
         ones are frozen)."""
         if not tracemalloc.is_tracing():
             return
         with self.lock:
             self.requests += 1
-            if self.requests > 4 and self.requests % 25:
+            if not read and self.requests > 4 and self.requests % 25:
                 return
             gc.collect()
             traces = tracemalloc.take_snapshot().traces._traces  # (domain, size, frames, ...): fast
