@@ -22,6 +22,7 @@ parsers and moto's requests are cycles, freed by the collector's next pass: not 
 judged pieces with one writer and with WRITERS, each request given a ROUND_TRIP (moto answers
 in-process; DynamoDB across the network).
 """
+
 import gc
 import itertools
 import random
