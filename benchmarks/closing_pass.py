@@ -1,24 +1,29 @@
 """The closing pass in pieces (shared/services/closing_pass.py) on a day of 1,000 and 20,000 runs
 (`python benchmarks/closing_pass.py 1000 20000 100000` for other sizes; `page` adds a day of
-PAGE_RUNS runs in one shard: a full page, the piece of every day past 64,000 runs): for the pass, its pieces,
-requests and units; per piece, its memory and the judging's time with one score writer and with
-WRITERS. Figures, not assertions; docs/moderation.md, "The closing pass", models ten million.
+PAGE_RUNS runs in one shard: one full page): for the pass, its pieces, requests and units; per
+piece, its memory and the judging's time with one score writer and with WRITERS. Figures, not
+assertions; docs/moderation.md, "The closing pass", models ten million.
 
 The runs are benchmarks/recap.py's simulated people (each answer some seconds after its round
-showed), written straight into in-process moto as the game leaves them (the run item, and the
-official result carrying its `board` index row). The pass then runs every piece from a queue in
-memory, one after another, as the workers would, and the first JUDGED judging pieces, charged by
-benchmarks/meter.py (each request as DynamoDB bills it, index writes included).
+showed), written in BatchWriteItems straight into in-process moto as the game leaves them (the
+run item, `encode_run`, and the official result carrying its `board` index row, `official_item`).
+The pass then runs every counting piece and the merge from a queue in memory, one after another,
+as the workers would (the merge needs every partial), and a sample of the judging pieces: the
+first JUDGED sent (the longest shards' first pages; JUDGED_LARGE past SAMPLED runs, each a full
+page), charged by benchmarks/meter.py (each request as DynamoDB bills it, index writes included).
 
 Then, the meter detached, pieces run again (a re-run piece replaces its result and counts
-nothing): TRACED counting pieces of full pages, the merge and the judging pieces under
+nothing): TRACED counting pieces of first pages, the merge and the judged pieces under
 tracemalloc, for two figures: the peak of every allocation (in-process moto's too: it builds a
-Query's whole table in Python, sorted, which DynamoDB does not), and the piece's own (what is
-alive after its requests, the allocations made under moto's frames aside:
-its replies as botocore parsed them count). Last, the judging pieces with one writer and with
-WRITERS, each request given a ROUND_TRIP (moto answers in-process; DynamoDB across the network).
+Query's reply in Python, which DynamoDB does not), and the piece's own: what its allocations
+hold alive, sampled after its requests, those made under moto's frames aside (its replies as
+botocore parsed them count) and after a collection of the cyclic garbage (botocore's reply
+parsers and moto's requests are cycles, freed by the collector's next pass: not held). Last, the
+judged pieces with one writer and with WRITERS, each request given a ROUND_TRIP (moto answers
+in-process; DynamoDB across the network).
 """
 
+import gc
 import itertools
 import random
 import sys
@@ -52,12 +57,14 @@ from shared.services.closing_pieces import COUNT, JUDGE, MERGE, PAGE_RUNS, Piece
 
 SIZES = (1_000, 20_000)
 JUDGED = 4  # judging pieces run (the first ones sent: the longest shards' first pages)
+SAMPLED, JUDGED_LARGE = 20_000, 2  # past SAMPLED runs a day, judging pieces run (full pages)
 TRACED = 3  # counting pieces traced again (first pages: full ones once a shard holds PAGE_RUNS)
 FRAMES = 16  # frames kept a traced allocation: enough to find moto's frame under copy and json
 ROUND_TRIP = 0.005  # seconds a request's round trip to DynamoDB (in-region: single-digit ms)
 CHUNK = 1_000  # runs simulated and written at a time
 NAMES = {COUNT: "count", MERGE: "merge", JUDGE: "judge"}
 _MOTO = "/moto/"  # an allocation made under one of its frames is moto's
+_READS = ("query", "batch_get_item", "get_item")  # a request whose reply the piece holds
 
 
 def store_day(client: Any, table: str, count: int, one_shard: bool = False) -> Any:
@@ -105,18 +112,21 @@ class Probe:
         if self.round_trip:
             time.sleep(self.round_trip)
         reply = self.request(*args, **kwargs)
-        self.sample()
+        self.sample(args[0] in _READS)
         return reply
 
-    def sample(self) -> None:
+    def sample(self, read: bool = False) -> None:
         """What the traced allocations alive now hold, those made under moto's frames aside: after
-        the first requests, then every 25th (each reply just parsed, the piece's data held)."""
+        each read (its reply just parsed, the piece's data held) and every 25th write, once
+        the cyclic garbage is collected (only the objects made since `traced` began: the older
+        ones are frozen)."""
         if not tracemalloc.is_tracing():
             return
         with self.lock:
             self.requests += 1
-            if self.requests > 4 and self.requests % 25:
+            if not read and self.requests > 4 and self.requests % 25:
                 return
+            gc.collect()
             traces = tracemalloc.take_snapshot().traces._traces  # (domain, size, frames, ...): fast
             own = sum(trace[1] for trace in traces if not any(_MOTO in frame[0] for frame in trace[2]))
             self.own = max(self.own, own)
@@ -124,6 +134,8 @@ class Probe:
     def traced(self, run: Callable[[], None]) -> tuple[int, int]:
         """(peak of every allocation, the piece's own peak) while RUN runs."""
         self.own = self.requests = 0
+        gc.collect()
+        gc.freeze()  # what exists now: never collected below (a collection then scans the new only)
         tracemalloc.start(FRAMES)
         try:
             run()
@@ -132,6 +144,7 @@ class Probe:
             return tracemalloc.get_traced_memory()[1], self.own
         finally:
             tracemalloc.stop()
+            gc.unfreeze()
 
 
 def measure(count: int, one_shard: bool = False) -> None:
@@ -146,6 +159,7 @@ def measure(count: int, one_shard: bool = False) -> None:
         passes, queue, ports.runs, moderation_ports(ports), ports.recaps, ports.closing,
         lambda: DAY, lambda day: [],
     )  # fmt: skip
+    judged = JUDGED if count <= SAMPLED else JUDGED_LARGE
     meter = Meter(client)
     judged_runs, keep, lock = [0], passes.keep_score, threading.Lock()
 
@@ -162,7 +176,7 @@ def measure(count: int, one_shard: bool = False) -> None:
         body, _ = queue.messages.popleft()
         phase = Piece.of(body).phase
         if phase == JUDGE:
-            if len(ran[JUDGE]) == JUDGED:
+            if len(ran[JUDGE]) == judged:
                 continue
             if not ran[JUDGE]:
                 before_judging = (units(meter, "read"), units(meter, "write"), len(meter.charges))
@@ -179,8 +193,8 @@ def measure(count: int, one_shard: bool = False) -> None:
     judging = (units(meter, "read") - read, units(meter, "write") - write, len(meter.charges) - requests)
     print(
         f"  {count:>7,} runs{' in one shard' if one_shard else ''}, {ranked:,} ranked "
-        f"({stored:.0f} s to store): "
-        f"{pieces} pieces a phase, {JUDGED} judged"
+        f"({stored:.0f} s to store, {time.perf_counter() - started - stored:.0f} s to pass): "
+        f"{pieces} pieces a phase, every one counted, {judged} judged"
     )
     print(
         f"    requests {calls}; {units(meter, 'read'):,.0f} read units, "

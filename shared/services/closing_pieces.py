@@ -18,8 +18,8 @@ from shared.game.recap import RoundTally
 from shared.game.runs import Run
 from shared.game.scope import Scope
 
-# Runs one piece reads: its memory holds one BatchGetItem of them (100) at a time, whatever the
-# number; its time is about a millisecond a run (benchmarks/closing_pieces.py).
+# Runs one piece reads: its memory holds their ids and one BatchGetItem of them (100) at a time;
+# its time is about a millisecond a run (benchmarks/closing_pass.py).
 PAGE_RUNS = 2_000
 LISTED = -1  # the shard of a piece that lists its runs
 COUNT, MERGE, JUDGE = 1, 0, 2  # a piece's phase: read and count; merge the counts; judge each run
