@@ -157,7 +157,7 @@ def measure(count: int, one_shard: bool = False) -> None:
     passes = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks, ports.board_keys)
     service = ClosingPass(
         passes, queue, ports.runs, moderation_ports(ports), ports.recaps, ports.closing,
-        lambda: DAY, lambda day: [],
+        lambda: DAY, lambda day: [], shards=ports.board_keys.shards,
     )  # fmt: skip
     judged = JUDGED if count <= SAMPLED else JUDGED_LARGE
     meter = Meter(client)

@@ -61,7 +61,6 @@ from shared.services.moderation import CLOSES_PER_STEP
 from shared.services.moderation_store import ModerationPorts
 from shared.services.ports import ClosingStore, RecapStore, RunStore
 
-BOARD_SHARDS = 32  # the `board` index's shards by default (the wiring passes the stage's BOARD_SHARDS)
 DAYS_PER_STEP = 3  # Dailies one step of the job starts at most (a missed day, then the next)
 WRITERS = 8  # a judging piece's score writes in flight (botocore's client pools 10 connections)
 IN_FLIGHT = 2  # runs judged and waiting for their write, a writer: the decoded runs it holds
@@ -78,8 +77,9 @@ class ClosingPass:
         closing: ClosingStore,
         first_date: Callable[[], date],
         daily_puzzle: Callable[[str], list[Round]],
+        *,
+        shards: int,  # the `board` index's shards: the stage's setting (a Daily's count reads each)
         now: Callable[[], datetime] = clock.now,
-        shards: int = BOARD_SHARDS,
         writers: int = WRITERS,
     ):
         self.store, self.queue = store, queue

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from local.streams import StreamPoller
+from shared.dynamo.keys import BOARD_SHARDS
 from shared.game.boards import TieKey
 from shared.game.clock import iso
 from shared.game.moderation import Case, LogEntry, Report, Sanction, case_id_for
@@ -246,10 +247,11 @@ def test_the_find_time_pass_reads_each_ranked_run_and_a_suspects_row_is_pending_
     closing = ClosingPass(
         store_of(subject.store), MemoryQueue(), subject.store.runs, moderation_ports(subject.store),
         subject.store.recaps, subject.store.closing, lambda: date.fromisoformat(DAY), lambda day: PUZZLE,
+        shards=BOARD_SHARDS,
     )  # fmt: skip
     closing._start(SCOPE)
     closing.queue.drain(closing.run)
-    assert closing.store.pass_state(SCOPE).expected[COUNT] == 32  # a piece a shard
+    assert closing.store.pass_state(SCOPE).expected[COUNT] == BOARD_SHARDS  # a piece a shard
     case = subject.store.cases.get_case(case_id_for("run", "run-bot"))
     assert case is not None and case.run_id == "run-bot" and case.source == "find_time"
     assert not any(subject.store.cases.get_case(case_id_for("run", f"run-p{n}")) for n in range(30))
