@@ -32,30 +32,8 @@ def test_a_push_delivered_to_the_service_worker_shows_the_reminder(open_client, 
     client.open()
     page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")  # sw.js registered
     page.wait_for_function("!!navigator.serviceWorker.controller")
-    mine = [r for r in registrations if r["scopeURL"].startswith(server.url) and not r["isDeleted"]]
-    assert mine, registrations
     day = server.request("GET", "/daily")[1]["date"]
-    shown = None
-    for _ in range(6):  # a push the browser drops (its worker restarting on a loaded machine) is sent again
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {
-                "origin": server.url,
-                "registrationId": mine[-1]["registrationId"],
-                "data": json.dumps({"date": day}),
-            },
-        )
-        try:
-            shown = page.wait_for_function(
-                """async () => {
-                  const all = await (await navigator.serviceWorker.ready).getNotifications();
-                  return all.length ? all.map((n) => [n.title, n.body, n.tag]) : null;
-                }""",
-                timeout=10_000,
-            )
-            break
-        except PlaywrightTimeoutError:
-            continue
+    shown = pushed_and_shown(page, cdp, registrations, server.url, json.dumps({"date": day}))
     assert shown == [
         [
             "Today's WordSQD is waiting",
@@ -132,18 +110,35 @@ def test_the_page_turns_a_reminder_on_and_off_in_one_tap_and_its_push_reaches_th
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
     cdp.send("ServiceWorker.enable")
     page.wait_for_function("!!navigator.serviceWorker.controller")
-    mine = [r for r in registrations if r["scopeURL"].startswith(clock_server.url) and not r["isDeleted"]][-1]
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": clock_server.url, "registrationId": mine["registrationId"], "data": data.decode()},
-    )
-    tags = page.wait_for_function(
-        """async () => {
-          const all = await (await navigator.serviceWorker.ready).getNotifications();
-          return all.length ? all.map((n) => n.tag) : null;
-        }"""
-    )
+    shown = pushed_and_shown(page, cdp, registrations, clock_server.url, data.decode())
+    tags = [tag for _, _, tag in shown]
     assert tags == [f"wordsqd-reminder-{day.isoformat()}"]
+
+
+def pushed_and_shown(page, cdp, registrations: list[dict], origin: str, data: str) -> list:
+    """Deliver DATA as a push to ORIGIN's service worker (its newest live registration, as the
+    DevTools protocol reported it) and return the notifications it shows: [title, body, tag] each.
+    A push the browser drops (its worker stopping or restarting on a loaded machine) is delivered
+    again, up to six times, ten seconds each; a reminder's tag is the day's, so a second delivery
+    replaces the first notification rather than adding one."""
+    for _ in range(6):
+        mine = [r for r in registrations if r["scopeURL"].startswith(origin) and not r["isDeleted"]]
+        assert mine, registrations
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": origin, "registrationId": mine[-1]["registrationId"], "data": data},
+        )
+        try:
+            return page.wait_for_function(
+                """async () => {
+                  const all = await (await navigator.serviceWorker.ready).getNotifications();
+                  return all.length ? all.map((n) => [n.title, n.body, n.tag]) : null;
+                }""",
+                timeout=10_000,
+            )
+        except PlaywrightTimeoutError:
+            continue
+    raise AssertionError("no notification after six pushes")
 
 
 def _b64(raw: bytes) -> str:
