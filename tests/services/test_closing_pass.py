@@ -132,17 +132,15 @@ def test_a_failed_piece_is_delivered_again_and_the_pass_ends(fake):
     assert fake.passes.pass_state(SCOPE).finished and fake.recaps.recap(SCOPE).recap.players == 12
 
 
+def in_challenge(fake, challenge: Scope, name: str, found) -> str:
+    """NAME's run of CHALLENGE (on PUZZLE) with FOUND, played on the day the tests' challenges open."""
+    return play(fake, challenge, PUZZLE, name, found, datetime(2026, 1, 15, 9, tzinfo=UTC))
+
+
 def test_a_piece_that_always_fails_holds_up_its_daily_and_not_the_challenges(fake):
     people_board(fake, SCOPE, PUZZLE, 3)
     challenge = new_challenge(fake, "c" * 16)
-    play(
-        fake,
-        challenge,
-        PUZZLE,
-        "cy",
-        one_slow_round(PUZZLE, random.Random(1)),
-        datetime(2026, 1, 15, 9, tzinfo=UTC),
-    )
+    in_challenge(fake, challenge, "cy", one_slow_round(PUZZLE, random.Random(1)))
     close_day(fake)
     store = pass_store()
     real = store.read_runs
@@ -173,14 +171,7 @@ def test_a_missed_day_is_caught_up(fake):
 def test_a_small_challenges_pass_is_one_piece_not_a_piece_a_shard(fake):
     challenge = new_challenge(fake, "d" * 16)
     for i in range(3):
-        play(
-            fake,
-            challenge,
-            PUZZLE,
-            f"q{i}",
-            one_slow_round(PUZZLE, random.Random(i)),
-            datetime(2026, 1, 15, 9, tzinfo=UTC),
-        )
+        in_challenge(fake, challenge, f"q{i}", one_slow_round(PUZZLE, random.Random(i)))
     closing_pass()._start(challenge)
     queue = piece_queue()
     assert [Piece.of(body).piece_id for body, _ in queue.messages] == ["all"]
@@ -193,14 +184,7 @@ def test_a_judging_piece_writes_its_scores_several_at_a_time(fake):
     four are (a barrier), which one write at a time would never reach."""
     challenge = new_challenge(fake, "e" * 16)
     for i in range(4):
-        play(
-            fake,
-            challenge,
-            PUZZLE,
-            f"w{i}",
-            mimic(PUZZLE, random.Random(i)),
-            datetime(2026, 1, 15, 9, tzinfo=UTC),
-        )
+        in_challenge(fake, challenge, f"w{i}", mimic(PUZZLE, random.Random(i)))
     service, store = closing_pass(), pass_store()
     together, real = threading.Barrier(4, timeout=5), store.keep_score
 
