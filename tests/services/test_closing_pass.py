@@ -14,6 +14,7 @@ import pytest
 
 from functions.daily import expire as expire_module
 from functions.daily.expire import handler as expire_handler
+from functions.leaderboard.handler import handler as leaderboard_handler
 from local.events import LambdaContext
 from shared.game import clock
 from shared.game.find_time import THRESHOLD, ScopeStats, run_times
@@ -24,6 +25,7 @@ from shared.game.results import Challenge
 from shared.game.scope import Scope
 from shared.services import closing_pass as closing_module
 from shared.services.closing_pieces import COUNT, JUDGE, Piece
+from tests.conftest import Api
 from tests.fakes.dynamo_store import STORES
 from tests.fakes.fake_boards import DAY, player
 from tests.fakes.fake_store import served_store
@@ -33,6 +35,7 @@ from tests.services.test_boards import close_day
 pytestmark = pytest.mark.filterwarnings("ignore:No application metrics to publish")
 
 SCOPE = Scope.daily(DAY.isoformat())
+call = Api(leaderboard_handler)
 PUZZLE = daily_puzzle(DAY)
 
 
@@ -252,6 +255,10 @@ def test_a_board_of_30_with_a_one_slow_round_bot_and_a_mimic_ends_with_both_pend
     for run_id in bots:
         assert "found" in store.cases.get_case(case_id_for("run", run_id)).shown
     assert store.recaps.recap(SCOPE).recap.players == 30
+    mine = call("GET", "/leaderboard/daily/me", user="mimic", query={"date": DAY.isoformat()})[1]
+    (item,) = call("GET", "/me/history", user="mimic")[1]["items"]
+    assert (mine["review"], item["review"]) == ("pending", "pending")  # the player's own view says only that
+    assert "found" not in json.dumps([mine, item]) and "find-time" not in json.dumps([mine, item])
     clock.advance(60)
     expire()  # the next minute: the pass is done, no piece is sent again
     assert pass_store().dailies_done_through() == DAY
