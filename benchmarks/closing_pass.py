@@ -154,7 +154,7 @@ def measure(count: int, one_shard: bool = False) -> None:
     ports, ranked = store_day(client, table, count, one_shard)
     stored = time.perf_counter() - started
     queue = MemoryQueue()
-    passes = DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks, ports.board_keys)
+    passes = DynamoPasses(ports.db, ports.puzzles, ports.board_keys)
     service = ClosingPass(
         passes, queue, ports.runs, moderation_ports(ports), ports.recaps, ports.closing,
         lambda: DAY, lambda day: [], shards=ports.board_keys.shards,

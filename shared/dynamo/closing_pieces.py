@@ -18,10 +18,10 @@ from shared.dynamo import keys
 from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client, ConditionFailed, Item
 from shared.dynamo.codec import decode_run
-from shared.dynamo.counters import Counters
+from shared.dynamo.counters import standing_keys, standing_of
 from shared.dynamo.keys import position_of
-from shared.dynamo.runs import Runs
-from shared.dynamo.top import TopOfBoard
+from shared.dynamo.puzzle_reads import PuzzleReads
+from shared.dynamo.top_item import TopItem
 from shared.game.find_time import RUNNING_RUNS
 from shared.game.runs import Run
 from shared.game.scope import Scope
@@ -40,9 +40,9 @@ def piece_key(piece: Piece) -> Item:
 
 
 class DynamoPasses:
-    def __init__(self, db: Client, runs: Runs, top: TopOfBoard, counters: Counters, board_keys: BoardKeys):
-        self.db, self.runs, self.top, self.counters = db, runs, top, counters
-        self.board_keys = board_keys
+    def __init__(self, db: Client, puzzles: PuzzleReads, board_keys: BoardKeys):
+        self.db, self.puzzles, self.board_keys = db, puzzles, board_keys
+        self.top = TopItem(db)
 
     def board_page(
         self, scope: Scope, shard: int, start: str | None, limit: int
@@ -71,7 +71,7 @@ class DynamoPasses:
     def listed_board(self, scope: Scope, limit: int) -> list[str] | None:
         """The top item's rows when the rank counters say they are the whole board: one GetItem
         and one BatchGetItem of the counters' two band items."""
-        players = self.counters.standing(scope, None).players
+        players = standing_of(self.db.batch_get(standing_keys(scope, None)), None).players
         if players >= limit:
             return None
         rows, _ = self.top.read(scope, consistent=True, words=False)
@@ -82,7 +82,7 @@ class DynamoPasses:
     def read_runs(self, scope: Scope, run_ids: list[str]) -> Iterator[Run]:
         """The runs in BatchGetItems of 100 (eventually consistent: they completed before the board
         closed), decoded against the scope's puzzle (read once)."""
-        puzzle = self.runs.get_puzzle(scope) or []
+        puzzle = self.puzzles.get(scope) or []
         for start in range(0, len(run_ids), _BATCH):
             chunk = [keys.run_key(run_id) for run_id in run_ids[start : start + _BATCH]]
             for item in self.db.batch_get(chunk):

@@ -14,7 +14,7 @@ from shared.dynamo import keys
 from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_item, official_result_of, stored_profile
-from shared.dynamo.runs import Runs, versioned_put
+from shared.dynamo.runs import save_run, versioned_put
 from shared.dynamo.tombstone import admission_of
 from shared.game.boards import HistoryPosition
 from shared.game.results import OfficialResult
@@ -31,9 +31,8 @@ def same_name(name: str | None) -> tuple[str, Item]:
 
 
 class Results:
-    def __init__(self, db: Client, runs: Runs, board_keys: BoardKeys):
+    def __init__(self, db: Client, board_keys: BoardKeys):
         self.db = db
-        self.runs = runs
         self.board_keys = board_keys
 
     def profile_for_completion(self, player: str) -> StoredProfile:
@@ -45,7 +44,7 @@ class Results:
         stats, in one transaction; any other run is one conditional put (its slot needs no
         write)."""
         if completion is None:
-            self.runs.save_run(run, version)
+            save_run(self.db, run, version)
             return
         codes = self.db.transact(
             [{"Put": versioned_put(run, version)}, *official_writes(completion, self.board_keys.shards)]

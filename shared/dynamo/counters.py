@@ -49,37 +49,8 @@ class Counters:
         self._cache: dict[str, tuple[float, Item | None]] = {}
 
     def count_official(self, results: list[OfficialResult]) -> int:
-        """Count RESULTS for ranks, each exactly once however often it is delivered; returns how
-        many were counted now (the rest had been counted before).
-
-        Each transaction marks its results `counted` (on condition that the stored official result
-        is that very result and not yet counted) and adds the summed increments to the counter
-        items of one counter copy, picked at random: all of it or nothing. A result already marked
-        (or not the stored one) cancels its transaction; it is dropped and the rest is tried again.
-        So a retried batch never counts twice, and a crash mid-batch never loses a count. An
-        unranked result (SPEC §3b) is neither counted nor brought into the top of its board."""
-        results = [result for result in results if result.ranked]
-        counted = sum(self._count(chunk) for chunk in chunks(results))
-        by_scope: dict[Scope, list[OfficialResult]] = defaultdict(list)
-        for result in results:
-            by_scope[result.scope].append(result)
-        for scope, arrived in by_scope.items():
-            self.top.merge(scope, arrived)
-        return counted
-
-    def _count(self, chunk: list[OfficialResult]) -> int:
-        """Count CHUNK in one transaction, tried again without the results it finds counted
-        already (or not stored); returns how many it counted."""
-        pending = list(chunk)
-        while pending:
-            codes = self.db.transact(_counting_items(pending, secrets.randbelow(keys.COUNTER_SHARDS)))
-            if not codes:
-                return len(pending)
-            done = {i for i, code in enumerate(codes[: len(pending)]) if code == "ConditionalCheckFailed"}
-            if not done:
-                raise RuntimeError(f"counting transaction cancelled: {codes}")
-            pending = [r for i, r in enumerate(pending) if i not in done]
-        return 0
+        """Count RESULTS for ranks (`count_official`)."""
+        return count_official(self.db, self.top, results)
 
     def count_better(self, scope: Scope, tie: TieKey) -> int:
         """How many counted results of SCOPE rank strictly better than TIE (`standing`'s read)."""
@@ -90,18 +61,7 @@ class Counters:
         and how many share it: one BatchGetItem of three small counter items per counter shard
         (only the `BANDS` item without a tie), whatever the number of players (fewer when this
         container read some of them less than `cache_seconds` ago)."""
-        if tie is None:
-            wanted = [keys.bands_key(scope, number) for number in range(keys.COUNTER_SHARDS)]
-        else:
-            shards = range(keys.COUNTER_SHARDS)
-            wanted = [key for number in shards for key, _ in keys.counter_keys(scope, tie, number)]
-        counters = [
-            (_LEVELS[name[0]], name[1:], int(value["N"]))
-            for item in self._counter_items(wanted)
-            for name, value in item.items()
-            if name[:1] in _LEVELS and name not in ("pk", "sk")
-        ]
-        return tally(counters, tie)
+        return standing_of(self._counter_items(standing_keys(scope, tie)), tie)
 
     def _counter_items(self, wanted: list[Item]) -> list[Item]:
         """The counter items at WANTED (those that exist), each read at most once per
@@ -128,6 +88,60 @@ class Counters:
         if len(self._cache) > _CACHE_ITEMS:
             for name in [name for name, (until, _) in self._cache.items() if until <= now]:
                 del self._cache[name]
+
+
+def count_official(db: Client, top: TopOfBoard, results: list[OfficialResult]) -> int:
+    """Count RESULTS for ranks, each exactly once however often it is delivered; returns how
+    many were counted now (the rest had been counted before).
+
+    Each transaction marks its results `counted` (on condition that the stored official result
+    is that very result and not yet counted) and adds the summed increments to the counter
+    items of one counter copy, picked at random: all of it or nothing. A result already marked
+    (or not the stored one) cancels its transaction; it is dropped and the rest is tried again.
+    So a retried batch never counts twice, and a crash mid-batch never loses a count. An
+    unranked result (SPEC §3b) is neither counted nor brought into the top of its board."""
+    results = [result for result in results if result.ranked]
+    counted = sum(_count(db, chunk) for chunk in chunks(results))
+    by_scope: dict[Scope, list[OfficialResult]] = defaultdict(list)
+    for result in results:
+        by_scope[result.scope].append(result)
+    for scope, arrived in by_scope.items():
+        top.merge(scope, arrived)
+    return counted
+
+
+def _count(db: Client, chunk: list[OfficialResult]) -> int:
+    """Count CHUNK in one transaction, tried again without the results it finds counted
+    already (or not stored); returns how many it counted."""
+    pending = list(chunk)
+    while pending:
+        codes = db.transact(_counting_items(pending, secrets.randbelow(keys.COUNTER_SHARDS)))
+        if not codes:
+            return len(pending)
+        done = {i for i, code in enumerate(codes[: len(pending)]) if code == "ConditionalCheckFailed"}
+        if not done:
+            raise RuntimeError(f"counting transaction cancelled: {codes}")
+        pending = [r for i, r in enumerate(pending) if i not in done]
+    return 0
+
+
+def standing_keys(scope: Scope, tie: TieKey | None) -> list[Item]:
+    """The counter items a standing reads: without a TIE, the `BANDS` item of each counter
+    shard; with one, its three items of each shard."""
+    if tie is None:
+        return [keys.bands_key(scope, number) for number in range(keys.COUNTER_SHARDS)]
+    return [key for number in range(keys.COUNTER_SHARDS) for key, _ in keys.counter_keys(scope, tie, number)]
+
+
+def standing_of(items: list[Item], tie: TieKey | None) -> Standing:
+    """The standing the counter ITEMS (`standing_keys`'s, those that exist) add up to."""
+    counters = [
+        (_LEVELS[name[0]], name[1:], int(value["N"]))
+        for item in items
+        for name, value in item.items()
+        if name[:1] in _LEVELS and name not in ("pk", "sk")
+    ]
+    return tally(counters, tie)
 
 
 def _cache_name(key: Item) -> str:

@@ -10,7 +10,7 @@ from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.board_review import add_move
 from shared.dynamo.client import Client, Item
 from shared.dynamo.codec import official_result_of
-from shared.dynamo.counters import Counters
+from shared.dynamo.counters import count_official
 from shared.dynamo.keys import rank_key
 from shared.dynamo.tombstone import BANNED_UNTIL, RANK_BANNED_UNTIL, SANCTIONS, sanctions_of
 from shared.dynamo.top import TopOfBoard
@@ -154,5 +154,5 @@ def restore_result(
     )
     if codes:
         return False
-    Counters(db, top).count_official([restored])
+    count_official(db, top, [restored])
     return True

@@ -98,6 +98,16 @@ def versioned_put(run: Run, version: Version) -> Item:
     }
 
 
+def save_run(db: Client, run: Run, version: Version) -> Version:
+    """Put RUN at the next version if the stored run is still at VERSION (`versioned_put`);
+    StaleRun if it is not."""
+    try:
+        db.call("put_item", **versioned_put(run, version))
+    except ConditionFailed as error:
+        raise StaleRun(run.run_id) from error
+    return Version(version + 1)
+
+
 class Runs:
     """Puzzles, challenges, runs, slots and the expiry job's reads and watermark."""
 
@@ -240,11 +250,7 @@ class Runs:
         return Version(0)
 
     def save_run(self, run: Run, version: Version) -> Version:
-        try:
-            self.db.call("put_item", **versioned_put(run, version))
-        except ConditionFailed as error:
-            raise StaleRun(run.run_id) from error
-        return Version(version + 1)
+        return save_run(self.db, run, version)
 
     def answer_in_place(self, run_id: str, player: str | None, slot: AnswerSlot, now: datetime) -> StoredRun:
         """One UpdateItem: the attempt appended to the run's tail, the next slot and the version

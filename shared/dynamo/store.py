@@ -41,13 +41,16 @@ class DynamoPorts:
     (ResultStore), `boards` (BoardStore), `ranks` (RankStore), `names` (NameStore), `leagues`
     (LeagueStore), `player_data` (PlayerDataStore), `cases`, `audit_log`, `sanctions`,
     `accepted_words`, `board_reviews`, `final_boards` (the moderation ports), `recaps`
-    (RecapStore), `requests` (RequestStore). `top` (the top of each board) is a part the boards,
-    ranks and names share; `db` is their client; `board_keys` where a board's rows live in the
-    `board` index (the stage's `board_shards`)."""
+    (RecapStore), `requests` (RequestStore). The parts they share: `db`, their client;
+    `board_keys`, where a board's rows live in the `board` index (the stage's `board_shards`);
+    `top`, the top of each board (the boards, ranks, names and sanctions); `puzzles`, the stored
+    puzzles (the runs, a player's data and the closing pass). No adapter takes another: only
+    parts (tests/architecture/test_adapters.py)."""
 
     db: Client
     board_keys: BoardKeys
     top: TopOfBoard
+    puzzles: PuzzleReads
     runs: Runs
     closing: ClosingChallenges
     results: Results
@@ -94,9 +97,10 @@ def dynamo_ports(
         db=db,
         board_keys=board_keys,
         top=top,
+        puzzles=puzzles,
         runs=runs,
         closing=ClosingChallenges(db),
-        results=Results(db, runs, board_keys),
+        results=Results(db, board_keys),
         boards=boards,
         ranks=Counters(db, top, rank_cache_seconds),
         names=names,

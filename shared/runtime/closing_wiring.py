@@ -50,7 +50,7 @@ def store_of(ports: Any) -> PassStore:
         return fake
     from shared.dynamo.closing_pieces import DynamoPasses
 
-    return DynamoPasses(ports.db, ports.runs, ports.top, ports.ranks, ports.board_keys)
+    return DynamoPasses(ports.db, ports.puzzles, ports.board_keys)
 
 
 def build(ports: Any, game: Game, queue: PieceQueue) -> ClosingPass:

@@ -16,41 +16,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from shared.runtime.sqs import SqsSender
+
 MAX_RECEIVES = 5  # deliveries of one message before it goes to the dead letters
-_SQS_BATCH = 10  # SendMessageBatch's limit
 
 
-class SqsQueue:
-    """An SQS queue on AWS, for the pieces and for the reminders' batches (shared/runtime/push.py):
-    bodies sent in SendMessageBatch requests of ten. The client is botocore's, as every client of the
-    functions (shared/dynamo/client.py `new_aws_client`: no boto3 import), made on first send."""
-
-    def __init__(self, url: str, client: Any = None):
-        self.url = url
-        self._client = client
-
-    @property
-    def client(self) -> Any:
-        if self._client is None:
-            from shared.dynamo.client import new_aws_client
-
-            self._client = new_aws_client("sqs")
-        return self._client
+class SqsQueue(SqsSender):
+    """The pieces' queue on AWS: each piece's body sent as one JSON message."""
 
     def send(self, messages: list[dict[str, Any]]) -> None:
         self.send_bodies([json.dumps(body) for body in messages])
-
-    def send_bodies(self, bodies: list[str]) -> None:
-        for start in range(0, len(bodies), _SQS_BATCH):
-            entries = [
-                {"Id": str(i), "MessageBody": body}
-                for i, body in enumerate(bodies[start : start + _SQS_BATCH])
-            ]
-            reply = self.client.send_message_batch(QueueUrl=self.url, Entries=entries)
-            if reply.get("Failed"):
-                raise RuntimeError(
-                    f"{self.url} refused {len(reply['Failed'])} messages: {reply['Failed'][0]}"
-                )
 
 
 Runner = Callable[[dict[str, Any]], object]

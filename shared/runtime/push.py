@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from shared.game.reminders import Reminder
 from shared.runtime.edge_settings import SettingsError
-from shared.runtime.piece_queue import SqsQueue
 from shared.runtime.secrets import _secret_value, deployment_secret
 from shared.runtime.settings import settings
+from shared.runtime.sqs import SqsSender
 from shared.services.reminders import PushOutcome, message
 
 if TYPE_CHECKING:
@@ -98,10 +98,10 @@ class WebPush:
 
 
 class ReminderQueue:
-    """The reminder queue on AWS: one message a batch, on the pieces' SQS sender."""
+    """The reminder queue on AWS: one message a batch."""
 
     def __init__(self, url: str, client: Any = None) -> None:
-        self.sqs = SqsQueue(url, client)
+        self.sqs = SqsSender(url, client)
 
     def send(self, day: str, batch: Sequence[Reminder]) -> None:
         self.sqs.send_bodies([message(day, batch)])

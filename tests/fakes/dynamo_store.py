@@ -18,7 +18,6 @@ from shared.dynamo.board_keys import BoardKeys
 from shared.dynamo.client import Client
 from shared.dynamo.completion import Results
 from shared.dynamo.keys import BOARD_SHARDS
-from shared.dynamo.runs import Runs
 from shared.dynamo.store import DynamoPorts, dynamo_ports
 from shared.dynamo.table import create_table_request
 
@@ -28,8 +27,8 @@ STORES = ["fake", "dynamo"]
 class SettlingResults(Results):
     """The results adapter, with the stream consumer run after every completion."""
 
-    def __init__(self, db: Client, runs: Runs, board_keys: BoardKeys, settle: Callable[[], object]) -> None:
-        super().__init__(db, runs, board_keys)
+    def __init__(self, db: Client, board_keys: BoardKeys, settle: Callable[[], object]) -> None:
+        super().__init__(db, board_keys)
         self.settle = settle
 
     def complete_run(self, *args: Any, **kwargs: Any) -> None:
@@ -63,7 +62,7 @@ def settled_ports(table: str) -> SettledPorts:
 
     poller = StreamPoller(table, handler=consume)
     parts = {f.name: getattr(ports, f.name) for f in fields(ports)}
-    parts["results"] = SettlingResults(ports.db, ports.runs, ports.board_keys, poller.drain)
+    parts["results"] = SettlingResults(ports.db, ports.board_keys, poller.drain)
     return SettledPorts(**parts, poller=poller)
 
 
