@@ -1,7 +1,8 @@
 // The web client's modules read as the browser reads them: parsed by acorn (package.json; `make
 // web-tests` installs it), not matched by pattern. What each module imports in every form (`import`
-// with any quotes, `export ... from`, `export * from`, dynamic `import()`), and the nodes the web
-// rules look at (the network calls, the numbers). tests/web/modules.test.mjs holds the rules.
+// with any quotes, `export ... from`, `export * from`, dynamic `import()`) and exports, and the
+// nodes the web rules look at (the network calls, the numbers). tests/web/modules.test.mjs,
+// views.test.mjs and module_state.test.mjs hold the rules.
 import { parse } from "acorn";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -63,6 +64,24 @@ export function importsIn(source) {
   return found;
 }
 
+/** The names a declarator's pattern binds: `a`, `{ a, b: c }`, `[d, ...e]`, `{ f = 1 }`. */
+export function boundNames(pattern) {
+  switch (pattern.type) {
+    case "Identifier":
+      return [pattern.name];
+    case "ObjectPattern":
+      return pattern.properties.flatMap((property) => boundNames(property.type === "RestElement" ? property : property.value));
+    case "ArrayPattern":
+      return pattern.elements.filter(Boolean).flatMap(boundNames);
+    case "RestElement":
+      return boundNames(pattern.argument);
+    case "AssignmentPattern":
+      return boundNames(pattern.left);
+    default:
+      return [];
+  }
+}
+
 /** The names SOURCE exports ("default" for a default export, "*" for `export * from`). */
 export function exportsIn(source) {
   const found = [];
@@ -72,7 +91,7 @@ export function exportsIn(source) {
     else if (node.type === "ExportNamedDeclaration") {
       const declared = node.declaration;
       if (declared && declared.type === "VariableDeclaration") {
-        for (const declarator of declared.declarations) found.push(...[...nodes(declarator.id)].filter((n) => n.type === "Identifier").map((n) => n.name));
+        for (const declarator of declared.declarations) found.push(...boundNames(declarator.id));
       } else if (declared) found.push(declared.id.name);
       found.push(...node.specifiers.map((specifier) => nameOf(specifier.exported)));
     }

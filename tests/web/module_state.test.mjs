@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
-import { WEB, tree } from "./es_modules.mjs";
+import { WEB, boundNames, tree } from "./es_modules.mjs";
 import { eachCaught } from "./breaks.mjs";
 
 // "module: name" -> why it is not a store field nor a view's own object.
@@ -21,24 +21,6 @@ const MODULE_LETS = {
 
 const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 
-/** The names a declarator's pattern binds: `a`, `{ a, b: c }`, `[d, ...e]`, `{ f = 1 }`. */
-function bound(pattern) {
-  switch (pattern.type) {
-    case "Identifier":
-      return [pattern.name];
-    case "ObjectPattern":
-      return pattern.properties.flatMap((property) => bound(property.type === "RestElement" ? property : property.value));
-    case "ArrayPattern":
-      return pattern.elements.filter(Boolean).flatMap(bound);
-    case "RestElement":
-      return bound(pattern.argument);
-    case "AssignmentPattern":
-      return bound(pattern.left);
-    default:
-      return [];
-  }
-}
-
 /** Each `let` and `var` of SOURCE that lives as long as the module: a `let` or `var` outside
  * every function (at the top, exported, in a top-level block or loop), as "line: name". */
 export function moduleLets(source) {
@@ -47,7 +29,7 @@ export function moduleLets(source) {
     if (!node || typeof node.type !== "string" || FUNCTIONS.has(node.type)) return;
     if (node.type === "VariableDeclaration" && node.kind !== "const") {
       for (const declarator of node.declarations) {
-        for (const name of bound(declarator.id)) found.push(`${declarator.loc.start.line}: ${name}`);
+        for (const name of boundNames(declarator.id)) found.push(`${declarator.loc.start.line}: ${name}`);
       }
     }
     for (const [key, value] of Object.entries(node)) {
