@@ -1,7 +1,8 @@
 // The web client's modules read as the browser reads them: parsed by acorn (package.json; `make
 // web-tests` installs it), not matched by pattern. What each module imports in every form (`import`
-// with any quotes, `export ... from`, `export * from`, dynamic `import()`), and the nodes the web
-// rules look at (the network calls, the numbers). tests/web/modules.test.mjs holds the rules.
+// with any quotes, `export ... from`, `export * from`, dynamic `import()`) and exports, and the
+// nodes the web rules look at (the network calls, the numbers). tests/web/modules.test.mjs,
+// views.test.mjs and module_state.test.mjs hold the rules.
 import { parse } from "acorn";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -28,27 +29,82 @@ export function* nodes(node) {
   }
 }
 
-/** What SOURCE imports: { form, source (the specifier, or null when computed), line } for each
- * `import ... from`, side-effect `import "x"`, `export ... from`, `export * from` and `import()`. */
+const nameOf = (node) => (node.type === "Identifier" ? node.name : node.value); // `a` or `"a"`
+
+/** The names a specifier list takes from its module: `a` of `{ a as b }`, "default", or "*". */
+const namesTaken = (specifiers) =>
+  specifiers.map((specifier) =>
+    specifier.type === "ImportDefaultSpecifier"
+      ? "default"
+      : specifier.type === "ImportNamespaceSpecifier"
+        ? "*"
+        : nameOf(specifier.imported ?? specifier.local),
+  );
+
+/** What SOURCE imports: { form, source (the specifier, or null when computed), names (what it
+ * takes: each name, "default", or "*" for the whole module), line } for each `import ... from`,
+ * side-effect `import "x"`, `export ... from`, `export * from` and `import()`. */
 export function importsIn(source) {
   const found = [];
   for (const node of nodes(tree(source))) {
     const line = node.loc.start.line;
-    if (node.type === "ImportDeclaration") found.push({ form: "import", source: node.source.value, line });
-    else if ((node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") && node.source) {
-      found.push({ form: "export from", source: node.source.value, line });
+    if (node.type === "ImportDeclaration") {
+      found.push({ form: "import", source: node.source.value, names: namesTaken(node.specifiers), line });
+    } else if (node.type === "ExportNamedDeclaration" && node.source) {
+      found.push({ form: "export from", source: node.source.value, names: namesTaken(node.specifiers), line });
+    } else if (node.type === "ExportAllDeclaration") {
+      found.push({ form: "export from", source: node.source.value, names: ["*"], line });
     } else if (node.type === "ImportExpression") {
       const literal = node.source.type === "Literal" ? node.source.value : null;
       const template = node.source.type === "TemplateLiteral" && node.source.expressions.length === 0;
-      found.push({ form: "import()", source: literal ?? (template ? node.source.quasis[0].value.cooked : null), line });
+      const specifier = literal ?? (template ? node.source.quasis[0].value.cooked : null);
+      found.push({ form: "import()", source: specifier, names: ["*"], line });
+    }
+  }
+  return found;
+}
+
+/** The names a declarator's pattern binds: `a`, `{ a, b: c }`, `[d, ...e]`, `{ f = 1 }`. */
+export function boundNames(pattern) {
+  switch (pattern.type) {
+    case "Identifier":
+      return [pattern.name];
+    case "ObjectPattern":
+      return pattern.properties.flatMap((property) => boundNames(property.type === "RestElement" ? property : property.value));
+    case "ArrayPattern":
+      return pattern.elements.filter(Boolean).flatMap(boundNames);
+    case "RestElement":
+      return boundNames(pattern.argument);
+    case "AssignmentPattern":
+      return boundNames(pattern.left);
+    default:
+      return [];
+  }
+}
+
+/** The names SOURCE exports ("default" for a default export, "*" for `export * from`). */
+export function exportsIn(source) {
+  const found = [];
+  for (const node of tree(source).body) {
+    if (node.type === "ExportDefaultDeclaration") found.push("default");
+    else if (node.type === "ExportAllDeclaration") found.push(node.exported ? nameOf(node.exported) : "*");
+    else if (node.type === "ExportNamedDeclaration") {
+      const declared = node.declaration;
+      if (declared && declared.type === "VariableDeclaration") {
+        for (const declarator of declared.declarations) found.push(...boundNames(declarator.id));
+      } else if (declared) found.push(declared.id.name);
+      found.push(...node.specifiers.map((specifier) => nameOf(specifier.exported)));
     }
   }
   return found;
 }
 
 /** MODULE's (a path under web/, "js/x.js") imports, each target as a path under web/ too. */
-export const importsOf = (module) =>
-  importsIn(readFileSync(join(WEB, module), "utf8")).map((found) => ({
+export const importsOf = (module) => importsAs(module, readFileSync(join(WEB, module), "utf8"));
+
+/** The imports of SOURCE, read as MODULE's (each target as a path under web/). */
+export const importsAs = (module, source) =>
+  importsIn(source).map((found) => ({
     ...found,
     target:
       found.source === null

@@ -1,13 +1,14 @@
 // The client's one way for each thing (issue 53 item 4), read from the parsed modules: views talk
-// through the store (no view imports another, no page event sent or heard), and every view's
-// markup is its <section> in index.html (no module writes HTML from a string). Each rule is shown
-// its deliberate breaks, and their neighbours, at the end.
+// through the store (a view exports its bind function only, main.js alone imports it and nothing
+// else of a view, no page event sent or heard), and every view's markup is its <section> in
+// index.html (no module writes HTML from a string). Each rule is shown its deliberate breaks, and
+// their neighbours, at the end.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
-import { WEB, importsOf, nodes, tree } from "./es_modules.mjs";
+import { WEB, exportsIn, importsAs, importsOf, nodes, tree } from "./es_modules.mjs";
 import { eachCaught } from "./breaks.mjs";
 
 const MODULES = readdirSync(join(WEB, "js"), { recursive: true })
@@ -44,13 +45,29 @@ export function pageEvents(text) {
   return found;
 }
 
-test("no view imports another: only main.js binds the views", () => {
-  const imports = MODULES.filter((module) => module !== "js/main.js").flatMap((module) =>
-    importsOf(module)
-      .filter((found) => found.target && found.target.startsWith("js/views/"))
-      .map((found) => `${module}:${found.line}: ${found.target}`),
-  );
-  assert.deepEqual(imports, []);
+const BIND = /^bind[A-Z]/; // a view's one export: bindGame, bindEnd, ...
+
+/** What IMPORTS (importsOf MODULE's) take from a view that MODULE may not: anything unless MODULE
+ * is main.js, and from main.js anything but a bind function (a view is asked through the store). */
+export function viewReaches(module, imports) {
+  return imports
+    .filter((found) => found.target && found.target.startsWith("js/views/"))
+    .flatMap((found) =>
+      (module === "js/main.js" ? found.names.filter((name) => !BIND.test(name)) : found.names.length ? found.names : ["(for its effect)"]).map(
+        (name) => `${module}:${found.line}: ${name} of ${found.target}`,
+      ),
+    );
+}
+
+/** What SOURCE (a view) exports but its bind function. */
+export const viewExports = (source) => exportsIn(source).filter((name) => !BIND.test(name));
+
+test("views talk through the store: only main.js imports a view, and only its bind function", () => {
+  assert.deepEqual(MODULES.flatMap((module) => viewReaches(module, importsOf(module))), []);
+  const views = MODULES.filter((module) => module.startsWith("js/views/"));
+  assert.deepEqual(views.flatMap((view) => viewExports(source(view)).map((name) => `${view}: ${name}`)), []);
+  const bound = importsOf("js/main.js").filter((found) => found.target.startsWith("js/views/")).map((found) => found.target);
+  assert.deepEqual(bound.sort(), views.sort(), "main.js binds every view");
 });
 
 test("no module sends or hears a page event: views talk through the store's subscriptions", () => {
@@ -83,4 +100,32 @@ eachCaught("a page event", pageEvents, [
 test("a browser's own events and a text with an event's name are no page event", () => {
   const text = 'button.addEventListener("click", go);\nwindow.addEventListener("hashchange", route);\nconst s = "wordsqd:view";\n';
   assert.deepEqual(pageEvents(text), []);
+});
+
+eachCaught("a view asked other than through the store", ([module, text]) => viewReaches(module, importsAs(module, text)), [
+  ["js/main.js", 'import { bindChallenges, openChallenge } from "./views/challenges.js";'],
+  ["js/main.js", 'import * as challenges from "./views/challenges.js";'],
+  ["js/main.js", 'import challenges from "./views/challenges.js";'],
+  ["js/main.js", 'const { openChallenge } = await import("./views/challenges.js");'],
+  ["js/main.js", 'export { openChallenge } from "./views/challenges.js";'],
+  ["js/player.js", 'import { bindAccount } from "./views/account.js";'], // a bind function, but not from main.js
+  ["js/views/end.js", 'import { bindChallenges } from "./challenges.js";'],
+  ["js/views/end.js", 'import "./challenges.js";'],
+  ["js/views/end.js", 'export * from "./challenges.js";'],
+]);
+
+eachCaught("a view that exports more than its bind function", viewExports, [
+  "export async function openChallenge(id) {}\nexport function bindChallenges() {}",
+  "export const shown = new Set();",
+  "export const { open: openChallenge } = helpers;", // destructured
+  "export default function () {}",
+  "function open() {}\nexport { open };",
+  'export * from "../store.js";',
+]);
+
+test("main.js binding the views, and a view exporting its bind function, pass", () => {
+  const main = 'import { bindChallenges } from "./views/challenges.js";\nimport { bindGame as bind } from "./views/game.js";\nimport { get } from "./store.js";\n';
+  assert.deepEqual(viewReaches("js/main.js", importsAs("js/main.js", main)), []);
+  assert.deepEqual(viewReaches("js/views/end.js", importsAs("js/views/end.js", 'import { go } from "../router.js";')), []);
+  assert.deepEqual(viewExports("function draw() {}\nexport function bindEnd() {}\nexport { bindEnd as bindEndAgain };"), []);
 });

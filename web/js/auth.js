@@ -13,9 +13,10 @@ const REFRESH_KEY = "wordsqd.refresh"; // localStorage: the refresh token that r
 const RENEW_BEFORE_SECONDS = 300; // renew the id token this long before it expires
 const PKCE_KEY = "wordsqd.pkce"; // sessionStorage: {verifier, state, back} during a Cognito login
 
-let serverOffsetMs = 0; // the server's clock minus this browser's, from the last reply's Date header
+// The page has one login, so one renewal: its timer, and the renewal on its way that every
+// caller waits on (one at a time). The server's clock is the store's `serverOffsetMs`.
 let renewTimer = 0;
-let renewing = null; // the renewal on its way (one at a time)
+let renewing = null;
 
 /** The tokens kept from an earlier visit, if any. */
 export function restoreTokens() {
@@ -35,18 +36,18 @@ export function learnServerTime(date) {
   const at = Date.parse(date || "");
   if (Number.isNaN(at)) return;
   const offset = at + 500 - Date.now();
-  if (Math.abs(offset - serverOffsetMs) < 2000) return; // the same clock, within the header's second
-  serverOffsetMs = offset;
+  if (Math.abs(offset - get("serverOffsetMs")) < 2000) return; // the same clock, within the header's second
+  set({ serverOffsetMs: offset });
   scheduleRenewal();
 }
 
 /** The server's time now, as its last reply's Date says (to the second). */
-export const serverNowMs = () => Date.now() + serverOffsetMs;
+export const serverNowMs = () => Date.now() + get("serverOffsetMs");
 
 /** Seconds the id token has left on the server's clock (0 without one). */
 function tokenSecondsLeft() {
   const expires = get("token") ? Number(jwtClaims(get("token")).exp) || 0 : 0;
-  return expires - (Date.now() + serverOffsetMs) / 1000;
+  return expires - serverNowMs() / 1000;
 }
 
 function scheduleRenewal() {

@@ -7,7 +7,9 @@ import { notice } from "./dom.js";
 import { clockText } from "./lib/game.js";
 import { get, set } from "./store.js";
 
-let refetchAt = 0; // a new Daily is read at most this often, should the clocks disagree
+// When GET /daily may be read again once the countdown is over (at most every 30 s, should the
+// clocks disagree): the page's one Daily, not a view's.
+let refetchAt = 0;
 
 /** Read today's Daily into the store. */
 export async function loadDaily() {

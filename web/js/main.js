@@ -1,18 +1,20 @@
 // The WordSQD web client's entry point, the only module that runs anything on load: it binds each
 // view's controls, reads config.json and the login, today's Daily, the player and a run in play,
 // then shows the view the address names. Every other module only declares (docs/web-client.md has
-// the module map).
+// the module map). It calls each view's bind function and nothing else of a view: it asks them
+// through the store, as they ask each other.
 
 import { ensureFreshToken, finishCognitoLogin, restoreTokens } from "./auth.js";
 import { loadDaily } from "./daily.js";
 import { exchange, pageFetch } from "./lib/http.js";
 import { route } from "./router.js";
 import { resumeSavedRun } from "./run.js";
-import { get, set } from "./store.js";
-import { bindAccount, loadIdentity, setToken } from "./views/account.js";
+import { loadIdentity, setToken } from "./player.js";
+import { get, set, subscribe } from "./store.js";
+import { bindAccount } from "./views/account.js";
 import { bindArchive } from "./views/archive.js";
 import { bindBoards } from "./views/boards.js";
-import { bindChallenges, openChallenge } from "./views/challenges.js";
+import { bindChallenges } from "./views/challenges.js";
 import { bindEnd } from "./views/end.js";
 import { bindGame } from "./views/game.js";
 import { bindHome } from "./views/home.js";
@@ -52,6 +54,18 @@ async function loadConfig() {
   if (reply.status === 200 && reply.body) set({ config: reply.body }); // else the local default
 }
 
+/** Resolves once READY() holds: now, or after a set() of one of NAMES. */
+function until(names, ready) {
+  return new Promise((resolve) => {
+    if (ready()) return resolve();
+    const stop = subscribe(names, () => {
+      if (!ready()) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 async function main() {
   bind();
   await loadConfig();
@@ -70,13 +84,16 @@ async function main() {
   await resumeSavedRun();
   const shared = new URLSearchParams(location.search).get("challenge");
   if (shared) {
-    await openChallenge(shared);
-    // A shared link opens the challenge; a reload in the middle of a game stays in the game.
+    // A shared link opens the challenge (#challenges reads it when shown); a reload in the middle
+    // of a game stays in the game.
+    set({ challengeAsked: shared });
     if (!["#play", "#board", "#me"].includes(location.hash)) {
       history.replaceState(null, "", location.pathname + location.search + "#challenges");
     }
   }
   route();
+  // The challenge asked for is read once #challenges shows it (challengeAsked back to null).
+  await until(["challengeAsked", "view"], () => get("challengeAsked") === null || get("view") !== "challenges");
   document.documentElement.dataset.ready = "true"; // the page has loaded what it shows (for tests)
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("sw.js").catch(() => {}); // the offline page
 }

@@ -1,10 +1,28 @@
-// The logged-in player's data, read into the store: GET /me (name, stats, sanctions), their
-// official results (GET /me/history) a page at a time, and a new display name (PUT /me). The views
-// show what changed by their subscriptions.
+// The logged-in player, read into the store: who the token says (logging in and out), GET /me
+// (name, stats, sanctions), their official results (GET /me/history) a page at a time, and a new
+// display name (PUT /me). The views show what changed by their subscriptions.
 
 import { api, problem } from "./api.js";
+import { forgetTokens, keepTokens } from "./auth.js";
+import { jwtClaims } from "./lib/pkce.js";
 import { nameErrorText, nameRuleProblem } from "./lib/words.js";
-import { get, set } from "./store.js";
+import { forgetPlayer, get, set } from "./store.js";
+
+/** Log in with TOKEN (and REFRESH_TOKEN), or out with null: a new identity starts afresh. */
+export async function setToken(token, refreshToken = null) {
+  if (token) keepTokens(token, refreshToken);
+  else forgetTokens();
+  forgetPlayer();
+  await loadIdentity();
+}
+
+/** Who the token says the player is; then their profile. */
+export async function loadIdentity() {
+  const claims = get("token") ? jwtClaims(get("token")) : {};
+  set({ username: claims["cognito:username"] || claims.email || claims.username || "" });
+  if (!get("token")) return;
+  await loadProfile();
+}
 
 /** The player's profile (name, stats, sanctions) and history, read together. */
 export async function loadProfile() {

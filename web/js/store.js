@@ -21,6 +21,7 @@ const PLAYER = () => ({
   historyCursor: null,
   historyLoaded: false,
   myChallenges: [], // the challenges this player made (GET /me/challenges)
+  reminder: null, // GET /me/reminder: the hour set (null: none) and the server's push key (views/reminder.js)
 });
 
 const state = {
@@ -32,15 +33,17 @@ const state = {
   daily: null, // GET /daily: the date, the shape, and the game's numbers (scoring, limits)
   countdown: "--:--:--", // the time to the next Daily, as shown (daily.js ticks it)
   skewMs: 0, // the server's clock minus this browser's, learnt from a run's started_at
+  serverOffsetMs: 0, // the same, to the second, from the last reply's Date (auth.js: tokens expire on it)
   view: "home", // the view on screen (router.js)
   loginAsked: 0, // counts the asks to log in (views/account.js opens the login on each)
   started: null, // a run another view started or resumes: {text} the game says (if any) as it takes the screen
+  roundShown: null, // the round on the game's screen: {key: "run id:round", at: when it showed (this browser's clock; its speed bonus counts from it)}
   completed: null, // the run that last completed on this page (views/archive.js keeps practice scores)
   boardDate: null, // the date of the board on screen
   boardDay: null, // the date another view asks #board to show next ("": today's)
   boardCursor: null, // the next page of the board on screen
   challenge: null, // the challenge on screen (GET /challenges/{id})
-  challengeAsked: null, // the id of the challenge another view asks #challenges to open next
+  challengeAsked: null, // the id of a challenge another module asks #challenges to open next (null again once read)
   league: null, // the league on screen
   archive: null, // the calendar on screen: {first, today, month, scores: Map(date -> text)}
   recapDate: null, // the day the recap view shows (null: the last closed day)

@@ -1,26 +1,18 @@
 // Who is playing: the login panel (make run's name box; Cognito's Hosted UI through auth.js),
-// the account line, and the name prompt of a new player (player.js reads their profile). The
-// login opens on each ask (the store's `loginAsked`).
+// the account line, and the name prompt of a new player (player.js logs in and out and reads their
+// profile). The login opens on each ask (the store's `loginAsked`).
 
 import { api, problem } from "../api.js";
-import { beginCognitoLogin, forgetTokens, hostedUi, keepTokens } from "../auth.js";
+import { beginCognitoLogin, hostedUi } from "../auth.js";
 import { $, notice, say } from "../dom.js";
 import { jwtClaims } from "../lib/pkce.js";
 import { isDefaultName } from "../lib/words.js";
 import { mountNumbers } from "../parts/numbers.js";
-import { loadProfile, putName } from "../player.js";
+import { putName, setToken } from "../player.js";
 import { go, route } from "../router.js";
-import { forgetPlayer, get, set, subscribe } from "../store.js";
+import { get, subscribe } from "../store.js";
 
 const NAME_SKIPPED_KEY = "wordsqd.name-skipped."; // + the player's sub: "Not now" on the name prompt
-
-/** Log in with TOKEN (and REFRESH_TOKEN), or out with null: a new identity starts afresh. */
-export async function setToken(token, refreshToken = null) {
-  if (token) keepTokens(token, refreshToken);
-  else forgetTokens();
-  forgetPlayer();
-  await loadIdentity();
-}
 
 // A name from the start: a player still showing `player-xxxx` is asked once (until "Not now").
 function nameSkipKey() {
@@ -55,15 +47,6 @@ function skipNamePrompt() {
   localStorage.setItem(nameSkipKey(), "1");
   $("name-panel").hidden = true;
   notice(`The boards will show you as ${get("displayName") || "player-…"} for now: change it any time under Stats.`, "ok");
-}
-
-/** Who the token says the player is; then their profile. */
-export async function loadIdentity() {
-  const claims = get("token") ? jwtClaims(get("token")) : {};
-  set({ username: claims["cognito:username"] || claims.email || claims.username || "" });
-  renderAccount();
-  if (!get("token")) return;
-  await loadProfile();
 }
 
 function renderAccount() {
@@ -123,6 +106,7 @@ export function bindAccount() {
   $("name-prompt-form").addEventListener("submit", saveNamePrompt);
   $("name-prompt-skip").addEventListener("click", skipNamePrompt);
   subscribe(["token", "displayName", "username"], renderAccount);
+  renderAccount();
   subscribe(["displayName"], offerName);
   subscribe(["loginAsked"], openLogin);
 }

@@ -13,7 +13,7 @@ import { loadHistory } from "../player.js";
 import { go, onShow } from "../router.js";
 import { get, set, subscribe } from "../store.js";
 
-export async function loadBoard(fresh, attempt = 0) {
+async function loadBoard(fresh, attempt = 0) {
   const day = $("board-day").value; // YYYY-MM-DD, or "" for today's board
   const query = new URLSearchParams(); // a page of the server's size (SPEC §5)
   if (!fresh && get("boardCursor")) query.set("cursor", get("boardCursor"));

@@ -74,7 +74,7 @@ async function createChallenge(event) {
   renderChallenge();
 }
 
-export async function openChallenge(id, attempt = 0) {
+async function openChallenge(id, attempt = 0) {
   const reply = await api("GET", `/challenges/${encodeURIComponent(id)}`);
   if (reply.status !== 200) {
     set({ challenge: null });
@@ -168,10 +168,13 @@ export function bindChallenges() {
   $("challenge-play").addEventListener("click", startChallenge);
   $("challenge-copy").addEventListener("click", () => copyLink($("challenge-link"), $("challenge-status")));
   onShow("challenges", () => {
-    const asked = get("challengeAsked"); // by another view (the end of a challenge run)
+    // Asked by another module (the end of a challenge run, main.js for a shared link): answered,
+    // back to null, once read (main.js marks the page ready then).
+    const asked = get("challengeAsked");
     if (asked !== null) {
-      set({ challengeAsked: null });
-      openChallenge(asked);
+      openChallenge(asked).finally(() => {
+        if (get("challengeAsked") === asked) set({ challengeAsked: null });
+      });
     }
     renderChallengeForm();
     loadMyChallenges();

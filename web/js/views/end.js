@@ -21,12 +21,9 @@ import { loadProfile } from "../player.js";
 import { go, onShow } from "../router.js";
 import { get, set, subscribe } from "../store.js";
 
-// This screen's own scratch, not state another view reads: how often it has been left (a read
-// scheduled before is then stale).
-let timesLeft = 0;
-
-/** The end screen of RUN (completed). */
-function renderEnd(run) {
+/** The end screen of RUN (completed); SCREEN is what only this screen keeps (bindEnd makes it):
+ * the timer of the rank's second read, stopped when the screen is left. */
+function renderEnd(screen, run) {
   const won = (run.history || []).filter((round) => round.outcome === "accepted").length;
   $("end-kind").textContent = run.kind === "challenge" ? "Challenge" : `Daily · ${formatDate(run.date)}`;
   $("end-title").textContent = run.ended_by === "expired"
@@ -74,7 +71,7 @@ function renderEnd(run) {
     if (!unranked) {
       reserve($("end-rank"), "");
       reserve($("end-distribution"));
-      showMyRankOnEnd(run);
+      showMyRankOnEnd(screen, run);
     }
     reserve($("end-streak-item"));
     showStreakOnEnd(run);
@@ -91,7 +88,7 @@ const revealed = (element) => element.classList.remove("pending");
 
 /** "Rank R of N" once the result has landed on the board (its counters trail by a second or two:
  * read again once after BOARD_CATCH_UP_MS, so the number settles). */
-async function showMyRankOnEnd(run, attempt = 0) {
+async function showMyRankOnEnd(screen, run, attempt = 0) {
   const reply = await api("GET", `/leaderboard/daily/me?date=${encodeURIComponent(run.date)}`, undefined, { auth: true });
   if (reply.status !== 200 || !get("run") || get("run").run_id !== run.run_id) return;
   const box = $("end-rank");
@@ -101,11 +98,12 @@ async function showMyRankOnEnd(run, attempt = 0) {
   if (me.review === "pending") box.textContent += " " + PENDING_TEXT;
   revealed(box);
   showDistribution(run.date, me);
-  // Only while the end screen has not been left: one left and shown again reads its own rank, and
-  // a result voided meanwhile has none (the read would be 404).
-  const left = timesLeft;
-  const stillShown = () => get("view") === "end" && timesLeft === left;
-  if (attempt < 1) setTimeout(() => stillShown() && showMyRankOnEnd(run, attempt + 1), BOARD_CATCH_UP_MS);
+  // Only while the end screen has not been left (bindEnd stops the timer): a result voided
+  // meanwhile has no rank (the read would be 404).
+  if (attempt < 1 && get("view") === "end") {
+    clearTimeout(screen.rankTimer);
+    screen.rankTimer = setTimeout(() => showMyRankOnEnd(screen, run, attempt + 1), BOARD_CATCH_UP_MS);
+  }
 }
 
 /** The day's score distribution under the rank, the caller's band (of ME, their rank) marked. */
@@ -246,12 +244,13 @@ function showBoard() {
 /** The end screen follows the store: a completed run is drawn, the countdown ticks. (Bound before
  * views/game.js, so a run that completes is drawn here before the game shows this screen.) */
 export function bindEnd() {
+  const screen = { rankTimer: 0 };
   subscribe(["view"], () => {
-    if (get("view") !== "end") timesLeft += 1;
+    if (get("view") !== "end") clearTimeout(screen.rankTimer);
   });
   subscribe(["run"], () => {
     const run = get("run");
-    if (run && run.status === "completed") renderEnd(run);
+    if (run && run.status === "completed") renderEnd(screen, run);
   });
   subscribe(["countdown"], () => {
     $("end-countdown").textContent = get("countdown");

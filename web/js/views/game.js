@@ -2,10 +2,11 @@
 // and skipping (one at a time, each naming its slot), and the game card: round, tiles, attempts,
 // timer, speed bonus.
 // The timer counts to the server's deadline; at zero one read lets the server complete the run.
-// The run is the store's `run` (run.js keeps it): the card is drawn again each time it changes.
-// The module's own `let`s are this screen's scratch, read by no other view: when the round on
-// screen appeared (the speed bonus counts from it), whether a reply is on its way (one answer at
-// a time), the timer's announcements made and the perfect mark's timer.
+// The run is the store's `run` (run.js keeps it): the card is drawn again each time it changes;
+// the round on screen, and when it appeared, is the store's `roundShown` (the speed bonus counts
+// from it). The speed meter shows once the run's rounds carry `speed_bonus` (a server that scores
+// speed). What only this screen keeps (a reply on its way, the announcements made, the perfect
+// mark's timer) is one object bindGame makes, handed to the functions that need it.
 
 import { api, problem } from "../api.js";
 import { tickCountdown } from "../daily.js";
@@ -14,39 +15,42 @@ import { clockText, roundSquare, speedBonusAt } from "../lib/game.js";
 import { OUTCOME_WORDS, reasonText, roundAnnouncement, timeAnnouncement } from "../lib/words.js";
 import { go } from "../router.js";
 import { keepRun, runPath } from "../run.js";
-import { get, subscribe } from "../store.js";
+import { get, set, subscribe } from "../store.js";
 
 const TIMER_ANNOUNCEMENTS = [60, 30, 10]; // seconds left, said by the live region
 
-let roundShownAt = 0; // when the round on screen was shown (browser clock), for the speed bonus
-let roundKey = ""; // run id and round of the round on screen
-let speedScoring = false; // the server's replies carry speed_bonus (SPEC §3)
-const announced = new Set(); // timer announcements made for the run in play
-let busy = false; // an answer or skip is on its way: one at a time, so each names the right slot
-let refetching = false; // the run is being read once its time is up
-let markTimer = 0;
+/** This screen's own bookkeeping, read by no other module (one per bindGame). */
+const screenState = () => ({
+  busy: false, // an answer or skip is on its way: one at a time, so each names the right slot
+  refetching: false, // the run is being read once its time is up
+  announced: new Set(), // timer announcements made ("run id:seconds")
+  markTimer: 0, // the perfect mark's timer
+});
 
-async function send(suffix, body) {
-  busy = true;
-  renderButtons();
+/** Whether RUN's server scores speed: its rounds carry `speed_bonus` (SPEC §3). */
+const scoresSpeed = (run) => (run.history || []).some((round) => "speed_bonus" in round);
+
+async function send(screen, suffix, body) {
+  screen.busy = true;
+  renderButtons(screen);
   try {
     return await api("POST", runPath(get("run")) + suffix, body, { auth: !get("run").guest });
   } finally {
-    busy = false;
-    renderButtons();
+    screen.busy = false;
+    renderButtons(screen);
   }
 }
 
-async function submitWord(event) {
+async function submitWord(screen, event) {
   event.preventDefault();
   const run = get("run");
-  if (!run || run.status !== "active" || busy) return;
+  if (!run || run.status !== "active" || screen.busy) return;
   // The server judges the exact text and does not trim: a stray space should not cost an attempt.
   const word = $("word").value.trim();
   if (secondsLeft(run) === 0) {
     // Past the deadline the server would refuse it (409): read the run, which completes it.
     say($("status"), "Time is up.", "bad");
-    tick();
+    tick(screen);
     return;
   }
   if (!word) {
@@ -54,18 +58,17 @@ async function submitWord(event) {
     $("word").focus();
     return;
   }
-  const reply = await send("/answers", { round: run.round, attempt: run.attempt, word });
+  const reply = await send(screen, "/answers", { round: run.round, attempt: run.attempt, word });
   let rejected = false;
   if (reply.status === 200) {
     const result = reply.body;
     const next = result.run;
     const shown = word.toUpperCase();
-    if ("speed_bonus" in result) speedScoring = true;
     if (result.accepted) {
       const combo = next.combo > 1 ? `, combo ×${next.combo}` : "";
       const speed = result.speed_bonus ? ` (${result.speed_bonus} for speed)` : "";
       say($("status"), `Accepted: ${shown}, +${result.points} points${speed}${combo}.`, "ok");
-      if (run.attempt === 1) markPerfect();
+      if (run.attempt === 1) markPerfect(screen);
       if ($("word").value.trim() === word) $("word").value = ""; // keep what was typed meanwhile
     } else {
       const why = reasonText(result.reason, run.prompt, run.forbidden, word, get("daily") && get("daily").limits);
@@ -90,26 +93,26 @@ function shake() {
 }
 
 /** A mark beside the prompt for a word found at the first try. */
-function markPerfect() {
+function markPerfect(screen) {
   const mark = $("perfect-mark");
   mark.hidden = false;
   mark.classList.remove("pop");
   void mark.offsetWidth;
   mark.classList.add("pop");
-  clearTimeout(markTimer);
-  markTimer = setTimeout(() => {
+  clearTimeout(screen.markTimer);
+  screen.markTimer = setTimeout(() => {
     mark.hidden = true;
   }, 1500);
 }
 
-async function skipRound() {
+async function skipRound(screen) {
   const run = get("run");
-  if (!run || run.status !== "active" || busy) return;
+  if (!run || run.status !== "active" || screen.busy) return;
   if (secondsLeft(run) === 0) {
-    tick();
+    tick(screen);
     return;
   }
-  const reply = await send("/skip", { round: run.round });
+  const reply = await send(screen, "/skip", { round: run.round });
   if (reply.status === 200) say($("status"), `Round ${run.round} skipped: combo reset.`);
   afterReply(reply, run);
 }
@@ -137,12 +140,12 @@ function afterReply(reply, sentFor) {
   }
 }
 
-function renderButtons() {
-  $("submit-word").disabled = busy;
-  $("skip").disabled = busy;
+function renderButtons(screen) {
+  $("submit-word").disabled = screen.busy;
+  $("skip").disabled = screen.busy;
 }
 
-function renderRun() {
+function renderRun(screen) {
   const run = get("run");
   if (!run) return;
   if (run.status === "completed") {
@@ -162,15 +165,13 @@ function renderRun() {
     tiles.dataset.prompt = `${run.round}:${run.prompt}`;
     tiles.replaceChildren(...letters.map(tile));
   }
-  const shownKey = `${run.run_id}:${run.round}`;
-  if (roundKey !== shownKey) {
+  const key = `${run.run_id}:${run.round}`;
+  if (!get("roundShown") || get("roundShown").key !== key) {
     // A new round: its speed bonus counts from now (round 1 from the run's start, on the server's
     // clock), and the live region says its letters.
-    roundKey = shownKey;
-    roundShownAt = run.round === 1 ? Date.parse(run.started_at) - get("skewMs") : Date.now();
+    set({ roundShown: { key, at: run.round === 1 ? Date.parse(run.started_at) - get("skewMs") : Date.now() } });
     $("announce").textContent = roundAnnouncement(run);
   }
-  if ((run.history || []).some((round) => "speed_bonus" in round)) speedScoring = true;
   $("prompt-text").textContent = letters.join(", ");
   $("forbidden-banner").hidden = !run.forbidden;
   $("prompt-label").hidden = !!run.forbidden; // the banner takes the label's place (style.css: .round-note)
@@ -187,8 +188,8 @@ function renderRun() {
   }
   $("attempt-dots").replaceChildren(...dots);
   renderTrail(run);
-  renderButtons();
-  tick();
+  renderButtons(screen);
+  tick(screen);
 }
 
 function renderTrail(run) {
@@ -212,7 +213,7 @@ function secondsLeft(run) {
 }
 
 /** The timer counts to the server's deadline; once it passes, one read lets the server complete the run. */
-function tick() {
+function tick(screen) {
   tickCountdown();
   const run = get("run");
   if (!run || run.status !== "active") return;
@@ -221,29 +222,31 @@ function tick() {
   $("time-left").textContent = clockText(Math.ceil(left));
   for (const mark of TIMER_ANNOUNCEMENTS) {
     const key = `${run.run_id}:${mark}`;
-    if (left <= mark && left > mark - 5 && !announced.has(key)) {
-      announced.add(key);
+    if (left <= mark && left > mark - 5 && !screen.announced.has(key)) {
+      screen.announced.add(key);
       $("announce").textContent = timeAnnouncement(mark);
     } else if (left <= mark - 5) {
-      announced.add(key); // a run resumed later says nothing about times gone by
+      screen.announced.add(key); // a run resumed later says nothing about times gone by
     }
   }
-  if ($("speed").hidden === speedScoring) {
-    $("speed").hidden = !speedScoring;
+  const speed = scoresSpeed(run);
+  if ($("speed").hidden === speed) {
+    $("speed").hidden = !speed;
     keepAnswerInView(); // the attempts line may have grown: keep the box above the keyboard
   }
-  const bonus = speedBonusAt((Date.now() - roundShownAt) / 1000, get("daily") && get("daily").scoring);
-  if (speedScoring && bonus !== null) $("speed-now").textContent = `+${bonus}`;
+  const shownAt = get("roundShown") ? get("roundShown").at : Date.now();
+  const bonus = speedBonusAt((Date.now() - shownAt) / 1000, get("daily") && get("daily").scoring);
+  if (speed && bonus !== null) $("speed-now").textContent = `+${bonus}`;
   $("time-left").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").parentElement.classList.toggle("low", left <= 15);
   $("timebar-fill").style.width = `${total > 0 ? Math.min(100, (left / total) * 100) : 0}%`;
-  if (left === 0 && !refetching) {
-    refetching = true;
+  if (left === 0 && !screen.refetching) {
+    screen.refetching = true;
     api("GET", runPath(run), undefined, { auth: !run.guest }).then((reply) => {
       // keepRun shows the end screen if the player is on the game screen; elsewhere it waits.
       if (reply.status === 200 && get("run") && get("run").run_id === run.run_id) keepRun(reply.body, run.guest);
       setTimeout(() => {
-        refetching = false;
+        screen.refetching = false;
       }, 2000);
     });
   }
@@ -260,23 +263,24 @@ function keepAnswerInView() {
 
 /** The game's buttons and keys, and the timer (four ticks a second). */
 export function bindGame() {
-  $("answer-form").addEventListener("submit", submitWord);
-  $("skip").addEventListener("click", skipRound);
+  const screen = screenState();
+  $("answer-form").addEventListener("submit", (event) => submitWord(screen, event));
+  $("skip").addEventListener("click", () => skipRound(screen));
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && get("view") === "game" && get("run") && get("run").status === "active") {
       event.preventDefault();
-      skipRound();
+      skipRound(screen);
     }
   });
   // On a phone the keyboard takes the lower half: keep the word box, and the verdict and attempts
   // above it, in what is left of the screen.
   $("word").addEventListener("focus", keepAnswerInView);
   if (window.visualViewport) window.visualViewport.addEventListener("resize", keepAnswerInView);
-  subscribe(["run"], renderRun);
+  subscribe(["run"], () => renderRun(screen));
   subscribe(["started"], () => { // a run another view started (or resumes): shown here, with its word
     if (get("started").text !== undefined) say($("status"), get("started").text);
     go("play");
     $("word").focus();
   });
-  setInterval(tick, 250);
+  setInterval(() => tick(screen), 250);
 }

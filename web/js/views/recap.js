@@ -19,11 +19,11 @@ import { go, onShow } from "../router.js";
 import { keepRun, learnSkew } from "../run.js";
 import { get, set } from "../store.js";
 
-let loads = 0; // this view's scratch: each read of a recap, so a reply to an older one is dropped
-
-async function loadRecap() {
+/** Read and draw the recap of the store's `recapDate`. READS counts this view's reads (bindRecap
+ * keeps it): a reply to an older one is dropped. */
+async function loadRecap(reads) {
   const daily = get("daily");
-  const ticket = (loads += 1);
+  const ticket = (reads.count += 1);
   const day = get("recapDate") || lastClosedDay(daily, serverNowMs());
   set({ recap: null });
   $("recap-list").replaceChildren();
@@ -41,7 +41,7 @@ async function loadRecap() {
     api("GET", path),
     official ? api("GET", `${path}/me`, undefined, { auth: true }) : null,
   ]);
-  if (ticket !== loads) return; // another day was asked for meanwhile
+  if (ticket !== reads.count) return; // another day was asked for meanwhile
   if (reply.status !== 200) return say($("recap-state"), "This day's recap is not available: " + problem(reply), "bad");
   const recap = reply.body;
   const mine = own && own.status === 200 ? own.body : null;
@@ -99,9 +99,10 @@ async function hasOfficialResult(day) {
 }
 
 export function bindRecap() {
+  const reads = { count: 0 };
   $("recap-board").addEventListener("click", () => {
     set({ boardDay: get("recap") ? get("recap").date : "" });
     go("board");
   });
-  onShow("recap", loadRecap);
+  onShow("recap", () => loadRecap(reads));
 }

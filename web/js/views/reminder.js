@@ -2,13 +2,11 @@
 // midnight, sent only while the day's Daily is unplayed; off in one tap. The browser's push
 // subscription (PushManager, with the server's VAPID key from GET /me/reminder) goes to PUT
 // /me/reminder; "Turn off" sends DELETE /me/reminder and drops the subscription. web/sw.js shows
-// the notification.
+// the notification. What the server holds is the store's `reminder`.
 
 import { api, ok, problem } from "../api.js";
 import { $, element, say } from "../dom.js";
-import { get, subscribe } from "../store.js";
-
-let serverKey = ""; // this view's scratch: the VAPID key its last read brought, for its own subscribe
+import { get, set, subscribe } from "../store.js";
 
 const hourText = (hour) => `${hour % 12 || 12}:00 ${hour < 12 ? "am" : "pm"}`;
 
@@ -40,7 +38,7 @@ async function load() {
   if (!supported) return say($("reminder-status"), "This browser cannot show reminders.");
   const reply = await api("GET", "/me/reminder", undefined, { auth: true });
   if (!ok(reply)) return say($("reminder-status"), "Reminders are not available: " + problem(reply), "bad");
-  serverKey = reply.body.application_server_key;
+  set({ reminder: reply.body });
   $("reminder-form").hidden = false;
   show(reply.body.hour);
 }
@@ -54,7 +52,7 @@ async function turnOn(event) {
   let subscription;
   try {
     const registration = await navigator.serviceWorker.ready;
-    const key = keyBytes(serverKey);
+    const key = keyBytes(get("reminder") ? get("reminder").application_server_key : "");
     subscription = await registration.pushManager.getSubscription();
     if (subscription && !sameBytes(subscription.options && subscription.options.applicationServerKey, key)) {
       await subscription.unsubscribe(); // made with an older VAPID key: the push service would refuse its pushes
@@ -66,6 +64,7 @@ async function turnOn(event) {
   }
   const reply = await api("PUT", "/me/reminder", { subscription: subscription.toJSON(), hour }, { auth: true });
   if (!ok(reply)) return say($("reminder-status"), "Reminder not saved: " + problem(reply), "bad");
+  set({ reminder: { ...get("reminder"), hour: reply.body.hour } });
   show(reply.body.hour);
   say($("reminder-status"), `Reminder on at ${hourText(hour)} Central.`);
 }
@@ -73,6 +72,7 @@ async function turnOn(event) {
 async function turnOff() {
   const reply = await api("DELETE", "/me/reminder", undefined, { auth: true });
   if (!ok(reply)) return say($("reminder-status"), "Reminder not turned off: " + problem(reply), "bad");
+  set({ reminder: { ...get("reminder"), hour: null } });
   show(null);
   say($("reminder-status"), "Reminders off.");
   try {
