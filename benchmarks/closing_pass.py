@@ -22,7 +22,7 @@ parsers and moto's requests are cycles, freed by the collector's next pass: not 
 stream is off while a piece is traced: moto keeps a record of every write for the whole process
 (DynamoDB keeps its stream outside the function), and those records take memory blocks that
 CPython's free lists recycle from objects botocore freed, whose trace names the piece's frames
-(a judging piece of 2,000 runs: 0.8 MB counted its own that moto held). Last, the
+(a judging piece of 2,000 runs: about 0.8 MB counted its own that moto held). Last, the
 judged pieces with one writer and with WRITERS, each request given a ROUND_TRIP (moto answers
 in-process; DynamoDB across the network).
 """
